@@ -1,0 +1,39 @@
+//! `smsync`: generate the sync unit's Verilog, run PTX on the golden model, compare both.
+//!
+//! Thin by design: each subcommand lives in its own file and wires the library crates together.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cmd_gen;
+mod cmd_run;
+
+#[derive(Parser)]
+#[command(name = "smsync", version, about = "GPU SM synchronization unit: RTL generator, golden PTX model, cosim")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate Verilog and a manifest from an architecture config (built-in default if none).
+    Gen(cmd_gen::Args),
+    /// Run a PTX kernel on the golden model and print the final buffers as JSON.
+    Run(cmd_run::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Gen(a) => cmd_gen::main(a),
+        Command::Run(a) => cmd_run::main(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! The architecture configuration: one validated struct, read from YAML, shared by every crate.
+//!
+//! A config file may name a `base` (one of the built-in presets) and override only the fields it
+//! cares about, Chipyard-style: `base: fpga-small` plus `atomic_lanes: 8` is a complete config.
+//! Every numeric field has an allowed range; a value outside it is refused with the field name,
+//! the value and the range, never clamped.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::Path;
+
+/// Optional instruction families. A family that is not built is rejected by the executor with a
+/// "not built in this config" error and its hardware is left out of the generated Verilog.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Features {
+    /// cp.async.bulk / cp.reduce.async.bulk (global <-> shared bulk copies).
+    pub bulk_copy: bool,
+    /// cp.async.bulk.tensor (TMA tile mode, 1d..5d).
+    pub tensor_copy: bool,
+    /// Floating-point atomics (f32/f64/f16/bf16 add, f16/bf16 min/max).
+    pub float_atomics: bool,
+    /// 128-bit atom.cas / atom.exch.
+    pub atomic_b128: bool,
+    /// redux.sync .f32 min/max with .abs/.NaN (sm_100a).
+    pub redux_f32: bool,
+    /// match.sync .any/.all.
+    pub match_sync: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            bulk_copy: true,
+            tensor_copy: true,
+            float_atomics: true,
+            atomic_b128: true,
+            redux_f32: true,
+            match_sync: true,
+        }
+    }
+}
+
+/// How match.any.sync is computed in hardware: all 32x32 comparators at once, or one lane
+/// per cycle (an architecture-exploration axis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MatchImpl {
+    Parallel,
+    Iterative,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// A human name, printed in manifests and reports.
+    pub name: String,
+    /// Threads per warp. PTX membermasks are 32 bits wide, so this is fixed at 32.
+    pub warp_size: u32,
+    /// Maximum warps per CTA (32 warps = 1024 threads).
+    pub max_warps_per_cta: u32,
+    /// CTA slots resident at once in the sync unit (each has its own barrier file and shared memory).
+    pub cta_slots: u32,
+    /// CTAs per cluster (1 = no clusters). Multicast copies and shared::cluster address CTAs of a cluster.
+    pub cluster_size: u32,
+    /// Named barriers per CTA. PTX defines 16.
+    pub named_barriers: u32,
+    /// Shared memory per CTA slot in bytes (static plus dynamic).
+    pub shared_bytes: u32,
+    /// Atomic ALU lanes: how many lanes of a warp's atomic are executed per cycle.
+    pub atomic_lanes: u32,
+    /// Copy engine global-memory port width in bytes per cycle.
+    pub copy_port_bytes: u32,
+    /// Copy engine request queue depth.
+    pub copy_queue_depth: u32,
+    /// Entries of the mbarrier waiter table (suspended try_wait warps).
+    pub mbarrier_waiters: u32,
+    /// match.any implementation.
+    pub match_impl: MatchImpl,
+    /// Optional op families.
+    pub features: Features,
+}
+
+/// The allowed range of each numeric field, in one table so that validation, error messages,
+/// docs and the sweep checker all agree.
+pub const RANGES: &[(&str, u32, u32, &str)] = &[
+    ("warp_size", 32, 32, "PTX membermasks are 32 bits"),
+    ("max_warps_per_cta", 1, 32, "at most 1024 threads per CTA"),
+    ("cta_slots", 1, 32, ""),
+    ("cluster_size", 1, 16, "ctaMask is 16 bits"),
+    ("named_barriers", 1, 16, "PTX names barriers 0..15"),
+    ("shared_bytes", 1024, 232448, "228 KiB is the sm_90 limit; must be a multiple of 16"),
+    ("atomic_lanes", 1, 32, "a power of two"),
+    ("copy_port_bytes", 4, 128, "a power of two"),
+    ("copy_queue_depth", 1, 256, ""),
+    ("mbarrier_waiters", 1, 1024, ""),
+];
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConfigError {
+    /// A field's value is outside its range.
+    Range { field: String, value: i64, min: i64, max: i64, note: String },
+    /// The YAML could not be parsed or has unknown fields (the message includes the line).
+    Parse { file: String, message: String },
+    /// The `base` preset name is unknown.
+    UnknownBase { file: String, base: String },
+    Io { file: String, message: String },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Range { field, value, min, max, note } => {
+                write!(f, "config field `{field}` = {value} is out of range: allowed {min}..={max}")?;
+                if !note.is_empty() {
+                    write!(f, " ({note})")?;
+                }
+                Ok(())
+            }
+            ConfigError::Parse { file, message } => write!(f, "{file}: {message}"),
+            ConfigError::UnknownBase { file, base } => write!(
+                f,
+                "{file}: field `base` = `{base}` is not a built-in config; allowed: {}",
+                PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            ),
+            ConfigError::Io { file, message } => write!(f, "{file}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Built-in presets; `configs/*.yaml` are these written out, and `base:` refers to them by name.
+pub const PRESETS: &[(&str, fn() -> Config)] = &[("default", Config::hopper_like), ("fpga-small", Config::fpga_small)];
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::hopper_like()
+    }
+}
+
+impl Config {
+    /// A Hopper-like SM: 32 warps per CTA, 16 resident CTAs, 228 KiB shared memory per SM
+    /// (modelled as per CTA slot up to the per-block maximum), full-width atomic ALU.
+    pub fn hopper_like() -> Config {
+        Config {
+            name: "default".into(),
+            warp_size: 32,
+            max_warps_per_cta: 32,
+            cta_slots: 16,
+            cluster_size: 1,
+            named_barriers: 16,
+            shared_bytes: 232448,
+            atomic_lanes: 32,
+            copy_port_bytes: 64,
+            copy_queue_depth: 32,
+            mbarrier_waiters: 64,
+            match_impl: MatchImpl::Parallel,
+            features: Features::default(),
+        }
+    }
+
+    /// Sized for a mid-range FPGA (ECP5-85F / Artix-7 100T): 2 CTA slots of 8 warps, 16 KiB shared.
+    pub fn fpga_small() -> Config {
+        Config {
+            name: "fpga-small".into(),
+            warp_size: 32,
+            max_warps_per_cta: 8,
+            cta_slots: 2,
+            cluster_size: 1,
+            named_barriers: 16,
+            shared_bytes: 16384,
+            atomic_lanes: 4,
+            copy_port_bytes: 8,
+            copy_queue_depth: 4,
+            mbarrier_waiters: 8,
+            match_impl: MatchImpl::Iterative,
+            features: Features { redux_f32: false, atomic_b128: false, ..Features::default() },
+        }
+    }
+
+    pub fn preset(name: &str) -> Option<Config> {
+        PRESETS.iter().find(|(n, _)| *n == name).map(|(_, f)| f())
+    }
+
+    /// Read a config file. `base:` (optional, default `default`) picks the preset that the file's
+    /// fields override.
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io { file: file.clone(), message: e.to_string() })?;
+        Config::from_yaml(&text, &file)
+    }
+
+    pub fn from_yaml(text: &str, file: &str) -> Result<Config, ConfigError> {
+        // Two passes: read `base` (and keep everything else as an untyped map), then overlay the
+        // file's fields onto the preset and deserialize the result strictly.
+        let doc: serde_json::Value = serde_saphyr::from_str(text)
+            .map_err(|e| ConfigError::Parse { file: file.to_string(), message: e.to_string() })?;
+        let mut map = match doc {
+            serde_json::Value::Object(m) => m,
+            serde_json::Value::Null => serde_json::Map::new(),
+            other => {
+                return Err(ConfigError::Parse {
+                    file: file.to_string(),
+                    message: format!("a config is a mapping of fields, found {other}"),
+                })
+            }
+        };
+        let base_name = match map.remove("base") {
+            None => "default".to_string(),
+            Some(serde_json::Value::String(s)) => s,
+            Some(v) => return Err(ConfigError::Parse { file: file.into(), message: format!("field `base` must be a string, found {v}") }),
+        };
+        let base = Config::preset(&base_name).ok_or(ConfigError::UnknownBase { file: file.into(), base: base_name })?;
+        let mut merged = serde_json::to_value(base).expect("config serializes");
+        overlay(&mut merged, serde_json::Value::Object(map));
+        let cfg: Config = serde_json::from_value(merged).map_err(|e| ConfigError::Parse {
+            file: file.to_string(),
+            message: format!("{e} (see configs/default.yaml for every field)"),
+        })?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    pub fn to_yaml(&self) -> String {
+        serde_saphyr::to_string(self).expect("config serializes to YAML")
+    }
+
+    fn field(&self, name: &str) -> u32 {
+        match name {
+            "warp_size" => self.warp_size,
+            "max_warps_per_cta" => self.max_warps_per_cta,
+            "cta_slots" => self.cta_slots,
+            "cluster_size" => self.cluster_size,
+            "named_barriers" => self.named_barriers,
+            "shared_bytes" => self.shared_bytes,
+            "atomic_lanes" => self.atomic_lanes,
+            "copy_port_bytes" => self.copy_port_bytes,
+            "copy_queue_depth" => self.copy_queue_depth,
+            "mbarrier_waiters" => self.mbarrier_waiters,
+            _ => unreachable!("RANGES names only Config fields"),
+        }
+    }
+
+    /// Check every field against its range and the cross-field rules.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for &(name, min, max, note) in RANGES {
+            let v = self.field(name);
+            if v < min || v > max {
+                return Err(range(name, v as i64, min as i64, max as i64, note));
+            }
+        }
+        for name in ["atomic_lanes", "copy_port_bytes"] {
+            let v = self.field(name);
+            if !v.is_power_of_two() {
+                let (_, min, max, _) = RANGES.iter().find(|r| r.0 == name).unwrap();
+                return Err(range(name, v as i64, *min as i64, *max as i64, "must be a power of two"));
+            }
+        }
+        if self.shared_bytes % 16 != 0 {
+            return Err(range("shared_bytes", self.shared_bytes as i64, 1024, 232448, "must be a multiple of 16"));
+        }
+        if self.cta_slots % self.cluster_size != 0 {
+            return Err(range(
+                "cluster_size",
+                self.cluster_size as i64,
+                1,
+                self.cta_slots as i64,
+                "must divide cta_slots: a cluster's CTAs are resident together",
+            ));
+        }
+        if self.features.tensor_copy && !self.features.bulk_copy {
+            return Err(ConfigError::Range {
+                field: "features.tensor_copy".into(),
+                value: 1,
+                min: 0,
+                max: 0,
+                note: "tensor copies need features.bulk_copy".into(),
+            });
+        }
+        Ok(())
+    }
+
+    pub fn max_threads_per_cta(&self) -> u32 {
+        self.max_warps_per_cta * self.warp_size
+    }
+}
+
+fn range(field: &str, value: i64, min: i64, max: i64, note: &str) -> ConfigError {
+    ConfigError::Range { field: field.into(), value, min, max, note: note.into() }
+}
+
+fn overlay(base: &mut serde_json::Value, top: serde_json::Value) {
+    match (base, top) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(t)) => {
+            for (k, v) in t {
+                match b.get_mut(&k) {
+                    Some(slot) if slot.is_object() && v.is_object() => overlay(slot, v),
+                    _ => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+        }
+        (b, t) => *b = t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_validate() {
+        for (name, f) in PRESETS {
+            f().validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn override_on_base() {
+        let c = Config::from_yaml("base: fpga-small\natomic_lanes: 8\nfeatures: { match_sync: false }\n", "t.yaml").unwrap();
+        assert_eq!(c.atomic_lanes, 8);
+        assert_eq!(c.cta_slots, 2);
+        assert!(!c.features.match_sync);
+        assert!(c.features.bulk_copy);
+    }
+
+    #[test]
+    fn out_of_range_names_field_value_and_range() {
+        let e = Config::from_yaml("named_barriers: 17\n", "t.yaml").unwrap_err().to_string();
+        assert!(e.contains("named_barriers") && e.contains("17") && e.contains("1..=16"), "{e}");
+        let e = Config::from_yaml("atomic_lanes: 6\n", "t.yaml").unwrap_err().to_string();
+        assert!(e.contains("atomic_lanes") && e.contains("power of two"), "{e}");
+    }
+
+    #[test]
+    fn unknown_field_and_bad_yaml_are_errors() {
+        let e = Config::from_yaml("atomic_lane: 6\n", "t.yaml").unwrap_err().to_string();
+        assert!(e.contains("atomic_lane"), "{e}");
+        let e = Config::from_yaml("a: [1, 2\n", "t.yaml").unwrap_err().to_string();
+        assert!(e.contains("t.yaml"), "{e}");
+        let e = Config::from_yaml("base: volta\n", "t.yaml").unwrap_err().to_string();
+        assert!(e.contains("volta") && e.contains("fpga-small"), "{e}");
+    }
+
+    #[test]
+    fn yaml_round_trip() {
+        let c = Config::fpga_small();
+        let text = c.to_yaml();
+        assert_eq!(Config::from_yaml(&text, "rt").unwrap(), c);
+    }
+}

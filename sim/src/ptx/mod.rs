@@ -1,0 +1,2 @@
+//! PTX front end: lexer, parser, typed decode into [`ir`].
+pub mod ir;

@@ -1,0 +1,148 @@
+//! The sync unit as the executor sees it: the [`SyncUnit`] trait, and the golden (reference)
+//! implementation built from one module per hardware unit. The RTL mirrors these modules one to one
+//! (`hdl/src/<unit>.rs`), and the cosim backend in `testbench` implements the same trait.
+
+pub mod request;
+
+pub mod atomic;
+pub mod barrier;
+pub mod copy;
+pub mod mbarrier;
+pub mod warp;
+
+pub use request::{LaneOps, Request, Response, TraceEvent, WARP};
+
+use crate::config::Config;
+use crate::encoding::{ErrorCode, Op, Unit};
+use crate::memory::MemorySystem;
+
+/// What a sync-unit backend must do. The executor does not know which backend it drives.
+pub trait SyncUnit {
+    /// A CTA starts in `slot` with `warps` warps and `threads` threads: reset the slot's barrier
+    /// file, mbarrier waiters, copy groups and shared memory bookkeeping.
+    fn launch_cta(&mut self, slot: u16, warps: u16, threads: u32);
+
+    /// Accept one warp-level request. Every response that becomes ready because of it (for this
+    /// warp, or for warps it released) is pushed to `out`.
+    fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>);
+
+    /// Let asynchronous work make progress (copies land, complete-tx fires, groups retire).
+    /// `idle` is true when no warp can run: a backend then finishes what it can and times out
+    /// suspended try_waits (which answer False). Returns true while work is still in flight.
+    fn tick(&mut self, mem: &mut MemorySystem, idle: bool, out: &mut Vec<Response>) -> bool;
+
+    /// One line per blocked request: which warp waits on what (for deadlock reports).
+    fn describe_waits(&self) -> Vec<String>;
+
+    /// Sync events since the last call (only recorded when tracing was enabled).
+    fn take_trace(&mut self) -> Vec<TraceEvent> {
+        Vec::new()
+    }
+}
+
+/// The golden model: untimed and exact; the PTX text is its specification.
+pub struct GoldenUnits {
+    pub config: Config,
+    pub barrier: barrier::BarrierFile,
+    pub mbarrier: mbarrier::MbarrierUnit,
+    pub atomic: atomic::AtomicAlu,
+    pub warp: warp::WarpNetwork,
+    pub copy: copy::CopyEngine,
+    trace: Option<Vec<TraceEvent>>,
+}
+
+impl GoldenUnits {
+    pub fn new(config: &Config) -> GoldenUnits {
+        GoldenUnits {
+            config: config.clone(),
+            barrier: barrier::BarrierFile::new(config),
+            mbarrier: mbarrier::MbarrierUnit::new(config),
+            atomic: atomic::AtomicAlu::new(config),
+            warp: warp::WarpNetwork::new(config),
+            copy: copy::CopyEngine::new(config),
+            trace: None,
+        }
+    }
+
+    /// Record sync events for `take_trace`.
+    pub fn enable_trace(&mut self) {
+        self.trace = Some(Vec::new());
+    }
+
+    fn push_trace(&mut self, events: Vec<TraceEvent>) {
+        if let Some(t) = &mut self.trace {
+            t.extend(events);
+        }
+    }
+}
+
+impl SyncUnit for GoldenUnits {
+    fn launch_cta(&mut self, slot: u16, warps: u16, threads: u32) {
+        self.barrier.launch_cta(slot, warps, threads);
+        self.mbarrier.launch_cta(slot);
+        self.warp.launch_cta(slot);
+        self.copy.launch_cta(slot);
+    }
+
+    fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) {
+        let mut events = Vec::new();
+        match req.op.unit() {
+            // cp.async.mbarrier.arrive is an mbarrier op whose arrive-on waits for the thread's
+            // earlier cp.async: the copy engine tracks those, so it takes the request.
+            _ if req.op == Op::MbCpAsyncArrive => self.copy.submit(req, mem, &mut self.mbarrier, out, &mut events),
+            Unit::BarrierFile => self.barrier.submit(req, out, &mut events),
+            Unit::Mbarrier => self.mbarrier.submit(req, mem, out, &mut events),
+            Unit::AtomicAlu => self.atomic.submit(req, mem, &self.mbarrier, out),
+            Unit::WarpNetwork => self.warp.submit(req, out),
+            Unit::CopyEngine => self.copy.submit(req, mem, &mut self.mbarrier, out, &mut events),
+            Unit::Lsu => lsu(req, mem, &self.mbarrier, out),
+        }
+        self.push_trace(events);
+    }
+
+    fn tick(&mut self, mem: &mut MemorySystem, idle: bool, out: &mut Vec<Response>) -> bool {
+        let mut events = Vec::new();
+        let busy = self.copy.tick(mem, &mut self.mbarrier, idle, out, &mut events);
+        // Completions may have released suspended try_waits; when nothing else can run, the
+        // remaining suspended try_waits time out (PTX allows try_wait to return False).
+        self.mbarrier.wake_waiters(mem, idle && !busy, out);
+        self.push_trace(events);
+        busy
+    }
+
+    fn describe_waits(&self) -> Vec<String> {
+        let mut w = self.barrier.describe_waits();
+        w.extend(self.mbarrier.describe_waits());
+        w.extend(self.warp.describe_waits());
+        w.extend(self.copy.describe_waits());
+        w
+    }
+
+    fn take_trace(&mut self) -> Vec<TraceEvent> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+}
+
+/// Plain ld.shared / st.shared through the LSU port. `imm` is the access size in bytes per vector
+/// element and `vec` the element count; lane `a` holds the store data (little-endian, packed).
+/// A plain access that overlaps a live mbarrier object is undefined behaviour and reported.
+fn lsu(req: &Request, mem: &mut MemorySystem, mbar: &mbarrier::MbarrierUnit, out: &mut Vec<Response>) {
+    let size = req.imm as usize * req.vec as usize;
+    let mut resp = Response::to(req, req.active_mask);
+    for lane in req.active_lanes() {
+        let addr = req.lanes[lane].addr;
+        if mbar.overlaps_live(req.cta, addr, size as u64) {
+            out.push(Response::error(req, ErrorCode::MbarrierPlainAccess, lane));
+            return;
+        }
+        let result = match req.op {
+            Op::LdShared => mem.read_shared(req.cta as usize, addr, size).map(|v| resp.values[lane] = v),
+            _ => mem.write_shared(req.cta as usize, addr, size, req.lanes[lane].a),
+        };
+        if let Err(e) = result {
+            out.push(Response::error(req, e, lane));
+            return;
+        }
+    }
+    out.push(resp);
+}
