@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod cmd_bench;
 mod cmd_gen;
 mod cmd_run;
 
@@ -21,6 +22,8 @@ enum Command {
     Gen(cmd_gen::Args),
     /// Run a PTX kernel on the golden model and print the final buffers as JSON.
     Run(cmd_run::Args),
+    /// Measure the golden model's speed (thread-instructions per second) on built-in kernels.
+    Bench(cmd_bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +31,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Gen(a) => cmd_gen::main(a),
         Command::Run(a) => cmd_run::main(a),
+        Command::Bench(a) => cmd_bench::main(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
