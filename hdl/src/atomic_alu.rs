@@ -1,0 +1,1 @@
+//! atomic_alu (being written).

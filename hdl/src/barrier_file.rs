@@ -1,0 +1,1 @@
+//! barrier_file (being written).

@@ -1,0 +1,1 @@
+//! copy_engine (being written).

@@ -1,0 +1,1 @@
+//! mbarrier_alu (being written).

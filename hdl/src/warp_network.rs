@@ -1,0 +1,1 @@
+//! warp_network (being written).
