@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup-tools.sh
-cargo test --workspace --release
+cargo test --workspace
