@@ -223,3 +223,31 @@ def expected_json(l, final, tolerance):
         out.append(f'  "tolerance": {json.dumps(tolerance)}')
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def shfl(mode, values, lane, b, c):
+    """shfl.sync as specified in PTX (mode up/down/bfly/idx): the value lane `lane` receives,
+    given the 32 source values of the warp, the lane/offset operand b and the clamp/segment
+    operand c. Returns (value, pval). CUDA's __shfl_*_sync(.., width) use c = ((32-width)<<8)|31
+    (|0 for up)."""
+    cval = c & 0x1F
+    segmask = (c >> 8) & 0x1F
+    max_lane = (lane & segmask) | (cval & ~segmask & 0x1F)
+    min_lane = lane & segmask
+    if mode == "up":
+        j = lane - b
+        pval = j >= max_lane
+    elif mode == "down":
+        j = lane + b
+        pval = j <= max_lane
+    elif mode == "bfly":
+        j = lane ^ b
+        pval = j <= max_lane
+    elif mode == "idx":
+        j = min_lane | (b & ~segmask & 0x1F)
+        pval = j <= max_lane
+    else:
+        raise ValueError(mode)
+    if not pval:
+        j = lane
+    return values[j], pval
