@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod barrier;
 pub mod copy;
 pub mod mbarrier;
+pub mod space;
 pub mod warp;
 
 pub use request::{LaneOps, Request, Response, TraceEvent, WARP};
