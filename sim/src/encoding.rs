@@ -327,6 +327,8 @@ code_enum! {
         MbWaiterOverflow = 21 => "mbarrier waiter table full",
         NotInMemberMask = 24 => "executing lane is not in membermask",
         MemberMaskMismatch = 25 => "lanes of one warp used different membermasks",
+        BarClusterArriveTwice = 26 => "barrier.cluster.arrive twice in one round",
+        BarClusterWaitNoArrive = 27 => "barrier.cluster.wait without a preceding barrier.cluster.arrive",
         AtomAlign = 28 => "atomic address not naturally aligned",
         AtomBadType = 29 => "atomic op/type combination not allowed",
         SharedOutOfRange = 30 => "shared memory address out of range",
