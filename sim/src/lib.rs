@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod encoding;
+pub mod exec;
 pub mod memory;
 pub mod ptx;
 pub mod units;
