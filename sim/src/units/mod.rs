@@ -91,7 +91,13 @@ impl SyncUnit for GoldenUnits {
             // cp.async.mbarrier.arrive is an mbarrier op whose arrive-on waits for the thread's
             // earlier cp.async: the copy engine tracks those, so it takes the request.
             _ if req.op == Op::MbCpAsyncArrive => self.copy.submit(req, mem, &mut self.mbarrier, out, &mut events),
-            Unit::BarrierFile => self.barrier.submit(req, out, &mut events),
+            Unit::BarrierFile => {
+                self.barrier.submit(req, out, &mut events);
+                // Exited lanes count as arrived at warp-level rendezvous (digest §22.2).
+                if req.op == Op::WarpExit {
+                    self.warp.submit(req, out);
+                }
+            }
             Unit::Mbarrier => self.mbarrier.submit(req, mem, out, &mut events),
             Unit::AtomicAlu => self.atomic.submit(req, mem, &self.mbarrier, out),
             Unit::WarpNetwork => self.warp.submit(req, out),

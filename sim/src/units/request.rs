@@ -18,7 +18,7 @@
 //! | op | fields read | response |
 //! |---|---|---|
 //! | BarSync/BarArrive/BarRed* | `imm` barrier id, `imm2` thread count if `flags::HAS_COUNT`; red: lane `a` bit 0 = c, `NEGATE` = `!c` | when released: red.popc `values` = count, red.and/or `preds` |
-//! | WarpExit | (whole warp exited) | none |
+//! | WarpExit | `live_mask` = the warp's lanes still live (0 = the whole warp exited; a partial exit only re-checks warp-network rendezvous) | none |
 //! | BarClusterArrive/Wait | (per warp) | wait: when the cluster round completes |
 //! | MbInit | lane `addr`, `a` = count | immediate |
 //! | MbInval | lane `addr` | immediate |
