@@ -7,6 +7,7 @@ pub mod request;
 pub mod atomic;
 pub mod barrier;
 pub mod copy;
+pub mod float;
 pub mod mbarrier;
 pub mod space;
 pub mod warp;
