@@ -47,7 +47,19 @@ pub struct Warp {
     pub frames: Vec<Vec<Frame>>,
     /// WarpExit has been sent for this warp.
     pub exit_sent: bool,
+    /// Consecutive diverged steps that picked the lowest-PC group (starvation guard).
+    pub streak: u32,
+    /// Lanes favoured for `favor_left` more steps after a starvation was detected.
+    pub favor_mask: u32,
+    pub favor_left: u32,
 }
+
+/// After this many consecutive diverged steps on the lowest-PC group, the other lanes of the warp
+/// get a turn: sm_70+ independent thread scheduling guarantees forward progress to every lane
+/// (a lane spinning on a flag that another lane of its warp sets must not hang).
+pub const STARVATION_LIMIT: u32 = 1024;
+/// How many steps the starved lanes are favoured for.
+pub const FAVOR_STEPS: u32 = 256;
 
 impl Warp {
     pub fn new(index: u32, lanes: u32, entry: u32, nregs: usize, sp: u32) -> Warp {
@@ -65,6 +77,9 @@ impl Warp {
             regs: vec![vec![[0u64; LANES]; nregs]],
             frames: vec![Vec::new(); LANES],
             exit_sent: false,
+            streak: 0,
+            favor_mask: 0,
+            favor_left: 0,
         }
     }
 
@@ -79,7 +94,7 @@ impl Warp {
 
     /// The group to run next among `runnable` lanes: by default the lowest PC (global
     /// instruction index `base[func] + pc`, then the deepest call); with `rng`, a random group.
-    pub fn pick_group(&self, runnable: u32, func_base: &[u32], rng: Option<&mut Rng>) -> Group {
+    pub fn pick_group(&mut self, runnable: u32, func_base: &[u32], rng: Option<&mut Rng>) -> Group {
         let first = runnable.trailing_zeros() as usize;
         let key = |l: usize| ((func_base[self.func[l] as usize] + self.pc[l]) as u64) << 8 | (255 - self.depth[l] as u64);
         // Fast path: every runnable lane at the first lane's place (a converged warp).
@@ -102,6 +117,7 @@ impl Warp {
             }
         }
         let chosen_key = if !distinct {
+            self.streak = 0;
             return Group { mask: same, func: self.func[first], pc: self.pc[first], depth: self.depth[first] };
         } else if let Some(rng) = rng {
             // a seeded choice among the distinct groups: pick a random runnable lane's group
@@ -112,7 +128,26 @@ impl Warp {
                 m &= m - 1;
             }
             key(m.trailing_zeros() as usize)
+        } else if self.favor_left > 0 && self.favor_mask & runnable != 0 {
+            self.favor_left -= 1;
+            key((self.favor_mask & runnable).trailing_zeros() as usize)
         } else {
+            self.streak += 1;
+            if self.streak >= STARVATION_LIMIT {
+                // favour every lane outside the lowest-PC group for a while
+                self.streak = 0;
+                let mut starved = 0u32;
+                let mut m = runnable;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if key(l) != best {
+                        starved |= 1 << l;
+                    }
+                }
+                self.favor_mask = starved;
+                self.favor_left = FAVOR_STEPS;
+            }
             best
         };
         let mut mask = 0u32;
