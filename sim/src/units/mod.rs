@@ -10,6 +10,7 @@ pub mod copy;
 pub mod float;
 pub mod mbarrier;
 pub mod space;
+pub mod tensormap;
 pub mod warp;
 
 pub use request::{LaneOps, Request, Response, TraceEvent, WARP};
