@@ -1127,15 +1127,22 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
+    /// Lanes of `m` exit. The unit hears of every exit (`live_mask` = the lanes still live, 0 when
+    /// the whole warp is gone): exited lanes count as arrived at warp-level rendezvous, and a
+    /// fully exited warp no longer counts toward whole-CTA barriers.
     pub(super) fn do_exit(&mut self, slot: usize, w: &mut Warp, m: u32) -> Result<(), ExecError> {
+        if m == 0 {
+            return Ok(());
+        }
         w.live &= !m;
-        if w.live == 0 && !w.exit_sent {
-            w.exit_sent = true;
+        if !w.exit_sent {
+            w.exit_sent = w.live == 0;
             let mut req = Request::new(0, slot as u16, w.index as u16, Op::WarpExit);
             req.active_mask = m;
-            req.live_mask = 0;
+            req.live_mask = w.live;
             self.submit(&req);
-        } else if w.parked != 0 {
+        }
+        if w.parked != 0 {
             // exiting lanes may complete a warp's arrival at a barrier
             self.try_release_parked(slot, w)?;
         }
@@ -1155,22 +1162,15 @@ impl<'a> Machine<'a> {
                 site: Site::default(),
             });
         };
-        let mut taken;
-        let w: &mut Warp = match cur {
-            Some((s, wi, w)) if s == p.slot && wi == p.warp => w,
+        match cur {
+            Some((s, wi, w)) if s == p.slot && wi == p.warp => self.complete(p, w, r),
             _ => {
-                taken = std::mem::take(&mut self.ctas[p.slot].as_mut().expect("resident").warps[p.warp]);
-                &mut taken
-            }
-        };
-        let res = self.complete(p, w, r);
-        if let Some(c) = self.ctas[p.slot].as_mut() {
-            if c.warps[p.warp].regs.is_empty() {
-                // put a taken warp back
-                std::mem::swap(&mut c.warps[p.warp], w);
+                let mut w = std::mem::take(&mut self.ctas[p.slot].as_mut().expect("resident").warps[p.warp]);
+                let res = self.complete(p, &mut w, r);
+                self.ctas[p.slot].as_mut().expect("resident").warps[p.warp] = w;
+                res
             }
         }
-        res
     }
 
     fn complete(&mut self, p: Pending, w: &mut Warp, r: &Response) -> Result<(), ExecError> {
