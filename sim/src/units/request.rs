@@ -35,7 +35,7 @@
 //! | Activemask | - | `values` = active mask |
 //! | WarpSync | `member_mask` | when every live lane of the mask has arrived |
 //! | ShflSync | `sub` ShflMode, lane `a` value, `b` lane/offset, `c` clamp/segmask | `values` = d, `preds` = p |
-//! | CpAsync | lane `addr` dst (shared), `src` (global), `imm` cp-size, `a` = src-size, `b` bit 0 = ignore-src | immediate |
+//! | CpAsync | lane `addr` dst (shared), `src` (global), `imm` cp-size, `a` = src-size (= cp-size when the operand is absent), `b` bit 0 = ignore-src | immediate |
 //! | CpAsyncCommit | per lane | immediate |
 //! | CpAsyncWait | `imm` = N, `imm2` = 1 for wait_all | when at most N groups of each lane are pending |
 //! | CpBulk | `sub` BulkDir, lane `addr` dst, `src`, `a` = size, `mbar`, `b` = ctaMask (`MOD_B` multicast), `c` = byteMask (`imm2` bit 0 = .cp_mask) | immediate |
@@ -44,6 +44,11 @@
 //! | BulkCommit | per lane | immediate |
 //! | BulkWait | `imm` = N, `MOD_A` = .read | when satisfied |
 //! | LdShared/StShared | lane `addr`, `imm` element bytes, `vec`, st: `a` data | ld: `values` |
+//!
+//! An asynchronous operation that fails when it completes (its mbarrier was invalidated meanwhile,
+//! a tensor element outside global memory) answers once more with the issuing request's `tag`,
+//! `lanes` = 0 and the error. Tensor reduces take their element type from the tensor map's
+//! `elem_type` word at offset 96 (0 = untyped: u32/u64, or b32/b64 for and/or/xor).
 
 use crate::encoding::{DataType, ErrorCode, Op, Space};
 
