@@ -4,7 +4,7 @@
 //! a typed [`Opcode`], every register to a dense [`RegId`], every label to an instruction index,
 //! every immediate to the bits of the instruction's type. The executor never looks at text.
 
-use crate::encoding::{AtomOp, BulkDir, DataType, ReduxOp, ShflMode, Space, VoteMode};
+use crate::encoding::{AtomOp, BulkDir, DataType, ReduxOp, ShflMode, VoteMode};
 
 /// A source position (1-based) for error messages: `file:line:col`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
