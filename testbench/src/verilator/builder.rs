@@ -1,0 +1,276 @@
+//! Turning Verilog into a loadable shared library: a generated C++ shim plus `verilator --cc
+//! --exe --build`, linked with `-shared`, cached by content.
+//!
+//! The shim exports a handful of `extern "C"` functions (see [`SHIM_ABI`]) that address ports by
+//! index and move values as arrays of 32-bit words, least significant word first, so the Rust
+//! side needs no knowledge of Verilator's C++ types (`CData`/`SData`/`IData`/`QData`/`VlWide`).
+//! Building through Verilator's own makefile (`--exe` with the shim as the "main" file) keeps
+//! the shim compiled with exactly the flags of the Verilator runtime, whichever Verilator it is
+//! (Debian's 5.006 or pip's 5.048).
+//!
+//! Cache: `<cache>/<key>/libmodel.so`, where the key hashes the Verilog, the top name, the
+//! options, the shim ABI and `verilator --version`. The cache directory is `SMSYNC_VERILATOR_CACHE`
+//! if set, else `$CARGO_TARGET_DIR/verilator-cache`, else `<workspace>/target/verilator-cache`.
+//! A build happens in a private temporary directory and is renamed into place, so concurrent
+//! test processes never see a half-built library.
+
+use super::toolchain::Toolchain;
+use super::{Port, PortDir};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Bumped whenever the generated shim changes shape (part of the cache key).
+pub const SHIM_ABI: u32 = 1;
+
+/// How to build a model.
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    /// Build with `--trace` so that [`super::Model::trace_to`] can write a VCD.
+    pub trace: bool,
+    /// Extra Verilator arguments (part of the cache key).
+    pub extra_args: Vec<String>,
+}
+
+/// A built (or cached) model library.
+#[derive(Clone, Debug)]
+pub struct Built {
+    pub library: PathBuf,
+    pub top: String,
+    pub ports: Vec<Port>,
+    pub trace: bool,
+    /// True when the library came from the cache.
+    pub cached: bool,
+    /// Wall time of this call (build or cache lookup).
+    pub seconds: f64,
+}
+
+/// Where built models are kept.
+pub fn cache_dir() -> PathBuf {
+    if let Some(p) = std::env::var_os("SMSYNC_VERILATOR_CACHE") {
+        return PathBuf::from(p);
+    }
+    if let Some(p) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(p).join("verilator-cache");
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("verilator-cache")
+}
+
+/// 64-bit FNV-1a: stable across Rust versions (unlike `DefaultHasher`), enough for a cache key.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for part in parts {
+        for b in part.iter().chain(&[0xffu8]) {
+            h ^= *b as u64;
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    }
+    h
+}
+
+/// Build `verilog` (which must contain module `top`) into a shared library, or reuse the cached one.
+pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> Result<Built, String> {
+    let start = Instant::now();
+    let tc = Toolchain::find()?;
+    let key = fnv1a(&[
+        verilog.as_bytes(),
+        top.as_bytes(),
+        &[opts.trace as u8],
+        opts.extra_args.join(" ").as_bytes(),
+        &SHIM_ABI.to_le_bytes(),
+        tc.version.as_bytes(),
+    ]);
+    let dir = cache_dir().join(format!("{top}-{key:016x}"));
+    let library = dir.join("libmodel.so");
+    if library.is_file() {
+        return Ok(Built {
+            library,
+            top: top.into(),
+            ports: ports.to_vec(),
+            trace: opts.trace,
+            cached: true,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    std::fs::create_dir_all(cache_dir()).map_err(|e| format!("{}: {e}", cache_dir().display()))?;
+    let tmp = cache_dir().join(format!(
+        ".build-{top}-{key:016x}-{}-{}",
+        std::process::id(),
+        start.elapsed().as_nanos()
+    ));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let result = build_in(&tc, &tmp, verilog, top, ports, opts);
+    if let Err(e) = result {
+        // Keep the failed build directory for inspection; its name says it is not a cache entry.
+        return Err(format!("{e}\n(build directory kept: {})", tmp.display()));
+    }
+    // Publish: if another process won the race, keep theirs.
+    if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        if !library.is_file() {
+            return Err(format!("could not publish the model into {}", dir.display()));
+        }
+    }
+    Ok(Built {
+        library,
+        top: top.into(),
+        ports: ports.to_vec(),
+        trace: opts.trace,
+        cached: false,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn build_in(tc: &Toolchain, dir: &Path, verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> Result<(), String> {
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"));
+    write("model.v", verilog)?;
+    write("shim.cpp", &shim_source(top, ports, opts.trace))?;
+    let mut cmd = tc.command();
+    cmd.current_dir(dir)
+        .args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+        .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
+        .args(["--top-module", top, "--prefix", "Vmodel", "--Mdir", "obj"])
+        .args(["-CFLAGS", "-fPIC -O2", "-LDFLAGS", "-shared", "-o", "libmodel.so"]);
+    if opts.trace {
+        cmd.arg("--trace");
+    }
+    cmd.args(&opts.extra_args).args(["model.v", "shim.cpp"]);
+    let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", tc.verilator.display()))?;
+    std::fs::write(dir.join("build.log"), [&out.stdout[..], &out.stderr[..]].concat()).ok();
+    if !out.status.success() {
+        let log = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = log.lines().rev().take(30).collect();
+        return Err(format!(
+            "Verilator build of `{top}` failed:\n{}",
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        ));
+    }
+    std::fs::rename(dir.join("obj").join("libmodel.so"), dir.join("libmodel.so"))
+        .map_err(|e| format!("Verilator did not produce libmodel.so: {e}"))?;
+    // The object files are large and never reused: keep only the library and the logs.
+    let _ = std::fs::remove_dir_all(dir.join("obj"));
+    Ok(())
+}
+
+/// The C++ shim for `top`'s `ports`. Port `i` of the shim is `ports[i]`.
+pub fn shim_source(top: &str, ports: &[Port], trace: bool) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "// Generated by smsync-testbench for module `{top}`; do not edit.");
+    s.push_str("#include <cstdint>\n#include <cstring>\n#include \"verilated.h\"\n#include \"Vmodel.h\"\n");
+    if trace {
+        s.push_str("#include \"verilated_vcd_c.h\"\n");
+    }
+    s.push_str(
+        "\n// Verilator wants this when a design has no $time users; harmless otherwise.\n\
+         double sc_time_stamp() { return 0; }\n\n\
+         struct Handle {\n  VerilatedContext* ctx;\n  Vmodel* top;\n",
+    );
+    if trace {
+        s.push_str("  VerilatedVcdC* vcd;\n");
+    }
+    s.push_str("};\n\nstatic const char* const NAMES[] = {");
+    for p in ports {
+        let _ = write!(s, "\"{}\", ", p.name);
+    }
+    s.push_str("nullptr};\nstatic const int WIDTHS[] = {");
+    for p in ports {
+        let _ = write!(s, "{}, ", p.width);
+    }
+    s.push_str("0};\nstatic const int INPUTS[] = {");
+    for p in ports {
+        let _ = write!(s, "{}, ", (p.dir == PortDir::Input) as u8);
+    }
+    let _ = writeln!(s, "0}};\n\nextern \"C\" {{\n");
+    let _ = writeln!(s, "int smsync_abi() {{ return {SHIM_ABI}; }}");
+    let _ = writeln!(s, "int smsync_traced() {{ return {}; }}", trace as u8);
+    let _ = writeln!(s, "int smsync_port_count() {{ return {}; }}", ports.len());
+    s.push_str("const char* smsync_port_name(int i) { return NAMES[i]; }\n");
+    s.push_str("int smsync_port_width(int i) { return WIDTHS[i]; }\n");
+    s.push_str("int smsync_port_is_input(int i) { return INPUTS[i]; }\n\n");
+    s.push_str(
+        "void* smsync_new() {\n  Handle* h = new Handle();\n  h->ctx = new VerilatedContext;\n",
+    );
+    if trace {
+        s.push_str("  h->ctx->traceEverOn(true);\n  h->vcd = nullptr;\n");
+    }
+    s.push_str("  h->top = new Vmodel(h->ctx, \"TOP\");\n  return h;\n}\n\n");
+    s.push_str("void smsync_free(void* p) {\n  Handle* h = static_cast<Handle*>(p);\n");
+    if trace {
+        s.push_str("  if (h->vcd) { h->vcd->close(); delete h->vcd; }\n");
+    }
+    s.push_str("  h->top->final();\n  delete h->top;\n  delete h->ctx;\n  delete h;\n}\n\n");
+    s.push_str("void smsync_eval(void* p) { static_cast<Handle*>(p)->top->eval(); }\n\n");
+    // Tracing entry points exist in every build so the Rust side has one symbol set; they
+    // report 0 (not available) in a build without --trace.
+    s.push_str("int smsync_trace_open(void* p, const char* path) {\n");
+    if trace {
+        s.push_str(
+            "  Handle* h = static_cast<Handle*>(p);\n  if (h->vcd) return 1;\n  h->vcd = new VerilatedVcdC;\n  \
+             h->top->trace(h->vcd, 99);\n  h->vcd->open(path);\n  return 1;\n",
+        );
+    } else {
+        s.push_str("  (void)p; (void)path; return 0;\n");
+    }
+    s.push_str("}\n\nvoid smsync_trace_dump(void* p, uint64_t time) {\n");
+    if trace {
+        s.push_str("  Handle* h = static_cast<Handle*>(p);\n  if (h->vcd) h->vcd->dump(time);\n");
+    } else {
+        s.push_str("  (void)p; (void)time;\n");
+    }
+    s.push_str("}\n\nvoid smsync_trace_flush(void* p) {\n");
+    if trace {
+        s.push_str("  Handle* h = static_cast<Handle*>(p);\n  if (h->vcd) h->vcd->flush();\n");
+    } else {
+        s.push_str("  (void)p;\n");
+    }
+    s.push_str("}\n\n");
+
+    // set: words[0] is bits 31..0. Bits above the port width are cleared (Verilator requires
+    // the unused bits of its storage to be zero).
+    s.push_str("void smsync_set(void* p, int i, const uint32_t* w) {\n  Vmodel* t = static_cast<Handle*>(p)->top;\n  switch (i) {\n");
+    for (i, port) in ports.iter().enumerate().filter(|(_, p)| p.dir == PortDir::Input) {
+        let _ = writeln!(s, "  case {i}: {}; break;", setter(port));
+    }
+    s.push_str("  default: break;\n  }\n}\n\n");
+    s.push_str("void smsync_get(void* p, int i, uint32_t* w) {\n  Vmodel* t = static_cast<Handle*>(p)->top;\n  switch (i) {\n");
+    for (i, port) in ports.iter().enumerate() {
+        let _ = writeln!(s, "  case {i}: {}; break;", getter(port));
+    }
+    s.push_str("  default: break;\n  }\n}\n\n}  // extern \"C\"\n");
+    s
+}
+
+fn top_mask(width: usize) -> String {
+    let rem = width % 32;
+    if rem == 0 {
+        "0xffffffffu".into()
+    } else {
+        format!("0x{:x}u", (1u64 << rem) - 1)
+    }
+}
+
+fn setter(p: &Port) -> String {
+    let n = &p.name;
+    match p.width {
+        0..=32 => format!("t->{n} = w[0] & {}", top_mask(p.width)),
+        33..=64 => format!("t->{n} = (uint64_t)w[0] | ((uint64_t)(w[1] & {}) << 32)", top_mask(p.width)),
+        _ => {
+            let words = p.width.div_ceil(32);
+            format!(
+                "for (int k = 0; k < {words}; ++k) t->{n}[k] = w[k]; t->{n}[{}] &= {}",
+                words - 1,
+                top_mask(p.width)
+            )
+        }
+    }
+}
+
+fn getter(p: &Port) -> String {
+    let n = &p.name;
+    match p.width {
+        0..=32 => format!("w[0] = (uint32_t)t->{n}"),
+        33..=64 => format!("w[0] = (uint32_t)t->{n}; w[1] = (uint32_t)(t->{n} >> 32)"),
+        _ => format!("for (int k = 0; k < {}; ++k) w[k] = t->{n}[k]", p.width.div_ceil(32)),
+    }
+}

@@ -1,0 +1,198 @@
+//! [`Harness`]: the name-addressed, clocked front of a [`Model`] (see the module docs of
+//! `smsync_testbench::verilator` for the API walk-through).
+
+use super::builder::{build, BuildOptions, Built};
+use super::model::Model;
+use super::{Port, PortDir};
+use rust_hdl::prelude::Block;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Cycles `reset()` holds the `reset` input high.
+pub const RESET_CYCLES: u32 = 2;
+
+/// A Verilated block with ports addressed by name, a clock and a synchronous reset.
+pub struct Harness {
+    model: Model,
+    built: Built,
+    index: HashMap<String, usize>,
+    clock: Option<usize>,
+    reset: Option<usize>,
+    /// Inputs changed since the last `eval`: `get` settles first.
+    dirty: bool,
+    cycle: u64,
+    /// VCD time: two steps per cycle (clock high at 2n+1, low at 2n+2).
+    time: u64,
+}
+
+impl Harness {
+    /// Generate `block`'s Verilog with top module `top`, build (or reuse) the model, load it.
+    pub fn from_block<B: Block>(block: &mut B, top: &str, opts: &BuildOptions) -> Result<Harness, String> {
+        let verilog = smsync_hdl::common::try_verilog_named(block, top).map_err(|e| e.to_string())?;
+        Harness::from_verilog(&verilog, top, opts)
+    }
+
+    /// Build (or reuse) the model of module `top` in `verilog`, load it. Port names and widths
+    /// are read from the `input`/`output` declarations of `top`.
+    pub fn from_verilog(verilog: &str, top: &str, opts: &BuildOptions) -> Result<Harness, String> {
+        let ports = smsync_hdl::common::ports_of(verilog, top)
+            .ok_or_else(|| format!("module `{top}` not found in the Verilog"))?;
+        let built = build(verilog, top, &ports, opts)?;
+        Harness::load(built)
+    }
+
+    /// Load an already built model.
+    pub fn load(built: Built) -> Result<Harness, String> {
+        let model = Model::load(&built)?;
+        let index: HashMap<String, usize> =
+            built.ports.iter().enumerate().map(|(i, p)| (p.name.clone(), i)).collect();
+        let input = |n: &str| index.get(n).copied().filter(|&i| built.ports[i].dir == PortDir::Input);
+        let clock = input("clock");
+        let reset = input("reset");
+        let mut h = Harness { model, index, clock, reset, dirty: true, cycle: 0, time: 0, built };
+        h.eval();
+        Ok(h)
+    }
+
+    /// Build facts: library path, cache hit, build seconds.
+    pub fn built(&self) -> &Built {
+        &self.built
+    }
+
+    pub fn ports(&self) -> &[Port] {
+        self.model.ports()
+    }
+
+    /// The port called `name`, if any.
+    pub fn port(&self, name: &str) -> Option<&Port> {
+        self.index.get(name).map(|&i| &self.model.ports()[i])
+    }
+
+    /// Width in bits of port `name`.
+    pub fn width(&self, name: &str) -> usize {
+        self.port_or_panic(name).width
+    }
+
+    fn port_or_panic(&self, name: &str) -> &Port {
+        self.port(name).unwrap_or_else(|| panic!("{}", self.unknown(name)))
+    }
+
+    fn unknown(&self, name: &str) -> String {
+        let names: Vec<&str> = self.model.ports().iter().map(|p| p.name.as_str()).collect();
+        format!("module `{}` has no port `{name}`; ports: {}", self.built.top, names.join(", "))
+    }
+
+    /// Drive input `name` with `value` (least-significant 32-bit word first).
+    pub fn try_set(&mut self, name: &str, value: &[u32]) -> Result<(), String> {
+        let i = *self.index.get(name).ok_or_else(|| self.unknown(name))?;
+        if self.model.ports()[i].dir != PortDir::Input {
+            return Err(format!("port `{name}` of `{}` is an output", self.built.top));
+        }
+        self.model.set(i, value);
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Read port `name` (settling the design first if inputs changed).
+    pub fn try_get(&mut self, name: &str) -> Result<Vec<u32>, String> {
+        let i = *self.index.get(name).ok_or_else(|| self.unknown(name))?;
+        if self.dirty {
+            self.eval();
+        }
+        Ok(self.model.get(i))
+    }
+
+    /// [`Harness::try_set`] that panics with the list of ports on a wrong name (a test bug).
+    pub fn set(&mut self, name: &str, value: &[u32]) {
+        self.try_set(name, value).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Harness::try_get`] that panics with the list of ports on a wrong name (a test bug).
+    pub fn get(&mut self, name: &str) -> Vec<u32> {
+        self.try_get(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Drive a port of at most 64 bits.
+    pub fn set_u64(&mut self, name: &str, value: u64) {
+        self.set(name, &[value as u32, (value >> 32) as u32])
+    }
+
+    /// Read a port of at most 64 bits.
+    pub fn get_u64(&mut self, name: &str) -> u64 {
+        let w = self.get(name);
+        assert!(self.width(name) <= 64, "port `{name}` is {} bits; use get()", self.width(name));
+        w[0] as u64 | w.get(1).map_or(0, |&h| (h as u64) << 32)
+    }
+
+    /// Drive a 1-bit port.
+    pub fn set_bit(&mut self, name: &str, value: bool) {
+        self.set(name, &[value as u32])
+    }
+
+    pub fn get_bit(&mut self, name: &str) -> bool {
+        self.get(name)[0] & 1 == 1
+    }
+
+    /// Settle combinational logic for the current inputs.
+    pub fn eval(&mut self) {
+        self.model.eval();
+        self.dirty = false;
+    }
+
+    /// One clock cycle: settle with the clock low, rising edge, falling edge. After `tick`,
+    /// outputs show the new register state (and combinational paths from the current inputs).
+    /// Panics if the module has no `clock` input.
+    pub fn tick(&mut self) {
+        let clock = self.clock.unwrap_or_else(|| panic!("module `{}` has no `clock` input", self.built.top));
+        self.eval();
+        self.model.trace_dump(self.time);
+        self.model.set(clock, &[1]);
+        self.model.eval();
+        self.time += 1;
+        self.model.trace_dump(self.time);
+        self.model.set(clock, &[0]);
+        self.model.eval();
+        self.time += 1;
+        self.dirty = false;
+        self.cycle += 1;
+    }
+
+    /// `n` clock cycles.
+    pub fn ticks(&mut self, n: u32) {
+        for _ in 0..n {
+            self.tick()
+        }
+    }
+
+    /// Synchronous reset: `reset` high for [`RESET_CYCLES`] clocks, then low. A module without a
+    /// `reset` input only gets the clocks.
+    pub fn reset(&mut self) {
+        if let Some(r) = self.reset {
+            self.model.set(r, &[1]);
+        }
+        self.ticks(RESET_CYCLES);
+        if let Some(r) = self.reset {
+            self.model.set(r, &[0]);
+            self.dirty = true;
+        }
+    }
+
+    /// Clock cycles since load.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Write a VCD of everything from now on to `path` (needs `BuildOptions { trace: true, .. }`).
+    pub fn trace_to(&mut self, path: &Path) -> Result<(), String> {
+        self.model.trace_to(path)
+    }
+
+    pub fn trace_flush(&mut self) {
+        self.model.trace_flush()
+    }
+
+    /// The underlying index-addressed model (for hot loops that cache port indices).
+    pub fn model(&mut self) -> &mut Model {
+        &mut self.model
+    }
+}
