@@ -346,19 +346,22 @@ impl<'m> FuncDecoder<'m> {
             TryWait,
             Pending,
         }
-        let (k, kname, _) = m
-            .pick(&[
-                ("init", K::Init),
-                ("inval", K::Inval),
-                ("arrive", K::Arrive),
-                ("arrive_drop", K::Drop),
-                ("expect_tx", K::ExpectTx),
-                ("complete_tx", K::CompleteTx),
-                ("test_wait", K::TestWait),
-                ("try_wait", K::TryWait),
-                ("pending_count", K::Pending),
-            ])?
-            .ok_or_else(|| Diag::new(ins.loc, "`mbarrier` needs an operation like `.init` or `.arrive`"))?;
+        // `.expect_tx` is an operation on its own, or a qualifier of arrive/arrive_drop.
+        let arrive = m.pick(&[("arrive", K::Arrive), ("arrive_drop", K::Drop)])?;
+        let (k, kname, _) = match arrive {
+            Some(a) => a,
+            None => m
+                .pick(&[
+                    ("init", K::Init),
+                    ("inval", K::Inval),
+                    ("expect_tx", K::ExpectTx),
+                    ("complete_tx", K::CompleteTx),
+                    ("test_wait", K::TestWait),
+                    ("try_wait", K::TryWait),
+                    ("pending_count", K::Pending),
+                ])?
+                .ok_or_else(|| Diag::new(ins.loc, "`mbarrier` needs an operation like `.init` or `.arrive`"))?,
+        };
         // `.expect_tx` after arrive/arrive_drop is the arrive variant, not the standalone op.
         let expect_tx = matches!(k, K::Arrive | K::Drop) && m.has("expect_tx")?;
         let no_complete = matches!(k, K::Arrive | K::Drop) && m.has("noComplete")?;
