@@ -260,6 +260,13 @@ impl<'m> FuncDecoder<'m> {
         if hint && matches!(space_v, StateSpace::Shared | StateSpace::SharedCluster) {
             return Err(Diag::new(m.loc_of("L2::cache_hint"), "`.L2::cache_hint` is not allowed with a `.shared` address"));
         }
+        if red {
+            if let Some(first) = ins.operands.first() {
+                if !matches!(first, OperandAst::Addr { .. }) {
+                    return Err(Diag::new(first.loc(), "`red` has no destination: expected an address `[a]` first"));
+                }
+            }
+        }
         let base = if red { 2 } else if op == AtomOp::Cas { 4 } else { 3 };
         let n = ins.operands.len();
         if n == base + 1 && !hint {
@@ -374,7 +381,7 @@ impl<'m> FuncDecoder<'m> {
         };
         let sem = m.pick(sems)?;
         let scope = if matches!(k, K::Init | K::Inval | K::Pending) { None } else { m.pick(&SCOPES[..2])? };
-        let space = m.pick(&SPACES[..3])?;
+        let space = m.pick(&SPACES[1..4])?;
         let space_v = space.map(|s| s.0).unwrap_or(StateSpace::Generic);
         m.need(&[("b64", ())], "type `.b64`")?;
         if space_v == StateSpace::SharedCluster && !matches!(k, K::Arrive | K::Drop | K::ExpectTx | K::CompleteTx) {
@@ -482,7 +489,7 @@ impl<'m> FuncDecoder<'m> {
             // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]
             m.need(&[("arrive", ())], "`.arrive`")?;
             let noinc = m.has("noinc")?;
-            let space = m.pick(&SPACES[..3])?;
+            let space = m.pick(&SPACES[1..4])?;
             if let Some((StateSpace::SharedCluster, _, loc)) = space {
                 return Err(Diag::new(loc, "`cp.async.mbarrier.arrive` does not support `.shared::cluster`"));
             }
@@ -555,8 +562,13 @@ impl<'m> FuncDecoder<'m> {
             }
         };
         let dst_cta = spaces.first().map(|s| s.0) == Some('c');
-        let mbar = m.has("mbarrier::complete_tx::bytes")?;
+        let mut mbar = m.has("mbarrier::complete_tx::bytes")?;
         let group = m.has("bulk_group")?;
+        if tensor && !mbar && !group && dir == BulkDir::GlobalToShared {
+            // Several seed examples omit the completion mechanism of tensor loads; the only one
+            // that exists for this direction is the mbarrier.
+            mbar = true;
+        }
         match (dir, mbar, group) {
             (BulkDir::SharedToGlobal, false, true) | (BulkDir::GlobalToShared | BulkDir::SharedToCluster, true, false) => {}
             (BulkDir::SharedToGlobal, _, _) => {
