@@ -388,7 +388,13 @@ impl<'a> Mods<'a> {
     fn need<T: Copy>(&mut self, table: &[(&str, T)], what: &str) -> DResult<T> {
         match self.pick(table)? {
             Some((v, _, _)) => Ok(v),
-            None => Err(Diag::new(self.loc, format!("`{}` needs {what}", self.opcode))),
+            None => {
+                // A misspelt modifier is the likely cause: name it rather than what is missing.
+                if let Some(it) = self.items.iter().find(|it| !it.2 && !is_known_modifier(it.0)) {
+                    return Err(Diag::new(it.1, format!("unknown modifier `.{}` for `{}`", it.0, self.opcode)));
+                }
+                Err(Diag::new(self.loc, format!("`{}` needs {what}", self.opcode)))
+            }
         }
     }
     /// Drops performance hints that do not change semantics (`.L1::*`, `.L2::64B`, `.ca` ...).
@@ -407,6 +413,29 @@ impl<'a> Mods<'a> {
             None => Ok(()),
         }
     }
+}
+
+/// Every modifier spelling some decoder understands (used only to word error messages).
+fn is_known_modifier(m: &str) -> bool {
+    const OTHER: &[&str] = &[
+        "uni", "to", "nc", "sat", "ftz", "approx", "full", "lo", "hi", "wide", "cc", "and", "or", "xor", "popc",
+        "sync", "arrive", "wait", "red", "aligned", "warp", "noftz", "L2::cache_hint", "async", "bulk", "tensor",
+        "reduce", "mbarrier", "noinc", "commit_group", "wait_group", "wait_all", "read", "prefetch", "L2", "ca", "cg",
+        "mbarrier::complete_tx::bytes", "bulk_group", "multicast::cluster", "cp_mask", "init", "inval", "arrive_drop",
+        "expect_tx", "complete_tx", "test_wait", "try_wait", "pending_count", "noComplete", "parity", "all", "any",
+        "uni", "ballot", "abs", "NaN", "up", "down", "bfly", "idx", "proxy", "alias", "mbarrier_init", "gl",
+        "launch_dependents", "tile", "tensormap::generic", "async::generic",
+    ];
+    OTHER.contains(&m)
+        || SEMS.iter().any(|x| x.0 == m)
+        || SCOPES.iter().any(|x| x.0 == m)
+        || SPACES.iter().any(|x| x.0 == m)
+        || TYPES.iter().any(|x| x.0 == m)
+        || ATOM_OPS.iter().any(|x| x.0 == m)
+        || ROUNDINGS.iter().any(|x| x.0 == m)
+        || VECS.iter().any(|x| x.0 == m)
+        || DIMS.iter().any(|x| x.0 == m)
+        || CMPS.iter().any(|x| x.0 == m)
 }
 
 const SEMS: &[(&str, Sem)] = &[
