@@ -1,1 +1,1051 @@
-//! warp_network (being written).
+//! warp_network: the warp-level vote / match / redux / elect / activemask / bar.warp.sync /
+//! shfl.sync network, in rust-hdl. Mirrors `smsync_sim::units::warp`.
+//!
+//! ## Ports (one warp-level request in, one response out)
+//!
+//! * request: `req_valid`/`req_ready`, `req_op` (6-bit `encoding::Op` code), `req_sub` (VoteMode /
+//!   ReduxOp / ShflMode code), `req_dtype` (`DataType` code), `req_flags` (`encoding::flags`),
+//!   `req_cta`, `req_warp`, `req_member` (membermask), `req_active` (lanes executing this request),
+//!   `req_live` (non-exited lanes), and per lane `lane_a` (64-bit operand a), `lane_b` (shfl b[4:0])
+//!   and `lane_c` (shfl c[12:0]: clamp in [4:0], segmask in [12:8]).
+//! * response: `resp_valid` (one-cycle pulse), `resp_cta`, `resp_warp`, `resp_lanes` (the lanes
+//!   completed: every lane that arrived at the rendezvous), per-lane `resp_value` (32-bit d),
+//!   `resp_preds` (bit i = p of lane i), `resp_error` (`ErrorCode`), `resp_error_lane`.
+//!
+//! ## Rendezvous
+//!
+//! Lanes of a diverged warp may reach a `.sync` op in several requests. Each (CTA slot, warp) has an
+//! arrival record {arrived lanes, membermask, op, predicate bits}. A request merges its active
+//! lanes into the record; the op fires when every live lane of the membermask has arrived
+//! (exited lanes count as arrived, digest §22.2). The 1-bit vote predicates live in the record.
+//! The 64-bit operands of match/redux/shfl lanes that arrived early are held in ONE staging buffer
+//! shared by the unit: while it holds a partial data op of warp W, a partial or completing data op
+//! of another warp is back-pressured (`req_ready` low) until W completes.
+//!
+//! ## Timing
+//!
+//! Everything but iterative match.any is computed in the request cycle and registered: the
+//! response is valid one clock after the request is accepted (vote, redux, elect, match.all,
+//! parallel match.any, shfl, activemask). With `match_impl: iterative`, match.any computes one
+//! lane's row per cycle over all 32 lanes: response 33 cycles after acceptance, `req_ready` low
+//! meanwhile.
+//!
+//! ## Errors
+//!
+//! `NotInMemberMask` (an active lane outside membermask; first such lane), `MemberMaskMismatch`
+//! (a later request of the same warp uses another membermask or another op; the record is dropped),
+//! `NotBuilt` (match with `features.match_sync` off, redux.f32 with `features.redux_f32` off).
+
+use rust_hdl::prelude::*;
+use smsync_sim::config::{Config, MatchImpl};
+use smsync_sim::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, VoteMode};
+
+pub const LANES: usize = 32;
+/// The canonical NaN redux.sync.f32 returns (digest §12; project constant).
+pub const CANONICAL_NAN: u32 = 0x7FFF_FFFF;
+
+fn c32(v: u32) -> Constant<Bits<32>> {
+    Constant::new(bits(v as u64))
+}
+fn c_code<const N: usize>(v: u8) -> Constant<Bits<N>> {
+    Constant::new(bits(v as u64))
+}
+fn vec_of<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
+}
+fn one_hots() -> Vec<Constant<Bits<32>>> {
+    (0..LANES).map(|i| c32(1 << i)).collect()
+}
+fn lane_ids() -> Vec<Constant<Bits<5>>> {
+    (0..LANES).map(|i| Constant::new(bits(i as u64))).collect()
+}
+
+/// Packs 32 one-bit signals into a 32-bit word (bit i = `bit[i]`).
+#[derive(LogicBlock)]
+pub struct Pack32 {
+    pub bit: Vec<Signal<In, Bit>>,
+    pub word: Signal<Out, Bits<32>>,
+    sh: Vec<Signal<Local, Bits<32>>>,
+    one_hot: Vec<Constant<Bits<32>>>,
+    zero: Constant<Bits<32>>,
+}
+
+impl Default for Pack32 {
+    fn default() -> Self {
+        Pack32 {
+            bit: (0..LANES).map(|_| Default::default()).collect(),
+            word: Default::default(),
+            sh: (0..LANES).map(|_| Default::default()).collect(),
+            one_hot: one_hots(),
+            zero: c32(0),
+        }
+    }
+}
+
+impl Logic for Pack32 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..32 {
+            self.sh[i].next = self.zero.val();
+            if self.bit[i].val() {
+                self.sh[i].next = self.one_hot[i].val();
+            }
+        }
+        self.word.next = self.sh[0].val() | self.sh[1].val() | self.sh[2].val() | self.sh[3].val() | self.sh[4].val() | self.sh[5].val() | self.sh[6].val() | self.sh[7].val() | self.sh[8].val() | self.sh[9].val() | self.sh[10].val() | self.sh[11].val() | self.sh[12].val() | self.sh[13].val() | self.sh[14].val() | self.sh[15].val() | self.sh[16].val() | self.sh[17].val() | self.sh[18].val() | self.sh[19].val() | self.sh[20].val() | self.sh[21].val() | self.sh[22].val() | self.sh[23].val() | self.sh[24].val() | self.sh[25].val() | self.sh[26].val() | self.sh[27].val() | self.sh[28].val() | self.sh[29].val() | self.sh[30].val() | self.sh[31].val();
+    }
+}
+
+/// One row of the match comparator matrix: which lanes of `part` hold a value equal to `key`
+/// (64-bit compare when `wide`, else the low 32 bits).
+#[derive(LogicBlock)]
+pub struct MatchRow {
+    pub key: Signal<In, Bits<64>>,
+    pub wide: Signal<In, Bit>,
+    pub part: Signal<In, Bits<32>>,
+    pub vals: Vec<Signal<In, Bits<64>>>,
+    pub row: Signal<Out, Bits<32>>,
+    pack: Pack32,
+}
+
+impl Default for MatchRow {
+    fn default() -> Self {
+        MatchRow {
+            key: Default::default(),
+            wide: Default::default(),
+            part: Default::default(),
+            vals: (0..LANES).map(|_| Default::default()).collect(),
+            row: Default::default(),
+            pack: Default::default(),
+        }
+    }
+}
+
+impl Logic for MatchRow {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for j in 0..32 {
+            self.pack.bit[j].next = self.vals[j].val().get_bits::<32>(0) == self.key.val().get_bits::<32>(0);
+            if self.wide.val() {
+                self.pack.bit[j].next = self.vals[j].val() == self.key.val();
+            }
+        }
+        self.row.next = self.pack.word.val() & self.part.val();
+    }
+}
+
+/// One combiner of the redux.sync tree.
+#[derive(LogicBlock)]
+pub struct ReduxNode {
+    pub x: Signal<In, Bits<32>>,
+    pub y: Signal<In, Bits<32>>,
+    pub op: Signal<In, Bits<3>>,
+    pub signed: Signal<In, Bit>,
+    pub float: Signal<In, Bit>,
+    /// `.NaN`: any NaN input makes the result the canonical NaN.
+    pub nan_mode: Signal<In, Bit>,
+    pub z: Signal<Out, Bits<32>>,
+    x_key: Signal<Local, Bits<32>>,
+    y_key: Signal<Local, Bits<32>>,
+    x_nan: Signal<Local, Bit>,
+    y_nan: Signal<Local, Bit>,
+    x_less: Signal<Local, Bit>,
+    op_add: Constant<Bits<3>>,
+    op_min: Constant<Bits<3>>,
+    op_max: Constant<Bits<3>>,
+    op_and: Constant<Bits<3>>,
+    op_or: Constant<Bits<3>>,
+    sign_bit: Constant<Bits<32>>,
+    exp_mask: Constant<Bits<32>>,
+    mant_mask: Constant<Bits<32>>,
+    canonical_nan: Constant<Bits<32>>,
+    zero: Constant<Bits<32>>,
+}
+
+impl Default for ReduxNode {
+    fn default() -> Self {
+        ReduxNode {
+            x: Default::default(),
+            y: Default::default(),
+            op: Default::default(),
+            signed: Default::default(),
+            float: Default::default(),
+            nan_mode: Default::default(),
+            z: Default::default(),
+            x_key: Default::default(),
+            y_key: Default::default(),
+            x_nan: Default::default(),
+            y_nan: Default::default(),
+            x_less: Default::default(),
+            op_add: c_code(ReduxOp::Add.code()),
+            op_min: c_code(ReduxOp::Min.code()),
+            op_max: c_code(ReduxOp::Max.code()),
+            op_and: c_code(ReduxOp::And.code()),
+            op_or: c_code(ReduxOp::Or.code()),
+            sign_bit: c32(0x8000_0000),
+            exp_mask: c32(0x7F80_0000),
+            mant_mask: c32(0x007F_FFFF),
+            canonical_nan: c32(CANONICAL_NAN),
+            zero: c32(0),
+        }
+    }
+}
+
+impl Logic for ReduxNode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Order keys: unsigned compare of the key gives the value order. Signed ints flip the sign
+        // bit; floats map negative numbers to their complement so that -0 < +0 (digest §12).
+        self.x_key.next = self.x.val();
+        self.y_key.next = self.y.val();
+        if self.signed.val() {
+            self.x_key.next = self.x.val() ^ self.sign_bit.val();
+            self.y_key.next = self.y.val() ^ self.sign_bit.val();
+        }
+        if self.float.val() {
+            if self.x.val().get_bit(31) {
+                self.x_key.next = !self.x.val();
+            } else {
+                self.x_key.next = self.x.val() | self.sign_bit.val();
+            }
+            if self.y.val().get_bit(31) {
+                self.y_key.next = !self.y.val();
+            } else {
+                self.y_key.next = self.y.val() | self.sign_bit.val();
+            }
+        }
+        self.x_less.next = self.x_key.val() < self.y_key.val();
+        self.x_nan.next = self.float.val()
+            && ((self.x.val() & self.exp_mask.val()) == self.exp_mask.val())
+            && ((self.x.val() & self.mant_mask.val()) != self.zero.val());
+        self.y_nan.next = self.float.val()
+            && ((self.y.val() & self.exp_mask.val()) == self.exp_mask.val())
+            && ((self.y.val() & self.mant_mask.val()) != self.zero.val());
+        self.z.next = self.x.val() ^ self.y.val();
+        if self.op.val() == self.op_add.val() {
+            self.z.next = self.x.val() + self.y.val();
+        }
+        if self.op.val() == self.op_and.val() {
+            self.z.next = self.x.val() & self.y.val();
+        }
+        if self.op.val() == self.op_or.val() {
+            self.z.next = self.x.val() | self.y.val();
+        }
+        if self.op.val() == self.op_min.val() {
+            if self.x_less.val() {
+                self.z.next = self.x.val();
+            } else {
+                self.z.next = self.y.val();
+            }
+        }
+        if self.op.val() == self.op_max.val() {
+            if self.x_less.val() {
+                self.z.next = self.y.val();
+            } else {
+                self.z.next = self.x.val();
+            }
+        }
+        // NaN rules: with .NaN any NaN wins; without, a NaN operand is ignored and two NaNs give
+        // the canonical NaN (so the tree answers NaN only when every input is NaN).
+        if self.x_nan.val() && self.y_nan.val() {
+            self.z.next = self.canonical_nan.val();
+        } else if self.x_nan.val() || self.y_nan.val() {
+            if self.nan_mode.val() {
+                self.z.next = self.canonical_nan.val();
+            } else if self.x_nan.val() {
+                self.z.next = self.y.val();
+            } else {
+                self.z.next = self.x.val();
+            }
+        }
+    }
+}
+
+/// Source-lane computation of shfl.sync for one lane (PTX shfl.sync pseudo-code).
+#[derive(LogicBlock)]
+pub struct ShflLane {
+    pub mode: Signal<In, Bits<2>>,
+    /// b[4:0]
+    pub b: Signal<In, Bits<5>>,
+    /// c[12:0]: clamp value in [4:0], segmask in [12:8]
+    pub c: Signal<In, Bits<13>>,
+    pub src: Signal<Out, Bits<5>>,
+    pub pval: Signal<Out, Bit>,
+    lane: Constant<Bits<5>>,
+    seg: Signal<Local, Bits<5>>,
+    max_lane: Signal<Local, Bits<5>>,
+    j: Signal<Local, Bits<5>>,
+    up_sum: Signal<Local, Bits<7>>,
+    down_sum: Signal<Local, Bits<7>>,
+    mode_up: Constant<Bits<2>>,
+    mode_down: Constant<Bits<2>>,
+    mode_bfly: Constant<Bits<2>>,
+}
+
+impl ShflLane {
+    fn new(lane: usize) -> Self {
+        ShflLane {
+            mode: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            src: Default::default(),
+            pval: Default::default(),
+            lane: Constant::new(bits(lane as u64)),
+            seg: Default::default(),
+            max_lane: Default::default(),
+            j: Default::default(),
+            up_sum: Default::default(),
+            down_sum: Default::default(),
+            mode_up: c_code(ShflMode::Up.code()),
+            mode_down: c_code(ShflMode::Down.code()),
+            mode_bfly: c_code(ShflMode::Bfly.code()),
+        }
+    }
+}
+
+impl Logic for ShflLane {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.seg.next = self.c.val().get_bits::<5>(8);
+        self.max_lane.next =
+            (self.lane.val() & self.seg.val()) | (self.c.val().get_bits::<5>(0) & !self.seg.val());
+        // up: j = lane - b is valid when j >= maxLane, i.e. lane >= b + maxLane (7-bit, no wrap).
+        self.up_sum.next = bit_cast::<7, 5>(self.b.val()) + bit_cast::<7, 5>(self.max_lane.val());
+        self.down_sum.next = bit_cast::<7, 5>(self.lane.val()) + bit_cast::<7, 5>(self.b.val());
+        // idx
+        self.j.next = (self.lane.val() & self.seg.val()) | (self.b.val() & !self.seg.val());
+        self.pval.next = self.j.val() <= self.max_lane.val();
+        if self.mode.val() == self.mode_up.val() {
+            self.j.next = self.lane.val() - self.b.val();
+            self.pval.next = bit_cast::<7, 5>(self.lane.val()) >= self.up_sum.val();
+        }
+        if self.mode.val() == self.mode_down.val() {
+            self.j.next = self.lane.val() + self.b.val();
+            self.pval.next = self.down_sum.val() <= bit_cast::<7, 5>(self.max_lane.val());
+        }
+        if self.mode.val() == self.mode_bfly.val() {
+            self.j.next = self.lane.val() ^ self.b.val();
+            self.pval.next = (self.lane.val() ^ self.b.val()) <= self.max_lane.val();
+        }
+        self.src.next = self.lane.val();
+        if self.pval.val() {
+            self.src.next = self.j.val();
+        }
+    }
+}
+
+/// The warp network. Build it with [`WarpNetwork::new`] from a [`Config`].
+#[derive(LogicBlock)]
+pub struct WarpNetwork {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: drops every arrival record and the staging buffer.
+    pub reset: Signal<In, Bit>,
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    pub req_op: Signal<In, Bits<6>>,
+    pub req_sub: Signal<In, Bits<3>>,
+    pub req_dtype: Signal<In, Bits<4>>,
+    pub req_flags: Signal<In, Bits<8>>,
+    pub req_cta: Signal<In, Bits<5>>,
+    pub req_warp: Signal<In, Bits<5>>,
+    pub req_member: Signal<In, Bits<32>>,
+    pub req_active: Signal<In, Bits<32>>,
+    pub req_live: Signal<In, Bits<32>>,
+    pub lane_a: Vec<Signal<In, Bits<64>>>,
+    pub lane_b: Vec<Signal<In, Bits<5>>>,
+    pub lane_c: Vec<Signal<In, Bits<13>>>,
+
+    pub resp_valid: Signal<Out, Bit>,
+    pub resp_cta: Signal<Out, Bits<5>>,
+    pub resp_warp: Signal<Out, Bits<5>>,
+    pub resp_lanes: Signal<Out, Bits<32>>,
+    pub resp_value: Vec<Signal<Out, Bits<32>>>,
+    pub resp_preds: Signal<Out, Bits<32>>,
+    pub resp_error: Signal<Out, Bits<6>>,
+    pub resp_error_lane: Signal<Out, Bits<5>>,
+
+    // --- arrival records, one per (CTA slot, warp) ---
+    rec_cta: Vec<Constant<Bits<5>>>,
+    rec_warp: Vec<Constant<Bits<5>>>,
+    rec_arrived: Vec<DFF<Bits<32>>>,
+    rec_member: Vec<DFF<Bits<32>>>,
+    rec_op: Vec<DFF<Bits<6>>>,
+    rec_pred: Vec<DFF<Bits<32>>>,
+
+    // --- staging buffer for early lanes of match/redux/shfl (also the iterative match source) ---
+    stage_busy: DFF<Bit>,
+    stage_cta: DFF<Bits<5>>,
+    stage_warp: DFF<Bits<5>>,
+    stage_a: Vec<DFF<Bits<64>>>,
+    stage_b: Vec<DFF<Bits<5>>>,
+    stage_c: Vec<DFF<Bits<13>>>,
+
+    // --- iterative match.any state ---
+    iter_busy: DFF<Bit>,
+    iter_lane: DFF<Bits<5>>,
+    iter_part: DFF<Bits<32>>,
+    iter_lanes: DFF<Bits<32>>,
+    iter_wide: DFF<Bit>,
+
+    // --- output registers ---
+    out_valid: DFF<Bit>,
+    out_cta: DFF<Bits<5>>,
+    out_warp: DFF<Bits<5>>,
+    out_lanes: DFF<Bits<32>>,
+    out_value: Vec<DFF<Bits<32>>>,
+    out_preds: DFF<Bits<32>>,
+    out_error: DFF<Bits<6>>,
+    out_error_lane: DFF<Bits<5>>,
+
+    // --- datapath ---
+    match_rows: Vec<MatchRow>,
+    match_all_row: MatchRow,
+    redux_nodes: Vec<ReduxNode>,
+    shfl: Vec<ShflLane>,
+    pred_pack: Pack32,
+    shfl_pred_pack: Pack32,
+
+    // --- request-cycle combinational signals ---
+    fire: Signal<Local, Bit>,
+    hit_valid: Signal<Local, Bit>,
+    hit_arrived: Signal<Local, Bits<32>>,
+    hit_member: Signal<Local, Bits<32>>,
+    hit_op: Signal<Local, Bits<6>>,
+    hit_pred: Signal<Local, Bits<32>>,
+    is_rendezvous: Signal<Local, Bit>,
+    is_data: Signal<Local, Bit>,
+    stage_blocked: Signal<Local, Bit>,
+    mismatch: Signal<Local, Bit>,
+    outside: Signal<Local, Bits<32>>,
+    outside_low: Signal<Local, Bits<32>>,
+    arrived: Signal<Local, Bits<32>>,
+    part: Signal<Local, Bits<32>>,
+    complete: Signal<Local, Bit>,
+    leader: Signal<Local, Bits<32>>,
+    leader_id: Signal<Local, Bits<5>>,
+    outside_id: Signal<Local, Bits<5>>,
+    first_active_id: Signal<Local, Bits<5>>,
+    active_low: Signal<Local, Bits<32>>,
+    pv: Signal<Local, Bits<32>>,
+    vote_pred: Signal<Local, Bit>,
+    merged_a: Vec<Signal<Local, Bits<64>>>,
+    leaf: Vec<Signal<Local, Bits<32>>>,
+    redux_identity: Signal<Local, Bits<32>>,
+    redux_float: Signal<Local, Bit>,
+    redux_abs: Signal<Local, Bit>,
+    shfl_value: Vec<Signal<Local, Bits<32>>>,
+    iter_key: Signal<Local, Bits<64>>,
+    not_built: Signal<Local, Bit>,
+
+    // --- constants from smsync_sim::encoding and the config ---
+    one_hot: Vec<Constant<Bits<32>>>,
+    lane_id: Vec<Constant<Bits<5>>>,
+    k_zero32: Constant<Bits<32>>,
+    k_ones32: Constant<Bits<32>>,
+    k_one32: Constant<Bits<32>>,
+    k_abs_mask: Constant<Bits<32>>,
+    k_zero64: Constant<Bits<64>>,
+    k_last_lane: Constant<Bits<5>>,
+    k_one5: Constant<Bits<5>>,
+    k_op_vote: Constant<Bits<6>>,
+    k_op_match_any: Constant<Bits<6>>,
+    k_op_match_all: Constant<Bits<6>>,
+    k_op_redux: Constant<Bits<6>>,
+    k_op_elect: Constant<Bits<6>>,
+    k_op_activemask: Constant<Bits<6>>,
+    k_op_warpsync: Constant<Bits<6>>,
+    k_op_shfl: Constant<Bits<6>>,
+    k_vote_ballot: Constant<Bits<3>>,
+    k_vote_any: Constant<Bits<3>>,
+    k_vote_uni: Constant<Bits<3>>,
+    k_redux_add: Constant<Bits<3>>,
+    k_redux_min: Constant<Bits<3>>,
+    k_redux_max: Constant<Bits<3>>,
+    k_redux_and: Constant<Bits<3>>,
+    k_dt_b64: Constant<Bits<4>>,
+    k_dt_s32: Constant<Bits<4>>,
+    k_dt_f32: Constant<Bits<4>>,
+    k_flag_negate: Constant<Bits<8>>,
+    k_flag_abs: Constant<Bits<8>>,
+    k_flag_nan: Constant<Bits<8>>,
+    k_zero8: Constant<Bits<8>>,
+    k_err_none: Constant<Bits<6>>,
+    k_err_not_in_mask: Constant<Bits<6>>,
+    k_err_mismatch: Constant<Bits<6>>,
+    k_err_not_built: Constant<Bits<6>>,
+    k_id_int_min: Constant<Bits<32>>,
+    k_id_int_max: Constant<Bits<32>>,
+    k_pos_inf: Constant<Bits<32>>,
+    k_neg_inf: Constant<Bits<32>>,
+    k_canonical_nan: Constant<Bits<32>>,
+    k_iterative: Constant<Bit>,
+    k_match_built: Constant<Bit>,
+    k_redux_f32_built: Constant<Bit>,
+}
+
+impl WarpNetwork {
+    pub fn new(config: &Config) -> WarpNetwork {
+        let warps = config.max_warps_per_cta as usize;
+        let records = config.cta_slots as usize * warps;
+        let op = |o: Op| c_code::<6>(o.code());
+        WarpNetwork {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_op: Default::default(),
+            req_sub: Default::default(),
+            req_dtype: Default::default(),
+            req_flags: Default::default(),
+            req_cta: Default::default(),
+            req_warp: Default::default(),
+            req_member: Default::default(),
+            req_active: Default::default(),
+            req_live: Default::default(),
+            lane_a: vec_of(LANES),
+            lane_b: vec_of(LANES),
+            lane_c: vec_of(LANES),
+            resp_valid: Default::default(),
+            resp_cta: Default::default(),
+            resp_warp: Default::default(),
+            resp_lanes: Default::default(),
+            resp_value: vec_of(LANES),
+            resp_preds: Default::default(),
+            resp_error: Default::default(),
+            resp_error_lane: Default::default(),
+            rec_cta: (0..records).map(|k| Constant::new(bits((k / warps) as u64))).collect(),
+            rec_warp: (0..records).map(|k| Constant::new(bits((k % warps) as u64))).collect(),
+            rec_arrived: vec_of(records),
+            rec_member: vec_of(records),
+            rec_op: vec_of(records),
+            rec_pred: vec_of(records),
+            stage_busy: Default::default(),
+            stage_cta: Default::default(),
+            stage_warp: Default::default(),
+            stage_a: vec_of(LANES),
+            stage_b: vec_of(LANES),
+            stage_c: vec_of(LANES),
+            iter_busy: Default::default(),
+            iter_lane: Default::default(),
+            iter_part: Default::default(),
+            iter_lanes: Default::default(),
+            iter_wide: Default::default(),
+            out_valid: Default::default(),
+            out_cta: Default::default(),
+            out_warp: Default::default(),
+            out_lanes: Default::default(),
+            out_value: vec_of(LANES),
+            out_preds: Default::default(),
+            out_error: Default::default(),
+            out_error_lane: Default::default(),
+            // parallel: one comparator row per lane (32x32 comparators); iterative: one row
+            // reused for a lane per cycle.
+            match_rows: vec_of(match config.match_impl {
+                MatchImpl::Parallel => LANES,
+                MatchImpl::Iterative => 1,
+            }),
+            match_all_row: Default::default(),
+            redux_nodes: vec_of(LANES - 1),
+            shfl: (0..LANES).map(ShflLane::new).collect(),
+            pred_pack: Default::default(),
+            shfl_pred_pack: Default::default(),
+            fire: Default::default(),
+            hit_valid: Default::default(),
+            hit_arrived: Default::default(),
+            hit_member: Default::default(),
+            hit_op: Default::default(),
+            hit_pred: Default::default(),
+            is_rendezvous: Default::default(),
+            is_data: Default::default(),
+            stage_blocked: Default::default(),
+            mismatch: Default::default(),
+            outside: Default::default(),
+            outside_low: Default::default(),
+            arrived: Default::default(),
+            part: Default::default(),
+            complete: Default::default(),
+            leader: Default::default(),
+            leader_id: Default::default(),
+            outside_id: Default::default(),
+            first_active_id: Default::default(),
+            active_low: Default::default(),
+            pv: Default::default(),
+            vote_pred: Default::default(),
+            merged_a: vec_of(LANES),
+            leaf: vec_of(LANES),
+            redux_identity: Default::default(),
+            redux_float: Default::default(),
+            redux_abs: Default::default(),
+            shfl_value: vec_of(LANES),
+            iter_key: Default::default(),
+            not_built: Default::default(),
+            one_hot: one_hots(),
+            lane_id: lane_ids(),
+            k_zero32: c32(0),
+            k_ones32: c32(u32::MAX),
+            k_one32: c32(1),
+            k_abs_mask: c32(0x7FFF_FFFF),
+            k_zero64: Constant::new(bits(0)),
+            k_last_lane: Constant::new(bits(31)),
+            k_one5: Constant::new(bits(1)),
+            k_op_vote: op(Op::VoteSync),
+            k_op_match_any: op(Op::MatchAny),
+            k_op_match_all: op(Op::MatchAll),
+            k_op_redux: op(Op::ReduxSync),
+            k_op_elect: op(Op::ElectSync),
+            k_op_activemask: op(Op::Activemask),
+            k_op_warpsync: op(Op::WarpSync),
+            k_op_shfl: op(Op::ShflSync),
+            k_vote_ballot: c_code(VoteMode::Ballot.code()),
+            k_vote_any: c_code(VoteMode::Any.code()),
+            k_vote_uni: c_code(VoteMode::Uni.code()),
+            k_redux_add: c_code(ReduxOp::Add.code()),
+            k_redux_min: c_code(ReduxOp::Min.code()),
+            k_redux_max: c_code(ReduxOp::Max.code()),
+            k_redux_and: c_code(ReduxOp::And.code()),
+            k_dt_b64: c_code(DataType::B64.code()),
+            k_dt_s32: c_code(DataType::S32.code()),
+            k_dt_f32: c_code(DataType::F32.code()),
+            k_flag_negate: c_code(flags::NEGATE),
+            k_flag_abs: c_code(flags::MOD_A),
+            k_flag_nan: c_code(flags::MOD_B),
+            k_zero8: c_code(0),
+            k_err_none: c_code(ErrorCode::None.code()),
+            k_err_not_in_mask: c_code(ErrorCode::NotInMemberMask.code()),
+            k_err_mismatch: c_code(ErrorCode::MemberMaskMismatch.code()),
+            k_err_not_built: c_code(ErrorCode::NotBuilt.code()),
+            k_id_int_min: c32(0x8000_0000),
+            k_id_int_max: c32(0x7FFF_FFFF),
+            k_pos_inf: c32(0x7F80_0000),
+            k_neg_inf: c32(0xFF80_0000),
+            k_canonical_nan: c32(CANONICAL_NAN),
+            k_iterative: Constant::new(config.match_impl == MatchImpl::Iterative),
+            k_match_built: Constant::new(config.features.match_sync),
+            k_redux_f32_built: Constant::new(config.features.redux_f32),
+        }
+    }
+
+    /// Number of (CTA slot, warp) arrival records.
+    pub fn records(&self) -> usize {
+        self.rec_arrived.len()
+    }
+}
+
+impl Logic for WarpNetwork {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---------------- clocks and register defaults (hold) ----------------
+        for k in 0..self.rec_arrived.len() {
+            self.rec_arrived[k].clock.next = self.clock.val();
+            self.rec_member[k].clock.next = self.clock.val();
+            self.rec_op[k].clock.next = self.clock.val();
+            self.rec_pred[k].clock.next = self.clock.val();
+            self.rec_arrived[k].d.next = self.rec_arrived[k].q.val();
+            self.rec_member[k].d.next = self.rec_member[k].q.val();
+            self.rec_op[k].d.next = self.rec_op[k].q.val();
+            self.rec_pred[k].d.next = self.rec_pred[k].q.val();
+        }
+        for i in 0..32 {
+            self.stage_a[i].clock.next = self.clock.val();
+            self.stage_b[i].clock.next = self.clock.val();
+            self.stage_c[i].clock.next = self.clock.val();
+            self.out_value[i].clock.next = self.clock.val();
+            self.stage_a[i].d.next = self.stage_a[i].q.val();
+            self.stage_b[i].d.next = self.stage_b[i].q.val();
+            self.stage_c[i].d.next = self.stage_c[i].q.val();
+            self.out_value[i].d.next = self.out_value[i].q.val();
+        }
+        dff_setup!(
+            self, clock, stage_busy, stage_cta, stage_warp, iter_busy, iter_lane, iter_part, iter_lanes,
+            iter_wide, out_valid, out_cta, out_warp, out_lanes, out_preds, out_error, out_error_lane
+        );
+        self.out_valid.d.next = false;
+
+        // ---------------- look up the warp's arrival record ----------------
+        self.hit_arrived.next = self.k_zero32.val();
+        self.hit_member.next = self.k_zero32.val();
+        self.hit_op.next = self.req_op.val();
+        self.hit_pred.next = self.k_zero32.val();
+        for k in 0..self.rec_arrived.len() {
+            if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
+                self.hit_arrived.next = self.rec_arrived[k].q.val();
+                self.hit_member.next = self.rec_member[k].q.val();
+                self.hit_op.next = self.rec_op[k].q.val();
+                self.hit_pred.next = self.rec_pred[k].q.val();
+            }
+        }
+        self.hit_valid.next = self.hit_arrived.val().any();
+
+        // ---------------- classify the request ----------------
+        self.is_data.next = (self.req_op.val() == self.k_op_match_any.val())
+            || (self.req_op.val() == self.k_op_match_all.val())
+            || (self.req_op.val() == self.k_op_redux.val())
+            || (self.req_op.val() == self.k_op_shfl.val());
+        self.is_rendezvous.next = self.is_data.val()
+            || (self.req_op.val() == self.k_op_vote.val())
+            || (self.req_op.val() == self.k_op_elect.val())
+            || (self.req_op.val() == self.k_op_warpsync.val());
+        self.stage_blocked.next = self.is_data.val()
+            && self.stage_busy.q.val()
+            && ((self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val()));
+        self.req_ready.next = !self.iter_busy.q.val() && !self.stage_blocked.val();
+        self.fire.next = self.req_valid.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
+
+        self.mismatch.next = self.hit_valid.val()
+            && ((self.hit_member.val() != self.req_member.val()) || (self.hit_op.val() != self.req_op.val()));
+        self.outside.next = self.req_active.val() & !self.req_member.val();
+        self.outside_low.next = self.outside.val() & (!self.outside.val() + self.k_one32.val());
+        self.active_low.next = self.req_active.val() & (!self.req_active.val() + self.k_one32.val());
+        self.arrived.next = self.req_active.val();
+        if self.hit_valid.val() {
+            self.arrived.next = self.hit_arrived.val() | self.req_active.val();
+        }
+        self.part.next = self.req_member.val() & self.req_live.val();
+        self.complete.next = (self.part.val() & !self.arrived.val()) == self.k_zero32.val();
+        self.leader.next = self.part.val() & (!self.part.val() + self.k_one32.val());
+        self.outside_id.next = self.lane_id[0].val();
+        self.leader_id.next = self.lane_id[0].val();
+        self.first_active_id.next = self.lane_id[0].val();
+        for i in 0..32 {
+            if self.outside_low.val().get_bit(i) {
+                self.outside_id.next = self.lane_id[i].val();
+            }
+            if self.leader.val().get_bit(i) {
+                self.leader_id.next = self.lane_id[i].val();
+            }
+            if self.active_low.val().get_bit(i) {
+                self.first_active_id.next = self.lane_id[i].val();
+            }
+        }
+        self.not_built.next = (!self.k_match_built.val()
+            && ((self.req_op.val() == self.k_op_match_any.val()) || (self.req_op.val() == self.k_op_match_all.val())))
+            || (!self.k_redux_f32_built.val()
+                && (self.req_op.val() == self.k_op_redux.val())
+                && (self.req_dtype.val() == self.k_dt_f32.val()));
+
+        // ---------------- operands of every arrived lane ----------------
+        for i in 0..32 {
+            self.merged_a[i].next = self.k_zero64.val();
+            if self.hit_arrived.val().get_bit(i) {
+                self.merged_a[i].next = self.stage_a[i].q.val();
+            }
+            if self.req_active.val().get_bit(i) {
+                self.merged_a[i].next = self.lane_a[i].val();
+            }
+            self.pred_pack.bit[i].next = self.lane_a[i].val().get_bit(0);
+        }
+
+        // ---------------- vote ----------------
+        self.pv.next = (self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.req_active.val());
+        if (self.req_flags.val() & self.k_flag_negate.val()) != self.k_zero8.val() {
+            self.pv.next = !((self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.req_active.val()));
+        }
+        self.vote_pred.next = (self.part.val() & self.pv.val()) == self.part.val();
+        if self.req_sub.val() == self.k_vote_any.val() {
+            self.vote_pred.next = (self.part.val() & self.pv.val()).any();
+        }
+        if self.req_sub.val() == self.k_vote_uni.val() {
+            self.vote_pred.next = ((self.part.val() & self.pv.val()) == self.part.val())
+                || ((self.part.val() & self.pv.val()) == self.k_zero32.val());
+        }
+
+        // ---------------- match ----------------
+        for r in 0..self.match_rows.len() {
+            self.match_rows[r].wide.next = self.req_dtype.val() == self.k_dt_b64.val();
+            self.match_rows[r].part.next = self.part.val();
+            self.match_rows[r].key.next = self.merged_a[r].val();
+        }
+        self.match_all_row.wide.next = self.req_dtype.val() == self.k_dt_b64.val();
+        self.match_all_row.part.next = self.part.val();
+        self.match_all_row.key.next = self.k_zero64.val();
+        for j in 0..32 {
+            self.match_all_row.vals[j].next = self.merged_a[j].val();
+            if self.leader.val().get_bit(j) {
+                self.match_all_row.key.next = self.merged_a[j].val();
+            }
+        }
+        // The iterative row compares the staged operands, one lane per cycle.
+        self.iter_key.next = self.k_zero64.val();
+        for j in 0..32 {
+            if self.iter_lane.q.val() == self.lane_id[j].val() {
+                self.iter_key.next = self.stage_a[j].q.val();
+            }
+        }
+        if self.k_iterative.val() {
+            self.match_rows[0].key.next = self.iter_key.val();
+            self.match_rows[0].part.next = self.iter_part.q.val();
+            self.match_rows[0].wide.next = self.iter_wide.q.val();
+        }
+        for r in 0..self.match_rows.len() {
+            for j in 0..32 {
+                self.match_rows[r].vals[j].next = self.merged_a[j].val();
+                if self.k_iterative.val() {
+                    self.match_rows[r].vals[j].next = self.stage_a[j].q.val();
+                }
+            }
+        }
+
+        // ---------------- redux: 31 combiners, 5 levels ----------------
+        self.redux_float.next = self.req_dtype.val() == self.k_dt_f32.val();
+        self.redux_abs.next = self.redux_float.val() && ((self.req_flags.val() & self.k_flag_abs.val()) != self.k_zero8.val());
+        self.redux_identity.next = self.k_zero32.val();
+        if self.req_sub.val() == self.k_redux_and.val() {
+            self.redux_identity.next = self.k_ones32.val();
+        }
+        if self.req_sub.val() == self.k_redux_min.val() {
+            self.redux_identity.next = self.k_ones32.val();
+            if self.req_dtype.val() == self.k_dt_s32.val() {
+                self.redux_identity.next = self.k_id_int_max.val();
+            }
+        }
+        if self.req_sub.val() == self.k_redux_max.val() {
+            if self.req_dtype.val() == self.k_dt_s32.val() {
+                self.redux_identity.next = self.k_id_int_min.val();
+            }
+        }
+        if self.redux_float.val() {
+            // Without .NaN a NaN operand is ignored: the canonical NaN is the identity.
+            self.redux_identity.next = self.k_canonical_nan.val();
+            if (self.req_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val() {
+                self.redux_identity.next = self.k_neg_inf.val();
+                if self.req_sub.val() == self.k_redux_min.val() {
+                    self.redux_identity.next = self.k_pos_inf.val();
+                }
+            }
+        }
+        for i in 0..32 {
+            self.leaf[i].next = self.redux_identity.val();
+            if self.part.val().get_bit(i) {
+                self.leaf[i].next = self.merged_a[i].val().get_bits::<32>(0);
+                if self.redux_abs.val() {
+                    self.leaf[i].next = self.merged_a[i].val().get_bits::<32>(0) & self.k_abs_mask.val();
+                }
+            }
+        }
+        for n in 0..31 {
+            self.redux_nodes[n].op.next = self.req_sub.val();
+            self.redux_nodes[n].signed.next = self.req_dtype.val() == self.k_dt_s32.val();
+            self.redux_nodes[n].float.next = self.redux_float.val();
+            self.redux_nodes[n].nan_mode.next = (self.req_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val();
+        }
+        // Heap layout: node n (0-based) has children 2n+1, 2n+2; nodes 15..30 read the leaves.
+        for n in 0..15 {
+            self.redux_nodes[n].x.next = self.redux_nodes[2 * n + 1].z.val();
+            self.redux_nodes[n].y.next = self.redux_nodes[2 * n + 2].z.val();
+        }
+        for n in 15..31 {
+            self.redux_nodes[n].x.next = self.leaf[2 * n - 30].val();
+            self.redux_nodes[n].y.next = self.leaf[2 * n - 29].val();
+        }
+
+        // ---------------- shfl ----------------
+        for i in 0..32 {
+            self.shfl[i].mode.next = bit_cast::<2, 3>(self.req_sub.val());
+            self.shfl[i].b.next = self.stage_b[i].q.val();
+            self.shfl[i].c.next = self.stage_c[i].q.val();
+            if self.req_active.val().get_bit(i) {
+                self.shfl[i].b.next = self.lane_b[i].val();
+                self.shfl[i].c.next = self.lane_c[i].val();
+            }
+            self.shfl_pred_pack.bit[i].next = self.shfl[i].pval.val();
+        }
+        for i in 0..32 {
+            self.shfl_value[i].next = self.k_zero32.val();
+            for j in 0..32 {
+                if self.shfl[i].src.val() == self.lane_id[j].val() {
+                    self.shfl_value[i].next = self.merged_a[j].val().get_bits::<32>(0);
+                }
+            }
+        }
+
+        // ---------------- iterative match.any progress ----------------
+        if self.iter_busy.q.val() {
+            for i in 0..32 {
+                if self.iter_lane.q.val() == self.lane_id[i].val() {
+                    self.out_value[i].d.next = self.k_zero32.val();
+                    if self.iter_part.q.val().get_bit(i) {
+                        self.out_value[i].d.next = self.match_rows[0].row.val();
+                    }
+                }
+            }
+            self.iter_lane.d.next = self.iter_lane.q.val() + self.k_one5.val();
+            if self.iter_lane.q.val() == self.k_last_lane.val() {
+                self.iter_busy.d.next = false;
+                self.stage_busy.d.next = false;
+                self.out_valid.d.next = true;
+                self.out_lanes.d.next = self.iter_lanes.q.val();
+                self.out_preds.d.next = self.k_zero32.val();
+                self.out_error.d.next = self.k_err_none.val();
+                self.out_error_lane.d.next = self.lane_id[0].val();
+            }
+        }
+
+        // ---------------- accept a request ----------------
+        if self.fire.val() {
+            self.out_cta.d.next = self.req_cta.val();
+            self.out_warp.d.next = self.req_warp.val();
+            self.out_error.d.next = self.k_err_none.val();
+            self.out_error_lane.d.next = self.lane_id[0].val();
+            self.out_preds.d.next = self.k_zero32.val();
+            for i in 0..32 {
+                self.out_value[i].d.next = self.k_zero32.val();
+            }
+            if self.req_op.val() == self.k_op_activemask.val() {
+                self.out_valid.d.next = true;
+                self.out_lanes.d.next = self.req_active.val();
+                for i in 0..32 {
+                    self.out_value[i].d.next = self.req_active.val();
+                }
+            } else if self.is_rendezvous.val() {
+                if self.not_built.val() {
+                    self.out_valid.d.next = true;
+                    self.out_lanes.d.next = self.req_active.val();
+                    self.out_error.d.next = self.k_err_not_built.val();
+                    self.out_error_lane.d.next = self.first_active_id.val();
+                } else if self.outside.val().any() {
+                    self.out_valid.d.next = true;
+                    self.out_lanes.d.next = self.req_active.val();
+                    self.out_error.d.next = self.k_err_not_in_mask.val();
+                    self.out_error_lane.d.next = self.outside_id.val();
+                } else if self.mismatch.val() {
+                    self.out_valid.d.next = true;
+                    self.out_lanes.d.next = self.req_active.val();
+                    self.out_error.d.next = self.k_err_mismatch.val();
+                    self.out_error_lane.d.next = self.first_active_id.val();
+                    // drop the record (and the staged operands) of the mismatching warp
+                    for k in 0..self.rec_arrived.len() {
+                        if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
+                            self.rec_arrived[k].d.next = self.k_zero32.val();
+                        }
+                    }
+                    if (self.stage_cta.q.val() == self.req_cta.val()) && (self.stage_warp.q.val() == self.req_warp.val()) {
+                        self.stage_busy.d.next = false;
+                    }
+                } else if !self.complete.val() {
+                    // partial arrival: remember the lanes (and their operands)
+                    for k in 0..self.rec_arrived.len() {
+                        if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
+                            self.rec_arrived[k].d.next = self.arrived.val();
+                            self.rec_member[k].d.next = self.req_member.val();
+                            self.rec_op[k].d.next = self.req_op.val();
+                            self.rec_pred[k].d.next = (self.hit_pred.val() & self.hit_arrived.val())
+                                | (self.pred_pack.word.val() & self.req_active.val());
+                        }
+                    }
+                    if self.is_data.val() {
+                        self.stage_busy.d.next = true;
+                        self.stage_cta.d.next = self.req_cta.val();
+                        self.stage_warp.d.next = self.req_warp.val();
+                        for i in 0..32 {
+                            if self.req_active.val().get_bit(i) {
+                                self.stage_a[i].d.next = self.lane_a[i].val();
+                                self.stage_b[i].d.next = self.lane_b[i].val();
+                                self.stage_c[i].d.next = self.lane_c[i].val();
+                            }
+                        }
+                    }
+                } else {
+                    // every live lane of the mask has arrived: the op fires
+                    for k in 0..self.rec_arrived.len() {
+                        if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
+                            self.rec_arrived[k].d.next = self.k_zero32.val();
+                        }
+                    }
+                    if self.is_data.val() {
+                        self.stage_busy.d.next = false;
+                    }
+                    self.out_valid.d.next = true;
+                    self.out_lanes.d.next = self.arrived.val();
+                    for i in 0..32 {
+                        self.out_value[i].d.next = self.k_zero32.val();
+                    }
+                    if self.req_op.val() == self.k_op_vote.val() {
+                        if self.vote_pred.val() {
+                            self.out_preds.d.next = self.arrived.val();
+                        }
+                        if self.req_sub.val() == self.k_vote_ballot.val() {
+                            self.out_preds.d.next = self.k_zero32.val();
+                            for i in 0..32 {
+                                self.out_value[i].d.next = self.pv.val() & self.part.val();
+                            }
+                        }
+                    }
+                    if self.req_op.val() == self.k_op_elect.val() {
+                        self.out_preds.d.next = self.leader.val();
+                        for i in 0..32 {
+                            self.out_value[i].d.next = bit_cast::<32, 5>(self.leader_id.val());
+                        }
+                    }
+                    if self.req_op.val() == self.k_op_match_all.val() {
+                        if self.match_all_row.row.val() == self.part.val() {
+                            self.out_preds.d.next = self.arrived.val();
+                            for i in 0..32 {
+                                self.out_value[i].d.next = self.part.val();
+                            }
+                        }
+                    }
+                    if self.req_op.val() == self.k_op_match_any.val() {
+                        if self.k_iterative.val() {
+                            // hand over to the one-row-per-cycle engine
+                            self.out_valid.d.next = false;
+                            self.iter_busy.d.next = true;
+                            self.iter_lane.d.next = self.lane_id[0].val();
+                            self.iter_part.d.next = self.part.val();
+                            self.iter_lanes.d.next = self.arrived.val();
+                            self.iter_wide.d.next = self.req_dtype.val() == self.k_dt_b64.val();
+                            self.stage_busy.d.next = true;
+                            self.stage_cta.d.next = self.req_cta.val();
+                            self.stage_warp.d.next = self.req_warp.val();
+                            for i in 0..32 {
+                                self.stage_a[i].d.next = self.merged_a[i].val();
+                            }
+                        } else {
+                            for r in 0..self.match_rows.len() {
+                                if self.part.val().get_bit(r) {
+                                    self.out_value[r].d.next = self.match_rows[r].row.val();
+                                }
+                            }
+                        }
+                    }
+                    if self.req_op.val() == self.k_op_redux.val() {
+                        for i in 0..32 {
+                            self.out_value[i].d.next = self.redux_nodes[0].z.val();
+                        }
+                    }
+                    if self.req_op.val() == self.k_op_shfl.val() {
+                        self.out_preds.d.next = self.shfl_pred_pack.word.val() & self.arrived.val();
+                        for i in 0..32 {
+                            if self.arrived.val().get_bit(i) {
+                                self.out_value[i].d.next = self.shfl_value[i].val();
+                            }
+                        }
+                    }
+                }
+            } else {
+                // not a warp-network op: answer with no lanes so the request is not lost
+                self.out_valid.d.next = true;
+                self.out_lanes.d.next = self.k_zero32.val();
+            }
+        }
+
+        if self.reset.val() {
+            for k in 0..self.rec_arrived.len() {
+                self.rec_arrived[k].d.next = self.k_zero32.val();
+            }
+            self.stage_busy.d.next = false;
+            self.iter_busy.d.next = false;
+            self.out_valid.d.next = false;
+        }
+
+        // ---------------- outputs ----------------
+        self.resp_valid.next = self.out_valid.q.val();
+        self.resp_cta.next = self.out_cta.q.val();
+        self.resp_warp.next = self.out_warp.q.val();
+        self.resp_lanes.next = self.out_lanes.q.val();
+        self.resp_preds.next = self.out_preds.q.val();
+        self.resp_error.next = self.out_error.q.val();
+        self.resp_error_lane.next = self.out_error_lane.q.val();
+        for i in 0..32 {
+            self.resp_value[i].next = self.out_value[i].q.val();
+        }
+    }
+}

@@ -1,0 +1,629 @@
+//! warp_network RTL (rust-hdl simulator) against a reference model of PTX vote/match/redux/elect/
+//! activemask/bar.warp.sync/shfl.sync semantics.
+//!
+//! The reference here (`Reference`) follows the digest §3, §9-§13 and PTX shfl.sync. When the
+//! golden unit `smsync_sim::units::warp` is complete it becomes the reference (see the report in
+//! docs/parts/rtl-warp-atomic.md).
+//!
+//! Random campaigns: SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test warp_network
+
+use rust_hdl::prelude::*;
+use smsync_hdl::warp_network::{WarpNetwork, CANONICAL_NAN};
+use smsync_sim::config::{Config, MatchImpl};
+use smsync_sim::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, VoteMode};
+use std::collections::HashMap;
+
+// ------------------------------------------------------------------ harness
+
+#[derive(Clone, Debug, Default)]
+struct Req {
+    op: u8,
+    sub: u8,
+    dtype: u8,
+    flags: u8,
+    cta: u8,
+    warp: u8,
+    member: u32,
+    active: u32,
+    live: u32,
+    a: [u64; 32],
+    b: [u8; 32],
+    c: [u16; 32],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Resp {
+    cta: u8,
+    warp: u8,
+    lanes: u32,
+    values: [u32; 32],
+    preds: u32,
+    error: u8,
+    error_lane: u8,
+}
+
+struct Dut {
+    uut: WarpNetwork,
+    cycles: u64,
+}
+
+impl Dut {
+    fn new(cfg: &Config) -> Dut {
+        let mut uut = WarpNetwork::new(cfg);
+        uut.connect_all();
+        let mut d = Dut { uut, cycles: 0 };
+        d.uut.reset.next = true;
+        d.tick();
+        d.uut.reset.next = false;
+        d.settle();
+        d
+    }
+    fn settle(&mut self) {
+        assert!(simulate(&mut self.uut, 10_000), "circuit did not settle");
+    }
+    fn tick(&mut self) {
+        self.settle();
+        self.uut.clock.next = Clock { clk: true };
+        self.settle();
+        self.uut.clock.next = Clock { clk: false };
+        self.settle();
+        self.cycles += 1;
+    }
+    fn drive(&mut self, r: &Req) {
+        let u = &mut self.uut;
+        u.req_valid.next = true;
+        u.req_op.next = bits(r.op as u64);
+        u.req_sub.next = bits(r.sub as u64);
+        u.req_dtype.next = bits(r.dtype as u64);
+        u.req_flags.next = bits(r.flags as u64);
+        u.req_cta.next = bits(r.cta as u64);
+        u.req_warp.next = bits(r.warp as u64);
+        u.req_member.next = bits(r.member as u64);
+        u.req_active.next = bits(r.active as u64);
+        u.req_live.next = bits(r.live as u64);
+        for i in 0..32 {
+            u.lane_a[i].next = bits(r.a[i]);
+            u.lane_b[i].next = bits(r.b[i] as u64);
+            u.lane_c[i].next = bits(r.c[i] as u64);
+        }
+    }
+    fn read_resp(&self) -> Option<Resp> {
+        let u = &self.uut;
+        if !u.resp_valid.val() {
+            return None;
+        }
+        let mut values = [0u32; 32];
+        for i in 0..32 {
+            values[i] = u.resp_value[i].val().to_u32();
+        }
+        Some(Resp {
+            cta: u.resp_cta.val().to_u8(),
+            warp: u.resp_warp.val().to_u8(),
+            lanes: u.resp_lanes.val().to_u32(),
+            values,
+            preds: u.resp_preds.val().to_u32(),
+            error: u.resp_error.val().to_u8(),
+            error_lane: u.resp_error_lane.val().to_u8(),
+        })
+    }
+    /// Offer a request until accepted; return the response it produced (waiting for iterative
+    /// match) and the cycles from acceptance to the response.
+    fn submit(&mut self, r: &Req) -> (Option<Resp>, u64) {
+        self.drive(r);
+        self.settle();
+        let mut guard = 0;
+        while !self.uut.req_ready.val() {
+            self.tick();
+            guard += 1;
+            assert!(guard < 100, "request never accepted");
+        }
+        self.tick();
+        self.uut.req_valid.next = false;
+        self.settle();
+        let mut latency = 1;
+        if let Some(resp) = self.read_resp() {
+            return (Some(resp), latency);
+        }
+        // iterative match.any: keep clocking while the unit is busy
+        while !self.uut.req_ready.val() {
+            self.tick();
+            latency += 1;
+            if let Some(resp) = self.read_resp() {
+                return (Some(resp), latency);
+            }
+            assert!(latency < 100);
+        }
+        (None, latency)
+    }
+}
+
+// ------------------------------------------------------------------ reference model
+
+#[derive(Default)]
+struct Reference {
+    /// (cta, warp) -> (arrived, member, op, preds, staged a, b, c)
+    records: HashMap<(u8, u8), (u32, u32, u8, u32, [u64; 32], [u8; 32], [u16; 32])>,
+    match_sync: bool,
+    redux_f32: bool,
+}
+
+fn f32_key(x: u32) -> u32 {
+    if x >> 31 == 1 {
+        !x
+    } else {
+        x | 0x8000_0000
+    }
+}
+fn is_nan(x: u32) -> bool {
+    x & 0x7F80_0000 == 0x7F80_0000 && x & 0x007F_FFFF != 0
+}
+
+impl Reference {
+    fn submit(&mut self, r: &Req) -> Option<Resp> {
+        let mut resp = Resp { cta: r.cta, warp: r.warp, lanes: r.active, values: [0; 32], preds: 0, error: 0, error_lane: 0 };
+        let op = Op::from_code(r.op).unwrap();
+        let first_active = r.active.trailing_zeros() as u8;
+        if op == Op::Activemask {
+            resp.values = [r.active; 32];
+            return Some(resp);
+        }
+        let not_built = (!self.match_sync && matches!(op, Op::MatchAny | Op::MatchAll))
+            || (!self.redux_f32 && op == Op::ReduxSync && r.dtype == DataType::F32.code());
+        if not_built {
+            resp.error = ErrorCode::NotBuilt.code();
+            resp.error_lane = first_active;
+            return Some(resp);
+        }
+        let outside = r.active & !r.member;
+        if outside != 0 {
+            resp.error = ErrorCode::NotInMemberMask.code();
+            resp.error_lane = outside.trailing_zeros() as u8;
+            return Some(resp);
+        }
+        let key = (r.cta, r.warp);
+        let rec = self.records.remove(&key);
+        let (mut arrived, mut preds, mut a, mut b, mut c) = (0u32, 0u32, [0u64; 32], [0u8; 32], [0u16; 32]);
+        if let Some((arr, mem, rop, p, sa, sb, sc)) = rec {
+            if mem != r.member || rop != r.op {
+                resp.error = ErrorCode::MemberMaskMismatch.code();
+                resp.error_lane = first_active;
+                return Some(resp);
+            }
+            arrived = arr;
+            preds = p & arr;
+            for i in 0..32 {
+                if arr >> i & 1 == 1 {
+                    a[i] = sa[i];
+                    b[i] = sb[i];
+                    c[i] = sc[i];
+                }
+            }
+        }
+        arrived |= r.active;
+        for i in 0..32 {
+            if r.active >> i & 1 == 1 {
+                a[i] = r.a[i];
+                b[i] = r.b[i];
+                c[i] = r.c[i];
+                preds |= ((r.a[i] & 1) as u32) << i;
+            }
+        }
+        let part = r.member & r.live;
+        if part & !arrived != 0 {
+            self.records.insert(key, (arrived, r.member, r.op, preds, a, b, c));
+            return None;
+        }
+        resp.lanes = arrived;
+        match op {
+            Op::VoteSync => {
+                let pv = if r.flags & flags::NEGATE != 0 { !preds } else { preds };
+                let result = match VoteMode::from_code(r.sub).unwrap() {
+                    VoteMode::All => part & pv == part,
+                    VoteMode::Any => part & pv != 0,
+                    VoteMode::Uni => part & pv == part || part & pv == 0,
+                    VoteMode::Ballot => {
+                        resp.values = [pv & part; 32];
+                        false
+                    }
+                };
+                if result {
+                    resp.preds = arrived;
+                }
+            }
+            Op::ElectSync => {
+                let leader = part.trailing_zeros();
+                resp.values = [leader; 32];
+                resp.preds = 1 << leader;
+            }
+            Op::WarpSync => {}
+            Op::MatchAll | Op::MatchAny => {
+                let wide = r.dtype == DataType::B64.code();
+                let eq = |x: u64, y: u64| if wide { x == y } else { x as u32 == y as u32 };
+                if op == Op::MatchAll {
+                    let l = part.trailing_zeros() as usize;
+                    if (0..32).filter(|&j| part >> j & 1 == 1).all(|j| eq(a[j], a[l])) {
+                        resp.values = [part; 32];
+                        resp.preds = arrived;
+                    }
+                } else {
+                    for i in 0..32 {
+                        if part >> i & 1 == 1 {
+                            resp.values[i] = (0..32).filter(|&j| part >> j & 1 == 1 && eq(a[i], a[j])).fold(0, |m, j| m | 1 << j);
+                        }
+                    }
+                }
+            }
+            Op::ReduxSync => {
+                let vals: Vec<u32> = (0..32).filter(|&j| part >> j & 1 == 1).map(|j| a[j] as u32).collect();
+                let rop = ReduxOp::from_code(r.sub).unwrap();
+                let dt = DataType::from_code(r.dtype).unwrap();
+                let v = match (rop, dt) {
+                    (ReduxOp::Add, _) => vals.iter().fold(0u32, |s, &x| s.wrapping_add(x)),
+                    (ReduxOp::And, _) => vals.iter().fold(!0, |s, &x| s & x),
+                    (ReduxOp::Or, _) => vals.iter().fold(0, |s, &x| s | x),
+                    (ReduxOp::Xor, _) => vals.iter().fold(0, |s, &x| s ^ x),
+                    (ReduxOp::Min, DataType::S32) => vals.iter().map(|&x| x as i32).min().unwrap() as u32,
+                    (ReduxOp::Max, DataType::S32) => vals.iter().map(|&x| x as i32).max().unwrap() as u32,
+                    (ReduxOp::Min, DataType::F32) | (ReduxOp::Max, DataType::F32) => {
+                        let vals: Vec<u32> =
+                            vals.iter().map(|&x| if r.flags & flags::MOD_A != 0 { x & 0x7FFF_FFFF } else { x }).collect();
+                        let nans = vals.iter().filter(|&&x| is_nan(x)).count();
+                        if nans == vals.len() || (nans > 0 && r.flags & flags::MOD_B != 0) {
+                            CANONICAL_NAN
+                        } else {
+                            let it = vals.iter().copied().filter(|&x| !is_nan(x));
+                            if rop == ReduxOp::Min {
+                                it.min_by_key(|&x| f32_key(x)).unwrap()
+                            } else {
+                                it.max_by_key(|&x| f32_key(x)).unwrap()
+                            }
+                        }
+                    }
+                    (ReduxOp::Min, _) => *vals.iter().min().unwrap(),
+                    (ReduxOp::Max, _) => *vals.iter().max().unwrap(),
+                };
+                resp.values = [v; 32];
+            }
+            Op::ShflSync => {
+                for i in 0..32usize {
+                    if arrived >> i & 1 == 0 {
+                        continue;
+                    }
+                    let lane = i as i32;
+                    let bval = (b[i] & 31) as i32;
+                    let cval = (c[i] & 31) as i32;
+                    let seg = ((c[i] >> 8) & 31) as i32;
+                    let max_lane = (lane & seg) | (cval & !seg);
+                    let min_lane = lane & seg;
+                    let (j, p) = match ShflMode::from_code(r.sub).unwrap() {
+                        ShflMode::Up => (lane - bval, lane - bval >= max_lane),
+                        ShflMode::Down => (lane + bval, lane + bval <= max_lane),
+                        ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
+                        ShflMode::Idx => {
+                            let j = min_lane | (bval & !seg);
+                            (j, j <= max_lane)
+                        }
+                    };
+                    let j = if p { j as usize } else { i };
+                    resp.values[i] = a[j] as u32;
+                    resp.preds |= (p as u32) << i;
+                }
+            }
+            _ => unreachable!(),
+        }
+        Some(resp)
+    }
+}
+
+// ------------------------------------------------------------------ random requests
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const OPS: [Op; 8] =
+    [Op::VoteSync, Op::MatchAny, Op::MatchAll, Op::ReduxSync, Op::ElectSync, Op::Activemask, Op::WarpSync, Op::ShflSync];
+
+fn random_request(rng: &mut Rng, cfg: &Config) -> Req {
+    let op = OPS[rng.below(OPS.len() as u64) as usize];
+    let mut r = Req { op: op.code(), cta: rng.below(cfg.cta_slots as u64) as u8, warp: rng.below(cfg.max_warps_per_cta as u64) as u8, ..Default::default() };
+    r.member = match rng.below(4) {
+        0 => u32::MAX,
+        1 => rng.next() as u32 | 1,
+        2 => 0xFFFF << (rng.below(2) * 16),
+        _ => 1 << rng.below(32),
+    };
+    r.live = if rng.below(3) == 0 { rng.next() as u32 | r.member } else { u32::MAX };
+    if rng.below(5) == 0 {
+        r.live &= rng.next() as u32;
+    }
+    if r.member & r.live == 0 {
+        r.live |= r.member & r.member.wrapping_neg();
+    }
+    r.active = r.member & r.live;
+    if op == Op::Activemask {
+        r.member = u32::MAX;
+        r.active = r.live & rng.next() as u32;
+    } else if rng.below(50) == 0 {
+        r.active |= 1 << rng.below(32); // perhaps outside the mask
+    }
+    let domain = if rng.below(2) == 0 { 3 } else { u64::MAX };
+    for i in 0..32 {
+        r.a[i] = match rng.below(8) {
+            0 => [0, 0x8000_0000, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0xFFC0_0001, 0x3F80_0000, 0xBF80_0000][rng.below(8) as usize],
+            _ => rng.next() % domain.max(1).wrapping_add(0),
+        };
+        if domain == 3 && rng.below(2) == 0 {
+            r.a[i] |= (rng.below(2)) << 40; // b64 only differences
+        }
+        r.b[i] = rng.below(32) as u8;
+        r.c[i] = if rng.below(2) == 0 { 0x1F } else { rng.next() as u16 & 0x1F1F };
+    }
+    match op {
+        Op::VoteSync => {
+            r.sub = rng.below(4) as u8;
+            r.flags = if rng.below(2) == 0 { flags::NEGATE } else { 0 };
+        }
+        Op::MatchAny | Op::MatchAll => r.dtype = if rng.below(2) == 0 { DataType::B32.code() } else { DataType::B64.code() },
+        Op::ReduxSync => {
+            let choice = rng.below(4);
+            let (sub, dt) = match choice {
+                0 => (rng.below(3) as u8, DataType::U32),
+                1 => (rng.below(3) as u8, DataType::S32),
+                2 => (3 + rng.below(3) as u8, DataType::B32),
+                _ => (1 + rng.below(2) as u8, DataType::F32),
+            };
+            r.sub = sub;
+            r.dtype = dt.code();
+            if dt == DataType::F32 {
+                r.flags = (rng.below(4) as u8) * flags::MOD_A;
+            }
+        }
+        Op::ShflSync => {
+            r.sub = rng.below(4) as u8;
+            // shfl b and c are usually warp-uniform
+            if rng.below(2) == 0 {
+                let (b0, c0) = (r.b[0], r.c[0]);
+                r.b = [b0; 32];
+                r.c = [c0; 32];
+            }
+        }
+        _ => {}
+    }
+    r
+}
+
+/// Split a request into partial arrivals (a diverged warp), sometimes.
+fn split(rng: &mut Rng, r: &Req) -> Vec<Req> {
+    if r.op == Op::Activemask.code() || rng.below(3) != 0 || r.active.count_ones() < 2 || r.active & !r.member != 0 {
+        return vec![r.clone()];
+    }
+    let first = r.active & rng.next() as u32;
+    let mut p1 = r.clone();
+    p1.active = first;
+    let mut p2 = r.clone();
+    p2.active = r.active & !first;
+    [p1, p2].into_iter().filter(|p| p.active != 0).collect()
+}
+
+fn seeds() -> Vec<u64> {
+    std::env::var("SMSYNC_UNIT_SEEDS")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![0x5EED_0001])
+}
+fn count() -> usize {
+    std::env::var("SMSYNC_UNIT_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000)
+}
+
+fn run_random(cfg: &Config) {
+    for seed in seeds() {
+        let mut rng = Rng(seed);
+        let mut dut = Dut::new(cfg);
+        let mut reference = Reference { match_sync: cfg.features.match_sync, redux_f32: cfg.features.redux_f32, ..Default::default() };
+        let mut n = 0;
+        while n < count() {
+            let r = random_request(&mut rng, cfg);
+            for part in split(&mut rng, &r) {
+                let want = reference.submit(&part);
+                let (got, _) = dut.submit(&part);
+                assert_eq!(got, want, "config {} seed {seed:#x} request #{n}: {part:?}", cfg.name);
+                n += 1;
+            }
+        }
+    }
+}
+
+fn req(op: Op) -> Req {
+    Req { op: op.code(), member: u32::MAX, active: u32::MAX, live: u32::MAX, ..Default::default() }
+}
+
+// ------------------------------------------------------------------ tests
+
+#[test]
+fn random_requests_match_reference_default_config() {
+    run_random(&Config::hopper_like());
+}
+
+#[test]
+fn random_requests_match_reference_fpga_small_iterative_match() {
+    run_random(&Config::fpga_small());
+}
+
+#[test]
+fn c064_c065_c067_vote_all_any_ballot() {
+    let mut dut = Dut::new(&Config::fpga_small());
+    let mut r = req(Op::VoteSync);
+    r.member = 0x0000_00FF;
+    r.active = 0xFF;
+    for i in 0..8 {
+        r.a[i] = (i % 2) as u64;
+    }
+    r.sub = VoteMode::All.code();
+    assert_eq!(dut.submit(&r).0.unwrap().preds, 0);
+    r.sub = VoteMode::Any.code();
+    assert_eq!(dut.submit(&r).0.unwrap().preds, 0xFF);
+    r.sub = VoteMode::Ballot.code();
+    let resp = dut.submit(&r).0.unwrap();
+    assert_eq!(resp.values[0], 0xAA);
+    assert_eq!(resp.values[7], 0xAA);
+}
+
+#[test]
+fn c069_match_any_with_partial_mask_and_exited_lanes() {
+    for cfg in [Config::hopper_like(), Config::fpga_small()] {
+        let mut dut = Dut::new(&cfg);
+        let mut r = req(Op::MatchAny);
+        r.member = 0x0000_F0F0;
+        r.live = !0x0000_0010; // lane 4 exited
+        r.active = r.member & r.live;
+        for i in 0..32 {
+            r.a[i] = (i % 3) as u64;
+        }
+        let (resp, latency) = dut.submit(&r);
+        let resp = resp.unwrap();
+        // lanes 5,6,7,12,13,14,15 with values 2,0,1,0,1,2,0
+        assert_eq!(resp.values[5], 1 << 5 | 1 << 14);
+        assert_eq!(resp.values[6], 1 << 6 | 1 << 12 | 1 << 15);
+        assert_eq!(resp.values[4], 0);
+        assert_eq!(resp.lanes, 0xF0E0);
+        let expect_latency = if cfg.match_impl == MatchImpl::Parallel { 1 } else { 33 };
+        assert_eq!(latency, expect_latency, "{}", cfg.name);
+    }
+}
+
+#[test]
+fn c074_signed_redux_min_max() {
+    let mut dut = Dut::new(&Config::hopper_like());
+    let mut r = req(Op::ReduxSync);
+    r.dtype = DataType::S32.code();
+    for i in 0..32 {
+        r.a[i] = (i as i32 - 5) as u32 as u64;
+    }
+    r.sub = ReduxOp::Min.code();
+    assert_eq!(dut.submit(&r).0.unwrap().values[3], (-5i32) as u32);
+    r.sub = ReduxOp::Max.code();
+    assert_eq!(dut.submit(&r).0.unwrap().values[3], 26);
+    r.dtype = DataType::U32.code();
+    assert_eq!(dut.submit(&r).0.unwrap().values[3], (-1i32) as u32);
+}
+
+#[test]
+fn c076_c077_c078_c079_redux_f32_zero_nan_abs() {
+    let mut dut = Dut::new(&Config::hopper_like());
+    let mut r = req(Op::ReduxSync);
+    r.dtype = DataType::F32.code();
+    r.member = 0b11;
+    r.active = 0b11;
+    r.a[0] = 0x0000_0000;
+    r.a[1] = 0x8000_0000;
+    r.sub = ReduxOp::Max.code();
+    assert_eq!(dut.submit(&r).0.unwrap().values[0], 0);
+    r.sub = ReduxOp::Min.code();
+    assert_eq!(dut.submit(&r).0.unwrap().values[0], 0x8000_0000);
+    r.a[0] = 0x7FC0_0000; // NaN
+    r.a[1] = (-3.0f32).to_bits() as u64;
+    assert_eq!(dut.submit(&r).0.unwrap().values[0], (-3.0f32).to_bits());
+    r.flags = flags::MOD_B;
+    assert_eq!(dut.submit(&r).0.unwrap().values[0], CANONICAL_NAN);
+    r.flags = flags::MOD_A;
+    r.a[0] = 2.0f32.to_bits() as u64;
+    r.sub = ReduxOp::Max.code();
+    assert_eq!(dut.submit(&r).0.unwrap().values[0], 3.0f32.to_bits());
+}
+
+#[test]
+fn c080_elect_lowest_live_lane_of_mask() {
+    let mut dut = Dut::new(&Config::hopper_like());
+    let mut r = req(Op::ElectSync);
+    r.member = 0xF0F0_0000;
+    r.live = !0x0010_0000;
+    r.active = r.member & r.live;
+    let resp = dut.submit(&r).0.unwrap();
+    assert_eq!(resp.preds, 1 << 21);
+    assert_eq!(resp.values[22], 21);
+}
+
+#[test]
+fn c081_c082_warp_sync_waits_for_all_mask_lanes_and_flags_outside_lane() {
+    let mut dut = Dut::new(&Config::hopper_like());
+    let mut r = req(Op::WarpSync);
+    r.cta = 3;
+    r.warp = 7;
+    r.member = 0xFF;
+    r.active = 0x0F;
+    assert_eq!(dut.submit(&r).0, None);
+    r.active = 0xF0;
+    let resp = dut.submit(&r).0.unwrap();
+    assert_eq!((resp.lanes, resp.cta, resp.warp, resp.error), (0xFF, 3, 7, 0));
+    r.active = 0x100;
+    let resp = dut.submit(&r).0.unwrap();
+    assert_eq!((resp.error, resp.error_lane), (ErrorCode::NotInMemberMask.code(), 8));
+    // a second request of the warp with another membermask
+    r.active = 0x1;
+    assert_eq!(dut.submit(&r).0, None);
+    r.member = 0x3;
+    r.active = 0x2;
+    assert_eq!(dut.submit(&r).0.unwrap().error, ErrorCode::MemberMaskMismatch.code());
+}
+
+#[test]
+fn shfl_down_clamp_and_idx_segments() {
+    let mut dut = Dut::new(&Config::hopper_like());
+    let mut r = req(Op::ShflSync);
+    for i in 0..32 {
+        r.a[i] = 100 + i as u64;
+        r.b[i] = 4;
+        r.c[i] = 0x1F;
+    }
+    r.sub = ShflMode::Down.code();
+    let resp = dut.submit(&r).0.unwrap();
+    assert_eq!(resp.values[0], 104);
+    assert_eq!(resp.values[28], 128); // source 32 > clamp 31: own value, p = 0
+    assert_eq!(resp.preds, 0x0FFF_FFFF);
+    // idx within 8-lane segments: segmask 0x18, clamp 7
+    r.sub = ShflMode::Idx.code();
+    for i in 0..32 {
+        r.b[i] = 2;
+        r.c[i] = 0x1807;
+    }
+    let resp = dut.submit(&r).0.unwrap();
+    assert_eq!(resp.values[13], 110);
+    assert_eq!(resp.values[31], 126);
+}
+
+#[test]
+fn vote_and_redux_latency_is_one_cycle() {
+    let mut dut = Dut::new(&Config::hopper_like());
+    let mut r = req(Op::ReduxSync);
+    r.sub = ReduxOp::Add.code();
+    r.dtype = DataType::U32.code();
+    for i in 0..32 {
+        r.a[i] = i as u64;
+    }
+    let (resp, latency) = dut.submit(&r);
+    assert_eq!(resp.unwrap().values[0], 496);
+    assert_eq!(latency, 1);
+    let (resp, latency) = dut.submit(&req(Op::VoteSync));
+    assert!(resp.is_some());
+    assert_eq!(latency, 1);
+}
+
+#[test]
+fn verilog_is_generated_for_both_presets() {
+    for cfg in [Config::hopper_like(), Config::fpga_small()] {
+        let mut uut = WarpNetwork::new(&cfg);
+        uut.connect_all();
+        let v = generate_verilog(&uut);
+        assert!(v.contains("module top"), "{}", cfg.name);
+    }
+}
