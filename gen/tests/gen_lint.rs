@@ -1,0 +1,136 @@
+//! `smsync gen` on every `configs/*.yaml` (and with no config): the manifest is complete, every
+//! generated `.v` passes `verilator --lint-only -Wall` (waivers: hdl/lint-waivers.vlt) and the
+//! yosys structural check (no latches, undriven nets, multiple drivers, combinational loops).
+//!
+//! Fails, not skips, when verilator or yosys is missing, unless SMSYNC_SKIP_RTL_TOOLS=1.
+
+use smsync_testbench::verilator::{rtl_tools_skipped, verilator_lint, yosys_check};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn out_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("smsync-gen-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Run `smsync gen` and return (seconds, stdout); panics with stderr on failure.
+fn gen(config: Option<&Path>, out: &Path) -> (f64, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_smsync"));
+    cmd.arg("gen").arg("--out").arg(out);
+    if let Some(c) = config {
+        cmd.arg("--config").arg(c);
+    }
+    let t = Instant::now();
+    let o = cmd.output().unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    assert!(o.status.success(), "smsync gen {config:?} failed:\n{}", String::from_utf8_lossy(&o.stderr));
+    (secs, String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+fn manifest(out: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("manifest.yaml")).unwrap();
+    serde_saphyr::from_str(&text).unwrap()
+}
+
+/// The manifest names the config, lists every written module with its ports, and carries the
+/// whole encoding table.
+fn check_manifest(out: &Path, config_name: &str) -> Vec<(String, PathBuf)> {
+    let m = manifest(out);
+    assert_eq!(m["config"]["name"], config_name);
+    let table = m["encoding"].as_array().expect("encoding table");
+    let fields: Vec<&str> = table.iter().map(|e| e["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["op", "atom_op", "data_type", "space", "vote_mode", "redux_op", "shfl_mode", "bulk_dir", "error"]);
+    let ops = &table[0]["codes"];
+    assert!(ops.as_array().unwrap().iter().any(|c| c[0] == 0x0f && c[1] == "mbarrier.try_wait"), "{ops}");
+    let mut files = Vec::new();
+    for module in m["modules"].as_array().expect("modules list") {
+        let name = module["module"].as_str().unwrap().to_string();
+        let file = out.join(module["file"].as_str().unwrap());
+        assert!(file.is_file(), "manifest lists {} but it was not written", file.display());
+        let ports = module["ports"].as_array().unwrap();
+        assert!(ports.iter().any(|p| p["name"] == "clock" && p["dir"] == "input" && p["width"] == 1), "{name}: no clock");
+        files.push((name, file));
+    }
+    let written = std::fs::read_dir(out).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "v")).count();
+    assert_eq!(written, files.len(), "every .v in the output is in the manifest");
+    // A unit is either generated or listed as not built: nothing silently missing.
+    let listed: Vec<&str> = m["modules"].as_array().unwrap().iter().filter_map(|x| x["unit"].as_str()).collect();
+    let missing: Vec<&str> = m["units_not_built"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    for unit in ["barrier_file", "mbarrier_alu", "atomic_alu", "warp_network", "copy_engine"] {
+        assert!(listed.contains(&unit) ^ missing.contains(&unit), "{unit}: generated={} missing={}", listed.contains(&unit), missing.contains(&unit));
+    }
+    files
+}
+
+fn lint_all(files: &[(String, PathBuf)]) {
+    if rtl_tools_skipped() {
+        eprintln!("SMSYNC_SKIP_RTL_TOOLS=1: generated Verilog not linted");
+        return;
+    }
+    let mut failures = Vec::new();
+    for (module, file) in files {
+        if let Err(e) = verilator_lint(file, module) {
+            failures.push(e);
+        }
+        if let Err(e) = yosys_check(file, module) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_config_generates_lint_clean_verilog() {
+    let mut configs: Vec<PathBuf> = std::fs::read_dir(workspace().join("configs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    configs.sort();
+    assert!(configs.len() >= 2, "configs/ has the presets");
+    for config in &configs {
+        let stem = config.file_stem().unwrap().to_string_lossy().to_string();
+        let out = out_dir(&stem);
+        let (secs, stdout) = gen(Some(config), &out);
+        eprintln!("{}: {secs:.2} s: {}", config.display(), stdout.trim());
+        let name = smsync_sim::config::Config::from_file(config).unwrap().name;
+        let files = check_manifest(&out, &name);
+        lint_all(&files);
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+#[test]
+fn default_config_generates_in_under_five_seconds() {
+    let out = out_dir("default-builtin");
+    let (secs, _) = gen(None, &out);
+    check_manifest(&out, "default");
+    assert!(secs < 5.0, "smsync gen (built-in default) took {secs:.2} s; the budget is 5 s");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn bad_config_names_field_value_and_range() {
+    let dir = out_dir("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("bad.yaml");
+    std::fs::write(&config, "base: fpga-small\ncta_slots: 40\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_smsync"))
+        .args(["gen", "--config"])
+        .arg(&config)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cta_slots") && err.contains("40") && err.contains("1..=32"), "{err}");
+    assert!(!dir.join("out").join("manifest.yaml").exists(), "nothing written for a bad config");
+    let _ = std::fs::remove_dir_all(&dir);
+}
