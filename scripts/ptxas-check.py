@@ -3,7 +3,9 @@
 
 Checks testbench/ptx/*.ptx and, if present, sim/tests/data/**/*.ptx (or the paths given on the
 command line). The -arch of each file comes from its `.target` line (first target, e.g. sm_90a;
-a file without one is assembled for sm_90). ptxas comes from the pip package
+a file without one is assembled for sm_90). Files without a `.version` directive are not PTX
+modules but fragment collections (e.g. sim/tests/data/seed_examples.ptx, one instruction per
+seed example): they are listed as skipped, never counted as passed. ptxas comes from the pip package
 nvidia-cuda-nvcc-cu12. Exits non-zero if ptxas is missing, if there is no PTX file at all, or if
 any file fails; every failure is listed with ptxas's message.
 """
@@ -16,6 +18,7 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DIRS = ["testbench/ptx", "sim/tests/data"]
+VERSION_RE = re.compile(r"^\s*\.version\s", re.MULTILINE)
 TARGET_RE = re.compile(r"^\s*\.target\s+([A-Za-z0-9_]+)", re.MULTILINE)
 
 
@@ -55,10 +58,16 @@ def main():
         print("ptxas-check: no .ptx files found", file=sys.stderr)
         return 2
     failures = []
+    skipped = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in files:
             with open(path) as f:
-                arch = arch_of(f.read())
+                text = f.read()
+            if not VERSION_RE.search(text):
+                skipped.append(path)
+                print(f"skip {os.path.relpath(path, REPO)} (no .version directive: not a PTX module)")
+                continue
+            arch = arch_of(text)
             result = subprocess.run([ptxas, f"-arch={arch}", path, "-o", os.path.join(tmp, "out.cubin")],
                                     capture_output=True, text=True)
             rel = os.path.relpath(path, REPO)
@@ -69,7 +78,11 @@ def main():
                 print(f"ok   {rel} (-arch={arch})")
     for rel, arch, message in failures:
         print(f"\n--- {rel} (-arch={arch}) ---\n{message}", file=sys.stderr)
-    print(f"{len(files) - len(failures)} passed, {len(failures)} failed")
+    checked = len(files) - len(skipped)
+    print(f"{checked - len(failures)} passed, {len(failures)} failed, {len(skipped)} skipped")
+    if checked == 0:
+        print("ptxas-check: no PTX module was checked", file=sys.stderr)
+        return 2
     return 1 if failures else 0
 
 
