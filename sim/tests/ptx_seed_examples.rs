@@ -24,7 +24,7 @@ const REJECTED: &[(&str, &str, &str)] = &[
     ("000:992", "`atom ... d, a, b, c` writes the address without [ ]", "expected an address"),
     ("000:994", "`atom ... d, a, b` writes the address without [ ]", "expected an address"),
     ("000:1281", "digest §21.4: red takes no .acquire", "does not take `.acquire`"),
-    ("000:1020", "digest §21.4: .b16x2 is not a type", "needs a type"),
+    ("000:1020", "digest §21.4: .b16x2 is not a type", "unknown modifier `.b16x2`"),
     ("000:1313", "digest §21.4: red vector example with a destination", "expected an address"),
     ("000:1315", "digest §21.4: red vector example with a destination", "expected an address"),
     ("000:1317", "digest §21.4: red vector example with a destination", "expected an address"),
