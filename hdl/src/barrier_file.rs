@@ -1,1 +1,803 @@
-//! barrier_file (being written).
+//! Named-barrier file: `config.named_barriers` barriers per CTA slot × `config.cta_slots`
+//! (bar/barrier sync, arrive, red.popc/and/or, and warp exit), the RTL of
+//! `smsync_sim::units::barrier` (digest §2). Same behaviour and error codes as the golden unit.
+//!
+//! # Structure
+//!
+//! `BarrierFile` (request decode, request-only checks, release arbiter)
+//!   └ `Vec<CtaBarriers>` (one per CTA slot: live-warp mask, thread limit)
+//!       └ `Vec<NamedBarrier>` (one per barrier id: the round's state and a release register)
+//!
+//! Every barrier sees the broadcast request and a `hit` strobe; it checks the round-dependent
+//! rules itself (red mixed with sync/arrive, two red ops, two thread counts) and updates its
+//! state at the clock edge. Arrivals are per warp; a counted barrier completes when
+//! `arrivals * 32 >= b`, a whole-CTA barrier when every live warp of the CTA has arrived.
+//!
+//! # Cycle behaviour
+//!
+//! * cycle t: request on `req_*` (accepted when `req_ready`); the addressed barrier updates at the
+//!   edge ending t; a completion loads its release register and resets the barrier at once, so a
+//!   request in cycle t+1 already starts the next round.
+//! * cycle t+1: `resp_*` answers the request (error code, and whether the warp now waits);
+//!   `rel_*` carries the release event of a barrier that completed at the end of t
+//!   (release latency: 1 cycle after the last arrival).
+//!
+//! A warp exit can complete several whole-CTA barriers at once; their releases leave one per
+//! cycle (highest slot, then highest barrier id first) and `req_ready` is low while more than one
+//! release is waiting.
+//!
+//! # Not in this block
+//!
+//! * Partial arrivals of a divergent warp (`active_mask` not covering `live_mask`): the golden unit
+//!   accumulates lanes per warp until all live lanes arrived; this block counts a request as the
+//!   warp's whole arrival, so the sync-unit top must only send converged arrivals.
+//! * `barrier.cluster.arrive/wait` are answered `ErrorCode::NotBuilt` here.
+
+use rust_hdl::prelude::*;
+use smsync_sim::config::Config;
+use smsync_sim::encoding::{flags, ErrorCode, Op};
+
+use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
+
+/// CTA slot index (config.cta_slots <= 32).
+pub const SLOT_BITS: usize = 5;
+/// Warp index within a CTA (max_warps_per_cta <= 32).
+pub const WARP_BITS: usize = 5;
+/// Barrier id within a CTA (named_barriers <= 16).
+pub const ID_BITS: usize = 4;
+/// Warp bitmasks (max_warps_per_cta <= 32).
+pub const WARP_MASK_BITS: usize = 32;
+/// Warp arrivals of one round and the thread count in warps (<= 32).
+pub const WARP_COUNT_BITS: usize = 6;
+/// bar.red.popc result: at most 32 warps * 32 lanes = 1024.
+pub const POPC_BITS: usize = 11;
+
+/// One named barrier of one CTA slot.
+#[derive(LogicBlock)]
+pub struct NamedBarrier {
+    pub clock: Signal<In, Clock>,
+    /// Reset or CTA launch: the barrier and its release register are cleared.
+    pub clear: Signal<In, Bit>,
+    /// The request addresses this barrier and passed the request-only checks.
+    pub hit: Signal<In, Bit>,
+    pub req_red: Signal<In, Bit>,
+    pub req_red_op: Signal<In, Bits<OP_BITS>>,
+    pub req_counted: Signal<In, Bit>,
+    pub req_count_warps: Signal<In, Bits<WARP_COUNT_BITS>>,
+    /// bar.sync / bar.red: the warp waits for the release.
+    pub req_blocking: Signal<In, Bit>,
+    pub req_warp_bit: Signal<In, Bits<WARP_MASK_BITS>>,
+    pub req_popc: Signal<In, Bits<POPC_BITS>>,
+    pub req_all: Signal<In, Bit>,
+    pub req_any: Signal<In, Bit>,
+    /// The CTA's live warps (already without an exiting warp).
+    pub live: Signal<In, Bits<WARP_MASK_BITS>>,
+    /// A warp of the CTA exited: a whole-CTA round may be complete now.
+    pub exit: Signal<In, Bit>,
+    /// The arbiter emitted this barrier's release this cycle.
+    pub emitted: Signal<In, Bit>,
+    /// Round-dependent error of a hit (ErrorCode::None otherwise).
+    pub error: Signal<Out, Bits<ERROR_BITS>>,
+    pub pending: Signal<Out, Bit>,
+    pub rel_waiting: Signal<Out, Bits<WARP_MASK_BITS>>,
+    pub rel_arrived: Signal<Out, Bits<WARP_MASK_BITS>>,
+    pub rel_popc: Signal<Out, Bits<POPC_BITS>>,
+    pub rel_all: Signal<Out, Bit>,
+    pub rel_any: Signal<Out, Bit>,
+    // round state
+    active: DFF<Bit>,
+    counted: DFF<Bit>,
+    count_warps: DFF<Bits<WARP_COUNT_BITS>>,
+    red: DFF<Bit>,
+    red_op: DFF<Bits<OP_BITS>>,
+    arrived: DFF<Bits<WARP_MASK_BITS>>,
+    arrivals: DFF<Bits<WARP_COUNT_BITS>>,
+    waiting: DFF<Bits<WARP_MASK_BITS>>,
+    popc: DFF<Bits<POPC_BITS>>,
+    all: DFF<Bit>,
+    any: DFF<Bit>,
+    // release register
+    rel_valid: DFF<Bit>,
+    r_waiting: DFF<Bits<WARP_MASK_BITS>>,
+    r_arrived: DFF<Bits<WARP_MASK_BITS>>,
+    r_popc: DFF<Bits<POPC_BITS>>,
+    r_all: DFF<Bit>,
+    r_any: DFF<Bit>,
+    // the round after this request
+    apply: Signal<Local, Bit>,
+    n_arrived: Signal<Local, Bits<WARP_MASK_BITS>>,
+    n_arrivals: Signal<Local, Bits<WARP_COUNT_BITS>>,
+    n_waiting: Signal<Local, Bits<WARP_MASK_BITS>>,
+    n_popc: Signal<Local, Bits<POPC_BITS>>,
+    n_all: Signal<Local, Bit>,
+    n_any: Signal<Local, Bit>,
+    n_counted: Signal<Local, Bit>,
+    n_count_warps: Signal<Local, Bits<WARP_COUNT_BITS>>,
+    completes: Signal<Local, Bit>,
+    e_none: Constant<Bits<ERROR_BITS>>,
+    e_red_mixed: Constant<Bits<ERROR_BITS>>,
+    e_red_op: Constant<Bits<ERROR_BITS>>,
+    e_count_mismatch: Constant<Bits<ERROR_BITS>>,
+    k_one: Constant<Bits<WARP_COUNT_BITS>>,
+    k_zero_count: Constant<Bits<WARP_COUNT_BITS>>,
+    k_zero_mask: Constant<Bits<WARP_MASK_BITS>>,
+    k_zero_popc: Constant<Bits<POPC_BITS>>,
+}
+
+impl Default for NamedBarrier {
+    fn default() -> Self {
+        let err = |e: ErrorCode| Constant::new(error_code(e));
+        NamedBarrier {
+            clock: Default::default(),
+            clear: Default::default(),
+            hit: Default::default(),
+            req_red: Default::default(),
+            req_red_op: Default::default(),
+            req_counted: Default::default(),
+            req_count_warps: Default::default(),
+            req_blocking: Default::default(),
+            req_warp_bit: Default::default(),
+            req_popc: Default::default(),
+            req_all: Default::default(),
+            req_any: Default::default(),
+            live: Default::default(),
+            exit: Default::default(),
+            emitted: Default::default(),
+            error: Default::default(),
+            pending: Default::default(),
+            rel_waiting: Default::default(),
+            rel_arrived: Default::default(),
+            rel_popc: Default::default(),
+            rel_all: Default::default(),
+            rel_any: Default::default(),
+            active: Default::default(),
+            counted: Default::default(),
+            count_warps: Default::default(),
+            red: Default::default(),
+            red_op: Default::default(),
+            arrived: Default::default(),
+            arrivals: Default::default(),
+            waiting: Default::default(),
+            popc: Default::default(),
+            all: Default::default(),
+            any: Default::default(),
+            rel_valid: Default::default(),
+            r_waiting: Default::default(),
+            r_arrived: Default::default(),
+            r_popc: Default::default(),
+            r_all: Default::default(),
+            r_any: Default::default(),
+            apply: Default::default(),
+            n_arrived: Default::default(),
+            n_arrivals: Default::default(),
+            n_waiting: Default::default(),
+            n_popc: Default::default(),
+            n_all: Default::default(),
+            n_any: Default::default(),
+            n_counted: Default::default(),
+            n_count_warps: Default::default(),
+            completes: Default::default(),
+            e_none: err(ErrorCode::None),
+            e_red_mixed: err(ErrorCode::BarRedMixed),
+            e_red_op: err(ErrorCode::BarRedOpMismatch),
+            e_count_mismatch: err(ErrorCode::BarCountMismatch),
+            k_one: Constant::new(1u64.to_bits()),
+            k_zero_count: Constant::new(0u64.to_bits()),
+            k_zero_mask: Constant::new(0u64.to_bits()),
+            k_zero_popc: Constant::new(0u64.to_bits()),
+        }
+    }
+}
+
+impl Logic for NamedBarrier {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, active, counted, count_warps, red, red_op, arrived, arrivals, waiting, popc, all, any,
+            rel_valid, r_waiting, r_arrived, r_popc, r_all, r_any
+        );
+        // Round-dependent checks (golden order: kind, red op, thread count).
+        self.error.next = self.e_none.val();
+        if self.hit.val() & self.active.q.val() {
+            if self.red.q.val() != self.req_red.val() {
+                self.error.next = self.e_red_mixed.val();
+            } else if self.red.q.val() & (self.red_op.q.val() != self.req_red_op.val()) {
+                self.error.next = self.e_red_op.val();
+            } else if (self.counted.q.val() != self.req_counted.val())
+                | (self.counted.q.val() & (self.count_warps.q.val() != self.req_count_warps.val()))
+            {
+                self.error.next = self.e_count_mismatch.val();
+            }
+        }
+        self.apply.next = self.hit.val() & (self.error.val() == self.e_none.val());
+
+        // The round after this arrival (a new round when the barrier is idle).
+        self.n_counted.next = self.req_counted.val();
+        self.n_count_warps.next = self.req_count_warps.val();
+        self.n_arrived.next = self.req_warp_bit.val();
+        self.n_arrivals.next = self.k_one.val();
+        self.n_waiting.next = self.k_zero_mask.val();
+        if self.req_blocking.val() {
+            self.n_waiting.next = self.req_warp_bit.val();
+        }
+        self.n_popc.next = self.req_popc.val();
+        self.n_all.next = self.req_all.val();
+        self.n_any.next = self.req_any.val();
+        if self.active.q.val() {
+            self.n_counted.next = self.counted.q.val();
+            self.n_count_warps.next = self.count_warps.q.val();
+            self.n_arrived.next = self.arrived.q.val() | self.req_warp_bit.val();
+            self.n_arrivals.next = self.arrivals.q.val() + self.k_one.val();
+            self.n_waiting.next = self.waiting.q.val();
+            if self.req_blocking.val() {
+                self.n_waiting.next = self.waiting.q.val() | self.req_warp_bit.val();
+            }
+            self.n_popc.next = self.popc.q.val() + self.req_popc.val();
+            self.n_all.next = self.all.q.val() & self.req_all.val();
+            self.n_any.next = self.any.q.val() | self.req_any.val();
+        }
+        if !self.apply.val() {
+            // No arrival this cycle (a warp exit may still complete a whole-CTA round).
+            self.n_counted.next = self.counted.q.val();
+            self.n_count_warps.next = self.count_warps.q.val();
+            self.n_arrived.next = self.arrived.q.val();
+            self.n_arrivals.next = self.arrivals.q.val();
+            self.n_waiting.next = self.waiting.q.val();
+            self.n_popc.next = self.popc.q.val();
+            self.n_all.next = self.all.q.val();
+            self.n_any.next = self.any.q.val();
+        }
+        // Completion: b/32 warp arrivals, or every live warp of the CTA.
+        self.completes.next = false;
+        if self.apply.val() | (self.exit.val() & self.active.q.val()) {
+            if self.n_counted.val() {
+                self.completes.next = self.n_arrivals.val() >= self.n_count_warps.val();
+            } else {
+                self.completes.next = (self.live.val() & !self.n_arrived.val()) == self.k_zero_mask.val();
+            }
+        }
+
+        if self.apply.val() {
+            self.active.d.next = true;
+            self.counted.d.next = self.n_counted.val();
+            self.count_warps.d.next = self.n_count_warps.val();
+            self.red.d.next = self.req_red.val();
+            self.red_op.d.next = self.req_red_op.val();
+            self.arrived.d.next = self.n_arrived.val();
+            self.arrivals.d.next = self.n_arrivals.val();
+            self.waiting.d.next = self.n_waiting.val();
+            self.popc.d.next = self.n_popc.val();
+            self.all.d.next = self.n_all.val();
+            self.any.d.next = self.n_any.val();
+        }
+        if self.emitted.val() {
+            self.rel_valid.d.next = false;
+        }
+        if self.completes.val() {
+            // Release register loads; the barrier is free for the next round at once.
+            self.rel_valid.d.next = true;
+            self.r_waiting.d.next = self.n_waiting.val();
+            self.r_arrived.d.next = self.n_arrived.val();
+            self.r_popc.d.next = self.n_popc.val();
+            self.r_all.d.next = self.n_all.val();
+            self.r_any.d.next = self.n_any.val();
+            self.active.d.next = false;
+        }
+        if self.clear.val() {
+            self.active.d.next = false;
+            self.rel_valid.d.next = false;
+        }
+        self.pending.next = self.rel_valid.q.val();
+        self.rel_waiting.next = self.r_waiting.q.val();
+        self.rel_arrived.next = self.r_arrived.q.val();
+        self.rel_popc.next = self.r_popc.q.val();
+        self.rel_all.next = self.r_all.q.val();
+        self.rel_any.next = self.r_any.q.val();
+        // (popc/all/any of an idle barrier are don't-care: a new round overwrites them)
+        if self.clear.val() {
+            self.popc.d.next = self.k_zero_popc.val();
+            self.arrivals.d.next = self.k_zero_count.val();
+        }
+    }
+}
+
+/// The barriers and warps of one CTA slot.
+#[derive(LogicBlock)]
+pub struct CtaBarriers {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// A CTA with `launch_warps` warps starts in this slot.
+    pub launch: Signal<In, Bit>,
+    pub launch_warps: Signal<In, Bits<32>>,
+    /// A named-barrier request for this slot that passed the request-only checks.
+    pub hit: Signal<In, Bit>,
+    pub req_id: Signal<In, Bits<ID_BITS>>,
+    pub req_red: Signal<In, Bit>,
+    pub req_red_op: Signal<In, Bits<OP_BITS>>,
+    pub req_counted: Signal<In, Bit>,
+    pub req_count_warps: Signal<In, Bits<WARP_COUNT_BITS>>,
+    pub req_blocking: Signal<In, Bit>,
+    pub req_warp_bit: Signal<In, Bits<WARP_MASK_BITS>>,
+    pub req_popc: Signal<In, Bits<POPC_BITS>>,
+    pub req_all: Signal<In, Bit>,
+    pub req_any: Signal<In, Bit>,
+    /// The warp `req_warp_bit` exited.
+    pub exit: Signal<In, Bit>,
+    /// The arbiter emitted the release this slot offers (`sel_*`).
+    pub emit: Signal<In, Bit>,
+    /// Thread limit of the CTA (its warps * 32), for BarCountTooLarge.
+    pub thread_limit: Signal<Out, Bits<32>>,
+    pub error: Signal<Out, Bits<ERROR_BITS>>,
+    /// Some barrier has a release waiting; `pend_other`: a second one.
+    pub pend_any: Signal<Out, Bit>,
+    pub pend_other: Signal<Out, Bit>,
+    pub sel_id: Signal<Out, Bits<ID_BITS>>,
+    pub sel_waiting: Signal<Out, Bits<WARP_MASK_BITS>>,
+    pub sel_arrived: Signal<Out, Bits<WARP_MASK_BITS>>,
+    pub sel_popc: Signal<Out, Bits<POPC_BITS>>,
+    pub sel_all: Signal<Out, Bit>,
+    pub sel_any: Signal<Out, Bit>,
+    barriers: Vec<NamedBarrier>,
+    live: DFF<Bits<WARP_MASK_BITS>>,
+    limit: DFF<Bits<32>>,
+    live_now: Signal<Local, Bits<WARP_MASK_BITS>>,
+    ids: Vec<Constant<Bits<ID_BITS>>>,
+    e_none: Constant<Bits<ERROR_BITS>>,
+    k_zero_id: Constant<Bits<ID_BITS>>,
+    k_zero_mask: Constant<Bits<WARP_MASK_BITS>>,
+    k_zero_popc: Constant<Bits<POPC_BITS>>,
+    k_all_ones: Constant<Bits<32>>,
+    k_full_warps: Constant<Bits<32>>,
+}
+
+impl CtaBarriers {
+    pub fn new(config: &Config) -> CtaBarriers {
+        CtaBarriers {
+            clock: Default::default(),
+            reset: Default::default(),
+            launch: Default::default(),
+            launch_warps: Default::default(),
+            hit: Default::default(),
+            req_id: Default::default(),
+            req_red: Default::default(),
+            req_red_op: Default::default(),
+            req_counted: Default::default(),
+            req_count_warps: Default::default(),
+            req_blocking: Default::default(),
+            req_warp_bit: Default::default(),
+            req_popc: Default::default(),
+            req_all: Default::default(),
+            req_any: Default::default(),
+            exit: Default::default(),
+            emit: Default::default(),
+            thread_limit: Default::default(),
+            error: Default::default(),
+            pend_any: Default::default(),
+            pend_other: Default::default(),
+            sel_id: Default::default(),
+            sel_waiting: Default::default(),
+            sel_arrived: Default::default(),
+            sel_popc: Default::default(),
+            sel_all: Default::default(),
+            sel_any: Default::default(),
+            barriers: (0..config.named_barriers).map(|_| NamedBarrier::default()).collect(),
+            live: Default::default(),
+            limit: Default::default(),
+            live_now: Default::default(),
+            ids: (0..config.named_barriers).map(|i| Constant::new((i as u64).to_bits())).collect(),
+            e_none: Constant::new(error_code(ErrorCode::None)),
+            k_zero_id: Constant::new(0u64.to_bits()),
+            k_zero_mask: Constant::new(0u64.to_bits()),
+            k_zero_popc: Constant::new(0u64.to_bits()),
+            k_all_ones: Constant::new((u32::MAX as u64).to_bits()),
+            k_full_warps: Constant::new((WARP_MASK_BITS as u64).to_bits()),
+        }
+    }
+}
+
+impl Logic for CtaBarriers {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, live, limit);
+        if self.launch.val() {
+            self.limit.d.next = self.launch_warps.val() << 5;
+            if self.launch_warps.val() >= self.k_full_warps.val() {
+                self.live.d.next = self.k_all_ones.val();
+            } else {
+                self.live.d.next = !(self.k_all_ones.val() << self.launch_warps.val());
+            }
+        }
+        self.live_now.next = self.live.q.val();
+        if self.exit.val() {
+            self.live_now.next = self.live.q.val() & !self.req_warp_bit.val();
+            self.live.d.next = self.live.q.val() & !self.req_warp_bit.val();
+        }
+        if self.reset.val() {
+            self.live.d.next = self.k_zero_mask.val();
+            self.limit.d.next = self.k_zero_mask.val();
+        }
+        self.thread_limit.next = self.limit.q.val();
+
+        self.error.next = self.e_none.val();
+        self.pend_any.next = false;
+        self.pend_other.next = false;
+        self.sel_id.next = self.k_zero_id.val();
+        self.sel_waiting.next = self.k_zero_mask.val();
+        self.sel_arrived.next = self.k_zero_mask.val();
+        self.sel_popc.next = self.k_zero_popc.val();
+        self.sel_all.next = false;
+        self.sel_any.next = false;
+        for i in 0..self.barriers.len() {
+            self.barriers[i].clock.next = self.clock.val();
+            self.barriers[i].clear.next = self.reset.val() | self.launch.val();
+            self.barriers[i].hit.next = self.hit.val() & (self.req_id.val() == self.ids[i].val());
+            self.barriers[i].req_red.next = self.req_red.val();
+            self.barriers[i].req_red_op.next = self.req_red_op.val();
+            self.barriers[i].req_counted.next = self.req_counted.val();
+            self.barriers[i].req_count_warps.next = self.req_count_warps.val();
+            self.barriers[i].req_blocking.next = self.req_blocking.val();
+            self.barriers[i].req_warp_bit.next = self.req_warp_bit.val();
+            self.barriers[i].req_popc.next = self.req_popc.val();
+            self.barriers[i].req_all.next = self.req_all.val();
+            self.barriers[i].req_any.next = self.req_any.val();
+            self.barriers[i].live.next = self.live_now.val();
+            self.barriers[i].exit.next = self.exit.val();
+            if self.barriers[i].error.val() != self.e_none.val() {
+                self.error.next = self.barriers[i].error.val();
+            }
+            // The highest-numbered pending release is offered (later iterations override).
+            if self.barriers[i].pending.val() {
+                self.pend_any.next = true;
+                self.sel_id.next = self.ids[i].val();
+                self.sel_waiting.next = self.barriers[i].rel_waiting.val();
+                self.sel_arrived.next = self.barriers[i].rel_arrived.val();
+                self.sel_popc.next = self.barriers[i].rel_popc.val();
+                self.sel_all.next = self.barriers[i].rel_all.val();
+                self.sel_any.next = self.barriers[i].rel_any.val();
+            }
+        }
+        for i in 0..self.barriers.len() {
+            self.barriers[i].emitted.next = self.emit.val() & (self.sel_id.val() == self.ids[i].val());
+            if self.barriers[i].pending.val() & (self.sel_id.val() != self.ids[i].val()) {
+                self.pend_other.next = true;
+            }
+        }
+    }
+}
+
+/// The named-barrier file of all CTA slots.
+#[derive(LogicBlock)]
+pub struct BarrierFile {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// A CTA with `launch_warps` warps starts in `launch_slot`.
+    pub launch: Signal<In, Bit>,
+    pub launch_slot: Signal<In, Bits<SLOT_BITS>>,
+    pub launch_warps: Signal<In, Bits<32>>,
+
+    // ---- request ----
+    pub req_valid: Signal<In, Bit>,
+    /// Low while more than one release waits (after a warp exit completed several barriers).
+    pub req_ready: Signal<Out, Bit>,
+    pub req_op: Signal<In, Bits<OP_BITS>>,
+    pub req_flags: Signal<In, Bits<FLAG_BITS>>,
+    pub req_cta: Signal<In, Bits<SLOT_BITS>>,
+    pub req_warp: Signal<In, Bits<WARP_BITS>>,
+    /// Barrier id (`imm`).
+    pub req_id: Signal<In, Bits<32>>,
+    /// Thread count `b` (`imm2`), valid with `flags::HAS_COUNT`.
+    pub req_count: Signal<In, Bits<32>>,
+    /// Lane predicates of bar.red (lane operand a, bit 0), before `!c`.
+    pub req_pred: Signal<In, Bits<WARP_LANES>>,
+    pub req_active: Signal<In, Bits<WARP_LANES>>,
+    pub req_live: Signal<In, Bits<WARP_LANES>>,
+
+    // ---- response to the request (next cycle) ----
+    pub resp_valid: Signal<Out, Bit>,
+    pub resp_cta: Signal<Out, Bits<SLOT_BITS>>,
+    pub resp_warp: Signal<Out, Bits<WARP_BITS>>,
+    pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
+    /// bar.sync / bar.red accepted: the warp waits for its release (answer comes on rel_*).
+    pub resp_blocked: Signal<Out, Bit>,
+
+    // ---- release event ----
+    pub rel_valid: Signal<Out, Bit>,
+    pub rel_cta: Signal<Out, Bits<SLOT_BITS>>,
+    pub rel_id: Signal<Out, Bits<ID_BITS>>,
+    /// Warps released (those that waited: bar.sync / bar.red).
+    pub rel_waiting: Signal<Out, Bits<WARP_MASK_BITS>>,
+    /// Warps that arrived in the round (waiting ones and bar.arrive ones).
+    pub rel_arrived: Signal<Out, Bits<WARP_MASK_BITS>>,
+    pub rel_popc: Signal<Out, Bits<POPC_BITS>>,
+    pub rel_and: Signal<Out, Bit>,
+    pub rel_or: Signal<Out, Bit>,
+
+    slots: Vec<CtaBarriers>,
+    slot_ids: Vec<Constant<Bits<SLOT_BITS>>>,
+
+    o_valid: DFF<Bit>,
+    o_cta: DFF<Bits<SLOT_BITS>>,
+    o_warp: DFF<Bits<WARP_BITS>>,
+    o_error: DFF<Bits<ERROR_BITS>>,
+    o_blocked: DFF<Bit>,
+
+    accept: Signal<Local, Bit>,
+    is_named: Signal<Local, Bit>,
+    is_arrive: Signal<Local, Bit>,
+    is_red: Signal<Local, Bit>,
+    is_exit: Signal<Local, Bit>,
+    has_count: Signal<Local, Bit>,
+    negate: Signal<Local, Bit>,
+    limit: Signal<Local, Bits<32>>,
+    pre_error: Signal<Local, Bits<ERROR_BITS>>,
+    bar_error: Signal<Local, Bits<ERROR_BITS>>,
+    warp_bit: Signal<Local, Bits<WARP_MASK_BITS>>,
+    preds: Signal<Local, Bits<WARP_LANES>>,
+    pc1: Signal<Local, Bits<32>>,
+    pc2: Signal<Local, Bits<32>>,
+    pc3: Signal<Local, Bits<32>>,
+    pc4: Signal<Local, Bits<32>>,
+    pc5: Signal<Local, Bits<32>>,
+    sel_slot: Signal<Local, Bits<SLOT_BITS>>,
+    multi: Signal<Local, Bit>,
+
+    op_sync: Constant<Bits<OP_BITS>>,
+    op_arrive: Constant<Bits<OP_BITS>>,
+    op_popc: Constant<Bits<OP_BITS>>,
+    op_and: Constant<Bits<OP_BITS>>,
+    op_or: Constant<Bits<OP_BITS>>,
+    op_exit: Constant<Bits<OP_BITS>>,
+    flag_negate: Constant<Bits<FLAG_BITS>>,
+    flag_has_count: Constant<Bits<FLAG_BITS>>,
+    e_none: Constant<Bits<ERROR_BITS>>,
+    e_id_range: Constant<Bits<ERROR_BITS>>,
+    e_needs_count: Constant<Bits<ERROR_BITS>>,
+    e_not_multiple: Constant<Bits<ERROR_BITS>>,
+    e_too_large: Constant<Bits<ERROR_BITS>>,
+    e_not_built: Constant<Bits<ERROR_BITS>>,
+    k_named_barriers: Constant<Bits<32>>,
+    k_last_slot: Constant<Bits<SLOT_BITS>>,
+    k_zero32: Constant<Bits<32>>,
+    k_one32: Constant<Bits<32>>,
+    k_warp_mask: Constant<Bits<32>>,
+    k_m1: Constant<Bits<32>>,
+    k_m2: Constant<Bits<32>>,
+    k_m4: Constant<Bits<32>>,
+    k_m6: Constant<Bits<32>>,
+    k_zero_slot: Constant<Bits<SLOT_BITS>>,
+    k_zero_id: Constant<Bits<ID_BITS>>,
+    k_zero_popc: Constant<Bits<POPC_BITS>>,
+}
+
+impl BarrierFile {
+    pub fn new(config: &Config) -> BarrierFile {
+        let op = |o: Op| Constant::new(op_code(o));
+        let err = |e: ErrorCode| Constant::new(error_code(e));
+        let c32 = |v: u64| Constant::new(v.to_bits());
+        BarrierFile {
+            clock: Default::default(),
+            reset: Default::default(),
+            launch: Default::default(),
+            launch_slot: Default::default(),
+            launch_warps: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_op: Default::default(),
+            req_flags: Default::default(),
+            req_cta: Default::default(),
+            req_warp: Default::default(),
+            req_id: Default::default(),
+            req_count: Default::default(),
+            req_pred: Default::default(),
+            req_active: Default::default(),
+            req_live: Default::default(),
+            resp_valid: Default::default(),
+            resp_cta: Default::default(),
+            resp_warp: Default::default(),
+            resp_error: Default::default(),
+            resp_blocked: Default::default(),
+            rel_valid: Default::default(),
+            rel_cta: Default::default(),
+            rel_id: Default::default(),
+            rel_waiting: Default::default(),
+            rel_arrived: Default::default(),
+            rel_popc: Default::default(),
+            rel_and: Default::default(),
+            rel_or: Default::default(),
+            slots: (0..config.cta_slots).map(|_| CtaBarriers::new(config)).collect(),
+            slot_ids: (0..config.cta_slots).map(|i| Constant::new((i as u64).to_bits())).collect(),
+            o_valid: Default::default(),
+            o_cta: Default::default(),
+            o_warp: Default::default(),
+            o_error: Default::default(),
+            o_blocked: Default::default(),
+            accept: Default::default(),
+            is_named: Default::default(),
+            is_arrive: Default::default(),
+            is_red: Default::default(),
+            is_exit: Default::default(),
+            has_count: Default::default(),
+            negate: Default::default(),
+            limit: Default::default(),
+            pre_error: Default::default(),
+            bar_error: Default::default(),
+            warp_bit: Default::default(),
+            preds: Default::default(),
+            pc1: Default::default(),
+            pc2: Default::default(),
+            pc3: Default::default(),
+            pc4: Default::default(),
+            pc5: Default::default(),
+            sel_slot: Default::default(),
+            multi: Default::default(),
+            op_sync: op(Op::BarSync),
+            op_arrive: op(Op::BarArrive),
+            op_popc: op(Op::BarRedPopc),
+            op_and: op(Op::BarRedAnd),
+            op_or: op(Op::BarRedOr),
+            op_exit: op(Op::WarpExit),
+            flag_negate: Constant::new((flags::NEGATE as u64).to_bits()),
+            flag_has_count: Constant::new((flags::HAS_COUNT as u64).to_bits()),
+            e_none: err(ErrorCode::None),
+            e_id_range: err(ErrorCode::BarIdRange),
+            e_needs_count: err(ErrorCode::BarArriveNeedsCount),
+            e_not_multiple: err(ErrorCode::BarCountNotWarpMultiple),
+            e_too_large: err(ErrorCode::BarCountTooLarge),
+            e_not_built: err(ErrorCode::NotBuilt),
+            k_named_barriers: c32(config.named_barriers as u64),
+            k_last_slot: Constant::new(((config.cta_slots - 1) as u64).to_bits()),
+            k_zero32: c32(0),
+            k_one32: c32(1),
+            k_warp_mask: c32(31),
+            k_m1: c32(0x5555_5555),
+            k_m2: c32(0x3333_3333),
+            k_m4: c32(0x0f0f_0f0f),
+            k_m6: c32(0x3f),
+            k_zero_slot: Constant::new(0u64.to_bits()),
+            k_zero_id: Constant::new(0u64.to_bits()),
+            k_zero_popc: Constant::new(0u64.to_bits()),
+        }
+    }
+}
+
+impl Logic for BarrierFile {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, o_valid, o_cta, o_warp, o_error, o_blocked);
+
+        // ---- release arbiter: highest slot with a waiting release, that slot's offer ----
+        self.rel_valid.next = false;
+        self.sel_slot.next = self.k_zero_slot.val();
+        self.rel_id.next = self.k_zero_id.val();
+        self.rel_waiting.next = self.k_zero32.val();
+        self.rel_arrived.next = self.k_zero32.val();
+        self.rel_popc.next = self.k_zero_popc.val();
+        self.rel_and.next = false;
+        self.rel_or.next = false;
+        for s in 0..self.slots.len() {
+            if self.slots[s].pend_any.val() {
+                self.rel_valid.next = true;
+                self.sel_slot.next = self.slot_ids[s].val();
+                self.rel_id.next = self.slots[s].sel_id.val();
+                self.rel_waiting.next = self.slots[s].sel_waiting.val();
+                self.rel_arrived.next = self.slots[s].sel_arrived.val();
+                self.rel_popc.next = self.slots[s].sel_popc.val();
+                self.rel_and.next = self.slots[s].sel_all.val();
+                self.rel_or.next = self.slots[s].sel_any.val();
+            }
+        }
+        self.rel_cta.next = self.sel_slot.val();
+        // More than one release waiting: stop taking requests until they have left.
+        self.multi.next = false;
+        for s in 0..self.slots.len() {
+            if self.slots[s].pend_other.val()
+                | (self.slots[s].pend_any.val() & (self.sel_slot.val() != self.slot_ids[s].val()))
+            {
+                self.multi.next = true;
+            }
+        }
+        self.req_ready.next = !self.multi.val();
+        self.accept.next = self.req_valid.val() & !self.multi.val() & !self.reset.val();
+
+        // ---- decode ----
+        self.is_arrive.next = self.req_op.val() == self.op_arrive.val();
+        self.is_red.next = (self.req_op.val() == self.op_popc.val())
+            | (self.req_op.val() == self.op_and.val())
+            | (self.req_op.val() == self.op_or.val());
+        self.is_named.next = (self.req_op.val() == self.op_sync.val()) | self.is_arrive.val() | self.is_red.val();
+        self.is_exit.next = self.req_op.val() == self.op_exit.val();
+        self.has_count.next = (self.req_flags.val() & self.flag_has_count.val()).any();
+        self.negate.next = (self.req_flags.val() & self.flag_negate.val()).any();
+        self.warp_bit.next = self.k_one32.val() << self.req_warp.val();
+
+        self.limit.next = self.k_zero32.val();
+        for s in 0..self.slots.len() {
+            if self.req_cta.val() == self.slot_ids[s].val() {
+                self.limit.next = self.slots[s].thread_limit.val();
+            }
+        }
+        // ---- request-only checks, in the golden unit's order ----
+        self.pre_error.next = self.e_none.val();
+        if self.req_cta.val() > self.k_last_slot.val() {
+            self.pre_error.next = self.e_id_range.val();
+        } else if self.is_exit.val() {
+            self.pre_error.next = self.e_none.val();
+        } else if !self.is_named.val() {
+            self.pre_error.next = self.e_not_built.val();
+        } else if self.req_id.val() >= self.k_named_barriers.val() {
+            self.pre_error.next = self.e_id_range.val();
+        } else if self.has_count.val() {
+            if self.is_arrive.val() & (self.req_count.val() == self.k_zero32.val()) {
+                self.pre_error.next = self.e_needs_count.val();
+            } else if (self.req_count.val() == self.k_zero32.val())
+                | ((self.req_count.val() & self.k_warp_mask.val()) != self.k_zero32.val())
+            {
+                self.pre_error.next = self.e_not_multiple.val();
+            } else if self.req_count.val() > self.limit.val() {
+                self.pre_error.next = self.e_too_large.val();
+            }
+        } else if self.is_arrive.val() {
+            self.pre_error.next = self.e_needs_count.val();
+        }
+
+        // ---- bar.red contribution of this warp: popc / and / or over the active lanes ----
+        self.preds.next = self.req_pred.val() & self.req_active.val();
+        if self.negate.val() {
+            self.preds.next = !self.req_pred.val() & self.req_active.val();
+        }
+        self.pc1.next = self.preds.val() - ((self.preds.val() >> 1) & self.k_m1.val());
+        self.pc2.next = (self.pc1.val() & self.k_m2.val()) + ((self.pc1.val() >> 2) & self.k_m2.val());
+        self.pc3.next = (self.pc2.val() + (self.pc2.val() >> 4)) & self.k_m4.val();
+        self.pc4.next = self.pc3.val() + (self.pc3.val() >> 8);
+        self.pc5.next = (self.pc4.val() + (self.pc4.val() >> 16)) & self.k_m6.val();
+
+        // ---- distribute ----
+        self.bar_error.next = self.e_none.val();
+        for s in 0..self.slots.len() {
+            self.slots[s].clock.next = self.clock.val();
+            self.slots[s].reset.next = self.reset.val();
+            self.slots[s].launch.next = self.launch.val() & (self.launch_slot.val() == self.slot_ids[s].val());
+            self.slots[s].launch_warps.next = self.launch_warps.val();
+            self.slots[s].hit.next = self.accept.val()
+                & self.is_named.val()
+                & (self.pre_error.val() == self.e_none.val())
+                & (self.req_cta.val() == self.slot_ids[s].val());
+            self.slots[s].req_id.next = self.req_id.val().get_bits::<ID_BITS>(0);
+            self.slots[s].req_red.next = self.is_red.val();
+            self.slots[s].req_red_op.next = self.req_op.val();
+            self.slots[s].req_counted.next = self.has_count.val();
+            self.slots[s].req_count_warps.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5);
+            self.slots[s].req_blocking.next = !self.is_arrive.val();
+            self.slots[s].req_warp_bit.next = self.warp_bit.val();
+            self.slots[s].req_popc.next = self.pc5.val().get_bits::<POPC_BITS>(0);
+            self.slots[s].req_all.next = self.preds.val() == self.req_active.val();
+            self.slots[s].req_any.next = self.pc5.val() != self.k_zero32.val(); // some lane true
+            self.slots[s].exit.next = self.accept.val()
+                & self.is_exit.val()
+                & (self.req_live.val() == self.k_zero32.val())
+                & (self.req_cta.val() == self.slot_ids[s].val());
+            self.slots[s].emit.next = self.rel_valid.val() & (self.sel_slot.val() == self.slot_ids[s].val());
+            if self.slots[s].error.val() != self.e_none.val() {
+                self.bar_error.next = self.slots[s].error.val();
+            }
+        }
+
+        // ---- response (registered) ----
+        self.o_valid.d.next = self.accept.val();
+        self.o_cta.d.next = self.req_cta.val();
+        self.o_warp.d.next = self.req_warp.val();
+        self.o_error.d.next = self.pre_error.val();
+        if self.pre_error.val() == self.e_none.val() {
+            self.o_error.d.next = self.bar_error.val();
+        }
+        self.o_blocked.d.next = self.is_named.val()
+            & !self.is_arrive.val()
+            & (self.pre_error.val() == self.e_none.val())
+            & (self.bar_error.val() == self.e_none.val());
+        self.resp_valid.next = self.o_valid.q.val();
+        self.resp_cta.next = self.o_cta.q.val();
+        self.resp_warp.next = self.o_warp.q.val();
+        self.resp_error.next = self.o_error.q.val();
+        self.resp_blocked.next = self.o_blocked.q.val();
+    }
+}
