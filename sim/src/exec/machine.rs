@@ -703,10 +703,15 @@ impl<'a> Machine<'a> {
                     for l in lanes(m) {
                         d[l] = alu::float_arith(op, ty, rnd, sat, ftz, a[l], b[l], c[l]).map_err(|e| self.unsupported(slot, w, &g, e))?;
                     }
-                } else if m == u32::MAX && mode.is_none() && matches!(op, crate::ptx::ir::ArithOp::Add) && !sat {
-                    // the hottest integer op, converged: one tight loop
-                    for l in 0..LANES {
-                        d[l] = a[l].wrapping_add(b[l]);
+                } else if m == u32::MAX && !sat && matches!(mode, None | Some(crate::ptx::ir::MulMode::Lo)) && fast_int(op) {
+                    // the hottest integer ops on a converged warp: one tight loop each (the
+                    // destination write masks to the type's width)
+                    use crate::ptx::ir::ArithOp as A;
+                    match op {
+                        A::Add => (0..LANES).for_each(|l| d[l] = a[l].wrapping_add(b[l])),
+                        A::Sub => (0..LANES).for_each(|l| d[l] = a[l].wrapping_sub(b[l])),
+                        A::Mul => (0..LANES).for_each(|l| d[l] = a[l].wrapping_mul(b[l])),
+                        _ => (0..LANES).for_each(|l| d[l] = a[l].wrapping_mul(b[l]).wrapping_add(c[l])),
                     }
                 } else {
                     for l in lanes(m) {
@@ -722,8 +727,17 @@ impl<'a> Machine<'a> {
                     self.src(slot, w, g.depth, &instr.ops[2], m, &mut b).map_err(wrap)?;
                 }
                 let mut d = [0u64; LANES];
-                for l in lanes(m) {
-                    d[l] = alu::logic(*op, *ty, a[l], b[l]);
+                use crate::ptx::ir::LogicOp as L;
+                if m == u32::MAX && *ty != Ty::Pred && matches!(op, L::And | L::Or | L::Xor) {
+                    match op {
+                        L::And => (0..LANES).for_each(|l| d[l] = a[l] & b[l]),
+                        L::Or => (0..LANES).for_each(|l| d[l] = a[l] | b[l]),
+                        _ => (0..LANES).for_each(|l| d[l] = a[l] ^ b[l]),
+                    }
+                } else {
+                    for l in lanes(m) {
+                        d[l] = alu::logic(*op, *ty, a[l], b[l]);
+                    }
                 }
                 self.dst(w, &g, &instr.ops[0], &d, m, *ty).map_err(|e| self.unsupported(slot, w, &g, e))?;
             }
@@ -755,6 +769,34 @@ impl<'a> Machine<'a> {
                     self.src(slot, w, g.depth, cop, m, &mut c).map_err(wrap)?;
                 }
                 let (mut p, mut q) = ([0u64; LANES], [0u64; LANES]);
+                if m == u32::MAX && combine.is_none() && !ty.is_float() && *ty != Ty::Pred {
+                    // converged integer compare: widen once, one tight loop
+                    use crate::ptx::ir::CmpOp as C;
+                    let signed = ty.is_signed();
+                    for l in 0..LANES {
+                        a[l] = alu::widen(a[l], *ty);
+                        b[l] = alu::widen(b[l], *ty);
+                    }
+                    let t: fn(u64, u64) -> bool = match (cmp, signed) {
+                        (C::Eq | C::Equ, _) => |x, y| x == y,
+                        (C::Ne | C::Neu, _) => |x, y| x != y,
+                        (C::Lt | C::Ltu, true) => |x, y| (x as i64) < (y as i64),
+                        (C::Le | C::Leu, true) => |x, y| (x as i64) <= (y as i64),
+                        (C::Gt | C::Gtu, true) => |x, y| (x as i64) > (y as i64),
+                        (C::Ge | C::Geu, true) => |x, y| (x as i64) >= (y as i64),
+                        (C::Lt | C::Ltu | C::Lo, _) => |x, y| x < y,
+                        (C::Le | C::Leu | C::Ls, _) => |x, y| x <= y,
+                        (C::Gt | C::Gtu | C::Hi, _) => |x, y| x > y,
+                        (C::Ge | C::Geu | C::Hs, _) => |x, y| x >= y,
+                        (C::Num, _) => |_, _| true,
+                        (C::Nan, _) => |_, _| false,
+                    };
+                    for l in 0..LANES {
+                        let v = t(a[l], b[l]);
+                        p[l] = v as u64;
+                        q[l] = !v as u64;
+                    }
+                } else {
                 for l in lanes(m) {
                     let t = alu::compare(*cmp, *ty, *ftz, a[l], b[l]);
                     let cc = c[l] & 1 == 1;
@@ -766,6 +808,7 @@ impl<'a> Machine<'a> {
                     };
                     p[l] = pv as u64;
                     q[l] = qv as u64;
+                }
                 }
                 self.dst(w, &g, dsts[0], &p, m, Ty::Pred).map_err(|e| self.unsupported(slot, w, &g, e))?;
                 if let Some(qd) = dsts.get(1) {
@@ -1196,6 +1239,12 @@ impl<'a> Machine<'a> {
         }
         Ok(())
     }
+}
+
+/// Integer ops whose low bits do not depend on signedness (safe for the converged fast path).
+fn fast_int(op: crate::ptx::ir::ArithOp) -> bool {
+    use crate::ptx::ir::ArithOp as A;
+    matches!(op, A::Add | A::Sub | A::Mul | A::Mad)
 }
 
 fn wide_ty(t: Ty) -> Ty {
