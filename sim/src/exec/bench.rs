@@ -52,25 +52,26 @@ pub const REDUCE_ROUNDS: u32 = 200;
 pub const REDUCE_PTX: &str = r#".version 8.0
 .target sm_90
 .address_size 64
+// Every round: warp sums by redux.sync, a shfl.sync.bfly, warp leaders store to shared,
+// bar.sync, every warp reduces the 32 partials, bar.sync. Thread 0 stores rounds * block sum.
 .visible .entry block_reduce(.param .u64 out)
 {
     .reg .pred %p, %lead;
     .reg .b32 %v, %s, %t, %w, %lane, %r, %acc;
-    .reg .b64 %rd;
+    .reg .b64 %rd, %sa;
     .shared .align 4 .b32 partial[32];
     ld.param.u64 %rd, [out];
-    mov.u32 %v, %tid.x;
-    mov.u32 %lane, %laneid;
-    mov.u32 %w, %warpid;
-    mov.u32 %acc, 0;
-    mov.u32 %r, 0;
+    mov.u32 %v, %tid.x; mov.u32 %lane, %laneid; mov.u32 %w, %warpid;
+    mov.u32 %acc, 0; mov.u32 %r, 0;
 ROUND:
     redux.sync.add.u32 %s, %v, 0xffffffff;
     shfl.sync.bfly.b32 %t, %s, 16, 31, 0xffffffff;
     setp.eq.u32 %lead, %lane, 0;
-    @%lead st.shared.u32 [partial + %w*4], %t;     // (address computed in registers)
+    mul.wide.u32 %sa, %w, 4;
+    @%lead st.shared.u32 [%sa], %t;      // partial is the only .shared variable: offset 0
     bar.sync 0;
-    ld.shared.u32 %t, [partial + %lane*4];            // lanes >= warps read 0
+    mul.wide.u32 %sa, %lane, 4;
+    ld.shared.u32 %t, [%sa];
     redux.sync.add.u32 %t, %t, 0xffffffff;
     add.u32 %acc, %acc, %t;
     bar.sync 0;
@@ -89,26 +90,53 @@ pub const PIPE_ITERS: u32 = 500;
 pub const PIPE_PTX: &str = r#".version 8.0
 .target sm_90
 .address_size 64
-// warp 0 produces PIPE_ITERS values into a one-slot buffer, warp 1 consumes them;
-// `full` and `empty` mbarriers (count 32) hand the slot back and forth.
+// Warp 0 produces 500 rounds of values into a 32-word shared slot, warp 1 consumes them;
+// the `full` and `empty` mbarriers (count 32) hand the slot back and forth.
 .visible .entry pipeline(.param .u64 out)
 {
-    .reg .pred %p, %done;
-    .reg .b32 %w, %i, %v, %sum, %par;
-    .reg .b64 %rd, %tok;
-    .shared .align 8 .b64 full, empty;
-    .shared .align 4 .b32 slot[32];
-    mov.u32 %w, %warpid;
+    .reg .pred %p, %done, %ok;
+    .reg .b32 %w, %i, %v, %sum, %par, %lane;
+    .reg .b64 %rd, %tok, %sa;
+    .shared .align 8 .b64 full;
+    .shared .align 8 .b64 empty;
+    .shared .align 4 .b32 slot[32];        // at offset 16
+    mov.u32 %w, %warpid; mov.u32 %lane, %laneid;
+    mul.wide.u32 %sa, %lane, 4; add.u64 %sa, %sa, 16;
     setp.ne.u32 %p, %w, 0;
-    @%p bra SKIP_INIT;
-    mbarrier.init.shared.b64 [full], 32;
-    mbarrier.init.shared.b64 [empty], 32;
-SKIP_INIT:
+    setp.ne.u32 %done, %tid.x, 0;
+    @!%done mbarrier.init.shared.b64 [full], 32;
+    @!%done mbarrier.init.shared.b64 [empty], 32;
     bar.sync 0;
     mov.u32 %i, 0; mov.u32 %sum, 0; mov.u32 %par, 0;
     @%p bra CONSUMER;
-PRODUCER:   // wait empty (parity par^1 passes at once in round 0), write, arrive full
-    ... (see bench.rs: the IR below is the exact program)
+PRODUCER:
+    xor.b32 %v, %par, 1;
+PWAIT:
+    mbarrier.try_wait.parity.shared.b64 %ok, [empty], %v;
+    @!%ok bra PWAIT;
+    add.u32 %v, %i, %lane;
+    st.shared.u32 [%sa], %v;
+    mbarrier.arrive.shared.b64 %tok, [full];
+    xor.b32 %par, %par, 1;
+    add.u32 %i, %i, 1;
+    setp.lt.u32 %done, %i, 500;
+    @%done bra PRODUCER;
+    exit;
+CONSUMER:
+    mbarrier.try_wait.parity.shared.b64 %ok, [full], %par;
+    @!%ok bra CONSUMER;
+    ld.shared.u32 %v, [%sa];
+    add.u32 %sum, %sum, %v;
+    mbarrier.arrive.shared.b64 %tok, [empty];
+    xor.b32 %par, %par, 1;
+    add.u32 %i, %i, 1;
+    setp.lt.u32 %done, %i, 500;
+    @%done bra CONSUMER;
+    ld.param.u64 %rd, [out];
+    mul.wide.u32 %tok, %lane, 4;
+    add.u64 %rd, %rd, %tok;
+    st.global.u32 [%rd], %sum;
+    exit;
 }
 "#;
 

@@ -734,6 +734,15 @@ impl<'a> Machine<'a> {
                         L::Or => (0..LANES).for_each(|l| d[l] = a[l] | b[l]),
                         _ => (0..LANES).for_each(|l| d[l] = a[l] ^ b[l]),
                     }
+                } else if m == u32::MAX && !ty.is_signed() && *ty != Ty::Pred && matches!(op, L::Shl | L::Shr) {
+                    // unsigned shifts clamp at the width
+                    let bits = ty.bits().min(64) as u64;
+                    let wm = alu::width_mask(bits as u32);
+                    if *op == L::Shl {
+                        (0..LANES).for_each(|l| d[l] = if (b[l] as u32 as u64) < bits { (a[l] << (b[l] as u32)) & wm } else { 0 });
+                    } else {
+                        (0..LANES).for_each(|l| d[l] = if (b[l] as u32 as u64) < bits { (a[l] & wm) >> (b[l] as u32) } else { 0 });
+                    }
                 } else {
                     for l in lanes(m) {
                         d[l] = alu::logic(*op, *ty, a[l], b[l]);
