@@ -21,3 +21,19 @@ fn bench_figures() {
         println!("{:<20} {:>12} thread-instrs {:>8.3} s {:>10.1} M thread-instrs/s", f.name, f.thread_instructions, f.seconds, f.rate / 1e6);
     }
 }
+
+/// The IR built in code for each kernel (used before the parser landed) and the parsed PTX text
+/// compute the same buffers.
+#[test]
+fn built_ir_and_parsed_ptx_agree() {
+    use smsync_sim::exec::{run, Launch, RunOptions};
+    use smsync_sim::units::GoldenUnits;
+    let cfg = Config::default();
+    for k in bench::kernels() {
+        let launch = Launch::from_yaml(k.launch).unwrap();
+        let parsed = smsync_sim::ptx::parse(k.ptx, k.name).unwrap_or_else(|e| panic!("{e}"));
+        let a = run(&parsed, &launch, &cfg, &mut GoldenUnits::new(&cfg), RunOptions::default()).unwrap();
+        let b = run(&(k.build)(), &launch, &cfg, &mut GoldenUnits::new(&cfg), RunOptions::default()).unwrap();
+        assert_eq!(a.bits("out"), b.bits("out"), "{}", k.name);
+    }
+}

@@ -390,7 +390,7 @@ pub struct BenchFigure {
 
 /// Run one kernel on the golden units, check its result, and time it (best of `reps`).
 pub fn measure(k: &BenchKernel, config: &Config, reps: u32) -> Result<BenchFigure, String> {
-    let module = (k.build)();
+    let module = crate::ptx::parse(k.ptx, &format!("bench/{}.ptx", k.name)).map_err(|e| e.to_string())?;
     let mut launch = Launch::from_yaml(k.launch).map_err(|e: ExecError| e.to_string())?;
     if k.name == "alu_loop" {
         // 256 threads per CTA, 8 CTAs: the ALU loop is per thread, so the buffer is shared by

@@ -145,10 +145,7 @@ pub(crate) fn trace_response(r: &Response) -> serde_json::Value {
     })
 }
 
-/// PTX text -> module, for the `run` command. The front end's typed decode
-/// (`crate::ptx::parse`) has not landed yet: until it does this reports that plainly (the
-/// statement parser runs first, so syntax errors are already reported with file:line:col).
+/// PTX text -> module, for the `run` command (the front end's errors carry file:line:col and a caret).
 pub fn parse_module(text: &str, file: &str) -> Result<Module, String> {
-    crate::ptx::parse_tree(text, file).map_err(|e| e.to_string())?;
-    Err(format!("{file}: the PTX decoder (sim::ptx::parse) has not landed yet; `smsync run` needs it to run PTX text"))
+    crate::ptx::parse(text, file).map_err(|e| e.to_string())
 }
