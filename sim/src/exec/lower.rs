@@ -58,6 +58,16 @@ fn is_aligned(op: &Opcode) -> bool {
     }
 }
 
+/// The membermask operand of a warp-level `.sync` instruction.
+fn membermask_operand(instr: &Instr) -> Option<&Operand> {
+    match &instr.op {
+        Opcode::Vote { sync: true, .. } => instr.ops.get(2),
+        Opcode::Match { .. } | Opcode::Redux { .. } | Opcode::Elect | Opcode::Shfl { .. } => instr.ops.last(),
+        Opcode::BarWarpSync => instr.ops.first(),
+        _ => None,
+    }
+}
+
 /// Split the destinations of `d|p`-style instructions from their `nsrc` sources.
 fn split_dests(ops: &[Operand], nsrc: usize) -> (Vec<&Operand>, &[Operand]) {
     match ops.first() {
@@ -99,9 +109,26 @@ impl<'a> Machine<'a> {
             w.parked |= m;
             return self.try_release_parked(slot, w);
         }
-        let reqs = self.lower(slot, w, &sub, instr)?;
-        for r in reqs {
-            self.submit_blocking(w, &r);
+        // Lanes of one group may name different membermasks (e.g. two half-warp masks at one
+        // instruction): one request per distinct membermask; the unit rendezvouses each.
+        let mut parts = vec![sub];
+        if let Some(mop) = membermask_operand(instr) {
+            let mut c = [0u64; LANES];
+            self.src(slot, w, g.depth, mop, m, &mut c).map_err(|e| self.unsupported(slot, w, &sub, e))?;
+            parts.clear();
+            let mut rest = m;
+            while rest != 0 {
+                let l0 = rest.trailing_zeros() as usize;
+                let part: u32 = lanes(rest).filter(|&l| c[l] as u32 == c[l0] as u32).fold(0, |a, l| a | 1 << l);
+                parts.push(Group { mask: part, ..g });
+                rest &= !part;
+            }
+        }
+        for part in parts {
+            let reqs = self.lower(slot, w, &part, instr)?;
+            for r in reqs {
+                self.submit_blocking(w, &r);
+            }
         }
         Ok(())
     }
