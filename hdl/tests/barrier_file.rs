@@ -196,6 +196,17 @@ fn barrier_file_verilog_is_lint_clean() {
     }
 }
 
+/// The full default config (16 slots x 16 barriers, ~4,700 modules): clean, but about 5 minutes
+/// of verilator + yosys on a shared 2-core machine, so run on demand with `--ignored`.
+#[test]
+#[ignore]
+fn barrier_file_default_config_verilog_is_lint_clean() {
+    let config = Config::hopper_like();
+    let mut bf = BarrierFile::new(&config);
+    let text = try_verilog_named(&mut bf, "barrier_file").unwrap();
+    lint_verilog("barrier_file", "barrier_file_default_full", &text);
+}
+
 #[test]
 fn c049_c052_counted_barrier_partial_counts_and_reuse() {
     let mut b = Bench::new(&Config::fpga_small(), 8);
