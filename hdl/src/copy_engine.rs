@@ -1,1 +1,1424 @@
-//! copy_engine (being written).
+//! Async copy engine (digest §16): cp.async with per-thread groups, cp.async.mbarrier.arrive,
+//! cp.async.bulk in its three directions (multicast, `.cp_mask`) and the bulk groups.
+//! Behaviour and error codes follow the golden unit `smsync_sim::units::copy`; numbers come from
+//! `smsync_sim::encoding`. **Not built in this RTL yet:** cp.reduce.async.bulk and
+//! cp.async.bulk.tensor (they answer `ErrorCode::NotBuilt`), see `docs/parts/rtl-copy.md`.
+//!
+//! # Structure
+//!
+//! ```text
+//!  req_* (one lane op per cycle, ready/valid)
+//!    -> request queue (copy_queue_depth entries, RegFifo)          -- req_ready = 0 when full
+//!    -> controller FSM: IDLE -> FETCH (thread-table RAM read) -> DECIDE
+//!         commit / wait / checks / responses (resp_*), mbarrier +1 events (mb_*)
+//!         starts one "move" at a time in the mover
+//!    -> mover: splits a move into port beats (<= copy_port_bytes, never crossing a port-aligned
+//!         boundary of source or destination), reads them from global memory (gm_*, up to
+//!         PEND_DEPTH reads outstanding) or shared memory (sm_r*, 1-cycle read), rotates the bytes
+//!         into destination position, writes shared memory (sm_w*) or, through a 4-beat write
+//!         queue, global memory (gm_* with gm_we)
+//!    -> completion (the move's last beat written): completed_seq advances; a move with an
+//!         mbarrier queues complete_tx(len) for the mb_* port
+//! ```
+//!
+//! # Ordering and groups
+//!
+//! Every move gets a sequence number at issue (`issued_seq`) and moves complete in issue order
+//! (`completed_seq`). A move is complete iff its number is not in the window
+//! `(completed_seq, issued_seq]`. The thread table (a RAM indexed by CTA slot, warp and lane)
+//! keeps per thread and per group kind (cp.async / bulk) the number of the thread's newest move
+//! and the end numbers of its `GROUP_RING` newest committed groups (newest first). Commit shifts
+//! the newest move number in (an empty group gets the number of the thread's last move, so it is
+//! pending exactly while an older group is, as in the golden model). `wait_group N` is satisfied
+//! when at most N ring entries are incomplete. A commit that would push out an incomplete group
+//! waits until it completes (documented limit: `GROUP_RING` groups in flight per thread).
+//!
+//! cp.async.mbarrier.arrive: the +1 (or the liveness check of `.noinc`) goes to the mbarrier unit
+//! at issue as `MbCpAsyncArrive`; an arrive-on entry carrying the current `issued_seq` is queued
+//! and sent (as `MbArrive`, a = 1) once every move issued before it has completed - all earlier
+//! moves, not only the thread's (a later but legal trigger that keeps the queue in order).
+//!
+//! # Ports
+//!
+//! `mb_*`: one event per cycle towards the mbarrier unit's request port (`mb_op` is
+//! `MbCompleteTx` with `mb_a` = bytes, `MbArrive` with `mb_a` = 1 or `MbCpAsyncArrive` with
+//! `mb_flags`); priority complete_tx > arrive-on > issue +1. Errors of those events (a dead
+//! mbarrier, pending overflow) are answered by the mbarrier unit.
+//! `gm_*`: one request per cycle (`gm_req`, accepted when `gm_grant`), reads answered in order
+//! with `gm_rvalid`/`gm_rdata` after any latency >= 1 cycle; `gm_addr` is port-aligned, writes
+//! carry `gm_be`. `sm_*`: a 1R1W port into the CTA slots' shared memory, read data the cycle
+//! after `sm_re`, writes always accepted.
+
+pub mod fifo;
+
+use fifo::RegFifo;
+use rust_hdl::prelude::*;
+use smsync_sim::config::Config;
+use smsync_sim::encoding::{flags, BulkDir, ErrorCode, Op, Space};
+use smsync_sim::memory::CLUSTER_BASE;
+
+use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
+
+/// CTA slot index bits (cta_slots <= 32).
+pub const SLOT_BITS: usize = 5;
+pub const WARP_BITS: usize = 5;
+pub const LANE_BITS: usize = 5;
+/// Shared-memory byte offset bits (one 16 MiB cluster window; shared_bytes <= 232448).
+pub const SADDR_BITS: usize = 24;
+/// Move sequence numbers.
+pub const SEQ_BITS: usize = 32;
+/// Committed groups tracked per thread and group kind.
+pub const GROUP_RING: usize = 4;
+/// Thread-table word: [async last | async ring (4) | bulk last | bulk ring (4)], 32 bits each.
+pub const REC_BITS: usize = 2 * (1 + GROUP_RING) * SEQ_BITS;
+/// Global reads in flight (descriptors waiting for their data).
+pub const PEND_DEPTH: usize = 32;
+/// Moves started and not yet completed (bounded by the complete_tx queue).
+pub const COMP_DEPTH: usize = 16;
+/// Beats waiting for the global-memory write port.
+pub const WQ_DEPTH: usize = 4;
+
+// Controller states (literals in the logic): 0 IDLE, 1 FETCH, 2 DECIDE.
+
+fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.to_bits())
+}
+
+/// The copy engine with a `D`-bit global/shared data port of `B` bytes (`D = 8 * B`, `B` =
+/// `config.copy_port_bytes`) and a thread table of `2^T` entries (`T` >= slot, warp and lane bits
+/// of the config). Use [`copy_engine_verilog`] to pick the instance that fits a config.
+#[derive(LogicBlock)]
+pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // ---- request port: one lane op ----
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    pub req_op: Signal<In, Bits<OP_BITS>>,
+    pub req_sub: Signal<In, Bits<4>>,
+    pub req_dtype: Signal<In, Bits<4>>,
+    pub req_flags: Signal<In, Bits<FLAG_BITS>>,
+    pub req_space: Signal<In, Bits<2>>,
+    pub req_imm: Signal<In, Bits<16>>,
+    pub req_imm2: Signal<In, Bits<8>>,
+    pub req_cta: Signal<In, Bits<SLOT_BITS>>,
+    pub req_warp: Signal<In, Bits<WARP_BITS>>,
+    pub req_lane: Signal<In, Bits<LANE_BITS>>,
+    pub req_addr: Signal<In, Bits<64>>,
+    pub req_src: Signal<In, Bits<64>>,
+    pub req_mbar: Signal<In, Bits<64>>,
+    pub req_a: Signal<In, Bits<128>>,
+    pub req_b: Signal<In, Bits<64>>,
+    pub req_c: Signal<In, Bits<32>>,
+    // ---- response port: one answer per lane op ----
+    pub resp_valid: Signal<Out, Bit>,
+    pub resp_cta: Signal<Out, Bits<SLOT_BITS>>,
+    pub resp_warp: Signal<Out, Bits<WARP_BITS>>,
+    pub resp_lane: Signal<Out, Bits<LANE_BITS>>,
+    pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
+    // ---- events towards the mbarrier unit ----
+    pub mb_valid: Signal<Out, Bit>,
+    pub mb_ready: Signal<In, Bit>,
+    pub mb_op: Signal<Out, Bits<OP_BITS>>,
+    pub mb_flags: Signal<Out, Bits<FLAG_BITS>>,
+    pub mb_slot: Signal<Out, Bits<SLOT_BITS>>,
+    pub mb_addr: Signal<Out, Bits<64>>,
+    pub mb_a: Signal<Out, Bits<64>>,
+    // ---- global-memory port ----
+    pub gm_req: Signal<Out, Bit>,
+    pub gm_grant: Signal<In, Bit>,
+    pub gm_we: Signal<Out, Bit>,
+    pub gm_addr: Signal<Out, Bits<64>>,
+    pub gm_wdata: Signal<Out, Bits<D>>,
+    pub gm_be: Signal<Out, Bits<B>>,
+    pub gm_rvalid: Signal<In, Bit>,
+    pub gm_rdata: Signal<In, Bits<D>>,
+    // ---- shared-memory port (1R1W) ----
+    pub sm_re: Signal<Out, Bit>,
+    pub sm_rslot: Signal<Out, Bits<SLOT_BITS>>,
+    pub sm_raddr: Signal<Out, Bits<SADDR_BITS>>,
+    pub sm_rdata: Signal<In, Bits<D>>,
+    pub sm_we: Signal<Out, Bit>,
+    pub sm_wslot: Signal<Out, Bits<SLOT_BITS>>,
+    pub sm_waddr: Signal<Out, Bits<SADDR_BITS>>,
+    pub sm_wdata: Signal<Out, Bits<D>>,
+    pub sm_be: Signal<Out, Bits<B>>,
+    /// Something is queued, moving or waiting (for testbenches and the top's idle detection).
+    pub busy: Signal<Out, Bit>,
+
+    // ---- request queue (parallel FIFOs, one per field group) ----
+    q_ctl: RegFifo<64>,
+    q_addr: RegFifo<64>,
+    q_src: RegFifo<64>,
+    q_mbar: RegFifo<64>,
+    q_a: RegFifo<128>,
+    q_b: RegFifo<64>,
+    q_c: RegFifo<32>,
+    ctl_in: Signal<Local, Bits<64>>,
+    // ---- controller ----
+    state: DFF<Bits<4>>,
+    cur_ctl: DFF<Bits<64>>,
+    cur_addr: DFF<Bits<64>>,
+    cur_src: DFF<Bits<64>>,
+    cur_mbar: DFF<Bits<64>>,
+    cur_a: DFF<Bits<128>>,
+    cur_b: DFF<Bits<64>>,
+    cur_c: DFF<Bits<32>>,
+    /// Remaining multicast destinations (bit r = cluster rank r) of the current bulk load.
+    mc_left: DFF<Bits<16>>,
+    mc_started: DFF<Bit>,
+    issued_seq: DFF<Bits<SEQ_BITS>>,
+    completed_seq: DFF<Bits<SEQ_BITS>>,
+    r_valid: DFF<Bit>,
+    r_cta: DFF<Bits<SLOT_BITS>>,
+    r_warp: DFF<Bits<WARP_BITS>>,
+    r_lane: DFF<Bits<LANE_BITS>>,
+    r_error: DFF<Bits<ERROR_BITS>>,
+    /// The issue-time mbarrier event of the current cp.async.mbarrier.arrive has been sent.
+    ctl_mb_sent: DFF<Bit>,
+    trec: RAM<Bits<REC_BITS>, T>,
+    arrive_q: RegFifo<64>,
+    // decoded fields of cur_*
+    c_op: Signal<Local, Bits<OP_BITS>>,
+    c_sub: Signal<Local, Bits<4>>,
+    c_flags: Signal<Local, Bits<FLAG_BITS>>,
+    c_space: Signal<Local, Bits<2>>,
+    c_imm: Signal<Local, Bits<16>>,
+    c_imm2: Signal<Local, Bits<8>>,
+    c_cta: Signal<Local, Bits<SLOT_BITS>>,
+    c_warp: Signal<Local, Bits<WARP_BITS>>,
+    c_lane: Signal<Local, Bits<LANE_BITS>>,
+    thread_index: Signal<Local, Bits<T>>,
+    // thread record fields
+    rec: Signal<Local, Bits<REC_BITS>>,
+    a_last: Signal<Local, Bits<SEQ_BITS>>,
+    a_ring: Signal<Local, Bits<128>>,
+    b_last: Signal<Local, Bits<SEQ_BITS>>,
+    b_ring: Signal<Local, Bits<128>>,
+    new_a_last: Signal<Local, Bits<SEQ_BITS>>,
+    new_a_ring: Signal<Local, Bits<128>>,
+    new_b_last: Signal<Local, Bits<SEQ_BITS>>,
+    new_b_ring: Signal<Local, Bits<128>>,
+    rec_write: Signal<Local, Bit>,
+    // group arithmetic
+    in_flight: Signal<Local, Bits<SEQ_BITS>>,
+    ring_sel: Signal<Local, Bits<128>>,
+    last_sel: Signal<Local, Bits<SEQ_BITS>>,
+    inc0: Signal<Local, Bit>,
+    inc1: Signal<Local, Bit>,
+    inc2: Signal<Local, Bit>,
+    inc3: Signal<Local, Bit>,
+    pending: Signal<Local, Bits<16>>,
+    p0: Signal<Local, Bits<16>>,
+    p1: Signal<Local, Bits<16>>,
+    p2: Signal<Local, Bits<16>>,
+    p3: Signal<Local, Bits<16>>,
+    fs_shift: Signal<Local, Bits<160>>,
+    mb_raw: Signal<Local, Bits<64>>,
+    b_n1: Signal<Local, Bits<32>>,
+    last1: Signal<Local, Bits<1>>,
+    nodata1: Signal<Local, Bits<1>>,
+    hasmb1: Signal<Local, Bits<1>>,
+    s1v9: Signal<Local, Bits<9>>,
+    flast1: Signal<Local, Bits<1>>,
+    f_be_raw: Signal<Local, Bits<B>>,
+    f_pat16: Signal<Local, Bits<128>>,
+    f_pat32: Signal<Local, Bits<128>>,
+    f_pat64: Signal<Local, Bits<128>>,
+    k_comp_depth: Constant<Bits<9>>,
+    k_u32_mask: Constant<Bits<64>>,
+    /// Clears imm and imm2 of a queued op word (wait_all -> wait_group 0).
+    k_ctl_no_imm: Constant<Bits<64>>,
+    k_wq_room: Constant<Bits<9>>,
+    k_rank_limit: Constant<Bits<64>>,
+    oldest_incomplete: Signal<Local, Bit>,
+    // op decode
+    is_cp: Signal<Local, Bit>,
+    is_commit: Signal<Local, Bit>,
+    is_bcommit: Signal<Local, Bit>,
+    is_wait: Signal<Local, Bit>,
+    is_bwait: Signal<Local, Bit>,
+    is_bulk: Signal<Local, Bit>,
+    is_cparrive: Signal<Local, Bit>,
+    err: Signal<Local, Bits<ERROR_BITS>>,
+    done: Signal<Local, Bit>,
+    // address resolution
+    first_slot: Signal<Local, Bits<SLOT_BITS>>,
+    dst_off: Signal<Local, Bits<64>>,
+    dst_rank: Signal<Local, Bits<64>>,
+    dst_bad: Signal<Local, Bit>,
+    mb_off_r: Signal<Local, Bits<64>>,
+    mb_rank: Signal<Local, Bits<64>>,
+    mb_bad: Signal<Local, Bit>,
+    dst_cluster: Signal<Local, Bit>,
+    mb_cluster: Signal<Local, Bit>,
+    cp_size: Signal<Local, Bits<64>>,
+    blen: Signal<Local, Bits<64>>,
+    dir: Signal<Local, Bits<4>>,
+    mc_rank: Signal<Local, Bits<5>>,
+    mc_bit: Signal<Local, Bits<16>>,
+    // move start (controller -> mover)
+    start: Signal<Local, Bit>,
+    can_start: Signal<Local, Bit>,
+    st_src_gm: Signal<Local, Bit>,
+    st_dst_gm: Signal<Local, Bit>,
+    st_src_slot: Signal<Local, Bits<SLOT_BITS>>,
+    st_dst_slot: Signal<Local, Bits<SLOT_BITS>>,
+    st_src: Signal<Local, Bits<64>>,
+    st_dst: Signal<Local, Bits<64>>,
+    st_len: Signal<Local, Bits<32>>,
+    st_srem: Signal<Local, Bits<32>>,
+    st_mask_en: Signal<Local, Bit>,
+    st_has_mb: Signal<Local, Bit>,
+    st_mb_slot: Signal<Local, Bits<SLOT_BITS>>,
+    st_mb_off: Signal<Local, Bits<SADDR_BITS>>,
+    // controller's mbarrier event
+    ctl_mb_want: Signal<Local, Bit>,
+    ctl_mb_go: Signal<Local, Bit>,
+    arr_go: Signal<Local, Bit>,
+    comp_go: Signal<Local, Bit>,
+    arr_seq: Signal<Local, Bits<SEQ_BITS>>,
+    arr_ready: Signal<Local, Bit>,
+    // ---- mover: the move being split into beats ----
+    o_active: DFF<Bit>,
+    o_src_gm: DFF<Bit>,
+    o_dst_gm: DFF<Bit>,
+    o_src_slot: DFF<Bits<SLOT_BITS>>,
+    o_dst_slot: DFF<Bits<SLOT_BITS>>,
+    o_src: DFF<Bits<64>>,
+    o_dst: DFF<Bits<64>>,
+    o_rem: DFF<Bits<32>>,
+    o_srem: DFF<Bits<32>>,
+    o_mask_en: DFF<Bit>,
+    o_mask: DFF<Bits<16>>,
+    o_seq: DFF<Bits<SEQ_BITS>>,
+    o_has_mb: DFF<Bit>,
+    o_mb_slot: DFF<Bits<SLOT_BITS>>,
+    o_mb_off: DFF<Bits<SADDR_BITS>>,
+    o_len: DFF<Bits<32>>,
+    /// Source kind of the last started move (gm-source moves may follow each other without drain).
+    last_src_gm: DFF<Bit>,
+    /// Moves started and not yet completed.
+    moves: DFF<Bits<9>>,
+    // beat arithmetic
+    b_s: Signal<Local, Bits<32>>,
+    b_d: Signal<Local, Bits<32>>,
+    b_n: Signal<Local, Bits<32>>,
+    b_nsrc: Signal<Local, Bits<32>>,
+    b_k: Signal<Local, Bits<32>>,
+    beat_last: Signal<Local, Bit>,
+    b_go: Signal<Local, Bit>,
+    b_read: Signal<Local, Bit>,
+    gm_rd_want: Signal<Local, Bit>,
+    gm_rd_go: Signal<Local, Bit>,
+    gm_wr_go: Signal<Local, Bit>,
+    // global reads in flight: descriptor FIFO
+    pend: RegFifo<192>,
+    pend_in: Signal<Local, Bits<192>>,
+    // shared read in flight (1 cycle)
+    s1_valid: DFF<Bit>,
+    s1_desc: DFF<Bits<192>>,
+    s1_dst_gm: DFF<Bit>,
+    s1_mask_en: DFF<Bit>,
+    s1_mask: DFF<Bits<16>>,
+    s1_gaddr: DFF<Bits<64>>,
+    // beat formation (arrival)
+    f_valid: Signal<Local, Bit>,
+    f_desc: Signal<Local, Bits<192>>,
+    f_data: Signal<Local, Bits<D>>,
+    f_rot: Signal<Local, Bits<D>>,
+    f_keep: Signal<Local, Bits<D>>,
+    f_be: Signal<Local, Bits<B>>,
+    f_pat: Signal<Local, Bits<128>>,
+    f_k: Signal<Local, Bits<16>>,
+    f_d: Signal<Local, Bits<16>>,
+    f_n: Signal<Local, Bits<16>>,
+    f_nsrc: Signal<Local, Bits<16>>,
+    f_last: Signal<Local, Bit>,
+    f_to_gm: Signal<Local, Bit>,
+    f_mask_en: Signal<Local, Bit>,
+    f_mask: Signal<Local, Bits<16>>,
+    f_gaddr: Signal<Local, Bits<64>>,
+    // global write queue (S -> G)
+    wq_data: RegFifo<D>,
+    wq_be: RegFifo<B>,
+    wq_meta: RegFifo<128>,
+    // completion
+    cmp_valid: Signal<Local, Bit>,
+    cmp_desc: Signal<Local, Bits<192>>,
+    comp_q: RegFifo<64>,
+    // ---- constants ----
+    k_bmask: Constant<Bits<64>>,
+    k_b32: Constant<Bits<32>>,
+    k_b16: Constant<Bits<16>>,
+    k_d16: Constant<Bits<16>>,
+    k_ones_b: Constant<Bits<B>>,
+    k_ones_d: Constant<Bits<D>>,
+    k_shared_bytes: Constant<Bits<64>>,
+    k_cluster_size: Constant<Bits<64>>,
+    k_cluster_base: Constant<Bits<64>>,
+    k_first_slots: Constant<Bits<160>>,
+    k_warp_shift: Constant<Bits<8>>,
+    k_slot_shift: Constant<Bits<8>>,
+    k_bulk_built: Constant<Bit>,
+    op_cp: Constant<Bits<OP_BITS>>,
+    op_commit: Constant<Bits<OP_BITS>>,
+    op_wait: Constant<Bits<OP_BITS>>,
+    op_bulk: Constant<Bits<OP_BITS>>,
+    op_bcommit: Constant<Bits<OP_BITS>>,
+    op_bwait: Constant<Bits<OP_BITS>>,
+    op_cparrive: Constant<Bits<OP_BITS>>,
+    op_mb_arrive: Constant<Bits<OP_BITS>>,
+    op_mb_complete_tx: Constant<Bits<OP_BITS>>,
+    f_noinc: Constant<Bits<FLAG_BITS>>,
+    f_multicast: Constant<Bits<FLAG_BITS>>,
+    sp_cluster: Constant<Bits<2>>,
+    dir_g2s: Constant<Bits<4>>,
+    dir_s2g: Constant<Bits<4>>,
+    dir_s2c: Constant<Bits<4>>,
+    e_none: Constant<Bits<ERROR_BITS>>,
+    e_cp_align: Constant<Bits<ERROR_BITS>>,
+    e_cp_srcsize: Constant<Bits<ERROR_BITS>>,
+    e_bulk_align: Constant<Bits<ERROR_BITS>>,
+    e_shared_range: Constant<Bits<ERROR_BITS>>,
+    e_mb_align: Constant<Bits<ERROR_BITS>>,
+    e_not_built: Constant<Bits<ERROR_BITS>>,
+}
+
+/// Why a config cannot be built as a copy engine of the given widths.
+pub fn check_widths(config: &Config, d: usize, b: usize, t: usize) -> Result<(), String> {
+    if b != config.copy_port_bytes as usize || d != 8 * b {
+        return Err(format!("copy_port_bytes = {} needs the CopyEngine<{}, {}, _> instance", config.copy_port_bytes, 8 * config.copy_port_bytes, config.copy_port_bytes));
+    }
+    let need = thread_bits(config);
+    if t < need {
+        return Err(format!("thread table of 2^{t} entries is too small for {} slots x {} warps x 32 lanes", config.cta_slots, config.max_warps_per_cta));
+    }
+    if config.cta_slots > 32 || config.max_warps_per_cta > 32 || config.shared_bytes as u64 >= 1 << SADDR_BITS {
+        return Err("cta_slots and max_warps_per_cta must be <= 32 and shared_bytes < 16 MiB".into());
+    }
+    Ok(())
+}
+
+fn bits_for(n: u32) -> usize {
+    (32 - n.saturating_sub(1).leading_zeros()) as usize
+}
+
+/// Thread-table address bits needed by `config`: slot, warp and lane fields.
+pub fn thread_bits(config: &Config) -> usize {
+    bits_for(config.cta_slots) + bits_for(config.max_warps_per_cta) + LANE_BITS
+}
+
+impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
+    pub fn new(config: &Config) -> Self {
+        check_widths(config, D, B, T).unwrap_or_else(|e| panic!("{e}"));
+        let depth = config.copy_queue_depth as usize;
+        let cs = config.cluster_size as u64;
+        let mut packed = [0u64; 3];
+        for cta in 0..32u64 {
+            let first = cta / cs * cs;
+            let bit = 5 * cta as usize;
+            packed[bit / 64] |= (first & 31) << (bit % 64);
+            if bit % 64 > 59 {
+                packed[bit / 64 + 1] |= (first & 31) >> (64 - bit % 64);
+            }
+        }
+        let mut fs: Bits<160> = Bits::default();
+        fs.set_bits::<64>(0, packed[0].to_bits());
+        fs.set_bits::<64>(64, packed[1].to_bits());
+        fs.set_bits::<32>(128, packed[2].to_bits());
+        let warp_bits = bits_for(config.max_warps_per_cta);
+        let op = |o: Op| Constant::new(op_code(o));
+        let err = |e: ErrorCode| Constant::new(error_code(e));
+        let ones_b: Bits<B> = Bits::<B>::mask();
+        let ones_d: Bits<D> = Bits::<D>::mask();
+        CopyEngine {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_op: Default::default(),
+            req_sub: Default::default(),
+            req_dtype: Default::default(),
+            req_flags: Default::default(),
+            req_space: Default::default(),
+            req_imm: Default::default(),
+            req_imm2: Default::default(),
+            req_cta: Default::default(),
+            req_warp: Default::default(),
+            req_lane: Default::default(),
+            req_addr: Default::default(),
+            req_src: Default::default(),
+            req_mbar: Default::default(),
+            req_a: Default::default(),
+            req_b: Default::default(),
+            req_c: Default::default(),
+            resp_valid: Default::default(),
+            resp_cta: Default::default(),
+            resp_warp: Default::default(),
+            resp_lane: Default::default(),
+            resp_error: Default::default(),
+            mb_valid: Default::default(),
+            mb_ready: Default::default(),
+            mb_op: Default::default(),
+            mb_flags: Default::default(),
+            mb_slot: Default::default(),
+            mb_addr: Default::default(),
+            mb_a: Default::default(),
+            gm_req: Default::default(),
+            gm_grant: Default::default(),
+            gm_we: Default::default(),
+            gm_addr: Default::default(),
+            gm_wdata: Default::default(),
+            gm_be: Default::default(),
+            gm_rvalid: Default::default(),
+            gm_rdata: Default::default(),
+            sm_re: Default::default(),
+            sm_rslot: Default::default(),
+            sm_raddr: Default::default(),
+            sm_rdata: Default::default(),
+            sm_we: Default::default(),
+            sm_wslot: Default::default(),
+            sm_waddr: Default::default(),
+            sm_wdata: Default::default(),
+            sm_be: Default::default(),
+            busy: Default::default(),
+            q_ctl: RegFifo::new(depth),
+            q_addr: RegFifo::new(depth),
+            q_src: RegFifo::new(depth),
+            q_mbar: RegFifo::new(depth),
+            q_a: RegFifo::new(depth),
+            q_b: RegFifo::new(depth),
+            q_c: RegFifo::new(depth),
+            ctl_in: Default::default(),
+            state: Default::default(),
+            cur_ctl: Default::default(),
+            cur_addr: Default::default(),
+            cur_src: Default::default(),
+            cur_mbar: Default::default(),
+            cur_a: Default::default(),
+            cur_b: Default::default(),
+            cur_c: Default::default(),
+            mc_left: Default::default(),
+            mc_started: Default::default(),
+            issued_seq: Default::default(),
+            completed_seq: Default::default(),
+            r_valid: Default::default(),
+            r_cta: Default::default(),
+            r_warp: Default::default(),
+            r_lane: Default::default(),
+            r_error: Default::default(),
+            ctl_mb_sent: Default::default(),
+            trec: Default::default(),
+            arrive_q: RegFifo::new(depth),
+            c_op: Default::default(),
+            c_sub: Default::default(),
+            c_flags: Default::default(),
+            c_space: Default::default(),
+            c_imm: Default::default(),
+            c_imm2: Default::default(),
+            c_cta: Default::default(),
+            c_warp: Default::default(),
+            c_lane: Default::default(),
+            thread_index: Default::default(),
+            rec: Default::default(),
+            a_last: Default::default(),
+            a_ring: Default::default(),
+            b_last: Default::default(),
+            b_ring: Default::default(),
+            new_a_last: Default::default(),
+            new_a_ring: Default::default(),
+            new_b_last: Default::default(),
+            new_b_ring: Default::default(),
+            rec_write: Default::default(),
+            in_flight: Default::default(),
+            ring_sel: Default::default(),
+            last_sel: Default::default(),
+            inc0: Default::default(),
+            inc1: Default::default(),
+            inc2: Default::default(),
+            inc3: Default::default(),
+            pending: Default::default(),
+            p0: Default::default(),
+            p1: Default::default(),
+            p2: Default::default(),
+            p3: Default::default(),
+            fs_shift: Default::default(),
+            mb_raw: Default::default(),
+            b_n1: Default::default(),
+            last1: Default::default(),
+            nodata1: Default::default(),
+            hasmb1: Default::default(),
+            s1v9: Default::default(),
+            flast1: Default::default(),
+            f_be_raw: Default::default(),
+            f_pat16: Default::default(),
+            f_pat32: Default::default(),
+            f_pat64: Default::default(),
+            k_comp_depth: k(COMP_DEPTH as u64),
+            k_u32_mask: k(0xFFFF_FFFF),
+            k_ctl_no_imm: k(0xFFFF_0000_00FF_FFFF),
+            k_wq_room: k((WQ_DEPTH - 1) as u64),
+            k_rank_limit: k(1u64 << cs.min(16)),
+            oldest_incomplete: Default::default(),
+            is_cp: Default::default(),
+            is_commit: Default::default(),
+            is_bcommit: Default::default(),
+            is_wait: Default::default(),
+            is_bwait: Default::default(),
+            is_bulk: Default::default(),
+            is_cparrive: Default::default(),
+            err: Default::default(),
+            done: Default::default(),
+            first_slot: Default::default(),
+            dst_off: Default::default(),
+            dst_rank: Default::default(),
+            dst_bad: Default::default(),
+            mb_off_r: Default::default(),
+            mb_rank: Default::default(),
+            mb_bad: Default::default(),
+            dst_cluster: Default::default(),
+            mb_cluster: Default::default(),
+            cp_size: Default::default(),
+            blen: Default::default(),
+            dir: Default::default(),
+            mc_rank: Default::default(),
+            mc_bit: Default::default(),
+            start: Default::default(),
+            can_start: Default::default(),
+            st_src_gm: Default::default(),
+            st_dst_gm: Default::default(),
+            st_src_slot: Default::default(),
+            st_dst_slot: Default::default(),
+            st_src: Default::default(),
+            st_dst: Default::default(),
+            st_len: Default::default(),
+            st_srem: Default::default(),
+            st_mask_en: Default::default(),
+            st_has_mb: Default::default(),
+            st_mb_slot: Default::default(),
+            st_mb_off: Default::default(),
+            ctl_mb_want: Default::default(),
+            ctl_mb_go: Default::default(),
+            arr_go: Default::default(),
+            comp_go: Default::default(),
+            arr_seq: Default::default(),
+            arr_ready: Default::default(),
+            o_active: Default::default(),
+            o_src_gm: Default::default(),
+            o_dst_gm: Default::default(),
+            o_src_slot: Default::default(),
+            o_dst_slot: Default::default(),
+            o_src: Default::default(),
+            o_dst: Default::default(),
+            o_rem: Default::default(),
+            o_srem: Default::default(),
+            o_mask_en: Default::default(),
+            o_mask: Default::default(),
+            o_seq: Default::default(),
+            o_has_mb: Default::default(),
+            o_mb_slot: Default::default(),
+            o_mb_off: Default::default(),
+            o_len: Default::default(),
+            last_src_gm: Default::default(),
+            moves: Default::default(),
+            b_s: Default::default(),
+            b_d: Default::default(),
+            b_n: Default::default(),
+            b_nsrc: Default::default(),
+            b_k: Default::default(),
+            beat_last: Default::default(),
+            b_go: Default::default(),
+            b_read: Default::default(),
+            gm_rd_want: Default::default(),
+            gm_rd_go: Default::default(),
+            gm_wr_go: Default::default(),
+            pend: RegFifo::new(PEND_DEPTH),
+            pend_in: Default::default(),
+            s1_valid: Default::default(),
+            s1_desc: Default::default(),
+            s1_dst_gm: Default::default(),
+            s1_mask_en: Default::default(),
+            s1_mask: Default::default(),
+            s1_gaddr: Default::default(),
+            f_valid: Default::default(),
+            f_desc: Default::default(),
+            f_data: Default::default(),
+            f_rot: Default::default(),
+            f_keep: Default::default(),
+            f_be: Default::default(),
+            f_pat: Default::default(),
+            f_k: Default::default(),
+            f_d: Default::default(),
+            f_n: Default::default(),
+            f_nsrc: Default::default(),
+            f_last: Default::default(),
+            f_to_gm: Default::default(),
+            f_mask_en: Default::default(),
+            f_mask: Default::default(),
+            f_gaddr: Default::default(),
+            wq_data: RegFifo::new(WQ_DEPTH),
+            wq_be: RegFifo::new(WQ_DEPTH),
+            wq_meta: RegFifo::new(WQ_DEPTH),
+            cmp_valid: Default::default(),
+            cmp_desc: Default::default(),
+            comp_q: RegFifo::new(COMP_DEPTH),
+            k_bmask: k((B - 1) as u64),
+            k_b32: k(B as u64),
+            k_b16: k(B as u64),
+            k_d16: k(D as u64),
+            k_ones_b: Constant::new(ones_b),
+            k_ones_d: Constant::new(ones_d),
+            k_shared_bytes: k(config.shared_bytes as u64),
+            k_cluster_size: k(cs),
+            k_cluster_base: k(CLUSTER_BASE),
+            k_first_slots: Constant::new(fs),
+            k_warp_shift: k(LANE_BITS as u64),
+            k_slot_shift: k((LANE_BITS + warp_bits) as u64),
+            k_bulk_built: Constant::new(config.features.bulk_copy),
+            op_cp: op(Op::CpAsync),
+            op_commit: op(Op::CpAsyncCommit),
+            op_wait: op(Op::CpAsyncWait),
+            op_bulk: op(Op::CpBulk),
+            op_bcommit: op(Op::BulkCommit),
+            op_bwait: op(Op::BulkWait),
+            op_cparrive: op(Op::MbCpAsyncArrive),
+            op_mb_arrive: op(Op::MbArrive),
+            op_mb_complete_tx: op(Op::MbCompleteTx),
+            f_noinc: k(flags::NO_INC as u64),
+            f_multicast: k(flags::MOD_B as u64),
+            sp_cluster: k(Space::SharedCluster.code() as u64),
+            dir_g2s: k(BulkDir::GlobalToShared.code() as u64),
+            dir_s2g: k(BulkDir::SharedToGlobal.code() as u64),
+            dir_s2c: k(BulkDir::SharedToCluster.code() as u64),
+            e_none: err(ErrorCode::None),
+            e_cp_align: err(ErrorCode::CpAsyncAlign),
+            e_cp_srcsize: err(ErrorCode::CpAsyncSrcSize),
+            e_bulk_align: err(ErrorCode::BulkSizeAlign),
+            e_shared_range: err(ErrorCode::SharedOutOfRange),
+            e_mb_align: err(ErrorCode::MbAlign),
+            e_not_built: err(ErrorCode::NotBuilt),
+        }
+    }
+}
+
+// Descriptor layout of a beat in flight (pend / s1 / completion), 192 bits:
+//   [0..5) dst slot  [5..29) dst shared offset (port-aligned)  [29..45) rotate k  [45..61) d
+//   [61..77) n  [77..93) nsrc  [93] last  [94..126) seq  [126] has_mb  [127..132) mb slot
+//   [132..156) mb offset  [156..188) move length  [188] no data (zero fill without a read)
+
+impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, T> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, cur_ctl, cur_addr, cur_src, cur_mbar, cur_a, cur_b, cur_c, mc_left, mc_started,
+            issued_seq, completed_seq, r_valid, r_cta, r_warp, r_lane, r_error, ctl_mb_sent, o_active, o_src_gm,
+            o_dst_gm, o_src_slot, o_dst_slot, o_src, o_dst, o_rem, o_srem, o_mask_en, o_mask, o_seq, o_has_mb,
+            o_mb_slot, o_mb_off, o_len, last_src_gm, moves, s1_valid, s1_desc, s1_dst_gm, s1_mask_en, s1_mask,
+            s1_gaddr
+        );
+        clock!(self, clock, q_ctl, q_addr, q_src, q_mbar, q_a, q_b, q_c, arrive_q, pend, wq_data, wq_be, wq_meta, comp_q);
+        self.trec.read_clock.next = self.clock.val();
+        self.trec.write_clock.next = self.clock.val();
+
+        // ================= request queue =================
+        self.ctl_in.next = bit_cast::<64, OP_BITS>(self.req_op.val())
+            | (bit_cast::<64, 4>(self.req_sub.val()) << 6)
+            | (bit_cast::<64, 4>(self.req_dtype.val()) << 10)
+            | (bit_cast::<64, FLAG_BITS>(self.req_flags.val()) << 14)
+            | (bit_cast::<64, 2>(self.req_space.val()) << 22)
+            | (bit_cast::<64, 16>(self.req_imm.val()) << 24)
+            | (bit_cast::<64, 8>(self.req_imm2.val()) << 40)
+            | (bit_cast::<64, SLOT_BITS>(self.req_cta.val()) << 48)
+            | (bit_cast::<64, WARP_BITS>(self.req_warp.val()) << 53)
+            | (bit_cast::<64, LANE_BITS>(self.req_lane.val()) << 58);
+        self.req_ready.next = !self.q_ctl.full.val() & !self.reset.val();
+        self.q_ctl.din.next = self.ctl_in.val();
+        self.q_addr.din.next = self.req_addr.val();
+        self.q_src.din.next = self.req_src.val();
+        self.q_mbar.din.next = self.req_mbar.val();
+        self.q_a.din.next = self.req_a.val();
+        self.q_b.din.next = self.req_b.val();
+        self.q_c.din.next = self.req_c.val();
+        self.q_ctl.push.next = self.req_valid.val() & !self.reset.val();
+        self.q_addr.push.next = self.req_valid.val() & !self.reset.val();
+        self.q_src.push.next = self.req_valid.val() & !self.reset.val();
+        self.q_mbar.push.next = self.req_valid.val() & !self.reset.val();
+        self.q_a.push.next = self.req_valid.val() & !self.reset.val();
+        self.q_b.push.next = self.req_valid.val() & !self.reset.val();
+        self.q_c.push.next = self.req_valid.val() & !self.reset.val();
+        self.q_ctl.reset.next = self.reset.val();
+        self.q_addr.reset.next = self.reset.val();
+        self.q_src.reset.next = self.reset.val();
+        self.q_mbar.reset.next = self.reset.val();
+        self.q_a.reset.next = self.reset.val();
+        self.q_b.reset.next = self.reset.val();
+        self.q_c.reset.next = self.reset.val();
+        self.arrive_q.reset.next = self.reset.val();
+        self.pend.reset.next = self.reset.val();
+        self.wq_data.reset.next = self.reset.val();
+        self.wq_be.reset.next = self.reset.val();
+        self.wq_meta.reset.next = self.reset.val();
+        self.comp_q.reset.next = self.reset.val();
+        // Pop into the controller when it is idle.
+        self.q_ctl.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
+        self.q_addr.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
+        self.q_src.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
+        self.q_mbar.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
+        self.q_a.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
+        self.q_b.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
+        self.q_c.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
+
+        // ================= controller: decode =================
+        self.c_op.next = self.cur_ctl.q.val().get_bits::<OP_BITS>(0);
+        self.c_sub.next = self.cur_ctl.q.val().get_bits::<4>(6);
+        self.c_flags.next = self.cur_ctl.q.val().get_bits::<FLAG_BITS>(14);
+        self.c_space.next = self.cur_ctl.q.val().get_bits::<2>(22);
+        self.c_imm.next = self.cur_ctl.q.val().get_bits::<16>(24);
+        self.c_imm2.next = self.cur_ctl.q.val().get_bits::<8>(40);
+        self.c_cta.next = self.cur_ctl.q.val().get_bits::<SLOT_BITS>(48);
+        self.c_warp.next = self.cur_ctl.q.val().get_bits::<WARP_BITS>(53);
+        self.c_lane.next = self.cur_ctl.q.val().get_bits::<LANE_BITS>(58);
+        self.thread_index.next = (bit_cast::<T, SLOT_BITS>(self.c_cta.val()) << self.k_slot_shift.val())
+            | (bit_cast::<T, WARP_BITS>(self.c_warp.val()) << self.k_warp_shift.val())
+            | bit_cast::<T, LANE_BITS>(self.c_lane.val());
+        self.trec.read_address.next = self.thread_index.val();
+        self.trec.write_address.next = self.thread_index.val();
+        self.is_cp.next = self.c_op.val() == self.op_cp.val();
+        self.is_commit.next = self.c_op.val() == self.op_commit.val();
+        self.is_bcommit.next = self.c_op.val() == self.op_bcommit.val();
+        self.is_wait.next = self.c_op.val() == self.op_wait.val();
+        self.is_bwait.next = self.c_op.val() == self.op_bwait.val();
+        self.is_bulk.next = self.c_op.val() == self.op_bulk.val();
+        self.is_cparrive.next = self.c_op.val() == self.op_cparrive.val();
+
+        // Thread record.
+        self.rec.next = self.trec.read_data.val();
+        self.a_last.next = self.rec.val().get_bits::<SEQ_BITS>(0);
+        self.a_ring.next = self.rec.val().get_bits::<128>(32);
+        self.b_last.next = self.rec.val().get_bits::<SEQ_BITS>(160);
+        self.b_ring.next = self.rec.val().get_bits::<128>(192);
+        self.new_a_last.next = self.a_last.val();
+        self.new_a_ring.next = self.a_ring.val();
+        self.new_b_last.next = self.b_last.val();
+        self.new_b_ring.next = self.b_ring.val();
+        self.rec_write.next = false;
+
+        // Group arithmetic on the ring of the op's kind: an entry is incomplete iff its move
+        // number lies in (completed_seq, issued_seq].
+        self.in_flight.next = self.issued_seq.q.val() - self.completed_seq.q.val();
+        self.ring_sel.next = self.a_ring.val();
+        self.last_sel.next = self.a_last.val();
+        if self.is_bcommit.val() | self.is_bwait.val() {
+            self.ring_sel.next = self.b_ring.val();
+            self.last_sel.next = self.b_last.val();
+        }
+        self.inc0.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(0)) < self.in_flight.val();
+        self.inc1.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(32)) < self.in_flight.val();
+        self.inc2.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(64)) < self.in_flight.val();
+        self.inc3.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(96)) < self.in_flight.val();
+        self.oldest_incomplete.next = self.inc3.val();
+        self.p0.next = 0.into();
+        self.p1.next = 0.into();
+        self.p2.next = 0.into();
+        self.p3.next = 0.into();
+        if self.inc0.val() {
+            self.p0.next = 1.into();
+        }
+        if self.inc1.val() {
+            self.p1.next = 1.into();
+        }
+        if self.inc2.val() {
+            self.p2.next = 1.into();
+        }
+        if self.inc3.val() {
+            self.p3.next = 1.into();
+        }
+        self.pending.next = self.p0.val() + self.p1.val() + self.p2.val() + self.p3.val();
+
+        // Address resolution (golden `space::resolve_shared`).
+        self.fs_shift.next = self.k_first_slots.val()
+            >> ((bit_cast::<16, SLOT_BITS>(self.c_cta.val()) << 2) + bit_cast::<16, SLOT_BITS>(self.c_cta.val()));
+        self.first_slot.next = self.fs_shift.val().get_bits::<SLOT_BITS>(0);
+        self.dst_cluster.next = self.c_space.val() == self.sp_cluster.val();
+        self.mb_cluster.next = self.c_space.val() == self.sp_cluster.val();
+        self.dir.next = self.c_sub.val();
+        if self.is_bulk.val() & (self.c_sub.val() == self.dir_s2c.val()) {
+            self.dst_cluster.next = true;
+            self.mb_cluster.next = true;
+        }
+        if self.is_cparrive.val() {
+            self.dst_cluster.next = false;
+        }
+        self.dst_off.next = self.cur_addr.q.val();
+        self.dst_rank.next = 0.into();
+        self.dst_bad.next = false;
+        if self.dst_cluster.val() {
+            self.dst_off.next = (self.cur_addr.q.val() - self.k_cluster_base.val()) & 0xFF_FFFF;
+            self.dst_rank.next = (self.cur_addr.q.val() - self.k_cluster_base.val()) >> 24;
+            self.dst_bad.next = (self.cur_addr.q.val() < self.k_cluster_base.val())
+                | (((self.cur_addr.q.val() - self.k_cluster_base.val()) >> 24) >= self.k_cluster_size.val());
+        }
+        // The mbarrier operand: `mbar` for bulk copies, `addr` for cp.async.mbarrier.arrive.
+        self.mb_raw.next = self.cur_mbar.q.val();
+        if self.is_cparrive.val() {
+            self.mb_raw.next = self.cur_addr.q.val();
+        }
+        self.mb_off_r.next = self.mb_raw.val();
+        self.mb_rank.next = 0.into();
+        self.mb_bad.next = false;
+        if self.mb_cluster.val() {
+            self.mb_rank.next = (self.mb_raw.val() - self.k_cluster_base.val()) >> 24;
+            self.mb_bad.next = (self.mb_raw.val() < self.k_cluster_base.val())
+                | (((self.mb_raw.val() - self.k_cluster_base.val()) >> 24) >= self.k_cluster_size.val());
+            self.mb_off_r.next = (self.mb_raw.val() - self.k_cluster_base.val()) & 0xFF_FFFF;
+        }
+        self.cp_size.next = bit_cast::<64, 16>(self.c_imm.val());
+        self.blen.next = bit_cast::<64, 128>(self.cur_a.q.val()) & self.k_u32_mask.val();
+
+        // Lowest remaining multicast rank.
+        self.mc_bit.next = self.mc_left.q.val() & ((!self.mc_left.q.val()) + 1);
+        self.mc_rank.next = 0.into();
+        for r in 0..16 {
+            if self.mc_bit.val().get_bit(r) {
+                self.mc_rank.next = r.to_bits();
+            }
+        }
+
+        // ================= controller: decide =================
+        self.err.next = self.e_none.val();
+        self.done.next = false;
+        self.start.next = false;
+        self.ctl_mb_want.next = false;
+        self.st_src_gm.next = true;
+        self.st_dst_gm.next = false;
+        self.st_src_slot.next = self.c_cta.val();
+        self.st_dst_slot.next = self.c_cta.val();
+        self.st_src.next = self.cur_src.q.val();
+        self.st_dst.next = self.dst_off.val();
+        self.st_len.next = bit_cast::<32, 64>(self.blen.val());
+        self.st_srem.next = bit_cast::<32, 64>(self.blen.val());
+        self.st_mask_en.next = false;
+        self.st_has_mb.next = false;
+        self.st_mb_slot.next = self.c_cta.val();
+        self.st_mb_off.next = bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val());
+        // A move may start when the mover is free, the complete_tx queue has room for every move
+        // in flight, and the mover is drained unless a global-source move follows another.
+        self.can_start.next = !self.o_active.q.val()
+            & ((self.moves.q.val() + self.comp_q.count.val()) < self.k_comp_depth.val())
+            & ((self.moves.q.val() == 0) | (self.st_src_gm.val() & self.last_src_gm.q.val()));
+        if self.state.q.val() == 2 {
+            if self.is_commit.val() | self.is_bcommit.val() {
+                // Shift the thread's newest move number into the ring, unless the oldest entry
+                // is still incomplete (then wait: GROUP_RING groups in flight per thread).
+                if !self.oldest_incomplete.val() {
+                    self.rec_write.next = true;
+                    self.done.next = true;
+                    if self.is_commit.val() {
+                        self.new_a_ring.next = (self.a_ring.val() << 32) | bit_cast::<128, SEQ_BITS>(self.a_last.val());
+                    } else {
+                        self.new_b_ring.next = (self.b_ring.val() << 32) | bit_cast::<128, SEQ_BITS>(self.b_last.val());
+                    }
+                }
+            } else if self.is_wait.val() & (self.c_imm2.val() == 1) {
+                // wait_all: commit first, then wait for 0 pending (the op turns into wait_group 0).
+                if !self.oldest_incomplete.val() {
+                    self.rec_write.next = true;
+                    self.new_a_ring.next = (self.a_ring.val() << 32) | bit_cast::<128, SEQ_BITS>(self.a_last.val());
+                }
+            } else if self.is_wait.val() | self.is_bwait.val() {
+                if self.pending.val() <= self.c_imm.val() {
+                    self.done.next = true;
+                }
+            } else if self.is_cp.val() {
+                if ((self.cp_size.val() != 4) & (self.cp_size.val() != 8) & (self.cp_size.val() != 16))
+                    | ((self.cur_addr.q.val() & (self.cp_size.val() - 1)) != 0)
+                    | ((self.cur_src.q.val() & (self.cp_size.val() - 1)) != 0)
+                {
+                    self.err.next = self.e_cp_align.val();
+                } else if bit_cast::<64, 128>(self.cur_a.q.val()) > self.cp_size.val() {
+                    self.err.next = self.e_cp_srcsize.val();
+                } else if (self.cur_addr.q.val() + self.cp_size.val()) > self.k_shared_bytes.val() {
+                    self.err.next = self.e_shared_range.val();
+                }
+                self.st_dst.next = self.cur_addr.q.val();
+                self.st_len.next = bit_cast::<32, 64>(self.cp_size.val());
+                self.st_srem.next = bit_cast::<32, 128>(self.cur_a.q.val());
+                if self.cur_b.q.val().get_bit(0) {
+                    self.st_srem.next = 0.into();
+                }
+                if self.err.val() != self.e_none.val() {
+                    self.done.next = true;
+                } else if self.can_start.val() {
+                    self.start.next = true;
+                    self.done.next = true;
+                    self.rec_write.next = true;
+                    self.new_a_last.next = self.issued_seq.q.val() + 1;
+                }
+            } else if self.is_cparrive.val() {
+                if self.mb_bad.val() | ((self.mb_off_r.val() + 8) > self.k_shared_bytes.val()) {
+                    self.err.next = self.e_shared_range.val();
+                } else if (self.mb_off_r.val() & 7) != 0 {
+                    self.err.next = self.e_mb_align.val();
+                }
+                if self.err.val() != self.e_none.val() {
+                    self.done.next = true;
+                } else if !self.arrive_q.full.val() {
+                    self.ctl_mb_want.next = !self.ctl_mb_sent.q.val();
+                    if self.ctl_mb_sent.q.val() | self.ctl_mb_go.val() {
+                        self.done.next = true;
+                    }
+                }
+            } else if self.is_bulk.val() & self.k_bulk_built.val() {
+                if ((self.blen.val() & 15) != 0)
+                    | ((self.cur_addr.q.val() & 15) != 0)
+                    | ((self.cur_src.q.val() & 15) != 0)
+                    | ((self.dir.val() != self.dir_g2s.val())
+                        & (self.dir.val() != self.dir_s2g.val())
+                        & (self.dir.val() != self.dir_s2c.val()))
+                {
+                    self.err.next = self.e_bulk_align.val();
+                } else if self.dir.val() == self.dir_g2s.val() {
+                    // dst shared::cta/cluster, mbarrier complete_tx; multicast over ctaMask (b).
+                    self.st_has_mb.next = true;
+                    self.st_dst_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
+                    self.st_mb_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
+                    if !self.dst_cluster.val() {
+                        self.st_dst_slot.next = self.c_cta.val();
+                    }
+                    if !self.mb_cluster.val() {
+                        self.st_mb_slot.next = self.c_cta.val();
+                    }
+                    if self.dst_bad.val() | self.mb_bad.val() {
+                        self.err.next = self.e_shared_range.val();
+                    } else if (self.mb_off_r.val() & 7) != 0 {
+                        self.err.next = self.e_mb_align.val();
+                    } else if (self.c_flags.val() & self.f_multicast.val()).any()
+                        & ((self.cur_b.q.val() & 0xFFFF) >= self.k_rank_limit.val())
+                    {
+                        self.err.next = self.e_shared_range.val();
+                    } else if (self.dst_off.val() + self.blen.val()) > self.k_shared_bytes.val() {
+                        self.err.next = self.e_shared_range.val();
+                    }
+                    if (self.c_flags.val() & self.f_multicast.val()).any() {
+                        // Each destination CTA gets its own move (data and complete_tx at the same
+                        // offsets); mc_left holds the ranks still to start.
+                        self.st_dst_slot.next = self.first_slot.val() + self.mc_rank.val();
+                        self.st_mb_slot.next = self.first_slot.val() + self.mc_rank.val();
+                    }
+                } else if self.dir.val() == self.dir_s2c.val() {
+                    self.st_src_gm.next = false;
+                    self.st_has_mb.next = true;
+                    self.st_src.next = self.cur_src.q.val();
+                    self.st_dst_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
+                    self.st_mb_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
+                    if self.dst_bad.val() | self.mb_bad.val() {
+                        self.err.next = self.e_shared_range.val();
+                    } else if (self.mb_off_r.val() & 7) != 0 {
+                        self.err.next = self.e_mb_align.val();
+                    } else if ((self.dst_off.val() + self.blen.val()) > self.k_shared_bytes.val())
+                        | ((self.cur_src.q.val() + self.blen.val()) > self.k_shared_bytes.val())
+                    {
+                        self.err.next = self.e_shared_range.val();
+                    }
+                } else {
+                    // shared::cta -> global, bulk group, optional .cp_mask (imm2 bit 0, mask in c).
+                    self.st_src_gm.next = false;
+                    self.st_dst_gm.next = true;
+                    self.st_dst.next = self.cur_addr.q.val();
+                    self.st_mask_en.next = self.c_imm2.val().get_bit(0);
+                    if (self.cur_src.q.val() + self.blen.val()) > self.k_shared_bytes.val() {
+                        self.err.next = self.e_shared_range.val();
+                    }
+                }
+                if self.err.val() != self.e_none.val() {
+                    self.done.next = true;
+                } else if self.can_start.val() {
+                    if (self.c_flags.val() & self.f_multicast.val()).any() & (self.dir.val() == self.dir_g2s.val()) {
+                        // Start one move per remaining rank; answer after the last.
+                        if !self.mc_started.q.val() {
+                            self.mc_left.d.next = bit_cast::<16, 64>(self.cur_b.q.val());
+                            self.mc_started.d.next = true;
+                            if (self.cur_b.q.val() & 0xFFFF) == 0 {
+                                self.done.next = true;
+                            }
+                        } else {
+                            self.start.next = true;
+                            self.mc_left.d.next = self.mc_left.q.val() & !self.mc_bit.val();
+                            if (self.mc_left.q.val() & !self.mc_bit.val()) == 0 {
+                                self.done.next = true;
+                            }
+                        }
+                    } else {
+                        self.start.next = true;
+                        self.done.next = true;
+                    }
+                    if self.dir.val() == self.dir_s2g.val() {
+                        self.rec_write.next = true;
+                        self.new_b_last.next = self.issued_seq.q.val() + 1;
+                    }
+                }
+            } else {
+                // cp.reduce.async.bulk, cp.async.bulk.tensor (not built in this RTL), bulk copies
+                // without features.bulk_copy, unknown codes.
+                self.err.next = self.e_not_built.val();
+                self.done.next = true;
+            }
+        }
+
+        // Thread-table write-back.
+        self.trec.write_enable.next = self.rec_write.val() & !self.reset.val();
+        self.trec.write_data.next = bit_cast::<REC_BITS, SEQ_BITS>(self.new_a_last.val())
+            | (bit_cast::<REC_BITS, 128>(self.new_a_ring.val()) << 32)
+            | (bit_cast::<REC_BITS, SEQ_BITS>(self.new_b_last.val()) << 160)
+            | (bit_cast::<REC_BITS, 128>(self.new_b_ring.val()) << 192);
+
+        // State transitions.
+        if self.state.q.val() == 0 {
+            if !self.q_ctl.empty.val() {
+                    self.cur_ctl.d.next = self.q_ctl.dout.val();
+                    self.cur_addr.d.next = self.q_addr.dout.val();
+                    self.cur_src.d.next = self.q_src.dout.val();
+                    self.cur_mbar.d.next = self.q_mbar.dout.val();
+                    self.cur_a.d.next = self.q_a.dout.val();
+                    self.cur_b.d.next = self.q_b.dout.val();
+                    self.cur_c.d.next = self.q_c.dout.val();
+                    self.state.d.next = 1.into();
+                }
+        } else if self.state.q.val() == 1 {
+                self.state.d.next = 2.into();
+        } else {
+                if self.is_wait.val() & (self.c_imm2.val() == 1) & !self.oldest_incomplete.val() {
+                    // The commit of wait_all is written; re-read the record as wait_group 0.
+                    self.cur_ctl.d.next = self.cur_ctl.q.val() & self.k_ctl_no_imm.val();
+                    self.state.d.next = 1.into();
+                }
+                if self.done.val() {
+                    self.state.d.next = 0.into();
+                    self.mc_started.d.next = false;
+                    self.ctl_mb_sent.d.next = false;
+                } else if self.rec_write.val() {
+                    // A started cp.async/bulk store has updated the record: re-read it.
+                    self.state.d.next = 1.into();
+                }
+                if self.ctl_mb_go.val() {
+                    self.ctl_mb_sent.d.next = true;
+                }
+        }
+
+        // Responses (registered).
+        self.r_valid.d.next = self.done.val() & (self.state.q.val() == 2) & !self.reset.val();
+        self.r_cta.d.next = self.c_cta.val();
+        self.r_warp.d.next = self.c_warp.val();
+        self.r_lane.d.next = self.c_lane.val();
+        self.r_error.d.next = self.err.val();
+        self.resp_valid.next = self.r_valid.q.val();
+        self.resp_cta.next = self.r_cta.q.val();
+        self.resp_warp.next = self.r_warp.q.val();
+        self.resp_lane.next = self.r_lane.q.val();
+        self.resp_error.next = self.r_error.q.val();
+
+        // ================= mbarrier event port =================
+        self.arr_seq.next = self.arrive_q.dout.val().get_bits::<SEQ_BITS>(29);
+        self.arr_ready.next = !self.arrive_q.empty.val()
+            & !((self.issued_seq.q.val() - self.arr_seq.val()) < self.in_flight.val());
+        self.comp_go.next = !self.comp_q.empty.val() & self.mb_ready.val();
+        self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_ready.val();
+        self.ctl_mb_go.next = self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_ready.val();
+        self.mb_valid.next = !self.comp_q.empty.val() | self.arr_ready.val() | self.ctl_mb_want.val();
+        self.mb_op.next = self.op_cparrive.val();
+        self.mb_flags.next = self.c_flags.val();
+        self.mb_slot.next = self.st_mb_slot.val();
+        if self.mb_cluster.val() {
+            self.mb_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
+        } else {
+            self.mb_slot.next = self.c_cta.val();
+        }
+        self.mb_addr.next = self.mb_off_r.val();
+        self.mb_a.next = 0.into();
+        if !self.comp_q.empty.val() {
+            self.mb_op.next = self.op_mb_complete_tx.val();
+            self.mb_flags.next = 0.into();
+            self.mb_slot.next = self.comp_q.dout.val().get_bits::<SLOT_BITS>(0);
+            self.mb_addr.next = bit_cast::<64, SADDR_BITS>(self.comp_q.dout.val().get_bits::<SADDR_BITS>(5));
+            self.mb_a.next = bit_cast::<64, 32>(self.comp_q.dout.val().get_bits::<32>(29));
+        } else if self.arr_ready.val() {
+            self.mb_op.next = self.op_mb_arrive.val();
+            self.mb_flags.next = 0.into();
+            self.mb_slot.next = self.arrive_q.dout.val().get_bits::<SLOT_BITS>(0);
+            self.mb_addr.next = bit_cast::<64, SADDR_BITS>(self.arrive_q.dout.val().get_bits::<SADDR_BITS>(5));
+            self.mb_a.next = 1.into();
+        }
+        self.comp_q.pop.next = self.comp_go.val();
+        self.arrive_q.pop.next = self.arr_go.val();
+        // The arrive-on waits for every move issued so far (including a cp.async started now).
+        self.arrive_q.push.next = self.ctl_mb_go.val();
+        self.arrive_q.din.next = bit_cast::<64, SLOT_BITS>(self.mb_slot.val())
+            | (bit_cast::<64, SADDR_BITS>(bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val())) << 5)
+            | (bit_cast::<64, SEQ_BITS>(self.issued_seq.q.val()) << 29);
+
+        // ================= mover: start =================
+        if self.start.val() {
+            self.o_active.d.next = true;
+            self.o_src_gm.d.next = self.st_src_gm.val();
+            self.o_dst_gm.d.next = self.st_dst_gm.val();
+            self.o_src_slot.d.next = self.st_src_slot.val();
+            self.o_dst_slot.d.next = self.st_dst_slot.val();
+            self.o_src.d.next = self.st_src.val();
+            self.o_dst.d.next = self.st_dst.val();
+            self.o_rem.d.next = self.st_len.val();
+            self.o_srem.d.next = self.st_srem.val();
+            self.o_mask_en.d.next = self.st_mask_en.val();
+            self.o_mask.d.next = bit_cast::<16, 32>(self.cur_c.q.val());
+            self.o_seq.d.next = self.issued_seq.q.val() + 1;
+            self.o_has_mb.d.next = self.st_has_mb.val();
+            self.o_mb_slot.d.next = self.st_mb_slot.val();
+            self.o_mb_off.d.next = self.st_mb_off.val();
+            self.o_len.d.next = self.st_len.val();
+            self.last_src_gm.d.next = self.st_src_gm.val();
+            self.issued_seq.d.next = self.issued_seq.q.val() + 1;
+        }
+
+        // ================= mover: beat issue =================
+        self.b_s.next = bit_cast::<32, 64>(self.o_src.q.val() & self.k_bmask.val());
+        self.b_d.next = bit_cast::<32, 64>(self.o_dst.q.val() & self.k_bmask.val());
+        self.b_n1.next = self.o_rem.q.val();
+        if self.o_rem.q.val() > (self.k_b32.val() - self.b_d.val()) {
+            self.b_n1.next = self.k_b32.val() - self.b_d.val();
+        }
+        self.b_n.next = self.b_n1.val();
+        if (self.o_srem.q.val() != 0) & (self.b_n1.val() > (self.k_b32.val() - self.b_s.val())) {
+            self.b_n.next = self.k_b32.val() - self.b_s.val();
+        }
+        self.b_nsrc.next = self.o_srem.q.val();
+        if self.o_srem.q.val() > self.b_n.val() {
+            self.b_nsrc.next = self.b_n.val();
+        }
+        self.last1.next = 0.into();
+        if self.beat_last.val() {
+            self.last1.next = 1.into();
+        }
+        self.nodata1.next = 0.into();
+        if !self.b_read.val() {
+            self.nodata1.next = 1.into();
+        }
+        self.hasmb1.next = 0.into();
+        if self.o_has_mb.q.val() {
+            self.hasmb1.next = 1.into();
+        }
+        self.s1v9.next = 0.into();
+        if self.s1_valid.q.val() {
+            self.s1v9.next = 1.into();
+        }
+        self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<32, 64>(self.k_bmask.val());
+        self.beat_last.next = self.b_n.val() == self.o_rem.q.val();
+        self.b_read.next = self.b_nsrc.val() != 0;
+        self.gm_wr_go.next = !self.wq_meta.empty.val() & self.gm_grant.val();
+        self.gm_rd_want.next = self.o_active.q.val() & self.o_src_gm.q.val() & self.b_read.val() & !self.pend.full.val();
+        self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_meta.empty.val() & self.gm_grant.val();
+        self.b_go.next = false;
+        if self.o_active.q.val() {
+            if self.o_src_gm.q.val() {
+                if self.b_read.val() {
+                    self.b_go.next = self.gm_rd_go.val();
+                } else {
+                    // A beat without source bytes goes through the descriptor queue alone, so that
+                    // it can retire without read data.
+                    self.b_go.next = self.pend.empty.val();
+                }
+            } else {
+                // Shared source: one read per cycle, room reserved in the global write queue.
+                self.b_go.next = !self.o_dst_gm.q.val()
+                    | ((self.wq_meta.count.val() + self.s1v9.val()) < self.k_wq_room.val());
+            }
+        }
+        self.pend_in.next = bit_cast::<192, SLOT_BITS>(self.o_dst_slot.q.val())
+            | (bit_cast::<192, 64>((self.o_dst.q.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
+            | (bit_cast::<192, 32>(self.b_k.val() & 0xFFFF) << 29)
+            | (bit_cast::<192, 32>(self.b_d.val() & 0xFFFF) << 45)
+            | (bit_cast::<192, 32>(self.b_n.val() & 0xFFFF) << 61)
+            | (bit_cast::<192, 32>(self.b_nsrc.val() & 0xFFFF) << 77)
+            | (bit_cast::<192, 1>(self.last1.val()) << 93)
+            | (bit_cast::<192, SEQ_BITS>(self.o_seq.q.val()) << 94)
+            | (bit_cast::<192, 1>(self.hasmb1.val()) << 126)
+            | (bit_cast::<192, SLOT_BITS>(self.o_mb_slot.q.val()) << 127)
+            | (bit_cast::<192, SADDR_BITS>(self.o_mb_off.q.val()) << 132)
+            | (bit_cast::<192, 32>(self.o_len.q.val()) << 156)
+            | (bit_cast::<192, 1>(self.nodata1.val()) << 188);
+        self.pend.din.next = self.pend_in.val();
+        self.pend.push.next = self.b_go.val() & self.o_src_gm.q.val();
+        if self.b_go.val() {
+            self.o_src.d.next = self.o_src.q.val() + bit_cast::<64, 32>(self.b_n.val());
+            self.o_dst.d.next = self.o_dst.q.val() + bit_cast::<64, 32>(self.b_n.val());
+            self.o_rem.d.next = self.o_rem.q.val() - self.b_n.val();
+            self.o_srem.d.next = self.o_srem.q.val() - self.b_nsrc.val();
+            if self.beat_last.val() {
+                self.o_active.d.next = false;
+            }
+        }
+        // Shared-memory read of a shared-source beat.
+        self.sm_re.next = self.b_go.val() & !self.o_src_gm.q.val();
+        self.sm_rslot.next = self.o_src_slot.q.val();
+        self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.o_src.q.val() & !self.k_bmask.val());
+        self.s1_valid.d.next = self.b_go.val() & !self.o_src_gm.q.val() & !self.reset.val();
+        self.s1_desc.d.next = self.pend_in.val();
+        self.s1_dst_gm.d.next = self.o_dst_gm.q.val();
+        self.s1_mask_en.d.next = self.o_mask_en.q.val();
+        self.s1_mask.d.next = self.o_mask.q.val();
+        self.s1_gaddr.d.next = self.o_dst.q.val() & !self.k_bmask.val();
+
+        // ================= mover: arrival and beat formation =================
+        self.f_valid.next = false;
+        self.f_desc.next = self.pend.dout.val();
+        self.f_data.next = self.gm_rdata.val();
+        self.f_to_gm.next = false;
+        self.f_mask_en.next = false;
+        self.f_mask.next = 0.into();
+        self.f_gaddr.next = 0.into();
+        self.pend.pop.next = false;
+        if self.s1_valid.q.val() {
+            self.f_valid.next = true;
+            self.f_desc.next = self.s1_desc.q.val();
+            self.f_data.next = self.sm_rdata.val();
+            self.f_to_gm.next = self.s1_dst_gm.q.val();
+            self.f_mask_en.next = self.s1_mask_en.q.val();
+            self.f_mask.next = self.s1_mask.q.val();
+            self.f_gaddr.next = self.s1_gaddr.q.val();
+        } else if !self.pend.empty.val() {
+            if self.pend.dout.val().get_bit(188) {
+                self.f_valid.next = true;
+                self.pend.pop.next = true;
+            } else if self.gm_rvalid.val() {
+                self.f_valid.next = true;
+                self.pend.pop.next = true;
+            }
+        }
+        self.f_k.next = self.f_desc.val().get_bits::<16>(29);
+        self.f_d.next = self.f_desc.val().get_bits::<16>(45);
+        self.f_n.next = self.f_desc.val().get_bits::<16>(61);
+        self.f_nsrc.next = self.f_desc.val().get_bits::<16>(77);
+        self.f_last.next = self.f_desc.val().get_bit(93);
+        self.flast1.next = self.f_desc.val().get_bits::<1>(93);
+        // Byte rotation: destination byte j takes source byte (j + k) mod B.
+        self.f_rot.next = self.f_data.val();
+        if (self.f_k.val() != 0) & (self.f_k.val() < self.k_b16.val()) {
+            self.f_rot.next = (self.f_data.val() >> (self.f_k.val() << 3))
+                | (self.f_data.val() << (self.k_d16.val() - (self.f_k.val() << 3)));
+        }
+        // Bytes [d, d + nsrc) carry data, [d + nsrc, d + n) are zero fill; [d, d + n) written.
+        self.f_keep.next = 0.into();
+        if (self.f_nsrc.val() != 0) & (self.f_nsrc.val() <= self.k_b16.val()) & (self.f_d.val() < self.k_b16.val()) {
+            self.f_keep.next =
+                (self.k_ones_d.val() >> ((self.k_b16.val() - self.f_nsrc.val()) << 3)) << (self.f_d.val() << 3);
+        }
+        self.f_be_raw.next = 0.into();
+        if (self.f_n.val() != 0) & (self.f_n.val() <= self.k_b16.val()) & (self.f_d.val() < self.k_b16.val()) {
+            self.f_be_raw.next = (self.k_ones_b.val() >> (self.k_b16.val() - self.f_n.val())) << self.f_d.val();
+        }
+        // .cp_mask: destination byte at global address a is written iff mask bit (a mod 16).
+        self.f_pat16.next = bit_cast::<128, 16>(self.f_mask.val());
+        self.f_pat32.next = self.f_pat16.val() | (self.f_pat16.val() << 16);
+        self.f_pat64.next = self.f_pat32.val() | (self.f_pat32.val() << 32);
+        self.f_pat.next = self.f_pat64.val() | (self.f_pat64.val() << 64);
+        self.f_be.next = self.f_be_raw.val();
+        if self.f_mask_en.val() {
+            self.f_be.next = self.f_be_raw.val() & bit_cast::<B, 128>(self.f_pat.val() >> (self.f_gaddr.val() & 15));
+        }
+        // Shared destination: write now.
+        self.sm_we.next = self.f_valid.val() & !self.f_to_gm.val() & !self.reset.val();
+        self.sm_wslot.next = self.f_desc.val().get_bits::<SLOT_BITS>(0);
+        self.sm_waddr.next = self.f_desc.val().get_bits::<SADDR_BITS>(5);
+        self.sm_wdata.next = self.f_rot.val() & self.f_keep.val();
+        self.sm_be.next = self.f_be.val();
+        // Global destination: queue for the global port.
+        self.wq_data.din.next = self.f_rot.val() & self.f_keep.val();
+        self.wq_be.din.next = self.f_be.val();
+        self.wq_meta.din.next = bit_cast::<128, 64>(self.f_gaddr.val())
+            | (bit_cast::<128, 1>(self.flast1.val()) << 64)
+            | (bit_cast::<128, SEQ_BITS>(self.f_desc.val().get_bits::<SEQ_BITS>(94)) << 65);
+        self.wq_data.push.next = self.f_valid.val() & self.f_to_gm.val();
+        self.wq_be.push.next = self.f_valid.val() & self.f_to_gm.val();
+        self.wq_meta.push.next = self.f_valid.val() & self.f_to_gm.val();
+        self.wq_data.pop.next = self.gm_wr_go.val();
+        self.wq_be.pop.next = self.gm_wr_go.val();
+        self.wq_meta.pop.next = self.gm_wr_go.val();
+
+        // Global port: queued writes first, then reads of the active move.
+        self.gm_req.next = !self.wq_meta.empty.val() | self.gm_rd_want.val();
+        self.gm_we.next = !self.wq_meta.empty.val();
+        self.gm_addr.next = self.o_src.q.val() & !self.k_bmask.val();
+        self.gm_wdata.next = self.wq_data.dout.val();
+        self.gm_be.next = self.wq_be.dout.val();
+        if !self.wq_meta.empty.val() {
+            self.gm_addr.next = self.wq_meta.dout.val().get_bits::<64>(0);
+        }
+
+        // ================= completion =================
+        // A move completes when its last beat is written: shared writes (f path, not to global)
+        // or the global write of the last queued beat.
+        self.cmp_valid.next = false;
+        self.cmp_desc.next = self.f_desc.val();
+        if self.f_valid.val() & !self.f_to_gm.val() & self.f_last.val() {
+            self.cmp_valid.next = true;
+        }
+        if self.gm_wr_go.val() & self.wq_meta.dout.val().get_bit(64) {
+            self.cmp_valid.next = true;
+            self.cmp_desc.next = bit_cast::<192, SEQ_BITS>(self.wq_meta.dout.val().get_bits::<SEQ_BITS>(65)) << 94;
+        }
+        if self.cmp_valid.val() {
+            self.completed_seq.d.next = self.cmp_desc.val().get_bits::<SEQ_BITS>(94);
+        }
+        self.comp_q.push.next = self.cmp_valid.val() & self.cmp_desc.val().get_bit(126);
+        self.comp_q.din.next = bit_cast::<64, SLOT_BITS>(self.cmp_desc.val().get_bits::<SLOT_BITS>(127))
+            | (bit_cast::<64, SADDR_BITS>(self.cmp_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
+            | (bit_cast::<64, 32>(self.cmp_desc.val().get_bits::<32>(156)) << 29);
+        if self.start.val() & !self.cmp_valid.val() {
+            self.moves.d.next = self.moves.q.val() + 1;
+        }
+        if self.cmp_valid.val() & !self.start.val() {
+            self.moves.d.next = self.moves.q.val() - 1;
+        }
+
+        self.busy.next = !self.q_ctl.empty.val()
+            | (self.state.q.val() != 0)
+            | (self.moves.q.val() != 0)
+            | !self.comp_q.empty.val()
+            | !self.arrive_q.empty.val();
+
+        if self.reset.val() {
+            self.state.d.next = 0.into();
+            self.o_active.d.next = false;
+            self.moves.d.next = 0.into();
+            self.issued_seq.d.next = 0.into();
+            self.completed_seq.d.next = 0.into();
+            self.mc_started.d.next = false;
+            self.ctl_mb_sent.d.next = false;
+            self.last_src_gm.d.next = false;
+        }
+    }
+}
+
+/// Verilog of the copy engine for `config` (top module `module`): picks the instance whose port
+/// width is `config.copy_port_bytes` and whose thread table fits.
+pub fn copy_engine_verilog(config: &Config, module: &str) -> Result<String, crate::common::VerilogError> {
+    use crate::common::try_verilog_named;
+    let bad = |m: String| crate::common::VerilogError { module: module.into(), message: m };
+    if thread_bits(config) > 15 {
+        return Err(bad(format!("thread table needs {} address bits (max 15)", thread_bits(config))));
+    }
+    macro_rules! inst {
+        ($d:expr, $b:expr) => {{
+            let mut e = CopyEngine::<$d, $b, 15>::new(config);
+            try_verilog_named(&mut e, module)
+        }};
+    }
+    match config.copy_port_bytes {
+        4 => inst!(32, 4),
+        8 => inst!(64, 8),
+        16 => inst!(128, 16),
+        32 => inst!(256, 32),
+        64 => inst!(512, 64),
+        128 => inst!(1024, 128),
+        other => Err(bad(format!("copy_port_bytes = {other} is not one of 4, 8, 16, 32, 64, 128"))),
+    }
+}
