@@ -42,6 +42,10 @@ pub fn main(a: Args) -> Result<(), String> {
     }
     let opts = RunOptions { seed: a.seed, trace: a.trace, max_steps: a.max_steps };
     let result = exec::run(&module, &launch, &config, &mut unit, opts).map_err(|e| e.to_string())?;
-    println!("{}", result.to_json(a.trace));
-    Ok(())
+    // write, not println!: a closed pipe (`| head`) is not a crash
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{}", result.to_json(a.trace)) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the result: {e}")),
+        _ => Ok(()),
+    }
 }
