@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Write docs/CONFORMANCE.md: every checklist item (docs/conformance-items.tsv) -> the tests that
-assert it. A test asserts item N when its name starts with `cNNN_` (three digits).
+assert it. A test asserts item N when its name starts with `cNNN_` (three digits); a name may
+list several items: `c023_c024_arrive_drop`.
 
 Usage: scripts/conformance.py [--check]   (--check: exit 1 if the file is stale or an item has no test)
 """
 import os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TEST_FN = re.compile(r'\bfn\s+(c(\d{3})_\w+)')
+# `fn c007_...` asserts item 7; `fn c023_c024_c025_...` asserts items 23, 24 and 25.
+TEST_FN = re.compile(r'\bfn\s+((?:c\d{3}_)+\w*)')
+ITEM = re.compile(r'c(\d{3})_')
 
 
 def items():
@@ -31,7 +34,10 @@ def tests():
                 rel = os.path.relpath(path, ROOT)
                 with open(path, encoding='utf-8') as f:
                     for m in TEST_FN.finditer(f.read()):
-                        found.setdefault(int(m.group(2)), []).append(f'`{m.group(1)}` ({rel})')
+                        name = m.group(1)
+                        prefix = re.match(r'(?:c\d{3}_)+', name).group(0)
+                        for num in ITEM.findall(prefix):
+                            found.setdefault(int(num), []).append(f'`{name}` ({rel})')
     return found
 
 
