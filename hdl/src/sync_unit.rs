@@ -6,6 +6,8 @@
 //! built in the manifest, so a partial RTL is visible as partial.
 
 use crate::common::{try_verilog_named, VerilogError};
+use crate::mbarrier_alu::MbarrierAlu;
+use crate::warp_network::WarpNetwork;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::Unit;
 
@@ -21,7 +23,18 @@ pub struct RtlModule {
 /// Every module `smsync gen` writes for `config`, units first, the top last.
 pub fn modules(config: &Config) -> Vec<RtlModule> {
     let _ = config; // feature-dependent units (copy engine) will consult it
-    vec![]
+    vec![
+        RtlModule {
+            module: "mbarrier_alu",
+            unit: Some(Unit::Mbarrier),
+            generate: |c| unit_verilog(MbarrierAlu::new(c), "mbarrier_alu"),
+        },
+        RtlModule {
+            module: "warp_network",
+            unit: Some(Unit::WarpNetwork),
+            generate: |c| unit_verilog(WarpNetwork::new(c), "warp_network"),
+        },
+    ]
 }
 
 /// The units whose RTL is not generated yet (`Lsu` is part of the top, not a unit block).
@@ -31,7 +44,6 @@ pub fn missing_units(config: &Config) -> Vec<Unit> {
 }
 
 /// Verilog of a unit block built by `new(config)`, its top module named `module`.
-#[allow(dead_code)]
 fn unit_verilog<B: rust_hdl::prelude::Block>(mut block: B, module: &str) -> Result<String, VerilogError> {
     try_verilog_named(&mut block, module)
 }
