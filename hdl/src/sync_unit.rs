@@ -6,6 +6,8 @@
 //! built in the manifest, so a partial RTL is visible as partial.
 
 use crate::common::{try_verilog_named, VerilogError};
+use crate::barrier_file::BarrierFile;
+use crate::copy_engine::copy_engine_verilog;
 use crate::mbarrier_alu::MbarrierAlu;
 use crate::warp_network::WarpNetwork;
 use smsync_sim::config::Config;
@@ -25,6 +27,11 @@ pub fn modules(config: &Config) -> Vec<RtlModule> {
     let _ = config; // feature-dependent units (copy engine) will consult it
     vec![
         RtlModule {
+            module: "barrier_file",
+            unit: Some(Unit::BarrierFile),
+            generate: |c| unit_verilog(BarrierFile::new(c), "barrier_file"),
+        },
+        RtlModule {
             module: "mbarrier_alu",
             unit: Some(Unit::Mbarrier),
             generate: |c| unit_verilog(MbarrierAlu::new(c), "mbarrier_alu"),
@@ -33,6 +40,12 @@ pub fn modules(config: &Config) -> Vec<RtlModule> {
             module: "warp_network",
             unit: Some(Unit::WarpNetwork),
             generate: |c| unit_verilog(WarpNetwork::new(c), "warp_network"),
+        },
+        RtlModule {
+            module: "copy_engine",
+            unit: Some(Unit::CopyEngine),
+            // The port width is a const generic: copy_engine_verilog picks the instance.
+            generate: |c| copy_engine_verilog(c, "copy_engine"),
         },
     ]
 }
