@@ -51,7 +51,7 @@
 
 pub mod fifo;
 
-use fifo::RegFifo;
+use fifo::{FifoCtl, FifoStore, RegFifo};
 use rust_hdl::prelude::*;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, BulkDir, ErrorCode, Op, Space};
@@ -146,15 +146,12 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// Something is queued, moving or waiting (for testbenches and the top's idle detection).
     pub busy: Signal<Out, Bit>,
 
-    // ---- request queue (parallel FIFOs, one per field group) ----
-    q_ctl: RegFifo<64>,
-    q_addr: RegFifo<64>,
-    q_src: RegFifo<64>,
-    q_mbar: RegFifo<64>,
-    q_a: RegFifo<128>,
-    q_b: RegFifo<64>,
-    q_c: RegFifo<32>,
+    // ---- request queue: [ctl 64 | addr 64 | src 64 | mbar 64 | a 128 | b 64 | c 32] ----
+    q: RegFifo<480>,
     ctl_in: Signal<Local, Bits<64>>,
+    q_full: Signal<Local, Bit>,
+    k_qdepth: Constant<Bits<9>>,
+    k_pend_depth: Constant<Bits<9>>,
     // ---- controller ----
     state: DFF<Bits<4>>,
     cur_ctl: DFF<Bits<64>>,
@@ -177,7 +174,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// The issue-time mbarrier event of the current cp.async.mbarrier.arrive has been sent.
     ctl_mb_sent: DFF<Bit>,
     trec: RAM<Bits<REC_BITS>, T>,
-    arrive_q: RegFifo<64>,
+    arrive_q: RegFifo<61>,
     // decoded fields of cur_*
     c_op: Signal<Local, Bits<OP_BITS>>,
     c_sub: Signal<Local, Bits<4>>,
@@ -203,7 +200,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     // group arithmetic
     in_flight: Signal<Local, Bits<SEQ_BITS>>,
     ring_sel: Signal<Local, Bits<128>>,
-    last_sel: Signal<Local, Bits<SEQ_BITS>>,
     inc0: Signal<Local, Bit>,
     inc1: Signal<Local, Bit>,
     inc2: Signal<Local, Bit>,
@@ -213,7 +209,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     p1: Signal<Local, Bits<16>>,
     p2: Signal<Local, Bits<16>>,
     p3: Signal<Local, Bits<16>>,
-    fs_shift: Signal<Local, Bits<160>>,
     mb_raw: Signal<Local, Bits<64>>,
     b_n1: Signal<Local, Bits<32>>,
     last1: Signal<Local, Bits<1>>,
@@ -313,18 +308,18 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     gm_rd_go: Signal<Local, Bit>,
     gm_wr_go: Signal<Local, Bit>,
     // global reads in flight: descriptor FIFO
-    pend: RegFifo<192>,
-    pend_in: Signal<Local, Bits<192>>,
+    pend: RegFifo<189>,
+    pend_in: Signal<Local, Bits<189>>,
     // shared read in flight (1 cycle)
     s1_valid: DFF<Bit>,
-    s1_desc: DFF<Bits<192>>,
+    s1_desc: DFF<Bits<189>>,
     s1_dst_gm: DFF<Bit>,
     s1_mask_en: DFF<Bit>,
     s1_mask: DFF<Bits<16>>,
     s1_gaddr: DFF<Bits<64>>,
     // beat formation (arrival)
     f_valid: Signal<Local, Bit>,
-    f_desc: Signal<Local, Bits<192>>,
+    f_desc: Signal<Local, Bits<189>>,
     f_data: Signal<Local, Bits<D>>,
     f_rot: Signal<Local, Bits<D>>,
     f_keep: Signal<Local, Bits<D>>,
@@ -340,13 +335,16 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     f_mask: Signal<Local, Bits<16>>,
     f_gaddr: Signal<Local, Bits<64>>,
     // global write queue (S -> G)
-    wq_data: RegFifo<D>,
-    wq_be: RegFifo<B>,
-    wq_meta: RegFifo<128>,
+    wq_ctl: FifoCtl,
+    wq_data: FifoStore<D>,
+    wq_be: FifoStore<B>,
+    wq_meta: FifoStore<97>,
+    wq_empty: Signal<Local, Bit>,
     // completion
     cmp_valid: Signal<Local, Bit>,
-    cmp_desc: Signal<Local, Bits<192>>,
-    comp_q: RegFifo<64>,
+    cmp_seq: Signal<Local, Bits<SEQ_BITS>>,
+    cmp_has_mb: Signal<Local, Bit>,
+    comp_q: RegFifo<61>,
     // ---- constants ----
     k_bmask: Constant<Bits<64>>,
     k_b32: Constant<Bits<32>>,
@@ -370,7 +368,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     op_cparrive: Constant<Bits<OP_BITS>>,
     op_mb_arrive: Constant<Bits<OP_BITS>>,
     op_mb_complete_tx: Constant<Bits<OP_BITS>>,
-    f_noinc: Constant<Bits<FLAG_BITS>>,
     f_multicast: Constant<Bits<FLAG_BITS>>,
     sp_cluster: Constant<Bits<2>>,
     dir_g2s: Constant<Bits<4>>,
@@ -483,14 +480,11 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sm_wdata: Default::default(),
             sm_be: Default::default(),
             busy: Default::default(),
-            q_ctl: RegFifo::new(depth),
-            q_addr: RegFifo::new(depth),
-            q_src: RegFifo::new(depth),
-            q_mbar: RegFifo::new(depth),
-            q_a: RegFifo::new(depth),
-            q_b: RegFifo::new(depth),
-            q_c: RegFifo::new(depth),
+            q: RegFifo::new(depth),
             ctl_in: Default::default(),
+            q_full: Default::default(),
+            k_qdepth: k(depth as u64),
+            k_pend_depth: k(PEND_DEPTH as u64),
             state: Default::default(),
             cur_ctl: Default::default(),
             cur_addr: Default::default(),
@@ -533,7 +527,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             rec_write: Default::default(),
             in_flight: Default::default(),
             ring_sel: Default::default(),
-            last_sel: Default::default(),
             inc0: Default::default(),
             inc1: Default::default(),
             inc2: Default::default(),
@@ -543,7 +536,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             p1: Default::default(),
             p2: Default::default(),
             p3: Default::default(),
-            fs_shift: Default::default(),
             mb_raw: Default::default(),
             b_n1: Default::default(),
             last1: Default::default(),
@@ -657,11 +649,14 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             f_mask_en: Default::default(),
             f_mask: Default::default(),
             f_gaddr: Default::default(),
-            wq_data: RegFifo::new(WQ_DEPTH),
-            wq_be: RegFifo::new(WQ_DEPTH),
-            wq_meta: RegFifo::new(WQ_DEPTH),
+            wq_ctl: FifoCtl::new(WQ_DEPTH),
+            wq_data: FifoStore::new(WQ_DEPTH),
+            wq_be: FifoStore::new(WQ_DEPTH),
+            wq_meta: FifoStore::new(WQ_DEPTH),
+            wq_empty: Default::default(),
             cmp_valid: Default::default(),
-            cmp_desc: Default::default(),
+            cmp_seq: Default::default(),
+            cmp_has_mb: Default::default(),
             comp_q: RegFifo::new(COMP_DEPTH),
             k_bmask: k((B - 1) as u64),
             k_b32: k(B as u64),
@@ -685,7 +680,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             op_cparrive: op(Op::MbCpAsyncArrive),
             op_mb_arrive: op(Op::MbArrive),
             op_mb_complete_tx: op(Op::MbCompleteTx),
-            f_noinc: k(flags::NO_INC as u64),
             f_multicast: k(flags::MOD_B as u64),
             sp_cluster: k(Space::SharedCluster.code() as u64),
             dir_g2s: k(BulkDir::GlobalToShared.code() as u64),
@@ -702,7 +696,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
     }
 }
 
-// Descriptor layout of a beat in flight (pend / s1 / completion), 192 bits:
+// Descriptor layout of a beat in flight (pend / s1 / completion), 189 bits:
 //   [0..5) dst slot  [5..29) dst shared offset (port-aligned)  [29..45) rotate k  [45..61) d
 //   [61..77) n  [77..93) nsrc  [93] last  [94..126) seq  [126] has_mb  [127..132) mb slot
 //   [132..156) mb offset  [156..188) move length  [188] no data (zero fill without a read)
@@ -717,9 +711,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             o_mb_slot, o_mb_off, o_len, last_src_gm, moves, s1_valid, s1_desc, s1_dst_gm, s1_mask_en, s1_mask,
             s1_gaddr
         );
-        clock!(self, clock, q_ctl, q_addr, q_src, q_mbar, q_a, q_b, q_c, arrive_q, pend, wq_data, wq_be, wq_meta, comp_q);
+        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q);
         self.trec.read_clock.next = self.clock.val();
         self.trec.write_clock.next = self.clock.val();
+
+        self.wq_empty.next = self.wq_ctl.empty.val();
 
         // ================= request queue =================
         self.ctl_in.next = bit_cast::<64, OP_BITS>(self.req_op.val())
@@ -732,42 +728,23 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (bit_cast::<64, SLOT_BITS>(self.req_cta.val()) << 48)
             | (bit_cast::<64, WARP_BITS>(self.req_warp.val()) << 53)
             | (bit_cast::<64, LANE_BITS>(self.req_lane.val()) << 58);
-        self.req_ready.next = !self.q_ctl.full.val() & !self.reset.val();
-        self.q_ctl.din.next = self.ctl_in.val();
-        self.q_addr.din.next = self.req_addr.val();
-        self.q_src.din.next = self.req_src.val();
-        self.q_mbar.din.next = self.req_mbar.val();
-        self.q_a.din.next = self.req_a.val();
-        self.q_b.din.next = self.req_b.val();
-        self.q_c.din.next = self.req_c.val();
-        self.q_ctl.push.next = self.req_valid.val() & !self.reset.val();
-        self.q_addr.push.next = self.req_valid.val() & !self.reset.val();
-        self.q_src.push.next = self.req_valid.val() & !self.reset.val();
-        self.q_mbar.push.next = self.req_valid.val() & !self.reset.val();
-        self.q_a.push.next = self.req_valid.val() & !self.reset.val();
-        self.q_b.push.next = self.req_valid.val() & !self.reset.val();
-        self.q_c.push.next = self.req_valid.val() & !self.reset.val();
-        self.q_ctl.reset.next = self.reset.val();
-        self.q_addr.reset.next = self.reset.val();
-        self.q_src.reset.next = self.reset.val();
-        self.q_mbar.reset.next = self.reset.val();
-        self.q_a.reset.next = self.reset.val();
-        self.q_b.reset.next = self.reset.val();
-        self.q_c.reset.next = self.reset.val();
+        self.q_full.next = self.q.count.val() == self.k_qdepth.val();
+        self.req_ready.next = !self.q_full.val() & !self.reset.val();
+        self.q.din.next = bit_cast::<480, 64>(self.ctl_in.val())
+            | (bit_cast::<480, 64>(self.req_addr.val()) << 64)
+            | (bit_cast::<480, 64>(self.req_src.val()) << 128)
+            | (bit_cast::<480, 64>(self.req_mbar.val()) << 192)
+            | (bit_cast::<480, 128>(self.req_a.val()) << 256)
+            | (bit_cast::<480, 64>(self.req_b.val()) << 384)
+            | (bit_cast::<480, 32>(self.req_c.val()) << 448);
+        self.q.push.next = self.req_valid.val() & !self.reset.val();
+        self.q.reset.next = self.reset.val();
         self.arrive_q.reset.next = self.reset.val();
         self.pend.reset.next = self.reset.val();
-        self.wq_data.reset.next = self.reset.val();
-        self.wq_be.reset.next = self.reset.val();
-        self.wq_meta.reset.next = self.reset.val();
+        self.wq_ctl.reset.next = self.reset.val();
         self.comp_q.reset.next = self.reset.val();
         // Pop into the controller when it is idle.
-        self.q_ctl.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
-        self.q_addr.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
-        self.q_src.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
-        self.q_mbar.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
-        self.q_a.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
-        self.q_b.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
-        self.q_c.pop.next = (self.state.q.val() == 0) & !self.q_ctl.empty.val();
+        self.q.pop.next = (self.state.q.val() == 0) & !self.q.empty.val();
 
         // ================= controller: decode =================
         self.c_op.next = self.cur_ctl.q.val().get_bits::<OP_BITS>(0);
@@ -808,10 +785,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // number lies in (completed_seq, issued_seq].
         self.in_flight.next = self.issued_seq.q.val() - self.completed_seq.q.val();
         self.ring_sel.next = self.a_ring.val();
-        self.last_sel.next = self.a_last.val();
         if self.is_bcommit.val() | self.is_bwait.val() {
             self.ring_sel.next = self.b_ring.val();
-            self.last_sel.next = self.b_last.val();
         }
         self.inc0.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(0)) < self.in_flight.val();
         self.inc1.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(32)) < self.in_flight.val();
@@ -837,9 +812,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.pending.next = self.p0.val() + self.p1.val() + self.p2.val() + self.p3.val();
 
         // Address resolution (golden `space::resolve_shared`).
-        self.fs_shift.next = self.k_first_slots.val()
-            >> ((bit_cast::<16, SLOT_BITS>(self.c_cta.val()) << 2) + bit_cast::<16, SLOT_BITS>(self.c_cta.val()));
-        self.first_slot.next = self.fs_shift.val().get_bits::<SLOT_BITS>(0);
+        self.first_slot.next = bit_cast::<SLOT_BITS, 160>(
+            self.k_first_slots.val()
+                >> ((bit_cast::<16, SLOT_BITS>(self.c_cta.val()) << 2) + bit_cast::<16, SLOT_BITS>(self.c_cta.val())),
+        );
         self.dst_cluster.next = self.c_space.val() == self.sp_cluster.val();
         self.mb_cluster.next = self.c_space.val() == self.sp_cluster.val();
         self.dir.next = self.c_sub.val();
@@ -963,7 +939,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
                 if self.err.val() != self.e_none.val() {
                     self.done.next = true;
-                } else if !self.arrive_q.full.val() {
+                } else if self.arrive_q.count.val() != self.k_qdepth.val() {
                     self.ctl_mb_want.next = !self.ctl_mb_sent.q.val();
                     if self.ctl_mb_sent.q.val() | self.ctl_mb_go.val() {
                         self.done.next = true;
@@ -1075,14 +1051,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         // State transitions.
         if self.state.q.val() == 0 {
-            if !self.q_ctl.empty.val() {
-                    self.cur_ctl.d.next = self.q_ctl.dout.val();
-                    self.cur_addr.d.next = self.q_addr.dout.val();
-                    self.cur_src.d.next = self.q_src.dout.val();
-                    self.cur_mbar.d.next = self.q_mbar.dout.val();
-                    self.cur_a.d.next = self.q_a.dout.val();
-                    self.cur_b.d.next = self.q_b.dout.val();
-                    self.cur_c.d.next = self.q_c.dout.val();
+            if !self.q.empty.val() {
+                    self.cur_ctl.d.next = self.q.dout.val().get_bits::<64>(0);
+                    self.cur_addr.d.next = self.q.dout.val().get_bits::<64>(64);
+                    self.cur_src.d.next = self.q.dout.val().get_bits::<64>(128);
+                    self.cur_mbar.d.next = self.q.dout.val().get_bits::<64>(192);
+                    self.cur_a.d.next = self.q.dout.val().get_bits::<128>(256);
+                    self.cur_b.d.next = self.q.dout.val().get_bits::<64>(384);
+                    self.cur_c.d.next = self.q.dout.val().get_bits::<32>(448);
                     self.state.d.next = 1.into();
                 }
         } else if self.state.q.val() == 1 {
@@ -1153,9 +1129,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.arrive_q.pop.next = self.arr_go.val();
         // The arrive-on waits for every move issued so far (including a cp.async started now).
         self.arrive_q.push.next = self.ctl_mb_go.val();
-        self.arrive_q.din.next = bit_cast::<64, SLOT_BITS>(self.mb_slot.val())
-            | (bit_cast::<64, SADDR_BITS>(bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val())) << 5)
-            | (bit_cast::<64, SEQ_BITS>(self.issued_seq.q.val()) << 29);
+        self.arrive_q.din.next = bit_cast::<61, SLOT_BITS>(self.mb_slot.val())
+            | (bit_cast::<61, SADDR_BITS>(bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val())) << 5)
+            | (bit_cast::<61, SEQ_BITS>(self.issued_seq.q.val()) << 29);
 
         // ================= mover: start =================
         if self.start.val() {
@@ -1213,9 +1189,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<32, 64>(self.k_bmask.val());
         self.beat_last.next = self.b_n.val() == self.o_rem.q.val();
         self.b_read.next = self.b_nsrc.val() != 0;
-        self.gm_wr_go.next = !self.wq_meta.empty.val() & self.gm_grant.val();
-        self.gm_rd_want.next = self.o_active.q.val() & self.o_src_gm.q.val() & self.b_read.val() & !self.pend.full.val();
-        self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_meta.empty.val() & self.gm_grant.val();
+        self.gm_wr_go.next = !self.wq_empty.val() & self.gm_grant.val();
+        self.gm_rd_want.next = self.o_active.q.val()
+            & self.o_src_gm.q.val()
+            & self.b_read.val()
+            & (self.pend.count.val() != self.k_pend_depth.val());
+        self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_empty.val() & self.gm_grant.val();
         self.b_go.next = false;
         if self.o_active.q.val() {
             if self.o_src_gm.q.val() {
@@ -1229,22 +1208,22 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             } else {
                 // Shared source: one read per cycle, room reserved in the global write queue.
                 self.b_go.next = !self.o_dst_gm.q.val()
-                    | ((self.wq_meta.count.val() + self.s1v9.val()) < self.k_wq_room.val());
+                    | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val());
             }
         }
-        self.pend_in.next = bit_cast::<192, SLOT_BITS>(self.o_dst_slot.q.val())
-            | (bit_cast::<192, 64>((self.o_dst.q.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
-            | (bit_cast::<192, 32>(self.b_k.val() & 0xFFFF) << 29)
-            | (bit_cast::<192, 32>(self.b_d.val() & 0xFFFF) << 45)
-            | (bit_cast::<192, 32>(self.b_n.val() & 0xFFFF) << 61)
-            | (bit_cast::<192, 32>(self.b_nsrc.val() & 0xFFFF) << 77)
-            | (bit_cast::<192, 1>(self.last1.val()) << 93)
-            | (bit_cast::<192, SEQ_BITS>(self.o_seq.q.val()) << 94)
-            | (bit_cast::<192, 1>(self.hasmb1.val()) << 126)
-            | (bit_cast::<192, SLOT_BITS>(self.o_mb_slot.q.val()) << 127)
-            | (bit_cast::<192, SADDR_BITS>(self.o_mb_off.q.val()) << 132)
-            | (bit_cast::<192, 32>(self.o_len.q.val()) << 156)
-            | (bit_cast::<192, 1>(self.nodata1.val()) << 188);
+        self.pend_in.next = bit_cast::<189, SLOT_BITS>(self.o_dst_slot.q.val())
+            | (bit_cast::<189, 64>((self.o_dst.q.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
+            | (bit_cast::<189, 32>(self.b_k.val() & 0xFFFF) << 29)
+            | (bit_cast::<189, 32>(self.b_d.val() & 0xFFFF) << 45)
+            | (bit_cast::<189, 32>(self.b_n.val() & 0xFFFF) << 61)
+            | (bit_cast::<189, 32>(self.b_nsrc.val() & 0xFFFF) << 77)
+            | (bit_cast::<189, 1>(self.last1.val()) << 93)
+            | (bit_cast::<189, SEQ_BITS>(self.o_seq.q.val()) << 94)
+            | (bit_cast::<189, 1>(self.hasmb1.val()) << 126)
+            | (bit_cast::<189, SLOT_BITS>(self.o_mb_slot.q.val()) << 127)
+            | (bit_cast::<189, SADDR_BITS>(self.o_mb_off.q.val()) << 132)
+            | (bit_cast::<189, 32>(self.o_len.q.val()) << 156)
+            | (bit_cast::<189, 1>(self.nodata1.val()) << 188);
         self.pend.din.next = self.pend_in.val();
         self.pend.push.next = self.b_go.val() & self.o_src_gm.q.val();
         if self.b_go.val() {
@@ -1285,7 +1264,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.f_mask.next = self.s1_mask.q.val();
             self.f_gaddr.next = self.s1_gaddr.q.val();
         } else if !self.pend.empty.val() {
-            if self.pend.dout.val().get_bit(188) {
+            if self.f_desc.val().get_bit(188) {
                 self.f_valid.next = true;
                 self.pend.pop.next = true;
             } else if self.gm_rvalid.val() {
@@ -1333,45 +1312,53 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // Global destination: queue for the global port.
         self.wq_data.din.next = self.f_rot.val() & self.f_keep.val();
         self.wq_be.din.next = self.f_be.val();
-        self.wq_meta.din.next = bit_cast::<128, 64>(self.f_gaddr.val())
-            | (bit_cast::<128, 1>(self.flast1.val()) << 64)
-            | (bit_cast::<128, SEQ_BITS>(self.f_desc.val().get_bits::<SEQ_BITS>(94)) << 65);
-        self.wq_data.push.next = self.f_valid.val() & self.f_to_gm.val();
-        self.wq_be.push.next = self.f_valid.val() & self.f_to_gm.val();
-        self.wq_meta.push.next = self.f_valid.val() & self.f_to_gm.val();
-        self.wq_data.pop.next = self.gm_wr_go.val();
-        self.wq_be.pop.next = self.gm_wr_go.val();
-        self.wq_meta.pop.next = self.gm_wr_go.val();
+        self.wq_meta.din.next = bit_cast::<97, 64>(self.f_gaddr.val())
+            | (bit_cast::<97, 1>(self.flast1.val()) << 64)
+            | (bit_cast::<97, SEQ_BITS>(self.f_desc.val().get_bits::<SEQ_BITS>(94)) << 65);
+        self.wq_ctl.push.next = self.f_valid.val() & self.f_to_gm.val();
+        self.wq_ctl.pop.next = self.gm_wr_go.val();
+        self.wq_data.write.next = self.wq_ctl.write.val();
+        self.wq_be.write.next = self.wq_ctl.write.val();
+        self.wq_meta.write.next = self.wq_ctl.write.val();
+        self.wq_data.tail.next = self.wq_ctl.tail.val();
+        self.wq_be.tail.next = self.wq_ctl.tail.val();
+        self.wq_meta.tail.next = self.wq_ctl.tail.val();
+        self.wq_data.head.next = self.wq_ctl.head.val();
+        self.wq_be.head.next = self.wq_ctl.head.val();
+        self.wq_meta.head.next = self.wq_ctl.head.val();
 
         // Global port: queued writes first, then reads of the active move.
-        self.gm_req.next = !self.wq_meta.empty.val() | self.gm_rd_want.val();
-        self.gm_we.next = !self.wq_meta.empty.val();
+        self.gm_req.next = !self.wq_empty.val() | self.gm_rd_want.val();
+        self.gm_we.next = !self.wq_empty.val();
         self.gm_addr.next = self.o_src.q.val() & !self.k_bmask.val();
         self.gm_wdata.next = self.wq_data.dout.val();
         self.gm_be.next = self.wq_be.dout.val();
-        if !self.wq_meta.empty.val() {
+        if !self.wq_empty.val() {
             self.gm_addr.next = self.wq_meta.dout.val().get_bits::<64>(0);
         }
 
         // ================= completion =================
         // A move completes when its last beat is written: shared writes (f path, not to global)
         // or the global write of the last queued beat.
+        // (Global-destination moves carry no mbarrier: they complete into bulk groups.)
         self.cmp_valid.next = false;
-        self.cmp_desc.next = self.f_desc.val();
+        self.cmp_seq.next = self.f_desc.val().get_bits::<SEQ_BITS>(94);
+        self.cmp_has_mb.next = self.f_desc.val().get_bit(126);
         if self.f_valid.val() & !self.f_to_gm.val() & self.f_last.val() {
             self.cmp_valid.next = true;
         }
         if self.gm_wr_go.val() & self.wq_meta.dout.val().get_bit(64) {
             self.cmp_valid.next = true;
-            self.cmp_desc.next = bit_cast::<192, SEQ_BITS>(self.wq_meta.dout.val().get_bits::<SEQ_BITS>(65)) << 94;
+            self.cmp_seq.next = self.wq_meta.dout.val().get_bits::<SEQ_BITS>(65);
+            self.cmp_has_mb.next = false;
         }
         if self.cmp_valid.val() {
-            self.completed_seq.d.next = self.cmp_desc.val().get_bits::<SEQ_BITS>(94);
+            self.completed_seq.d.next = self.cmp_seq.val();
         }
-        self.comp_q.push.next = self.cmp_valid.val() & self.cmp_desc.val().get_bit(126);
-        self.comp_q.din.next = bit_cast::<64, SLOT_BITS>(self.cmp_desc.val().get_bits::<SLOT_BITS>(127))
-            | (bit_cast::<64, SADDR_BITS>(self.cmp_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
-            | (bit_cast::<64, 32>(self.cmp_desc.val().get_bits::<32>(156)) << 29);
+        self.comp_q.push.next = self.cmp_valid.val() & self.cmp_has_mb.val();
+        self.comp_q.din.next = bit_cast::<61, SLOT_BITS>(self.f_desc.val().get_bits::<SLOT_BITS>(127))
+            | (bit_cast::<61, SADDR_BITS>(self.f_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
+            | (bit_cast::<61, 32>(self.f_desc.val().get_bits::<32>(156)) << 29);
         if self.start.val() & !self.cmp_valid.val() {
             self.moves.d.next = self.moves.q.val() + 1;
         }
@@ -1379,7 +1366,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.moves.d.next = self.moves.q.val() - 1;
         }
 
-        self.busy.next = !self.q_ctl.empty.val()
+        self.busy.next = !self.q.empty.val()
             | (self.state.q.val() != 0)
             | (self.moves.q.val() != 0)
             | !self.comp_q.empty.val()

@@ -476,7 +476,7 @@ fn lint(config: &Config, tag: &str) {
     let out = verilator().args(["--lint-only", "-Wall", "--top-module", "copy_engine"]).arg(waiver_file()).arg(&file).output().unwrap();
     let msg = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && !msg.contains("%Warning") && !msg.contains("%Error"), "verilator -Wall ({tag}):\n{msg}");
-    let script = format!("read_verilog '{}'; hierarchy -check -top copy_engine; proc; check -assert", file.display());
+    let script = format!("read_verilog {}; hierarchy -check -top copy_engine; proc; check -assert", file.display());
     let out = Command::new("yosys").args(["-q", "-p", &script]).output().expect("run yosys");
     let msg = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && !msg.contains("Latch inferred"), "yosys ({tag}):\n{msg}");

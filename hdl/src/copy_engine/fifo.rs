@@ -1,5 +1,9 @@
-//! A register FIFO whose depth comes from the runtime `Config` (a `Vec` of register slots), with
-//! an occupancy count so that producers can reserve room ahead (credit flow control).
+//! Register FIFOs whose depth comes from the runtime `Config` (a `Vec` of register slots).
+//!
+//! A FIFO is a [`FifoCtl`] (pointers and occupancy) plus one or more [`FifoStore`]s (the data),
+//! so that several fields queued together share one set of pointers. The occupancy `count` lets
+//! producers reserve room ahead (credit flow control); "full" is `count == depth`, compared by the
+//! user, who knows the depth.
 
 use rust_hdl::prelude::*;
 
@@ -24,23 +28,22 @@ impl<const W: usize> Logic for RegSlot<W> {
     }
 }
 
-/// First-in first-out queue of `depth` entries of `W` bits. `push` while full and `pop` while
-/// empty are ignored; push and pop in one cycle are both performed. `dout` shows the head.
+/// Pointers of a FIFO of `depth` entries. `push` while full and `pop` while empty are ignored;
+/// `write` tells the stores to write slot `tail`.
 #[derive(LogicBlock)]
-pub struct RegFifo<const W: usize> {
+pub struct FifoCtl {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub push: Signal<In, Bit>,
-    pub din: Signal<In, Bits<W>>,
     pub pop: Signal<In, Bit>,
-    pub dout: Signal<Out, Bits<W>>,
+    pub write: Signal<Out, Bit>,
+    pub head: Signal<Out, Bits<8>>,
+    pub tail: Signal<Out, Bits<8>>,
     pub empty: Signal<Out, Bit>,
-    pub full: Signal<Out, Bit>,
     /// Entries held (0..=depth).
     pub count: Signal<Out, Bits<9>>,
-    slots: Vec<RegSlot<W>>,
-    head: DFF<Bits<8>>,
-    tail: DFF<Bits<8>>,
+    head_r: DFF<Bits<8>>,
+    tail_r: DFF<Bits<8>>,
     used: DFF<Bits<9>>,
     push_ok: Signal<Local, Bit>,
     pop_ok: Signal<Local, Bit>,
@@ -48,23 +51,22 @@ pub struct RegFifo<const W: usize> {
     k_depth: Constant<Bits<9>>,
 }
 
-impl<const W: usize> RegFifo<W> {
-    /// A FIFO of `depth` entries (1..=256).
+impl FifoCtl {
+    /// Pointers for `depth` entries (1..=256).
     pub fn new(depth: usize) -> Self {
-        assert!((1..=256).contains(&depth), "RegFifo depth {depth} outside 1..=256");
-        RegFifo {
+        assert!((1..=256).contains(&depth), "FIFO depth {depth} outside 1..=256");
+        FifoCtl {
             clock: Default::default(),
             reset: Default::default(),
             push: Default::default(),
-            din: Default::default(),
             pop: Default::default(),
-            dout: Default::default(),
-            empty: Default::default(),
-            full: Default::default(),
-            count: Default::default(),
-            slots: (0..depth).map(|_| RegSlot::default()).collect(),
+            write: Default::default(),
             head: Default::default(),
             tail: Default::default(),
+            empty: Default::default(),
+            count: Default::default(),
+            head_r: Default::default(),
+            tail_r: Default::default(),
             used: Default::default(),
             push_ok: Default::default(),
             pop_ok: Default::default(),
@@ -74,36 +76,29 @@ impl<const W: usize> RegFifo<W> {
     }
 }
 
-impl<const W: usize> Logic for RegFifo<W> {
+impl Logic for FifoCtl {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, head, tail, used);
+        dff_setup!(self, clock, head_r, tail_r, used);
         self.empty.next = self.used.q.val() == 0;
-        self.full.next = self.used.q.val() == self.k_depth.val();
         self.count.next = self.used.q.val();
+        self.head.next = self.head_r.q.val();
+        self.tail.next = self.tail_r.q.val();
         self.push_ok.next = self.push.val() & (self.used.q.val() != self.k_depth.val());
         self.pop_ok.next = self.pop.val() & (self.used.q.val() != 0);
-        self.dout.next = 0.into();
-        for i in 0..self.slots.len() {
-            self.slots[i].clock.next = self.clock.val();
-            self.slots[i].load.next = self.push_ok.val() & (self.tail.q.val().index() == i);
-            self.slots[i].din.next = self.din.val();
-            if self.head.q.val().index() == i {
-                self.dout.next = self.slots[i].dout.val();
-            }
-        }
+        self.write.next = self.push_ok.val();
         if self.push_ok.val() {
-            if self.tail.q.val() == self.k_last.val() {
-                self.tail.d.next = 0.into();
+            if self.tail_r.q.val() == self.k_last.val() {
+                self.tail_r.d.next = 0.into();
             } else {
-                self.tail.d.next = self.tail.q.val() + 1;
+                self.tail_r.d.next = self.tail_r.q.val() + 1;
             }
         }
         if self.pop_ok.val() {
-            if self.head.q.val() == self.k_last.val() {
-                self.head.d.next = 0.into();
+            if self.head_r.q.val() == self.k_last.val() {
+                self.head_r.d.next = 0.into();
             } else {
-                self.head.d.next = self.head.q.val() + 1;
+                self.head_r.d.next = self.head_r.q.val() + 1;
             }
         }
         if self.push_ok.val() & !self.pop_ok.val() {
@@ -113,9 +108,101 @@ impl<const W: usize> Logic for RegFifo<W> {
             self.used.d.next = self.used.q.val() - 1;
         }
         if self.reset.val() {
-            self.head.d.next = 0.into();
-            self.tail.d.next = 0.into();
+            self.head_r.d.next = 0.into();
+            self.tail_r.d.next = 0.into();
             self.used.d.next = 0.into();
         }
+    }
+}
+
+/// The data of a FIFO: `depth` slots of `W` bits; slot `tail` loads `din` when `write`, `dout`
+/// shows slot `head`.
+#[derive(LogicBlock)]
+pub struct FifoStore<const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub write: Signal<In, Bit>,
+    pub tail: Signal<In, Bits<8>>,
+    pub head: Signal<In, Bits<8>>,
+    pub din: Signal<In, Bits<W>>,
+    pub dout: Signal<Out, Bits<W>>,
+    slots: Vec<RegSlot<W>>,
+}
+
+impl<const W: usize> FifoStore<W> {
+    pub fn new(depth: usize) -> Self {
+        FifoStore {
+            clock: Default::default(),
+            write: Default::default(),
+            tail: Default::default(),
+            head: Default::default(),
+            din: Default::default(),
+            dout: Default::default(),
+            slots: (0..depth).map(|_| RegSlot::default()).collect(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for FifoStore<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.dout.next = 0.into();
+        for i in 0..self.slots.len() {
+            self.slots[i].clock.next = self.clock.val();
+            self.slots[i].load.next = self.write.val() & (self.tail.val().index() == i);
+            self.slots[i].din.next = self.din.val();
+            if self.head.val().index() == i {
+                self.dout.next = self.slots[i].dout.val();
+            }
+        }
+    }
+}
+
+/// A FIFO with one data field: [`FifoCtl`] + [`FifoStore`].
+#[derive(LogicBlock)]
+pub struct RegFifo<const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub push: Signal<In, Bit>,
+    pub din: Signal<In, Bits<W>>,
+    pub pop: Signal<In, Bit>,
+    pub dout: Signal<Out, Bits<W>>,
+    pub empty: Signal<Out, Bit>,
+    pub count: Signal<Out, Bits<9>>,
+    ctl: FifoCtl,
+    store: FifoStore<W>,
+}
+
+impl<const W: usize> RegFifo<W> {
+    pub fn new(depth: usize) -> Self {
+        RegFifo {
+            clock: Default::default(),
+            reset: Default::default(),
+            push: Default::default(),
+            din: Default::default(),
+            pop: Default::default(),
+            dout: Default::default(),
+            empty: Default::default(),
+            count: Default::default(),
+            ctl: FifoCtl::new(depth),
+            store: FifoStore::new(depth),
+        }
+    }
+}
+
+impl<const W: usize> Logic for RegFifo<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ctl.clock.next = self.clock.val();
+        self.ctl.reset.next = self.reset.val();
+        self.ctl.push.next = self.push.val();
+        self.ctl.pop.next = self.pop.val();
+        self.store.clock.next = self.clock.val();
+        self.store.write.next = self.ctl.write.val();
+        self.store.tail.next = self.ctl.tail.val();
+        self.store.head.next = self.ctl.head.val();
+        self.store.din.next = self.din.val();
+        self.dout.next = self.store.dout.val();
+        self.empty.next = self.ctl.empty.val();
+        self.count.next = self.ctl.count.val();
     }
 }
