@@ -7,7 +7,7 @@
 //!   ReduxOp / ShflMode code), `req_dtype` (`DataType` code), `req_flags` (`encoding::flags`),
 //!   `req_cta`, `req_warp`, `req_member` (membermask), `req_active` (lanes executing this request),
 //!   `req_live` (non-exited lanes), and per lane `lane_a` (64-bit operand a), `lane_b` (shfl b[4:0])
-//!   and `lane_c` (shfl c[12:0]: clamp in [4:0], segmask in [12:8]).
+//!   `lane_clamp` (shfl c[4:0]) and `lane_segmask` (shfl c[12:8]).
 //! * response: `resp_valid` (one-cycle pulse), `resp_cta`, `resp_warp`, `resp_lanes` (the lanes
 //!   completed: every lane that arrived at the rendezvous), per-lane `resp_value` (32-bit d),
 //!   `resp_preds` (bit i = p of lane i), `resp_error` (`ErrorCode`), `resp_error_lane`.
@@ -102,7 +102,8 @@ pub struct MatchRow {
     pub key: Signal<In, Bits<64>>,
     pub wide: Signal<In, Bit>,
     pub part: Signal<In, Bits<32>>,
-    pub vals: Vec<Signal<In, Bits<64>>>,
+    /// The 32 lane values, lane j in bits [64j+63:64j].
+    pub vals: Signal<In, Bits<2048>>,
     pub row: Signal<Out, Bits<32>>,
     pack: Pack32,
 }
@@ -113,7 +114,7 @@ impl Default for MatchRow {
             key: Default::default(),
             wide: Default::default(),
             part: Default::default(),
-            vals: (0..LANES).map(|_| Default::default()).collect(),
+            vals: Default::default(),
             row: Default::default(),
             pack: Default::default(),
         }
@@ -124,9 +125,9 @@ impl Logic for MatchRow {
     #[hdl_gen]
     fn update(&mut self) {
         for j in 0..32 {
-            self.pack.bit[j].next = self.vals[j].val().get_bits::<32>(0) == self.key.val().get_bits::<32>(0);
+            self.pack.bit[j].next = self.vals.val().get_bits::<32>(j * 64) == self.key.val().get_bits::<32>(0);
             if self.wide.val() {
-                self.pack.bit[j].next = self.vals[j].val() == self.key.val();
+                self.pack.bit[j].next = self.vals.val().get_bits::<64>(j * 64) == self.key.val();
             }
         }
         self.row.next = self.pack.word.val() & self.part.val();
@@ -139,7 +140,7 @@ pub struct ReduxNode {
     pub x: Signal<In, Bits<32>>,
     pub y: Signal<In, Bits<32>>,
     pub op: Signal<In, Bits<3>>,
-    pub signed: Signal<In, Bit>,
+    pub is_signed: Signal<In, Bit>,
     pub float: Signal<In, Bit>,
     /// `.NaN`: any NaN input makes the result the canonical NaN.
     pub nan_mode: Signal<In, Bit>,
@@ -167,7 +168,7 @@ impl Default for ReduxNode {
             x: Default::default(),
             y: Default::default(),
             op: Default::default(),
-            signed: Default::default(),
+            is_signed: Default::default(),
             float: Default::default(),
             nan_mode: Default::default(),
             z: Default::default(),
@@ -197,7 +198,7 @@ impl Logic for ReduxNode {
         // bit; floats map negative numbers to their complement so that -0 < +0 (digest §12).
         self.x_key.next = self.x.val();
         self.y_key.next = self.y.val();
-        if self.signed.val() {
+        if self.is_signed.val() {
             self.x_key.next = self.x.val() ^ self.sign_bit.val();
             self.y_key.next = self.y.val() ^ self.sign_bit.val();
         }
@@ -266,8 +267,10 @@ pub struct ShflLane {
     pub mode: Signal<In, Bits<2>>,
     /// b[4:0]
     pub b: Signal<In, Bits<5>>,
-    /// c[12:0]: clamp value in [4:0], segmask in [12:8]
-    pub c: Signal<In, Bits<13>>,
+    /// c[4:0]: the clamp value
+    pub clamp: Signal<In, Bits<5>>,
+    /// c[12:8]: the segment mask
+    pub segmask: Signal<In, Bits<5>>,
     pub src: Signal<Out, Bits<5>>,
     pub pval: Signal<Out, Bit>,
     lane: Constant<Bits<5>>,
@@ -286,7 +289,8 @@ impl ShflLane {
         ShflLane {
             mode: Default::default(),
             b: Default::default(),
-            c: Default::default(),
+            clamp: Default::default(),
+            segmask: Default::default(),
             src: Default::default(),
             pval: Default::default(),
             lane: Constant::new(bits(lane as u64)),
@@ -305,9 +309,8 @@ impl ShflLane {
 impl Logic for ShflLane {
     #[hdl_gen]
     fn update(&mut self) {
-        self.seg.next = self.c.val().get_bits::<5>(8);
-        self.max_lane.next =
-            (self.lane.val() & self.seg.val()) | (self.c.val().get_bits::<5>(0) & !self.seg.val());
+        self.seg.next = self.segmask.val();
+        self.max_lane.next = (self.lane.val() & self.seg.val()) | (self.clamp.val() & !self.seg.val());
         // up: j = lane - b is valid when j >= maxLane, i.e. lane >= b + maxLane (7-bit, no wrap).
         self.up_sum.next = bit_cast::<7, 5>(self.b.val()) + bit_cast::<7, 5>(self.max_lane.val());
         self.down_sum.next = bit_cast::<7, 5>(self.lane.val()) + bit_cast::<7, 5>(self.b.val());
@@ -352,7 +355,8 @@ pub struct WarpNetwork {
     pub req_live: Signal<In, Bits<32>>,
     pub lane_a: Vec<Signal<In, Bits<64>>>,
     pub lane_b: Vec<Signal<In, Bits<5>>>,
-    pub lane_c: Vec<Signal<In, Bits<13>>>,
+    pub lane_clamp: Vec<Signal<In, Bits<5>>>,
+    pub lane_segmask: Vec<Signal<In, Bits<5>>>,
 
     pub resp_valid: Signal<Out, Bit>,
     pub resp_cta: Signal<Out, Bits<5>>,
@@ -368,7 +372,8 @@ pub struct WarpNetwork {
     rec_warp: Vec<Constant<Bits<5>>>,
     rec_arrived: Vec<DFF<Bits<32>>>,
     rec_member: Vec<DFF<Bits<32>>>,
-    rec_op: Vec<DFF<Bits<6>>>,
+    /// {flags, dtype, sub, op}: lanes must arrive with the same op and qualifiers.
+    rec_kind: Vec<DFF<Bits<21>>>,
     rec_pred: Vec<DFF<Bits<32>>>,
 
     // --- staging buffer for early lanes of match/redux/shfl (also the iterative match source) ---
@@ -377,7 +382,8 @@ pub struct WarpNetwork {
     stage_warp: DFF<Bits<5>>,
     stage_a: Vec<DFF<Bits<64>>>,
     stage_b: Vec<DFF<Bits<5>>>,
-    stage_c: Vec<DFF<Bits<13>>>,
+    stage_clamp: Vec<DFF<Bits<5>>>,
+    stage_segmask: Vec<DFF<Bits<5>>>,
 
     // --- iterative match.any state ---
     iter_busy: DFF<Bit>,
@@ -409,7 +415,8 @@ pub struct WarpNetwork {
     hit_valid: Signal<Local, Bit>,
     hit_arrived: Signal<Local, Bits<32>>,
     hit_member: Signal<Local, Bits<32>>,
-    hit_op: Signal<Local, Bits<6>>,
+    hit_kind: Signal<Local, Bits<21>>,
+    req_kind: Signal<Local, Bits<21>>,
     hit_pred: Signal<Local, Bits<32>>,
     is_rendezvous: Signal<Local, Bit>,
     is_data: Signal<Local, Bit>,
@@ -428,6 +435,9 @@ pub struct WarpNetwork {
     pv: Signal<Local, Bits<32>>,
     vote_pred: Signal<Local, Bit>,
     merged_a: Vec<Signal<Local, Bits<64>>>,
+    merged_packed: Signal<Local, Bits<2048>>,
+    row_src: Vec<Signal<Local, Bits<64>>>,
+    row_packed: Signal<Local, Bits<2048>>,
     leaf: Vec<Signal<Local, Bits<32>>>,
     redux_identity: Signal<Local, Bits<32>>,
     redux_float: Signal<Local, Bit>,
@@ -437,7 +447,6 @@ pub struct WarpNetwork {
     not_built: Signal<Local, Bit>,
 
     // --- constants from smsync_sim::encoding and the config ---
-    one_hot: Vec<Constant<Bits<32>>>,
     lane_id: Vec<Constant<Bits<5>>>,
     k_zero32: Constant<Bits<32>>,
     k_ones32: Constant<Bits<32>>,
@@ -457,7 +466,6 @@ pub struct WarpNetwork {
     k_vote_ballot: Constant<Bits<3>>,
     k_vote_any: Constant<Bits<3>>,
     k_vote_uni: Constant<Bits<3>>,
-    k_redux_add: Constant<Bits<3>>,
     k_redux_min: Constant<Bits<3>>,
     k_redux_max: Constant<Bits<3>>,
     k_redux_and: Constant<Bits<3>>,
@@ -503,7 +511,8 @@ impl WarpNetwork {
             req_live: Default::default(),
             lane_a: vec_of(LANES),
             lane_b: vec_of(LANES),
-            lane_c: vec_of(LANES),
+            lane_clamp: vec_of(LANES),
+            lane_segmask: vec_of(LANES),
             resp_valid: Default::default(),
             resp_cta: Default::default(),
             resp_warp: Default::default(),
@@ -516,14 +525,15 @@ impl WarpNetwork {
             rec_warp: (0..records).map(|k| Constant::new(bits((k % warps) as u64))).collect(),
             rec_arrived: vec_of(records),
             rec_member: vec_of(records),
-            rec_op: vec_of(records),
+            rec_kind: vec_of(records),
             rec_pred: vec_of(records),
             stage_busy: Default::default(),
             stage_cta: Default::default(),
             stage_warp: Default::default(),
             stage_a: vec_of(LANES),
             stage_b: vec_of(LANES),
-            stage_c: vec_of(LANES),
+            stage_clamp: vec_of(LANES),
+            stage_segmask: vec_of(LANES),
             iter_busy: Default::default(),
             iter_lane: Default::default(),
             iter_part: Default::default(),
@@ -552,7 +562,8 @@ impl WarpNetwork {
             hit_valid: Default::default(),
             hit_arrived: Default::default(),
             hit_member: Default::default(),
-            hit_op: Default::default(),
+            hit_kind: Default::default(),
+            req_kind: Default::default(),
             hit_pred: Default::default(),
             is_rendezvous: Default::default(),
             is_data: Default::default(),
@@ -571,6 +582,9 @@ impl WarpNetwork {
             pv: Default::default(),
             vote_pred: Default::default(),
             merged_a: vec_of(LANES),
+            merged_packed: Default::default(),
+            row_src: vec_of(LANES),
+            row_packed: Default::default(),
             leaf: vec_of(LANES),
             redux_identity: Default::default(),
             redux_float: Default::default(),
@@ -578,7 +592,6 @@ impl WarpNetwork {
             shfl_value: vec_of(LANES),
             iter_key: Default::default(),
             not_built: Default::default(),
-            one_hot: one_hots(),
             lane_id: lane_ids(),
             k_zero32: c32(0),
             k_ones32: c32(u32::MAX),
@@ -598,7 +611,6 @@ impl WarpNetwork {
             k_vote_ballot: c_code(VoteMode::Ballot.code()),
             k_vote_any: c_code(VoteMode::Any.code()),
             k_vote_uni: c_code(VoteMode::Uni.code()),
-            k_redux_add: c_code(ReduxOp::Add.code()),
             k_redux_min: c_code(ReduxOp::Min.code()),
             k_redux_max: c_code(ReduxOp::Max.code()),
             k_redux_and: c_code(ReduxOp::And.code()),
@@ -637,21 +649,23 @@ impl Logic for WarpNetwork {
         for k in 0..self.rec_arrived.len() {
             self.rec_arrived[k].clock.next = self.clock.val();
             self.rec_member[k].clock.next = self.clock.val();
-            self.rec_op[k].clock.next = self.clock.val();
+            self.rec_kind[k].clock.next = self.clock.val();
             self.rec_pred[k].clock.next = self.clock.val();
             self.rec_arrived[k].d.next = self.rec_arrived[k].q.val();
             self.rec_member[k].d.next = self.rec_member[k].q.val();
-            self.rec_op[k].d.next = self.rec_op[k].q.val();
+            self.rec_kind[k].d.next = self.rec_kind[k].q.val();
             self.rec_pred[k].d.next = self.rec_pred[k].q.val();
         }
         for i in 0..32 {
             self.stage_a[i].clock.next = self.clock.val();
             self.stage_b[i].clock.next = self.clock.val();
-            self.stage_c[i].clock.next = self.clock.val();
+            self.stage_clamp[i].clock.next = self.clock.val();
+            self.stage_segmask[i].clock.next = self.clock.val();
             self.out_value[i].clock.next = self.clock.val();
             self.stage_a[i].d.next = self.stage_a[i].q.val();
             self.stage_b[i].d.next = self.stage_b[i].q.val();
-            self.stage_c[i].d.next = self.stage_c[i].q.val();
+            self.stage_clamp[i].d.next = self.stage_clamp[i].q.val();
+            self.stage_segmask[i].d.next = self.stage_segmask[i].q.val();
             self.out_value[i].d.next = self.out_value[i].q.val();
         }
         dff_setup!(
@@ -663,13 +677,17 @@ impl Logic for WarpNetwork {
         // ---------------- look up the warp's arrival record ----------------
         self.hit_arrived.next = self.k_zero32.val();
         self.hit_member.next = self.k_zero32.val();
-        self.hit_op.next = self.req_op.val();
+        self.req_kind.next = bit_cast::<21, 6>(self.req_op.val())
+            | (bit_cast::<21, 3>(self.req_sub.val()) << 6u64)
+            | (bit_cast::<21, 4>(self.req_dtype.val()) << 9u64)
+            | (bit_cast::<21, 8>(self.req_flags.val()) << 13u64);
+        self.hit_kind.next = self.req_kind.val();
         self.hit_pred.next = self.k_zero32.val();
         for k in 0..self.rec_arrived.len() {
             if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
                 self.hit_arrived.next = self.rec_arrived[k].q.val();
                 self.hit_member.next = self.rec_member[k].q.val();
-                self.hit_op.next = self.rec_op[k].q.val();
+                self.hit_kind.next = self.rec_kind[k].q.val();
                 self.hit_pred.next = self.rec_pred[k].q.val();
             }
         }
@@ -691,7 +709,9 @@ impl Logic for WarpNetwork {
         self.fire.next = self.req_valid.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
 
         self.mismatch.next = self.hit_valid.val()
-            && ((self.hit_member.val() != self.req_member.val()) || (self.hit_op.val() != self.req_op.val()));
+            && ((self.hit_member.val() != self.req_member.val())
+                || (self.hit_kind.val() != self.req_kind.val())
+                || (self.hit_arrived.val() & self.req_active.val()).any());
         self.outside.next = self.req_active.val() & !self.req_member.val();
         self.outside_low.next = self.outside.val() & (!self.outside.val() + self.k_one32.val());
         self.active_low.next = self.req_active.val() & (!self.req_active.val() + self.k_one32.val());
@@ -758,30 +778,31 @@ impl Logic for WarpNetwork {
         self.match_all_row.part.next = self.part.val();
         self.match_all_row.key.next = self.k_zero64.val();
         for j in 0..32 {
-            self.match_all_row.vals[j].next = self.merged_a[j].val();
             if self.leader.val().get_bit(j) {
                 self.match_all_row.key.next = self.merged_a[j].val();
             }
         }
+        self.merged_packed.next = (bit_cast::<2048, 64>(self.merged_a[0].val()) << 0u64) | (bit_cast::<2048, 64>(self.merged_a[1].val()) << 64u64) | (bit_cast::<2048, 64>(self.merged_a[2].val()) << 128u64) | (bit_cast::<2048, 64>(self.merged_a[3].val()) << 192u64) | (bit_cast::<2048, 64>(self.merged_a[4].val()) << 256u64) | (bit_cast::<2048, 64>(self.merged_a[5].val()) << 320u64) | (bit_cast::<2048, 64>(self.merged_a[6].val()) << 384u64) | (bit_cast::<2048, 64>(self.merged_a[7].val()) << 448u64) | (bit_cast::<2048, 64>(self.merged_a[8].val()) << 512u64) | (bit_cast::<2048, 64>(self.merged_a[9].val()) << 576u64) | (bit_cast::<2048, 64>(self.merged_a[10].val()) << 640u64) | (bit_cast::<2048, 64>(self.merged_a[11].val()) << 704u64) | (bit_cast::<2048, 64>(self.merged_a[12].val()) << 768u64) | (bit_cast::<2048, 64>(self.merged_a[13].val()) << 832u64) | (bit_cast::<2048, 64>(self.merged_a[14].val()) << 896u64) | (bit_cast::<2048, 64>(self.merged_a[15].val()) << 960u64) | (bit_cast::<2048, 64>(self.merged_a[16].val()) << 1024u64) | (bit_cast::<2048, 64>(self.merged_a[17].val()) << 1088u64) | (bit_cast::<2048, 64>(self.merged_a[18].val()) << 1152u64) | (bit_cast::<2048, 64>(self.merged_a[19].val()) << 1216u64) | (bit_cast::<2048, 64>(self.merged_a[20].val()) << 1280u64) | (bit_cast::<2048, 64>(self.merged_a[21].val()) << 1344u64) | (bit_cast::<2048, 64>(self.merged_a[22].val()) << 1408u64) | (bit_cast::<2048, 64>(self.merged_a[23].val()) << 1472u64) | (bit_cast::<2048, 64>(self.merged_a[24].val()) << 1536u64) | (bit_cast::<2048, 64>(self.merged_a[25].val()) << 1600u64) | (bit_cast::<2048, 64>(self.merged_a[26].val()) << 1664u64) | (bit_cast::<2048, 64>(self.merged_a[27].val()) << 1728u64) | (bit_cast::<2048, 64>(self.merged_a[28].val()) << 1792u64) | (bit_cast::<2048, 64>(self.merged_a[29].val()) << 1856u64) | (bit_cast::<2048, 64>(self.merged_a[30].val()) << 1920u64) | (bit_cast::<2048, 64>(self.merged_a[31].val()) << 1984u64);
+        self.match_all_row.vals.next = self.merged_packed.val();
         // The iterative row compares the staged operands, one lane per cycle.
         self.iter_key.next = self.k_zero64.val();
         for j in 0..32 {
+            self.row_src[j].next = self.merged_a[j].val();
+            if self.k_iterative.val() {
+                self.row_src[j].next = self.stage_a[j].q.val();
+            }
             if self.iter_lane.q.val() == self.lane_id[j].val() {
                 self.iter_key.next = self.stage_a[j].q.val();
             }
         }
+        self.row_packed.next = (bit_cast::<2048, 64>(self.row_src[0].val()) << 0u64) | (bit_cast::<2048, 64>(self.row_src[1].val()) << 64u64) | (bit_cast::<2048, 64>(self.row_src[2].val()) << 128u64) | (bit_cast::<2048, 64>(self.row_src[3].val()) << 192u64) | (bit_cast::<2048, 64>(self.row_src[4].val()) << 256u64) | (bit_cast::<2048, 64>(self.row_src[5].val()) << 320u64) | (bit_cast::<2048, 64>(self.row_src[6].val()) << 384u64) | (bit_cast::<2048, 64>(self.row_src[7].val()) << 448u64) | (bit_cast::<2048, 64>(self.row_src[8].val()) << 512u64) | (bit_cast::<2048, 64>(self.row_src[9].val()) << 576u64) | (bit_cast::<2048, 64>(self.row_src[10].val()) << 640u64) | (bit_cast::<2048, 64>(self.row_src[11].val()) << 704u64) | (bit_cast::<2048, 64>(self.row_src[12].val()) << 768u64) | (bit_cast::<2048, 64>(self.row_src[13].val()) << 832u64) | (bit_cast::<2048, 64>(self.row_src[14].val()) << 896u64) | (bit_cast::<2048, 64>(self.row_src[15].val()) << 960u64) | (bit_cast::<2048, 64>(self.row_src[16].val()) << 1024u64) | (bit_cast::<2048, 64>(self.row_src[17].val()) << 1088u64) | (bit_cast::<2048, 64>(self.row_src[18].val()) << 1152u64) | (bit_cast::<2048, 64>(self.row_src[19].val()) << 1216u64) | (bit_cast::<2048, 64>(self.row_src[20].val()) << 1280u64) | (bit_cast::<2048, 64>(self.row_src[21].val()) << 1344u64) | (bit_cast::<2048, 64>(self.row_src[22].val()) << 1408u64) | (bit_cast::<2048, 64>(self.row_src[23].val()) << 1472u64) | (bit_cast::<2048, 64>(self.row_src[24].val()) << 1536u64) | (bit_cast::<2048, 64>(self.row_src[25].val()) << 1600u64) | (bit_cast::<2048, 64>(self.row_src[26].val()) << 1664u64) | (bit_cast::<2048, 64>(self.row_src[27].val()) << 1728u64) | (bit_cast::<2048, 64>(self.row_src[28].val()) << 1792u64) | (bit_cast::<2048, 64>(self.row_src[29].val()) << 1856u64) | (bit_cast::<2048, 64>(self.row_src[30].val()) << 1920u64) | (bit_cast::<2048, 64>(self.row_src[31].val()) << 1984u64);
         if self.k_iterative.val() {
             self.match_rows[0].key.next = self.iter_key.val();
             self.match_rows[0].part.next = self.iter_part.q.val();
             self.match_rows[0].wide.next = self.iter_wide.q.val();
         }
         for r in 0..self.match_rows.len() {
-            for j in 0..32 {
-                self.match_rows[r].vals[j].next = self.merged_a[j].val();
-                if self.k_iterative.val() {
-                    self.match_rows[r].vals[j].next = self.stage_a[j].q.val();
-                }
-            }
+            self.match_rows[r].vals.next = self.row_packed.val();
         }
 
         // ---------------- redux: 31 combiners, 5 levels ----------------
@@ -823,7 +844,7 @@ impl Logic for WarpNetwork {
         }
         for n in 0..31 {
             self.redux_nodes[n].op.next = self.req_sub.val();
-            self.redux_nodes[n].signed.next = self.req_dtype.val() == self.k_dt_s32.val();
+            self.redux_nodes[n].is_signed.next = self.req_dtype.val() == self.k_dt_s32.val();
             self.redux_nodes[n].float.next = self.redux_float.val();
             self.redux_nodes[n].nan_mode.next = (self.req_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val();
         }
@@ -841,19 +862,25 @@ impl Logic for WarpNetwork {
         for i in 0..32 {
             self.shfl[i].mode.next = bit_cast::<2, 3>(self.req_sub.val());
             self.shfl[i].b.next = self.stage_b[i].q.val();
-            self.shfl[i].c.next = self.stage_c[i].q.val();
+            self.shfl[i].clamp.next = self.stage_clamp[i].q.val();
+            self.shfl[i].segmask.next = self.stage_segmask[i].q.val();
             if self.req_active.val().get_bit(i) {
                 self.shfl[i].b.next = self.lane_b[i].val();
-                self.shfl[i].c.next = self.lane_c[i].val();
+                self.shfl[i].clamp.next = self.lane_clamp[i].val();
+                self.shfl[i].segmask.next = self.lane_segmask[i].val();
             }
             self.shfl_pred_pack.bit[i].next = self.shfl[i].pval.val();
         }
         for i in 0..32 {
             self.shfl_value[i].next = self.k_zero32.val();
             for j in 0..32 {
-                if self.shfl[i].src.val() == self.lane_id[j].val() {
+                if (self.shfl[i].src.val() == self.lane_id[j].val()) && self.arrived.val().get_bit(j) {
                     self.shfl_value[i].next = self.merged_a[j].val().get_bits::<32>(0);
                 }
+            }
+            // a source lane outside the mask or exited (PTX: undefined) gives the lane's own a
+            if !self.arrived.val().get_bit(self.shfl[i].src.val().index()) {
+                self.shfl_value[i].next = self.merged_a[i].val().get_bits::<32>(0);
             }
         }
 
@@ -893,7 +920,9 @@ impl Logic for WarpNetwork {
                 self.out_valid.d.next = true;
                 self.out_lanes.d.next = self.req_active.val();
                 for i in 0..32 {
-                    self.out_value[i].d.next = self.req_active.val();
+                    if self.req_active.val().get_bit(i) {
+                        self.out_value[i].d.next = self.req_active.val();
+                    }
                 }
             } else if self.is_rendezvous.val() {
                 if self.not_built.val() {
@@ -908,7 +937,8 @@ impl Logic for WarpNetwork {
                     self.out_error_lane.d.next = self.outside_id.val();
                 } else if self.mismatch.val() {
                     self.out_valid.d.next = true;
-                    self.out_lanes.d.next = self.req_active.val();
+                    // the pending lanes fail with the new request, so nothing hangs
+                    self.out_lanes.d.next = self.req_active.val() | self.hit_arrived.val();
                     self.out_error.d.next = self.k_err_mismatch.val();
                     self.out_error_lane.d.next = self.first_active_id.val();
                     // drop the record (and the staged operands) of the mismatching warp
@@ -926,7 +956,7 @@ impl Logic for WarpNetwork {
                         if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
                             self.rec_arrived[k].d.next = self.arrived.val();
                             self.rec_member[k].d.next = self.req_member.val();
-                            self.rec_op[k].d.next = self.req_op.val();
+                            self.rec_kind[k].d.next = self.req_kind.val();
                             self.rec_pred[k].d.next = (self.hit_pred.val() & self.hit_arrived.val())
                                 | (self.pred_pack.word.val() & self.req_active.val());
                         }
@@ -939,7 +969,8 @@ impl Logic for WarpNetwork {
                             if self.req_active.val().get_bit(i) {
                                 self.stage_a[i].d.next = self.lane_a[i].val();
                                 self.stage_b[i].d.next = self.lane_b[i].val();
-                                self.stage_c[i].d.next = self.lane_c[i].val();
+                                self.stage_clamp[i].d.next = self.lane_clamp[i].val();
+                                self.stage_segmask[i].d.next = self.lane_segmask[i].val();
                             }
                         }
                     }
@@ -959,12 +990,11 @@ impl Logic for WarpNetwork {
                         self.out_value[i].d.next = self.k_zero32.val();
                     }
                     if self.req_op.val() == self.k_op_vote.val() {
-                        if self.vote_pred.val() {
+                        if self.vote_pred.val() && (self.req_sub.val() != self.k_vote_ballot.val()) {
                             self.out_preds.d.next = self.arrived.val();
                         }
-                        if self.req_sub.val() == self.k_vote_ballot.val() {
-                            self.out_preds.d.next = self.k_zero32.val();
-                            for i in 0..32 {
+                        for i in 0..32 {
+                            if self.arrived.val().get_bit(i) {
                                 self.out_value[i].d.next = self.pv.val() & self.part.val();
                             }
                         }
@@ -972,14 +1002,18 @@ impl Logic for WarpNetwork {
                     if self.req_op.val() == self.k_op_elect.val() {
                         self.out_preds.d.next = self.leader.val();
                         for i in 0..32 {
-                            self.out_value[i].d.next = bit_cast::<32, 5>(self.leader_id.val());
+                            if self.arrived.val().get_bit(i) {
+                                self.out_value[i].d.next = bit_cast::<32, 5>(self.leader_id.val());
+                            }
                         }
                     }
                     if self.req_op.val() == self.k_op_match_all.val() {
                         if self.match_all_row.row.val() == self.part.val() {
                             self.out_preds.d.next = self.arrived.val();
                             for i in 0..32 {
-                                self.out_value[i].d.next = self.part.val();
+                                if self.arrived.val().get_bit(i) {
+                                    self.out_value[i].d.next = self.part.val();
+                                }
                             }
                         }
                     }
@@ -1008,7 +1042,9 @@ impl Logic for WarpNetwork {
                     }
                     if self.req_op.val() == self.k_op_redux.val() {
                         for i in 0..32 {
-                            self.out_value[i].d.next = self.redux_nodes[0].z.val();
+                            if self.arrived.val().get_bit(i) {
+                                self.out_value[i].d.next = self.redux_nodes[0].z.val();
+                            }
                         }
                     }
                     if self.req_op.val() == self.k_op_shfl.val() {
