@@ -162,3 +162,32 @@ fn kernel_alu_values_match_host() {
     }
     assert_eq!(res.stats.thread_instructions, 64 * 16);
 }
+
+/// shf (funnel shift), lop3 and bfind.shiftamt, against values worked out by hand.
+#[test]
+fn funnel_shift_lop3_and_bfind_shiftamt() {
+    let (a, b) = (0x89ab_cdefu64, 0x0123_4567u64); // b:a = 0x01234567_89abcdef
+    assert_eq!(alu::bit(BitOp::ShfLWrap, Ty::B32, a, b, 8, 0).unwrap(), 0x2345_6789);
+    assert_eq!(alu::bit(BitOp::ShfLWrap, Ty::B32, a, b, 40, 0).unwrap(), 0x2345_6789, "wrap: 40 mod 32 = 8");
+    assert_eq!(alu::bit(BitOp::ShfLClamp, Ty::B32, a, b, 40, 0).unwrap(), a, "clamp: shift 32 moves a into the high word");
+    assert_eq!(alu::bit(BitOp::ShfLWrap, Ty::B32, a, b, 0, 0).unwrap(), b);
+    assert_eq!(alu::bit(BitOp::ShfRWrap, Ty::B32, a, b, 8, 0).unwrap(), 0x6789_abcd);
+    assert_eq!(alu::bit(BitOp::ShfRWrap, Ty::B32, a, b, 32, 0).unwrap(), a, "wrap: 32 mod 32 = 0");
+    assert_eq!(alu::bit(BitOp::ShfRClamp, Ty::B32, a, b, 32, 0).unwrap(), b);
+    assert_eq!(alu::bit(BitOp::ShfRClamp, Ty::B32, a, b, 99, 0).unwrap(), b);
+    // rotate idiom: shf.l.wrap x, x, n == rotl(x, n)
+    assert_eq!(alu::bit(BitOp::ShfLWrap, Ty::B32, 0x8000_0001, 0x8000_0001, 1, 0).unwrap(), 0x0000_0003);
+    // lop3 LUTs: 0x96 = a^b^c, 0xE8 = majority, 0xF0 = a, 0x00 = 0
+    let (x, y, z) = (0xff00_ff00u64, 0xf0f0_f0f0u64, 0xcccc_ccccu64);
+    assert_eq!(alu::bit(BitOp::Lop3, Ty::B32, x, y, z, 0x96).unwrap(), x ^ y ^ z);
+    assert_eq!(alu::bit(BitOp::Lop3, Ty::B32, x, y, z, 0xe8).unwrap(), (x & y) | (x & z) | (y & z));
+    assert_eq!(alu::bit(BitOp::Lop3, Ty::B32, x, y, z, 0xf0).unwrap(), x);
+    assert_eq!(alu::bit(BitOp::Lop3, Ty::B32, x, y, z, 0x00).unwrap(), 0);
+    // bfind.shiftamt: 31 - position (63 - position for 64-bit), 0xffffffff when no bit
+    assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::U32, 0x10, 0, 0, 0).unwrap(), 27);
+    assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::U32, 0x8000_0000, 0, 0, 0).unwrap(), 0);
+    assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::U32, 0, 0, 0, 0).unwrap(), 0xffff_ffff);
+    assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::U64, 1, 0, 0, 0).unwrap(), 63);
+    assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::S32, 0xffff_fff0, 0, 0, 0).unwrap(), 28, "-16: highest non-sign bit is bit 3");
+    assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::S32, 0xffff_ffff, 0, 0, 0).unwrap(), 0xffff_ffff);
+}

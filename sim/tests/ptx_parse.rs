@@ -330,3 +330,37 @@ fn random_inputs_and_mutations_never_panic() {
         check_no_panic(&chars.into_iter().collect::<String>());
     }
 }
+
+#[test]
+fn shf_lop3_bfind_shiftamt_mapa_getctarank_decode() {
+    let f = kernel(
+        ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n\
+         shf.l.wrap.b32 %r1, %r2, %r3, %r4;\nshf.r.clamp.b32 %r1, %r2, %r3, 40;\n\
+         lop3.b32 %r1, %r2, %r3, %r4, 0x96;\nbfind.shiftamt.u32 %r1, %r2;\n\
+         mapa.shared::cluster.u32 %r1, %r2, 1;\nmapa.u64 %rd1, %rd2, %r3;\n\
+         getctarank.shared::cluster.u32 %r1, %r2;\ngetctarank.u64 %r1, %rd2;\n\
+         mov.u32 %r5, %cluster_ctaid.y;\nmov.u64 %rd3, %globaltimer;",
+    );
+    let ops: Vec<&Opcode> = f.body.iter().map(|i| &i.op).collect();
+    assert_eq!(ops[0], &Opcode::Bit { op: BitOp::ShfLWrap, ty: Ty::B32 });
+    assert_eq!(ops[1], &Opcode::Bit { op: BitOp::ShfRClamp, ty: Ty::B32 });
+    assert_eq!(f.body[1].ops[3], Operand::Imm(40));
+    assert_eq!(ops[2], &Opcode::Bit { op: BitOp::Lop3, ty: Ty::B32 });
+    assert_eq!(f.body[2].ops[4], Operand::Imm(0x96));
+    assert_eq!(ops[3], &Opcode::Bit { op: BitOp::BfindShiftamt, ty: Ty::U32 });
+    assert_eq!(ops[4], &Opcode::Mapa { space: StateSpace::SharedCluster, ty: Ty::U32 });
+    assert_eq!(ops[5], &Opcode::Mapa { space: StateSpace::Generic, ty: Ty::U64 });
+    assert_eq!(ops[6], &Opcode::GetCtaRank { space: StateSpace::SharedCluster, ty: Ty::U32 });
+    assert_eq!(ops[7], &Opcode::GetCtaRank { space: StateSpace::Generic, ty: Ty::U64 });
+    assert_eq!(f.body[8].ops[1], Operand::Special(SpecialReg::ClusterCtaid(1)));
+    assert_eq!(f.body[9].ops[1], Operand::Special(SpecialReg::Globaltimer));
+    // rules: shf needs a direction and a mode, .b32 only; lop3's LUT is a constant 0..255
+    let e = err(".entry k() {\n.reg .b32 %r<4>;\nshf.l.b32 %r1, %r2, %r3, 1;\n}");
+    assert!(e.message.contains("`.clamp` or `.wrap`"), "{e}");
+    let e = err(".entry k() {\n.reg .b32 %r<4>;\nshf.l.wrap.u32 %r1, %r2, %r3, 1;\n}");
+    assert!(e.message.contains("only the type `.b32`"), "{e}");
+    let e = err(".entry k() {\n.reg .b32 %r<4>;\nlop3.b32 %r1, %r2, %r3, %r0, 256;\n}");
+    assert!(e.message.contains("immLut must be an integer constant 0..255") && e.loc.col == 30, "{e}");
+    let e = err(".entry k() {\n.reg .b32 %r<4>;\nmapa.shared::cluster.b32 %r1, %r2, 1;\n}");
+    assert!(e.message.contains("`.u32` or `.u64`"), "{e}");
+}

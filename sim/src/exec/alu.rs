@@ -527,6 +527,27 @@ pub fn bit(op: BitOp, ty: Ty, a: u64, b: u64, c: u64, d: u64) -> Result<u64, &'s
             }
             r
         }
+        BitOp::BfindShiftamt => {
+            // the left shift that brings the found bit to the MSB: (bits - 1) - position
+            let v = if ty.is_signed() && sext(a, bits) < 0 { !a & m } else { a_m };
+            if v == 0 { 0xffff_ffff } else { (bits - 1 - (63 - v.leading_zeros())) as u64 }
+        }
+        BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp => {
+            // funnel shift of the 64-bit value b:a; wrap takes c mod 32, clamp takes min(c, 32)
+            let n = if matches!(op, BitOp::ShfLClamp | BitOp::ShfRClamp) { (c as u32).min(32) } else { c as u32 & 31 };
+            let v = ((b as u32 as u64) << 32) | a as u32 as u64;
+            if matches!(op, BitOp::ShfLWrap | BitOp::ShfLClamp) { ((v << n) >> 32) & 0xffff_ffff } else { (v >> n) & 0xffff_ffff }
+        }
+        BitOp::Lop3 => {
+            // bit i of the result is LUT[(a_i << 2) | (b_i << 1) | c_i] (ta = 0xF0, tb = 0xCC, tc = 0xAA)
+            let lut = d & 0xff;
+            let mut r = 0u64;
+            for i in 0..32 {
+                let idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1);
+                r |= ((lut >> idx) & 1) << i;
+            }
+            r
+        }
         BitOp::Fns => return Err("fns is not supported by this executor"),
     })
 }

@@ -399,7 +399,21 @@ impl<'a> Machine<'a> {
             SpecialReg::TotalSmemSize => self.layout.dyn_shared_base + self.layout.dyn_shared,
             SpecialReg::ClusterCtarank => cta.rank,
             SpecialReg::ClusterNctarank => self.launch.cluster.iter().product(),
+            SpecialReg::ClusterCtaid(c) => cta.ctaid[c as usize % 3] % self.launch.cluster[c as usize % 3],
+            SpecialReg::ClusterNctaid(c) => self.launch.cluster[c as usize % 3],
+            SpecialReg::Clusterid(c) => cta.ctaid[c as usize % 3] / self.launch.cluster[c as usize % 3],
+            SpecialReg::Nclusterid(c) => self.launch.grid[c as usize % 3] / self.launch.cluster[c as usize % 3],
+            SpecialReg::Globaltimer => return self.globaltimer(),
+            SpecialReg::GlobaltimerLo => self.globaltimer() as u32,
+            SpecialReg::GlobaltimerHi => (self.globaltimer() >> 32) as u32,
         }) as u64
+    }
+
+    /// `%globaltimer`: a deterministic nanosecond clock, `GLOBALTIMER_NS_PER_STEP` ns per executed
+    /// warp-instruction of the whole grid, so runs (and libcu++ back-off loops reading it) are
+    /// reproducible. It only ever increases within a run, which is all PTX promises.
+    fn globaltimer(&self) -> u64 {
+        self.stats.warp_instructions.wrapping_mul(super::GLOBALTIMER_NS_PER_STEP)
     }
 
     /// The value of a variable's address as `mov d, var` yields it (in the variable's own space).
@@ -760,7 +774,7 @@ impl<'a> Machine<'a> {
                     d[l] = alu::bit(*op, *ty, s[0][l], s[1][l], s[2][l], s[3][l]).map_err(|e| self.unsupported(slot, w, &g, e))?;
                 }
                 let dty = match op {
-                    crate::ptx::ir::BitOp::Popc | crate::ptx::ir::BitOp::Clz | crate::ptx::ir::BitOp::Bfind => Ty::U32,
+                    crate::ptx::ir::BitOp::Popc | crate::ptx::ir::BitOp::Clz | crate::ptx::ir::BitOp::Bfind | crate::ptx::ir::BitOp::BfindShiftamt => Ty::U32,
                     crate::ptx::ir::BitOp::Prmt => Ty::B32,
                     _ => *ty,
                 };
@@ -914,6 +928,43 @@ impl<'a> Machine<'a> {
             Opcode::Exit => {
                 w.advance(off);
                 return self.do_exit(slot, w, m);
+            }
+            Opcode::Mapa { space, ty } | Opcode::GetCtaRank { space, ty } => {
+                let is_mapa = matches!(instr.op, Opcode::Mapa { .. });
+                let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);
+                self.src(slot, w, g.depth, &instr.ops[1], m, &mut a).map_err(wrap)?;
+                if is_mapa {
+                    self.src(slot, w, g.depth, &instr.ops[2], m, &mut b).map_err(wrap)?;
+                }
+                let own = self.ctas[slot].as_ref().expect("resident").rank;
+                let nctas: u32 = self.launch.cluster.iter().product();
+                let name = if is_mapa { "mapa" } else { "getctarank" };
+                let mut d = [0u64; LANES];
+                for l in lanes(m) {
+                    let x = a[l] & alu::width_mask(ty.bits());
+                    // (rank, offset) of the shared variable `x` names
+                    let place = match (space, classify(x)) {
+                        (StateSpace::SharedCluster, _) if x < WINDOW => Some((own, x)),
+                        (StateSpace::Generic, Generic::Shared(o)) => Some((own, o as u64)),
+                        (_, Generic::Cluster(r, o)) if r < nctas => Some((r, o as u64)),
+                        _ => None,
+                    };
+                    let Some((rank, offset)) = place else {
+                        let what = if *space == StateSpace::Generic { "a generic address of shared memory" } else { "a shared::cluster address" };
+                        return Err(self.ub(slot, w, &g, format!("{name}: {x:#x} is not {what} of this cluster"), None, Some(l)));
+                    };
+                    d[l] = if is_mapa {
+                        let target = b[l] as u32;
+                        if target >= nctas {
+                            return Err(self.ub(slot, w, &g, format!("mapa: target CTA rank {target} is not in the cluster ({nctas} CTAs)"), None, Some(l)));
+                        }
+                        CLUSTER_BASE + target as u64 * WINDOW + offset
+                    } else {
+                        rank as u64
+                    };
+                }
+                let dty = if is_mapa { *ty } else { Ty::U32 };
+                self.dst(w, &g, &instr.ops[0], &d, m, dty).map_err(|e| self.unsupported(slot, w, &g, e))?;
             }
             Opcode::Nanosleep | Opcode::Fence { .. } | Opcode::GridDepControl { .. } => {
                 // No-ops in this sequentially consistent, in-order model; their operands and

@@ -41,6 +41,10 @@ pub struct RunOptions {
 
 pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
 
+/// `%globaltimer` advances by this many nanoseconds per executed warp-instruction (a 1 GHz clock
+/// issuing one warp-instruction per cycle): deterministic, monotonic, independent of the host.
+pub const GLOBALTIMER_NS_PER_STEP: u64 = 1;
+
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions { seed: None, trace: false, max_steps: DEFAULT_MAX_STEPS }

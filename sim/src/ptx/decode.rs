@@ -298,6 +298,10 @@ fn special_reg(name: &str) -> Option<SpecialReg> {
             "%ntid" => SpecialReg::Ntid(c),
             "%ctaid" => SpecialReg::Ctaid(c),
             "%nctaid" => SpecialReg::Nctaid(c),
+            "%cluster_ctaid" => SpecialReg::ClusterCtaid(c),
+            "%cluster_nctaid" => SpecialReg::ClusterNctaid(c),
+            "%clusterid" => SpecialReg::Clusterid(c),
+            "%nclusterid" => SpecialReg::Nclusterid(c),
             _ => return None,
         });
     }
@@ -317,6 +321,9 @@ fn special_reg(name: &str) -> Option<SpecialReg> {
         "%total_smem_size" => SpecialReg::TotalSmemSize,
         "%cluster_ctarank" => SpecialReg::ClusterCtarank,
         "%cluster_nctarank" => SpecialReg::ClusterNctarank,
+        "%globaltimer" => SpecialReg::Globaltimer,
+        "%globaltimer_lo" => SpecialReg::GlobaltimerLo,
+        "%globaltimer_hi" => SpecialReg::GlobaltimerHi,
         _ => return None,
     })
 }
@@ -424,7 +431,7 @@ fn is_known_modifier(m: &str) -> bool {
         "mbarrier::complete_tx::bytes", "bulk_group", "multicast::cluster", "cp_mask", "init", "inval", "arrive_drop",
         "expect_tx", "complete_tx", "test_wait", "try_wait", "pending_count", "noComplete", "parity", "all", "any",
         "uni", "ballot", "abs", "NaN", "up", "down", "bfly", "idx", "proxy", "alias", "mbarrier_init", "gl",
-        "launch_dependents", "tile", "tensormap::generic", "async::generic",
+        "launch_dependents", "tile", "tensormap::generic", "async::generic", "shiftamt", "l", "r", "wrap", "clamp",
     ];
     OTHER.contains(&m)
         || SEMS.iter().any(|x| x.0 == m)
@@ -546,10 +553,10 @@ const BOOLS: &[(&str, BoolOp)] = &[("and", BoolOp::And), ("or", BoolOp::Or), ("x
 /// Valid PTX instructions this model does not execute: reported as "not supported".
 const UNSUPPORTED: &[&str] = &[
     "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "mma", "wmma", "wgmma", "ldmatrix", "stmatrix",
-    "movmatrix", "tcgen05", "ldu", "prefetch", "prefetchu", "isspacep", "mapa", "getctarank", "applypriority",
+    "movmatrix", "tcgen05", "ldu", "prefetch", "prefetchu", "isspacep", "applypriority",
     "discard", "createpolicy", "multimem", "tensormap", "clusterlaunchcontrol", "istypep", "trap", "brkpt",
-    "pmevent", "dp4a", "dp2a", "mul24", "mad24", "sad", "testp", "tanh", "addc", "subc", "madc", "lop3",
-    "shf", "bmsk", "szext", "alloca", "stacksave", "stackrestore", "brx", "setmaxnreg", "st.async",
+    "pmevent", "dp4a", "dp2a", "mul24", "mad24", "sad", "testp", "tanh", "addc", "subc", "madc",
+    "bmsk", "szext", "alloca", "stacksave", "stackrestore", "brx", "setmaxnreg", "st.async",
     "ld.async", "cvt.pack", "slct", "vabsdiff", "vadd", "vsub", "vmin", "vmax", "vshl", "vshr", "vmad",
     "vset", "vabsdiff2", "vadd2", "vabsdiff4", "vadd4", "shfl", "st.bulk", "copysign", "ex2.approx.f16",
 ];
@@ -899,7 +906,8 @@ impl<'m> FuncDecoder<'m> {
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "neg" | "abs" | "min" | "max" | "rcp" | "sqrt"
             | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => self.d_arith(ins, &mut m)?,
             "and" | "or" | "xor" | "not" | "cnot" | "shl" | "shr" => self.d_logic(ins, &mut m)?,
-            "popc" | "clz" | "brev" | "bfe" | "bfi" | "bfind" | "prmt" | "fns" => self.d_bit(ins, &mut m)?,
+            "popc" | "clz" | "brev" | "bfe" | "bfi" | "bfind" | "prmt" | "fns" | "shf" | "lop3" => self.d_bit(ins, &mut m)?,
+            "mapa" | "getctarank" => self.d_mapa(ins, &mut m)?,
             "setp" | "set" => self.d_setp(ins, &mut m, name == "set")?,
             "selp" => {
                 let ty = m.need(TYPES, "a type")?;
@@ -1161,11 +1169,31 @@ impl<'m> FuncDecoder<'m> {
             "brev" => (BitOp::Brev, 2),
             "bfe" => (BitOp::Bfe, 4),
             "bfi" => (BitOp::Bfi, 5),
+            "bfind" if m.has("shiftamt")? => (BitOp::BfindShiftamt, 2),
             "bfind" => (BitOp::Bfind, 2),
             "prmt" => (BitOp::Prmt, 4),
+            "shf" => {
+                let left = m.need(&[("l", true), ("r", false)], "a direction `.l` or `.r`")?;
+                let clamp = m.need(&[("clamp", true), ("wrap", false)], "a mode `.clamp` or `.wrap`")?;
+                let op = match (left, clamp) {
+                    (true, false) => BitOp::ShfLWrap,
+                    (true, true) => BitOp::ShfLClamp,
+                    (false, false) => BitOp::ShfRWrap,
+                    (false, true) => BitOp::ShfRClamp,
+                };
+                (op, 4)
+            }
+            "lop3" => (BitOp::Lop3, 5),
             _ => (BitOp::Fns, 4),
         };
         let ty = m.need(TYPES, "a type")?;
+        if matches!(op, BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp | BitOp::Lop3) && ty != Ty::B32 {
+            return Err(Diag::new(m.loc_of(ty_name(ty)), format!("`{}` takes only the type `.b32`", ins.opcode)));
+        }
+        if op == BitOp::Lop3 && !matches!(ins.operands.get(4), Some(OperandAst::Num { value: Num::Int(0..=255), .. })) {
+            self.nops(ins, n..=n)?;
+            return Err(Diag::new(self.op(ins, 4)?.loc(), "`lop3` immLut must be an integer constant 0..255"));
+        }
         self.nops(ins, n..=n)?;
         let mut ops = vec![self.dest(self.op(ins, 0)?)?];
         for i in 1..n {
@@ -1173,11 +1201,28 @@ impl<'m> FuncDecoder<'m> {
                 BitOp::Bfe if i >= 2 => Ty::U32,
                 BitOp::Bfi if i >= 3 => Ty::U32,
                 BitOp::Fns if i >= 2 => if i == 3 { Ty::S32 } else { Ty::U32 },
+                BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp if i == 3 => Ty::U32,
                 _ => ty,
             };
             ops.push(self.value(self.op(ins, i)?, t)?);
         }
         Ok((Opcode::Bit { op, ty }, ops))
+    }
+
+    /// `mapa{.shared::cluster}.{u32,u64} d, a, b` and `getctarank{.shared::cluster}.{u32,u64} d, a`.
+    fn d_mapa(&self, ins: &Instruction, m: &mut Mods) -> DResult<(Opcode, Vec<Operand>)> {
+        let space = if m.has("shared::cluster")? { StateSpace::SharedCluster } else { StateSpace::Generic };
+        let ty = m.need(&[("u32", Ty::U32), ("u64", Ty::U64)], "type `.u32` or `.u64`")?;
+        let mapa = ins.opcode == "mapa";
+        let n = if mapa { 3 } else { 2 };
+        self.nops(ins, n..=n)?;
+        let mut ops = vec![self.dest(self.op(ins, 0)?)?, self.value(self.op(ins, 1)?, ty)?];
+        if mapa {
+            ops.push(self.value(self.op(ins, 2)?, Ty::U32)?);
+            Ok((Opcode::Mapa { space, ty }, ops))
+        } else {
+            Ok((Opcode::GetCtaRank { space, ty }, ops))
+        }
     }
 
     fn d_setp(&self, ins: &Instruction, m: &mut Mods, is_set: bool) -> DResult<(Opcode, Vec<Operand>)> {

@@ -75,6 +75,19 @@ pub enum SpecialReg {
     /// %cluster_ctarank, %cluster_nctarank
     ClusterCtarank,
     ClusterNctarank,
+    /// %cluster_ctaid.{x,y,z}: the CTA's position within its cluster.
+    ClusterCtaid(u8),
+    /// %cluster_nctaid.{x,y,z}: the cluster shape.
+    ClusterNctaid(u8),
+    /// %clusterid.{x,y,z}: the cluster's position within the grid.
+    Clusterid(u8),
+    /// %nclusterid.{x,y,z}: clusters per grid dimension.
+    Nclusterid(u8),
+    /// %globaltimer (64-bit ns), %globaltimer_lo / %globaltimer_hi (its 32-bit halves). The model's
+    /// clock is deterministic: see `exec::GLOBALTIMER_NS_PER_STEP`.
+    Globaltimer,
+    GlobaltimerLo,
+    GlobaltimerHi,
 }
 
 /// Base of an address operand `[base+offset]`.
@@ -159,6 +172,12 @@ pub enum LogicOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BitOp {
     Popc, Clz, Brev, Bfe, Bfi, Prmt, Fns, Bfind,
+    /// bfind.shiftamt: the left-shift amount that moves the found bit to the MSB (0xffffffff when none).
+    BfindShiftamt,
+    /// shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of the 64-bit value b:a by c.
+    ShfLWrap, ShfLClamp, ShfRWrap, ShfRClamp,
+    /// lop3.b32 d, a, b, c, immLut: any three-input logic function given by its truth table.
+    Lop3,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,6 +253,12 @@ pub enum Opcode {
     // ---- ordering (executed as no-ops by an in-order model, validated) ----------------------
     Fence { sem: Option<Sem>, scope: Option<Scope>, proxy: bool },
     GridDepControl { launch_dependents: bool },
+    // ---- cluster address mapping -----------------------------------------------------------
+    /// d, a, b   mapa{.shared::cluster}.{u32,u64}: the address of the variable at `a` in the CTA of
+    /// cluster rank `b` (space `SharedCluster` or `Generic`).
+    Mapa { space: StateSpace, ty: Ty },
+    /// d, a   getctarank{.shared::cluster}.{u32,u64}: the cluster rank of the CTA holding address `a`.
+    GetCtaRank { space: StateSpace, ty: Ty },
     // ---- named barriers --------------------------------------------------------------------
     /// sync: a{, b}   arrive: a, b   red.popc: d, a{, b}, {!}c   red.and/or: p, a{, b}, {!}c
     Bar { kind: BarKind, aligned: bool },
