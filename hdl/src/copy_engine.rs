@@ -269,6 +269,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     st_mb_off: Signal<Local, Bits<SADDR_BITS>>,
     // controller's mbarrier event
     ctl_mb_want: Signal<Local, Bit>,
+    cpa_ok: Signal<Local, Bit>,
     ctl_mb_go: Signal<Local, Bit>,
     arr_go: Signal<Local, Bit>,
     comp_go: Signal<Local, Bit>,
@@ -407,6 +408,29 @@ pub fn thread_bits(config: &Config) -> usize {
 }
 
 impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
+    /// The controller and mover registers, for a testbench's hang report.
+    pub fn debug_state(&self) -> String {
+        format!(
+            "state {} op {:#x} queue {} | issued {} completed {} moves {} | mover active {} src_gm {} dst_gm {} rem {} srem {} | pend {} s1 {} wq {} comp {} arrive {}",
+            self.state.q.val().to_u64(),
+            self.cur_ctl.q.val().get_bits::<6>(0).to_u64(),
+            self.q.count.val().to_u64(),
+            self.issued_seq.q.val().to_u64(),
+            self.completed_seq.q.val().to_u64(),
+            self.moves.q.val().to_u64(),
+            self.o_active.q.val(),
+            self.o_src_gm.q.val(),
+            self.o_dst_gm.q.val(),
+            self.o_rem.q.val().to_u64(),
+            self.o_srem.q.val().to_u64(),
+            self.pend.count.val().to_u64(),
+            self.s1_valid.q.val(),
+            self.wq_ctl.count.val().to_u64(),
+            self.comp_q.count.val().to_u64(),
+            self.arrive_q.count.val().to_u64(),
+        )
+    }
+
     pub fn new(config: &Config) -> Self {
         check_widths(config, D, B, T).unwrap_or_else(|e| panic!("{e}"));
         let depth = config.copy_queue_depth as usize;
@@ -591,6 +615,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             st_mb_slot: Default::default(),
             st_mb_off: Default::default(),
             ctl_mb_want: Default::default(),
+            cpa_ok: Default::default(),
             ctl_mb_go: Default::default(),
             arr_go: Default::default(),
             comp_go: Default::default(),
@@ -861,13 +886,31 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             }
         }
 
+        // cp.async.mbarrier.arrive: operand checks, and its issue-time event (+1 / liveness check)
+        // while the arrive-on queue has room.
+        self.cpa_ok.next = !self.mb_bad.val()
+            & ((self.mb_off_r.val() + 8) <= self.k_shared_bytes.val())
+            & ((self.mb_off_r.val() & 7) == 0);
+        self.ctl_mb_want.next = (self.state.q.val() == 2)
+            & self.is_cparrive.val()
+            & self.cpa_ok.val()
+            & (self.arrive_q.count.val() != self.k_qdepth.val())
+            & !self.ctl_mb_sent.q.val();
+        // mbarrier port arbitration: complete_tx > arrive-on > issue event.
+        self.arr_seq.next = self.arrive_q.dout.val().get_bits::<SEQ_BITS>(29);
+        self.arr_ready.next = !self.arrive_q.empty.val()
+            & !((self.issued_seq.q.val() - self.arr_seq.val()) < self.in_flight.val());
+        self.comp_go.next = !self.comp_q.empty.val() & self.mb_ready.val();
+        self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_ready.val();
+        self.ctl_mb_go.next = self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_ready.val();
+
         // ================= controller: decide =================
         self.err.next = self.e_none.val();
         self.done.next = false;
         self.start.next = false;
-        self.ctl_mb_want.next = false;
-        self.st_src_gm.next = true;
-        self.st_dst_gm.next = false;
+        // Shared-source moves: bulk shared::cta -> global and -> shared::cluster.
+        self.st_src_gm.next = !(self.is_bulk.val() & ((self.dir.val() == self.dir_s2g.val()) | (self.dir.val() == self.dir_s2c.val())));
+        self.st_dst_gm.next = self.is_bulk.val() & (self.dir.val() == self.dir_s2g.val());
         self.st_src_slot.next = self.c_cta.val();
         self.st_dst_slot.next = self.c_cta.val();
         self.st_src.next = self.cur_src.q.val();
@@ -940,7 +983,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 if self.err.val() != self.e_none.val() {
                     self.done.next = true;
                 } else if self.arrive_q.count.val() != self.k_qdepth.val() {
-                    self.ctl_mb_want.next = !self.ctl_mb_sent.q.val();
                     if self.ctl_mb_sent.q.val() | self.ctl_mb_go.val() {
                         self.done.next = true;
                     }
@@ -983,7 +1025,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                         self.st_mb_slot.next = self.first_slot.val() + self.mc_rank.val();
                     }
                 } else if self.dir.val() == self.dir_s2c.val() {
-                    self.st_src_gm.next = false;
                     self.st_has_mb.next = true;
                     self.st_src.next = self.cur_src.q.val();
                     self.st_dst_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
@@ -999,8 +1040,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     }
                 } else {
                     // shared::cta -> global, bulk group, optional .cp_mask (imm2 bit 0, mask in c).
-                    self.st_src_gm.next = false;
-                    self.st_dst_gm.next = true;
                     self.st_dst.next = self.cur_addr.q.val();
                     self.st_mask_en.next = self.c_imm2.val().get_bit(0);
                     if (self.cur_src.q.val() + self.blen.val()) > self.k_shared_bytes.val() {
@@ -1095,12 +1134,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.resp_error.next = self.r_error.q.val();
 
         // ================= mbarrier event port =================
-        self.arr_seq.next = self.arrive_q.dout.val().get_bits::<SEQ_BITS>(29);
-        self.arr_ready.next = !self.arrive_q.empty.val()
-            & !((self.issued_seq.q.val() - self.arr_seq.val()) < self.in_flight.val());
-        self.comp_go.next = !self.comp_q.empty.val() & self.mb_ready.val();
-        self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_ready.val();
-        self.ctl_mb_go.next = self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_ready.val();
         self.mb_valid.next = !self.comp_q.empty.val() | self.arr_ready.val() | self.ctl_mb_want.val();
         self.mb_op.next = self.op_cparrive.val();
         self.mb_flags.next = self.c_flags.val();
@@ -1170,14 +1203,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.o_srem.q.val() > self.b_n.val() {
             self.b_nsrc.next = self.b_n.val();
         }
-        self.last1.next = 0.into();
-        if self.beat_last.val() {
-            self.last1.next = 1.into();
-        }
-        self.nodata1.next = 0.into();
-        if !self.b_read.val() {
-            self.nodata1.next = 1.into();
-        }
         self.hasmb1.next = 0.into();
         if self.o_has_mb.q.val() {
             self.hasmb1.next = 1.into();
@@ -1189,6 +1214,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<32, 64>(self.k_bmask.val());
         self.beat_last.next = self.b_n.val() == self.o_rem.q.val();
         self.b_read.next = self.b_nsrc.val() != 0;
+        self.last1.next = 0.into();
+        if self.beat_last.val() {
+            self.last1.next = 1.into();
+        }
+        self.nodata1.next = 0.into();
+        if !self.b_read.val() {
+            self.nodata1.next = 1.into();
+        }
         self.gm_wr_go.next = !self.wq_empty.val() & self.gm_grant.val();
         self.gm_rd_want.next = self.o_active.q.val()
             & self.o_src_gm.q.val()

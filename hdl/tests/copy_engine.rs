@@ -306,7 +306,7 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
     fn run(&mut self, limit: u64) {
         let start = self.cycle;
         while self.busy() {
-            assert!(self.cycle - start < limit, "engine still busy after {limit} cycles");
+            assert!(self.cycle - start < limit, "engine still busy after {limit} cycles: {} (input {}, reads {})", self.uut.debug_state(), self.input.len(), self.reads.len());
             self.cycle();
         }
         // Two more cycles flush the registered response / last events.
@@ -423,7 +423,7 @@ fn compare(config: &Config, setup: impl Fn(&mut MemorySystem, &mut MbarrierUnit)
         golden.drain();
         bench.input.push_back(r.clone());
     }
-    bench.run(200_000);
+    bench.run(5_000 + 400 * reqs.len() as u64);
     let g: Vec<(u16, u16, u8, ErrorCode)> = golden
         .responses
         .iter()
@@ -788,6 +788,12 @@ fn random_streams_match_golden() {
     for seed in seeds {
         let mut rng = Rng::new(seed);
         let reqs = random_stream(&mut rng, count, &c);
+        if std::env::var("SMSYNC_COPY_DUMP").is_ok() {
+            for r in &reqs {
+                let l = r.first_active().unwrap();
+                eprintln!("{:?} w{} l{} sub{} imm{} imm2{} {:x?}", r.op, r.warp, l, r.sub, r.imm, r.imm2, r.lanes[l]);
+            }
+        }
         let setup = |mem: &mut MemorySystem, mbar: &mut MbarrierUnit| {
             // A never-completing mbarrier receives the bulk loads' complete_tx.
             init_mbarrier(mem, mbar, 0, 0x10, 1);
