@@ -96,6 +96,9 @@ code_enum! {
         // 0x18..0x1f: atomic ALU
         Atom = 0x18 => "atom",
         Red = 0x19 => "red",
+        /// red.async.relaxed.cluster: a reduction on another CTA's shared memory, then
+        /// complete_tx(element bytes) on an mbarrier in that CTA.
+        RedAsync = 0x1a => "red.async",
         // 0x20..0x2f: warp network
         VoteSync = 0x20 => "vote.sync",
         MatchAny = 0x21 => "match.any.sync",
@@ -114,6 +117,8 @@ code_enum! {
         CpBulkTensor = 0x35 => "cp.async.bulk.tensor",
         BulkCommit = 0x36 => "cp.async.bulk.commit_group",
         BulkWait = 0x37 => "cp.async.bulk.wait_group",
+        /// clusterlaunchcontrol.try_cancel: writes the 16-byte response, then complete_tx(16).
+        ClcTryCancel = 0x38 => "clusterlaunchcontrol.try_cancel",
         // 0x3c..0x3f: LSU path to shared memory
         LdShared = 0x3c => "ld.shared",
         StShared = 0x3d => "st.shared",
@@ -340,6 +345,7 @@ code_enum! {
         TensorNegativeStore = 39 => "tensor store with negative start coordinates",
         TensorMap = 40 => "malformed tensor map",
         QueueOverflow = 41 => "copy engine queue overflow",
+        RedAsyncTarget = 42 => "red.async target in the executing CTA, or its a and mbar in different CTAs",
         NotBuilt = 48 => "op family not built in this config",
     }
 }

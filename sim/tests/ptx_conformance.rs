@@ -198,3 +198,153 @@ fn c113_cta_group_needs_mbarrier_mechanism() {
     assert!(e.message.contains("needs the `.mbarrier::complete_tx::bytes`"), "{e}");
     ok90("cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes.cta_group::1 [%r7], [%rd1, {%r0}], [bar];");
 }
+
+// ---- memory-ordering qualifiers (items 35, 36, 63, 95, 117) ---------------------------------
+// The golden model is sequentially consistent, so orderings are trivially satisfied at run time;
+// what is decidable is which qualifiers are legal and which defaults the decoder records.
+
+fn op0(m: &Module) -> &Opcode {
+    &m.funcs[0].body[0].op
+}
+
+#[test]
+fn c035_expect_tx_and_complete_tx_are_relaxed_only() {
+    for body in [
+        "mbarrier.expect_tx.shared.b64 [bar], 16;",
+        "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
+        "mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [%r1], 16;",
+    ] {
+        ok90(body);
+    }
+    for body in ["mbarrier.expect_tx.release.cta.shared.b64 [bar], 16;", "mbarrier.complete_tx.acquire.cta.shared.b64 [bar], 16;"] {
+        let e = err90(body);
+        assert!(e.message.contains("unknown modifier") || e.message.contains("conflicting"), "{e}");
+    }
+}
+
+#[test]
+fn c036_arrive_defaults_release_cta_and_waits_acquire_cta() {
+    let m = ok90("mbarrier.arrive.shared.b64 %rd1, [bar];");
+    assert!(matches!(op0(&m), Opcode::MbArrive { sem: Sem::Release, scope: Scope::Cta, .. }), "{:?}", op0(&m));
+    let m = ok90("mbarrier.arrive_drop.shared.b64 %rd1, [bar];");
+    assert!(matches!(op0(&m), Opcode::MbArrive { drop: true, sem: Sem::Release, scope: Scope::Cta, .. }));
+    let m = ok90("mbarrier.test_wait.shared.b64 %p1, [bar], %rd1;");
+    assert!(matches!(op0(&m), Opcode::MbTestWait { sem: Sem::Acquire, scope: Scope::Cta, .. }));
+    let m = ok90("mbarrier.try_wait.parity.shared.b64 %p1, [bar], 0;");
+    assert!(matches!(op0(&m), Opcode::MbTestWait { try_wait: true, sem: Sem::Acquire, scope: Scope::Cta, .. }));
+    // explicit qualifiers are recorded as written
+    let m = ok90("mbarrier.arrive.relaxed.cluster.shared.b64 %rd1, [bar];");
+    assert!(matches!(op0(&m), Opcode::MbArrive { sem: Sem::Relaxed, scope: Scope::Cluster, .. }));
+    let m = ok90("mbarrier.try_wait.relaxed.cluster.shared.b64 %p1, [bar], %rd1;");
+    assert!(matches!(op0(&m), Opcode::MbTestWait { sem: Sem::Relaxed, scope: Scope::Cluster, .. }));
+    // arrive cannot acquire, waits cannot release
+    assert!(err90("mbarrier.arrive.acquire.shared.b64 %rd1, [bar];").message.contains("acquire"));
+    assert!(err90("mbarrier.try_wait.release.shared.b64 %p1, [bar], %rd1;").message.contains("release"));
+}
+
+#[test]
+fn c058_bar_is_barrier_aligned_and_cta_changes_nothing() {
+    let same = |a: &str, b: &str| {
+        let (x, y) = (ok90(a), ok90(b));
+        assert_eq!((op0(&x), &x.funcs[0].body[0].ops), (op0(&y), &y.funcs[0].body[0].ops), "`{a}` vs `{b}`");
+    };
+    same("bar.sync 1;", "barrier.sync.aligned 1;");
+    same("bar.sync 1;", "barrier.cta.sync.aligned 1;");
+    same("bar.sync 1, 64;", "barrier.cta.sync.aligned 1, 64;");
+    same("bar.arrive 2, 64;", "barrier.arrive.aligned 2, 64;");
+    same("bar.red.popc.u32 %r1, 3, %p1;", "barrier.cta.red.popc.aligned.u32 %r1, 3, %p1;");
+    same("bar.red.and.pred %p2, 3, %p1;", "barrier.red.and.aligned.pred %p2, 3, %p1;");
+    same("barrier.sync 1;", "barrier.cta.sync 1;");
+    assert!(matches!(op0(&ok90("bar.sync 0;")), Opcode::Bar { kind: BarKind::Sync, aligned: true }));
+    assert!(matches!(op0(&ok90("barrier.sync 0;")), Opcode::Bar { kind: BarKind::Sync, aligned: false }));
+}
+
+#[test]
+fn c063_cluster_barrier_defaults_release_arrive_acquire_wait() {
+    assert!(matches!(op0(&ok90("barrier.cluster.arrive;")), Opcode::BarrierCluster { wait: false, sem: Sem::Release }));
+    assert!(matches!(op0(&ok90("barrier.cluster.arrive.aligned;")), Opcode::BarrierCluster { wait: false, sem: Sem::Release }));
+    assert!(matches!(op0(&ok90("barrier.cluster.arrive.relaxed.aligned;")), Opcode::BarrierCluster { wait: false, sem: Sem::Relaxed }));
+    assert!(matches!(op0(&ok90("barrier.cluster.wait;")), Opcode::BarrierCluster { wait: true, sem: Sem::Acquire }));
+    assert!(matches!(op0(&ok90("barrier.cluster.wait.acquire.aligned;")), Opcode::BarrierCluster { wait: true, sem: Sem::Acquire }));
+    // wait is only .acquire; arrive is .release or .relaxed
+    assert!(err90("barrier.cluster.wait.relaxed;").message.contains("relaxed"));
+    assert!(err90("barrier.cluster.arrive.acquire;").message.contains("acquire"));
+}
+
+#[test]
+fn c095_atom_red_default_relaxed_gpu_and_shared_is_shared_cta() {
+    for body in ["atom.global.add.u32 %r1, [%rd1], 1;", "red.global.add.u32 [%rd1], 1;", "atom.add.u32 %r1, [%rd1], 1;"] {
+        assert!(matches!(op0(&ok90(body)), Opcode::Atom { sem: Sem::Relaxed, scope: Scope::Gpu, .. }), "{body}");
+    }
+    let a = ok90("atom.shared.add.u32 %r1, [%r2], 1;");
+    let b = ok90("atom.shared::cta.add.u32 %r1, [%r2], 1;");
+    assert_eq!(op0(&a), op0(&b));
+    assert!(matches!(op0(&a), Opcode::Atom { space: StateSpace::Shared, sem: Sem::Relaxed, scope: Scope::Gpu, .. }));
+    assert!(matches!(op0(&ok90("red.shared.add.u32 [%r2], 1;")), Opcode::Atom { red: true, space: StateSpace::Shared, .. }));
+    // written qualifiers are kept
+    assert!(matches!(op0(&ok90("atom.acq_rel.cta.shared.add.u32 %r1, [%r2], 1;")), Opcode::Atom { sem: Sem::AcqRel, scope: Scope::Cta, .. }));
+}
+
+#[test]
+fn c117_fence_mbarrier_init_is_release_cluster_only() {
+    assert!(matches!(op0(&ok90("fence.mbarrier_init.release.cluster;")), Opcode::Fence { sem: Some(Sem::Release), scope: Some(Scope::Cluster), proxy: false }));
+    for body in ["fence.mbarrier_init.release.cta;", "fence.mbarrier_init.acquire.cluster;", "fence.mbarrier_init;"] {
+        assert!(err90(body).message.contains("must be `.release.cluster`"), "{body}");
+    }
+}
+
+// ---- bulk / TMA (items 112, 115, 116) ------------------------------------------------------
+
+#[test]
+fn c112_im2col_w_whalo_and_woffset_ranges() {
+    let load = |mode: &str, halo: u32, off: u32| {
+        format!("cp.async.bulk.tensor.3d.{mode}.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {{%r1, %r2, %r3}}], [%r4], {{{halo}, {off}}};")
+    };
+    let parse = |body: &str| ptx::parse(&module("sm_100a", "8.6", body), "t.ptx");
+    // out of range immediates: rejected with the rule, at the operand
+    for (mode, halo, off, what) in [("im2col::w", 512, 0, "wHalo must be in [0, 512)"), ("im2col::w::128", 32, 0, "wHalo must be in [0, 32)"), ("im2col::w", 0, 32, "wOffset must be in [0, 32)")] {
+        let e = parse(&load(mode, halo, off)).unwrap_err();
+        assert!(e.message.contains(what) && e.message.contains("im2col::w wHalo < 512"), "{mode} {halo} {off}: {e}");
+        assert!(e.source_line.contains(&format!("{{{halo}, {off}}}")));
+    }
+    // in range: the mode itself is the (documented) unsupported part
+    for (mode, halo, off) in [("im2col::w", 511, 31), ("im2col::w::128", 31, 0)] {
+        let e = parse(&load(mode, halo, off)).unwrap_err();
+        assert!(e.message.contains("is not supported by smsync"), "{mode}: {e}");
+    }
+}
+
+#[test]
+fn c115_tensormap_cp_fenceproxy_size_128_only() {
+    let form = |size: &str| format!("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], {size};");
+    let m = ok90(&form("128"));
+    assert!(matches!(op0(&m), Opcode::TensormapCpFenceproxy { scope: Scope::Gpu }));
+    for size in ["64", "256", "%r2"] {
+        let e = err90(&form(size));
+        assert!(e.message.contains("size must be the integer 128"), "{size}: {e}");
+    }
+    let e = err90("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.aligned [%rd1], [%r1], 128;");
+    assert!(e.message.contains("`.sync`"), "{e}");
+    let e = err90("tensormap.cp_fenceproxy.shared::cta.global.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;");
+    assert!(e.message.contains(".global.shared::cta"), "{e}");
+}
+
+#[test]
+fn c116_tensormap_acquire_fence_size_128() {
+    ok90("fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;");
+    let e = err90("fence.proxy.tensormap::generic.acquire.gpu [%rd1], 64;");
+    assert!(e.message.contains("size must be the integer 128"), "{e}");
+    // the global-address half of the rule is checked at run time: exec_cluster.rs
+}
+
+#[test]
+fn c045_clusterlaunchcontrol_decodes_on_sm100_only() {
+    let parse = |t: &str, body: &str| ptx::parse(&module(t, "8.6", body), "t.ptx");
+    let body = "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r1], [bar];";
+    let m = parse("sm_100a", body).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(op0(&m), Opcode::ClcTryCancel { multicast: false, space: StateSpace::Shared }));
+    let e = parse("sm_90", body).unwrap_err();
+    assert!(e.message.contains("requires sm_100"), "{e}");
+    let e = parse("sm_100a", "clusterlaunchcontrol.try_cancel.async.b128 [%r1], [bar];").unwrap_err();
+    assert!(e.message.contains("mbarrier::complete_tx::bytes"), "{e}");
+}

@@ -312,11 +312,11 @@ fn build_pipeline() -> Module {
     let prod = b.here();
     b.i(19, None, Opcode::Logic { op: LogicOp::Xor, ty: Ty::B32 }, vec![r(v), r(par), imm(1)]);
     let pwait = b.here();
-    b.i(19, None, Opcode::MbTestWait { try_wait: true, parity: true, space: sp }, vec![r(ok), var(empty), r(v)]);
+    b.i(19, None, Opcode::MbTestWait { try_wait: true, parity: true, space: sp, sem: Sem::Acquire, scope: Scope::Cta }, vec![r(ok), var(empty), r(v)]);
     b.i(19, Some((ok, true)), Opcode::Bra { uni: false }, vec![Operand::Label(pwait)]);
     b.i(19, None, arith(ArithOp::Add, Ty::U32, None), vec![r(v), r(i), r(lane)]);
     b.i(19, None, Opcode::St { space: sp, ty: Ty::U32, vec: 1 }, vec![at(sa), r(v)]);
-    b.i(19, None, Opcode::MbArrive { drop: false, expect_tx: false, no_complete: false, space: sp }, vec![r(tok), var(full)]);
+    b.i(19, None, Opcode::MbArrive { drop: false, expect_tx: false, no_complete: false, space: sp, sem: Sem::Release, scope: Scope::Cta }, vec![r(tok), var(full)]);
     b.i(19, None, Opcode::Logic { op: LogicOp::Xor, ty: Ty::B32 }, vec![r(par), r(par), imm(1)]);
     b.i(19, None, arith(ArithOp::Add, Ty::U32, None), vec![r(i), r(i), imm(1)]);
     b.i(19, None, setp(CmpOp::Lt), vec![r(done), r(i), imm(PIPE_ITERS as u64)]);
@@ -324,11 +324,11 @@ fn build_pipeline() -> Module {
     b.i(19, None, Opcode::Exit, vec![]);
     // consumer: wait `full` phase par, read, arrive `empty`
     let cons = b.here();
-    b.i(20, None, Opcode::MbTestWait { try_wait: true, parity: true, space: sp }, vec![r(ok), var(full), r(par)]);
+    b.i(20, None, Opcode::MbTestWait { try_wait: true, parity: true, space: sp, sem: Sem::Acquire, scope: Scope::Cta }, vec![r(ok), var(full), r(par)]);
     b.i(20, Some((ok, true)), Opcode::Bra { uni: false }, vec![Operand::Label(cons)]);
     b.i(20, None, Opcode::Ld { space: sp, ty: Ty::U32, vec: 1 }, vec![r(v), at(sa)]);
     b.i(20, None, arith(ArithOp::Add, Ty::U32, None), vec![r(sum), r(sum), r(v)]);
-    b.i(20, None, Opcode::MbArrive { drop: false, expect_tx: false, no_complete: false, space: sp }, vec![r(tok), var(empty)]);
+    b.i(20, None, Opcode::MbArrive { drop: false, expect_tx: false, no_complete: false, space: sp, sem: Sem::Release, scope: Scope::Cta }, vec![r(tok), var(empty)]);
     b.i(20, None, Opcode::Logic { op: LogicOp::Xor, ty: Ty::B32 }, vec![r(par), r(par), imm(1)]);
     b.i(20, None, arith(ArithOp::Add, Ty::U32, None), vec![r(i), r(i), imm(1)]);
     b.i(20, None, setp(CmpOp::Lt), vec![r(done), r(i), imm(PIPE_ITERS as u64)]);

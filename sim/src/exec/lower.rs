@@ -14,7 +14,7 @@ use super::error::ExecError;
 use super::machine::{Col, Machine};
 use super::warp::{lanes, Group, Warp, LANES};
 use crate::encoding::{flags, BulkDir, DataType, ErrorCode, Op, Space};
-use crate::memory::{classify, Generic, WINDOW};
+use crate::memory::{classify, Generic, CLUSTER_BASE, WINDOW};
 use crate::ptx::ir::{BarKind, Instr, Opcode, Operand, StateSpace, Ty};
 use crate::units::Request;
 
@@ -40,6 +40,7 @@ pub fn checklist_item(e: ErrorCode) -> Option<u32> {
         ErrorCode::CpAsyncSrcSize => 99,
         ErrorCode::BulkSizeAlign => 105,
         ErrorCode::TensorNegativeStore => 114,
+        ErrorCode::RedAsyncTarget => 97,
         _ => return None,
     })
 }
@@ -311,7 +312,7 @@ impl<'a> Machine<'a> {
                 }
                 reqs.push(r);
             }
-            Opcode::BarrierCluster { wait } => reqs.push(self.base_req(slot, w, g, if *wait { Op::BarClusterWait } else { Op::BarClusterArrive })),
+            Opcode::BarrierCluster { wait, .. } => reqs.push(self.base_req(slot, w, g, if *wait { Op::BarClusterWait } else { Op::BarClusterArrive })),
             Opcode::BarWarpSync => {
                 let mut r = self.base_req(slot, w, g, Op::WarpSync);
                 r.member_mask = self.uniform(slot, w, g, op!(0), "membermask")? as u32;
@@ -418,8 +419,24 @@ impl<'a> Machine<'a> {
                 }
                 reqs.extend(self.split_by_space(slot, w, g, r, &addrs));
             }
-            Opcode::RedAsync { .. } => {
-                return Err(self.unsupported(slot, w, g, "red.async has no request op in the encoding table yet (not supported by this executor)"));
+            Opcode::RedAsync { op: aop, ty } => {
+                // both addresses travel as cluster-window addresses (the own CTA's too, so the
+                // unit can see and report a target in the executing CTA)
+                let mut r = self.base_req(slot, w, g, Op::RedAsync);
+                r.sub = aop.code();
+                r.dtype = *ty;
+                r.space = Space::SharedCluster;
+                let rank = self.ctas[slot].as_ref().map(|c| c.rank).unwrap_or(0) as u64;
+                let window = |(sp, x): (Space, u64)| if sp == Space::SharedCta { CLUSTER_BASE + rank * WINDOW + x } else { x };
+                let addrs = self.sync_addrs(slot, w, g, op!(0), StateSpace::SharedCluster)?;
+                let mbars = self.sync_addrs(slot, w, g, op!(2), StateSpace::SharedCluster)?;
+                let b = self.pack_values(slot, w, g, op!(1), g.mask, bytes_ty(ty.bytes() as usize), 1).map_err(|e| self.unsupported(slot, w, g, e))?;
+                for l in lanes(g.mask) {
+                    r.lanes[l].addr = window(addrs[l]);
+                    r.lanes[l].mbar = window(mbars[l]);
+                    r.lanes[l].b = b[l];
+                }
+                reqs.push(r);
             }
             Opcode::MbInit { space } | Opcode::MbInval { space } | Opcode::MbExpectTx { space } | Opcode::MbCompleteTx { space } | Opcode::CpAsyncMbArrive { space, .. } => {
                 let code = match instr.op {
@@ -445,7 +462,7 @@ impl<'a> Machine<'a> {
                 }
                 reqs.extend(self.split_by_space(slot, w, g, r, &addrs));
             }
-            Opcode::MbArrive { drop, expect_tx, no_complete, space } => {
+            Opcode::MbArrive { drop, expect_tx, no_complete, space, .. } => {
                 let mut r = self.base_req(slot, w, g, if *drop { Op::MbArriveDrop } else { Op::MbArrive });
                 r.dtype = DataType::B64;
                 if *expect_tx {
@@ -470,7 +487,7 @@ impl<'a> Machine<'a> {
                 }
                 reqs.extend(self.split_by_space(slot, w, g, r, &addrs));
             }
-            Opcode::MbTestWait { try_wait, parity, space } => {
+            Opcode::MbTestWait { try_wait, parity, space, .. } => {
                 let mut r = self.base_req(slot, w, g, if *try_wait { Op::MbTryWait } else { Op::MbTestWait });
                 r.dtype = DataType::B64;
                 if *parity {
@@ -645,6 +662,22 @@ impl<'a> Machine<'a> {
                     r.lanes[l].c = cta_mask.map(|c| c[l] & 0xffff).unwrap_or(0) as u128;
                 }
                 r.space = smem[g.mask.trailing_zeros() as usize].0;
+                reqs.push(r);
+            }
+            Opcode::ClcTryCancel { multicast, space } => {
+                let mut r = self.base_req(slot, w, g, Op::ClcTryCancel);
+                if *multicast {
+                    r.flags |= flags::MOD_B;
+                }
+                let addrs = self.sync_addrs(slot, w, g, op!(0), *space)?;
+                let mbars = self.sync_addrs(slot, w, g, op!(1), *space)?;
+                for l in lanes(g.mask) {
+                    if addrs[l].0 != Space::SharedCta || mbars[l].0 != Space::SharedCta {
+                        return Err(self.ub(slot, w, g, "clusterlaunchcontrol.try_cancel: addr and mbar must be in the executing CTA's shared::cta window", Some(45), Some(l)));
+                    }
+                    r.lanes[l].addr = addrs[l].1;
+                    r.lanes[l].mbar = mbars[l].1;
+                }
                 reqs.push(r);
             }
             Opcode::BulkPrefetch => {

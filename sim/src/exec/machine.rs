@@ -929,6 +929,69 @@ impl<'a> Machine<'a> {
                 w.advance(off);
                 return self.do_exit(slot, w, m);
             }
+            Opcode::TensormapCpFenceproxy { .. } => {
+                // A plain 128-byte copy shared::cta -> global per lane; the proxy release and the
+                // warp-wide `.sync` wait have no further observable effect in this sequentially
+                // consistent, in-order model.
+                let dst = self.addrs(slot, w, &g, &instr.ops[0], StateSpace::Global, m).map_err(wrap)?;
+                let src = self.addrs(slot, w, &g, &instr.ops[1], StateSpace::Shared, m).map_err(wrap)?;
+                for l in lanes(m) {
+                    for chunk in 0..8u64 {
+                        let v = self.mem.read_shared(slot, src[l] + 16 * chunk, 16).map_err(|e| {
+                            self.ub(slot, w, &g, format!("tensormap.cp_fenceproxy source {:#x}: {}", src[l], e.name()), Some(115), Some(l))
+                        })?;
+                        self.mem.write_global(dst[l] + 16 * chunk, 16, v).map_err(|e| {
+                            self.ub(slot, w, &g, format!("tensormap.cp_fenceproxy destination {:#x}: {}", dst[l], e.name()), Some(115), Some(l))
+                        })?;
+                    }
+                }
+            }
+            Opcode::Fence { proxy: true, .. } if !instr.ops.is_empty() => {
+                // fence.proxy.tensormap::generic.acquire [addr], 128: the address must be global
+                let a = self.addrs(slot, w, &g, &instr.ops[0], StateSpace::Generic, m).map_err(wrap)?;
+                let var_space = match &instr.ops[0] {
+                    Operand::Addr { base: AddrBase::Var(v), .. } => Some(self.module.var(*v).space),
+                    _ => None,
+                };
+                for l in lanes(m) {
+                    let global = match var_space {
+                        Some(sp) => sp == StateSpace::Global,
+                        None => matches!(classify(a[l]), Generic::Global(_)),
+                    };
+                    if !global {
+                        return Err(self.ub(
+                            slot,
+                            w,
+                            &g,
+                            format!("fence.proxy.tensormap::generic.acquire needs a global address, found {:#x}", a[l]),
+                            Some(116),
+                            Some(l),
+                        ));
+                    }
+                }
+            }
+            Opcode::ClcQueryCancel { first_ctaid } => {
+                // project response layout: bit 0 = canceled; this model only produces failed
+                // (all-zero) responses, so is_canceled is false and get_first_ctaid is UB
+                let mut h = [0u64; LANES];
+                self.src(slot, w, g.depth, &instr.ops[1], m, &mut h).map_err(wrap)?;
+                match first_ctaid {
+                    None => {
+                        let mut d = [0u64; LANES];
+                        for l in lanes(m) {
+                            d[l] = h[l] & 1;
+                        }
+                        self.dst(w, &g, &instr.ops[0], &d, m, Ty::Pred).map_err(|e| self.unsupported(slot, w, &g, e))?;
+                    }
+                    Some(_) => {
+                        let l = m.trailing_zeros() as usize;
+                        if h[l] & 1 == 0 {
+                            return Err(self.ub(slot, w, &g, "clusterlaunchcontrol.query_cancel.get_first_ctaid on a failed try_cancel response", Some(45), Some(l)));
+                        }
+                        return Err(self.unsupported(slot, w, &g, "get_first_ctaid of a successful response: this model never cancels a cluster"));
+                    }
+                }
+            }
             Opcode::Mapa { space, ty } | Opcode::GetCtaRank { space, ty } => {
                 let is_mapa = matches!(instr.op, Opcode::Mapa { .. });
                 let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);

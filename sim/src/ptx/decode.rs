@@ -432,6 +432,8 @@ fn is_known_modifier(m: &str) -> bool {
         "expect_tx", "complete_tx", "test_wait", "try_wait", "pending_count", "noComplete", "parity", "all", "any",
         "uni", "ballot", "abs", "NaN", "up", "down", "bfly", "idx", "proxy", "alias", "mbarrier_init", "gl",
         "launch_dependents", "tile", "tensormap::generic", "async::generic", "shiftamt", "l", "r", "wrap", "clamp",
+        "cp_fenceproxy", "try_cancel", "query_cancel", "is_canceled", "get_first_ctaid", "multicast::cluster::all",
+        "mbarrier::complete_tx::bytes", "pred",
     ];
     OTHER.contains(&m)
         || SEMS.iter().any(|x| x.0 == m)
@@ -972,6 +974,8 @@ impl<'m> FuncDecoder<'m> {
             }
             "mbarrier" => self.d_mbarrier(ins, &mut m)?,
             "cp" => self.d_cp(ins, &mut m)?,
+            "tensormap" if ins.mods.iter().any(|(s, _)| s == "cp_fenceproxy") => self.d_tensormap_cp_fenceproxy(ins, &mut m)?,
+            "clusterlaunchcontrol" => self.d_clusterlaunchcontrol(ins, &mut m)?,
             _ => {
                 let full = full_name(ins);
                 if UNSUPPORTED.contains(&name) || UNSUPPORTED.iter().any(|u| full.starts_with(u) && u.contains('.')) {

@@ -56,10 +56,10 @@ impl<'m> FuncDecoder<'m> {
             let wait = m.need(&[("arrive", false), ("wait", true)], "`.arrive` or `.wait`")?;
             let sems: &[(&str, Sem)] =
                 if wait { &[("acquire", Sem::Acquire)] } else { &[("release", Sem::Release), ("relaxed", Sem::Relaxed)] };
-            m.pick(sems)?;
+            let sem = m.pick_v(sems)?.unwrap_or(if wait { Sem::Acquire } else { Sem::Release });
             m.has("aligned")?;
             self.nops(ins, 0..=0)?;
-            return Ok((Opcode::BarrierCluster { wait }, vec![]));
+            return Ok((Opcode::BarrierCluster { wait, sem }, vec![]));
         }
         m.has("cta")?;
         let kind = m.need(&[("sync", BarKind::Sync), ("arrive", BarKind::Arrive), ("red", BarKind::RedPopc)], "`.sync`, `.arrive` or `.red`")?;
@@ -448,7 +448,8 @@ impl<'m> FuncDecoder<'m> {
                 if n == 3 {
                     ops.push(u32v(2)?);
                 }
-                (Opcode::MbArrive { drop: k == K::Drop, expect_tx, no_complete, space: space_v }, ops)
+                let (sem, scope) = (sem.map(|s| s.0).unwrap_or(Sem::Release), scope.map(|s| s.0).unwrap_or(Scope::Cta));
+                (Opcode::MbArrive { drop: k == K::Drop, expect_tx, no_complete, space: space_v, sem, scope }, ops)
             }
             K::TestWait | K::TryWait => {
                 let try_wait = k == K::TryWait;
@@ -469,7 +470,8 @@ impl<'m> FuncDecoder<'m> {
                 if n == 4 {
                     ops.push(u32v(3)?);
                 }
-                (Opcode::MbTestWait { try_wait, parity, space: space_v }, ops)
+                let (sem, scope) = (sem.map(|s| s.0).unwrap_or(Sem::Acquire), scope.map(|s| s.0).unwrap_or(Scope::Cta));
+                (Opcode::MbTestWait { try_wait, parity, space: space_v, sem, scope }, ops)
             }
             K::Pending => {
                 self.nops(ins, 2..=2)?;
@@ -477,6 +479,68 @@ impl<'m> FuncDecoder<'m> {
             }
         };
         Ok((op, ops))
+    }
+
+    /// `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned [dst], [src], 128`
+    /// (checklist 115: the size must be 128).
+    pub(super) fn d_tensormap_cp_fenceproxy(&self, ins: &Instruction, m: &mut Mods) -> DResult<Decoded> {
+        m.has("cp_fenceproxy")?;
+        let spaces = m.take_all(&SPACES[..4]);
+        if !matches!(spaces.as_slice(), [(StateSpace::Global, _, _), (StateSpace::Shared, _, _)]) {
+            return Err(Diag::new(ins.loc, "`tensormap.cp_fenceproxy` needs `.global.shared::cta` (copy from shared::cta to global)"));
+        }
+        for (q, what) in [("tensormap::generic", "the proxy kind `.tensormap::generic`"), ("release", "`.release`"), ("sync", "`.sync`"), ("aligned", "`.aligned`")] {
+            if !m.has(q)? {
+                return Err(Diag::new(ins.loc, format!("`tensormap.cp_fenceproxy` needs {what}")));
+            }
+        }
+        let scope = m.need(SCOPES, "a scope `.cta`, `.cluster`, `.gpu` or `.sys`")?;
+        self.nops(ins, 3..=3)?;
+        let size = self.op(ins, 2)?;
+        if imm_int(size) != Some(128) {
+            return Err(Diag::new(size.loc(), "`tensormap.cp_fenceproxy` size must be the integer 128"));
+        }
+        Ok((Opcode::TensormapCpFenceproxy { scope }, vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?, Operand::Imm(128)]))
+    }
+
+    /// `clusterlaunchcontrol.try_cancel` and `.query_cancel` (sm_100+).
+    pub(super) fn d_clusterlaunchcontrol(&self, ins: &Instruction, m: &mut Mods) -> DResult<Decoded> {
+        if self.module.target_sm < 100 {
+            return Err(Diag::new(ins.loc, format!("`clusterlaunchcontrol` requires sm_100 or higher (target is {})", self.module.target)));
+        }
+        let kind = m.need(&[("try_cancel", true), ("query_cancel", false)], "`.try_cancel` or `.query_cancel`")?;
+        if kind {
+            if !m.has("async")? {
+                return Err(Diag::new(ins.loc, "`clusterlaunchcontrol.try_cancel` needs `.async`"));
+            }
+            let space = if m.has("shared::cta")? { StateSpace::Shared } else { StateSpace::Generic };
+            if !m.has("mbarrier::complete_tx::bytes")? {
+                return Err(Diag::new(ins.loc, "`clusterlaunchcontrol.try_cancel` needs the completion mechanism `.mbarrier::complete_tx::bytes`"));
+            }
+            let multicast = m.has("multicast::cluster::all")?;
+            m.need(&[("b128", ())], "type `.b128`")?;
+            self.nops(ins, 2..=2)?;
+            return Ok((Opcode::ClcTryCancel { multicast, space }, vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?]));
+        }
+        let query = m.need(
+            &[("is_canceled", None), ("get_first_ctaid", Some(3u8)), ("get_first_ctaid::x", Some(0)), ("get_first_ctaid::y", Some(1)), ("get_first_ctaid::z", Some(2))],
+            "`.is_canceled` or `.get_first_ctaid`",
+        )?;
+        match query {
+            None => m.need(&[("pred", ())], "type `.pred`")?,
+            Some(3) => {
+                m.need(&[("v4", ())], "`.v4`")?;
+                m.need(&[("b32", ())], "type `.b32`")?
+            }
+            Some(_) => m.need(&[("b32", ())], "type `.b32`")?,
+        }
+        m.need(&[("b128", ())], "operand type `.b128`")?;
+        self.nops(ins, 2..=2)?;
+        let d = self.dest(self.op(ins, 0)?)?;
+        if (query == Some(3)) != matches!(&d, Operand::Vector(v) if v.len() == 4) {
+            return Err(Diag::new(self.op(ins, 0)?.loc(), "`.get_first_ctaid.v4` writes a 4-vector `{x, y, z, _}`; the other forms one register"));
+        }
+        Ok((Opcode::ClcQueryCancel { first_ctaid: query }, vec![d, self.value(self.op(ins, 1)?, Ty::B128)?]))
     }
 
     /// Every `cp.*` instruction.
@@ -698,7 +762,26 @@ impl<'m> FuncDecoder<'m> {
             3..=6 if dims < 3 => return Err(Diag::new(loc, format!("`.{text}` needs at least `.3d`"))),
             _ => {}
         }
-        let _ = ins;
+        if matches!(mode, 4 | 5) {
+            // checklist 112: im2colInfo = {wHalo, wOffset}; literal values are range-checked
+            let info = ins.operands.iter().find_map(|o| match o {
+                OperandAst::Vector { items, .. } => Some(items),
+                _ => None,
+            });
+            if let Some(items) = info {
+                let halo_max = if mode == 4 { 512 } else { 32 };
+                for (i, (name, max)) in [("wHalo", halo_max), ("wOffset", 32)].into_iter().enumerate() {
+                    if let Some(v) = items.get(i).and_then(imm_int) {
+                        if !(0..max).contains(&v) {
+                            return Err(Diag::new(
+                                items[i].loc(),
+                                format!("`.{text}` {name} must be in [0, {max}), found {v} (im2col::w wHalo < 512, < 32 for ::w::128; wOffset < 32)"),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
         Err(Diag::new(loc, format!("tensor load mode `.{text}` is not supported by smsync (only `.tile`)")))
     }
 

@@ -264,8 +264,9 @@ pub enum Opcode {
     Bar { kind: BarKind, aligned: bool },
     /// membermask
     BarWarpSync,
-    /// barrier.cluster.arrive / wait
-    BarrierCluster { wait: bool },
+    /// barrier.cluster.arrive / wait. `sem` as written or its default (arrive `.release`, wait
+    /// `.acquire`; arrive may be `.relaxed`), recorded for checking, not used by the SC executor.
+    BarrierCluster { wait: bool, sem: Sem },
     // ---- warp network ----------------------------------------------------------------------
     /// d, {!}a{, membermask}   (sync = false is the legacy vote)
     Vote { mode: VoteMode, sync: bool },
@@ -289,14 +290,15 @@ pub enum Opcode {
     MbInit { space: StateSpace },
     /// [addr]
     MbInval { space: StateSpace },
-    /// state, [addr]{, count|txCount}
-    MbArrive { drop: bool, expect_tx: bool, no_complete: bool, space: StateSpace },
+    /// state, [addr]{, count|txCount}. `sem`/`scope` as written or the defaults `.release`/`.cta`.
+    MbArrive { drop: bool, expect_tx: bool, no_complete: bool, space: StateSpace, sem: Sem, scope: Scope },
     /// [addr], txCount
     MbExpectTx { space: StateSpace },
     /// [addr], txCount
     MbCompleteTx { space: StateSpace },
-    /// waitComplete, [addr], state|phaseParity{, suspendTimeHint}
-    MbTestWait { try_wait: bool, parity: bool, space: StateSpace },
+    /// waitComplete, [addr], state|phaseParity{, suspendTimeHint}. `sem`/`scope` as written or the
+    /// defaults `.acquire`/`.cta`.
+    MbTestWait { try_wait: bool, parity: bool, space: StateSpace, sem: Sem, scope: Scope },
     /// count, state
     MbPendingCount,
     /// [addr]
@@ -318,6 +320,16 @@ pub enum Opcode {
     CpReduceBulkTensor { dims: u8, op: AtomOp },
     /// [src], size
     BulkPrefetch,
+    /// [dst], [src], 128   tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned:
+    /// copies the 128-byte tensor map from shared::cta to global (the proxy release is trivially
+    /// satisfied by the sequentially consistent model).
+    TensormapCpFenceproxy { scope: Scope },
+    // ---- cluster launch control (sm_100) ----------------------------------------------------
+    /// [addr], [mbar]   clusterlaunchcontrol.try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128
+    ClcTryCancel { multicast: bool, space: StateSpace },
+    /// d, handle   clusterlaunchcontrol.query_cancel: `.is_canceled.pred` (first_ctaid None),
+    /// `.get_first_ctaid.v4.b32` (Some(3), d a 4-vector) or `.get_first_ctaid::{x,y,z}.b32` (Some(0..=2)).
+    ClcQueryCancel { first_ctaid: Option<u8> },
     BulkCommit,
     /// N
     BulkWaitGroup { read: bool },

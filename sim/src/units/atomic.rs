@@ -25,6 +25,12 @@
 //! (`AtomAlign`); a shared-memory access overlapping a live mbarrier (`MbarrierPlainAccess`); memory
 //! ranges (`GlobalOutOfRange` / `SharedOutOfRange`); a family the config leaves out (`NotBuilt`).
 //! Float rules are in [`super::float`].
+//!
+//! red.async (`Op::RedAsync`, digest §7/§15): lane `addr` and `mbar` are shared::cluster addresses
+//! of one *other* CTA of the cluster. The reduction (table: add u32/s32/u64, min/max u32/s32,
+//! inc/dec u32, and/or/xor b32) is applied to that CTA's shared memory, then complete_tx(4, or 8
+//! for u64) on the mbarrier there. The golden model is untimed, so both happen at issue. A target
+//! in the executing CTA, or `a` and `mbar` in different CTAs, is `RedAsyncTarget` (item 97).
 
 use super::float::{f32_add, f64_add, half_add, half_minmax, Half};
 use super::mbarrier::MbarrierUnit;
@@ -33,6 +39,7 @@ use super::{Request, Response};
 use crate::config::Config;
 use crate::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
 use crate::memory::MemorySystem;
+use super::TraceEvent;
 
 pub struct AtomicAlu {
     cluster_size: u32,
@@ -153,7 +160,10 @@ impl AtomicAlu {
         Ok(op)
     }
 
-    pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, mbar: &MbarrierUnit, out: &mut Vec<Response>) {
+    pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, out: &mut Vec<Response>, events: &mut Vec<TraceEvent>) {
+        if req.op == Op::RedAsync {
+            return self.red_async(req, mem, mbar, out, events);
+        }
         let op = match self.check(req) {
             Ok(op) => op,
             Err(e) => return out.push(Response::error(req, e, req.first_active().unwrap_or(0))),
@@ -170,6 +180,53 @@ impl AtomicAlu {
             }
         }
         out.push(resp);
+    }
+
+    /// Is `op` on `dtype` a red.async form?
+    pub fn red_async_legal(op: AtomOp, dtype: DataType) -> bool {
+        use DataType::*;
+        match op {
+            AtomOp::Inc | AtomOp::Dec => dtype == U32,
+            AtomOp::Min | AtomOp::Max => matches!(dtype, U32 | S32),
+            AtomOp::And | AtomOp::Or | AtomOp::Xor => dtype == B32,
+            AtomOp::Add => matches!(dtype, U32 | S32 | U64),
+            AtomOp::Cas | AtomOp::Exch => false,
+        }
+    }
+
+    fn red_async(&self, req: &Request, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, out: &mut Vec<Response>, events: &mut Vec<TraceEvent>) {
+        let first = req.first_active().unwrap_or(0);
+        let op = match AtomOp::from_code(req.sub) {
+            Some(op) if Self::red_async_legal(op, req.dtype) && req.vec == 1 => op,
+            _ => return out.push(Response::error(req, ErrorCode::AtomBadType, first)),
+        };
+        for lane in req.active_lanes() {
+            if let Err(e) = self.red_async_lane(req, op, lane, mem, mbar, events) {
+                return out.push(Response::error(req, e, lane));
+            }
+        }
+        out.push(Response::to(req, req.active_mask));
+    }
+
+    fn red_async_lane(&self, req: &Request, op: AtomOp, lane: usize, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, events: &mut Vec<TraceEvent>) -> Result<(), ErrorCode> {
+        let ops = req.lanes[lane];
+        let size = req.dtype.bytes() as usize;
+        let (slot, off) = resolve_shared(req.cta, self.cluster_size, req.space, ops.addr)?;
+        let (mslot, moff) = mbar.locate_in(req.cta, req.space, ops.mbar)?;
+        if slot == req.cta as usize || mslot != slot {
+            return Err(ErrorCode::RedAsyncTarget);
+        }
+        if ops.addr % size as u64 != 0 {
+            return Err(ErrorCode::AtomAlign);
+        }
+        if mbar.overlaps_live(slot as u16, off, size as u64) {
+            return Err(ErrorCode::MbarrierPlainAccess);
+        }
+        // the mbarrier must be live before the reduction changes anything
+        mbar.check_live(mem, mslot, moff)?;
+        let region = mem.shared.get_mut(slot).ok_or(ErrorCode::SharedOutOfRange)?;
+        rmw(region, off, op, req, size, ops, false, ErrorCode::SharedOutOfRange)?;
+        mbar.complete_tx_at(mem, mslot, moff, size as u32, events)
     }
 
     /// One lane's read-modify-write; returns the old value (packed for vectors).

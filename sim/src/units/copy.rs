@@ -25,6 +25,13 @@
 //! timing parameter of the RTL, which stalls its request port when the queue is full — invisible
 //! to program results.
 //!
+//! clusterlaunchcontrol.try_cancel (`Op::ClcTryCancel`): this model launches every cluster of the
+//! grid before it ends, and never holds a not-yet-launched cluster that could be cancelled, so
+//! every request fails. It is an ordinary two-stage operation whose "copy" writes the 16-byte
+//! failed response (project layout: byte 0 bit 0 = canceled; a failed response is 16 zero bytes)
+//! to `addr` and then performs complete_tx(16) on `mbar` (with `MOD_B`, multicast::cluster::all:
+//! the same offsets in every CTA of the cluster). `addr` must be 16-byte aligned (`BulkSizeAlign`).
+//!
 //! Errors found at issue answer the request (`Response::error`). An error found when an operation
 //! completes (its mbarrier was invalidated meanwhile, a tensor element outside global memory)
 //! answers again with the issuing request's tag, `lanes = 0` and the error.
@@ -418,6 +425,16 @@ impl CopyEngine {
                     mbars = m;
                     (Kind::TensorLoad { map, coords, dsts }, Completion::Mbarrier)
                 }
+            }
+            Op::ClcTryCancel => {
+                if ops.addr % 16 != 0 {
+                    return Err(ErrorCode::BulkSizeAlign);
+                }
+                let all_ranks = (1u128 << self.cluster_size) - 1;
+                let (dsts, m) = self.load_targets(req, lane, mem, mbar, 16, all_ranks)?;
+                mbars = m;
+                // src_bytes = 0: the response is 16 zero bytes (failed), nothing is read
+                (Kind::Plain { src: Loc::Global(0), dsts, len: 16, src_bytes: 0, byte_mask: None }, Completion::Mbarrier)
             }
             _ => return Err(ErrorCode::NotBuilt),
         };

@@ -101,7 +101,7 @@ impl SyncUnit for GoldenUnits {
                 }
             }
             Unit::Mbarrier => self.mbarrier.submit(req, mem, out, &mut events),
-            Unit::AtomicAlu => self.atomic.submit(req, mem, &self.mbarrier, out),
+            Unit::AtomicAlu => self.atomic.submit(req, mem, &mut self.mbarrier, out, &mut events),
             Unit::WarpNetwork => self.warp.submit(req, out),
             Unit::CopyEngine => self.copy.submit(req, mem, &mut self.mbarrier, out, &mut events),
             Unit::Lsu => lsu(req, mem, &self.mbarrier, out),

@@ -28,6 +28,7 @@
 //! | MbPendingCount | lane `a` = token | `values` = count |
 //! | MbCpAsyncArrive | lane `addr`; `NO_INC` | immediate (the arrive-on happens later) |
 //! | Atom/Red | `sub` AtomOp, `dtype`, `space`, `vec`; lane `addr`, `b`, `c` (cas); `MOD_A` = .noftz | atom: `values` = old value(s), packed |
+//! | RedAsync | `sub` AtomOp, `dtype`, `space` = SharedCluster; lane `addr` and `mbar` = cluster-window addresses (even for the own CTA), `b` | immediate (reduce, then complete_tx(element bytes) on `mbar`) |
 //! | VoteSync | `sub` VoteMode, `member_mask`, lane `a` bit 0, `NEGATE` | all/any/uni `preds`, ballot `values` |
 //! | MatchAny/MatchAll | `dtype` B32/B64, lane `a` | `values` = mask, `preds` = p (all) |
 //! | ReduxSync | `sub` ReduxOp, `dtype` U32/S32/B32/F32, lane `a`; `MOD_A` .abs, `MOD_B` .NaN | `values` |
@@ -41,6 +42,7 @@
 //! | CpBulk | `sub` BulkDir, lane `addr` dst, `src`, `a` = size, `mbar`, `b` = ctaMask (`MOD_B` multicast), `c` = byteMask (`imm2` bit 0 = .cp_mask) | immediate |
 //! | CpReduceBulk | `sub` AtomOp, `imm` BulkDir, `dtype`, lane `addr`, `src`, `a` = size, `mbar`; `MOD_A` .noftz | immediate |
 //! | CpBulkTensor | `sub` BulkDir, `imm` dims, `imm2` = AtomOp+1 for cp.reduce (0 = copy); lane `addr` smem, `src` tensor map, `a` = coords 0..3 (s32, packed low first), `b` bits 31:0 = coord 4, `mbar`, `c` = ctaMask (`MOD_B`) | immediate |
+//! | ClcTryCancel | lane `addr` (16-byte response), `mbar`, both shared::cta; `MOD_B` = .multicast::cluster::all | immediate (response + complete_tx(16) land later, like a copy) |
 //! | BulkCommit | per lane | immediate |
 //! | BulkWait | `imm` = N, `MOD_A` = .read | when satisfied |
 //! | LdShared/StShared | lane `addr`, `imm` element bytes, `vec`, st: `a` data | ld: `values` |
