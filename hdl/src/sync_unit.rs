@@ -5,6 +5,8 @@
 //! when its block lands; `smsync gen` writes one `.v` per entry and lists the units not yet
 //! built in the manifest, so a partial RTL is visible as partial.
 
+pub mod top;
+
 use crate::common::{try_verilog_named, VerilogError};
 use crate::barrier_file::BarrierFile;
 use crate::copy_engine::copy_engine_verilog;
@@ -47,6 +49,8 @@ pub fn modules(config: &Config) -> Vec<RtlModule> {
             // The port width is a const generic: copy_engine_verilog picks the instance.
             generate: |c| copy_engine_verilog(c, "copy_engine"),
         },
+        // The top: request decode, lane sequencer, shared RAM, response port (sync_unit/top.rs).
+        RtlModule { module: "sync_unit", unit: None, generate: |c| top::sync_unit_verilog(c, "sync_unit") },
     ]
 }
 
