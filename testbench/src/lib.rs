@@ -1,5 +1,6 @@
 //! smsync testbench: the Verilator binding that turns the generated RTL into a clocked Rust
-//! object (`verilator`), and later the RTL `SyncUnit`, the lockstep comparator and the
-//! conformance corpus.
+//! object (`verilator`), the RTL `sync_unit` top as a request/response object (`rtl_unit`, the
+//! seed of the cosim backend), and later the lockstep comparator and the conformance corpus.
 
+pub mod rtl_unit;
 pub mod verilator;
