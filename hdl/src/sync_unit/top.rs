@@ -555,71 +555,7 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.lsu_wdata.next = self.pick_a.val() << self.lsu_off.val();
         self.lsu_wbe.next = bit_cast::<8, 16>(bit_cast::<16, 8>(self.lsu_be.val()) << bit_cast::<3, 32>(self.pick_addr.val()));
 
-        // ---------------- shared memory: mbarrier port first, then the LSU ----------------
-        self.mem_raddr.next = self.lsu_word_addr.val();
-        if self.mbar.mem_rd.val() {
-            self.mem_raddr.next = (bit_cast::<A, 5>(self.mbar.mem_rd_slot.val()) << self.k_word_bits.val())
-                | bit_cast::<A, 15>(self.mbar.mem_rd_word.val());
-        }
-        self.mem_waddr.next = self.lsu_word_addr.val();
-        self.mem_wdata.next = self.lsu_wdata.val();
-        self.mem_be.next = self.lsu_wbe.val();
-        self.mem_we.next = self.lsu_we.val();
-        if self.mbar.mem_we.val() {
-            self.mem_waddr.next = (bit_cast::<A, 5>(self.mbar.mem_wr_slot.val()) << self.k_word_bits.val())
-                | bit_cast::<A, 15>(self.mbar.mem_wr_word.val());
-            self.mem_wdata.next = self.mbar.mem_wdata.val();
-            self.mem_be.next = 0xff.into();
-            self.mem_we.next = true;
-        }
-        self.smem[0].read_clock.next = self.clock.val();
-        self.smem[0].write_clock.next = self.clock.val();
-        self.smem[0].read_address.next = self.mem_raddr.val();
-        self.smem[0].write_address.next = self.mem_waddr.val();
-        self.smem[0].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val());
-        self.smem[0].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(0);
-        self.smem[1].read_clock.next = self.clock.val();
-        self.smem[1].write_clock.next = self.clock.val();
-        self.smem[1].read_address.next = self.mem_raddr.val();
-        self.smem[1].write_address.next = self.mem_waddr.val();
-        self.smem[1].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 8u64);
-        self.smem[1].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(1);
-        self.smem[2].read_clock.next = self.clock.val();
-        self.smem[2].write_clock.next = self.clock.val();
-        self.smem[2].read_address.next = self.mem_raddr.val();
-        self.smem[2].write_address.next = self.mem_waddr.val();
-        self.smem[2].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 16u64);
-        self.smem[2].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(2);
-        self.smem[3].read_clock.next = self.clock.val();
-        self.smem[3].write_clock.next = self.clock.val();
-        self.smem[3].read_address.next = self.mem_raddr.val();
-        self.smem[3].write_address.next = self.mem_waddr.val();
-        self.smem[3].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 24u64);
-        self.smem[3].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(3);
-        self.smem[4].read_clock.next = self.clock.val();
-        self.smem[4].write_clock.next = self.clock.val();
-        self.smem[4].read_address.next = self.mem_raddr.val();
-        self.smem[4].write_address.next = self.mem_waddr.val();
-        self.smem[4].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 32u64);
-        self.smem[4].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(4);
-        self.smem[5].read_clock.next = self.clock.val();
-        self.smem[5].write_clock.next = self.clock.val();
-        self.smem[5].read_address.next = self.mem_raddr.val();
-        self.smem[5].write_address.next = self.mem_waddr.val();
-        self.smem[5].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 40u64);
-        self.smem[5].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(5);
-        self.smem[6].read_clock.next = self.clock.val();
-        self.smem[6].write_clock.next = self.clock.val();
-        self.smem[6].read_address.next = self.mem_raddr.val();
-        self.smem[6].write_address.next = self.mem_waddr.val();
-        self.smem[6].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 48u64);
-        self.smem[6].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(6);
-        self.smem[7].read_clock.next = self.clock.val();
-        self.smem[7].write_clock.next = self.clock.val();
-        self.smem[7].read_address.next = self.mem_raddr.val();
-        self.smem[7].write_address.next = self.mem_waddr.val();
-        self.smem[7].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 56u64);
-        self.smem[7].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(7);
+        // Shared RAM read data: byte lane j of the word.
         self.mem_rdata.next = bit_cast::<64, 8>(self.smem[0].read_data.val())
             | (bit_cast::<64, 8>(self.smem[1].read_data.val()) << 8u64)
             | (bit_cast::<64, 8>(self.smem[2].read_data.val()) << 16u64)
@@ -907,6 +843,72 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
             }
         }
 
+        // ---------------- shared memory: mbarrier port first, then the LSU ----------------
+        // After the FSM: it decides `lsu_we` (rust-hdl emits one combinational block, in order).
+        self.mem_raddr.next = self.lsu_word_addr.val();
+        if self.mbar.mem_rd.val() {
+            self.mem_raddr.next = (bit_cast::<A, 5>(self.mbar.mem_rd_slot.val()) << self.k_word_bits.val())
+                | bit_cast::<A, 15>(self.mbar.mem_rd_word.val());
+        }
+        self.mem_waddr.next = self.lsu_word_addr.val();
+        self.mem_wdata.next = self.lsu_wdata.val();
+        self.mem_be.next = self.lsu_wbe.val();
+        self.mem_we.next = self.lsu_we.val();
+        if self.mbar.mem_we.val() {
+            self.mem_waddr.next = (bit_cast::<A, 5>(self.mbar.mem_wr_slot.val()) << self.k_word_bits.val())
+                | bit_cast::<A, 15>(self.mbar.mem_wr_word.val());
+            self.mem_wdata.next = self.mbar.mem_wdata.val();
+            self.mem_be.next = 0xff.into();
+            self.mem_we.next = true;
+        }
+        self.smem[0].read_clock.next = self.clock.val();
+        self.smem[0].write_clock.next = self.clock.val();
+        self.smem[0].read_address.next = self.mem_raddr.val();
+        self.smem[0].write_address.next = self.mem_waddr.val();
+        self.smem[0].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val());
+        self.smem[0].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(0);
+        self.smem[1].read_clock.next = self.clock.val();
+        self.smem[1].write_clock.next = self.clock.val();
+        self.smem[1].read_address.next = self.mem_raddr.val();
+        self.smem[1].write_address.next = self.mem_waddr.val();
+        self.smem[1].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 8u64);
+        self.smem[1].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(1);
+        self.smem[2].read_clock.next = self.clock.val();
+        self.smem[2].write_clock.next = self.clock.val();
+        self.smem[2].read_address.next = self.mem_raddr.val();
+        self.smem[2].write_address.next = self.mem_waddr.val();
+        self.smem[2].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 16u64);
+        self.smem[2].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(2);
+        self.smem[3].read_clock.next = self.clock.val();
+        self.smem[3].write_clock.next = self.clock.val();
+        self.smem[3].read_address.next = self.mem_raddr.val();
+        self.smem[3].write_address.next = self.mem_waddr.val();
+        self.smem[3].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 24u64);
+        self.smem[3].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(3);
+        self.smem[4].read_clock.next = self.clock.val();
+        self.smem[4].write_clock.next = self.clock.val();
+        self.smem[4].read_address.next = self.mem_raddr.val();
+        self.smem[4].write_address.next = self.mem_waddr.val();
+        self.smem[4].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 32u64);
+        self.smem[4].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(4);
+        self.smem[5].read_clock.next = self.clock.val();
+        self.smem[5].write_clock.next = self.clock.val();
+        self.smem[5].read_address.next = self.mem_raddr.val();
+        self.smem[5].write_address.next = self.mem_waddr.val();
+        self.smem[5].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 40u64);
+        self.smem[5].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(5);
+        self.smem[6].read_clock.next = self.clock.val();
+        self.smem[6].write_clock.next = self.clock.val();
+        self.smem[6].read_address.next = self.mem_raddr.val();
+        self.smem[6].write_address.next = self.mem_waddr.val();
+        self.smem[6].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 48u64);
+        self.smem[6].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(6);
+        self.smem[7].read_clock.next = self.clock.val();
+        self.smem[7].write_clock.next = self.clock.val();
+        self.smem[7].read_address.next = self.mem_raddr.val();
+        self.smem[7].write_address.next = self.mem_waddr.val();
+        self.smem[7].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 56u64);
+        self.smem[7].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(7);
         if self.reset.val() {
             self.state.d.next = self.k_s_idle.val();
             self.o_valid.d.next = false;
