@@ -226,7 +226,9 @@ fn random_request(rng: &mut Rng, cfg: &Config) -> Req {
         r.member = u32::MAX;
         r.active = r.live & rng.next() as u32;
     } else if rng.below(50) == 0 {
-        r.active |= 1 << rng.below(32); // perhaps outside the mask
+        // perhaps outside the mask (NotInMemberMask); never an exited lane: the executor only
+        // sends live lanes (active is a subset of live)
+        r.active |= (1 << rng.below(32)) & r.live;
     }
     let domain = if rng.below(2) == 0 { 3 } else { u64::MAX };
     for i in 0..32 {
