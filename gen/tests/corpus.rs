@@ -2,7 +2,7 @@
 //! `smsync run` and its final buffers are compared with `<name>.expected.json`, which the host
 //! reference (testbench/reference/<name>.py) computed without smsync.
 //!
-//! Comparison policy (docs/parts/corpus.md):
+//! Comparison policy (docs/ARCHITECTURE.md):
 //! - integer buffers (u8..u64, s8..s64) must match exactly;
 //! - float buffers are compared with `approx::relative_eq!` using the buffer's tolerance from
 //!   the `tolerance` object of expected.json, default `epsilon = 0, max_relative = 0` (equal

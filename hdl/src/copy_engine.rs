@@ -2,7 +2,7 @@
 //! cp.async.bulk in its three directions (multicast, `.cp_mask`) and the bulk groups.
 //! Behaviour and error codes follow the golden unit `smsync_sim::units::copy`; numbers come from
 //! `smsync_sim::encoding`. **Not built in this RTL yet:** cp.reduce.async.bulk and
-//! cp.async.bulk.tensor (they answer `ErrorCode::NotBuilt`), see `docs/parts/rtl-copy.md`.
+//! cp.async.bulk.tensor (they answer `ErrorCode::NotBuilt`), see `docs/ARCHITECTURE.md`.
 //!
 //! # Structure
 //!

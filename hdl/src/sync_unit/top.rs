@@ -54,7 +54,7 @@
 //! * ld/st.shared wider than 8 bytes per lane or crossing an 8-byte word, and the "plain access
 //!   to a live mbarrier" check of the golden LSU.
 //!
-//! Other differences from the golden model, all documented in `docs/parts/rtl-top.md`: a
+//! Other differences from the golden model, all documented in `docs/ARCHITECTURE.md`: a
 //! suspended `mbarrier.try_wait` lane is left out of `resp_lanes` and its later answer leaves on
 //! the raw `wake_*` port (untagged, per lane); `exit` (WarpExit) reaches the barrier file only;
 //! the lanes after an mbarrier lane in error are still executed (the golden model stops).

@@ -2,7 +2,7 @@
 //! bits. Values travel as `u64` holding the instruction type's bits in the low end; these
 //! functions interpret them per the PTX type and return bits of the result type.
 //!
-//! Choices where PTX leaves freedom (documented in docs/parts/executor.md):
+//! Choices where PTX leaves freedom (documented in docs/ARCHITECTURE.md):
 //! * integer division or remainder by zero: unsigned gives all ones (quotient) and the dividend
 //!   (remainder); signed gives -1 (quotient) and the dividend (remainder). `MIN / -1` wraps.
 //! * `.approx` / `.full` float ops return the correctly rounded result (a permitted refinement);

@@ -39,7 +39,7 @@
 //! `verilator --cc --exe --build -CFLAGS -fPIC -LDFLAGS -shared`, so the shim is compiled by
 //! Verilator's own makefile with its own flags. The library is cached by a hash of the Verilog,
 //! top, options, shim ABI and Verilator version. [`model`] loads it with `libloading`.
-//! `docs/parts/rtl-infra.md` says why this replaces the `verilated` crate.
+//! `docs/ARCHITECTURE.md` says why this replaces the `verilated` crate.
 
 pub mod builder;
 pub mod harness;
