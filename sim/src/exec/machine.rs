@@ -1086,18 +1086,7 @@ impl<'a> Machine<'a> {
         let plain = m & !shared_lanes;
         self.write_loaded(w, &g, &instr.ops[0], &vals, plain, ty, vec);
         w.advance(plain | off);
-        if shared_lanes != 0 {
-            if len > 16 {
-                return Err(self.unsupported(slot, w, &g, "ld.shared wider than 16 bytes per thread"));
-            }
-            lsu.tag = self.new_tag(slot, w.index as usize, &g);
-            lsu.imm = eb as u32;
-            lsu.vec = vec as u8;
-            lsu.active_mask = shared_lanes;
-            lsu.live_mask = w.live;
-            self.submit_blocking(w, &lsu);
-        }
-        Ok(())
+        self.submit_lsu(slot, w, &g, lsu, shared_lanes, eb, vec as u8, len)
     }
 
     /// Unpack loaded bytes into the destination (vector or scalar), extending per `ty`.
@@ -1144,18 +1133,7 @@ impl<'a> Machine<'a> {
             }
         }
         w.advance((m & !shared_lanes) | off);
-        if shared_lanes != 0 {
-            if len > 16 {
-                return Err(self.unsupported(slot, w, &g, "st.shared wider than 16 bytes per thread"));
-            }
-            lsu.tag = self.new_tag(slot, w.index as usize, &g);
-            lsu.imm = eb as u32;
-            lsu.vec = vec as u8;
-            lsu.active_mask = shared_lanes;
-            lsu.live_mask = w.live;
-            self.submit_blocking(w, &lsu);
-        }
-        Ok(())
+        self.submit_lsu(slot, w, &g, lsu, shared_lanes, eb, vec as u8, len)
     }
 
     /// Pack a (vector) source operand into per-lane little-endian bytes.
@@ -1181,6 +1159,26 @@ impl<'a> Machine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Send the shared-memory lanes of a plain ld/st through the sync unit's LSU port (so the RTL
+    /// sees every shared access); the warp blocks until the response arrives.
+    #[allow(clippy::too_many_arguments)]
+    fn submit_lsu(&mut self, slot: usize, w: &mut Warp, g: &Group, mut lsu: Request, shared_lanes: u32, eb: usize, vec: u8, len: usize) -> Result<(), ExecError> {
+        if shared_lanes == 0 {
+            return Ok(());
+        }
+        if len > 16 {
+            let what = if lsu.op == Op::LdShared { "ld.shared" } else { "st.shared" };
+            return Err(self.unsupported(slot, w, g, format!("{what} wider than 16 bytes per thread")));
+        }
+        lsu.tag = self.new_tag(slot, w.index as usize, g);
+        lsu.imm = eb as u32;
+        lsu.vec = vec;
+        lsu.active_mask = shared_lanes;
+        lsu.live_mask = w.live;
+        self.submit_blocking(w, &lsu);
+        Ok(())
+    }
+
     fn check_align(&self, slot: usize, w: &Warp, g: &Group, l: usize, a: u64, len: usize, t: Target) -> Result<(), ExecError> {
         let off = match t {
             Target::Global(x) => x,
