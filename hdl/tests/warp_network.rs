@@ -523,5 +523,5 @@ fn lint_clean_verilator_and_yosys() {
     }
 }
 
-#[path = "rtl_lint_rtlb.rs"]
+#[path = "rtlb_support/mod.rs"]
 mod rtl_lint;
