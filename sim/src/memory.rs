@@ -100,6 +100,18 @@ pub struct MemorySystem {
     pub global: Region,
     /// Shared memory of each CTA slot; offsets start at 0.
     pub shared: Vec<Region>,
+    /// When `Some`, every [`MemorySystem::write_global`] (the executor's plain global stores;
+    /// the golden units write through `global` directly) is also recorded here, so the cosim can
+    /// replay them into the RTL's mirror of global memory. `None` (the default) records nothing.
+    pub global_journal: Option<Vec<GlobalWrite>>,
+}
+
+/// One recorded plain global store: `len` (1..=16) little-endian bytes of `value` at `addr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GlobalWrite {
+    pub addr: u64,
+    pub len: usize,
+    pub value: u128,
 }
 
 impl MemorySystem {
@@ -107,6 +119,7 @@ impl MemorySystem {
         MemorySystem {
             global: Region::new(GLOBAL_BASE, global_bytes),
             shared: (0..cta_slots).map(|_| Region::new(0, shared_bytes)).collect(),
+            global_journal: None,
         }
     }
 
@@ -114,7 +127,11 @@ impl MemorySystem {
         self.global.read(addr, len).ok_or(ErrorCode::GlobalOutOfRange)
     }
     pub fn write_global(&mut self, addr: u64, len: usize, v: u128) -> Result<(), ErrorCode> {
-        self.global.write(addr, len, v).ok_or(ErrorCode::GlobalOutOfRange)
+        self.global.write(addr, len, v).ok_or(ErrorCode::GlobalOutOfRange)?;
+        if let Some(j) = &mut self.global_journal {
+            j.push(GlobalWrite { addr, len, value: v });
+        }
+        Ok(())
     }
     pub fn read_shared(&self, slot: usize, off: u64, len: usize) -> Result<u128, ErrorCode> {
         self.shared.get(slot).and_then(|r| r.read(off, len)).ok_or(ErrorCode::SharedOutOfRange)

@@ -43,6 +43,9 @@ pub enum ExecError {
     Deadlock { waits: Vec<String>, unit_waits: Vec<String> },
     /// The step limit was reached (a runaway loop, or a spin-wait that never succeeds).
     StepLimit { steps: u64, running: Vec<String> },
+    /// A self-checking backend (the cosim) failed: `message` says what differed; `site` is the
+    /// instruction whose request it was about (`None` when the failure names no request).
+    Backend { message: String, site: Option<Site> },
 }
 
 impl fmt::Display for ExecError {
@@ -69,6 +72,13 @@ impl fmt::Display for ExecError {
                     }
                 }
                 Ok(())
+            }
+            ExecError::Backend { message, site } => {
+                match site {
+                    Some(site) => writeln!(f, "{site}:")?,
+                    None => writeln!(f, "(no instruction: the failure names no pending request):")?,
+                }
+                write!(f, "{message}")
             }
             ExecError::StepLimit { steps, running } => {
                 writeln!(f, "step limit of {steps} warp-instructions reached (runaway loop or endless spin-wait?); still running:")?;

@@ -237,6 +237,10 @@ impl<'a> Machine<'a> {
                 result = Err(e);
                 break;
             }
+            if let Err(e) = self.check_unit() {
+                result = Err(e);
+                break;
+            }
             if !self.out.is_empty() {
                 // responses that came back at once (most of them) may release this warp's lanes
                 let outs = std::mem::take(&mut self.out);
@@ -259,6 +263,7 @@ impl<'a> Machine<'a> {
     }
 
     pub(super) fn drain_responses(&mut self) -> Result<(), ExecError> {
+        self.check_unit()?;
         while !self.out.is_empty() {
             let outs = std::mem::take(&mut self.out);
             for r in outs {
@@ -274,6 +279,15 @@ impl<'a> Machine<'a> {
                 self.trace.push(serde_json::json!({ "event": format!("{e:?}") }));
             }
         }
+    }
+
+    /// Stop when a self-checking backend (the cosim) reported a failure; name the instruction
+    /// of the request it is about (still pending: its response was withheld).
+    fn check_unit(&self) -> Result<(), ExecError> {
+        let Some(f) = self.unit.failure() else { return Ok(()) };
+        // Warps are stored in index order (`launch_cta`), so the vector index is the warp id.
+        let site = f.tag.and_then(|t| self.pending.get(&t)).map(|p| self.site(p.slot, p.warp as u32, p.func, p.pc, None));
+        Err(ExecError::Backend { message: f.message, site })
     }
 
     // ---- sites and errors ----------------------------------------------------------------

@@ -41,6 +41,23 @@ pub trait SyncUnit {
     fn take_trace(&mut self) -> Vec<TraceEvent> {
         Vec::new()
     }
+
+    /// A backend that checks itself (the cosim comparing two backends) reports its first failure
+    /// here. The executor asks after every instruction and every tick and stops with
+    /// `ExecError::Backend`, naming the instruction of `failure.tag`. Backends that cannot fail
+    /// this way keep the default.
+    fn failure(&self) -> Option<BackendFailure> {
+        None
+    }
+}
+
+/// Why a self-checking backend stopped (see [`SyncUnit::failure`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BackendFailure {
+    /// The request the failure is about (the executor maps it to the instruction), if one is.
+    pub tag: Option<u64>,
+    /// The full report (what differed, expected vs actual, the cycle, ...).
+    pub message: String,
 }
 
 /// The golden model: untimed and exact; the PTX text is its specification.

