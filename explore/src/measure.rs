@@ -1,0 +1,282 @@
+//! One point's stages, each a subprocess of the `smsync` executable, each cached in the point's
+//! directory under a key of its inputs, so that a re-run computes only what changed:
+//!
+//! | stage | command | key (what invalidates it) |
+//! |---|---|---|
+//! | gen | `smsync gen --config point.yaml --out rtl` | always re-run (about a second); its Verilog hash keys the rest |
+//! | lint | `smsync lint --rtl rtl` | the Verilog |
+//! | synth | `smsync synth --config point.yaml --target T --out synth-T` | the Verilog and the target |
+//! | cosim | `smsync cosim K --launch L --config point.yaml --json` | the Verilog, the workload files and the `smsync` executable (the golden model lives there) |
+//!
+//! Layout: `<out>/points/<config-key>/{point.yaml, rtl/, <stage>.json}`. Every stage has a time
+//! limit; a stage that fails or times out is recorded in the point's row, the sweep goes on.
+
+use crate::hash;
+use crate::results::{GenFigures, PointResult, SynthFigures, WorkloadFigures};
+use crate::sweep::{Point, Sweep, Workload};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde_json::Value;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How the stages are run.
+#[derive(Clone, Debug)]
+pub struct Measure {
+    /// The `smsync` executable.
+    pub exe: PathBuf,
+    pub out: PathBuf,
+    pub lint: bool,
+    pub synth_timeout: Duration,
+    pub cosim_timeout: Duration,
+    pub other_timeout: Duration,
+}
+
+/// A cached stage result: the key it was computed for, and the value.
+#[derive(Serialize, Deserialize)]
+struct Cached<T> {
+    key: String,
+    value: T,
+}
+
+/// What the measurement of one point did: its result, and how many stages came from the cache.
+pub struct Measured {
+    pub result: PointResult,
+    pub computed: usize,
+    pub cached: usize,
+}
+
+impl Measure {
+    pub fn point_dir(&self, point: &Point) -> PathBuf {
+        self.out.join("points").join(config_key(point))
+    }
+
+    /// Run every stage of `point` (stages whose inputs did not change come from the cache).
+    /// `progress(stage)` is called before each stage.
+    pub fn point(&self, sweep: &Sweep, point: &Point, progress: &dyn Fn(&str)) -> Measured {
+        let mut m = Measured {
+            result: PointResult {
+                index: point.index,
+                label: point.label(),
+                assignment: point.assignment.clone(),
+                config_key: config_key(point),
+                ..Default::default()
+            },
+            computed: 0,
+            cached: 0,
+        };
+        if let Err(e) = self.stages(sweep, point, &mut m, progress) {
+            m.result.error = Some(e);
+        }
+        m
+    }
+
+    fn stages(&self, sweep: &Sweep, point: &Point, m: &mut Measured, progress: &dyn Fn(&str)) -> Result<(), String> {
+        let dir = self.point_dir(point);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let config_file = dir.join("point.yaml");
+        write(&config_file, &point.config.to_yaml())?;
+
+        progress("gen");
+        let rtl = dir.join("rtl");
+        let _ = std::fs::remove_dir_all(&rtl);
+        self.run(&[a("gen"), a("--config"), a(&config_file), a("--out"), a(&rtl)], self.other_timeout)?;
+        let gen = gen_figures(&rtl)?;
+        let rtl_key = gen.rtl_key.clone();
+        m.result.gen = Some(gen);
+
+        if self.lint {
+            progress("lint");
+            let r = self.cached(&dir.join("lint.json"), &rtl_key, m, || {
+                Ok(self.run(&[a("lint"), a("--rtl"), a(&rtl)], self.other_timeout).map(|_| ()))
+            })?;
+            m.result.lint = Some(r);
+        }
+
+        for target in &sweep.targets {
+            progress(&format!("synth {target}"));
+            let out = dir.join(format!("synth-{target}"));
+            let key = hash::key(&[rtl_key.as_bytes(), target.as_bytes()]);
+            let figures = self.cached(&dir.join(format!("synth-{target}.json")), &key, m, || {
+                Ok(match self.run(
+                    &[a("synth"), a("--config"), a(&config_file), a("--target"), a(target), a("--out"), a(&out)],
+                    self.synth_timeout,
+                ) {
+                    Ok(_) => synth_figures(&out)?,
+                    Err(e) => SynthFigures { note: e, ..Default::default() },
+                })
+            })?;
+            m.result.synth.insert(target.clone(), figures);
+        }
+
+        let exe_key = file_key(&self.exe)?;
+        for w in &sweep.workloads {
+            progress(&format!("cosim {}", w.name));
+            let key = hash::key(&[rtl_key.as_bytes(), file_key(&w.kernel)?.as_bytes(), file_key(&w.launch)?.as_bytes(), exe_key.as_bytes()]);
+            let figures = self.cached(&dir.join(format!("cosim-{}.json", w.name)), &key, m, || Ok(self.cosim(w, &config_file)))?;
+            m.result.workloads.insert(w.name.clone(), figures);
+        }
+        Ok(())
+    }
+
+    fn cosim(&self, w: &Workload, config: &Path) -> WorkloadFigures {
+        let args = [a("cosim"), a(&w.kernel), a("--launch"), a(&w.launch), a("--config"), a(config), a("--json")];
+        let (ok, stdout, stderr) = match self.run_raw(&args, self.cosim_timeout) {
+            Ok(r) => r,
+            Err(e) => return WorkloadFigures { passed: false, message: e, ..Default::default() },
+        };
+        let report: Option<Value> = serde_json::from_str(&stdout).ok();
+        let num = |k: &str| report.as_ref().and_then(|r| r.get(k)).and_then(Value::as_u64);
+        WorkloadFigures {
+            passed: ok,
+            cycles: num("cycles"),
+            requests: num("requests"),
+            message: if ok { String::new() } else { stderr.trim().to_string() },
+        }
+    }
+
+    /// A stage through its cache file: recomputed when the file is missing or has another key.
+    fn cached<T: Serialize + DeserializeOwned>(
+        &self,
+        file: &Path,
+        key: &str,
+        m: &mut Measured,
+        compute: impl FnOnce() -> Result<T, String>,
+    ) -> Result<T, String> {
+        if let Ok(text) = std::fs::read_to_string(file) {
+            if let Ok(c) = serde_json::from_str::<Cached<T>>(&text) {
+                if c.key == key {
+                    m.cached += 1;
+                    return Ok(c.value);
+                }
+            }
+        }
+        let value = compute()?;
+        m.computed += 1;
+        let text = serde_json::to_string_pretty(&Cached { key: key.to_string(), value }).map_err(|e| e.to_string())?;
+        write(file, &text)?;
+        Ok(serde_json::from_str::<Cached<T>>(&text).map_err(|e| e.to_string())?.value)
+    }
+
+    /// Run `smsync <args>`; Err(stderr) when it fails or times out.
+    fn run(&self, args: &[&OsStr], limit: Duration) -> Result<String, String> {
+        match self.run_raw(args, limit)? {
+            (true, out, _) => Ok(out),
+            (false, _, err) => Err(format!("smsync {} failed: {}", args[0].to_string_lossy(), err.trim())),
+        }
+    }
+
+    /// Run `smsync <args>` with a time limit: (success, stdout, stderr).
+    fn run_raw(&self, args: &[&OsStr], limit: Duration) -> Result<(bool, String, String), String> {
+        let mut child = Command::new(&self.exe)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+        // Drain the pipes on threads so a chatty tool cannot block on a full pipe.
+        let mut so = child.stdout.take().expect("piped");
+        let mut se = child.stderr.take().expect("piped");
+        let t_out = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = std::io::Read::read_to_string(&mut so, &mut s);
+            s
+        });
+        let t_err = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = std::io::Read::read_to_string(&mut se, &mut s);
+            s
+        });
+        let start = Instant::now();
+        let status = loop {
+            if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {
+                break Some(st);
+            }
+            if start.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let (out, err) = (t_out.join().unwrap_or_default(), t_err.join().unwrap_or_default());
+        match status {
+            Some(st) => Ok((st.success(), out, err)),
+            None => {
+                let shown: Vec<_> = args.iter().map(|x| x.to_string_lossy()).collect();
+                Err(format!("smsync {} did not finish within {} s (time limit of the stage)", shown.join(" "), limit.as_secs()))
+            }
+        }
+    }
+}
+
+/// The key of a point's directory: a hash of its complete config.
+pub fn config_key(point: &Point) -> String {
+    // The name differs per point index; the key must depend on the architecture only, so that
+    // the same config reached from another sweep shares the cache.
+    let mut c = point.config.clone();
+    c.name = String::new();
+    hash::key(&[c.to_yaml().as_bytes()])
+}
+
+fn gen_figures(rtl: &Path) -> Result<GenFigures, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(rtl)
+        .map_err(|e| format!("{}: {e}", rtl.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "v"))
+        .collect();
+    files.sort();
+    let mut bytes = Vec::new();
+    let mut total = 0u64;
+    for f in &files {
+        let b = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        total += b.len() as u64;
+        bytes.push(b);
+    }
+    let parts: Vec<&[u8]> = bytes.iter().map(|b| b.as_slice()).collect();
+    Ok(GenFigures { modules: files.len(), verilog_bytes: total, rtl_key: hash::key(&parts) })
+}
+
+/// Area and Fmax of the top from `smsync synth`'s JSON report (`<out>/report.json`).
+fn synth_figures(out: &Path) -> Result<SynthFigures, String> {
+    let file = out.join("report.json");
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(crate::measure::synth_from_report(&v))
+}
+
+/// The top's figures from a synth report: the entry of `modules` named `sync_unit` (or the
+/// report's `top`), with `luts`, `ffs`, `brams`, `dsps`, `fmax_mhz`, `fits`, `note`.
+pub fn synth_from_report(v: &Value) -> SynthFigures {
+    let top = v
+        .get("modules")
+        .and_then(Value::as_array)
+        .and_then(|ms| ms.iter().find(|m| m.get("module").and_then(Value::as_str) == Some("sync_unit")))
+        .or_else(|| v.get("top"))
+        .unwrap_or(v);
+    let num = |k: &str| top.get(k).and_then(Value::as_u64);
+    SynthFigures {
+        luts: num("luts"),
+        ffs: num("ffs"),
+        brams: num("brams"),
+        dsps: num("dsps"),
+        fmax_mhz: top.get("fmax_mhz").and_then(Value::as_f64),
+        fits: top.get("fits").and_then(Value::as_bool),
+        note: top.get("note").and_then(Value::as_str).unwrap_or("").to_string(),
+    }
+}
+
+fn file_key(p: &Path) -> Result<String, String> {
+    let b = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    Ok(hash::key(&[&b]))
+}
+
+fn write(p: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(p, text).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// A command-line argument (paths stay `OsStr`: nothing is lost to UTF-8 conversion).
+fn a<T: AsRef<OsStr> + ?Sized>(x: &T) -> &OsStr {
+    x.as_ref()
+}
