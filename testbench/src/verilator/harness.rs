@@ -2,6 +2,7 @@
 //! `smsync_testbench::verilator` for the API walk-through).
 
 use super::builder::{build, BuildOptions, Built};
+use super::history::PortHistory;
 use super::model::Model;
 use super::{Port, PortDir};
 use rust_hdl::prelude::Block;
@@ -23,6 +24,8 @@ pub struct Harness {
     cycle: u64,
     /// VCD time: two steps per cycle (clock high at 2n+1, low at 2n+2).
     time: u64,
+    /// Opt-in ring buffer of all port values after each clock ([`Harness::record_history`]).
+    history: Option<PortHistory>,
 }
 
 impl Harness {
@@ -49,7 +52,7 @@ impl Harness {
         let input = |n: &str| index.get(n).copied().filter(|&i| built.ports[i].dir == PortDir::Input);
         let clock = input("clock");
         let reset = input("reset");
-        let mut h = Harness { model, index, clock, reset, dirty: true, cycle: 0, time: 0, built };
+        let mut h = Harness { model, index, clock, reset, dirty: true, cycle: 0, time: 0, built, history: None };
         h.eval();
         Ok(h)
     }
@@ -155,6 +158,28 @@ impl Harness {
         self.time += 1;
         self.dirty = false;
         self.cycle += 1;
+        if let Some(history) = &mut self.history {
+            let values = (0..self.model.ports().len()).map(|i| self.model.get(i)).collect();
+            history.push(self.cycle, values);
+        }
+    }
+
+    /// Keep the port values of the last `cycles` clocks (sampled after each `tick`) for
+    /// [`Harness::write_history_vcd`]; 0 turns recording off. Costs one `get` per port per
+    /// cycle, so hot loops leave it off unless a VCD may be wanted.
+    pub fn record_history(&mut self, cycles: usize) {
+        self.history = (cycles > 0).then(|| PortHistory::new(cycles));
+    }
+
+    /// The recorded port history, if recording is on.
+    pub fn history(&self) -> Option<&PortHistory> {
+        self.history.as_ref()
+    }
+
+    /// Write the recorded last cycles as a VCD (see [`PortHistory::to_vcd`]).
+    pub fn write_history_vcd(&self, path: &Path) -> Result<(), String> {
+        let h = self.history.as_ref().ok_or("port history recording is off (Harness::record_history)")?;
+        h.write_vcd(path, &self.built.top, self.model.ports())
     }
 
     /// `n` clock cycles.

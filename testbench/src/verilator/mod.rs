@@ -28,6 +28,8 @@
 //! * VCD: build with `BuildOptions { trace: true, ..Default::default() }` and call
 //!   `h.trace_to(path)`; each `tick` dumps two time steps.
 //! * From Verilog text instead of a block: `Harness::from_verilog(&text, "module", &opts)`.
+//! * Last-N-cycles VCD on any build: `h.record_history(n)` keeps every port's value after each
+//!   clock in a ring buffer; `h.write_history_vcd(path)` writes it (see [`history`]).
 //! * Hot loops (cosim): `h.model()` gives the index-addressed [`Model`]; look port indices up
 //!   once in `h.ports()`.
 //!
@@ -43,12 +45,14 @@
 
 pub mod builder;
 pub mod harness;
+pub mod history;
 pub mod lint;
 pub mod model;
 pub mod toolchain;
 
 pub use builder::{build, cache_dir, BuildOptions, Built};
 pub use harness::{Harness, RESET_CYCLES};
+pub use history::PortHistory;
 pub use lint::{rtl_tools_skipped, verilator_lint, yosys_check};
 pub use model::Model;
 pub use smsync_hdl::common::{ports_of, Port, PortDir};

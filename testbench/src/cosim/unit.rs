@@ -1,0 +1,385 @@
+//! [`CosimUnit`]: a [`SyncUnit`] that drives the golden model and the Verilated RTL with the same
+//! requests, compares their responses by tag, and hands the RTL's responses to the executor.
+//!
+//! Order of events for one request (`submit`):
+//! 1. the executor's plain global stores since the last call are replayed into the RTL's mirror
+//!    of global memory (the `MemorySystem` write journal);
+//! 2. the golden model finishes its in-flight asynchronous work (`tick(idle = true)`: copies land
+//!    at once), then takes the request: it is always at least as far as the RTL, which is what
+//!    makes an RTL poll answer checkable;
+//! 3. the RTL takes the request (held on its ports until consumed) and runs a few cycles;
+//! 4. every RTL response is matched with the golden response of the same tag and compared
+//!    (`compare.rs`), then given to the executor. A golden answer may come first (normal: the RTL
+//!    is slower); an RTL answer whose golden answer is missing waits for it (checked on every
+//!    tick). The first difference is kept in `failure`, which the executor reads
+//!    ([`SyncUnit::failure`]) and turns into an error naming the instruction; the offending
+//!    response is withheld so the request is still pending there.
+
+use super::compare::{compare_responses, describe_request, describe_response, is_poll, same_address_lanes};
+use super::report::UnitCounts;
+use super::rtl::RtlBackend;
+use smsync_sim::config::Config;
+use smsync_sim::encoding::Op;
+use smsync_sim::memory::MemorySystem;
+use smsync_sim::units::{BackendFailure, GoldenUnits, Request, Response, SyncUnit};
+use std::collections::HashMap;
+
+/// Cycles the RTL runs per executor tick while warps can still run (time passing between
+/// scheduler turns).
+pub const CYCLES_PER_TICK: u32 = 4;
+/// Cycles the RTL may run in one idle tick to finish in-flight work before it counts as stuck.
+pub const IDLE_CYCLE_BUDGET: u32 = 20_000;
+/// Tags at or above this are the cosim's own golden re-queries (never the executor's).
+const REQUERY_TAG: u64 = 1 << 63;
+
+/// A request with its answers so far.
+struct InFlight {
+    req: Request,
+    /// Lanes the RTL answered so far.
+    rtl_lanes: u32,
+}
+
+pub struct CosimUnit {
+    pub golden: GoldenUnits,
+    pub rtl: RtlBackend,
+    /// The RTL's view of global memory (its global port is served from here).
+    pub mirror: MemorySystem,
+    mirror_ready: bool,
+    inflight: HashMap<u64, InFlight>,
+    /// Golden answers not yet matched with an RTL answer, by tag, in arrival order.
+    golden_answers: HashMap<u64, Vec<Response>>,
+    /// RTL answers (already given to the executor) whose golden answer had not come yet.
+    rtl_early: Vec<Response>,
+    failure: Option<BackendFailure>,
+    /// RTL cycle of the first cycle of this run (the model may come from the pool).
+    pub start_cycle: u64,
+    pub counts: UnitCounts,
+    requery: u64,
+}
+
+impl CosimUnit {
+    pub fn new(config: &Config, rtl: RtlBackend) -> CosimUnit {
+        let start_cycle = rtl.cycle();
+        CosimUnit {
+            golden: GoldenUnits::new(config),
+            rtl,
+            mirror: MemorySystem::default(),
+            mirror_ready: false,
+            inflight: HashMap::new(),
+            golden_answers: HashMap::new(),
+            rtl_early: Vec::new(),
+            failure: None,
+            start_cycle,
+            counts: UnitCounts::default(),
+            requery: REQUERY_TAG,
+        }
+    }
+
+    /// RTL cycles of this run so far.
+    pub fn cycles(&self) -> u64 {
+        self.rtl.cycle() - self.start_cycle
+    }
+
+    /// Whether the RTL was ever asked anything (before that, the mirror is not set up and the
+    /// RTL cannot have changed global memory).
+    pub fn mirror_ready(&self) -> bool {
+        self.mirror_ready
+    }
+
+    pub fn failed(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    fn fail(&mut self, tag: Option<u64>, what: String) {
+        if self.failure.is_some() {
+            return;
+        }
+        let mut message = format!("cosim divergence at RTL cycle {}: {what}", self.cycles());
+        if let Some(f) = tag.and_then(|t| self.inflight.get(&t)) {
+            message.push_str(&format!("\n  request: {}", describe_request(&f.req)));
+        }
+        self.failure = Some(BackendFailure { tag, message });
+    }
+
+    /// Replay the executor's plain global stores into the mirror (first call: copy everything
+    /// and start the journal).
+    fn sync_mirror(&mut self, mem: &mut MemorySystem) {
+        if !self.mirror_ready {
+            self.mirror.global = mem.global.clone();
+            mem.global_journal = Some(Vec::new());
+            self.mirror_ready = true;
+            return;
+        }
+        if let Some(j) = &mut mem.global_journal {
+            for w in j.drain(..) {
+                let _ = self.mirror.write_global(w.addr, w.len, w.value);
+            }
+        }
+    }
+
+    fn record_golden(&mut self, out: Vec<Response>) {
+        for r in out {
+            self.golden_answers.entry(r.tag).or_default().push(r);
+        }
+        // RTL answers that were waiting for their golden twin.
+        if !self.rtl_early.is_empty() {
+            let early = std::mem::take(&mut self.rtl_early);
+            for r in early {
+                if self.golden_answers.get(&r.tag).is_some_and(|v| !v.is_empty()) {
+                    self.check_pair(&r);
+                } else {
+                    self.rtl_early.push(r);
+                }
+            }
+        }
+    }
+
+    /// Compare an RTL answer with the first golden answer of its tag (which must exist).
+    fn check_pair(&mut self, r: &Response) -> bool {
+        let g = {
+            let v = self.golden_answers.get_mut(&r.tag).expect("caller checked");
+            let g = v.remove(0);
+            if v.is_empty() {
+                self.golden_answers.remove(&r.tag);
+            }
+            g
+        };
+        let req = &self.inflight[&r.tag].req;
+        if let Err(diffs) = compare_responses(req, &g, r) {
+            let what = format!(
+                "{} of CTA slot {} warp {} answered differently\n  expected (golden): {}\n  actual (RTL):     {}\n{diffs}",
+                req.op.name(),
+                req.cta,
+                req.warp,
+                describe_response(&g),
+                describe_response(r)
+            );
+            self.fail(Some(r.tag), what);
+            return false;
+        }
+        true
+    }
+
+    /// A poll (test_wait / try_wait) answered by the RTL: a False lane is always legal (the phase
+    /// may not have completed yet, or the wait timed out); a True lane must be justified by the
+    /// golden state now (the golden model is never behind the RTL); the error must be the
+    /// golden's (a stale token, a parity out of range are errors whenever asked).
+    fn check_poll(&mut self, r: &Response, mem: &mut MemorySystem) -> bool {
+        let req = self.inflight[&r.tag].req.clone();
+        let first_golden = self.golden_answers.remove(&r.tag).and_then(|mut v| (!v.is_empty()).then(|| v.remove(0)));
+        if let Some(g) = &first_golden {
+            if g.error != r.error || (g.error != smsync_sim::encoding::ErrorCode::None && g.error_lane != r.error_lane) {
+                let what = format!(
+                    "{} of CTA slot {} warp {}: error differs\n  expected (golden): {}\n  actual (RTL):     {}",
+                    req.op.name(),
+                    req.cta,
+                    req.warp,
+                    describe_response(g),
+                    describe_response(r)
+                );
+                self.fail(Some(r.tag), what);
+                return false;
+            }
+        }
+        if r.error != smsync_sim::encoding::ErrorCode::None {
+            return true;
+        }
+        let claimed = r.preds & r.lanes;
+        let justified = first_golden.as_ref().map_or(0, |g| g.preds & g.lanes);
+        let unjustified = claimed & !justified;
+        if unjustified == 0 {
+            return true;
+        }
+        // Ask the golden model again (its state may have moved on since the request).
+        let mut q = req.clone();
+        q.op = Op::MbTestWait;
+        q.tag = self.requery;
+        self.requery += 1;
+        q.active_mask = unjustified;
+        let mut out = Vec::new();
+        self.golden.submit(&q, mem, &mut out);
+        let now = out.iter().filter(|a| a.error == smsync_sim::encoding::ErrorCode::None).fold(0u32, |m, a| m | (a.preds & a.lanes));
+        // A stale-token error on the re-query means the phase moved on twice since: completed.
+        let stale = out.iter().any(|a| a.error == smsync_sim::encoding::ErrorCode::MbStaleToken);
+        if unjustified & !now != 0 && !stale {
+            let what = format!(
+                "{} of CTA slot {} warp {}: the RTL says the phase completed for lanes {:#010x}, the golden mbarrier state says it did not\n  actual (RTL): {}",
+                req.op.name(),
+                req.cta,
+                req.warp,
+                unjustified & !now,
+                describe_response(r)
+            );
+            self.fail(Some(r.tag), what);
+            return false;
+        }
+        true
+    }
+
+    /// Match, compare and forward the RTL's answers.
+    fn take_rtl(&mut self, rtl_out: Vec<Response>, mem: &mut MemorySystem, out: &mut Vec<Response>) {
+        for r in rtl_out {
+            if self.failure.is_some() {
+                return;
+            }
+            let Some(f) = self.inflight.get_mut(&r.tag) else {
+                self.fail(None, format!("the RTL answered tag {} that no request in flight carries: {}", r.tag, describe_response(&r)));
+                return;
+            };
+            f.rtl_lanes |= r.lanes;
+            self.counts.responses += 1;
+            let poll = is_poll(f.req.op);
+            let ok = if poll {
+                self.check_poll(&r, mem)
+            } else if self.golden_answers.get(&r.tag).is_some_and(|v| !v.is_empty()) {
+                self.check_pair(&r)
+            } else {
+                // The golden model has not answered yet (a wait it has not satisfied): compare
+                // when it does; the executor goes on with the RTL's answer meanwhile.
+                self.rtl_early.push(r.clone());
+                true
+            };
+            if !ok {
+                return;
+            }
+            let done = {
+                let f = &self.inflight[&r.tag];
+                f.rtl_lanes & f.req.active_mask == f.req.active_mask || r.error != smsync_sim::encoding::ErrorCode::None
+            };
+            if done && !self.rtl_early.iter().any(|e| e.tag == r.tag) {
+                self.inflight.remove(&r.tag);
+            }
+            out.push(r);
+        }
+    }
+
+    /// When both sides are quiet: a golden answer the RTL never gave is a divergence.
+    fn check_quiet(&mut self) {
+        if self.failure.is_some() {
+            return;
+        }
+        let mut tags: Vec<u64> = self.golden_answers.keys().copied().filter(|t| *t < REQUERY_TAG).collect();
+        tags.sort();
+        if let Some(&t) = tags.first() {
+            let g = self.golden_answers[&t][0].clone();
+            self.fail(
+                Some(t),
+                format!(
+                    "the golden model answered tag {t}, the RTL did not (it is idle, suspended try_waits timed out)\n  expected (golden): {}",
+                    describe_response(&g)
+                ),
+            );
+            return;
+        }
+        if let Some(r) = self.rtl_early.first().cloned() {
+            self.fail(
+                Some(r.tag),
+                format!("the RTL answered tag {}, the golden model did not (it has nothing in flight)\n  actual (RTL): {}", r.tag, describe_response(&r)),
+            );
+        }
+    }
+
+    /// End of the run (the executor returned): nothing may be left unmatched.
+    pub fn finish(&mut self) -> Result<(), String> {
+        self.check_quiet();
+        match &self.failure {
+            Some(f) => Err(f.message.clone()),
+            None => Ok(()),
+        }
+    }
+}
+
+impl SyncUnit for CosimUnit {
+    fn launch_cta(&mut self, slot: u16, warps: u16, threads: u32) {
+        self.golden.launch_cta(slot, warps, threads);
+        let mut out = Vec::new();
+        self.rtl.launch_cta(slot, warps, &mut out);
+        if let Some(r) = out.first() {
+            self.fail(None, format!("the RTL answered during a CTA launch: {}", describe_response(r)));
+        }
+    }
+
+    fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) {
+        if self.failure.is_some() {
+            return;
+        }
+        self.sync_mirror(mem);
+        self.counts.on_request(req, same_address_lanes(req));
+        self.inflight.insert(req.tag, InFlight { req: req.clone(), rtl_lanes: 0 });
+
+        let mut g = Vec::new();
+        self.golden.tick(mem, true, &mut g);
+        // A poll is asked of the golden model as test_wait: it answers now, without suspending
+        // (the RTL decides whether and when a try_wait suspends or times out).
+        if req.op == Op::MbTryWait {
+            let mut q = req.clone();
+            q.op = Op::MbTestWait;
+            self.golden.submit(&q, mem, &mut g);
+        } else {
+            self.golden.submit(req, mem, &mut g);
+        }
+        self.record_golden(g);
+
+        let mut r = Vec::new();
+        let before = self.rtl.cycle();
+        if let Err(e) = self.rtl.submit(req, &mut self.mirror, &mut r) {
+            self.fail(Some(req.tag), format!("the RTL could not take the request: {e}"));
+            return;
+        }
+        self.counts.add_cycles(req.op.unit(), self.rtl.cycle() - before);
+        self.take_rtl(r, mem, out);
+    }
+
+    fn tick(&mut self, mem: &mut MemorySystem, idle: bool, out: &mut Vec<Response>) -> bool {
+        if self.failure.is_some() {
+            return false;
+        }
+        self.sync_mirror(mem);
+        let mut g = Vec::new();
+        let golden_busy = self.golden.tick(mem, true, &mut g);
+        self.record_golden(g);
+        let mut r = Vec::new();
+        if idle {
+            // Nothing can run: let the RTL finish, with suspended try_waits timing out.
+            let mut spent = 0;
+            loop {
+                self.rtl.run(CYCLES_PER_TICK, true, &mut self.mirror, &mut r);
+                spent += CYCLES_PER_TICK;
+                if !self.rtl.busy() || !r.is_empty() || spent >= IDLE_CYCLE_BUDGET {
+                    break;
+                }
+            }
+            self.counts.idle_cycles += spent as u64;
+        } else {
+            self.rtl.run(CYCLES_PER_TICK, false, &mut self.mirror, &mut r);
+        }
+        let answered = !r.is_empty();
+        self.take_rtl(r, mem, out);
+        let rtl_busy = self.rtl.busy();
+        if idle && !answered && !rtl_busy && !golden_busy {
+            self.check_quiet();
+        }
+        golden_busy || rtl_busy || answered
+    }
+
+    fn describe_waits(&self) -> Vec<String> {
+        let mut w = self.golden.describe_waits();
+        let mut open: Vec<&InFlight> = self.inflight.values().filter(|f| f.rtl_lanes & f.req.active_mask != f.req.active_mask).collect();
+        open.sort_by_key(|f| f.req.tag);
+        for f in open {
+            w.push(format!(
+                "RTL: {} (tag {}) of CTA slot {} warp {} not answered for lanes {:#010x}",
+                f.req.op.name(),
+                f.req.tag,
+                f.req.cta,
+                f.req.warp,
+                f.req.active_mask & !f.rtl_lanes
+            ));
+        }
+        w
+    }
+
+    fn failure(&self) -> Option<BackendFailure> {
+        self.failure.clone()
+    }
+}
