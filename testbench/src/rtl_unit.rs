@@ -6,22 +6,24 @@
 //! Protocol (see the top's module doc): the request is held on the ports with `req_valid` high
 //! until `req_ready` is seen high (then it is consumed at that clock edge); the response port
 //! is a one-cycle `resp_valid` pulse without back-pressure, so [`RtlSyncUnit`] samples it after
-//! every clock.
+//! every clock. After a request is consumed, [`RtlSyncUnit::submit`] clocks until the top's
+//! `busy` output is low (no fixed drain count).
 
 use crate::verilator::{BuildOptions, Harness};
 use smsync_hdl::sync_unit::top::sync_unit_verilog;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::ErrorCode;
+use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{Request, Response, WARP};
 
 /// Cycles [`RtlSyncUnit::submit`] waits for `req_ready` before giving up (a hang is a failure,
 /// not an endless loop).
-pub const READY_TIMEOUT: u32 = 200;
-/// Cycles [`RtlSyncUnit::submit`] keeps clocking after the request was consumed, collecting
-/// responses that follow it (barrier releases leave one warp per cycle).
-pub const DRAIN_CYCLES: u32 = 40;
+pub const READY_TIMEOUT: u32 = 400;
+/// Cycles [`RtlSyncUnit::submit`] waits, after the request was consumed, for the top to go idle
+/// (`busy` low: no release walk, no response leaving) before reporting a hang.
+pub const IDLE_TIMEOUT: u32 = 400;
 
-/// Why a request cannot be put on the top's ports as it is.
+/// Why a request cannot be put on the top's ports as it is (a field wider than its port).
 pub fn unrepresentable(req: &Request) -> Option<String> {
     if req.cta >= 32 || req.warp >= 32 {
         return Some(format!("cta {} / warp {} do not fit the 5-bit fields", req.cta, req.warp));
@@ -29,21 +31,20 @@ pub fn unrepresentable(req: &Request) -> Option<String> {
     if req.sub >= 8 || req.vec >= 16 {
         return Some(format!("sub {} / vec {} do not fit (3 / 4 bits)", req.sub, req.vec));
     }
-    for l in req.active_lanes() {
-        let ops = &req.lanes[l];
-        if ops.addr > u32::MAX as u64 {
-            return Some(format!("lane {l} addr {:#x} is wider than the 32-bit lane_addr bus", ops.addr));
-        }
-        if ops.a > u64::MAX as u128 || ops.b > u64::MAX as u128 {
-            return Some(format!("lane {l} operand a/b is wider than the 64-bit lane buses"));
-        }
-    }
     None
 }
 
-/// Put `req` on the request ports (all fields; `req_valid` is left to the caller).
-/// Fields the top does not carry (`space`, lane `src`/`mbar`, `c` outside the shfl bits) are
-/// not driven; check [`unrepresentable`] first for values that would be truncated.
+/// Drive a port of at most 128 bits.
+fn set_u128(h: &mut Harness, name: &str, v: u128) {
+    h.set(name, &[v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32]);
+}
+
+/// Read a port of at most 128 bits.
+fn get_u128(h: &mut Harness, name: &str) -> u128 {
+    h.get(name).iter().take(4).enumerate().fold(0u128, |acc, (i, &w)| acc | (w as u128) << (32 * i))
+}
+
+/// Put `req` on the request ports (every field; `req_valid` is left to the caller).
 pub fn pack_request(h: &mut Harness, req: &Request) {
     h.set_u64("req_tag", req.tag);
     h.set_u64("req_cta", req.cta as u64);
@@ -51,6 +52,7 @@ pub fn pack_request(h: &mut Harness, req: &Request) {
     h.set_u64("req_op", req.op.code() as u64);
     h.set_u64("req_sub", req.sub as u64);
     h.set_u64("req_dtype", req.dtype.code() as u64);
+    h.set_u64("req_space", req.space.code() as u64);
     h.set_u64("req_flags", req.flags as u64);
     h.set_u64("req_vec", req.vec as u64);
     h.set_u64("req_imm", req.imm as u64);
@@ -60,10 +62,11 @@ pub fn pack_request(h: &mut Harness, req: &Request) {
     h.set_u64("req_live", req.live_mask as u64);
     for (l, ops) in req.lanes.iter().enumerate() {
         h.set_u64(&format!("lane_addr${l}"), ops.addr);
-        h.set_u64(&format!("lane_a${l}"), ops.a as u64);
-        h.set_u64(&format!("lane_b${l}"), ops.b as u64);
-        h.set_u64(&format!("lane_clamp${l}"), (ops.c & 0x1f) as u64);
-        h.set_u64(&format!("lane_segmask${l}"), ((ops.c >> 8) & 0x1f) as u64);
+        h.set_u64(&format!("lane_src${l}"), ops.src);
+        h.set_u64(&format!("lane_mbar${l}"), ops.mbar);
+        set_u128(h, &format!("lane_a${l}"), ops.a);
+        set_u128(h, &format!("lane_b${l}"), ops.b);
+        set_u128(h, &format!("lane_c${l}"), ops.c);
     }
 }
 
@@ -75,7 +78,7 @@ pub fn unpack_response(h: &mut Harness) -> Option<Response> {
     let code = h.get_u64("resp_error") as u8;
     let mut values = [0u128; WARP];
     for (l, v) in values.iter_mut().enumerate() {
-        *v = h.get_u64(&format!("resp_values${l}")) as u128;
+        *v = get_u128(h, &format!("resp_values${l}"));
     }
     Some(Response {
         tag: h.get_u64("resp_tag"),
@@ -101,21 +104,42 @@ pub fn build_options() -> BuildOptions {
     }
 }
 
+/// How [`RtlSyncUnit`] drives the top.
+#[derive(Clone, Debug, Default)]
+pub struct RtlOptions {
+    /// Cycles between a global-memory read request being granted and its data (>= 1; 0 is
+    /// taken as 1). Used by the `gm_*` port once the copy engine is wired into the top.
+    pub gm_latency: u32,
+    /// TEST ONLY: drive the top's `fault_inject` input high (bit 0 of lane 0's value in every
+    /// warp-network response flipped), to show that a comparator catches a broken RTL.
+    pub fault_inject: bool,
+    /// Verilator build options; `None` = [`build_options`].
+    pub build: Option<BuildOptions>,
+}
+
 /// The Verilated `sync_unit` top for one config.
 pub struct RtlSyncUnit {
     pub harness: Harness,
+    options: RtlOptions,
 }
 
 impl RtlSyncUnit {
     /// Generate the top's Verilog for `config`, build (or reuse) the model, reset it.
-    pub fn new(config: &Config) -> Result<RtlSyncUnit, String> {
+    pub fn new(config: &Config, options: &RtlOptions) -> Result<RtlSyncUnit, String> {
         let verilog = sync_unit_verilog(config, "sync_unit").map_err(|e| e.to_string())?;
-        let mut harness = Harness::from_verilog(&verilog, "sync_unit", &build_options())?;
+        let build = options.build.clone().unwrap_or_else(build_options);
+        let mut harness = Harness::from_verilog(&verilog, "sync_unit", &build)?;
         harness.set_bit("req_valid", false);
         harness.set_bit("launch", false);
         harness.set_bit("timeout", false);
+        harness.set_bit("fault_inject", options.fault_inject);
         harness.reset();
-        Ok(RtlSyncUnit { harness })
+        Ok(RtlSyncUnit { harness, options: options.clone() })
+    }
+
+    /// The options the unit was built with.
+    pub fn options(&self) -> &RtlOptions {
+        &self.options
     }
 
     /// A CTA with `warps` warps starts in `slot` (one clock of `launch`).
@@ -129,37 +153,62 @@ impl RtlSyncUnit {
         out.extend(unpack_response(h));
     }
 
-    /// Hand `req` to the top and clock until it is consumed plus [`DRAIN_CYCLES`]; every
-    /// response seen meanwhile is pushed to `out`.
-    pub fn submit(&mut self, req: &Request, out: &mut Vec<Response>) -> Result<(), String> {
+    /// Hand `req` to the top, clock until it is consumed and then until the top is idle (see
+    /// [`RtlSyncUnit::idle`]); every response seen meanwhile is pushed to `out`. `mem` serves the
+    /// top's global-memory port (not used yet: the copy engine is not wired into the top).
+    pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
         if let Some(why) = unrepresentable(req) {
             return Err(format!("request {} ({}) cannot be packed: {why}", req.tag, req.op));
         }
-        let h = &mut self.harness;
-        pack_request(h, req);
-        h.set_bit("req_valid", true);
+        pack_request(&mut self.harness, req);
+        self.harness.set_bit("req_valid", true);
         let mut consumed = false;
         for _ in 0..READY_TIMEOUT {
-            consumed = h.get_bit("req_ready");
-            h.tick();
-            out.extend(unpack_response(h));
+            consumed = self.harness.get_bit("req_ready");
+            self.step(mem, out);
             if consumed {
                 break;
             }
         }
-        h.set_bit("req_valid", false);
+        self.harness.set_bit("req_valid", false);
         if !consumed {
             return Err(format!("request {} ({}) not consumed within {READY_TIMEOUT} cycles", req.tag, req.op));
         }
-        self.run(DRAIN_CYCLES, out);
-        Ok(())
+        for _ in 0..IDLE_TIMEOUT {
+            if self.idle() {
+                return Ok(());
+            }
+            self.step(mem, out);
+        }
+        Err(format!("request {} ({}): the top is still busy {IDLE_TIMEOUT} cycles after consuming it", req.tag, req.op))
     }
 
     /// Clock `cycles` times, collecting responses.
-    pub fn run(&mut self, cycles: u32, out: &mut Vec<Response>) {
+    pub fn run(&mut self, cycles: u32, mem: &mut MemorySystem, out: &mut Vec<Response>) {
         for _ in 0..cycles {
-            self.harness.tick();
-            out.extend(unpack_response(&mut self.harness));
+            self.step(mem, out);
         }
+    }
+
+    /// Clock cycles since the model was loaded.
+    pub fn cycle(&self) -> u64 {
+        self.harness.cycle()
+    }
+
+    /// Nothing in flight: no request being processed, no release walk, no response leaving.
+    /// (Suspended try_waits are not "in flight": they wait for other requests or `timeout`.)
+    pub fn idle(&mut self) -> bool {
+        !self.harness.get_bit("busy")
+    }
+
+    /// Drive the `timeout` input: high = no warp can run, suspended try_waits answer False.
+    pub fn set_timeout(&mut self, on: bool) {
+        self.harness.set_bit("timeout", on);
+    }
+
+    /// One clock; responses that leave are pushed to `out`.
+    fn step(&mut self, _mem: &mut MemorySystem, out: &mut Vec<Response>) {
+        self.harness.tick();
+        out.extend(unpack_response(&mut self.harness));
     }
 }

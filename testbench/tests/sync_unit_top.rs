@@ -10,7 +10,7 @@ use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, ErrorCode, Op, VoteMode};
 use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{GoldenUnits, Request, Response, SyncUnit};
-use smsync_testbench::rtl_unit::RtlSyncUnit;
+use smsync_testbench::rtl_unit::{RtlOptions, RtlSyncUnit};
 use smsync_testbench::verilator::{rtl_tools_skipped, verilator_lint, yosys_check};
 
 #[test]
@@ -43,7 +43,7 @@ impl Pair {
         Pair {
             golden: GoldenUnits::new(cfg),
             mem: MemorySystem::new(4096, cfg.cta_slots as usize, cfg.shared_bytes as usize),
-            rtl: RtlSyncUnit::new(cfg).unwrap(),
+            rtl: RtlSyncUnit::new(cfg, &RtlOptions::default()).unwrap(),
         }
     }
 
@@ -59,7 +59,7 @@ impl Pair {
         let mut g = Vec::new();
         self.golden.submit(req, &mut self.mem, &mut g);
         let mut r = Vec::new();
-        self.rtl.submit(req, &mut r).unwrap();
+        self.rtl.submit(req, &mut self.mem, &mut r).unwrap();
         // A release answers several warps; the golden model lists them in arrival order, the
         // RTL in warp order: compare as sets.
         let key = |x: &Response| (x.tag, x.cta, x.warp);

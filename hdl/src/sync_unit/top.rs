@@ -20,13 +20,24 @@
 //! | `req_vec` | 4 | `vec` (ld/st.shared vector count) |
 //! | `req_imm`, `req_imm2` | 32, 32 | `imm` (barrier id, ld/st element bytes), `imm2` (barrier count) |
 //! | `req_member`, `req_active`, `req_live` | 32 each | member / active / live masks |
-//! | `lane_addr[i]` | 32 | lane `addr` (a shared::cta byte offset: < 2^18 for every config) |
-//! | `lane_a[i]`, `lane_b[i]` | 64, 64 | lane `a`, `b` (low 64 bits: tokens, counts, data, shfl b) |
-//! | `lane_clamp[i]`, `lane_segmask[i]` | 5, 5 | shfl `c` bits 4:0 and 12:8 (the only bits of `c` the warp ops read) |
+//! | `req_space` | 2 | `space` (`encoding::Space`) |
+//! | `lane_addr[i]`, `lane_src[i]`, `lane_mbar[i]` | 64 each | lane `addr`, `src`, `mbar` (global addresses are >= 2^32) |
+//! | `lane_a[i]`, `lane_b[i]`, `lane_c[i]` | 128 each | lane `a`, `b`, `c` (b128 atomics / cas, tensor coordinates) |
+//!
+//! Every `Request` field has a port. Operand bits that no unit built in this top reads yet (lane
+//! `src`, `mbar`, bits 127:64 of `a`/`b`, `c` outside the shfl fields 4:0 and 12:8) are zero in
+//! legal requests of the built ops; an active lane with any of them set is answered `NotBuilt`
+//! (`stray`), so nothing is silently truncated. mbarrier ops on a space other than shared::cta
+//! are answered `NotBuilt` (cluster addresses are not resolved here yet).
+//!
+//! `busy` (out): a request is being processed, a release walked or a response leaving.
+//! `fault_inject` (in, **test only**, tie to 0): when high, bit 0 of lane 0's value in every
+//! warp-network response is flipped, so that the cosim can show its comparator catches a broken
+//! RTL.
 //!
 //! # Response port (a one-cycle pulse, no back-pressure)
 //!
-//! `resp_valid`, `resp_tag`, `resp_cta`, `resp_warp`, `resp_lanes`, `resp_values[i]` (64 bits per
+//! `resp_valid`, `resp_tag`, `resp_cta`, `resp_warp`, `resp_lanes`, `resp_values[i]` (128 bits per
 //! lane), `resp_preds`, `resp_error`, `resp_error_lane`: the fields of `units::request::Response`.
 //! Sources, in fixed priority: a barrier release (one response per released warp, the warp's
 //! tag/lanes/op from the blocked-warp table, a RAM indexed by {cta, warp}), then the response of
@@ -46,13 +57,18 @@
 //!
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
-//! * atomic ops (`atomic_alu` has not landed), copy-engine ops and cp.async.mbarrier.arrive (the
+//! * atomic ops (`atomic_alu` is not wired into the top), copy-engine ops and cp.async.mbarrier.arrive (the
 //!   copy engine, its global-memory port and its complete_tx / arrive-on events into the
 //!   mbarrier ALU are not wired yet);
 //! * divergent warp-level rendezvous: a barrier arrival whose `active` does not cover `live`, a
 //!   warp-network rendezvous op whose `active` does not cover `member & live`;
 //! * ld/st.shared wider than 8 bytes per lane or crossing an 8-byte word, and the "plain access
 //!   to a live mbarrier" check of the golden LSU.
+//!
+//! Also not built yet: shared memory is still 8-byte rows (not rows of `max(16,
+//! copy_port_bytes)` bytes) with a two-way port mux (mbarrier ALU, LSU) instead of the four-way
+//! arbiter (+ atomic ALU, copy engine); there is no global-memory port (`gm_*`) and no
+//! `global_port_bytes`; the suspended try_wait's later answer is not a tagged response.
 //!
 //! Other differences from the golden model, all documented in `docs/ARCHITECTURE.md`: a
 //! suspended `mbarrier.try_wait` lane is left out of `resp_lanes` and its later answer leaves on
@@ -61,7 +77,7 @@
 
 use rust_hdl::prelude::*;
 use smsync_sim::config::Config;
-use smsync_sim::encoding::{ErrorCode, Op, Unit};
+use smsync_sim::encoding::{ErrorCode, Op, Space, Unit};
 
 use crate::barrier_file::BarrierFile;
 use crate::common::{error_code, op_code, unit_op_range, ERROR_BITS, FLAG_BITS, OP_BITS};
@@ -93,18 +109,18 @@ pub fn shared_addr_bits(config: &Config) -> usize {
     (config.cta_slots as usize).next_power_of_two().trailing_zeros() as usize + shared_word_bits(config)
 }
 
-/// A 32-bit value zero-extended to 64 bits. (rust-hdl's `bit_cast` cannot take a loop-indexed
+/// An `N`-bit value zero-extended to `W` bits. (rust-hdl's `bit_cast` cannot take a loop-indexed
 /// operand inside `hdl_gen`: it evaluates the call in Rust to learn the width.)
 #[derive(LogicBlock, Default)]
-pub struct ZeroExtend32 {
-    pub narrow: Signal<In, Bits<32>>,
-    pub wide: Signal<Out, Bits<64>>,
+pub struct ZeroExtend<const N: usize, const W: usize> {
+    pub narrow: Signal<In, Bits<N>>,
+    pub wide: Signal<Out, Bits<W>>,
 }
 
-impl Logic for ZeroExtend32 {
+impl<const N: usize, const W: usize> Logic for ZeroExtend<N, W> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.wide.next = bit_cast::<64, 32>(self.narrow.val());
+        self.wide.next = bit_cast::<W, N>(self.narrow.val());
     }
 }
 
@@ -118,6 +134,11 @@ pub struct SyncUnitTop<const A: usize> {
     pub launch_warps: Signal<In, Bits<32>>,
     /// No warp can run: suspended try_waits answer False (on `wake_*`).
     pub timeout: Signal<In, Bit>,
+    /// TEST ONLY: when high, bit 0 of lane 0's value in every warp-network response is flipped
+    /// (the cosim uses it to show that its comparator catches a broken RTL). Tie to 0.
+    pub fault_inject: Signal<In, Bit>,
+    /// Something is in flight: a request being processed, a release walk, a response leaving.
+    pub busy: Signal<Out, Bit>,
 
     // ---- request ----
     pub req_valid: Signal<In, Bit>,
@@ -128,6 +149,7 @@ pub struct SyncUnitTop<const A: usize> {
     pub req_op: Signal<In, Bits<OP_BITS>>,
     pub req_sub: Signal<In, Bits<3>>,
     pub req_dtype: Signal<In, Bits<4>>,
+    pub req_space: Signal<In, Bits<2>>,
     pub req_flags: Signal<In, Bits<FLAG_BITS>>,
     pub req_vec: Signal<In, Bits<4>>,
     pub req_imm: Signal<In, Bits<32>>,
@@ -135,11 +157,12 @@ pub struct SyncUnitTop<const A: usize> {
     pub req_member: Signal<In, Bits<32>>,
     pub req_active: Signal<In, Bits<32>>,
     pub req_live: Signal<In, Bits<32>>,
-    pub lane_addr: Vec<Signal<In, Bits<32>>>,
-    pub lane_a: Vec<Signal<In, Bits<64>>>,
-    pub lane_b: Vec<Signal<In, Bits<64>>>,
-    pub lane_clamp: Vec<Signal<In, Bits<5>>>,
-    pub lane_segmask: Vec<Signal<In, Bits<5>>>,
+    pub lane_addr: Vec<Signal<In, Bits<64>>>,
+    pub lane_src: Vec<Signal<In, Bits<64>>>,
+    pub lane_mbar: Vec<Signal<In, Bits<64>>>,
+    pub lane_a: Vec<Signal<In, Bits<128>>>,
+    pub lane_b: Vec<Signal<In, Bits<128>>>,
+    pub lane_c: Vec<Signal<In, Bits<128>>>,
 
     // ---- response ----
     pub resp_valid: Signal<Out, Bit>,
@@ -147,7 +170,7 @@ pub struct SyncUnitTop<const A: usize> {
     pub resp_cta: Signal<Out, Bits<5>>,
     pub resp_warp: Signal<Out, Bits<5>>,
     pub resp_lanes: Signal<Out, Bits<32>>,
-    pub resp_values: Vec<Signal<Out, Bits<64>>>,
+    pub resp_values: Vec<Signal<Out, Bits<128>>>,
     pub resp_preds: Signal<Out, Bits<32>>,
     pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
     pub resp_error_lane: Signal<Out, Bits<5>>,
@@ -173,8 +196,8 @@ pub struct SyncUnitTop<const A: usize> {
     barrier: BarrierFile,
     mbar: MbarrierAlu,
     wnet: WarpNetwork,
-    /// The warp network's 32-bit lane values, zero-extended to the response's 64 bits.
-    wn_value: Vec<ZeroExtend32>,
+    /// The warp network's 32-bit lane values, zero-extended to the response's 128 bits.
+    wn_value: Vec<ZeroExtend<32, 128>>,
     /// Shared memory: byte lane j of every 64-bit word.
     smem: Vec<RAM<Bits<8>, A>>,
     /// Blocked barrier warps: {op, active, tag} at {cta, warp}.
@@ -200,6 +223,8 @@ pub struct SyncUnitTop<const A: usize> {
     k_op_red_or: Constant<Bits<OP_BITS>>,
     k_op_activemask: Constant<Bits<OP_BITS>>,
     k_err_none: Constant<Bits<ERROR_BITS>>,
+    k_space_cta: Constant<Bits<2>>,
+    k_one128: Constant<Bits<128>>,
     k_err_not_built: Constant<Bits<ERROR_BITS>>,
     k_err_range: Constant<Bits<ERROR_BITS>>,
     k_s_idle: Constant<Bits<3>>,
@@ -221,7 +246,7 @@ pub struct SyncUnitTop<const A: usize> {
     ld_shift: DFF<Bits<6>>,
     ld_mask: DFF<Bits<64>>,
     /// Collected per-lane results of the sequenced request.
-    acc_values: Vec<DFF<Bits<64>>>,
+    acc_values: Vec<DFF<Bits<128>>>,
     acc_preds: DFF<Bits<32>>,
     acc_suspended: DFF<Bits<32>>,
     acc_error: DFF<Bits<ERROR_BITS>>,
@@ -240,7 +265,7 @@ pub struct SyncUnitTop<const A: usize> {
     o_cta: DFF<Bits<5>>,
     o_warp: DFF<Bits<5>>,
     o_lanes: DFF<Bits<32>>,
-    o_values: Vec<DFF<Bits<64>>>,
+    o_values: Vec<DFF<Bits<128>>>,
     o_preds: DFF<Bits<32>>,
     o_error: DFF<Bits<ERROR_BITS>>,
     o_error_lane: DFF<Bits<5>>,
@@ -255,9 +280,20 @@ pub struct SyncUnitTop<const A: usize> {
     active_low: Signal<Local, Bits<32>>,
     pick: Signal<Local, Bits<32>>,
     pick_id: Signal<Local, Bits<5>>,
-    pick_addr: Signal<Local, Bits<32>>,
+    pick_addr: Signal<Local, Bits<64>>,
+    /// Low 64 bits of the picked lane's `a` / `b` (all that the sequenced units read).
     pick_a: Signal<Local, Bits<64>>,
     pick_b: Signal<Local, Bits<64>>,
+    /// An active lane carries operand bits that no unit built in this top reads (lane `src`,
+    /// `mbar`, the upper halves of `a`/`b`, `c` outside the shfl fields): answered `NotBuilt`
+    /// instead of silently truncated. Legal requests of the built ops leave them zero.
+    stray: Signal<Local, Bit>,
+    /// mbarrier op on a space other than shared::cta (cluster addresses are not resolved yet).
+    mb_remote: Signal<Local, Bit>,
+    /// The mbarrier ALU's and the LSU's lane results, 128 bits wide for the collector.
+    mb_value_wide: Signal<Local, Bits<128>>,
+    ld_value: Signal<Local, Bits<64>>,
+    ld_value_wide: Signal<Local, Bits<128>>,
     rel_pick: Signal<Local, Bits<32>>,
     rel_pick_id: Signal<Local, Bits<5>>,
     lsu_size: Signal<Local, Bits<32>>,
@@ -299,6 +335,8 @@ impl<const A: usize> SyncUnitTop<A> {
             launch_slot: Default::default(),
             launch_warps: Default::default(),
             timeout: Default::default(),
+            fault_inject: Default::default(),
+            busy: Default::default(),
             req_valid: Default::default(),
             req_ready: Default::default(),
             req_tag: Default::default(),
@@ -307,6 +345,7 @@ impl<const A: usize> SyncUnitTop<A> {
             req_op: Default::default(),
             req_sub: Default::default(),
             req_dtype: Default::default(),
+            req_space: Default::default(),
             req_flags: Default::default(),
             req_vec: Default::default(),
             req_imm: Default::default(),
@@ -317,8 +356,9 @@ impl<const A: usize> SyncUnitTop<A> {
             lane_addr: (0..LANES).map(|_| Default::default()).collect(),
             lane_a: (0..LANES).map(|_| Default::default()).collect(),
             lane_b: (0..LANES).map(|_| Default::default()).collect(),
-            lane_clamp: (0..LANES).map(|_| Default::default()).collect(),
-            lane_segmask: (0..LANES).map(|_| Default::default()).collect(),
+            lane_src: (0..LANES).map(|_| Default::default()).collect(),
+            lane_mbar: (0..LANES).map(|_| Default::default()).collect(),
+            lane_c: (0..LANES).map(|_| Default::default()).collect(),
             resp_valid: Default::default(),
             resp_tag: Default::default(),
             resp_cta: Default::default(),
@@ -344,7 +384,7 @@ impl<const A: usize> SyncUnitTop<A> {
             barrier: BarrierFile::new(config),
             mbar: MbarrierAlu::new(config),
             wnet: WarpNetwork::new(config),
-            wn_value: (0..LANES).map(|_| ZeroExtend32::default()).collect(),
+            wn_value: (0..LANES).map(|_| ZeroExtend::default()).collect(),
             smem: ram_bytes(),
             blocked: Default::default(),
             lane_id: (0..LANES as u64).map(k::<5>).collect(),
@@ -366,6 +406,8 @@ impl<const A: usize> SyncUnitTop<A> {
             k_op_red_or: op(Op::BarRedOr),
             k_op_activemask: op(Op::Activemask),
             k_err_none: err(ErrorCode::None),
+            k_space_cta: k(Space::SharedCta.code() as u64),
+            k_one128: k(1),
             k_err_not_built: err(ErrorCode::NotBuilt),
             k_err_range: err(ErrorCode::SharedOutOfRange),
             k_s_idle: k(S_IDLE),
@@ -414,6 +456,11 @@ impl<const A: usize> SyncUnitTop<A> {
             pick_addr: Default::default(),
             pick_a: Default::default(),
             pick_b: Default::default(),
+            stray: Default::default(),
+            mb_remote: Default::default(),
+            mb_value_wide: Default::default(),
+            ld_value: Default::default(),
+            ld_value_wide: Default::default(),
             rel_pick: Default::default(),
             rel_pick_id: Default::default(),
             lsu_size: Default::default(),
@@ -468,6 +515,7 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.resp_preds.next = self.o_preds.q.val();
         self.resp_error.next = self.o_error.q.val();
         self.resp_error_lane.next = self.o_error_lane.q.val();
+        self.busy.next = (self.state.q.val() != self.k_s_idle.val()) || self.o_valid.q.val();
 
         // ---------------- decode: op -> unit by the encoding table's ranges ----------------
         // `op - first <= last - first` (wrapping) is the range check without a constant compare
@@ -504,7 +552,25 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
             self.lsu_ok.next = false;
         }
 
-        self.not_built.next = !(self.is_bar.val() || self.is_mb.val() || self.is_wn.val() || self.is_lsu.val())
+        // Operand bits no built unit reads (see `stray`), over the active lanes.
+        self.stray.next = false;
+        for i in 0..32 {
+            if self.req_active.val().get_bit(i)
+                && ((self.lane_src[i].val() != 0)
+                    || (self.lane_mbar[i].val() != 0)
+                    || (self.lane_a[i].val().get_bits::<64>(64) != 0)
+                    || (self.lane_b[i].val().get_bits::<64>(64) != 0)
+                    || ((self.lane_c[i].val() >> 13u64) != 0)
+                    || (self.lane_c[i].val().get_bits::<3>(5) != 0))
+            {
+                self.stray.next = true;
+            }
+        }
+        self.mb_remote.next = self.is_mb.val() && (self.req_space.val() != self.k_space_cta.val());
+
+        self.not_built.next = self.stray.val()
+            || self.mb_remote.val()
+            || !(self.is_bar.val() || self.is_mb.val() || self.is_wn.val() || self.is_lsu.val())
             || (self.req_op.val() == self.k_op_cp_arrive.val())
             || (self.is_bar.val()
                 && (self.req_op.val() != self.k_op_exit.val())
@@ -533,8 +599,8 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
             if self.pick.val().get_bit(i) {
                 self.pick_id.next = self.lane_id[i].val();
                 self.pick_addr.next = self.lane_addr[i].val();
-                self.pick_a.next = self.lane_a[i].val();
-                self.pick_b.next = self.lane_b[i].val();
+                self.pick_a.next = self.lane_a[i].val().get_bits::<64>(0);
+                self.pick_b.next = self.lane_b[i].val().get_bits::<64>(0);
             }
             if self.rel_pick.val().get_bit(i) {
                 self.rel_pick_id.next = self.lane_id[i].val();
@@ -545,15 +611,16 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         }
 
         // ---------------- LSU address path ----------------
-        self.lsu_off.next = bit_cast::<6, 32>((self.pick_addr.val() & 7u64) << 3u64);
-        self.lsu_span.next = ((self.pick_addr.val() & 7u64) + self.lsu_size.val()) > 8u64;
-        self.lsu_out_of_range.next = (bit_cast::<40, 32>(self.pick_addr.val()) + bit_cast::<40, 32>(self.lsu_size.val()))
-            > self.k_shared_bytes.val();
+        self.lsu_off.next = bit_cast::<6, 64>((self.pick_addr.val() & 7u64) << 3u64);
+        self.lsu_span.next = ((self.pick_addr.val() & 7u64) + bit_cast::<64, 32>(self.lsu_size.val())) > 8u64;
+        self.lsu_out_of_range.next = ((self.pick_addr.val() >> 32u64) != 0)
+            || ((bit_cast::<40, 64>(self.pick_addr.val()) + bit_cast::<40, 32>(self.lsu_size.val()))
+                > self.k_shared_bytes.val());
         self.lsu_word_addr.next = (bit_cast::<A, 5>(self.req_cta.val()) << self.k_word_bits.val())
-            | bit_cast::<A, 32>(self.pick_addr.val() >> 3u64);
+            | bit_cast::<A, 64>(self.pick_addr.val() >> 3u64);
         self.lsu_we.next = false;
         self.lsu_wdata.next = self.pick_a.val() << self.lsu_off.val();
-        self.lsu_wbe.next = bit_cast::<8, 16>(bit_cast::<16, 8>(self.lsu_be.val()) << bit_cast::<3, 32>(self.pick_addr.val()));
+        self.lsu_wbe.next = bit_cast::<8, 16>(bit_cast::<16, 8>(self.lsu_be.val()) << bit_cast::<3, 64>(self.pick_addr.val()));
 
         // Shared RAM read data: byte lane j of the word.
         self.mem_rdata.next = bit_cast::<64, 8>(self.smem[0].read_data.val())
@@ -610,7 +677,7 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.mbar.req_warp.next = self.req_warp.val();
         self.mbar.req_lane.next = self.pick_id.val();
         self.mbar.req_slot.next = self.req_cta.val();
-        self.mbar.req_addr.next = bit_cast::<64, 32>(self.pick_addr.val());
+        self.mbar.req_addr.next = self.pick_addr.val();
         self.mbar.req_a.next = self.pick_a.val();
         self.mbar.req_b.next = self.pick_b.val();
         self.mbar.mem_rdata.next = self.mem_rdata.val();
@@ -642,23 +709,26 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.wnet.req_live.next = self.req_live.val();
         for i in 0..32 {
             self.wn_value[i].narrow.next = self.wnet.resp_value[i].val();
-            self.wnet.lane_a[i].next = self.lane_a[i].val();
+            self.wnet.lane_a[i].next = self.lane_a[i].val().get_bits::<64>(0);
             self.wnet.lane_b[i].next = self.lane_b[i].val().get_bits::<5>(0);
-            self.wnet.lane_clamp[i].next = self.lane_clamp[i].val();
-            self.wnet.lane_segmask[i].next = self.lane_segmask[i].val();
+            self.wnet.lane_clamp[i].next = self.lane_c[i].val().get_bits::<5>(0);
+            self.wnet.lane_segmask[i].next = self.lane_c[i].val().get_bits::<5>(8);
         }
 
         // ---------------- collect per-lane results of the sequenced request ----------------
+        self.mb_value_wide.next = bit_cast::<128, 64>(self.mbar.resp_value.val());
+        self.ld_value.next = (self.mem_rdata.val() >> self.ld_shift.q.val()) & self.ld_mask.q.val();
+        self.ld_value_wide.next = bit_cast::<128, 64>(self.ld_value.val());
         for i in 0..32 {
             if self.mbar.resp_valid.val()
                 && (self.mbar.resp_cta.val() == self.req_cta.val())
                 && (self.mbar.resp_warp.val() == self.req_warp.val())
                 && (self.mbar.resp_lane.val() == self.lane_id[i].val())
             {
-                self.acc_values[i].d.next = self.mbar.resp_value.val();
+                self.acc_values[i].d.next = self.mb_value_wide.val();
             }
             if self.ld_valid.q.val() && (self.ld_lane.q.val() == self.lane_id[i].val()) {
-                self.acc_values[i].d.next = (self.mem_rdata.val() >> self.ld_shift.q.val()) & self.ld_mask.q.val();
+                self.acc_values[i].d.next = self.ld_value_wide.val();
             }
         }
         if self.mbar.resp_valid.val() {
@@ -772,7 +842,7 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
                 for i in 0..32 {
                     self.o_values[i].d.next = 0.into();
                     if (self.table_op.val() == self.k_op_red_popc.val()) && self.table_active.val().get_bit(i) {
-                        self.o_values[i].d.next = bit_cast::<64, 11>(self.rel_popc.q.val());
+                        self.o_values[i].d.next = bit_cast::<128, 11>(self.rel_popc.q.val());
                     }
                 }
             }
@@ -837,6 +907,10 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
                 self.o_error_lane.d.next = self.wnet.resp_error_lane.val();
                 for i in 0..32 {
                     self.o_values[i].d.next = self.wn_value[i].wide.val();
+                }
+                if self.fault_inject.val() {
+                    // TEST ONLY (see the port): a deliberately wrong answer.
+                    self.o_values[0].d.next = self.wn_value[0].wide.val() ^ self.k_one128.val();
                 }
                 self.req_ready.next = true;
                 self.state.d.next = self.k_s_idle.val();

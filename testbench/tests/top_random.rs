@@ -1,0 +1,536 @@
+//! The Verilated `sync_unit` top against `GoldenUnits` on fpga-small: per seed, a stream of
+//! random legal requests for each unit the top builds (named barriers, mbarrier, warp network,
+//! LSU), compared response by response (matched by tag: values, preds, lanes, errors), then the
+//! whole shared memory of both CTA slots (read back through the top's own ld.shared) against
+//! the golden memory. Plus directed corners that need the top (phase flip waiting on the
+//! tx-count, pending-count overflow).
+//!
+//! Not covered because the top does not build them yet (see the module doc of
+//! `smsync_hdl::sync_unit::top`): copy-engine ops (and so wait_group ordering), atomics,
+//! suspending try_waits, divergent rendezvous, warp exits, >8-byte ld/st.shared.
+//!
+//! `cargo test -p smsync-testbench --test top_random -- --nocapture`
+//! Longer campaigns: `SMSYNC_TOP_SEEDS=1,2,3 SMSYNC_TOP_COUNT=100000 cargo test ... --test top_random`.
+
+use smsync_sim::config::Config;
+use smsync_sim::encoding::{flags, DataType, ErrorCode, Op, Space};
+use smsync_sim::memory::MemorySystem;
+use smsync_sim::units::{GoldenUnits, Request, Response, SyncUnit, WARP};
+use smsync_testbench::rtl_unit::{RtlOptions, RtlSyncUnit};
+use smsync_testbench::verilator::rtl_tools_skipped;
+
+/// xorshift64*: small, deterministic stimulus.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        (self.next() >> 11) % n
+    }
+    fn chance(&mut self, one_in: u64) -> bool {
+        self.below(one_in) == 0
+    }
+}
+
+/// Seeds and requests per unit: defaults, or `SMSYNC_TOP_SEEDS` / `SMSYNC_TOP_COUNT`.
+fn seeds_and_count() -> (Vec<u64>, usize) {
+    let seeds = std::env::var("SMSYNC_TOP_SEEDS")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect::<Vec<u64>>())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| vec![1]);
+    let count = std::env::var("SMSYNC_TOP_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    (seeds, count)
+}
+
+/// mbarrier objects live below this shared offset, plain ld/st traffic above it (the top does
+/// not build the golden LSU's "plain access to a live mbarrier" check).
+const MBAR_REGION: u64 = 0x100;
+
+/// Both backends with the golden memory; every request goes to both and the responses must be
+/// equal as sets (a barrier release answers several warps, in arrival order in the golden model
+/// and in warp order in the RTL).
+struct Pair {
+    cfg: Config,
+    golden: GoldenUnits,
+    mem: MemorySystem,
+    rtl: RtlSyncUnit,
+    seed: u64,
+    submitted: usize,
+}
+
+impl Pair {
+    fn new(cfg: &Config, seed: u64) -> Pair {
+        Pair {
+            cfg: cfg.clone(),
+            golden: GoldenUnits::new(cfg),
+            mem: MemorySystem::new(4096, cfg.cta_slots as usize, cfg.shared_bytes as usize),
+            rtl: RtlSyncUnit::new(cfg, &RtlOptions::default()).unwrap_or_else(|e| panic!("RTL model: {e}")),
+            seed,
+            submitted: 0,
+        }
+    }
+
+    fn launch(&mut self, slot: u16, warps: u16) {
+        self.golden.launch_cta(slot, warps, warps as u32 * 32);
+        let mut out = Vec::new();
+        self.rtl.launch_cta(slot, warps, &mut out);
+        assert!(out.is_empty(), "seed {}: launch answered {out:?}", self.seed);
+    }
+
+    fn submit(&mut self, req: &Request) -> Vec<Response> {
+        let mut g = Vec::new();
+        self.golden.submit(req, &mut self.mem, &mut g);
+        let mut r = Vec::new();
+        if let Err(e) = self.rtl.submit(req, &mut self.mem, &mut r) {
+            panic!("seed {}: request #{} {req:?}: {e}", self.seed, self.submitted);
+        }
+        let key = |x: &Response| (x.tag, x.cta, x.warp);
+        g.sort_by_key(key);
+        r.sort_by_key(key);
+        if r != g {
+            panic!(
+                "seed {} (replay: SMSYNC_TOP_SEEDS={}): request #{} differs\n  request: {req:?}\n  RTL:    {r:?}\n  golden: {g:?}",
+                self.seed, self.seed, self.submitted
+            );
+        }
+        self.submitted += 1;
+        g
+    }
+
+    /// Read both CTA slots' whole shared memory back through the top's ld.shared (8 bytes a
+    /// lane) and compare it with the golden memory.
+    fn compare_shared_memory(&mut self, tag: &mut u64) {
+        let bytes = self.cfg.shared_bytes as u64;
+        for slot in 0..self.cfg.cta_slots as u16 {
+            let mut base = 0;
+            while base < bytes {
+                let mut ld = Request::new(*tag, slot, 0, Op::LdShared);
+                *tag += 1;
+                ld.imm = 8;
+                ld.active_mask = 0;
+                for l in 0..WARP {
+                    let a = base + 8 * l as u64;
+                    if a + 8 <= bytes {
+                        ld.lanes[l].addr = a;
+                        ld.active_mask |= 1 << l;
+                    }
+                }
+                let mut r = Vec::new();
+                self.rtl.submit(&ld, &mut self.mem, &mut r).unwrap();
+                assert_eq!(r.len(), 1, "seed {}: read-back answered {r:?}", self.seed);
+                for l in ld.active_lanes() {
+                    let want = self.mem.read_shared(slot as usize, ld.lanes[l].addr, 8).unwrap();
+                    assert_eq!(
+                        r[0].values[l], want,
+                        "seed {}: shared memory of slot {slot} at {:#x} differs (RTL {:#x}, golden {want:#x})",
+                        self.seed, ld.lanes[l].addr, r[0].values[l]
+                    );
+                }
+                base += 8 * WARP as u64;
+            }
+        }
+    }
+}
+
+fn full(tag: u64, cta: u16, warp: u16, op: Op) -> Request {
+    Request::new(tag, cta, warp, op)
+}
+
+// ---------------------------------------------------------------- named barriers
+
+/// bar.sync / bar.arrive / bar.red.* of converged warps on a few barrier ids, from warps that are
+/// not blocked; when every warp is blocked the CTA is relaunched on both sides.
+fn barrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
+    let warps = p.cfg.max_warps_per_cta as u16;
+    let slots = p.cfg.cta_slots as u16;
+    for s in 0..slots {
+        p.launch(s, warps);
+    }
+    // blocked[slot] = warps waiting at some barrier
+    let mut blocked = vec![0u32; slots as usize];
+    for _ in 0..n {
+        let slot = rng.below(slots as u64) as u16;
+        let free: Vec<u16> = (0..warps).filter(|w| blocked[slot as usize] >> w & 1 == 0).collect();
+        if free.is_empty() {
+            p.launch(slot, warps);
+            blocked[slot as usize] = 0;
+            continue;
+        }
+        let warp = free[rng.below(free.len() as u64) as usize];
+        let op = [Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr][rng.below(6) as usize];
+        let mut r = full(*tag, slot, warp, op);
+        *tag += 1;
+        r.imm = rng.below(4) as u32;
+        if rng.chance(200) {
+            r.imm = 16 + rng.below(8) as u32; // out of range
+        }
+        if op == Op::BarArrive || rng.chance(2) {
+            r.flags |= flags::HAS_COUNT;
+            r.imm2 = 32 * (1 + rng.below(warps as u64)) as u32;
+            if rng.chance(100) {
+                r.imm2 = 16; // not a warp multiple
+            }
+        }
+        if rng.chance(3) {
+            r.flags |= flags::NEGATE;
+        }
+        for l in 0..WARP {
+            r.lanes[l].a = rng.below(2) as u128;
+        }
+        let resp = p.submit(&r);
+        let answered_self = resp.iter().any(|x| x.tag == r.tag);
+        if !answered_self {
+            blocked[slot as usize] |= 1 << warp;
+        }
+        // Released warps: every response to an earlier request.
+        for x in &resp {
+            if x.tag != r.tag {
+                blocked[x.cta as usize] &= !(1 << x.warp);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- mbarrier
+
+/// mbarrier traffic on 8 objects per slot. Multi-lane requests only use ops that cannot fail
+/// on a live object whose tx-count is never touched (objects 0..3: arrive of count 1,
+/// test_wait.parity, pending_count of a token of 0), so that no lane after a failing lane would
+/// execute (the top still executes later lanes; the golden unit stops). Objects 4..7 get every
+/// op, one lane per request, errors included.
+fn mbarrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
+    let warps = p.cfg.max_warps_per_cta as u16;
+    let slots = p.cfg.cta_slots as u16;
+    for s in 0..slots {
+        p.launch(s, warps);
+    }
+    // last token seen per (slot, object)
+    let mut tokens = vec![[0u128; 8]; slots as usize];
+    // objects 0..3 of every slot: initialized once (re-inits are single-lane errors only)
+    for s in 0..slots {
+        for o in 0..4u64 {
+            let mut r = full(*tag, s, 0, Op::MbInit);
+            *tag += 1;
+            r.active_mask = 1;
+            r.lanes[0].addr = 8 * o;
+            r.lanes[0].a = 1 + rng.below(40) as u128;
+            p.submit(&r);
+        }
+    }
+    for _ in 0..n {
+        let slot = rng.below(slots as u64) as u16;
+        let warp = rng.below(warps as u64) as u16;
+        let tx_object = rng.chance(2);
+        let mut r = if tx_object {
+            let o = 4 + rng.below(4);
+            let op = [
+                Op::MbInit,
+                Op::MbInval,
+                Op::MbArrive,
+                Op::MbArrive,
+                Op::MbArriveDrop,
+                Op::MbExpectTx,
+                Op::MbCompleteTx,
+                Op::MbTestWait,
+                Op::MbPendingCount,
+            ][rng.below(9) as usize];
+            let mut r = full(*tag, slot, warp, op);
+            let lane = rng.below(32) as usize;
+            r.active_mask = 1 << lane;
+            let ops = &mut r.lanes[lane];
+            ops.addr = 8 * o;
+            if rng.chance(100) {
+                ops.addr += 4; // misaligned
+            }
+            match op {
+                Op::MbInit => ops.a = [1, 2, 3, 1 << 20, 0][rng.below(5) as usize],
+                Op::MbArrive | Op::MbArriveDrop => {
+                    ops.a = 1 + rng.below(3) as u128;
+                    if rng.chance(3) {
+                        r.flags |= flags::EXPECT_TX;
+                        r.lanes[lane].b = rng.below(64) as u128;
+                    }
+                    if rng.chance(5) {
+                        r.flags |= flags::NO_COMPLETE;
+                    }
+                }
+                Op::MbExpectTx | Op::MbCompleteTx => ops.a = [rng.below(64), 1 << 19, (1 << 20) - 1][rng.below(3) as usize] as u128,
+                Op::MbTestWait => {
+                    if rng.chance(2) {
+                        r.flags |= flags::PARITY;
+                        ops.a = rng.below(3) as u128;
+                    } else {
+                        ops.a = tokens[slot as usize][o as usize];
+                    }
+                }
+                Op::MbPendingCount => ops.a = tokens[slot as usize][o as usize],
+                _ => {}
+            }
+            r
+        } else {
+            let o = rng.below(4);
+            let op = [Op::MbArrive, Op::MbArrive, Op::MbTestWait, Op::MbPendingCount][rng.below(4) as usize];
+            let mut r = full(*tag, slot, warp, op);
+            r.active_mask = match rng.below(3) {
+                0 => 1 << rng.below(32),
+                1 => rng.next() as u32 | 1,
+                _ => u32::MAX,
+            };
+            for l in 0..WARP {
+                r.lanes[l].addr = 8 * o;
+                match op {
+                    Op::MbArrive => r.lanes[l].a = 1,
+                    Op::MbTestWait => {
+                        r.flags = flags::PARITY;
+                        r.lanes[l].a = rng.below(2) as u128;
+                    }
+                    // a token of pending 0 (bit layout from the encoding table)
+                    _ => r.lanes[l].a = tokens[slot as usize][o as usize],
+                }
+            }
+            r
+        };
+        r.tag = *tag;
+        *tag += 1;
+        let resp = p.submit(&r);
+        for x in &resp {
+            if matches!(r.op, Op::MbArrive | Op::MbArriveDrop) && x.error == ErrorCode::None {
+                if let Some(l) = r.active_lanes().last() {
+                    let o = (r.lanes[l].addr / 8) as usize;
+                    if o < 8 && x.values[l] != 0 {
+                        tokens[slot as usize][o] = x.values[l];
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- warp network
+
+const WN_OPS: [Op; 8] =
+    [Op::VoteSync, Op::MatchAny, Op::MatchAll, Op::ReduxSync, Op::ElectSync, Op::Activemask, Op::WarpSync, Op::ShflSync];
+
+/// Converged warp-network requests (active covers member & live: the top does not build
+/// divergent rendezvous), live masks with exited lanes, every sub-op and type.
+fn warp_network_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
+    let warps = p.cfg.max_warps_per_cta as u16;
+    let slots = p.cfg.cta_slots as u16;
+    for s in 0..slots {
+        p.launch(s, warps);
+    }
+    for _ in 0..n {
+        let op = WN_OPS[rng.below(WN_OPS.len() as u64) as usize];
+        let mut r = full(*tag, rng.below(slots as u64) as u16, rng.below(warps as u64) as u16, op);
+        *tag += 1;
+        r.member_mask = match rng.below(4) {
+            0 => u32::MAX,
+            1 => rng.next() as u32 | 1,
+            2 => 0xFFFF << (rng.below(2) * 16),
+            _ => 1 << rng.below(32),
+        };
+        r.live_mask = if rng.chance(3) { rng.next() as u32 | r.member_mask } else { u32::MAX };
+        r.active_mask = r.member_mask & r.live_mask;
+        if op == Op::Activemask {
+            r.member_mask = u32::MAX;
+            r.active_mask = r.live_mask & rng.next() as u32;
+            if r.active_mask == 0 {
+                r.active_mask = r.live_mask & r.live_mask.wrapping_neg();
+            }
+        }
+        let domain = if rng.chance(2) { 3 } else { u64::MAX };
+        for l in 0..WARP {
+            let v = match rng.below(8) {
+                0 => [0, 0x8000_0000, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0xFFC0_0001, 0x3F80_0000, 0xBF80_0000]
+                    [rng.below(8) as usize],
+                _ => rng.next() % domain,
+            };
+            r.lanes[l].a = v as u128;
+            r.lanes[l].b = rng.below(32) as u128;
+            r.lanes[l].c = if rng.chance(2) { 0x1F } else { (rng.next() & 0x1F1F) as u128 };
+        }
+        match op {
+            Op::VoteSync => {
+                r.sub = rng.below(4) as u8;
+                for l in 0..WARP {
+                    r.lanes[l].a &= 1;
+                }
+                if rng.chance(2) {
+                    r.flags = flags::NEGATE;
+                }
+            }
+            Op::MatchAny | Op::MatchAll => r.dtype = if rng.chance(2) { DataType::B32 } else { DataType::B64 },
+            Op::ReduxSync => {
+                let (sub, dt) = match rng.below(4) {
+                    0 => (rng.below(3) as u8, DataType::U32),
+                    1 => (rng.below(3) as u8, DataType::S32),
+                    2 => (3 + rng.below(3) as u8, DataType::B32),
+                    _ => (1 + rng.below(2) as u8, DataType::F32),
+                };
+                r.sub = sub;
+                r.dtype = dt;
+                if dt == DataType::F32 {
+                    r.flags = (rng.below(4) as u8) * flags::MOD_A;
+                }
+                for l in 0..WARP {
+                    r.lanes[l].a &= 0xffff_ffff;
+                }
+            }
+            Op::ShflSync => {
+                r.sub = rng.below(4) as u8;
+                for l in 0..WARP {
+                    r.lanes[l].a &= 0xffff_ffff;
+                }
+                if rng.chance(2) {
+                    let (b0, c0) = (r.lanes[0].b, r.lanes[0].c);
+                    for l in 0..WARP {
+                        r.lanes[l].b = b0;
+                        r.lanes[l].c = c0;
+                    }
+                }
+            }
+            _ => {}
+        }
+        p.submit(&r);
+    }
+}
+
+// ---------------------------------------------------------------- LSU
+
+/// ld/st.shared of 1, 2, 4, 8 bytes (vec 1, or vec 2 of up to 4 bytes), naturally aligned, above
+/// the mbarrier region; now and then one lane out of range.
+fn lsu_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
+    let warps = p.cfg.max_warps_per_cta as u16;
+    let slots = p.cfg.cta_slots as u16;
+    let bytes = p.cfg.shared_bytes as u64;
+    for _ in 0..n {
+        let op = if rng.chance(2) { Op::StShared } else { Op::LdShared };
+        let mut r = full(*tag, rng.below(slots as u64) as u16, rng.below(warps as u64) as u16, op);
+        *tag += 1;
+        r.imm = [1, 2, 4, 8][rng.below(4) as usize];
+        if r.imm <= 4 && rng.chance(4) {
+            r.vec = 2;
+        }
+        let size = (r.imm * r.vec as u32) as u64;
+        r.active_mask = if rng.chance(2) { u32::MAX } else { rng.next() as u32 };
+        // a small window, so that loads see earlier stores
+        let window = 0x400u64;
+        let base = MBAR_REGION + rng.below((bytes - MBAR_REGION - window) / size) * size;
+        for l in 0..WARP {
+            r.lanes[l].addr = base + rng.below(window / size) * size;
+            if op == Op::StShared {
+                r.lanes[l].a = (rng.next() as u128) & ((1u128 << (8 * size)) - 1);
+            }
+        }
+        if rng.chance(100) {
+            let l = rng.below(32) as usize;
+            r.lanes[l].addr = bytes - size + size * rng.below(3);
+        }
+        p.submit(&r);
+    }
+}
+
+#[test]
+fn random_requests_per_unit_match_golden_fpga_small() {
+    if rtl_tools_skipped() {
+        eprintln!("SMSYNC_SKIP_RTL_TOOLS=1: not run");
+        return;
+    }
+    let cfg = Config::fpga_small();
+    let (seeds, count) = seeds_and_count();
+    for seed in seeds {
+        eprintln!("top_random: seed {seed}, {count} requests per unit");
+        let mut p = Pair::new(&cfg, seed);
+        let mut rng = Rng::new(seed);
+        let mut tag = 1u64;
+        let t = std::time::Instant::now();
+        barrier_stream(&mut p, &mut rng, count, &mut tag);
+        eprintln!("  barrier: {:?}", t.elapsed());
+        mbarrier_stream(&mut p, &mut rng, count, &mut tag);
+        eprintln!("  mbarrier: {:?}", t.elapsed());
+        warp_network_stream(&mut p, &mut rng, count, &mut tag);
+        eprintln!("  warp network: {:?}", t.elapsed());
+        lsu_stream(&mut p, &mut rng, count, &mut tag);
+        eprintln!("  lsu: {:?}", t.elapsed());
+        p.compare_shared_memory(&mut tag);
+        eprintln!("  shared memory equal, {} requests, {} cycles, {:?}", p.submitted, p.rtl.cycle(), t.elapsed());
+    }
+}
+
+/// Digest §15: with a pending tx-count the phase does not complete when the last arrival comes;
+/// it flips on the complete_tx that brings the tx-count to zero.
+#[test]
+fn c008_phase_waits_on_tx_count_through_the_top() {
+    if rtl_tools_skipped() {
+        return;
+    }
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg, 0);
+    p.launch(0, 2);
+    let one = |tag: u64, op: Op, a: u128| {
+        let mut r = full(tag, 0, 0, op);
+        r.active_mask = 1;
+        r.lanes[0].addr = 0x40;
+        r.lanes[0].a = a;
+        r
+    };
+    let mut wait = one(5, Op::MbTestWait, 0);
+    wait.flags = flags::PARITY;
+    p.submit(&one(1, Op::MbInit, 1));
+    p.submit(&one(2, Op::MbExpectTx, 128));
+    p.submit(&one(3, Op::MbArrive, 1));
+    assert_eq!(p.submit(&wait)[0].preds, 0, "arrived, tx 128 pending: phase 0 not complete");
+    p.submit(&one(6, Op::MbCompleteTx, 64));
+    wait.tag = 7;
+    assert_eq!(p.submit(&wait)[0].preds, 0, "tx 64 still pending");
+    p.submit(&one(8, Op::MbCompleteTx, 64));
+    wait.tag = 9;
+    assert_eq!(p.submit(&wait)[0].preds, 1, "tx-count zero: the phase flipped");
+}
+
+/// Range errors of the pending count through the top: init above 2^20-1 and an arrive count
+/// above the pending count answer the golden errors.
+#[test]
+fn pending_count_range_errors_through_the_top() {
+    if rtl_tools_skipped() {
+        return;
+    }
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg, 0);
+    p.launch(0, 1);
+    let one = |tag: u64, op: Op, a: u128| {
+        let mut r = full(tag, 0, 0, op);
+        r.active_mask = 1;
+        r.lanes[0].addr = 0x80;
+        r.lanes[0].a = a;
+        r
+    };
+    assert_eq!(p.submit(&one(1, Op::MbInit, 1 << 20))[0].error, ErrorCode::MbInitCount);
+    assert_eq!(p.submit(&one(2, Op::MbInit, (1 << 20) - 1))[0].error, ErrorCode::None);
+    assert_eq!(p.submit(&one(3, Op::MbArrive, 1 << 20))[0].error, ErrorCode::MbArriveCount);
+    assert_eq!(p.submit(&one(4, Op::MbArriveDrop, 2))[0].error, ErrorCode::None);
+    // An operand bit no built unit reads is answered NotBuilt, not truncated.
+    let mut wide = one(5, Op::MbArrive, 1);
+    wide.lanes[0].a |= 1 << 100;
+    let mut r = Vec::new();
+    p.rtl.submit(&wide, &mut p.mem, &mut r).unwrap();
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].error, ErrorCode::NotBuilt);
+    // mbarrier on shared::cluster: cluster addresses are not resolved in the top yet.
+    let mut remote = one(6, Op::MbArrive, 1);
+    remote.space = Space::SharedCluster;
+    let mut r = Vec::new();
+    p.rtl.submit(&remote, &mut p.mem, &mut r).unwrap();
+    assert_eq!(r[0].error, ErrorCode::NotBuilt);
+}
