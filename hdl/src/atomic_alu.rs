@@ -1,1 +1,850 @@
-//! atomic_alu (being written).
+//! atomic_alu: the RTL of the atomic ALU (atom, red, red.async), compared against the golden
+//! `smsync_sim::units::atomic::AtomicAlu` (digest §6, §7).
+//!
+//! * [`element`]: `AtomicElement`, the combinational new-value function of one element
+//!   (`smsync_sim::units::atomic::element`), shared with the copy engine's bulk reductions.
+//! * [`float_add`]: `FloatAdder<W>`, the IEEE add (round-to-nearest-even) used by the element.
+//! * [`AtomicAlu`] (this file): the warp-request sequencer around one element datapath and one
+//!   memory port; [`atomic_alu_verilog`] generates it for a config.
+//!
+//! # Ports of `AtomicAlu`
+//!
+//! Request (the sender holds every `req_*` / `lane_*` input stable from `req_valid` until the
+//! cycle in which `req_ready` is high; the request is consumed at that clock edge, and the
+//! response is on `resp_*` in that same cycle):
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `req_valid`, `req_ready` | in, out | 1 | handshake (`req_ready` is a one-cycle strobe) |
+//! | `req_op` | in | 6 | `Op::Atom`, `Op::Red` or `Op::RedAsync` (other codes answer `NotBuilt`) |
+//! | `req_sub` | in | 4 | `AtomOp` code |
+//! | `req_dtype` | in | 4 | `DataType` code |
+//! | `req_flags` | in | 8 | `flags::MOD_A` = `.noftz` |
+//! | `req_space` | in | 2 | `Space` code |
+//! | `req_vec` | in | 4 | vector length 1, 2, 4, 8 |
+//! | `req_cta` | in | 5 | executing CTA slot (its shared memory for `.shared::cta`) |
+//! | `req_active` | in | 32 | active lanes, executed in ascending order |
+//! | `lane_addr[i]` | in | 64 | lane address (global address, or shared / shared::cluster address) |
+//! | `lane_mbar[i]` | in | 64 | red.async mbarrier address |
+//! | `lane_b[i]`, `lane_c[i]` | in | 128 | operands b and c (vector elements packed little-endian in b) |
+//! | `global_end` | in | 64 | first address after global memory (the launch's size; not in the config) |
+//! | `m_req`, `m_grant` | out, in | 1 | memory request; consumed in a cycle where both are high |
+//! | `m_we` | out | 1 | 1 = write `m_wdata` under byte enables `m_be`, 0 = read |
+//! | `m_global` | out | 1 | 1 = `m_addr` is a global address, 0 = an offset in shared memory of `m_slot` |
+//! | `m_slot` | out | 5 | CTA slot of a shared access |
+//! | `m_addr` | out | 64 | 16-byte aligned line address |
+//! | `m_wdata`, `m_be` | out | 128, 16 | write data and byte enables (byte i = bits 8i+7..8i) |
+//! | `m_rvalid`, `m_rdata` | in | 1, 128 | read data, answered in order, at least one cycle after the grant |
+//! | `resp_valid` | out | 1 | one-cycle answer (with `req_ready`) |
+//! | `resp_values[i]` | out | 128 | atom: lane i's old value (vector forms packed as read); red / error: 0 |
+//! | `resp_error`, `resp_error_lane` | out | 6, 5 | `ErrorCode` and the first lane at fault |
+//!
+//! The memory port performs requests in grant order (a read granted after a write sees it).
+//!
+//! # Sequencer (one lane at a time, a line forwarding register)
+//!
+//! ```text
+//!  IDLE     request checks (the golden `check`); error -> RESP; else LANE with remaining = active
+//!  LANE     lowest remaining lane: alignment and range checks (error -> RESP, the lanes before it
+//!           have written, as in the golden model); its 16-byte line is the one last written
+//!           (forwarding register hit) -> step at once, else read it -> WAIT
+//!  WAIT     m_rvalid -> step on m_rdata
+//!  STEP     one element per cycle through AtomicElement; the last element writes the line back
+//!           (same cycle); the lane's old value is recorded; next lane or RESP
+//!  RESP     resp_valid + req_ready
+//! ```
+//!
+//! Same-address lanes therefore see the previous lane's result (the forwarding register holds
+//! the line just written); the register is cleared at every new request because other agents
+//! may write memory between requests.
+//!
+//! Cycle cost per lane (read latency 1, grant at once): 2 cycles (read, then read data + write)
+//! for a lane on a new line, 1 cycle for a lane on the line just written, plus `vec - 1` cycles
+//! for vector forms; plus 2 cycles per request (IDLE, RESP). `config.atomic_lanes` is not used:
+//! one memory port serializes the lanes (see docs/ARCHITECTURE.md, atomic_alu).
+//!
+//! # Errors (golden order)
+//!
+//! Request: `sub` not an `AtomOp` -> `AtomBadType`; a float type without
+//! `features.float_atomics` or b128 without `features.atomic_b128` -> `NotBuilt`; not `legal()`,
+//! red.cas / red.exch, a vector outside global -> `AtomBadType` (error lane: the first active).
+//! Lane: address not aligned to the access size -> `AtomAlign`; shared::cluster outside the
+//! executing CTA's window -> `SharedOutOfRange` (cluster_size 1; with larger clusters a
+//! shared::cluster atom answers `NotBuilt`); beyond shared memory -> `SharedOutOfRange`; global
+//! outside `[GLOBAL_BASE, global_end)` -> `GlobalOutOfRange`. Not checked: an atom on a live
+//! mbarrier object (`MbarrierPlainAccess`: the liveness table is in the mbarrier unit).
+//! red.async: `AtomBadType` (op/type/vec), then with cluster_size 1 the first active lane's
+//! address / mbarrier resolution (`SharedOutOfRange`, `MbAlign`) and else `RedAsyncTarget`
+//! (the target is always the executing CTA); with cluster_size > 1, `NotBuilt`.
+
+pub mod element;
+pub mod float_add;
+
+use rust_hdl::prelude::*;
+use smsync_sim::config::Config;
+use smsync_sim::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
+use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE, WINDOW};
+
+use crate::common::{error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
+use element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+
+/// CTA slot index width.
+pub const SLOT_BITS: usize = 5;
+/// Lane index width.
+pub const LANE_BITS: usize = 5;
+/// Width of the `Space` code.
+pub const SPACE_BITS: usize = Space::BITS as usize;
+/// Width of the vector-length field.
+pub const VEC_BITS: usize = 4;
+/// Sequencer state width.
+const STATE_BITS: usize = 3;
+
+const S_IDLE: u64 = 0;
+const S_LANE: u64 = 1;
+const S_WAIT: u64 = 2;
+const S_STEP: u64 = 3;
+const S_RESP: u64 = 4;
+
+/// Verilog of the atomic ALU for `config`, top module named `module`.
+pub fn atomic_alu_verilog(config: &Config, module: &str) -> Result<String, VerilogError> {
+    let mut alu = AtomicAlu::new(config);
+    try_verilog_named(&mut alu, module)
+}
+
+#[derive(LogicBlock)]
+pub struct AtomicAlu {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+
+    // ---- request ----
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    pub req_op: Signal<In, Bits<OP_BITS>>,
+    pub req_sub: Signal<In, Bits<ATOM_OP_BITS>>,
+    pub req_dtype: Signal<In, Bits<DTYPE_BITS>>,
+    pub req_flags: Signal<In, Bits<FLAG_BITS>>,
+    pub req_space: Signal<In, Bits<SPACE_BITS>>,
+    pub req_vec: Signal<In, Bits<VEC_BITS>>,
+    pub req_cta: Signal<In, Bits<SLOT_BITS>>,
+    pub req_active: Signal<In, Bits<WARP_LANES>>,
+    pub lane_addr: Vec<Signal<In, Bits<64>>>,
+    pub lane_mbar: Vec<Signal<In, Bits<64>>>,
+    pub lane_b: Vec<Signal<In, Bits<ELEM_BITS>>>,
+    pub lane_c: Vec<Signal<In, Bits<ELEM_BITS>>>,
+    pub global_end: Signal<In, Bits<64>>,
+
+    // ---- memory port ----
+    pub m_req: Signal<Out, Bit>,
+    pub m_grant: Signal<In, Bit>,
+    pub m_we: Signal<Out, Bit>,
+    pub m_global: Signal<Out, Bit>,
+    pub m_slot: Signal<Out, Bits<SLOT_BITS>>,
+    pub m_addr: Signal<Out, Bits<64>>,
+    pub m_wdata: Signal<Out, Bits<ELEM_BITS>>,
+    pub m_be: Signal<Out, Bits<16>>,
+    pub m_rvalid: Signal<In, Bit>,
+    pub m_rdata: Signal<In, Bits<ELEM_BITS>>,
+
+    // ---- response ----
+    pub resp_valid: Signal<Out, Bit>,
+    pub resp_values: Vec<Signal<Out, Bits<ELEM_BITS>>>,
+    pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
+    pub resp_error_lane: Signal<Out, Bits<LANE_BITS>>,
+
+    element: AtomicElement,
+
+    // ---- state ----
+    state: DFF<Bits<STATE_BITS>>,
+    remaining: DFF<Bits<WARP_LANES>>,
+    elem_index: DFF<Bits<4>>,
+    line: DFF<Bits<ELEM_BITS>>,
+    old_line: DFF<Bits<ELEM_BITS>>,
+    fwd_valid: DFF<Bit>,
+    fwd_global: DFF<Bit>,
+    fwd_slot: DFF<Bits<SLOT_BITS>>,
+    fwd_addr: DFF<Bits<64>>,
+    fwd_line: DFF<Bits<ELEM_BITS>>,
+    err: DFF<Bits<ERROR_BITS>>,
+    err_lane: DFF<Bits<LANE_BITS>>,
+    values: Vec<DFF<Bits<ELEM_BITS>>>,
+
+    // ---- request decode ----
+    sub_known: Signal<Local, Bit>,
+    is_and_or_xor: Signal<Local, Bit>,
+    is_cas: Signal<Local, Bit>,
+    is_exch: Signal<Local, Bit>,
+    is_add: Signal<Local, Bit>,
+    is_inc_dec: Signal<Local, Bit>,
+    is_min_max: Signal<Local, Bit>,
+    t_b16: Signal<Local, Bit>,
+    t_b32: Signal<Local, Bit>,
+    t_b64: Signal<Local, Bit>,
+    t_b128: Signal<Local, Bit>,
+    t_u32: Signal<Local, Bit>,
+    t_s32: Signal<Local, Bit>,
+    t_u64: Signal<Local, Bit>,
+    t_s64: Signal<Local, Bit>,
+    t_f32: Signal<Local, Bit>,
+    t_f64: Signal<Local, Bit>,
+    t_half: Signal<Local, Bit>,
+    t_half_scalar: Signal<Local, Bit>,
+    t_float: Signal<Local, Bit>,
+    noftz: Signal<Local, Bit>,
+    scalar_ok: Signal<Local, Bit>,
+    legal: Signal<Local, Bit>,
+    red_async_ok: Signal<Local, Bit>,
+    is_global: Signal<Local, Bit>,
+    is_cluster: Signal<Local, Bit>,
+    elem_bytes: Signal<Local, Bits<8>>,
+    elem_log: Signal<Local, Bits<8>>,
+    access_bytes: Signal<Local, Bits<8>>,
+    req_error: Signal<Local, Bits<ERROR_BITS>>,
+
+    // ---- current lane ----
+    lane_pool: Signal<Local, Bits<WARP_LANES>>,
+    any_lane: Signal<Local, Bit>,
+    lowest: Signal<Local, Bits<WARP_LANES>>,
+    cur_lane: Signal<Local, Bits<LANE_BITS>>,
+    cur_addr: Signal<Local, Bits<64>>,
+    cur_mbar: Signal<Local, Bits<64>>,
+    cur_b: Signal<Local, Bits<ELEM_BITS>>,
+    cur_c: Signal<Local, Bits<ELEM_BITS>>,
+    shared_off: Signal<Local, Bits<64>>,
+    mbar_off: Signal<Local, Bits<64>>,
+    lane_error: Signal<Local, Bits<ERROR_BITS>>,
+    red_async_error: Signal<Local, Bits<ERROR_BITS>>,
+    access_addr: Signal<Local, Bits<64>>,
+    line_addr: Signal<Local, Bits<64>>,
+    byte_off: Signal<Local, Bits<8>>,
+    fwd_hit: Signal<Local, Bit>,
+
+    // ---- step (one element) ----
+    src_line: Signal<Local, Bits<ELEM_BITS>>,
+    src_old: Signal<Local, Bits<ELEM_BITS>>,
+    stepping: Signal<Local, Bit>,
+    elem_shift: Signal<Local, Bits<8>>,
+    elem_mask: Signal<Local, Bits<ELEM_BITS>>,
+    new_line: Signal<Local, Bits<ELEM_BITS>>,
+    last_elem: Signal<Local, Bit>,
+    old_value: Signal<Local, Bits<ELEM_BITS>>,
+    lane_done: Signal<Local, Bit>,
+    remaining_next: Signal<Local, Bits<WARP_LANES>>,
+
+    // ---- constants ----
+    st_idle: Constant<Bits<STATE_BITS>>,
+    st_lane: Constant<Bits<STATE_BITS>>,
+    st_wait: Constant<Bits<STATE_BITS>>,
+    st_step: Constant<Bits<STATE_BITS>>,
+    st_resp: Constant<Bits<STATE_BITS>>,
+    op_atom: Constant<Bits<OP_BITS>>,
+    op_red: Constant<Bits<OP_BITS>>,
+    op_red_async: Constant<Bits<OP_BITS>>,
+    a_and: Constant<Bits<ATOM_OP_BITS>>,
+    a_or: Constant<Bits<ATOM_OP_BITS>>,
+    a_xor: Constant<Bits<ATOM_OP_BITS>>,
+    a_cas: Constant<Bits<ATOM_OP_BITS>>,
+    a_exch: Constant<Bits<ATOM_OP_BITS>>,
+    a_add: Constant<Bits<ATOM_OP_BITS>>,
+    a_inc: Constant<Bits<ATOM_OP_BITS>>,
+    a_dec: Constant<Bits<ATOM_OP_BITS>>,
+    a_min: Constant<Bits<ATOM_OP_BITS>>,
+    a_max: Constant<Bits<ATOM_OP_BITS>>,
+    d_b16: Constant<Bits<DTYPE_BITS>>,
+    d_b32: Constant<Bits<DTYPE_BITS>>,
+    d_b64: Constant<Bits<DTYPE_BITS>>,
+    d_b128: Constant<Bits<DTYPE_BITS>>,
+    d_u32: Constant<Bits<DTYPE_BITS>>,
+    d_u64: Constant<Bits<DTYPE_BITS>>,
+    d_s32: Constant<Bits<DTYPE_BITS>>,
+    d_s64: Constant<Bits<DTYPE_BITS>>,
+    d_f32: Constant<Bits<DTYPE_BITS>>,
+    d_f64: Constant<Bits<DTYPE_BITS>>,
+    d_f16: Constant<Bits<DTYPE_BITS>>,
+    d_bf16: Constant<Bits<DTYPE_BITS>>,
+    d_f16x2: Constant<Bits<DTYPE_BITS>>,
+    d_bf16x2: Constant<Bits<DTYPE_BITS>>,
+    sp_global: Constant<Bits<SPACE_BITS>>,
+    sp_cta: Constant<Bits<SPACE_BITS>>,
+    sp_cluster: Constant<Bits<SPACE_BITS>>,
+    v1: Constant<Bits<VEC_BITS>>,
+    v2: Constant<Bits<VEC_BITS>>,
+    v4: Constant<Bits<VEC_BITS>>,
+    v8: Constant<Bits<VEC_BITS>>,
+    flag_noftz: Constant<Bits<FLAG_BITS>>,
+    e_none: Constant<Bits<ERROR_BITS>>,
+    e_bad_type: Constant<Bits<ERROR_BITS>>,
+    e_not_built: Constant<Bits<ERROR_BITS>>,
+    e_align: Constant<Bits<ERROR_BITS>>,
+    e_shared_range: Constant<Bits<ERROR_BITS>>,
+    e_global_range: Constant<Bits<ERROR_BITS>>,
+    e_mb_align: Constant<Bits<ERROR_BITS>>,
+    e_red_async_target: Constant<Bits<ERROR_BITS>>,
+    /// features.float_atomics / features.atomic_b128 / cluster_size == 1.
+    k_float_atomics: Constant<Bit>,
+    k_atomic_b128: Constant<Bit>,
+    k_single_cta_cluster: Constant<Bit>,
+    k_last_slot: Constant<Bits<SLOT_BITS>>,
+    k_shared_bytes: Constant<Bits<64>>,
+    k_cluster_base: Constant<Bits<64>>,
+    k_window: Constant<Bits<64>>,
+    k_global_base: Constant<Bits<64>>,
+    k_line_mask: Constant<Bits<64>>,
+    k_mbar_align: Constant<Bits<64>>,
+    k_zero64: Constant<Bits<64>>,
+    k_zero128: Constant<Bits<ELEM_BITS>>,
+    k_ones128: Constant<Bits<ELEM_BITS>>,
+    k_zero32: Constant<Bits<WARP_LANES>>,
+    k_one32: Constant<Bits<WARP_LANES>>,
+    k_zero_lane: Constant<Bits<LANE_BITS>>,
+    k_zero_idx: Constant<Bits<4>>,
+    k_one_idx: Constant<Bits<4>>,
+    k_zero8: Constant<Bits<8>>,
+    k_line_bytes: Constant<Bits<8>>,
+    k_one8: Constant<Bits<8>>,
+    k_two8: Constant<Bits<8>>,
+    k_three8: Constant<Bits<8>>,
+    k_log128: Constant<Bits<8>>,
+    k_ones16: Constant<Bits<16>>,
+}
+
+impl AtomicAlu {
+    pub fn new(config: &Config) -> AtomicAlu {
+        let op = |o: Op| Constant::new(op_code(o));
+        let aop = |o: AtomOp| Constant::new((o.code() as u64).to_bits());
+        let ty = |t: DataType| Constant::new((t.code() as u64).to_bits());
+        let sp = |s: Space| Constant::new((s.code() as u64).to_bits());
+        let err = |e: ErrorCode| Constant::new(error_code(e));
+        let k64 = |v: u64| Constant::new(v.to_bits());
+        let vecc = |v: u64| Constant::new(v.to_bits());
+        AtomicAlu {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_op: Default::default(),
+            req_sub: Default::default(),
+            req_dtype: Default::default(),
+            req_flags: Default::default(),
+            req_space: Default::default(),
+            req_vec: Default::default(),
+            req_cta: Default::default(),
+            req_active: Default::default(),
+            lane_addr: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            lane_mbar: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            lane_b: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            lane_c: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            global_end: Default::default(),
+            m_req: Default::default(),
+            m_grant: Default::default(),
+            m_we: Default::default(),
+            m_global: Default::default(),
+            m_slot: Default::default(),
+            m_addr: Default::default(),
+            m_wdata: Default::default(),
+            m_be: Default::default(),
+            m_rvalid: Default::default(),
+            m_rdata: Default::default(),
+            resp_valid: Default::default(),
+            resp_values: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            resp_error: Default::default(),
+            resp_error_lane: Default::default(),
+            element: AtomicElement::new(),
+            state: Default::default(),
+            remaining: Default::default(),
+            elem_index: Default::default(),
+            line: Default::default(),
+            old_line: Default::default(),
+            fwd_valid: Default::default(),
+            fwd_global: Default::default(),
+            fwd_slot: Default::default(),
+            fwd_addr: Default::default(),
+            fwd_line: Default::default(),
+            err: Default::default(),
+            err_lane: Default::default(),
+            values: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            sub_known: Default::default(),
+            is_and_or_xor: Default::default(),
+            is_cas: Default::default(),
+            is_exch: Default::default(),
+            is_add: Default::default(),
+            is_inc_dec: Default::default(),
+            is_min_max: Default::default(),
+            t_b16: Default::default(),
+            t_b32: Default::default(),
+            t_b64: Default::default(),
+            t_b128: Default::default(),
+            t_u32: Default::default(),
+            t_s32: Default::default(),
+            t_u64: Default::default(),
+            t_s64: Default::default(),
+            t_f32: Default::default(),
+            t_f64: Default::default(),
+            t_half: Default::default(),
+            t_half_scalar: Default::default(),
+            t_float: Default::default(),
+            noftz: Default::default(),
+            scalar_ok: Default::default(),
+            legal: Default::default(),
+            red_async_ok: Default::default(),
+            is_global: Default::default(),
+            is_cluster: Default::default(),
+            elem_bytes: Default::default(),
+            elem_log: Default::default(),
+            access_bytes: Default::default(),
+            req_error: Default::default(),
+            lane_pool: Default::default(),
+            any_lane: Default::default(),
+            lowest: Default::default(),
+            cur_lane: Default::default(),
+            cur_addr: Default::default(),
+            cur_mbar: Default::default(),
+            cur_b: Default::default(),
+            cur_c: Default::default(),
+            shared_off: Default::default(),
+            mbar_off: Default::default(),
+            lane_error: Default::default(),
+            red_async_error: Default::default(),
+            access_addr: Default::default(),
+            line_addr: Default::default(),
+            byte_off: Default::default(),
+            fwd_hit: Default::default(),
+            src_line: Default::default(),
+            src_old: Default::default(),
+            stepping: Default::default(),
+            elem_shift: Default::default(),
+            elem_mask: Default::default(),
+            new_line: Default::default(),
+            last_elem: Default::default(),
+            old_value: Default::default(),
+            lane_done: Default::default(),
+            remaining_next: Default::default(),
+            st_idle: Constant::new(S_IDLE.to_bits()),
+            st_lane: Constant::new(S_LANE.to_bits()),
+            st_wait: Constant::new(S_WAIT.to_bits()),
+            st_step: Constant::new(S_STEP.to_bits()),
+            st_resp: Constant::new(S_RESP.to_bits()),
+            op_atom: op(Op::Atom),
+            op_red: op(Op::Red),
+            op_red_async: op(Op::RedAsync),
+            a_and: aop(AtomOp::And),
+            a_or: aop(AtomOp::Or),
+            a_xor: aop(AtomOp::Xor),
+            a_cas: aop(AtomOp::Cas),
+            a_exch: aop(AtomOp::Exch),
+            a_add: aop(AtomOp::Add),
+            a_inc: aop(AtomOp::Inc),
+            a_dec: aop(AtomOp::Dec),
+            a_min: aop(AtomOp::Min),
+            a_max: aop(AtomOp::Max),
+            d_b16: ty(DataType::B16),
+            d_b32: ty(DataType::B32),
+            d_b64: ty(DataType::B64),
+            d_b128: ty(DataType::B128),
+            d_u32: ty(DataType::U32),
+            d_u64: ty(DataType::U64),
+            d_s32: ty(DataType::S32),
+            d_s64: ty(DataType::S64),
+            d_f32: ty(DataType::F32),
+            d_f64: ty(DataType::F64),
+            d_f16: ty(DataType::F16),
+            d_bf16: ty(DataType::Bf16),
+            d_f16x2: ty(DataType::F16x2),
+            d_bf16x2: ty(DataType::Bf16x2),
+            sp_global: sp(Space::Global),
+            sp_cta: sp(Space::SharedCta),
+            sp_cluster: sp(Space::SharedCluster),
+            v1: vecc(1),
+            v2: vecc(2),
+            v4: vecc(4),
+            v8: vecc(8),
+            flag_noftz: Constant::new((flags::MOD_A as u64).to_bits()),
+            e_none: err(ErrorCode::None),
+            e_bad_type: err(ErrorCode::AtomBadType),
+            e_not_built: err(ErrorCode::NotBuilt),
+            e_align: err(ErrorCode::AtomAlign),
+            e_shared_range: err(ErrorCode::SharedOutOfRange),
+            e_global_range: err(ErrorCode::GlobalOutOfRange),
+            e_mb_align: err(ErrorCode::MbAlign),
+            e_red_async_target: err(ErrorCode::RedAsyncTarget),
+            k_float_atomics: Constant::new(config.features.float_atomics),
+            k_atomic_b128: Constant::new(config.features.atomic_b128),
+            k_single_cta_cluster: Constant::new(config.cluster_size == 1),
+            k_last_slot: Constant::new(((config.cta_slots - 1) as u64).to_bits()),
+            k_shared_bytes: k64(config.shared_bytes as u64),
+            k_cluster_base: k64(CLUSTER_BASE),
+            k_window: k64(WINDOW),
+            k_global_base: k64(GLOBAL_BASE),
+            k_line_mask: k64(!15u64),
+            k_mbar_align: k64(7),
+            k_zero64: k64(0),
+            k_zero128: Constant::new(0u64.to_bits()),
+            k_ones128: Constant::new(u128::MAX.to_bits()),
+            k_zero32: Constant::new(0u64.to_bits()),
+            k_one32: Constant::new(1u64.to_bits()),
+            k_zero_lane: Constant::new(0u64.to_bits()),
+            k_zero_idx: Constant::new(0u64.to_bits()),
+            k_one_idx: Constant::new(1u64.to_bits()),
+            k_zero8: Constant::new(0u64.to_bits()),
+            k_line_bytes: Constant::new(16u64.to_bits()),
+            k_one8: Constant::new(1u64.to_bits()),
+            k_two8: Constant::new(2u64.to_bits()),
+            k_three8: Constant::new(3u64.to_bits()),
+            k_log128: Constant::new(7u64.to_bits()),
+            k_ones16: Constant::new(0xFFFFu64.to_bits()),
+        }
+    }
+}
+
+impl Logic for AtomicAlu {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, remaining, elem_index, line, old_line, fwd_valid, fwd_global, fwd_slot, fwd_addr,
+            fwd_line, err, err_lane
+        );
+        for i in 0..32 {
+            self.values[i].clock.next = self.clock.val();
+            self.values[i].d.next = self.values[i].q.val();
+        }
+
+        // ================= request decode (the golden `check` / `legal`) =================
+        self.is_and_or_xor.next = (self.req_sub.val() == self.a_and.val())
+            | (self.req_sub.val() == self.a_or.val())
+            | (self.req_sub.val() == self.a_xor.val());
+        self.is_cas.next = self.req_sub.val() == self.a_cas.val();
+        self.is_exch.next = self.req_sub.val() == self.a_exch.val();
+        self.is_add.next = self.req_sub.val() == self.a_add.val();
+        self.is_inc_dec.next = (self.req_sub.val() == self.a_inc.val()) | (self.req_sub.val() == self.a_dec.val());
+        self.is_min_max.next = (self.req_sub.val() == self.a_min.val()) | (self.req_sub.val() == self.a_max.val());
+        self.sub_known.next = self.is_and_or_xor.val()
+            | self.is_cas.val()
+            | self.is_exch.val()
+            | self.is_add.val()
+            | self.is_inc_dec.val()
+            | self.is_min_max.val();
+        self.t_b16.next = self.req_dtype.val() == self.d_b16.val();
+        self.t_b32.next = self.req_dtype.val() == self.d_b32.val();
+        self.t_b64.next = self.req_dtype.val() == self.d_b64.val();
+        self.t_b128.next = self.req_dtype.val() == self.d_b128.val();
+        self.t_u32.next = self.req_dtype.val() == self.d_u32.val();
+        self.t_s32.next = self.req_dtype.val() == self.d_s32.val();
+        self.t_u64.next = self.req_dtype.val() == self.d_u64.val();
+        self.t_s64.next = self.req_dtype.val() == self.d_s64.val();
+        self.t_f32.next = self.req_dtype.val() == self.d_f32.val();
+        self.t_f64.next = self.req_dtype.val() == self.d_f64.val();
+        self.t_half_scalar.next = (self.req_dtype.val() == self.d_f16.val()) | (self.req_dtype.val() == self.d_bf16.val());
+        self.t_half.next = self.t_half_scalar.val()
+            | (self.req_dtype.val() == self.d_f16x2.val())
+            | (self.req_dtype.val() == self.d_bf16x2.val());
+        self.t_float.next = self.t_f32.val() | self.t_f64.val() | self.t_half.val();
+        self.noftz.next = (self.req_flags.val() & self.flag_noftz.val()).any();
+        self.scalar_ok.next = (self.is_and_or_xor.val() & (self.t_b32.val() | self.t_b64.val()))
+            | (self.is_cas.val() & (self.t_b16.val() | self.t_b32.val() | self.t_b64.val() | self.t_b128.val()))
+            | (self.is_exch.val() & (self.t_b32.val() | self.t_b64.val() | self.t_b128.val()))
+            | (self.is_add.val()
+                & (self.t_u32.val()
+                    | self.t_s32.val()
+                    | self.t_u64.val()
+                    | self.t_f32.val()
+                    | self.t_f64.val()
+                    | self.t_half.val()))
+            | (self.is_inc_dec.val() & self.t_u32.val())
+            | (self.is_min_max.val()
+                & (self.t_u32.val() | self.t_s32.val() | self.t_u64.val() | self.t_s64.val() | self.t_half.val()));
+        self.legal.next = false;
+        if self.t_half.val() == self.noftz.val() {
+            if self.req_vec.val() == self.v1.val() {
+                self.legal.next = self.scalar_ok.val() & !(self.t_half.val() & self.is_min_max.val());
+            }
+            if (self.req_vec.val() == self.v2.val()) | (self.req_vec.val() == self.v4.val()) {
+                self.legal.next = self.scalar_ok.val() & (self.t_half.val() | (self.t_f32.val() & self.is_add.val()));
+            }
+            if self.req_vec.val() == self.v8.val() {
+                self.legal.next = self.scalar_ok.val() & self.t_half_scalar.val();
+            }
+        }
+        self.red_async_ok.next = (self.is_inc_dec.val() & self.t_u32.val())
+            | (self.is_min_max.val() & (self.t_u32.val() | self.t_s32.val()))
+            | (self.is_and_or_xor.val() & self.t_b32.val())
+            | (self.is_add.val() & (self.t_u32.val() | self.t_s32.val() | self.t_u64.val()));
+        self.is_global.next = self.req_space.val() == self.sp_global.val();
+        self.is_cluster.next = self.req_space.val() == self.sp_cluster.val();
+
+        // Element and access sizes in bytes.
+        // elem_log: log2 of the element width in bits.
+        self.elem_bytes.next = self.k_line_bytes.val();
+        self.elem_log.next = self.k_log128.val();
+        if self.t_b16.val() | self.t_half_scalar.val() {
+            self.elem_bytes.next = self.k_line_bytes.val() >> 3;
+            self.elem_log.next = self.k_log128.val() - self.k_three8.val();
+        }
+        if self.t_b32.val()
+            | self.t_u32.val()
+            | self.t_s32.val()
+            | self.t_f32.val()
+            | (self.req_dtype.val() == self.d_f16x2.val())
+            | (self.req_dtype.val() == self.d_bf16x2.val())
+        {
+            self.elem_bytes.next = self.k_line_bytes.val() >> 2;
+            self.elem_log.next = self.k_log128.val() - self.k_two8.val();
+        }
+        if self.t_b64.val() | self.t_u64.val() | self.t_s64.val() | self.t_f64.val() {
+            self.elem_bytes.next = self.k_line_bytes.val() >> 1;
+            self.elem_log.next = self.k_log128.val() - self.k_one8.val();
+        }
+        self.access_bytes.next = self.elem_bytes.val();
+        if self.req_vec.val() == self.v2.val() {
+            self.access_bytes.next = self.elem_bytes.val() << 1;
+        }
+        if self.req_vec.val() == self.v4.val() {
+            self.access_bytes.next = self.elem_bytes.val() << 2;
+        }
+        if self.req_vec.val() == self.v8.val() {
+            self.access_bytes.next = self.elem_bytes.val() << 3;
+        }
+
+        // Request-level error (golden `check`, and `red_async`'s op check).
+        self.req_error.next = self.e_none.val();
+        if self.req_op.val() == self.op_red_async.val() {
+            if !(self.sub_known.val() & self.red_async_ok.val() & (self.req_vec.val() == self.v1.val())) {
+                self.req_error.next = self.e_bad_type.val();
+            } else if !self.k_single_cta_cluster.val() {
+                self.req_error.next = self.e_not_built.val();
+            }
+        } else if (self.req_op.val() == self.op_atom.val()) | (self.req_op.val() == self.op_red.val()) {
+            if !self.sub_known.val() {
+                self.req_error.next = self.e_bad_type.val();
+            } else if (self.t_float.val() & !self.k_float_atomics.val()) | (self.t_b128.val() & !self.k_atomic_b128.val()) {
+                self.req_error.next = self.e_not_built.val();
+            } else if !self.legal.val()
+                | ((self.req_op.val() == self.op_red.val()) & (self.is_cas.val() | self.is_exch.val()))
+                | ((self.req_vec.val() != self.v1.val()) & !self.is_global.val())
+            {
+                self.req_error.next = self.e_bad_type.val();
+            } else if self.is_cluster.val() & !self.k_single_cta_cluster.val() {
+                // shared::cluster atomics need the cluster slot map: not built (see module doc).
+                self.req_error.next = self.e_not_built.val();
+            }
+        } else {
+            self.req_error.next = self.e_not_built.val();
+        }
+
+        // ================= current lane: the lowest of the pool =================
+        self.lane_pool.next = self.remaining.q.val();
+        if self.state.q.val() == self.st_idle.val() {
+            self.lane_pool.next = self.req_active.val();
+        }
+        self.any_lane.next = self.lane_pool.val().any();
+        self.cur_lane.next = self.k_zero_lane.val();
+        self.cur_addr.next = self.lane_addr[0].val();
+        self.cur_mbar.next = self.lane_mbar[0].val();
+        self.cur_b.next = self.lane_b[0].val();
+        self.cur_c.next = self.lane_c[0].val();
+        // The lowest set bit alone: pool & -pool.
+        self.lowest.next = self.lane_pool.val() & (self.k_zero32.val() - self.lane_pool.val());
+        for i in 0..32 {
+            if self.lowest.val().get_bit(i) {
+                self.cur_lane.next = i.to_bits();
+                self.cur_addr.next = self.lane_addr[i].val();
+                self.cur_mbar.next = self.lane_mbar[i].val();
+                self.cur_b.next = self.lane_b[i].val();
+                self.cur_c.next = self.lane_c[i].val();
+            }
+        }
+
+        // Lane checks (golden `lane` / `red_async_lane`, cluster_size 1).
+        self.shared_off.next = self.cur_addr.val();
+        if self.is_cluster.val() {
+            self.shared_off.next = self.cur_addr.val() - self.k_cluster_base.val();
+        }
+        self.mbar_off.next = self.cur_mbar.val();
+        if self.is_cluster.val() {
+            self.mbar_off.next = self.cur_mbar.val() - self.k_cluster_base.val();
+        }
+        self.lane_error.next = self.e_none.val();
+        if (self.cur_addr.val() & bit_cast::<64, 8>(self.access_bytes.val() - self.k_one8.val())).any() {
+            self.lane_error.next = self.e_align.val();
+        } else if self.is_global.val() {
+            if (self.cur_addr.val() < self.k_global_base.val())
+                | (self.cur_addr.val() > (self.global_end.val() - bit_cast::<64, 8>(self.access_bytes.val())))
+            {
+                self.lane_error.next = self.e_global_range.val();
+            }
+        } else if (self.is_cluster.val()
+            & ((self.cur_addr.val() < self.k_cluster_base.val()) | (self.shared_off.val() >= self.k_window.val())))
+            | (self.req_cta.val() > self.k_last_slot.val())
+            | (self.shared_off.val() > (self.k_shared_bytes.val() - bit_cast::<64, 8>(self.access_bytes.val())))
+        {
+            self.lane_error.next = self.e_shared_range.val();
+        }
+        self.red_async_error.next = self.e_red_async_target.val();
+        if self.is_global.val()
+            | (self.is_cluster.val()
+                & ((self.cur_addr.val() < self.k_cluster_base.val()) | (self.shared_off.val() >= self.k_window.val())))
+        {
+            self.red_async_error.next = self.e_shared_range.val();
+        } else if self.is_cluster.val()
+            & ((self.cur_mbar.val() < self.k_cluster_base.val()) | (self.mbar_off.val() >= self.k_window.val()))
+        {
+            self.red_async_error.next = self.e_shared_range.val();
+        } else if (self.mbar_off.val() & self.k_mbar_align.val()).any() {
+            self.red_async_error.next = self.e_mb_align.val();
+        }
+
+        self.access_addr.next = self.shared_off.val();
+        if self.is_global.val() {
+            self.access_addr.next = self.cur_addr.val();
+        }
+        self.line_addr.next = self.access_addr.val() & self.k_line_mask.val();
+        self.byte_off.next = bit_cast::<8, 64>(self.access_addr.val() & !self.k_line_mask.val());
+        self.fwd_hit.next = self.fwd_valid.q.val()
+            & (self.fwd_global.q.val() == self.is_global.val())
+            & (self.fwd_slot.q.val() == self.req_cta.val())
+            & (self.fwd_addr.q.val() == self.line_addr.val());
+
+        // ================= step: one element of the current lane =================
+        self.src_line.next = self.line.q.val();
+        self.src_old.next = self.old_line.q.val();
+        self.stepping.next = false;
+        if self.state.q.val() == self.st_lane.val() {
+            self.src_line.next = self.fwd_line.q.val();
+            self.src_old.next = self.fwd_line.q.val();
+            self.stepping.next = (self.lane_error.val() == self.e_none.val()) & self.fwd_hit.val();
+        }
+        if self.state.q.val() == self.st_wait.val() {
+            self.src_line.next = self.m_rdata.val();
+            self.src_old.next = self.m_rdata.val();
+            self.stepping.next = self.m_rvalid.val();
+        }
+        if self.state.q.val() == self.st_step.val() {
+            self.stepping.next = true;
+        }
+        self.elem_shift.next = (self.byte_off.val() << 3) + (bit_cast::<8, 4>(self.elem_index.q.val()) << self.elem_log.val());
+        self.elem_mask.next = self.k_ones128.val();
+        if self.elem_bytes.val() != self.k_line_bytes.val() {
+            self.elem_mask.next = !(self.k_ones128.val() << (self.elem_bytes.val() << 3));
+        }
+        self.element.op.next = self.req_sub.val();
+        self.element.dtype.next = self.req_dtype.val();
+        self.element.r.next = self.src_line.val() >> self.elem_shift.val();
+        self.element.s.next = self.cur_b.val() >> (bit_cast::<8, 4>(self.elem_index.q.val()) << self.elem_log.val());
+        self.element.t.next = self.cur_c.val();
+        self.element.ftz_f32.next = self.is_global.val();
+        self.new_line.next = (self.src_line.val() & !(self.elem_mask.val() << self.elem_shift.val()))
+            | ((self.element.value.val() & self.elem_mask.val()) << self.elem_shift.val());
+        self.last_elem.next = (bit_cast::<VEC_BITS, 4>(self.elem_index.q.val()) + self.v1.val()) == self.req_vec.val();
+        self.old_value.next = self.src_old.val() >> (self.byte_off.val() << 3);
+        if self.access_bytes.val() != self.k_line_bytes.val() {
+            self.old_value.next =
+                (self.src_old.val() >> (self.byte_off.val() << 3)) & !(self.k_ones128.val() << (self.access_bytes.val() << 3));
+        }
+
+        // ================= memory port =================
+        self.m_req.next = false;
+        self.m_we.next = false;
+        self.m_global.next = self.is_global.val();
+        self.m_slot.next = self.req_cta.val();
+        self.m_addr.next = self.line_addr.val();
+        self.m_wdata.next = self.new_line.val();
+        self.m_be.next = (self.k_ones16.val() >> (self.k_line_bytes.val() - self.access_bytes.val())) << self.byte_off.val();
+        // A read for a lane whose line is not in the forwarding register.
+        if (self.state.q.val() == self.st_lane.val()) & (self.lane_error.val() == self.e_none.val()) & !self.fwd_hit.val() {
+            self.m_req.next = true;
+        }
+        // The write of a lane's last element.
+        if self.stepping.val() & self.last_elem.val() {
+            self.m_req.next = true;
+            self.m_we.next = true;
+        }
+        self.lane_done.next = self.stepping.val() & self.last_elem.val() & self.m_grant.val();
+        self.remaining_next.next = self.remaining.q.val() & !(self.k_one32.val() << bit_cast::<WARP_LANES, LANE_BITS>(self.cur_lane.val()));
+
+        // ================= sequencer =================
+        self.req_ready.next = false;
+        self.resp_valid.next = false;
+        if self.state.q.val() == self.st_idle.val() {
+            if self.req_valid.val() {
+                self.fwd_valid.d.next = false;
+                self.remaining.d.next = self.req_active.val();
+                self.elem_index.d.next = self.k_zero_idx.val();
+                self.err.d.next = self.e_none.val();
+                self.err_lane.d.next = self.cur_lane.val();
+                for i in 0..32 {
+                    self.values[i].d.next = self.k_zero128.val();
+                }
+                if self.req_error.val() != self.e_none.val() {
+                    self.err.d.next = self.req_error.val();
+                    self.state.d.next = self.st_resp.val();
+                } else if !self.any_lane.val() {
+                    self.state.d.next = self.st_resp.val();
+                } else if self.req_op.val() == self.op_red_async.val() {
+                    // cluster_size 1: every lane's target is the executing CTA; the first
+                    // active lane reports its first error.
+                    self.err.d.next = self.red_async_error.val();
+                    self.state.d.next = self.st_resp.val();
+                } else {
+                    self.state.d.next = self.st_lane.val();
+                }
+            }
+        }
+        if self.state.q.val() == self.st_lane.val() {
+            if self.lane_error.val() != self.e_none.val() {
+                self.err.d.next = self.lane_error.val();
+                self.err_lane.d.next = self.cur_lane.val();
+                self.state.d.next = self.st_resp.val();
+            } else if !self.fwd_hit.val() & self.m_grant.val() {
+                self.state.d.next = self.st_wait.val();
+            }
+        }
+        // A step that cannot finish this cycle (more elements, or the write not granted) keeps
+        // its line and old line in registers and continues in STEP.
+        if self.stepping.val() & !self.lane_done.val() {
+            self.old_line.d.next = self.src_old.val();
+            self.line.d.next = self.src_line.val();
+            if !self.last_elem.val() {
+                self.line.d.next = self.new_line.val();
+                self.elem_index.d.next = self.elem_index.q.val() + self.k_one_idx.val();
+            }
+            self.state.d.next = self.st_step.val();
+        }
+        if self.lane_done.val() {
+            self.fwd_valid.d.next = true;
+            self.fwd_global.d.next = self.is_global.val();
+            self.fwd_slot.d.next = self.req_cta.val();
+            self.fwd_addr.d.next = self.line_addr.val();
+            self.fwd_line.d.next = self.new_line.val();
+            self.elem_index.d.next = self.k_zero_idx.val();
+            self.remaining.d.next = self.remaining_next.val();
+            if self.req_op.val() == self.op_atom.val() {
+                for i in 0..32 {
+                    if self.cur_lane.val().index() == i {
+                        self.values[i].d.next = self.old_value.val();
+                    }
+                }
+            }
+            self.state.d.next = self.st_lane.val();
+            if !self.remaining_next.val().any() {
+                self.state.d.next = self.st_resp.val();
+            }
+        }
+        if self.state.q.val() == self.st_resp.val() {
+            self.req_ready.next = true;
+            self.resp_valid.next = true;
+            self.state.d.next = self.st_idle.val();
+        }
+        if self.reset.val() {
+            self.state.d.next = self.st_idle.val();
+            self.fwd_valid.d.next = false;
+        }
+
+        // ================= response =================
+        self.resp_error.next = self.err.q.val();
+        self.resp_error_lane.next = self.err_lane.q.val();
+        for i in 0..32 {
+            self.resp_values[i].next = self.values[i].q.val();
+            if self.err.q.val() != self.e_none.val() {
+                self.resp_values[i].next = self.k_zero128.val();
+            }
+        }
+    }
+}

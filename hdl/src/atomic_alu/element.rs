@@ -1,0 +1,458 @@
+//! The element datapath of the atomic ALU: the new memory value of one element of an atom / red /
+//! red.async / cp.reduce.async.bulk, bit for bit as the golden
+//! `smsync_sim::units::atomic::element(op, dtype, r, s, t, ftz_f32)`. Purely combinational.
+//!
+//! # Ports of `AtomicElement`
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `op` | in | 4 | `encoding::AtomOp` code (and, or, xor, cas, exch, add, inc, dec, min, max) |
+//! | `dtype` | in | 4 | `encoding::DataType` code; narrower types use the low bits of r / s / t |
+//! | `r` | in | 128 | old memory value |
+//! | `s` | in | 128 | operand b |
+//! | `t` | in | 128 | operand c (cas: the value stored when `r == s`) |
+//! | `ftz_f32` | in | 1 | flush f32 subnormal inputs and results to zero, sign kept (global-memory atom/red and bulk reductions; shared memory keeps subnormals) |
+//! | `value` | out | 128 | the new element value, zero-extended above the type's width |
+//!
+//! Every op/type pair is computed as the golden function does, including pairs `legal()`
+//! rejects (the ALU answers those with `AtomBadType` before using the value): the integer path
+//! is 128 bits wide and masked to the type width. Op codes outside `AtomOp` give 0.
+//!
+//! # Structure
+//!
+//! * integer path: and / or / xor / cas / exch / wrapping add / inc / dec (the PTX wrap rules:
+//!   inc stores 0 when `r >= s`, dec stores `s` when `r == 0 || r > s`) / min / max, signed
+//!   compares by flipping the sign bit of s32 / s64;
+//! * float adders ([`super::float_add::FloatAdder`]): one f32 (with the ftz input), one f64, two
+//!   f16 and two bf16 (low and high halves of the packed x2 types; the scalar 16-bit types use
+//!   the low one);
+//! * two [`HalfMinMax`] (f16 / bf16 min and max with the PTX `min`/`max` NaN and signed-zero
+//!   rules), low and high half.
+
+use rust_hdl::prelude::*;
+use smsync_sim::encoding::{AtomOp, DataType};
+
+use super::float_add::{FloatAdder, BF16, F16, F32, F64};
+
+/// Width of the `op` port (`AtomOp::BITS`).
+pub const ATOM_OP_BITS: usize = AtomOp::BITS as usize;
+/// Width of the `dtype` port (`DataType::BITS`).
+pub const DTYPE_BITS: usize = DataType::BITS as usize;
+/// Widest element (b128).
+pub const ELEM_BITS: usize = 128;
+
+const _: () = assert!(AtomOp::BITS == 4 && DataType::BITS == 4);
+
+fn k128(v: u128) -> Constant<Bits<ELEM_BITS>> {
+    Constant::new(v.to_bits())
+}
+
+fn k16(v: u64) -> Constant<Bits<16>> {
+    Constant::new(v.to_bits())
+}
+
+/// f16 / bf16 min or max, the golden `float::half_minmax`: a NaN operand is ignored (two NaNs
+/// give the canonical NaN 0x7FFF) and -0.0 orders below +0.0.
+#[derive(LogicBlock)]
+pub struct HalfMinMax {
+    pub a: Signal<In, Bits<16>>,
+    pub b: Signal<In, Bits<16>>,
+    /// 1 = bf16, 0 = f16.
+    pub bf16: Signal<In, Bit>,
+    /// 1 = max, 0 = min.
+    pub max: Signal<In, Bit>,
+    pub result: Signal<Out, Bits<16>>,
+    a_nan: Signal<Local, Bit>,
+    b_nan: Signal<Local, Bit>,
+    a_key: Signal<Local, Bits<16>>,
+    b_key: Signal<Local, Bits<16>>,
+    k_f16_exp: Constant<Bits<16>>,
+    k_f16_frac: Constant<Bits<16>>,
+    k_bf16_exp: Constant<Bits<16>>,
+    k_bf16_frac: Constant<Bits<16>>,
+    k_sign: Constant<Bits<16>>,
+    k_nan: Constant<Bits<16>>,
+}
+
+impl Default for HalfMinMax {
+    fn default() -> Self {
+        HalfMinMax {
+            a: Default::default(),
+            b: Default::default(),
+            bf16: Default::default(),
+            max: Default::default(),
+            result: Default::default(),
+            a_nan: Default::default(),
+            b_nan: Default::default(),
+            a_key: Default::default(),
+            b_key: Default::default(),
+            k_f16_exp: k16(0x7C00),
+            k_f16_frac: k16(0x03FF),
+            k_bf16_exp: k16(0x7F80),
+            k_bf16_frac: k16(0x007F),
+            k_sign: k16(0x8000),
+            k_nan: k16(smsync_sim::units::float::HALF_CANONICAL_NAN as u64),
+        }
+    }
+}
+
+impl Logic for HalfMinMax {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.a_nan.next = ((self.a.val() & self.k_f16_exp.val()) == self.k_f16_exp.val())
+            & (self.a.val() & self.k_f16_frac.val()).any();
+        self.b_nan.next = ((self.b.val() & self.k_f16_exp.val()) == self.k_f16_exp.val())
+            & (self.b.val() & self.k_f16_frac.val()).any();
+        if self.bf16.val() {
+            self.a_nan.next = ((self.a.val() & self.k_bf16_exp.val()) == self.k_bf16_exp.val())
+                & (self.a.val() & self.k_bf16_frac.val()).any();
+            self.b_nan.next = ((self.b.val() & self.k_bf16_exp.val()) == self.k_bf16_exp.val())
+                & (self.b.val() & self.k_bf16_frac.val()).any();
+        }
+        // Order-preserving keys of sign-magnitude values (-0 below +0).
+        self.a_key.next = self.a.val() | self.k_sign.val();
+        if (self.a.val() & self.k_sign.val()).any() {
+            self.a_key.next = !self.a.val();
+        }
+        self.b_key.next = self.b.val() | self.k_sign.val();
+        if (self.b.val() & self.k_sign.val()).any() {
+            self.b_key.next = !self.b.val();
+        }
+        self.result.next = self.b.val();
+        if self.max.val() {
+            if self.a_key.val() >= self.b_key.val() {
+                self.result.next = self.a.val();
+            }
+        } else if self.a_key.val() <= self.b_key.val() {
+            self.result.next = self.a.val();
+        }
+        if self.a_nan.val() {
+            self.result.next = self.b.val();
+        }
+        if self.b_nan.val() {
+            self.result.next = self.a.val();
+        }
+        if self.a_nan.val() & self.b_nan.val() {
+            self.result.next = self.k_nan.val();
+        }
+    }
+}
+
+/// One element's new value; see the module documentation for the ports.
+#[derive(LogicBlock)]
+pub struct AtomicElement {
+    pub op: Signal<In, Bits<ATOM_OP_BITS>>,
+    pub dtype: Signal<In, Bits<DTYPE_BITS>>,
+    pub r: Signal<In, Bits<ELEM_BITS>>,
+    pub s: Signal<In, Bits<ELEM_BITS>>,
+    pub t: Signal<In, Bits<ELEM_BITS>>,
+    pub ftz_f32: Signal<In, Bit>,
+    pub value: Signal<Out, Bits<ELEM_BITS>>,
+
+    add_f32: FloatAdder<32>,
+    add_f64: FloatAdder<64>,
+    add_f16_lo: FloatAdder<16>,
+    add_f16_hi: FloatAdder<16>,
+    add_bf16_lo: FloatAdder<16>,
+    add_bf16_hi: FloatAdder<16>,
+    minmax_lo: HalfMinMax,
+    minmax_hi: HalfMinMax,
+
+    // ---- decoded type ----
+    width_mask: Signal<Local, Bits<ELEM_BITS>>,
+    sign_flip: Signal<Local, Bits<ELEM_BITS>>,
+    is_f32: Signal<Local, Bit>,
+    is_f64: Signal<Local, Bit>,
+    is_f16: Signal<Local, Bit>,
+    is_bf16: Signal<Local, Bit>,
+    is_f16x2: Signal<Local, Bit>,
+    is_bf16x2: Signal<Local, Bit>,
+    // ---- masked operands and integer results ----
+    rm: Signal<Local, Bits<ELEM_BITS>>,
+    sm: Signal<Local, Bits<ELEM_BITS>>,
+    tm: Signal<Local, Bits<ELEM_BITS>>,
+    r_key: Signal<Local, Bits<ELEM_BITS>>,
+    s_key: Signal<Local, Bits<ELEM_BITS>>,
+    add_result: Signal<Local, Bits<ELEM_BITS>>,
+    minmax_result: Signal<Local, Bits<ELEM_BITS>>,
+    raw: Signal<Local, Bits<ELEM_BITS>>,
+
+    op_and: Constant<Bits<ATOM_OP_BITS>>,
+    op_or: Constant<Bits<ATOM_OP_BITS>>,
+    op_xor: Constant<Bits<ATOM_OP_BITS>>,
+    op_cas: Constant<Bits<ATOM_OP_BITS>>,
+    op_exch: Constant<Bits<ATOM_OP_BITS>>,
+    op_add: Constant<Bits<ATOM_OP_BITS>>,
+    op_inc: Constant<Bits<ATOM_OP_BITS>>,
+    op_dec: Constant<Bits<ATOM_OP_BITS>>,
+    op_min: Constant<Bits<ATOM_OP_BITS>>,
+    op_max: Constant<Bits<ATOM_OP_BITS>>,
+    t_b16: Constant<Bits<DTYPE_BITS>>,
+    t_b32: Constant<Bits<DTYPE_BITS>>,
+    t_b64: Constant<Bits<DTYPE_BITS>>,
+    t_u32: Constant<Bits<DTYPE_BITS>>,
+    t_u64: Constant<Bits<DTYPE_BITS>>,
+    t_s32: Constant<Bits<DTYPE_BITS>>,
+    t_s64: Constant<Bits<DTYPE_BITS>>,
+    t_f32: Constant<Bits<DTYPE_BITS>>,
+    t_f64: Constant<Bits<DTYPE_BITS>>,
+    t_f16: Constant<Bits<DTYPE_BITS>>,
+    t_bf16: Constant<Bits<DTYPE_BITS>>,
+    t_f16x2: Constant<Bits<DTYPE_BITS>>,
+    t_bf16x2: Constant<Bits<DTYPE_BITS>>,
+    k_mask16: Constant<Bits<ELEM_BITS>>,
+    k_mask32: Constant<Bits<ELEM_BITS>>,
+    k_mask64: Constant<Bits<ELEM_BITS>>,
+    k_mask128: Constant<Bits<ELEM_BITS>>,
+    k_sign32: Constant<Bits<ELEM_BITS>>,
+    k_sign64: Constant<Bits<ELEM_BITS>>,
+    k_zero: Constant<Bits<ELEM_BITS>>,
+    k_one: Constant<Bits<ELEM_BITS>>,
+}
+
+impl Default for AtomicElement {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl AtomicElement {
+    pub fn new() -> AtomicElement {
+        let op = |o: AtomOp| Constant::new((o.code() as u64).to_bits());
+        let ty = |t: DataType| Constant::new((t.code() as u64).to_bits());
+        AtomicElement {
+            op: Default::default(),
+            dtype: Default::default(),
+            r: Default::default(),
+            s: Default::default(),
+            t: Default::default(),
+            ftz_f32: Default::default(),
+            value: Default::default(),
+            add_f32: FloatAdder::new(F32),
+            add_f64: FloatAdder::new(F64),
+            add_f16_lo: FloatAdder::new(F16),
+            add_f16_hi: FloatAdder::new(F16),
+            add_bf16_lo: FloatAdder::new(BF16),
+            add_bf16_hi: FloatAdder::new(BF16),
+            minmax_lo: Default::default(),
+            minmax_hi: Default::default(),
+            width_mask: Default::default(),
+            sign_flip: Default::default(),
+            is_f32: Default::default(),
+            is_f64: Default::default(),
+            is_f16: Default::default(),
+            is_bf16: Default::default(),
+            is_f16x2: Default::default(),
+            is_bf16x2: Default::default(),
+            rm: Default::default(),
+            sm: Default::default(),
+            tm: Default::default(),
+            r_key: Default::default(),
+            s_key: Default::default(),
+            add_result: Default::default(),
+            minmax_result: Default::default(),
+            raw: Default::default(),
+            op_and: op(AtomOp::And),
+            op_or: op(AtomOp::Or),
+            op_xor: op(AtomOp::Xor),
+            op_cas: op(AtomOp::Cas),
+            op_exch: op(AtomOp::Exch),
+            op_add: op(AtomOp::Add),
+            op_inc: op(AtomOp::Inc),
+            op_dec: op(AtomOp::Dec),
+            op_min: op(AtomOp::Min),
+            op_max: op(AtomOp::Max),
+            t_b16: ty(DataType::B16),
+            t_b32: ty(DataType::B32),
+            t_b64: ty(DataType::B64),
+            t_u32: ty(DataType::U32),
+            t_u64: ty(DataType::U64),
+            t_s32: ty(DataType::S32),
+            t_s64: ty(DataType::S64),
+            t_f32: ty(DataType::F32),
+            t_f64: ty(DataType::F64),
+            t_f16: ty(DataType::F16),
+            t_bf16: ty(DataType::Bf16),
+            t_f16x2: ty(DataType::F16x2),
+            t_bf16x2: ty(DataType::Bf16x2),
+            k_mask16: k128(0xFFFF),
+            k_mask32: k128(0xFFFF_FFFF),
+            k_mask64: k128(u64::MAX as u128),
+            k_mask128: k128(u128::MAX),
+            k_sign32: k128(1 << 31),
+            k_sign64: k128(1 << 63),
+            k_zero: k128(0),
+            k_one: k128(1),
+        }
+    }
+}
+
+// The width decode below lists the types by size; pin the sizes to the table.
+const _: () = assert!(
+    DataType::B16.bytes() == 2
+        && DataType::F16.bytes() == 2
+        && DataType::Bf16.bytes() == 2
+        && DataType::F16x2.bytes() == 4
+        && DataType::Bf16x2.bytes() == 4
+        && DataType::F64.bytes() == 8
+        && DataType::B128.bytes() == 16
+);
+
+impl Logic for AtomicElement {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- type decode: element width, signedness, float kind ----
+        self.width_mask.next = self.k_mask128.val();
+        if (self.dtype.val() == self.t_b16.val())
+            | (self.dtype.val() == self.t_f16.val())
+            | (self.dtype.val() == self.t_bf16.val())
+        {
+            self.width_mask.next = self.k_mask16.val();
+        }
+        if (self.dtype.val() == self.t_b32.val())
+            | (self.dtype.val() == self.t_u32.val())
+            | (self.dtype.val() == self.t_s32.val())
+            | (self.dtype.val() == self.t_f32.val())
+            | (self.dtype.val() == self.t_f16x2.val())
+            | (self.dtype.val() == self.t_bf16x2.val())
+        {
+            self.width_mask.next = self.k_mask32.val();
+        }
+        if (self.dtype.val() == self.t_b64.val())
+            | (self.dtype.val() == self.t_u64.val())
+            | (self.dtype.val() == self.t_s64.val())
+            | (self.dtype.val() == self.t_f64.val())
+        {
+            self.width_mask.next = self.k_mask64.val();
+        }
+        self.sign_flip.next = self.k_zero.val();
+        if self.dtype.val() == self.t_s32.val() {
+            self.sign_flip.next = self.k_sign32.val();
+        }
+        if self.dtype.val() == self.t_s64.val() {
+            self.sign_flip.next = self.k_sign64.val();
+        }
+        self.is_f32.next = self.dtype.val() == self.t_f32.val();
+        self.is_f64.next = self.dtype.val() == self.t_f64.val();
+        self.is_f16.next = self.dtype.val() == self.t_f16.val();
+        self.is_bf16.next = self.dtype.val() == self.t_bf16.val();
+        self.is_f16x2.next = self.dtype.val() == self.t_f16x2.val();
+        self.is_bf16x2.next = self.dtype.val() == self.t_bf16x2.val();
+
+        self.rm.next = self.r.val() & self.width_mask.val();
+        self.sm.next = self.s.val() & self.width_mask.val();
+        self.tm.next = self.t.val() & self.width_mask.val();
+        // Signed order = unsigned order after flipping the sign bit.
+        self.r_key.next = self.rm.val() ^ self.sign_flip.val();
+        self.s_key.next = self.sm.val() ^ self.sign_flip.val();
+
+        // ---- float units ----
+        self.add_f32.a.next = bit_cast::<32, ELEM_BITS>(self.rm.val());
+        self.add_f32.b.next = bit_cast::<32, ELEM_BITS>(self.sm.val());
+        self.add_f32.ftz.next = self.ftz_f32.val();
+        self.add_f64.a.next = bit_cast::<64, ELEM_BITS>(self.rm.val());
+        self.add_f64.b.next = bit_cast::<64, ELEM_BITS>(self.sm.val());
+        self.add_f64.ftz.next = false;
+        self.add_f16_lo.a.next = self.rm.val().get_bits::<16>(0);
+        self.add_f16_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.add_f16_lo.ftz.next = false;
+        self.add_f16_hi.a.next = self.rm.val().get_bits::<16>(16);
+        self.add_f16_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.add_f16_hi.ftz.next = false;
+        self.add_bf16_lo.a.next = self.rm.val().get_bits::<16>(0);
+        self.add_bf16_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.add_bf16_lo.ftz.next = false;
+        self.add_bf16_hi.a.next = self.rm.val().get_bits::<16>(16);
+        self.add_bf16_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.add_bf16_hi.ftz.next = false;
+        self.minmax_lo.a.next = self.rm.val().get_bits::<16>(0);
+        self.minmax_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.minmax_lo.bf16.next = self.is_bf16.val() | self.is_bf16x2.val();
+        self.minmax_lo.max.next = self.op.val() == self.op_max.val();
+        self.minmax_hi.a.next = self.rm.val().get_bits::<16>(16);
+        self.minmax_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.minmax_hi.bf16.next = self.is_bf16.val() | self.is_bf16x2.val();
+        self.minmax_hi.max.next = self.op.val() == self.op_max.val();
+
+        // ---- add: float kinds, else a wrapping integer add ----
+        self.add_result.next = self.rm.val() + self.sm.val();
+        if self.is_f32.val() {
+            self.add_result.next = bit_cast::<ELEM_BITS, 32>(self.add_f32.sum.val());
+        }
+        if self.is_f64.val() {
+            self.add_result.next = bit_cast::<ELEM_BITS, 64>(self.add_f64.sum.val());
+        }
+        if self.is_f16.val() {
+            self.add_result.next = bit_cast::<ELEM_BITS, 16>(self.add_f16_lo.sum.val());
+        }
+        if self.is_bf16.val() {
+            self.add_result.next = bit_cast::<ELEM_BITS, 16>(self.add_bf16_lo.sum.val());
+        }
+        if self.is_f16x2.val() {
+            self.add_result.next = bit_cast::<ELEM_BITS, 16>(self.add_f16_lo.sum.val())
+                | (bit_cast::<ELEM_BITS, 16>(self.add_f16_hi.sum.val()) << 16);
+        }
+        if self.is_bf16x2.val() {
+            self.add_result.next = bit_cast::<ELEM_BITS, 16>(self.add_bf16_lo.sum.val())
+                | (bit_cast::<ELEM_BITS, 16>(self.add_bf16_hi.sum.val()) << 16);
+        }
+
+        // ---- min / max: 16-bit float kinds, else signed / unsigned integer order ----
+        self.minmax_result.next = self.sm.val();
+        if self.op.val() == self.op_max.val() {
+            if self.r_key.val() >= self.s_key.val() {
+                self.minmax_result.next = self.rm.val();
+            }
+        } else if self.r_key.val() <= self.s_key.val() {
+            self.minmax_result.next = self.rm.val();
+        }
+        if self.is_f16.val() | self.is_bf16.val() {
+            self.minmax_result.next = bit_cast::<ELEM_BITS, 16>(self.minmax_lo.result.val());
+        }
+        if self.is_f16x2.val() | self.is_bf16x2.val() {
+            self.minmax_result.next = bit_cast::<ELEM_BITS, 16>(self.minmax_lo.result.val())
+                | (bit_cast::<ELEM_BITS, 16>(self.minmax_hi.result.val()) << 16);
+        }
+
+        // ---- op select ----
+        self.raw.next = self.k_zero.val();
+        if self.op.val() == self.op_and.val() {
+            self.raw.next = self.rm.val() & self.sm.val();
+        }
+        if self.op.val() == self.op_or.val() {
+            self.raw.next = self.rm.val() | self.sm.val();
+        }
+        if self.op.val() == self.op_xor.val() {
+            self.raw.next = self.rm.val() ^ self.sm.val();
+        }
+        if self.op.val() == self.op_cas.val() {
+            self.raw.next = self.rm.val();
+            if self.rm.val() == self.sm.val() {
+                self.raw.next = self.tm.val();
+            }
+        }
+        if self.op.val() == self.op_exch.val() {
+            self.raw.next = self.sm.val();
+        }
+        if self.op.val() == self.op_add.val() {
+            self.raw.next = self.add_result.val();
+        }
+        // inc: wraps to 0 once r reaches s; dec: wraps to s at 0 or above s.
+        if self.op.val() == self.op_inc.val() {
+            self.raw.next = self.rm.val() + self.k_one.val();
+            if self.rm.val() >= self.sm.val() {
+                self.raw.next = self.k_zero.val();
+            }
+        }
+        if self.op.val() == self.op_dec.val() {
+            self.raw.next = self.rm.val() - self.k_one.val();
+            if (self.rm.val() == self.k_zero.val()) | (self.rm.val() > self.sm.val()) {
+                self.raw.next = self.sm.val();
+            }
+        }
+        if (self.op.val() == self.op_min.val()) | (self.op.val() == self.op_max.val()) {
+            self.raw.next = self.minmax_result.val();
+        }
+        self.value.next = self.raw.val() & self.width_mask.val();
+    }
+}

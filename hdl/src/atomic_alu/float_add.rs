@@ -1,0 +1,418 @@
+//! One IEEE-754 binary add with round-to-nearest-even, for any format whose total width `W` is
+//! the datapath width: f16 / bf16 (`W = 16`), f32 (`W = 32`), f64 (`W = 64`). The exponent and
+//! mantissa widths are per-instance constants (`FloatFormat`), so one block serves every format
+//! (rust-hdl cannot derive a width like `M + 5` from const generics; `W` is always wide enough:
+//! the significand with its hidden bit, three guard/round/sticky bits and a carry bit need
+//! `M + 5 <= 1 + E + M` bits, true for `E >= 4`).
+//!
+//! Ports (combinational):
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `a`, `b` | in | W | operands |
+//! | `ftz` | in | 1 | flush subnormal inputs and a subnormal result to zero, sign kept (f32 global rule) |
+//! | `sum` | out | W | `a + b` rounded to nearest even |
+//!
+//! Rules, as `smsync_sim::units::float` (the golden model this block is tested against):
+//! a NaN result (NaN operand, or inf + -inf) is the format's canonical NaN (`0x7FFF`,
+//! `0x7FFF_FFFF`, `0x7FFF_FFFF_FFFF_FFFF`); subnormals are kept unless `ftz`; an exact zero sum
+//! of operands with different signs is +0; overflow rounds to infinity.
+//!
+//! Datapath: order the operands by magnitude, shift the smaller significand right by the
+//! exponent difference (the bits shifted out OR-ed into a sticky bit), add or subtract, then
+//! normalise (one right shift after a carry, or a left shift by the leading-zero count, limited
+//! so the exponent does not go below the subnormal exponent), round on the guard / round /
+//! sticky bits, and compose `((exp - 1) << M) + significand`, which lets a rounding carry move a
+//! subnormal to the smallest normal and the largest finite value to infinity without a special
+//! case.
+
+use rust_hdl::prelude::*;
+
+/// Exponent and mantissa (fraction) widths of a binary floating-point format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FloatFormat {
+    pub exp_bits: usize,
+    pub man_bits: usize,
+    /// The NaN every NaN result is replaced with (as the golden model and NVIDIA units do).
+    pub canonical_nan: u64,
+}
+
+pub const F16: FloatFormat = FloatFormat { exp_bits: 5, man_bits: 10, canonical_nan: 0x7FFF };
+pub const BF16: FloatFormat = FloatFormat { exp_bits: 8, man_bits: 7, canonical_nan: 0x7FFF };
+pub const F32: FloatFormat = FloatFormat { exp_bits: 8, man_bits: 23, canonical_nan: 0x7FFF_FFFF };
+pub const F64: FloatFormat = FloatFormat { exp_bits: 11, man_bits: 52, canonical_nan: 0x7FFF_FFFF_FFFF_FFFF };
+
+/// Width of the exponent arithmetic (biased exponents up to 2047 plus a carry).
+const EXP_W: usize = 16;
+
+
+#[derive(LogicBlock)]
+pub struct FloatAdder<const W: usize> {
+    pub a: Signal<In, Bits<W>>,
+    pub b: Signal<In, Bits<W>>,
+    pub ftz: Signal<In, Bit>,
+    pub sum: Signal<Out, Bits<W>>,
+
+    // ---- unpacked operands ----
+    fa: Signal<Local, Bits<W>>,
+    fb: Signal<Local, Bits<W>>,
+    ea: Signal<Local, Bits<EXP_W>>,
+    eb: Signal<Local, Bits<EXP_W>>,
+    a_nan: Signal<Local, Bit>,
+    b_nan: Signal<Local, Bit>,
+    a_inf: Signal<Local, Bit>,
+    b_inf: Signal<Local, Bit>,
+    a_sig: Signal<Local, Bits<W>>,
+    b_sig: Signal<Local, Bits<W>>,
+    a_exp: Signal<Local, Bits<EXP_W>>,
+    b_exp: Signal<Local, Bits<EXP_W>>,
+    // ---- ordered by magnitude ----
+    swap: Signal<Local, Bit>,
+    big_sig: Signal<Local, Bits<W>>,
+    small_sig: Signal<Local, Bits<W>>,
+    big_exp: Signal<Local, Bits<EXP_W>>,
+    small_exp: Signal<Local, Bits<EXP_W>>,
+    big_sign: Signal<Local, Bit>,
+    small_sign: Signal<Local, Bit>,
+    dist: Signal<Local, Bits<EXP_W>>,
+    ext_small: Signal<Local, Bits<W>>,
+    aligned: Signal<Local, Bits<W>>,
+    raw: Signal<Local, Bits<W>>,
+    // ---- normalise and round ----
+    lz1: Signal<Local, Bits<EXP_W>>,
+    lz2: Signal<Local, Bits<EXP_W>>,
+    lz3: Signal<Local, Bits<EXP_W>>,
+    lz4: Signal<Local, Bits<EXP_W>>,
+    lz5: Signal<Local, Bits<EXP_W>>,
+    lz: Signal<Local, Bits<EXP_W>>,
+    n0: Signal<Local, Bits<W>>,
+    n1: Signal<Local, Bits<W>>,
+    n2: Signal<Local, Bits<W>>,
+    n3: Signal<Local, Bits<W>>,
+    n4: Signal<Local, Bits<W>>,
+    n5: Signal<Local, Bits<W>>,
+    n6: Signal<Local, Bits<W>>,
+    shift: Signal<Local, Bits<EXP_W>>,
+    normed: Signal<Local, Bits<W>>,
+    exp_n: Signal<Local, Bits<EXP_W>>,
+    round_up: Signal<Local, Bit>,
+    mant: Signal<Local, Bits<W>>,
+    result: Signal<Local, Bits<W>>,
+    flushed: Signal<Local, Bits<W>>,
+
+    // ---- format constants ----
+    k_sign: Constant<Bits<W>>,
+    k_mag: Constant<Bits<W>>,
+    k_frac: Constant<Bits<W>>,
+    k_exp_field: Constant<Bits<W>>,
+    k_hidden: Constant<Bits<W>>,
+    /// The hidden bit after the three guard/round/sticky bits were appended.
+    k_hidden3: Constant<Bits<W>>,
+    /// A carry out of the significand addition.
+    k_carry: Constant<Bits<W>>,
+    k_nan: Constant<Bits<W>>,
+    k_inf: Constant<Bits<W>>,
+    k_zero: Constant<Bits<W>>,
+    k_one: Constant<Bits<W>>,
+    k_exp_max: Constant<Bits<EXP_W>>,
+    k_e0: Constant<Bits<EXP_W>>,
+    k_e1: Constant<Bits<EXP_W>>,
+    /// Exponent differences at or beyond this shift the smaller significand out entirely.
+    k_far: Constant<Bits<EXP_W>>,
+    /// Per normaliser step: the top bits that must be zero for the step to shift, whether the
+    /// step exists in this format, and its distance as an exponent value.
+    k_mask32: Constant<Bits<W>>,
+    k_on32: Constant<Bit>,
+    k_dist32: Constant<Bits<EXP_W>>,
+    k_mask16: Constant<Bits<W>>,
+    k_on16: Constant<Bit>,
+    k_dist16: Constant<Bits<EXP_W>>,
+    k_mask8: Constant<Bits<W>>,
+    k_on8: Constant<Bit>,
+    k_dist8: Constant<Bits<EXP_W>>,
+    k_mask4: Constant<Bits<W>>,
+    k_on4: Constant<Bit>,
+    k_dist4: Constant<Bits<EXP_W>>,
+    k_mask2: Constant<Bits<W>>,
+    k_on2: Constant<Bit>,
+    k_dist2: Constant<Bits<EXP_W>>,
+    k_mask1: Constant<Bits<W>>,
+    k_on1: Constant<Bit>,
+    k_dist1: Constant<Bits<EXP_W>>,
+    k_man_bits: Constant<Bits<EXP_W>>,
+}
+
+fn bits_of<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.to_bits())
+}
+
+fn mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+impl<const W: usize> FloatAdder<W> {
+    pub fn new(format: FloatFormat) -> Self {
+        let (e, m) = (format.exp_bits, format.man_bits);
+        assert_eq!(1 + e + m, W, "FloatAdder<{W}> needs a format of {W} bits");
+        assert!(e >= 4, "the datapath needs E >= 4 for its guard and carry bits");
+        // Position of the hidden bit after <<3: P = M + 3; the significand occupies bits P..0.
+        let p = m + 3;
+        let step_mask = |s: usize| if s <= p + 1 { mask(s) << (p + 1 - s) } else { 0 };
+        FloatAdder {
+            a: Default::default(),
+            b: Default::default(),
+            ftz: Default::default(),
+            sum: Default::default(),
+            fa: Default::default(),
+            fb: Default::default(),
+            ea: Default::default(),
+            eb: Default::default(),
+            a_nan: Default::default(),
+            b_nan: Default::default(),
+            a_inf: Default::default(),
+            b_inf: Default::default(),
+            a_sig: Default::default(),
+            b_sig: Default::default(),
+            a_exp: Default::default(),
+            b_exp: Default::default(),
+            swap: Default::default(),
+            big_sig: Default::default(),
+            small_sig: Default::default(),
+            big_exp: Default::default(),
+            small_exp: Default::default(),
+            big_sign: Default::default(),
+            small_sign: Default::default(),
+            dist: Default::default(),
+            ext_small: Default::default(),
+            aligned: Default::default(),
+            raw: Default::default(),
+            lz1: Default::default(),
+            lz2: Default::default(),
+            lz3: Default::default(),
+            lz4: Default::default(),
+            lz5: Default::default(),
+            lz: Default::default(),
+            n0: Default::default(),
+            n1: Default::default(),
+            n2: Default::default(),
+            n3: Default::default(),
+            n4: Default::default(),
+            n5: Default::default(),
+            n6: Default::default(),
+            shift: Default::default(),
+            normed: Default::default(),
+            exp_n: Default::default(),
+            round_up: Default::default(),
+            mant: Default::default(),
+            result: Default::default(),
+            flushed: Default::default(),
+            k_sign: bits_of(1u64 << (W - 1)),
+            k_mag: bits_of(mask(W - 1)),
+            k_frac: bits_of(mask(m)),
+            k_exp_field: bits_of(mask(e) << m),
+            k_hidden: bits_of(1u64 << m),
+            k_hidden3: bits_of(1u64 << p),
+            k_carry: bits_of(1u64 << (p + 1)),
+            k_nan: bits_of(format.canonical_nan),
+            k_inf: bits_of(mask(e) << m),
+            k_zero: bits_of(0),
+            k_one: bits_of(1),
+            k_exp_max: bits_of(mask(e)),
+            k_e0: bits_of(0),
+            k_e1: bits_of(1),
+            k_far: bits_of((p + 1) as u64),
+            k_mask32: bits_of(step_mask(32)),
+            k_on32: Constant::new(32 <= p),
+            k_dist32: bits_of(32),
+            k_mask16: bits_of(step_mask(16)),
+            k_on16: Constant::new(16 <= p),
+            k_dist16: bits_of(16),
+            k_mask8: bits_of(step_mask(8)),
+            k_on8: Constant::new(8 <= p),
+            k_dist8: bits_of(8),
+            k_mask4: bits_of(step_mask(4)),
+            k_on4: Constant::new(4 <= p),
+            k_dist4: bits_of(4),
+            k_mask2: bits_of(step_mask(2)),
+            k_on2: Constant::new(2 <= p),
+            k_dist2: bits_of(2),
+            k_mask1: bits_of(step_mask(1)),
+            k_on1: Constant::new(1 <= p),
+            k_dist1: bits_of(1),
+            k_man_bits: bits_of(m as u64),
+        }
+    }
+}
+
+impl<const W: usize> Logic for FloatAdder<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- flush (f32 global rule), unpack, classify ----
+        self.fa.next = self.a.val();
+        if self.ftz.val() & ((self.a.val() & self.k_exp_field.val()) == self.k_zero.val()) {
+            self.fa.next = self.a.val() & self.k_sign.val();
+        }
+        self.fb.next = self.b.val();
+        if self.ftz.val() & ((self.b.val() & self.k_exp_field.val()) == self.k_zero.val()) {
+            self.fb.next = self.b.val() & self.k_sign.val();
+        }
+        self.ea.next = bit_cast::<EXP_W, W>((self.fa.val() & self.k_exp_field.val()) >> self.k_man_bits.val());
+        self.eb.next = bit_cast::<EXP_W, W>((self.fb.val() & self.k_exp_field.val()) >> self.k_man_bits.val());
+        self.a_nan.next = (self.ea.val() == self.k_exp_max.val()) & (self.fa.val() & self.k_frac.val()).any();
+        self.b_nan.next = (self.eb.val() == self.k_exp_max.val()) & (self.fb.val() & self.k_frac.val()).any();
+        self.a_inf.next = (self.ea.val() == self.k_exp_max.val()) & !(self.fa.val() & self.k_frac.val()).any();
+        self.b_inf.next = (self.eb.val() == self.k_exp_max.val()) & !(self.fb.val() & self.k_frac.val()).any();
+        // Significand with the hidden bit; a subnormal has exponent 1 and no hidden bit.
+        self.a_sig.next = (self.fa.val() & self.k_frac.val()) | self.k_hidden.val();
+        self.a_exp.next = self.ea.val();
+        if self.ea.val() == self.k_e0.val() {
+            self.a_sig.next = self.fa.val() & self.k_frac.val();
+            self.a_exp.next = self.k_e1.val();
+        }
+        self.b_sig.next = (self.fb.val() & self.k_frac.val()) | self.k_hidden.val();
+        self.b_exp.next = self.eb.val();
+        if self.eb.val() == self.k_e0.val() {
+            self.b_sig.next = self.fb.val() & self.k_frac.val();
+            self.b_exp.next = self.k_e1.val();
+        }
+
+        // ---- order by magnitude (the encoding orders non-NaN magnitudes) ----
+        self.swap.next = (self.fb.val() & self.k_mag.val()) > (self.fa.val() & self.k_mag.val());
+        self.big_sig.next = self.a_sig.val();
+        self.big_exp.next = self.a_exp.val();
+        self.big_sign.next = (self.fa.val() & self.k_sign.val()).any();
+        self.small_sig.next = self.b_sig.val();
+        self.small_exp.next = self.b_exp.val();
+        self.small_sign.next = (self.fb.val() & self.k_sign.val()).any();
+        if self.swap.val() {
+            self.big_sig.next = self.b_sig.val();
+            self.big_exp.next = self.b_exp.val();
+            self.big_sign.next = (self.fb.val() & self.k_sign.val()).any();
+            self.small_sig.next = self.a_sig.val();
+            self.small_exp.next = self.a_exp.val();
+            self.small_sign.next = (self.fa.val() & self.k_sign.val()).any();
+        }
+
+        // ---- align: shift the smaller one right, bits shifted out become the sticky bit ----
+        self.dist.next = self.big_exp.val() - self.small_exp.val();
+        self.ext_small.next = self.small_sig.val() << 3;
+        if self.dist.val() >= self.k_far.val() {
+            self.aligned.next = self.k_zero.val();
+            if self.ext_small.val().any() {
+                self.aligned.next = self.k_one.val();
+            }
+        } else {
+            self.aligned.next = self.ext_small.val() >> self.dist.val();
+            if ((self.ext_small.val() >> self.dist.val()) << self.dist.val()) != self.ext_small.val() {
+                self.aligned.next = (self.ext_small.val() >> self.dist.val()) | self.k_one.val();
+            }
+        }
+        // ---- add or subtract (big >= small in magnitude, so the difference is not negative) ----
+        if self.big_sign.val() == self.small_sign.val() {
+            self.raw.next = (self.big_sig.val() << 3) + self.aligned.val();
+        } else {
+            self.raw.next = (self.big_sig.val() << 3) - self.aligned.val();
+        }
+
+        // ---- leading zeros above the hidden-bit position (binary search, steps 32..1) ----
+        self.n0.next = self.raw.val();
+        self.n1.next = self.n0.val();
+        self.lz1.next = self.k_e0.val();
+        if self.k_on32.val() & !(self.n0.val() & self.k_mask32.val()).any() {
+            self.n1.next = self.n0.val() << 32;
+            self.lz1.next = self.k_e0.val() + self.k_dist32.val();
+        }
+        self.n2.next = self.n1.val();
+        self.lz2.next = self.lz1.val();
+        if self.k_on16.val() & !(self.n1.val() & self.k_mask16.val()).any() {
+            self.n2.next = self.n1.val() << 16;
+            self.lz2.next = self.lz1.val() + self.k_dist16.val();
+        }
+        self.n3.next = self.n2.val();
+        self.lz3.next = self.lz2.val();
+        if self.k_on8.val() & !(self.n2.val() & self.k_mask8.val()).any() {
+            self.n3.next = self.n2.val() << 8;
+            self.lz3.next = self.lz2.val() + self.k_dist8.val();
+        }
+        self.n4.next = self.n3.val();
+        self.lz4.next = self.lz3.val();
+        if self.k_on4.val() & !(self.n3.val() & self.k_mask4.val()).any() {
+            self.n4.next = self.n3.val() << 4;
+            self.lz4.next = self.lz3.val() + self.k_dist4.val();
+        }
+        self.n5.next = self.n4.val();
+        self.lz5.next = self.lz4.val();
+        if self.k_on2.val() & !(self.n4.val() & self.k_mask2.val()).any() {
+            self.n5.next = self.n4.val() << 2;
+            self.lz5.next = self.lz4.val() + self.k_dist2.val();
+        }
+        self.n6.next = self.n5.val();
+        self.lz.next = self.lz5.val();
+        if self.k_on1.val() & !(self.n5.val() & self.k_mask1.val()).any() {
+            self.n6.next = self.n5.val() << 1;
+            self.lz.next = self.lz5.val() + self.k_dist1.val();
+        }
+
+        // ---- normalise: carry -> one right shift (sticky kept); else left by min(lz, exp-1) ----
+        self.shift.next = self.lz.val();
+        if self.lz.val() > (self.big_exp.val() - self.k_e1.val()) {
+            self.shift.next = self.big_exp.val() - self.k_e1.val();
+        }
+        if (self.raw.val() & self.k_carry.val()).any() {
+            self.normed.next = (self.raw.val() >> 1) | (self.raw.val() & self.k_one.val());
+            self.exp_n.next = self.big_exp.val() + self.k_e1.val();
+        } else {
+            self.normed.next = self.raw.val() << self.shift.val();
+            self.exp_n.next = self.big_exp.val() - self.shift.val();
+        }
+        // ---- round to nearest even on guard (bit 2), round (1), sticky (0), lsb (3) ----
+        self.round_up.next = self.normed.val().get_bit(2)
+            & (self.normed.val().get_bit(3) | self.normed.val().get_bit(1) | self.normed.val().get_bit(0));
+        self.mant.next = self.normed.val() >> 3;
+        if self.round_up.val() {
+            self.mant.next = (self.normed.val() >> 3) + self.k_one.val();
+        }
+        // (exp - 1) << M plus the significand with its hidden bit: a subnormal (no hidden bit,
+        // exp 1) composes to exponent field 0, a rounding carry bumps the exponent field.
+        self.result.next =
+            (bit_cast::<W, EXP_W>(self.exp_n.val() - self.k_e1.val()) << self.k_man_bits.val()) + self.mant.val();
+        if self.big_sign.val() {
+            self.result.next = ((bit_cast::<W, EXP_W>(self.exp_n.val() - self.k_e1.val()) << self.k_man_bits.val())
+                + self.mant.val())
+                | self.k_sign.val();
+        }
+        if self.exp_n.val() >= self.k_exp_max.val() {
+            self.result.next = self.k_inf.val();
+            if self.big_sign.val() {
+                self.result.next = self.k_inf.val() | self.k_sign.val();
+            }
+        }
+        if !self.raw.val().any() {
+            // An exact zero: -0 only for (-0) + (-0); x + (-x) is +0 under round-to-nearest.
+            self.result.next = self.k_zero.val();
+            if self.big_sign.val() & self.small_sign.val() {
+                self.result.next = self.k_sign.val();
+            }
+        }
+        self.flushed.next = self.result.val();
+        if self.ftz.val() & ((self.result.val() & self.k_exp_field.val()) == self.k_zero.val()) {
+            self.flushed.next = self.result.val() & self.k_sign.val();
+        }
+
+        // ---- special operands ----
+        self.sum.next = self.flushed.val();
+        if self.a_inf.val() {
+            self.sum.next = self.fa.val();
+        }
+        if self.b_inf.val() {
+            self.sum.next = self.fb.val();
+        }
+        if self.a_nan.val() | self.b_nan.val() | (self.a_inf.val() & self.b_inf.val() & (self.big_sign.val() != self.small_sign.val())) {
+            self.sum.next = self.k_nan.val();
+        }
+    }
+}
