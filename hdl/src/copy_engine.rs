@@ -309,18 +309,18 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     gm_rd_go: Signal<Local, Bit>,
     gm_wr_go: Signal<Local, Bit>,
     // global reads in flight: descriptor FIFO
-    pend: RegFifo<189>,
-    pend_in: Signal<Local, Bits<189>>,
+    pend: RegFifo<192>,
+    pend_in: Signal<Local, Bits<192>>,
     // shared read in flight (1 cycle)
     s1_valid: DFF<Bit>,
-    s1_desc: DFF<Bits<189>>,
+    s1_desc: DFF<Bits<192>>,
     s1_dst_gm: DFF<Bit>,
     s1_mask_en: DFF<Bit>,
     s1_mask: DFF<Bits<16>>,
     s1_gaddr: DFF<Bits<64>>,
     // beat formation (arrival)
     f_valid: Signal<Local, Bit>,
-    f_desc: Signal<Local, Bits<189>>,
+    f_desc: Signal<Local, Bits<192>>,
     f_data: Signal<Local, Bits<D>>,
     f_rot: Signal<Local, Bits<D>>,
     f_keep: Signal<Local, Bits<D>>,
@@ -346,6 +346,100 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     cmp_seq: Signal<Local, Bits<SEQ_BITS>>,
     cmp_has_mb: Signal<Local, Bit>,
     comp_q: RegFifo<61>,
+    // ---- tensor tile mode (cp.async.bulk.tensor): map fetch, decode, row sequencer ----
+    is_tensor: Signal<Local, Bit>,
+    /// Tensor-map beats to read, issued, arrived; next aligned map address; the beats (beat i at
+    /// bits [i*D, (i+1)*D)).
+    tm_beats: DFF<Bits<8>>,
+    tm_issued: DFF<Bits<8>>,
+    tm_got: DFF<Bits<8>>,
+    tm_addr: DFF<Bits<64>>,
+    map_buf: DFF<Bits<2048>>,
+    map_want: Signal<Local, Bit>,
+    map_go: Signal<Local, Bit>,
+    f_map: Signal<Local, Bit>,
+    f_fill: Signal<Local, Bit>,
+    m_raw: Signal<Local, Bits<1024>>,
+    md_dims: Signal<Local, Bits<32>>,
+    md_eb: Signal<Local, Bits<32>>,
+    md_type: Signal<Local, Bits<32>>,
+    md_lg: Signal<Local, Bits<3>>,
+    md_err: Signal<Local, Bit>,
+    md_tbytes: Signal<Local, Bits<32>>,
+    /// Decoded map (latched when the last beat arrived). Unused dimensions read as coordinate 0,
+    /// box 1, size 1, so that the row sequencer needs no dims test.
+    m_err: DFF<Bit>,
+    m_neg: DFF<Bit>,
+    m_lg: DFF<Bits<3>>,
+    m_fill: DFF<Bit>,
+    m_c: DFF<Bits<160>>,
+    m_box: DFF<Bits<160>>,
+    m_size: DFF<Bits<160>>,
+    m_stride: DFF<Bits<256>>,
+    /// Serial products, one dimension per cycle: t_addr = base + sum x_d * stride_d (the row
+    /// base of the box's first row), t_prod = box elements (saturated above 2^20).
+    t_mdim: DFF<Bits<3>>,
+    t_addr: DFF<Bits<64>>,
+    t_prod: DFF<Bits<64>>,
+    u_x: Signal<Local, Bits<32>>,
+    u_s: Signal<Local, Bits<64>>,
+    u_bx: Signal<Local, Bits<32>>,
+    u_sum: Signal<Local, Bits<64>>,
+    u_prod: Signal<Local, Bits<64>>,
+    t_box_bytes: DFF<Bits<32>>,
+    t_dir_ok: Signal<Local, Bit>,
+    mc_mask: Signal<Local, Bits<64>>,
+    // row sequencer: box indices i1..i4, coordinates x1..x4, row bases per level, shared offset
+    t_i1: DFF<Bits<32>>,
+    t_i2: DFF<Bits<32>>,
+    t_i3: DFF<Bits<32>>,
+    t_i4: DFF<Bits<32>>,
+    t_x1: DFF<Bits<64>>,
+    t_x2: DFF<Bits<64>>,
+    t_x3: DFF<Bits<64>>,
+    t_x4: DFF<Bits<64>>,
+    t_l1: DFF<Bits<64>>,
+    t_l2: DFF<Bits<64>>,
+    t_l3: DFF<Bits<64>>,
+    t_l4: DFF<Bits<64>>,
+    t_sdst: DFF<Bits<64>>,
+    /// The fill prefix of the current row has been started.
+    t_part: DFF<Bit>,
+    r_c0: Signal<Local, Bits<64>>,
+    r_end: Signal<Local, Bits<64>>,
+    r_lo: Signal<Local, Bits<64>>,
+    r_hi: Signal<Local, Bits<64>>,
+    r_empty: Signal<Local, Bit>,
+    r_pre: Signal<Local, Bits<64>>,
+    r_dat: Signal<Local, Bits<64>>,
+    r_bytes: Signal<Local, Bits<64>>,
+    r_w1: Signal<Local, Bit>,
+    r_w2: Signal<Local, Bit>,
+    r_w3: Signal<Local, Bit>,
+    r_w4: Signal<Local, Bit>,
+    r_adv: Signal<Local, Bit>,
+    t_slot: Signal<Local, Bits<SLOT_BITS>>,
+    t_mbslot: Signal<Local, Bits<SLOT_BITS>>,
+    st_fill: Signal<Local, Bit>,
+    st_tx_en: Signal<Local, Bit>,
+    st_tx: Signal<Local, Bits<32>>,
+    o_fill: DFF<Bit>,
+    fill1: Signal<Local, Bits<1>>,
+    last_dst_gm: DFF<Bit>,
+    k_tensor_built: Constant<Bit>,
+    k_magic: Constant<Bits<32>>,
+    k_bit31: Constant<Bits<64>>,
+    k_ones160: Constant<Bits<160>>,
+    k_one_pat: Constant<Bits<160>>,
+    k_sign_pat: Constant<Bits<160>>,
+    k_b64: Constant<Bits<64>>,
+    k_map_desc: Constant<Bits<192>>,
+    k_log_d: Constant<Bits<16>>,
+    k_log_b: Constant<Bits<8>>,
+    k_box_limit: Constant<Bits<64>>,
+    op_tensor: Constant<Bits<OP_BITS>>,
+    e_tensor_map: Constant<Bits<ERROR_BITS>>,
+    e_tensor_neg: Constant<Bits<ERROR_BITS>>,
     // ---- constants ----
     k_bmask: Constant<Bits<64>>,
     k_b32: Constant<Bits<32>>,
@@ -396,6 +490,15 @@ pub fn check_widths(config: &Config, d: usize, b: usize, t: usize) -> Result<(),
         return Err("cta_slots and max_warps_per_cta must be <= 32 and shared_bytes < 16 MiB".into());
     }
     Ok(())
+}
+
+/// `word` in each of the five 32-bit lanes of a 160-bit value.
+fn pattern160(word: u64) -> Bits<160> {
+    let mut b: Bits<160> = Bits::default();
+    for d in 0..5 {
+        b.set_bits::<32>(32 * d, word.to_bits());
+    }
+    b
 }
 
 fn bits_for(n: u32) -> usize {
@@ -683,6 +786,95 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             cmp_seq: Default::default(),
             cmp_has_mb: Default::default(),
             comp_q: RegFifo::new(COMP_DEPTH),
+            is_tensor: Default::default(),
+            tm_beats: Default::default(),
+            tm_issued: Default::default(),
+            tm_got: Default::default(),
+            tm_addr: Default::default(),
+            map_buf: Default::default(),
+            map_want: Default::default(),
+            map_go: Default::default(),
+            f_map: Default::default(),
+            f_fill: Default::default(),
+            m_raw: Default::default(),
+            md_dims: Default::default(),
+            md_eb: Default::default(),
+            md_type: Default::default(),
+            md_lg: Default::default(),
+            md_err: Default::default(),
+            md_tbytes: Default::default(),
+            m_err: Default::default(),
+            m_neg: Default::default(),
+            m_lg: Default::default(),
+            m_fill: Default::default(),
+            m_c: Default::default(),
+            m_box: Default::default(),
+            m_size: Default::default(),
+            m_stride: Default::default(),
+            t_mdim: Default::default(),
+            t_addr: Default::default(),
+            t_prod: Default::default(),
+            u_x: Default::default(),
+            u_s: Default::default(),
+            u_bx: Default::default(),
+            u_sum: Default::default(),
+            u_prod: Default::default(),
+            t_box_bytes: Default::default(),
+            t_dir_ok: Default::default(),
+            mc_mask: Default::default(),
+            t_i1: Default::default(),
+            t_i2: Default::default(),
+            t_i3: Default::default(),
+            t_i4: Default::default(),
+            t_x1: Default::default(),
+            t_x2: Default::default(),
+            t_x3: Default::default(),
+            t_x4: Default::default(),
+            t_l1: Default::default(),
+            t_l2: Default::default(),
+            t_l3: Default::default(),
+            t_l4: Default::default(),
+            t_sdst: Default::default(),
+            t_part: Default::default(),
+            r_c0: Default::default(),
+            r_end: Default::default(),
+            r_lo: Default::default(),
+            r_hi: Default::default(),
+            r_empty: Default::default(),
+            r_pre: Default::default(),
+            r_dat: Default::default(),
+            r_bytes: Default::default(),
+            r_w1: Default::default(),
+            r_w2: Default::default(),
+            r_w3: Default::default(),
+            r_w4: Default::default(),
+            r_adv: Default::default(),
+            t_slot: Default::default(),
+            t_mbslot: Default::default(),
+            st_fill: Default::default(),
+            st_tx_en: Default::default(),
+            st_tx: Default::default(),
+            o_fill: Default::default(),
+            fill1: Default::default(),
+            last_dst_gm: Default::default(),
+            k_tensor_built: Constant::new(config.features.tensor_copy),
+            k_magic: k(smsync_sim::units::tensormap::MAGIC as u64),
+            k_bit31: k(0x8000_0000),
+            k_ones160: Constant::new(Bits::<160>::mask()),
+            k_one_pat: Constant::new(pattern160(1)),
+            k_sign_pat: Constant::new(pattern160(0x8000_0000)),
+            k_b64: k(B as u64),
+            k_map_desc: Constant::new({
+                let mut m: Bits<192> = Bits::default();
+                m.set_bits::<1>(190, 1u64.to_bits());
+                m
+            }),
+            k_log_d: k(D.trailing_zeros() as u64),
+            k_log_b: k(B.trailing_zeros() as u64),
+            k_box_limit: k(smsync_sim::units::tensormap::MAX_BOX_ELEMENTS),
+            op_tensor: op(Op::CpBulkTensor),
+            e_tensor_map: err(ErrorCode::TensorMap),
+            e_tensor_neg: err(ErrorCode::TensorNegativeStore),
             k_bmask: k((B - 1) as u64),
             k_b32: k(B as u64),
             k_b16: k(B as u64),
@@ -734,7 +926,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             issued_seq, completed_seq, r_valid, r_cta, r_warp, r_lane, r_error, ctl_mb_sent, o_active, o_src_gm,
             o_dst_gm, o_src_slot, o_dst_slot, o_src, o_dst, o_rem, o_srem, o_mask_en, o_mask, o_seq, o_has_mb,
             o_mb_slot, o_mb_off, o_len, last_src_gm, moves, s1_valid, s1_desc, s1_dst_gm, s1_mask_en, s1_mask,
-            s1_gaddr
+            s1_gaddr, tm_beats, tm_issued, tm_got, tm_addr, map_buf, m_err, m_neg, m_lg, m_fill, m_c, m_box, m_size,
+            m_stride, t_mdim, t_addr, t_prod, t_box_bytes, t_i1, t_i2, t_i3, t_i4, t_x1, t_x2, t_x3, t_x4, t_l1,
+            t_l2, t_l3, t_l4, t_sdst, t_part, o_fill, last_dst_gm
         );
         clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q);
         self.trec.read_clock.next = self.clock.val();
@@ -793,6 +987,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.is_bwait.next = self.c_op.val() == self.op_bwait.val();
         self.is_bulk.next = self.c_op.val() == self.op_bulk.val();
         self.is_cparrive.next = self.c_op.val() == self.op_cparrive.val();
+        self.is_tensor.next = self.c_op.val() == self.op_tensor.val();
 
         // Thread record.
         self.rec.next = self.trec.read_data.val();
@@ -904,13 +1099,85 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_ready.val();
         self.ctl_mb_go.next = self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_ready.val();
 
+        // ================= mover: beat arithmetic =================
+        // (ahead of the controller, which may start the next move on the current move's last beat)
+        self.b_s.next = bit_cast::<32, 64>(self.o_src.q.val() & self.k_bmask.val());
+        self.b_d.next = bit_cast::<32, 64>(self.o_dst.q.val() & self.k_bmask.val());
+        self.b_n1.next = self.o_rem.q.val();
+        if self.o_rem.q.val() > (self.k_b32.val() - self.b_d.val()) {
+            self.b_n1.next = self.k_b32.val() - self.b_d.val();
+        }
+        self.b_n.next = self.b_n1.val();
+        if (self.o_srem.q.val() != 0) & (self.b_n1.val() > (self.k_b32.val() - self.b_s.val())) {
+            self.b_n.next = self.k_b32.val() - self.b_s.val();
+        }
+        self.b_nsrc.next = self.o_srem.q.val();
+        if self.o_srem.q.val() > self.b_n.val() {
+            self.b_nsrc.next = self.b_n.val();
+        }
+        self.hasmb1.next = 0.into();
+        if self.o_has_mb.q.val() {
+            self.hasmb1.next = 1.into();
+        }
+        self.s1v9.next = 0.into();
+        if self.s1_valid.q.val() {
+            self.s1v9.next = 1.into();
+        }
+        self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<32, 64>(self.k_bmask.val());
+        self.beat_last.next = self.b_n.val() == self.o_rem.q.val();
+        self.b_read.next = self.b_nsrc.val() != 0;
+        self.last1.next = 0.into();
+        if self.beat_last.val() {
+            self.last1.next = 1.into();
+        }
+        self.nodata1.next = 0.into();
+        if !self.b_read.val() {
+            self.nodata1.next = 1.into();
+        }
+        self.gm_wr_go.next = !self.wq_empty.val() & self.gm_grant.val();
+        self.gm_rd_want.next = self.o_active.q.val()
+            & self.o_src_gm.q.val()
+            & self.b_read.val()
+            & (self.pend.count.val() != self.k_pend_depth.val());
+        self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_empty.val() & self.gm_grant.val();
+        self.b_go.next = false;
+        if self.o_active.q.val() {
+            if self.o_src_gm.q.val() {
+                if self.b_read.val() {
+                    self.b_go.next = self.gm_rd_go.val();
+                } else {
+                    // A beat without source bytes goes through the descriptor queue alone, so that
+                    // it can retire without read data.
+                    self.b_go.next = self.pend.empty.val();
+                }
+            } else {
+                // Shared source: one read per cycle, room reserved in the global write queue.
+                self.b_go.next = !self.o_dst_gm.q.val()
+                    | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val());
+            }
+        }
+        self.fill1.next = 0.into();
+        if self.o_fill.q.val() {
+            self.fill1.next = 1.into();
+        }
+        // Tensor-map reads use the global port when the mover does not (no move being issued).
+        self.map_want.next = (self.state.q.val() == 3)
+            & (self.tm_issued.q.val() != self.tm_beats.q.val())
+            & !self.o_active.q.val()
+            & (self.pend.count.val() != self.k_pend_depth.val());
+        self.map_go.next = self.map_want.val() & self.wq_empty.val() & self.gm_grant.val();
+
         // ================= controller: decide =================
         self.err.next = self.e_none.val();
         self.done.next = false;
         self.start.next = false;
-        // Shared-source moves: bulk shared::cta -> global and -> shared::cluster.
-        self.st_src_gm.next = !(self.is_bulk.val() & ((self.dir.val() == self.dir_s2g.val()) | (self.dir.val() == self.dir_s2c.val())));
-        self.st_dst_gm.next = self.is_bulk.val() & (self.dir.val() == self.dir_s2g.val());
+        // Shared-source moves: bulk shared::cta -> global and -> shared::cluster, tensor stores.
+        self.st_src_gm.next = !((self.is_bulk.val() & ((self.dir.val() == self.dir_s2g.val()) | (self.dir.val() == self.dir_s2c.val())))
+            | (self.is_tensor.val() & (self.dir.val() == self.dir_s2g.val())));
+        self.st_dst_gm.next = (self.is_bulk.val() | self.is_tensor.val()) & (self.dir.val() == self.dir_s2g.val());
+        self.st_fill.next = false;
+        self.st_tx_en.next = false;
+        self.st_tx.next = 0.into();
         self.st_src_slot.next = self.c_cta.val();
         self.st_dst_slot.next = self.c_cta.val();
         self.st_src.next = self.cur_src.q.val();
@@ -921,11 +1188,15 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.st_has_mb.next = false;
         self.st_mb_slot.next = self.c_cta.val();
         self.st_mb_off.next = bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val());
-        // A move may start when the mover is free, the complete_tx queue has room for every move
-        // in flight, and the mover is drained unless a global-source move follows another.
-        self.can_start.next = !self.o_active.q.val()
+        // A move may start when the mover is free (or issues the last beat of its move now), the
+        // complete_tx queue has room for every move in flight, and the mover is drained unless
+        // the move is of the same kind as the previous one (global source after global source,
+        // shared -> global after shared -> global: those complete in issue order).
+        self.can_start.next = (!self.o_active.q.val() | (self.b_go.val() & self.beat_last.val()))
             & ((self.moves.q.val() + self.comp_q.count.val()) < self.k_comp_depth.val())
-            & ((self.moves.q.val() == 0) | (self.st_src_gm.val() & self.last_src_gm.q.val()));
+            & ((self.moves.q.val() == 0)
+                | (self.st_src_gm.val() & self.last_src_gm.q.val())
+                | (!self.st_src_gm.val() & !self.last_src_gm.q.val() & self.st_dst_gm.val() & self.last_dst_gm.q.val()));
         if self.state.q.val() == 2 {
             if self.is_commit.val() | self.is_bcommit.val() {
                 // Shift the thread's newest move number into the ring, unless the oldest entry
@@ -1073,12 +1344,377 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                         self.new_b_last.next = self.issued_seq.q.val() + 1;
                     }
                 }
+            } else if self.is_tensor.val() & self.k_tensor_built.val() {
+                // cp.async.bulk.tensor: continues in states 3..6 (map fetch, products, checks, rows).
             } else {
-                // cp.reduce.async.bulk, cp.async.bulk.tensor (not built in this RTL), bulk copies
-                // without features.bulk_copy, unknown codes.
+                // cp.reduce.async.bulk (not built in this RTL), bulk copies without
+                // features.bulk_copy, tensor copies without features.tensor_copy, unknown codes.
                 self.err.next = self.e_not_built.val();
                 self.done.next = true;
             }
+        }
+
+        // ================= tensor tile mode (states 3..6) =================
+        // 3: read the 128-byte map through the global port (beats land in map_buf) and decode it.
+        // 4: one dimension per cycle: row base address (base + x_d * stride_d) and box elements.
+        // 5: the golden checks in the golden order; 6: one move per box row (load: an optional
+        // fill prefix, then data with fill suffix; store: the in-bounds run only), complete_tx of
+        // the full box bytes with the last move of each destination CTA.
+        self.m_raw.next = 0.into();
+        self.md_dims.next = 0.into();
+        self.md_eb.next = 0.into();
+        self.md_type.next = 0.into();
+        self.md_lg.next = 0.into();
+        self.md_err.next = false;
+        self.md_tbytes.next = 0.into();
+        self.u_x.next = 0.into();
+        self.u_s.next = 0.into();
+        self.u_bx.next = 0.into();
+        self.u_sum.next = 0.into();
+        self.u_prod.next = 0.into();
+        self.mc_mask.next = bit_cast::<64, 32>(self.cur_c.q.val()) & 0xFFFF;
+        self.t_dir_ok.next = (self.dir.val() == self.dir_g2s.val())
+            | (self.dir.val() == self.dir_s2g.val())
+            | (self.dir.val() == self.dir_s2c.val());
+        if (self.state.q.val() == 3) & (self.tm_got.q.val() == self.tm_beats.q.val()) {
+            self.m_raw.next = bit_cast::<1024, 2048>(self.map_buf.q.val() >> ((self.cur_src.q.val() & self.k_bmask.val()) << 3));
+            self.md_dims.next = self.m_raw.val().get_bits::<32>(32);
+            self.md_eb.next = self.m_raw.val().get_bits::<32>(64);
+            self.md_type.next = self.m_raw.val().get_bits::<32>(768);
+            if (self.m_raw.val().get_bits::<32>(0) != self.k_magic.val())
+                | (self.md_dims.val() != bit_cast::<32, 16>(self.c_imm.val()))
+                | (self.md_dims.val() == 0)
+                | (self.md_dims.val() > 5)
+                | (self.m_raw.val().get_bits::<32>(96) > 1)
+            {
+                self.md_err.next = true;
+            }
+            if self.md_eb.val() == 1 {
+                self.md_lg.next = 0.into();
+            } else if self.md_eb.val() == 2 {
+                self.md_lg.next = 1.into();
+            } else if self.md_eb.val() == 4 {
+                self.md_lg.next = 2.into();
+            } else if self.md_eb.val() == 8 {
+                self.md_lg.next = 3.into();
+            } else if self.md_eb.val() == 16 {
+                self.md_lg.next = 4.into();
+            } else {
+                self.md_err.next = true;
+            }
+            if (self.md_dims.val() > 0)
+                & ((self.m_raw.val().get_bits::<32>(192) == 0) | (self.m_raw.val().get_bits::<32>(352) == 0))
+            {
+                self.md_err.next = true;
+            }
+            if (self.md_dims.val() > 1)
+                & ((self.m_raw.val().get_bits::<32>(224) == 0) | (self.m_raw.val().get_bits::<32>(384) == 0))
+            {
+                self.md_err.next = true;
+            }
+            if (self.md_dims.val() > 2)
+                & ((self.m_raw.val().get_bits::<32>(256) == 0) | (self.m_raw.val().get_bits::<32>(416) == 0))
+            {
+                self.md_err.next = true;
+            }
+            if (self.md_dims.val() > 3)
+                & ((self.m_raw.val().get_bits::<32>(288) == 0) | (self.m_raw.val().get_bits::<32>(448) == 0))
+            {
+                self.md_err.next = true;
+            }
+            if (self.md_dims.val() > 4)
+                & ((self.m_raw.val().get_bits::<32>(320) == 0) | (self.m_raw.val().get_bits::<32>(480) == 0))
+            {
+                self.md_err.next = true;
+            }
+            if ((self.m_raw.val().get_bits::<32>(352) << self.md_lg.val()) & 15) != 0 {
+                self.md_err.next = true;
+            }
+            // elem_type (off 96): 0 untyped, else DataType code + 1 of the element's size.
+            if (self.md_type.val() == 1) | (self.md_type.val() == 11) | (self.md_type.val() == 12) {
+                self.md_tbytes.next = 2.into();
+            } else if (self.md_type.val() == 2) | (self.md_type.val() == 5) | (self.md_type.val() == 7) | (self.md_type.val() == 9)
+                | (self.md_type.val() == 13) | (self.md_type.val() == 14)
+            {
+                self.md_tbytes.next = 4.into();
+            } else if (self.md_type.val() == 3) | (self.md_type.val() == 6) | (self.md_type.val() == 8) | (self.md_type.val() == 10) {
+                self.md_tbytes.next = 8.into();
+            } else if self.md_type.val() == 4 {
+                self.md_tbytes.next = 16.into();
+            }
+            if (self.md_type.val() != 0) & (self.md_tbytes.val() != self.md_eb.val()) {
+                self.md_err.next = true;
+            }
+            self.m_err.d.next = self.md_err.val();
+            self.m_lg.d.next = self.md_lg.val();
+            self.m_fill.d.next = self.m_raw.val().get_bit(96);
+            // Unused dimensions: coordinate 0, box 1, size 1.
+            self.m_c.d.next = (bit_cast::<160, 128>(self.cur_a.q.val())
+                | (bit_cast::<160, 64>(self.cur_b.q.val() & self.k_u32_mask.val()) << 128))
+                & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5));
+            self.m_box.d.next = (self.m_raw.val().get_bits::<160>(352) & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)))
+                | (self.k_one_pat.val() & (self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)));
+            self.m_size.d.next = (self.m_raw.val().get_bits::<160>(192) & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)))
+                | (self.k_one_pat.val() & (self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)));
+            self.m_stride.d.next = self.m_raw.val().get_bits::<256>(512);
+            self.t_addr.d.next = self.m_raw.val().get_bits::<64>(128);
+            self.t_prod.d.next = bit_cast::<64, 32>(self.m_raw.val().get_bits::<32>(352));
+            self.t_mdim.d.next = 1.into();
+            self.state.d.next = 4.into();
+        }
+        if self.map_go.val() {
+            self.tm_issued.d.next = self.tm_issued.q.val() + 1;
+            self.tm_addr.d.next = self.tm_addr.q.val() + self.k_b64.val();
+        }
+        if self.state.q.val() == 4 {
+            self.m_neg.d.next = (self.m_c.q.val() & self.k_sign_pat.val()).any();
+            // x (s32) * stride mod 2^64 from 16 x 16 products; box elements * box_d likewise.
+            self.u_x.next = bit_cast::<32, 160>(self.m_c.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
+            self.u_s.next = bit_cast::<64, 256>(self.m_stride.q.val() >> ((bit_cast::<16, 3>(self.t_mdim.q.val()) - 1) << 6));
+            self.u_bx.next = bit_cast::<32, 160>(self.m_box.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
+            self.u_sum.next = bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(0))
+                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(16)) << 16)
+                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(32)) << 32)
+                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(48)) << 48)
+                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(16) * self.u_s.val().get_bits::<16>(0)) << 16)
+                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(16) * self.u_s.val().get_bits::<16>(16)) << 32)
+                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(16) * self.u_s.val().get_bits::<16>(32)) << 48);
+            if self.u_x.val().get_bit(31) {
+                self.u_sum.next = self.u_sum.val() - (self.u_s.val() << 32);
+            }
+            self.u_prod.next = bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(0) * self.u_bx.val().get_bits::<16>(0))
+                + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(0) * self.u_bx.val().get_bits::<16>(16)) << 16)
+                + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(16) * self.u_bx.val().get_bits::<16>(0)) << 16)
+                + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(16) * self.u_bx.val().get_bits::<16>(16)) << 32);
+            if self.u_prod.val() > self.k_box_limit.val() {
+                self.u_prod.next = self.k_box_limit.val() + 1;
+            }
+            self.t_addr.d.next = self.t_addr.q.val() + self.u_sum.val();
+            self.t_prod.d.next = self.u_prod.val();
+            self.t_box_bytes.d.next = bit_cast::<32, 64>(self.u_prod.val() << self.m_lg.q.val());
+            self.t_mdim.d.next = self.t_mdim.q.val() + 1;
+            if self.t_mdim.q.val() == 4 {
+                self.state.d.next = 5.into();
+            }
+        }
+        if self.state.q.val() == 5 {
+            if self.m_err.q.val() | (self.t_prod.q.val() > self.k_box_limit.val()) | !self.t_dir_ok.val() {
+                self.err.next = self.e_tensor_map.val();
+            } else if self.dir.val() == self.dir_s2g.val() {
+                if self.m_neg.q.val() {
+                    self.err.next = self.e_tensor_neg.val();
+                } else if (self.cur_addr.q.val() & 15) != 0 {
+                    self.err.next = self.e_bulk_align.val();
+                } else if (self.cur_addr.q.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val())) > self.k_shared_bytes.val() {
+                    self.err.next = self.e_shared_range.val();
+                } else if self.c_imm2.val() != 0 {
+                    // cp.reduce.async.bulk.tensor: not built in this RTL.
+                    self.err.next = self.e_not_built.val();
+                }
+            } else if (self.cur_addr.q.val() & 15) != 0 {
+                self.err.next = self.e_bulk_align.val();
+            } else if self.dst_bad.val() | self.mb_bad.val() {
+                self.err.next = self.e_shared_range.val();
+            } else if (self.mb_off_r.val() & 7) != 0 {
+                self.err.next = self.e_mb_align.val();
+            } else if (self.c_flags.val() & self.f_multicast.val()).any() & (self.mc_mask.val() >= self.k_rank_limit.val()) {
+                self.err.next = self.e_shared_range.val();
+            } else if (self.dst_off.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val())) > self.k_shared_bytes.val() {
+                self.err.next = self.e_shared_range.val();
+            }
+            if self.err.val() != self.e_none.val() {
+                self.done.next = true;
+            } else if (self.dir.val() != self.dir_s2g.val()) & (self.c_flags.val() & self.f_multicast.val()).any() & (self.mc_mask.val() == 0) {
+                // Multicast to no CTA: nothing to move.
+                self.done.next = true;
+            } else {
+                self.state.d.next = 6.into();
+            }
+            self.mc_left.d.next = bit_cast::<16, 64>(self.mc_mask.val());
+            self.t_sdst.d.next = self.dst_off.val();
+            if self.dir.val() == self.dir_s2g.val() {
+                self.t_sdst.d.next = self.cur_addr.q.val();
+            }
+        }
+        // Row geometry (dimension 0 run of the current row; higher dimensions in or out).
+        self.r_c0.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(0))
+            - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(0)) & self.k_bit31.val()) << 1);
+        self.r_bytes.next = bit_cast::<64, 32>(self.m_box.q.val().get_bits::<32>(0)) << self.m_lg.q.val();
+        self.r_end.next = self.r_c0.val() + bit_cast::<64, 32>(self.m_box.q.val().get_bits::<32>(0));
+        self.r_lo.next = self.r_c0.val();
+        if self.r_c0.val().get_bit(63) {
+            self.r_lo.next = 0.into();
+        }
+        self.r_hi.next = self.r_end.val();
+        if self.r_end.val() > bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0)) {
+            self.r_hi.next = bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0));
+        }
+        self.r_empty.next = self.r_end.val().get_bit(63)
+            | (self.r_end.val() == 0)
+            | (!self.r_c0.val().get_bit(63) & (self.r_c0.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0))))
+            | self.t_x1.q.val().get_bit(63)
+            | (self.t_x1.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(32)))
+            | self.t_x2.q.val().get_bit(63)
+            | (self.t_x2.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(64)))
+            | self.t_x3.q.val().get_bit(63)
+            | (self.t_x3.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(96)))
+            | self.t_x4.q.val().get_bit(63)
+            | (self.t_x4.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(128)));
+        self.r_pre.next = (self.r_lo.val() - self.r_c0.val()) << self.m_lg.q.val();
+        self.r_dat.next = (self.r_hi.val() - self.r_lo.val()) << self.m_lg.q.val();
+        self.r_w1.next = (self.t_i1.q.val() + 1) == self.m_box.q.val().get_bits::<32>(32);
+        self.r_w2.next = (self.t_i2.q.val() + 1) == self.m_box.q.val().get_bits::<32>(64);
+        self.r_w3.next = (self.t_i3.q.val() + 1) == self.m_box.q.val().get_bits::<32>(96);
+        self.r_w4.next = (self.t_i4.q.val() + 1) == self.m_box.q.val().get_bits::<32>(128);
+        self.r_adv.next = false;
+        self.t_slot.next = self.c_cta.val();
+        if self.dst_cluster.val() {
+            self.t_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
+        }
+        self.t_mbslot.next = self.c_cta.val();
+        if self.mb_cluster.val() {
+            self.t_mbslot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
+        }
+        if (self.c_flags.val() & self.f_multicast.val()).any() {
+            self.t_slot.next = self.first_slot.val() + self.mc_rank.val();
+            self.t_mbslot.next = self.first_slot.val() + self.mc_rank.val();
+        }
+        if self.state.q.val() == 6 {
+            self.st_src_slot.next = self.c_cta.val();
+            self.st_dst_slot.next = self.t_slot.val();
+            self.st_mb_slot.next = self.t_mbslot.val();
+            self.st_fill.next = self.m_fill.q.val();
+            if self.dir.val() == self.dir_s2g.val() {
+                // Store: the in-bounds run of the row, shared -> global; skip rows with none.
+                self.st_src.next = self.t_sdst.q.val() + self.r_pre.val();
+                self.st_dst.next = self.t_l1.q.val() + (self.r_lo.val() << self.m_lg.q.val());
+                self.st_len.next = bit_cast::<32, 64>(self.r_dat.val());
+                self.st_srem.next = bit_cast::<32, 64>(self.r_dat.val());
+                if self.r_empty.val() {
+                    self.r_adv.next = true;
+                } else if self.can_start.val() {
+                    self.start.next = true;
+                    self.r_adv.next = true;
+                }
+            } else {
+                // Load: whole row of fill, or fill prefix then data (+ fill suffix).
+                self.st_src.next = self.t_l1.q.val() + (self.r_lo.val() << self.m_lg.q.val());
+                self.st_dst.next = self.t_sdst.q.val();
+                self.st_len.next = bit_cast::<32, 64>(self.r_bytes.val());
+                self.st_srem.next = 0.into();
+                if !self.r_empty.val() {
+                    if !self.t_part.q.val() & (self.r_pre.val() != 0) {
+                        self.st_len.next = bit_cast::<32, 64>(self.r_pre.val());
+                    } else {
+                        self.st_dst.next = self.t_sdst.q.val() + self.r_pre.val();
+                        self.st_len.next = bit_cast::<32, 64>(self.r_bytes.val() - self.r_pre.val());
+                        self.st_srem.next = bit_cast::<32, 64>(self.r_dat.val());
+                    }
+                }
+                self.st_tx_en.next = true;
+                self.st_tx.next = self.t_box_bytes.q.val();
+                if self.r_empty.val() | self.t_part.q.val() | (self.r_pre.val() == 0) {
+                    // This move ends the row; the box's last row carries the complete_tx.
+                    self.st_has_mb.next = self.r_w1.val() & self.r_w2.val() & self.r_w3.val() & self.r_w4.val();
+                    if self.can_start.val() {
+                        self.start.next = true;
+                        self.r_adv.next = true;
+                    }
+                } else if self.can_start.val() {
+                    self.start.next = true;
+                    self.t_part.d.next = true;
+                }
+            }
+            if self.r_adv.val() {
+                self.t_part.d.next = false;
+                self.t_sdst.d.next = self.t_sdst.q.val() + self.r_bytes.val();
+                if !self.r_w1.val() {
+                    self.t_i1.d.next = self.t_i1.q.val() + 1;
+                    self.t_x1.d.next = self.t_x1.q.val() + 1;
+                    self.t_l1.d.next = self.t_l1.q.val() + self.m_stride.q.val().get_bits::<64>(0);
+                } else {
+                    self.t_i1.d.next = 0.into();
+                    self.t_x1.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32))
+                        - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32)) & self.k_bit31.val()) << 1);
+                    if !self.r_w2.val() {
+                        self.t_i2.d.next = self.t_i2.q.val() + 1;
+                        self.t_x2.d.next = self.t_x2.q.val() + 1;
+                        self.t_l2.d.next = self.t_l2.q.val() + self.m_stride.q.val().get_bits::<64>(64);
+                        self.t_l1.d.next = self.t_l2.q.val() + self.m_stride.q.val().get_bits::<64>(64);
+                    } else {
+                        self.t_i2.d.next = 0.into();
+                        self.t_x2.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64))
+                            - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64)) & self.k_bit31.val()) << 1);
+                        if !self.r_w3.val() {
+                            self.t_i3.d.next = self.t_i3.q.val() + 1;
+                            self.t_x3.d.next = self.t_x3.q.val() + 1;
+                            self.t_l3.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
+                            self.t_l2.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
+                            self.t_l1.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
+                        } else {
+                            self.t_i3.d.next = 0.into();
+                            self.t_x3.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96))
+                                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96)) & self.k_bit31.val()) << 1);
+                            if !self.r_w4.val() {
+                                self.t_i4.d.next = self.t_i4.q.val() + 1;
+                                self.t_x4.d.next = self.t_x4.q.val() + 1;
+                                self.t_l4.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
+                                self.t_l3.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
+                                self.t_l2.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
+                                self.t_l1.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
+                            } else {
+                                // Last row of the box: this destination is done.
+                                self.t_i4.d.next = 0.into();
+                                self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
+                                    - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val()) << 1);
+                                self.t_l1.d.next = self.t_addr.q.val();
+                                self.t_l2.d.next = self.t_addr.q.val();
+                                self.t_l3.d.next = self.t_addr.q.val();
+                                self.t_l4.d.next = self.t_addr.q.val();
+                                self.t_sdst.d.next = self.dst_off.val();
+                                self.mc_left.d.next = self.mc_left.q.val() & !self.mc_bit.val();
+                                if (self.dir.val() == self.dir_s2g.val())
+                                    | !(self.c_flags.val() & self.f_multicast.val()).any()
+                                    | ((self.mc_left.q.val() & !self.mc_bit.val()) == 0)
+                                {
+                                    self.done.next = true;
+                                }
+                                if self.dir.val() == self.dir_s2g.val() {
+                                    // The store's bulk group ends at its last move.
+                                    self.rec_write.next = true;
+                                    self.new_b_last.next = self.issued_seq.q.val();
+                                    if self.start.val() {
+                                        self.new_b_last.next = self.issued_seq.q.val() + 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if self.state.q.val() == 5 {
+            // Row sequencer start values (state 5 uses them when entering state 6).
+            self.t_i1.d.next = 0.into();
+            self.t_i2.d.next = 0.into();
+            self.t_i3.d.next = 0.into();
+            self.t_i4.d.next = 0.into();
+            self.t_part.d.next = false;
+            self.t_x1.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32))
+                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32)) & self.k_bit31.val()) << 1);
+            self.t_x2.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64))
+                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64)) & self.k_bit31.val()) << 1);
+            self.t_x3.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96))
+                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96)) & self.k_bit31.val()) << 1);
+            self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
+                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val()) << 1);
+            self.t_l1.d.next = self.t_addr.q.val();
+            self.t_l2.d.next = self.t_addr.q.val();
+            self.t_l3.d.next = self.t_addr.q.val();
+            self.t_l4.d.next = self.t_addr.q.val();
+        }
+        if self.done.val() & (self.state.q.val() > 2) {
+            self.state.d.next = 0.into();
         }
 
         // Thread-table write-back.
@@ -1102,7 +1738,16 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
         } else if self.state.q.val() == 1 {
                 self.state.d.next = 2.into();
-        } else {
+        } else if self.state.q.val() == 2 {
+                if self.is_tensor.val() & self.k_tensor_built.val() {
+                    // Tensor: fetch the map (the port-aligned beats covering its 128 bytes).
+                    self.state.d.next = 3.into();
+                    self.tm_addr.d.next = self.cur_src.q.val() & !self.k_bmask.val();
+                    self.tm_beats.d.next = bit_cast::<8, 64>(((self.cur_src.q.val() & self.k_bmask.val()) + 127) >> self.k_log_b.val()) + 1;
+                    self.tm_issued.d.next = 0.into();
+                    self.tm_got.d.next = 0.into();
+                    self.map_buf.d.next = 0.into();
+                }
                 if self.is_wait.val() & (self.c_imm2.val() == 1) & !self.oldest_incomplete.val() {
                     // The commit of wait_all is written; re-read the record as wait_group 0.
                     self.cur_ctl.d.next = self.cur_ctl.q.val() & self.k_ctl_no_imm.val();
@@ -1122,7 +1767,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
 
         // Responses (registered).
-        self.r_valid.d.next = self.done.val() & (self.state.q.val() == 2) & !self.reset.val();
+        self.r_valid.d.next = self.done.val() & (self.state.q.val() > 1) & !self.reset.val();
         self.r_cta.d.next = self.c_cta.val();
         self.r_warp.d.next = self.c_warp.val();
         self.r_lane.d.next = self.c_lane.val();
@@ -1166,7 +1811,37 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (bit_cast::<61, SADDR_BITS>(bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val())) << 5)
             | (bit_cast::<61, SEQ_BITS>(self.issued_seq.q.val()) << 29);
 
+        self.pend_in.next = bit_cast::<192, SLOT_BITS>(self.o_dst_slot.q.val())
+            | (bit_cast::<192, 64>((self.o_dst.q.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
+            | (bit_cast::<192, 32>(self.b_k.val() & 0xFFFF) << 29)
+            | (bit_cast::<192, 32>(self.b_d.val() & 0xFFFF) << 45)
+            | (bit_cast::<192, 32>(self.b_n.val() & 0xFFFF) << 61)
+            | (bit_cast::<192, 32>(self.b_nsrc.val() & 0xFFFF) << 77)
+            | (bit_cast::<192, 1>(self.last1.val()) << 93)
+            | (bit_cast::<192, SEQ_BITS>(self.o_seq.q.val()) << 94)
+            | (bit_cast::<192, 1>(self.hasmb1.val()) << 126)
+            | (bit_cast::<192, SLOT_BITS>(self.o_mb_slot.q.val()) << 127)
+            | (bit_cast::<192, SADDR_BITS>(self.o_mb_off.q.val()) << 132)
+            | (bit_cast::<192, 32>(self.o_len.q.val()) << 156)
+            | (bit_cast::<192, 1>(self.nodata1.val()) << 188)
+            | (bit_cast::<192, 1>(self.fill1.val()) << 189);
+        self.pend.din.next = self.pend_in.val();
+        if self.map_go.val() {
+            // A tensor-map beat: no destination, captured into map_buf on arrival (bit 190).
+            self.pend.din.next = self.k_map_desc.val();
+        }
+        self.pend.push.next = (self.b_go.val() & self.o_src_gm.q.val()) | self.map_go.val();
+        if self.b_go.val() {
+            self.o_src.d.next = self.o_src.q.val() + bit_cast::<64, 32>(self.b_n.val());
+            self.o_dst.d.next = self.o_dst.q.val() + bit_cast::<64, 32>(self.b_n.val());
+            self.o_rem.d.next = self.o_rem.q.val() - self.b_n.val();
+            self.o_srem.d.next = self.o_srem.q.val() - self.b_nsrc.val();
+            if self.beat_last.val() {
+                self.o_active.d.next = false;
+            }
+        }
         // ================= mover: start =================
+        // (after the beat-issue updates: a move may start on the last beat of the previous one)
         if self.start.val() {
             self.o_active.d.next = true;
             self.o_src_gm.d.next = self.st_src_gm.val();
@@ -1184,90 +1859,15 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.o_mb_slot.d.next = self.st_mb_slot.val();
             self.o_mb_off.d.next = self.st_mb_off.val();
             self.o_len.d.next = self.st_len.val();
+            if self.st_tx_en.val() {
+                self.o_len.d.next = self.st_tx.val();
+            }
+            self.o_fill.d.next = self.st_fill.val();
             self.last_src_gm.d.next = self.st_src_gm.val();
+            self.last_dst_gm.d.next = self.st_dst_gm.val();
             self.issued_seq.d.next = self.issued_seq.q.val() + 1;
         }
 
-        // ================= mover: beat issue =================
-        self.b_s.next = bit_cast::<32, 64>(self.o_src.q.val() & self.k_bmask.val());
-        self.b_d.next = bit_cast::<32, 64>(self.o_dst.q.val() & self.k_bmask.val());
-        self.b_n1.next = self.o_rem.q.val();
-        if self.o_rem.q.val() > (self.k_b32.val() - self.b_d.val()) {
-            self.b_n1.next = self.k_b32.val() - self.b_d.val();
-        }
-        self.b_n.next = self.b_n1.val();
-        if (self.o_srem.q.val() != 0) & (self.b_n1.val() > (self.k_b32.val() - self.b_s.val())) {
-            self.b_n.next = self.k_b32.val() - self.b_s.val();
-        }
-        self.b_nsrc.next = self.o_srem.q.val();
-        if self.o_srem.q.val() > self.b_n.val() {
-            self.b_nsrc.next = self.b_n.val();
-        }
-        self.hasmb1.next = 0.into();
-        if self.o_has_mb.q.val() {
-            self.hasmb1.next = 1.into();
-        }
-        self.s1v9.next = 0.into();
-        if self.s1_valid.q.val() {
-            self.s1v9.next = 1.into();
-        }
-        self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<32, 64>(self.k_bmask.val());
-        self.beat_last.next = self.b_n.val() == self.o_rem.q.val();
-        self.b_read.next = self.b_nsrc.val() != 0;
-        self.last1.next = 0.into();
-        if self.beat_last.val() {
-            self.last1.next = 1.into();
-        }
-        self.nodata1.next = 0.into();
-        if !self.b_read.val() {
-            self.nodata1.next = 1.into();
-        }
-        self.gm_wr_go.next = !self.wq_empty.val() & self.gm_grant.val();
-        self.gm_rd_want.next = self.o_active.q.val()
-            & self.o_src_gm.q.val()
-            & self.b_read.val()
-            & (self.pend.count.val() != self.k_pend_depth.val());
-        self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_empty.val() & self.gm_grant.val();
-        self.b_go.next = false;
-        if self.o_active.q.val() {
-            if self.o_src_gm.q.val() {
-                if self.b_read.val() {
-                    self.b_go.next = self.gm_rd_go.val();
-                } else {
-                    // A beat without source bytes goes through the descriptor queue alone, so that
-                    // it can retire without read data.
-                    self.b_go.next = self.pend.empty.val();
-                }
-            } else {
-                // Shared source: one read per cycle, room reserved in the global write queue.
-                self.b_go.next = !self.o_dst_gm.q.val()
-                    | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val());
-            }
-        }
-        self.pend_in.next = bit_cast::<189, SLOT_BITS>(self.o_dst_slot.q.val())
-            | (bit_cast::<189, 64>((self.o_dst.q.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
-            | (bit_cast::<189, 32>(self.b_k.val() & 0xFFFF) << 29)
-            | (bit_cast::<189, 32>(self.b_d.val() & 0xFFFF) << 45)
-            | (bit_cast::<189, 32>(self.b_n.val() & 0xFFFF) << 61)
-            | (bit_cast::<189, 32>(self.b_nsrc.val() & 0xFFFF) << 77)
-            | (bit_cast::<189, 1>(self.last1.val()) << 93)
-            | (bit_cast::<189, SEQ_BITS>(self.o_seq.q.val()) << 94)
-            | (bit_cast::<189, 1>(self.hasmb1.val()) << 126)
-            | (bit_cast::<189, SLOT_BITS>(self.o_mb_slot.q.val()) << 127)
-            | (bit_cast::<189, SADDR_BITS>(self.o_mb_off.q.val()) << 132)
-            | (bit_cast::<189, 32>(self.o_len.q.val()) << 156)
-            | (bit_cast::<189, 1>(self.nodata1.val()) << 188);
-        self.pend.din.next = self.pend_in.val();
-        self.pend.push.next = self.b_go.val() & self.o_src_gm.q.val();
-        if self.b_go.val() {
-            self.o_src.d.next = self.o_src.q.val() + bit_cast::<64, 32>(self.b_n.val());
-            self.o_dst.d.next = self.o_dst.q.val() + bit_cast::<64, 32>(self.b_n.val());
-            self.o_rem.d.next = self.o_rem.q.val() - self.b_n.val();
-            self.o_srem.d.next = self.o_srem.q.val() - self.b_nsrc.val();
-            if self.beat_last.val() {
-                self.o_active.d.next = false;
-            }
-        }
         // Shared-memory read of a shared-source beat.
         self.sm_re.next = self.b_go.val() & !self.o_src_gm.q.val();
         self.sm_rslot.next = self.o_src_slot.q.val();
@@ -1310,6 +1910,13 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.f_n.next = self.f_desc.val().get_bits::<16>(61);
         self.f_nsrc.next = self.f_desc.val().get_bits::<16>(77);
         self.f_last.next = self.f_desc.val().get_bit(93);
+        self.f_fill.next = self.f_desc.val().get_bit(189);
+        self.f_map.next = self.f_desc.val().get_bit(190);
+        if self.f_valid.val() & self.f_map.val() {
+            self.map_buf.d.next = self.map_buf.q.val()
+                | (bit_cast::<2048, D>(self.f_data.val()) << (bit_cast::<16, 8>(self.tm_got.q.val()) << self.k_log_d.val()));
+            self.tm_got.d.next = self.tm_got.q.val() + 1;
+        }
         self.flast1.next = self.f_desc.val().get_bits::<1>(93);
         // Byte rotation: destination byte j takes source byte (j + k) mod B.
         self.f_rot.next = self.f_data.val();
@@ -1337,10 +1944,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.f_be.next = self.f_be_raw.val() & bit_cast::<B, 128>(self.f_pat.val() >> (self.f_gaddr.val() & 15));
         }
         // Shared destination: write now.
-        self.sm_we.next = self.f_valid.val() & !self.f_to_gm.val() & !self.reset.val();
+        self.sm_we.next = self.f_valid.val() & !self.f_to_gm.val() & !self.f_map.val() & !self.reset.val();
         self.sm_wslot.next = self.f_desc.val().get_bits::<SLOT_BITS>(0);
         self.sm_waddr.next = self.f_desc.val().get_bits::<SADDR_BITS>(5);
         self.sm_wdata.next = self.f_rot.val() & self.f_keep.val();
+        if self.f_fill.val() {
+            // Tensor out-of-bounds fill with all-ones bytes (the bytes without source data).
+            self.sm_wdata.next = (self.f_rot.val() & self.f_keep.val()) | !self.f_keep.val();
+        }
         self.sm_be.next = self.f_be.val();
         // Global destination: queue for the global port.
         self.wq_data.din.next = self.f_rot.val() & self.f_keep.val();
@@ -1361,9 +1972,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.wq_meta.head.next = self.wq_ctl.head.val();
 
         // Global port: queued writes first, then reads of the active move.
-        self.gm_req.next = !self.wq_empty.val() | self.gm_rd_want.val();
+        self.gm_req.next = !self.wq_empty.val() | self.gm_rd_want.val() | self.map_want.val();
         self.gm_we.next = !self.wq_empty.val();
         self.gm_addr.next = self.o_src.q.val() & !self.k_bmask.val();
+        if self.map_want.val() {
+            self.gm_addr.next = self.tm_addr.q.val();
+        }
         self.gm_wdata.next = self.wq_data.dout.val();
         self.gm_be.next = self.wq_be.dout.val();
         if !self.wq_empty.val() {
