@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod cmd_bench;
+mod cmd_cosim;
 mod cmd_gen;
 mod cmd_run;
 
@@ -24,6 +25,8 @@ enum Command {
     Run(cmd_run::Args),
     /// Measure the golden model's speed (thread-instructions per second) on built-in kernels.
     Bench(cmd_bench::Args),
+    /// Run a PTX kernel on the golden model and the Verilated RTL in lockstep; stop at the first divergence.
+    Cosim(cmd_cosim::Args),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
         Command::Gen(a) => cmd_gen::main(a),
         Command::Run(a) => cmd_run::main(a),
         Command::Bench(a) => cmd_bench::main(a),
+        Command::Cosim(a) => cmd_cosim::main(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
