@@ -278,3 +278,359 @@ fn element_half_pairs_dense_sample() {
         }
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// The AtomicAlu block: warp requests against the golden AtomicAlu, memory served by the test
+// ------------------------------------------------------------------------------------------
+
+mod alu {
+    use super::*;
+    use smsync_hdl::atomic_alu::{atomic_alu_verilog, AtomicAlu};
+    use smsync_sim::config::Config;
+    use smsync_sim::encoding::{flags, ErrorCode, Op, Space};
+    use smsync_sim::memory::{MemorySystem, CLUSTER_BASE, GLOBAL_BASE};
+    use smsync_sim::units::atomic::AtomicAlu as GoldenAlu;
+    use smsync_sim::units::mbarrier::MbarrierUnit;
+    use smsync_sim::units::{Request, Response};
+    use rtla_support::{lint_verilog, tick};
+    use std::collections::VecDeque;
+
+    pub const GLOBAL_BYTES: usize = 4096;
+
+    /// The ALU plus a memory model: grants every request (or with probability `grant_pct`),
+    /// answers reads in order after `latency` cycles, applies writes at once.
+    pub struct AluBench {
+        pub uut: AtomicAlu,
+        pub mem: MemorySystem,
+        pub cycles: u64,
+        latency: u64,
+        grant_pct: u64,
+        rng: Rng,
+        reads: VecDeque<(u64, u128)>,
+    }
+
+    impl AluBench {
+        pub fn new(config: &Config, latency: u64, grant_pct: u64, seed: u64) -> AluBench {
+            let mut uut = AtomicAlu::new(config);
+            uut.connect_all();
+            let mem = MemorySystem::new(GLOBAL_BYTES, config.cta_slots as usize, config.shared_bytes as usize);
+            let mut b = AluBench { uut, mem, cycles: 0, latency, grant_pct, rng: Rng::new(seed ^ 0x5eed), reads: VecDeque::new() };
+            b.uut.reset.next = true;
+            b.uut.global_end.next = (GLOBAL_BASE + GLOBAL_BYTES as u64).to_bits();
+            b.cycle();
+            b.cycle();
+            b.uut.reset.next = false;
+            b.cycles = 0;
+            b
+        }
+
+        fn line(&self, global: bool, slot: usize, addr: u64) -> u128 {
+            if global {
+                self.mem.global.read(addr, 16).expect("RTL read outside global memory")
+            } else {
+                self.mem.shared[slot].read(addr, 16).expect("RTL read outside shared memory")
+            }
+        }
+
+        /// One clock cycle; returns the response if `resp_valid` was high in it.
+        fn cycle(&mut self) -> Option<Response> {
+            let u = &mut self.uut;
+            // read data due this cycle
+            let due = self.reads.front().map(|r| r.0 <= self.cycles).unwrap_or(false);
+            if due {
+                let (_, data) = self.reads.pop_front().unwrap();
+                u.m_rvalid.next = true;
+                u.m_rdata.next = data.to_bits();
+            } else {
+                u.m_rvalid.next = false;
+                u.m_rdata.next = 0xdead_beef_u128.to_bits();
+            }
+            u.m_grant.next = self.grant_pct >= 100 || self.rng.below(100) < self.grant_pct;
+            settle(u);
+            let mut resp = None;
+            if u.resp_valid.val() {
+                let mut r = Response {
+                    tag: 0,
+                    cta: 0,
+                    warp: 0,
+                    lanes: 0,
+                    values: [0; 32],
+                    preds: 0,
+                    error: ErrorCode::from_code(u.resp_error.val().index() as u8).unwrap_or(ErrorCode::NotBuilt),
+                    error_lane: u.resp_error_lane.val().index() as u8,
+                };
+                for i in 0..32 {
+                    r.values[i] = u.resp_values[i].val().to_u128();
+                }
+                resp = Some(r);
+            }
+            if u.m_req.val() && u.m_grant.val() {
+                let global = u.m_global.val();
+                let slot = u.m_slot.val().index();
+                let addr = u.m_addr.val().to_u64();
+                assert_eq!(addr % 16, 0, "m_addr not line aligned");
+                if u.m_we.val() {
+                    let be = u.m_be.val().index() as u32;
+                    let data = u.m_wdata.val().to_u128();
+                    let old = self.line(global, slot, addr);
+                    let mut mask = 0u128;
+                    for i in 0..16 {
+                        if be >> i & 1 == 1 {
+                            mask |= 0xFF << (8 * i);
+                        }
+                    }
+                    let new = old & !mask | data & mask;
+                    if global {
+                        self.mem.global.write(addr, 16, new).unwrap();
+                    } else {
+                        self.mem.shared[slot].write(addr, 16, new).unwrap();
+                    }
+                } else {
+                    let data = self.line(global, slot, addr);
+                    let u = &mut self.uut;
+                    let _ = u;
+                    self.reads.push_back((self.cycles + self.latency, data));
+                }
+            }
+            let u = &mut self.uut;
+            tick(u, |u| u.clock.next = Clock { clk: true }, |u| u.clock.next = Clock { clk: false }, |_| {});
+            self.cycles += 1;
+            resp
+        }
+
+        /// Present `req` until the response; returns it and the cycles it took.
+        pub fn run(&mut self, req: &Request) -> (Response, u64) {
+            let u = &mut self.uut;
+            u.req_valid.next = true;
+            u.req_op.next = (req.op.code() as u64).to_bits();
+            u.req_sub.next = (req.sub as u64).to_bits();
+            u.req_dtype.next = (req.dtype.code() as u64).to_bits();
+            u.req_flags.next = (req.flags as u64).to_bits();
+            u.req_space.next = (req.space.code() as u64).to_bits();
+            u.req_vec.next = (req.vec as u64).to_bits();
+            u.req_cta.next = (req.cta as u64).to_bits();
+            u.req_active.next = (req.active_mask as u64).to_bits();
+            for i in 0..32 {
+                u.lane_addr[i].next = req.lanes[i].addr.to_bits();
+                u.lane_mbar[i].next = req.lanes[i].mbar.to_bits();
+                u.lane_b[i].next = req.lanes[i].b.to_bits();
+                u.lane_c[i].next = req.lanes[i].c.to_bits();
+            }
+            let start = self.cycles;
+            for _ in 0..2000 {
+                if let Some(r) = self.cycle() {
+                    self.uut.req_valid.next = false;
+                    return (r, self.cycles - start);
+                }
+            }
+            panic!("no response in 2000 cycles to {req:?}");
+        }
+    }
+
+    /// Compare one request: response (values, error, error lane) and both memories.
+    pub fn compare(bench: &mut AluBench, golden: &mut GoldenAlu, gmem: &mut MemorySystem, mbar: &mut MbarrierUnit, req: &Request, ctx: &str) {
+        let mut out = Vec::new();
+        let mut events = Vec::new();
+        golden.submit(req, gmem, mbar, &mut out, &mut events);
+        let want = &out[0];
+        let (got, _) = bench.run(req);
+        assert_eq!((got.error, got.error_lane), (want.error, want.error_lane), "{ctx}: error differs for {req:?}");
+        for i in 0..32 {
+            assert_eq!(got.values[i], want.values[i], "{ctx}: lane {i} value differs for {req:?}");
+        }
+        assert!(bench.mem.global == gmem.global, "{ctx}: global memory differs after {req:?}");
+        for s in 0..gmem.shared.len() {
+            assert!(bench.mem.shared[s] == gmem.shared[s], "{ctx}: shared slot {s} differs after {req:?}");
+        }
+    }
+
+    /// A random request: mostly legal forms, addresses from a few lines (conflicts), sometimes
+    /// misaligned, out of range, an illegal type, red.async.
+    pub fn random_request(rng: &mut Rng, config: &Config, pairs: &[(AtomOp, DataType)]) -> Request {
+        let mut req = Request::new(0, rng.below(config.cta_slots as u64) as u16, 0, Op::Atom);
+        req.op = match rng.below(20) {
+            0 => Op::RedAsync,
+            1..=6 => Op::Red,
+            _ => Op::Atom,
+        };
+        let (op, dt) = pairs[rng.below(pairs.len() as u64) as usize];
+        req.sub = if rng.below(50) == 0 { 10 + rng.below(6) as u8 } else { op.code() };
+        req.dtype = if rng.below(30) == 0 { DataType::ALL[rng.below(DataType::ALL.len() as u64) as usize] } else { dt };
+        let half = matches!(req.dtype, DataType::F16 | DataType::Bf16 | DataType::F16x2 | DataType::Bf16x2);
+        req.flags = if half ^ (rng.below(40) == 0) { flags::MOD_A } else { 0 };
+        req.space = match rng.below(10) {
+            0..=4 => Space::Global,
+            5..=8 => Space::SharedCta,
+            _ => Space::SharedCluster,
+        };
+        // vector forms where legal (global), else scalar
+        let vecs: Vec<u8> = [2u8, 4, 8].into_iter().filter(|v| legal(op, req.dtype, *v, req.flags != 0)).collect();
+        req.vec = if !vecs.is_empty() && req.space == Space::Global && rng.below(2) == 0 { vecs[rng.below(vecs.len() as u64) as usize] } else { 1 };
+        if rng.below(60) == 0 {
+            req.vec = [2u8, 4, 8][rng.below(3) as usize];
+        }
+        req.active_mask = match rng.below(4) {
+            0 => u32::MAX,
+            1 => 0,
+            _ => rng.next() as u32,
+        };
+        if rng.below(30) == 0 {
+            req.active_mask = 0;
+        }
+        let size = (req.dtype.bytes() * req.vec as u32).max(1) as u64;
+        let base = if req.space == Space::Global { GLOBAL_BASE } else { 0 };
+        let limit = if req.space == Space::Global { GLOBAL_BYTES as u64 } else { config.shared_bytes as u64 };
+        let cluster = if req.space == Space::SharedCluster { CLUSTER_BASE } else { 0 };
+        let lines = 1 + rng.below(6);
+        let line0 = rng.below(limit / 16 - 8);
+        for i in 0..32 {
+            let line = line0 + rng.below(lines);
+            let slot_in_line = rng.below((16 / size).max(1));
+            let mut addr = cluster + base + line * 16 + slot_in_line * size;
+            match rng.below(400) {
+                0 => addr += 1 + rng.below(size.max(2) - 1),
+                1 => addr = cluster + base + limit - size + 16 * rng.below(2),
+                2 => addr = cluster + base + limit + 16 * rng.below(4),
+                3 => addr = rng.next() & !15,
+                _ => {}
+            }
+            req.lanes[i].addr = addr;
+            req.lanes[i].mbar = cluster + (rng.below(64) * 8) + if rng.below(10) == 0 { 4 } else { 0 };
+            let (_, s, t) = operands(rng, req.dtype);
+            let mut b = s;
+            if req.vec > 1 {
+                b = 0;
+                for e in 0..req.vec as u32 {
+                    let (_, s, _) = operands(rng, req.dtype);
+                    b |= (s & ((1u128 << (req.dtype.bytes() * 8)) - 1)) << (e * req.dtype.bytes() * 8);
+                }
+            }
+            req.lanes[i].b = b;
+            req.lanes[i].c = t;
+        }
+        req
+    }
+
+    /// Fill memory with float-friendly random contents (the same in both models).
+    pub fn fill(mem: &mut MemorySystem, rng: &mut Rng) {
+        for byte in mem.global.bytes.iter_mut() {
+            *byte = rng.next() as u8;
+        }
+        for region in mem.shared.iter_mut() {
+            for byte in region.bytes.iter_mut() {
+                *byte = rng.next() as u8;
+            }
+        }
+    }
+
+    #[test]
+    fn alu_matches_golden_on_random_requests() {
+        let (seeds, count) = seeds_and_count(&[11], 300);
+        let pairs = legal_pairs();
+        for config in [Config::fpga_small(), Config::hopper_like()] {
+            for &seed in &seeds {
+                let mut rng = Rng::new(seed);
+                let latency = 1 + rng.below(3);
+                let grant = if seed % 2 == 0 { 100 } else { 70 };
+                let mut bench = AluBench::new(&config, latency, grant, seed);
+                fill(&mut bench.mem, &mut rng);
+                let mut gmem = bench.mem.clone();
+                let mut golden = GoldenAlu::new(&config);
+                let mut mbar = MbarrierUnit::new(&config);
+                for i in 0..count {
+                    let req = random_request(&mut rng, &config, &pairs);
+                    compare(&mut bench, &mut golden, &mut gmem, &mut mbar, &req, &format!("config {} seed {seed} request {i} (latency {latency}, grant {grant}%)", config.name));
+                }
+            }
+        }
+    }
+
+    fn request(op: Op, sub: AtomOp, dt: DataType, space: Space, active: u32) -> Request {
+        let mut r = Request::new(0, 0, 0, op);
+        r.sub = sub.code();
+        r.dtype = dt;
+        r.space = space;
+        r.active_mask = active;
+        if matches!(dt, DataType::F16 | DataType::Bf16 | DataType::F16x2 | DataType::Bf16x2) {
+            r.flags = flags::MOD_A;
+        }
+        r
+    }
+
+    /// Directed: inc wrap, cas b32/b64/b128, f32 subnormal global (flush) vs shared (kept), NaN,
+    /// all 32 lanes on one address; and the cycle figures of docs/BENCHMARKS.md.
+    #[test]
+    fn alu_directed_corners_and_cycles() {
+        for config in [Config::fpga_small(), Config::hopper_like()] {
+            let mut bench = AluBench::new(&config, 1, 100, 1);
+            let mut gmem = bench.mem.clone();
+            let mut golden = GoldenAlu::new(&config);
+            let mut mbar = MbarrierUnit::new(&config);
+            let mut go = |bench: &mut AluBench, req: &Request, what: &str| {
+                compare(bench, &mut golden, &mut gmem, &mut mbar, req, &format!("{} {what}", config.name))
+            };
+            // all 32 lanes: inc on one shared address with bound 5 -> wraps; old values 0,1,..5,0,..
+            let mut r = request(Op::Atom, AtomOp::Inc, DataType::U32, Space::SharedCta, u32::MAX);
+            for l in 0..32 {
+                r.lanes[l].addr = 64;
+                r.lanes[l].b = 5;
+            }
+            go(&mut bench, &r, "inc same address");
+            let mut dec = r.clone();
+            dec.sub = AtomOp::Dec.code();
+            go(&mut bench, &dec, "dec same address");
+            // f32 subnormal: global flushes, shared keeps
+            for space in [Space::Global, Space::SharedCta] {
+                let mut r = request(Op::Atom, AtomOp::Add, DataType::F32, space, 0b11);
+                let base = if space == Space::Global { GLOBAL_BASE } else { 0 };
+                r.lanes[0].addr = base + 128;
+                r.lanes[0].b = 0x0000_0001; // smallest subnormal
+                r.lanes[1].addr = base + 128;
+                r.lanes[1].b = 0x7FC0_0000; // NaN -> canonical
+                go(&mut bench, &r, "f32 subnormal / NaN");
+            }
+            // cas b32 / b64 / b128 (b128 only where the config builds it)
+            for dt in [DataType::B32, DataType::B64, DataType::B128] {
+                let mut r = request(Op::Atom, AtomOp::Cas, dt, Space::Global, 0b111);
+                for l in 0..3 {
+                    r.lanes[l].addr = GLOBAL_BASE + 256;
+                    r.lanes[l].b = if l == 1 { 0x1234 } else { 0 };
+                    r.lanes[l].c = 0x1234 + l as u128;
+                }
+                go(&mut bench, &r, "cas");
+            }
+            // misaligned lane 3 stops the request after lanes 0..2 wrote
+            let mut r = request(Op::Red, AtomOp::Add, DataType::U64, Space::Global, 0xF);
+            for l in 0..4 {
+                r.lanes[l].addr = GLOBAL_BASE + 512 + 8 * l as u64 + if l == 3 { 4 } else { 0 };
+                r.lanes[l].b = 1;
+            }
+            go(&mut bench, &r, "misaligned lane");
+
+            // ---- cycle figures: 32-bit integer add, no conflicts vs one address ----
+            let mut spread = request(Op::Atom, AtomOp::Add, DataType::U32, Space::SharedCta, u32::MAX);
+            let mut same = spread.clone();
+            for l in 0..32 {
+                spread.lanes[l].addr = 16 * l as u64;
+                same.lanes[l].addr = 0;
+                spread.lanes[l].b = 1;
+                same.lanes[l].b = 1;
+            }
+            let (_, c_spread) = bench.run(&spread);
+            let (_, c_same) = bench.run(&same);
+            println!(
+                "atomic_alu cycles ({}, read latency 1): 32 lanes on 32 lines: {c_spread} cycles/warp-instruction; 32 lanes on one address: {c_same}",
+                config.name
+            );
+            assert!(c_spread <= 2 * 32 + 3 && c_same <= 32 + 4, "cycle counts regressed: {c_spread}, {c_same}");
+        }
+    }
+
+    #[test]
+    fn atomic_alu_verilog_is_lint_clean() {
+        for config in [Config::fpga_small(), Config::hopper_like()] {
+            let text = atomic_alu_verilog(&config, "top").expect("atomic_alu is well formed");
+            lint_verilog("top", &format!("atomic_alu_{}", config.name), &text);
+        }
+    }
+}
