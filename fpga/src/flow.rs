@@ -1,0 +1,165 @@
+//! The `smsync synth` flow for one config and target:
+//!
+//! 1. generate every module's Verilog (the same generators as `smsync gen`) into `<out>/rtl/`;
+//! 2. pre-check each module against the device ([`crate::fit`]); on a target whose top cannot
+//!    fit (iCE40 UP5K), refuse the config before running any tool unless single units were asked;
+//! 3. per module: yosys (module inside its registered-I/O wrapper where place-and-route follows,
+//!    the module's own counts read apart), then nextpnr with a pinned seed;
+//! 4. write `<out>/report.json` and `<out>/report.md`.
+//!
+//! A tool failure or time-out on one module is recorded in its entry and the flow goes on.
+
+use crate::fit;
+use crate::regio;
+use crate::report::{ModuleReport, SynthReport, ToolVersion};
+use crate::target::Target;
+use crate::toolchain::nextpnr::{Nextpnr, SEED, TARGET_MHZ};
+use crate::toolchain::yosys::Yosys;
+use smsync_hdl::common::ports_of;
+use smsync_hdl::sync_unit;
+use smsync_sim::config::Config;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub struct FlowOptions {
+    pub target: Target,
+    pub out: PathBuf,
+    /// Only these modules (by module name, e.g. `mbarrier_alu`, `sync_unit`); all when empty.
+    pub modules: Vec<String>,
+    /// Time limit of each tool run.
+    pub timeout: Duration,
+    /// Skip place-and-route (yosys numbers only), e.g. for a quick look.
+    pub no_pnr: bool,
+    /// The command line, recorded in the report.
+    pub command: String,
+}
+
+pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
+    let rtl = opt.out.join("rtl");
+    let work = opt.out.join("work");
+    for d in [&rtl, &work] {
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    let all = sync_unit::modules(config);
+    for name in &opt.modules {
+        if !all.iter().any(|m| m.module == name) {
+            return Err(format!(
+                "unknown module `{name}`; this config generates: {}",
+                all.iter().map(|m| m.module).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    let selected: Vec<_> = all.iter().filter(|m| opt.modules.is_empty() || opt.modules.iter().any(|n| n == m.module)).collect();
+
+    // 1-2: Verilog and the pre-check (no external tool yet).
+    let mut entries = Vec::new();
+    for m in &selected {
+        let text = (m.generate)(config).map_err(|e| e.to_string())?;
+        let ports = ports_of(&text, m.module).ok_or_else(|| format!("generated Verilog has no module `{}`", m.module))?;
+        let file = rtl.join(format!("{}.v", m.module));
+        std::fs::write(&file, &text).map_err(|e| format!("{}: {e}", file.display()))?;
+        let (input_bits, output_bits) = regio::chain_bits(&ports);
+        let fit = fit::check(opt.target, config, (input_bits + output_bits + 1) as u64, m.unit.is_none());
+        entries.push((m, file, ports, ModuleReport {
+            module: m.module.to_string(),
+            unit: m.unit.map(|u| u.name().to_string()),
+            input_bits,
+            output_bits,
+            fit,
+            synth: None,
+            synth_seconds: None,
+            pnr: None,
+            error: None,
+        }));
+    }
+    if opt.target == Target::Ice40Up5k {
+        if let Some((_, _, _, top)) = entries.iter().find(|e| e.3.unit.is_none() && !e.3.fit.refused.is_empty()) {
+            return Err(format!(
+                "config `{}` cannot fit the {}: {}. Nothing was run. Single units may still fit: pass --module <unit>.",
+                config.name,
+                opt.target.device(),
+                top.fit.refused.join("; ")
+            ));
+        }
+    }
+
+    // 3: the tools.
+    let yosys = Yosys::find().map_err(|e| e.to_string())?;
+    let mut tools = vec![ToolVersion { tool: "yosys".into(), version: yosys.version() }];
+    let pnr_kind = if opt.no_pnr { None } else { opt.target.pnr() };
+    let nextpnr = match pnr_kind {
+        Some(kind) => {
+            let n = Nextpnr::find(kind).map_err(|e| e.to_string())?;
+            tools.push(ToolVersion { tool: n.exe.file_name().unwrap_or_default().to_string_lossy().into(), version: n.version() });
+            Some(n)
+        }
+        None => None,
+    };
+    let mut modules = Vec::new();
+    for (m, file, ports, mut entry) in entries {
+        if !entry.fit.refused.is_empty() {
+            eprintln!("smsync synth: {}: skipped, does not fit: {}", m.module, entry.fit.refused.join("; "));
+            modules.push(entry);
+            continue;
+        }
+        eprintln!("smsync synth: {}: yosys ({})...", m.module, opt.target.name());
+        match synth_and_place(&yosys, nextpnr.as_ref(), opt, m.module, &file, &ports, &work, &mut entry) {
+            Ok(()) => {}
+            Err(e) => {
+                eprintln!("smsync synth: {}: {e}", m.module);
+                entry.error = Some(e);
+            }
+        }
+        modules.push(entry);
+    }
+
+    let report = SynthReport {
+        generator: format!("smsync {}", env!("CARGO_PKG_VERSION")),
+        config: config.name.clone(),
+        target: opt.target.name().into(),
+        device: opt.target.device().into(),
+        estimate: opt.target.pnr().is_none(),
+        tools,
+        seed: nextpnr.as_ref().map(|_| SEED),
+        target_mhz: nextpnr.as_ref().map(|_| TARGET_MHZ),
+        command: opt.command.clone(),
+        modules,
+    };
+    write(&opt.out.join("report.json"), &report.to_json())?;
+    write(&opt.out.join("report.md"), &report.to_markdown())?;
+    Ok(report)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn synth_and_place(
+    yosys: &Yosys,
+    nextpnr: Option<&Nextpnr>,
+    opt: &FlowOptions,
+    module: &str,
+    file: &Path,
+    ports: &[smsync_hdl::common::Port],
+    work: &Path,
+    entry: &mut ModuleReport,
+) -> Result<(), String> {
+    let mut sources = vec![file.to_path_buf()];
+    let wrapper = nextpnr.map(|_| regio::wrapper_name(module));
+    if let Some(w) = &wrapper {
+        let wfile = work.join(format!("{w}.v"));
+        write(&wfile, &regio::wrapper_verilog(module, ports))?;
+        sources.push(wfile);
+    }
+    let out = yosys
+        .synth(opt.target, &sources, module, wrapper.as_deref(), work, nextpnr.is_some(), opt.timeout)
+        .map_err(|e| e.to_string())?;
+    entry.synth = Some(opt.target.count(&out.core_cells));
+    entry.synth_seconds = Some(out.seconds);
+    if let (Some(n), Some(w), Some(netlist)) = (nextpnr, &wrapper, &out.netlist) {
+        eprintln!("smsync synth: {module}: nextpnr (seed {SEED})...");
+        entry.pnr = Some(n.place_and_route(netlist, w, None, work, opt.timeout).map_err(|e| e.to_string())?);
+    }
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}

