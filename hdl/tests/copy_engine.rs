@@ -1169,12 +1169,19 @@ fn random_map_once(rng: &mut Rng) -> MapSpec {
 
 fn random_tensor_stream(rng: &mut Rng, n: usize, maps: &[MapSpec], shared: u64) -> Vec<Request> {
     let mut reqs = Vec::with_capacity(n);
+    // complete_tx bytes so far: the mbarrier's tx-count (expect_tx 1_000_000) must not underflow.
+    let mut tx = 0u64;
     for i in 0..n {
         let tag = i as u64 + 1;
         let mi = rng.below(maps.len() as u64) as usize;
         let m = &maps[mi];
-        let r = match rng.below(8) {
+        let mut kind = rng.below(8);
+        if kind <= 3 && tx + m.box_bytes() > 1_000_000 {
+            kind = 4;
+        }
+        let r = match kind {
             0..=3 => {
+                tx += m.box_bytes();
                 let mut c = [0i32; 5];
                 for d in 0..m.dims as usize {
                     c[d] = rng.below(m.size[d] as u64 + 2 * m.boxs[d] as u64) as i32 - m.boxs[d] as i32;
@@ -1213,7 +1220,7 @@ fn random_tensor_streams_match_golden() {
         let mut rng = Rng::new(seed ^ 0x7E45);
         let maps: Vec<MapSpec> = (0..6).map(|_| random_map(&mut rng)).collect();
         let reqs = random_tensor_stream(&mut rng, count, &maps, c.shared_bytes as u64);
-        let setup = tensor_setup(maps.clone(), 1_000_000_000);
+        let setup = tensor_setup(maps.clone(), 1_000_000);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&c, setup, &reqs, 1 + seed % 11)));
         if let Err(e) = result {
             eprintln!("random_tensor_streams_match_golden failed for seed {seed} (count {count}); maps {maps:#?}");
