@@ -1,8 +1,10 @@
 //! Async copy engine (digest §16): cp.async with per-thread groups, cp.async.mbarrier.arrive,
-//! cp.async.bulk in its three directions (multicast, `.cp_mask`) and the bulk groups.
-//! Behaviour and error codes follow the golden unit `smsync_sim::units::copy`; numbers come from
-//! `smsync_sim::encoding`. **Not built in this RTL yet:** cp.reduce.async.bulk and
-//! cp.async.bulk.tensor (they answer `ErrorCode::NotBuilt`), see `docs/ARCHITECTURE.md`.
+//! cp.async.bulk in its three directions (multicast, `.cp_mask`), the bulk groups and
+//! cp.async.bulk.tensor in tile mode (1d-5d, load with out-of-bounds fill and multicast, store
+//! clipped to the tensor). Behaviour and error codes follow the golden unit
+//! `smsync_sim::units::copy`; numbers come from `smsync_sim::encoding`. **Not built in this RTL
+//! yet:** cp.reduce.async.bulk and the tensor reduce (`imm2 != 0`): they answer
+//! `ErrorCode::NotBuilt`, see `docs/ARCHITECTURE.md`.
 //!
 //! # Structure
 //!
@@ -12,6 +14,9 @@
 //!    -> controller FSM: IDLE -> FETCH (thread-table RAM read) -> DECIDE
 //!         commit / wait / checks / responses (resp_*), mbarrier +1 events (mb_*)
 //!         starts one "move" at a time in the mover
+//!       tensor ops continue: 3 MAP (128-byte map read through gm_*, beats land in map_buf,
+//!         decoded) -> 4 MUL (one dimension per cycle: row base address and box elements from
+//!         16x16 products) -> 5 CHECK (golden order) -> 6 ROWS (one move per box row)
 //!    -> mover: splits a move into port beats (<= copy_port_bytes, never crossing a port-aligned
 //!         boundary of source or destination), reads them from global memory (gm_*, up to
 //!         PEND_DEPTH reads outstanding) or shared memory (sm_r*, 1-cycle read), rotates the bytes
@@ -20,6 +25,26 @@
 //!    -> completion (the move's last beat written): completed_seq advances; a move with an
 //!         mbarrier queues complete_tx(len) for the mb_* port
 //! ```
+//!
+//! # Tensor tile mode
+//!
+//! A box row (dimension 0) is one or two moves. Load: a row outside the tensor in a higher
+//! dimension is one move without source bytes (every byte is fill); otherwise an optional fill
+//! prefix (elements before coordinate 0) and then a move whose source bytes are the in-bounds run
+//! and whose tail is fill. Fill bytes are never read from global memory; they are zero or, with
+//! the map's oob_fill = 1, all-ones (descriptor bit 189). The last move of the box carries the
+//! complete_tx of the full box bytes; a multicast load repeats the rows for every CTA of the mask
+//! (each with its own complete_tx, in rank order). Store: one shared -> global move per row with
+//! an in-bounds run (rows without one are skipped), the bulk group ending at the last move.
+//! Row bases are kept per dimension (`t_l1..t_l4`: add the stride when the index advances), so
+//! the only multiplications are the start address and the box size (state MUL).
+//! The map is read into `map_buf` as port beats through the descriptor FIFO (bit 190 marks a
+//! map beat), so it follows the reads of earlier moves in order; reads of the map wait while the
+//! mover issues a move. Moves of the same kind (global source after global source, shared ->
+//! global after shared -> global) follow each other without draining, and a move may start on
+//! the cycle of the previous move's last beat: rows stream at port width.
+//!
+//! Ports: unchanged by the tensor mode (no port added).
 //!
 //! # Ordering and groups
 //!
@@ -913,10 +938,12 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
     }
 }
 
-// Descriptor layout of a beat in flight (pend / s1 / completion), 189 bits:
+// Descriptor layout of a beat in flight (pend / s1 / completion), 192 bits:
 //   [0..5) dst slot  [5..29) dst shared offset (port-aligned)  [29..45) rotate k  [45..61) d
 //   [61..77) n  [77..93) nsrc  [93] last  [94..126) seq  [126] has_mb  [127..132) mb slot
-//   [132..156) mb offset  [156..188) move length  [188] no data (zero fill without a read)
+//   [132..156) mb offset  [156..188) move length (complete_tx bytes)  [188] no data (fill without
+//   a read)  [189] fill with all-ones bytes (tensor oob_fill = 1)  [190] tensor-map beat (captured
+//   into map_buf, nothing written)
 
 impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, T> {
     #[hdl_gen]
