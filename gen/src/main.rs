@@ -9,6 +9,7 @@ mod cmd_bench;
 mod cmd_cosim;
 mod cmd_gen;
 mod cmd_run;
+mod cmd_synth;
 
 #[derive(Parser)]
 #[command(name = "smsync", version, about = "GPU SM synchronization unit: RTL generator, golden PTX model, cosim")]
@@ -25,6 +26,8 @@ enum Command {
     Run(cmd_run::Args),
     /// Measure the golden model's speed (thread-instructions per second) on built-in kernels.
     Bench(cmd_bench::Args),
+    /// Synthesise (and place and route) every generated module for an FPGA target; resource and Fmax report.
+    Synth(cmd_synth::Args),
     /// Run a PTX kernel on the golden model and the Verilated RTL in lockstep; stop at the first divergence.
     Cosim(cmd_cosim::Args),
 }
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Command::Gen(a) => cmd_gen::main(a),
         Command::Run(a) => cmd_run::main(a),
         Command::Bench(a) => cmd_bench::main(a),
+        Command::Synth(a) => cmd_synth::main(a),
         Command::Cosim(a) => cmd_cosim::main(a),
     };
     match result {
