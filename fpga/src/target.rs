@@ -126,7 +126,9 @@ impl Target {
             // Distributed RAM and shift registers occupy LUTs: RAM32M/RAM64M 4 each, RAM32X1D/
             // RAM64X1D 2, RAM128X1D 4, SRL16E/SRLC32E 1. MUXF7/MUXF8 and CARRY4 are slice resources, not LUTs.
             Target::Xilinx7 => Resources {
+                // INV is a LUT1 once placed.
                 luts: (1..=6).map(|i| n(&format!("LUT{i}"))).sum::<u64>()
+                    + n("INV")
                     + 4 * (n("RAM32M") + n("RAM64M") + n("RAM128X1D"))
                     + 2 * (n("RAM32X1D") + n("RAM64X1D"))
                     + n("SRL16E")
