@@ -1,0 +1,130 @@
+//! `smsync fuzz --seed S --count N [--config FILE] [--backend golden|cosim] [--out DIR]`:
+//! generate N random legal PTX programs (seeds S, S+1, ...), have ptxas accept each one (in
+//! batches), run them, and shrink and save every failure (PTX + launch + report) under --out.
+//!
+//! A program ptxas rejects is a generator bug: it is reported with its seed and never run.
+//! On the golden backend any run error (UB, deadlock, step limit) is a failure, since the
+//! programs are legal by construction.
+
+use smsync_sim::config::Config;
+use smsync_testbench::fuzz::{ptxas, run, run::Schedule, shrink, Program};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// The golden model alone: the run must end without an error.
+    Golden,
+    /// Golden model and Verilated RTL in lockstep (needs the cosim harness).
+    Cosim,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// First seed; program i uses seed S + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of programs.
+    #[arg(long, default_value_t = 100)]
+    pub count: u64,
+    /// Architecture config (YAML); the built-in default when omitted.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Backend::Golden)]
+    pub backend: Backend,
+    /// Where failing programs are saved.
+    #[arg(long, default_value = "fuzz/failures")]
+    pub out: PathBuf,
+    /// Programs per ptxas invocation.
+    #[arg(long, default_value_t = 100)]
+    pub batch: usize,
+    /// Do not shrink failures (save them as generated).
+    #[arg(long)]
+    pub no_shrink: bool,
+    /// Golden model: seeded warp interleaving (from each program's seed) instead of the
+    /// deterministic lowest-PC schedule.
+    #[arg(long)]
+    pub interleave: bool,
+}
+
+pub fn main(a: Args) -> Result<(), String> {
+    let config = match &a.config {
+        Some(p) => Config::from_file(p).map_err(|e| e.to_string())?,
+        None => Config::default(),
+    };
+    if a.backend == Backend::Cosim {
+        return Err("--backend cosim: the cosim harness (testbench/src/cosim) is not available in this build yet; use --backend golden".into());
+    }
+    let ptxas_path = ptxas::find_ptxas()?;
+    let schedule = if a.interleave { Schedule::Seeded } else { Schedule::Deterministic };
+    let start = Instant::now();
+    let (mut passed, mut failed, mut rejected) = (0u64, 0u64, 0u64);
+    let mut requests = 0u64;
+    let batch = a.batch.max(1) as u64;
+    let mut first = a.seed;
+    let end = a.seed.checked_add(a.count).ok_or("--seed + --count overflows")?;
+    while first < end {
+        let n = batch.min(end - first);
+        let programs: Vec<Program> = (first..first + n).map(|s| Program::generate(s, &config)).collect();
+        let bad = ptxas::check_batch(&ptxas_path, &programs)?;
+        for (i, program) in programs.iter().enumerate() {
+            if let Some((_, msg)) = bad.iter().find(|(j, _)| *j == i) {
+                rejected += 1;
+                let dir = save(&a.out, program, &format!("generator bug: ptxas rejects seed {}\n{msg}", program.seed))?;
+                eprintln!("seed {}: REJECTED by ptxas (generator bug), saved in {}\n{msg}", program.seed, dir.display());
+                continue;
+            }
+            match run::run_golden(program, &config, schedule) {
+                Ok(r) => {
+                    passed += 1;
+                    requests += r.stats.requests;
+                }
+                Err(err) => {
+                    failed += 1;
+                    let (small, steps) = if a.no_shrink {
+                        (program.clone(), 0)
+                    } else {
+                        shrink::shrink(program, &mut |c| ptxas::assemble(&ptxas_path, &c.ptx()).is_ok() && run::run_golden(c, &config, schedule).is_err())
+                    };
+                    let small_err = run::run_golden(&small, &config, schedule).err().unwrap_or_else(|| err.clone());
+                    let report = format!(
+                        "seed {} fails on the golden model (config {}).\noriginal: {}\nerror: {err}\nshrunk in {steps} step(s) to: {}\nerror: {small_err}\n",
+                        program.seed,
+                        config.name,
+                        program.summary(),
+                        small.summary()
+                    );
+                    let dir = save(&a.out, &small, &report)?;
+                    eprintln!("seed {}: FAILED: {err}\n  shrunk ({steps} steps) and saved in {}", program.seed, dir.display());
+                }
+            }
+        }
+        first += n;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "smsync fuzz: config {}, seeds {}..{}: {passed} passed, {failed} failed, {rejected} rejected by ptxas; {requests} sync requests; {secs:.1} s ({:.0} programs/s)",
+        config.name,
+        a.seed,
+        end - 1,
+        a.count as f64 / secs.max(1e-9)
+    );
+    if failed + rejected > 0 {
+        Err(format!("{} failing program(s) saved under {}", failed + rejected, a.out.display()))
+    } else {
+        Ok(())
+    }
+}
+
+/// Save PTX, launch and report of `program` under `out/seed-S/`; returns the directory.
+fn save(out: &Path, program: &Program, report: &str) -> Result<PathBuf, String> {
+    let dir = out.join(format!("seed-{}", program.seed));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let r = program.render();
+    let name = program.kernel_name();
+    let write = |file: String, text: &str| std::fs::write(dir.join(&file), text).map_err(|e| format!("{}: {e}", dir.join(&file).display()));
+    write(format!("{name}.ptx"), &program.ptx())?;
+    write(format!("{name}.launch.yaml"), &r.launch_yaml)?;
+    write("report.txt".into(), report)?;
+    Ok(dir)
+}
