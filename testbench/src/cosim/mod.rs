@@ -175,3 +175,35 @@ fn compare_final_buffers(module: &Module, launch: &Launch, config: &Config, resu
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One corpus kernel under the cosim on fpga-small, from the library (the full corpus runs in
+    /// `gen/tests/cosim_corpus.rs`). Opt-in: it builds the top's Verilator model.
+    /// `SMSYNC_COSIM_KERNEL=name cargo test -p smsync-testbench --lib cosim -- --ignored --nocapture`
+    #[test]
+    #[ignore = "builds the fpga-small top with Verilator (minutes)"]
+    fn one_corpus_kernel_on_fpga_small() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let config = Config::from_file(&root.join("../configs/fpga-small.yaml")).unwrap();
+        let names = std::env::var("SMSYNC_COSIM_KERNEL").unwrap_or_else(|_| "vote_ballot".into());
+        for name in names.split(',') {
+            let file = format!("{name}.ptx");
+            let text = std::fs::read_to_string(root.join("ptx").join(&file)).unwrap();
+            let module = exec::parse_module(&text, &file).unwrap();
+            let launch = Launch::from_file(&root.join(format!("ptx/{name}.launch.yaml"))).unwrap();
+            let t = Instant::now();
+            match run_cosim(&module, &launch, &config, &CosimOptions::default()) {
+                Ok(r) => eprintln!("{name}: {:.1} s\n{}", t.elapsed().as_secs_f64(), r.summary()),
+                Err(f) => eprintln!("{name}: {:.1} s\n{f}", t.elapsed().as_secs_f64()),
+            }
+            let opts = CosimOptions { fault_inject: true, ..CosimOptions::default() };
+            match run_cosim(&module, &launch, &config, &opts) {
+                Ok(_) => eprintln!("{name} with fault_inject: passed"),
+                Err(f) => eprintln!("{name} with fault_inject:\n{f}"),
+            }
+        }
+    }
+}
