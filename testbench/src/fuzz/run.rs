@@ -39,3 +39,11 @@ pub fn run_golden(program: &Program, config: &Config, schedule: Schedule) -> Res
     let opts = RunOptions { seed, trace: false, max_steps: MAX_STEPS };
     exec::run(&module, &launch, config, &mut unit, opts).map_err(|e| e.to_string())
 }
+
+/// Run golden model and Verilated RTL in lockstep (`crate::cosim`): any divergence, UB or
+/// deadlock is a failure. The executor uses its deterministic schedule; the RTL resolves races.
+pub fn run_cosim(program: &Program, config: &Config) -> Result<RunResult, String> {
+    let (module, launch) = load(program)?;
+    let opts = crate::cosim::CosimOptions { max_steps: MAX_STEPS, ..Default::default() };
+    crate::cosim::run_cosim(&module, &launch, config, &opts).map(|report| report.result).map_err(|f| f.to_string())
+}
