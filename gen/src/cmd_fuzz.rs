@@ -4,7 +4,8 @@
 //!
 //! A program ptxas rejects is a generator bug: it is reported with its seed and never run.
 //! On the golden backend any run error (UB, deadlock, step limit) is a failure, since the
-//! programs are legal by construction.
+//! programs are legal by construction; on the cosim backend (`smsync_testbench::cosim`), any
+//! divergence between the golden model and the Verilated RTL is one too.
 
 use smsync_sim::config::Config;
 use smsync_testbench::fuzz::{ptxas, run, run::Schedule, shrink, Program};
@@ -52,11 +53,13 @@ pub fn main(a: Args) -> Result<(), String> {
         Some(p) => Config::from_file(p).map_err(|e| e.to_string())?,
         None => Config::default(),
     };
-    if a.backend == Backend::Cosim {
-        return Err("--backend cosim: the cosim harness (testbench/src/cosim) is not available in this build yet; use --backend golden".into());
-    }
     let ptxas_path = ptxas::find_ptxas()?;
     let schedule = if a.interleave { Schedule::Seeded } else { Schedule::Deterministic };
+    let backend = a.backend;
+    let run_one = |p: &Program| match backend {
+        Backend::Golden => run::run_golden(p, &config, schedule),
+        Backend::Cosim => run::run_cosim(p, &config),
+    };
     let start = Instant::now();
     let (mut passed, mut failed, mut rejected) = (0u64, 0u64, 0u64);
     let mut requests = 0u64;
@@ -74,7 +77,7 @@ pub fn main(a: Args) -> Result<(), String> {
                 eprintln!("seed {}: REJECTED by ptxas (generator bug), saved in {}\n{msg}", program.seed, dir.display());
                 continue;
             }
-            match run::run_golden(program, &config, schedule) {
+            match run_one(program) {
                 Ok(r) => {
                     passed += 1;
                     requests += r.stats.requests;
@@ -84,12 +87,13 @@ pub fn main(a: Args) -> Result<(), String> {
                     let (small, steps) = if a.no_shrink {
                         (program.clone(), 0)
                     } else {
-                        shrink::shrink(program, &mut |c| ptxas::assemble(&ptxas_path, &c.ptx()).is_ok() && run::run_golden(c, &config, schedule).is_err())
+                        shrink::shrink(program, &mut |c| ptxas::assemble(&ptxas_path, &c.ptx()).is_ok() && run_one(c).is_err())
                     };
-                    let small_err = run::run_golden(&small, &config, schedule).err().unwrap_or_else(|| err.clone());
+                    let small_err = run_one(&small).err().unwrap_or_else(|| err.clone());
                     let report = format!(
-                        "seed {} fails on the golden model (config {}).\noriginal: {}\nerror: {err}\nshrunk in {steps} step(s) to: {}\nerror: {small_err}\n",
+                        "seed {} fails on the {:?} backend (config {}).\noriginal: {}\nerror: {err}\nshrunk in {steps} step(s) to: {}\nerror: {small_err}\n",
                         program.seed,
+                        backend,
                         config.name,
                         program.summary(),
                         small.summary()
