@@ -839,7 +839,11 @@ impl Logic for AtomicAlu {
 
         // ================= response =================
         self.resp_error.next = self.err.q.val();
-        self.resp_error_lane.next = self.err_lane.q.val();
+        // A successful response names lane 0 (as the golden `Response::to`).
+        self.resp_error_lane.next = self.k_zero_lane.val();
+        if self.err.q.val() != self.e_none.val() {
+            self.resp_error_lane.next = self.err_lane.q.val();
+        }
         for i in 0..32 {
             self.resp_values[i].next = self.values[i].q.val();
             if self.err.q.val() != self.e_none.val() {

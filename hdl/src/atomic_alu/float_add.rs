@@ -74,7 +74,7 @@ pub struct FloatAdder<const W: usize> {
     small_exp: Signal<Local, Bits<EXP_W>>,
     big_sign: Signal<Local, Bit>,
     small_sign: Signal<Local, Bit>,
-    dist: Signal<Local, Bits<EXP_W>>,
+    exp_diff: Signal<Local, Bits<EXP_W>>,
     ext_small: Signal<Local, Bits<W>>,
     aligned: Signal<Local, Bits<W>>,
     raw: Signal<Local, Bits<W>>,
@@ -186,7 +186,7 @@ impl<const W: usize> FloatAdder<W> {
             small_exp: Default::default(),
             big_sign: Default::default(),
             small_sign: Default::default(),
-            dist: Default::default(),
+            exp_diff: Default::default(),
             ext_small: Default::default(),
             aligned: Default::default(),
             raw: Default::default(),
@@ -298,17 +298,17 @@ impl<const W: usize> Logic for FloatAdder<W> {
         }
 
         // ---- align: shift the smaller one right, bits shifted out become the sticky bit ----
-        self.dist.next = self.big_exp.val() - self.small_exp.val();
+        self.exp_diff.next = self.big_exp.val() - self.small_exp.val();
         self.ext_small.next = self.small_sig.val() << 3;
-        if self.dist.val() >= self.k_far.val() {
+        if self.exp_diff.val() >= self.k_far.val() {
             self.aligned.next = self.k_zero.val();
             if self.ext_small.val().any() {
                 self.aligned.next = self.k_one.val();
             }
         } else {
-            self.aligned.next = self.ext_small.val() >> self.dist.val();
-            if ((self.ext_small.val() >> self.dist.val()) << self.dist.val()) != self.ext_small.val() {
-                self.aligned.next = (self.ext_small.val() >> self.dist.val()) | self.k_one.val();
+            self.aligned.next = self.ext_small.val() >> self.exp_diff.val();
+            if ((self.ext_small.val() >> self.exp_diff.val()) << self.exp_diff.val()) != self.ext_small.val() {
+                self.aligned.next = (self.ext_small.val() >> self.exp_diff.val()) | self.k_one.val();
             }
         }
         // ---- add or subtract (big >= small in magnitude, so the difference is not negative) ----
