@@ -334,18 +334,18 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     gm_rd_go: Signal<Local, Bit>,
     gm_wr_go: Signal<Local, Bit>,
     // global reads in flight: descriptor FIFO
-    pend: RegFifo<192>,
-    pend_in: Signal<Local, Bits<192>>,
+    pend: RegFifo<191>,
+    pend_in: Signal<Local, Bits<191>>,
     // shared read in flight (1 cycle)
     s1_valid: DFF<Bit>,
-    s1_desc: DFF<Bits<192>>,
+    s1_desc: DFF<Bits<191>>,
     s1_dst_gm: DFF<Bit>,
     s1_mask_en: DFF<Bit>,
     s1_mask: DFF<Bits<16>>,
     s1_gaddr: DFF<Bits<64>>,
     // beat formation (arrival)
     f_valid: Signal<Local, Bit>,
-    f_desc: Signal<Local, Bits<192>>,
+    f_desc: Signal<Local, Bits<191>>,
     f_data: Signal<Local, Bits<D>>,
     f_rot: Signal<Local, Bits<D>>,
     f_keep: Signal<Local, Bits<D>>,
@@ -384,7 +384,8 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     map_go: Signal<Local, Bit>,
     f_map: Signal<Local, Bit>,
     f_fill: Signal<Local, Bit>,
-    m_raw: Signal<Local, Bits<1024>>,
+    /// The map's first 100 bytes (the reserved tail is not read).
+    m_raw: Signal<Local, Bits<800>>,
     md_dims: Signal<Local, Bits<32>>,
     md_eb: Signal<Local, Bits<32>>,
     md_type: Signal<Local, Bits<32>>,
@@ -458,7 +459,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_one_pat: Constant<Bits<160>>,
     k_sign_pat: Constant<Bits<160>>,
     k_b64: Constant<Bits<64>>,
-    k_map_desc: Constant<Bits<192>>,
+    k_map_desc: Constant<Bits<191>>,
     k_log_d: Constant<Bits<16>>,
     k_log_b: Constant<Bits<8>>,
     k_box_limit: Constant<Bits<64>>,
@@ -890,7 +891,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             k_sign_pat: Constant::new(pattern160(0x8000_0000)),
             k_b64: k(B as u64),
             k_map_desc: Constant::new({
-                let mut m: Bits<192> = Bits::default();
+                let mut m: Bits<191> = Bits::default();
                 m.set_bits::<1>(190, 1u64.to_bits());
                 m
             }),
@@ -938,7 +939,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
     }
 }
 
-// Descriptor layout of a beat in flight (pend / s1 / completion), 192 bits:
+// Descriptor layout of a beat in flight (pend / s1 / completion), 191 bits:
 //   [0..5) dst slot  [5..29) dst shared offset (port-aligned)  [29..45) rotate k  [45..61) d
 //   [61..77) n  [77..93) nsrc  [93] last  [94..126) seq  [126] has_mb  [127..132) mb slot
 //   [132..156) mb offset  [156..188) move length (complete_tx bytes)  [188] no data (fill without
@@ -1404,7 +1405,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (self.dir.val() == self.dir_s2g.val())
             | (self.dir.val() == self.dir_s2c.val());
         if (self.state.q.val() == 3) & (self.tm_got.q.val() == self.tm_beats.q.val()) {
-            self.m_raw.next = bit_cast::<1024, 2048>(self.map_buf.q.val() >> ((self.cur_src.q.val() & self.k_bmask.val()) << 3));
+            self.m_raw.next = bit_cast::<800, 2048>(self.map_buf.q.val() >> ((self.cur_src.q.val() & self.k_bmask.val()) << 3));
             self.md_dims.next = self.m_raw.val().get_bits::<32>(32);
             self.md_eb.next = self.m_raw.val().get_bits::<32>(64);
             self.md_type.next = self.m_raw.val().get_bits::<32>(768);
@@ -1838,20 +1839,20 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (bit_cast::<61, SADDR_BITS>(bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val())) << 5)
             | (bit_cast::<61, SEQ_BITS>(self.issued_seq.q.val()) << 29);
 
-        self.pend_in.next = bit_cast::<192, SLOT_BITS>(self.o_dst_slot.q.val())
-            | (bit_cast::<192, 64>((self.o_dst.q.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
-            | (bit_cast::<192, 32>(self.b_k.val() & 0xFFFF) << 29)
-            | (bit_cast::<192, 32>(self.b_d.val() & 0xFFFF) << 45)
-            | (bit_cast::<192, 32>(self.b_n.val() & 0xFFFF) << 61)
-            | (bit_cast::<192, 32>(self.b_nsrc.val() & 0xFFFF) << 77)
-            | (bit_cast::<192, 1>(self.last1.val()) << 93)
-            | (bit_cast::<192, SEQ_BITS>(self.o_seq.q.val()) << 94)
-            | (bit_cast::<192, 1>(self.hasmb1.val()) << 126)
-            | (bit_cast::<192, SLOT_BITS>(self.o_mb_slot.q.val()) << 127)
-            | (bit_cast::<192, SADDR_BITS>(self.o_mb_off.q.val()) << 132)
-            | (bit_cast::<192, 32>(self.o_len.q.val()) << 156)
-            | (bit_cast::<192, 1>(self.nodata1.val()) << 188)
-            | (bit_cast::<192, 1>(self.fill1.val()) << 189);
+        self.pend_in.next = bit_cast::<191, SLOT_BITS>(self.o_dst_slot.q.val())
+            | (bit_cast::<191, 64>((self.o_dst.q.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
+            | (bit_cast::<191, 32>(self.b_k.val() & 0xFFFF) << 29)
+            | (bit_cast::<191, 32>(self.b_d.val() & 0xFFFF) << 45)
+            | (bit_cast::<191, 32>(self.b_n.val() & 0xFFFF) << 61)
+            | (bit_cast::<191, 32>(self.b_nsrc.val() & 0xFFFF) << 77)
+            | (bit_cast::<191, 1>(self.last1.val()) << 93)
+            | (bit_cast::<191, SEQ_BITS>(self.o_seq.q.val()) << 94)
+            | (bit_cast::<191, 1>(self.hasmb1.val()) << 126)
+            | (bit_cast::<191, SLOT_BITS>(self.o_mb_slot.q.val()) << 127)
+            | (bit_cast::<191, SADDR_BITS>(self.o_mb_off.q.val()) << 132)
+            | (bit_cast::<191, 32>(self.o_len.q.val()) << 156)
+            | (bit_cast::<191, 1>(self.nodata1.val()) << 188)
+            | (bit_cast::<191, 1>(self.fill1.val()) << 189);
         self.pend.din.next = self.pend_in.val();
         if self.map_go.val() {
             // A tensor-map beat: no destination, captured into map_buf on arrival (bit 190).
