@@ -19,7 +19,7 @@ use super::compare::{compare_responses, describe_request, describe_response, is_
 use super::report::UnitCounts;
 use super::rtl::RtlBackend;
 use smsync_sim::config::Config;
-use smsync_sim::encoding::Op;
+use smsync_sim::encoding::{Op, Unit};
 use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{BackendFailure, GoldenUnits, Request, Response, SyncUnit};
 use std::collections::HashMap;
@@ -304,7 +304,9 @@ impl SyncUnit for CosimUnit {
             return;
         }
         self.sync_mirror(mem);
-        self.counts.on_request(req, same_address_lanes(req));
+        // Same-address lanes serialize only where lanes address memory words.
+        let word_unit = matches!(req.op.unit(), Unit::AtomicAlu | Unit::Mbarrier | Unit::Lsu);
+        self.counts.on_request(req, if word_unit { same_address_lanes(req) } else { 0 });
         self.inflight.insert(req.tag, InFlight { req: req.clone(), rtl_lanes: 0 });
 
         let mut g = Vec::new();
