@@ -97,14 +97,21 @@ impl Measure {
         for target in &sweep.targets {
             progress(&format!("synth {target}"));
             let out = dir.join(format!("synth-{target}"));
-            let key = hash::key(&[rtl_key.as_bytes(), target.as_bytes()]);
+            let modules = sweep.synth_modules.join(",");
+            let key = hash::key(&[rtl_key.as_bytes(), target.as_bytes(), modules.as_bytes()]);
             let figures = self.cached(&dir.join(format!("synth-{target}.json")), &key, m, || {
-                Ok(match self.run(
-                    &[a("synth"), a("--config"), a(&config_file), a("--target"), a(target), a("--out"), a(&out)],
-                    self.synth_timeout,
-                ) {
-                    Ok(_) => synth_figures(&out)?,
-                    Err(e) => SynthFigures { note: e, ..Default::default() },
+                let mut args = vec![a("synth"), a("--config"), a(&config_file), a("--target"), a(target), a("--out"), a(&out)];
+                let secs = self.synth_timeout.as_secs().to_string();
+                args.extend([a("--timeout"), a(&secs)]);
+                for module in &sweep.synth_modules {
+                    args.extend([a("--module"), a(module)]);
+                }
+                // `smsync synth` exits non-zero when a module's tool run failed; the report is
+                // still written and says which, so it is read either way.
+                let run = self.run(&args, self.synth_timeout * (sweep.synth_modules.len().max(6) as u32));
+                Ok(match (synth_figures(&out), run) {
+                    (Ok(f), _) => f,
+                    (Err(_), Err(e)) | (Err(e), Ok(_)) => SynthFigures { note: e, ..Default::default() },
                 })
             })?;
             m.result.synth.insert(target.clone(), figures);
@@ -246,24 +253,46 @@ fn synth_figures(out: &Path) -> Result<SynthFigures, String> {
     Ok(crate::measure::synth_from_report(&v))
 }
 
-/// The top's figures from a synth report: the entry of `modules` named `sync_unit` (or the
-/// report's `top`), with `luts`, `ffs`, `brams`, `dsps`, `fmax_mhz`, `fits`, `note`.
+/// The figures of a `smsync synth` report (fpga crate's `SynthReport`): the top's when it was
+/// synthesised, else the sum over the modules that were (said in `note`). Fmax is the slowest
+/// placed module's; `fits` is false when any module was refused or did not fit.
 pub fn synth_from_report(v: &Value) -> SynthFigures {
-    let top = v
-        .get("modules")
-        .and_then(Value::as_array)
-        .and_then(|ms| ms.iter().find(|m| m.get("module").and_then(Value::as_str) == Some("sync_unit")))
-        .or_else(|| v.get("top"))
-        .unwrap_or(v);
-    let num = |k: &str| top.get(k).and_then(Value::as_u64);
+    let modules: Vec<&Value> = v.get("modules").and_then(Value::as_array).map(|m| m.iter().collect()).unwrap_or_default();
+    let name = |m: &Value| m.get("module").and_then(Value::as_str).unwrap_or("").to_string();
+    let synthesised: Vec<&Value> = modules.iter().copied().filter(|m| m.get("synth").is_some_and(|s| !s.is_null())).collect();
+    let top = synthesised.iter().copied().find(|m| name(m) == "sync_unit");
+    let counted: Vec<&Value> = match top {
+        Some(t) => vec![t],
+        None => synthesised.clone(),
+    };
+    let sum = |k: &str| -> Option<u64> {
+        if counted.is_empty() {
+            return None;
+        }
+        Some(counted.iter().map(|m| m["synth"][k].as_f64().unwrap_or(0.0)).sum::<f64>().ceil() as u64)
+    };
+    let fmax = modules
+        .iter()
+        .filter_map(|m| m.get("pnr").and_then(|p| p.get("fmax_mhz")).and_then(Value::as_f64))
+        .fold(None, |acc: Option<f64>, f| Some(acc.map_or(f, |a| a.min(f))));
+    let refused = modules.iter().any(|m| m.get("fit").and_then(|f| f.get("refused")).and_then(Value::as_array).is_some_and(|r| !r.is_empty()));
+    let mut notes = Vec::new();
+    if top.is_none() && !counted.is_empty() {
+        notes.push(format!("area = sum of {}", counted.iter().map(|m| name(m)).collect::<Vec<_>>().join(" + ")));
+    }
+    for m in &modules {
+        if let Some(e) = m.get("error").and_then(Value::as_str) {
+            notes.push(format!("{}: {}", name(m), e.lines().next().unwrap_or("")));
+        }
+    }
     SynthFigures {
-        luts: num("luts"),
-        ffs: num("ffs"),
-        brams: num("brams"),
-        dsps: num("dsps"),
-        fmax_mhz: top.get("fmax_mhz").and_then(Value::as_f64),
-        fits: top.get("fits").and_then(Value::as_bool),
-        note: top.get("note").and_then(Value::as_str).unwrap_or("").to_string(),
+        luts: sum("luts"),
+        ffs: sum("ffs"),
+        brams: sum("bram"),
+        dsps: sum("dsp"),
+        fmax_mhz: fmax,
+        fits: Some(!refused),
+        note: notes.join("; "),
     }
 }
 

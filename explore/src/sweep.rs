@@ -13,6 +13,7 @@
 //!   - ../../testbench/ptx/block_reduce.ptx      # its launch file: same stem + .launch.yaml
 //!   - {kernel: k.ptx, launch: k.launch.yaml}
 //! targets: [ecp5-85k]              # synthesis targets (may be empty: no area figures)
+//! synth_modules: [copy_engine]     # optional: synthesise only these modules (the top takes hours)
 //! ```
 //!
 //! [`Sweep::load`] refuses a bad sweep before any work starts: an unknown key or axis, a value of
@@ -28,6 +29,9 @@ use std::path::{Path, PathBuf};
 
 /// Synthesis targets `smsync synth` knows (checked against the fpga crate in a test).
 pub const KNOWN_TARGETS: &[&str] = &["ecp5-85k", "ice40-up5k", "xilinx-7"];
+
+/// Modules `smsync gen` writes (and `smsync synth --module` takes).
+pub const KNOWN_MODULES: &[&str] = &["barrier_file", "mbarrier_alu", "atomic_alu", "warp_network", "copy_engine", "sync_unit"];
 
 /// Points in one sweep at most: a guard against a typo such as `to: 100000`.
 pub const MAX_POINTS: usize = 4096;
@@ -57,6 +61,9 @@ struct SweepFile {
     workloads: Vec<WorkloadSpec>,
     #[serde(default)]
     targets: Vec<String>,
+    /// Synthesise only these modules (default: all, the top included).
+    #[serde(default)]
+    synth_modules: Vec<String>,
 }
 
 fn default_base() -> String {
@@ -166,6 +173,8 @@ pub struct Sweep {
     pub axes: Vec<Axis>,
     pub workloads: Vec<Workload>,
     pub targets: Vec<String>,
+    /// Modules to synthesise; empty = all.
+    pub synth_modules: Vec<String>,
     pub points: Vec<Point>,
 }
 
@@ -222,6 +231,12 @@ impl Sweep {
             }
         }
 
+        for m in &raw.synth_modules {
+            if !KNOWN_MODULES.contains(&m.as_str()) {
+                return err(format!("{file}: unknown module `{m}` in synth_modules (known: {})", KNOWN_MODULES.join(", ")));
+            }
+        }
+
         let mut points = Vec::new();
         for (index, combo) in grid(&axes).into_iter().enumerate() {
             let mut map = base_map.clone();
@@ -235,7 +250,15 @@ impl Sweep {
             config.name = format!("{}-{index}", raw.name);
             points.push(Point { index, assignment: combo, config });
         }
-        Ok(Sweep { name: raw.name, file: path.to_path_buf(), axes, workloads, targets: raw.targets, points })
+        Ok(Sweep {
+            name: raw.name,
+            file: path.to_path_buf(),
+            axes,
+            workloads,
+            targets: raw.targets,
+            synth_modules: raw.synth_modules,
+            points,
+        })
     }
 
     /// The points of shard `i` of `n` (1-based `i`): every n-th point, so that shards are balanced

@@ -7,8 +7,10 @@ use std::process::ExitCode;
 
 mod cmd_bench;
 mod cmd_cosim;
+mod cmd_explore;
 mod cmd_fuzz;
 mod cmd_gen;
+mod cmd_lint;
 mod cmd_run;
 mod cmd_synth;
 
@@ -27,12 +29,16 @@ enum Command {
     Run(cmd_run::Args),
     /// Measure the golden model's speed (thread-instructions per second) on built-in kernels.
     Bench(cmd_bench::Args),
-    /// Random legal PTX programs: ptxas-checked, run, failures shrunk and saved.
-    Fuzz(cmd_fuzz::Args),
     /// Synthesise (and place and route) every generated module for an FPGA target; resource and Fmax report.
     Synth(cmd_synth::Args),
     /// Run a PTX kernel on the golden model and the Verilated RTL in lockstep; stop at the first divergence.
     Cosim(cmd_cosim::Args),
+    /// Random legal PTX programs: ptxas-checked, run, failures shrunk and saved.
+    Fuzz(cmd_fuzz::Args),
+    /// Lint a `smsync gen` output directory (verilator -Wall and the yosys structural check).
+    Lint(cmd_lint::Args),
+    /// Sweep architecture configs: generate, lint, synthesise and run workloads per point.
+    Explore(cmd_explore::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,9 +47,11 @@ fn main() -> ExitCode {
         Command::Gen(a) => cmd_gen::main(a),
         Command::Run(a) => cmd_run::main(a),
         Command::Bench(a) => cmd_bench::main(a),
-        Command::Fuzz(a) => cmd_fuzz::main(a),
         Command::Synth(a) => cmd_synth::main(a),
         Command::Cosim(a) => cmd_cosim::main(a),
+        Command::Fuzz(a) => cmd_fuzz::main(a),
+        Command::Lint(a) => cmd_lint::main(a),
+        Command::Explore(a) => cmd_explore::main(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
