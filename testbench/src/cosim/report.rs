@@ -75,6 +75,33 @@ impl CosimReport {
         self.counts.requests() as f64 / self.seconds.max(1e-9)
     }
 
+    /// `smsync cosim --json`: one JSON object with the figures of [`CosimReport::summary`] and
+    /// the final buffers (the `smsync run` format under `result`).
+    pub fn to_json(&self) -> String {
+        let units: serde_json::Map<String, serde_json::Value> = Unit::ALL
+            .iter()
+            .zip(&self.counts.per_unit)
+            .map(|(u, p)| {
+                let v = serde_json::json!({"requests": p.requests, "lanes": p.lanes, "cycles": p.cycles, "conflicts": p.conflicts});
+                (u.name().to_string(), v)
+            })
+            .collect();
+        let result: serde_json::Value = serde_json::from_str(&self.result.to_json(false)).unwrap_or(serde_json::Value::Null);
+        serde_json::json!({
+            "passed": true,
+            "cycles": self.cycles,
+            "idle_cycles": self.counts.idle_cycles,
+            "requests": self.counts.requests(),
+            "responses": self.counts.responses,
+            "warp_instructions": self.result.stats.warp_instructions,
+            "seconds": self.seconds,
+            "setup_seconds": self.setup_seconds,
+            "units": units,
+            "result": result,
+        })
+        .to_string()
+    }
+
     /// The human summary `smsync cosim` prints.
     pub fn summary(&self) -> String {
         let mut s = String::new();
