@@ -1,20 +1,20 @@
-//! A tiny seeded generator (SplitMix64): the fuzzer needs reproducible choices from a seed and
-//! nothing more, so it carries no dependency on a random-number crate.
+//! The fuzzer's seeded choices: reproducible from a seed, no random-number crate.
 
+/// The golden model's SplitMix64 (`smsync_sim::exec::rng`), seeded apart from the executor's
+/// `--seed` streams, with the choices a generator needs on top.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(smsync_sim::exec::rng::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5EED_F022_0000_0001)
+        // sim's `Rng::new` xors its own constant in; undo it so the state is `seed ^ FUZZ_SALT`.
+        const FUZZ_SALT: u64 = 0x5EED_F022_0000_0001;
+        const SIM_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+        Rng(smsync_sim::exec::rng::Rng::new(seed ^ FUZZ_SALT ^ SIM_SALT))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     pub fn u32(&mut self) -> u32 {
