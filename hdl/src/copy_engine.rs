@@ -157,9 +157,16 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub gm_wdata: Signal<Out, Bits<D>>,
     pub gm_be: Signal<Out, Bits<B>>,
     pub gm_rvalid: Signal<In, Bit>,
+    /// Read data would be taken this cycle (the descriptor at the head of the read queue waits
+    /// for data and no shared-source beat lands): a memory that sees `gm_rvalid` without
+    /// `gm_rready` holds the data (the top also holds it off while its mbarrier ALU writes).
+    pub gm_rready: Signal<Out, Bit>,
     pub gm_rdata: Signal<In, Bits<D>>,
     // ---- shared-memory port (1R1W) ----
     pub sm_re: Signal<Out, Bit>,
+    /// The shared read port is free this cycle (the top's mbarrier ALU has priority); a
+    /// shared-source beat is issued only when granted.
+    pub sm_rgrant: Signal<In, Bit>,
     pub sm_rslot: Signal<Out, Bits<SLOT_BITS>>,
     pub sm_raddr: Signal<Out, Bits<SADDR_BITS>>,
     pub sm_rdata: Signal<In, Bits<D>>,
@@ -624,6 +631,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             gm_rvalid: Default::default(),
             gm_rdata: Default::default(),
             sm_re: Default::default(),
+            sm_rgrant: Default::default(),
+            gm_rready: Default::default(),
             sm_rslot: Default::default(),
             sm_raddr: Default::default(),
             sm_rdata: Default::default(),
@@ -1179,9 +1188,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.b_go.next = self.pend.empty.val();
                 }
             } else {
-                // Shared source: one read per cycle, room reserved in the global write queue.
-                self.b_go.next = !self.o_dst_gm.q.val()
-                    | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val());
+                // Shared source: one read per cycle when the read port is granted, room reserved
+                // in the global write queue.
+                self.b_go.next = self.sm_rgrant.val()
+                    & (!self.o_dst_gm.q.val() | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val()));
             }
         }
         self.fill1.next = 0.into();
@@ -1916,6 +1926,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.f_mask.next = 0.into();
         self.f_gaddr.next = 0.into();
         self.pend.pop.next = false;
+        self.gm_rready.next = !self.s1_valid.q.val() & !self.pend.empty.val() & !self.pend.dout.val().get_bit(188);
         if self.s1_valid.q.val() {
             self.f_valid.next = true;
             self.f_desc.next = self.s1_desc.q.val();

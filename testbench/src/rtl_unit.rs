@@ -17,19 +17,20 @@ use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{Request, Response, WARP};
 
 /// Cycles [`RtlSyncUnit::submit`] waits for `req_ready` before giving up (a hang is a failure,
-/// not an endless loop).
-pub const READY_TIMEOUT: u32 = 400;
+/// not an endless loop). Generous: a cp.async.wait_group is consumed only when the copies it
+/// waits for have landed.
+pub const READY_TIMEOUT: u32 = 100_000;
 /// Cycles [`RtlSyncUnit::submit`] waits, after the request was consumed, for the top to go idle
-/// (`busy` low: no release walk, no response leaving) before reporting a hang.
-pub const IDLE_TIMEOUT: u32 = 400;
+/// (`busy` low: no release walk, no response leaving, no copy in flight) before reporting a hang.
+pub const IDLE_TIMEOUT: u32 = 100_000;
 
 /// Why a request cannot be put on the top's ports as it is (a field wider than its port).
 pub fn unrepresentable(req: &Request) -> Option<String> {
     if req.cta >= 32 || req.warp >= 32 {
         return Some(format!("cta {} / warp {} do not fit the 5-bit fields", req.cta, req.warp));
     }
-    if req.sub >= 8 || req.vec >= 16 {
-        return Some(format!("sub {} / vec {} do not fit (3 / 4 bits)", req.sub, req.vec));
+    if req.sub >= 16 || req.vec >= 16 {
+        return Some(format!("sub {} / vec {} do not fit (4 / 4 bits)", req.sub, req.vec));
     }
     None
 }
@@ -108,7 +109,7 @@ pub fn build_options() -> BuildOptions {
 #[derive(Clone, Debug, Default)]
 pub struct RtlOptions {
     /// Cycles between a global-memory read request being granted and its data (>= 1; 0 is
-    /// taken as 1). Used by the `gm_*` port once the copy engine is wired into the top.
+    /// taken as 1), on both global ports (`gm_*`, `ag_*`).
     pub gm_latency: u32,
     /// TEST ONLY: drive the top's `fault_inject` input high (bit 0 of lane 0's value in every
     /// warp-network response flipped), to show that a comparator catches a broken RTL.
@@ -121,6 +122,25 @@ pub struct RtlOptions {
 pub struct RtlSyncUnit {
     pub harness: Harness,
     options: RtlOptions,
+    /// Bytes of the copy engine's global port (`copy_port_bytes`).
+    port_bytes: usize,
+    /// Global reads in flight on the copy engine's port (`gm_*`) and the atomic ALU's (`ag_*`):
+    /// (cycle the data is due, address), in request order.
+    gm_reads: std::collections::VecDeque<(u64, u64)>,
+    ag_reads: std::collections::VecDeque<(u64, u64)>,
+    /// Global-memory beats served (reads + writes) on the two ports.
+    pub gm_beats: u64,
+    pub ag_beats: u64,
+}
+
+/// Little-endian bytes as the 32-bit words of a port.
+fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |acc, &b| acc << 8 | b as u32)).collect()
+}
+
+/// Byte `i` of a port's 32-bit words.
+fn word_byte(words: &[u32], i: usize) -> u8 {
+    words.get(i / 4).map_or(0, |w| (w >> (8 * (i % 4))) as u8)
 }
 
 impl RtlSyncUnit {
@@ -133,8 +153,20 @@ impl RtlSyncUnit {
         harness.set_bit("launch", false);
         harness.set_bit("timeout", false);
         harness.set_bit("fault_inject", options.fault_inject);
+        harness.set_bit("gm_grant", true);
+        harness.set_bit("ag_grant", true);
+        harness.set_bit("gm_rvalid", false);
+        harness.set_bit("ag_rvalid", false);
         harness.reset();
-        Ok(RtlSyncUnit { harness, options: options.clone() })
+        Ok(RtlSyncUnit {
+            harness,
+            options: options.clone(),
+            port_bytes: config.copy_port_bytes as usize,
+            gm_reads: Default::default(),
+            ag_reads: Default::default(),
+            gm_beats: 0,
+            ag_beats: 0,
+        })
     }
 
     /// The options the unit was built with.
@@ -155,7 +187,7 @@ impl RtlSyncUnit {
 
     /// Hand `req` to the top, clock until it is consumed and then until the top is idle (see
     /// [`RtlSyncUnit::idle`]); every response seen meanwhile is pushed to `out`. `mem` serves the
-    /// top's global-memory port (not used yet: the copy engine is not wired into the top).
+    /// top's global-memory ports (`gm_*`, `ag_*`).
     pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
         if let Some(why) = unrepresentable(req) {
             return Err(format!("request {} ({}) cannot be packed: {why}", req.tag, req.op));
@@ -206,9 +238,64 @@ impl RtlSyncUnit {
         self.harness.set_bit("timeout", on);
     }
 
-    /// One clock; responses that leave are pushed to `out`.
-    fn step(&mut self, _mem: &mut MemorySystem, out: &mut Vec<Response>) {
-        self.harness.tick();
-        out.extend(unpack_response(&mut self.harness));
+    /// One clock; responses that leave are pushed to `out`. `mem` serves both global-memory
+    /// ports: every request is granted at once, read data comes `gm_latency` cycles after the
+    /// grant, in order (the copy engine's port holds data while `gm_rready` is low).
+    fn step(&mut self, mem: &mut MemorySystem, out: &mut Vec<Response>) {
+        let latency = self.options.gm_latency.max(1) as u64;
+        let now = self.harness.cycle();
+        let h = &mut self.harness;
+        h.set_u64("global_end", mem.global.base + mem.global.bytes.len() as u64);
+        // Read data due this cycle.
+        let gm_due = self.gm_reads.front().filter(|&&(due, _)| due <= now).map(|&(_, a)| a);
+        h.set_bit("gm_rvalid", gm_due.is_some());
+        if let Some(addr) = gm_due {
+            let bytes: Vec<u8> = (0..self.port_bytes as u64).map(|i| mem.global.slice(addr + i, 1).map_or(0, |s| s[0])).collect();
+            h.set("gm_rdata", &bytes_to_words(&bytes));
+        }
+        let ag_due = self.ag_reads.front().filter(|&&(due, _)| due <= now).map(|&(_, a)| a);
+        h.set_bit("ag_rvalid", ag_due.is_some());
+        if let Some(addr) = ag_due {
+            let bytes: Vec<u8> = (0..16u64).map(|i| mem.global.slice(addr + i, 1).map_or(0, |s| s[0])).collect();
+            h.set("ag_rdata", &bytes_to_words(&bytes));
+        }
+        h.eval();
+        if gm_due.is_some() && h.get_bit("gm_rready") {
+            self.gm_reads.pop_front();
+            self.gm_beats += 1;
+        }
+        if ag_due.is_some() {
+            self.ag_reads.pop_front();
+            self.ag_beats += 1;
+        }
+        // Requests granted this cycle.
+        for (port, bytes, reads) in [("gm", self.port_bytes, &mut self.gm_reads), ("ag", 16, &mut self.ag_reads)] {
+            if !h.get_bit(&format!("{port}_req")) {
+                continue;
+            }
+            let addr = h.get_u64(&format!("{port}_addr"));
+            if h.get_bit(&format!("{port}_we")) {
+                let data = h.get(&format!("{port}_wdata"));
+                let be = h.get(&format!("{port}_be"));
+                for i in 0..bytes {
+                    if be.get(i / 32).is_some_and(|w| w >> (i % 32) & 1 == 1) {
+                        // A write outside global memory is dropped here; the golden model
+                        // reports the access, so the cosim sees the difference.
+                        if let Some(s) = mem.global.slice_mut(addr + i as u64, 1) {
+                            s[0] = word_byte(&data, i);
+                        }
+                    }
+                }
+                if port == "gm" {
+                    self.gm_beats += 1;
+                } else {
+                    self.ag_beats += 1;
+                }
+            } else {
+                reads.push_back((now + latency, addr));
+            }
+        }
+        h.tick();
+        out.extend(unpack_response(h));
     }
 }

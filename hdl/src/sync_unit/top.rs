@@ -1,39 +1,40 @@
-//! The `sync_unit` top: one warp-level request port, the unit blocks behind it, shared memory as
-//! block RAM, and one response port. This is the RTL counterpart of `smsync_sim::units::GoldenUnits`.
+//! The `sync_unit` top: one warp-level request port, the five unit blocks behind it, shared
+//! memory as block RAM, two global-memory ports and one response port. This is the RTL
+//! counterpart of `smsync_sim::units::GoldenUnits`.
 //!
 //! # Request port (ready/valid, held until consumed)
 //!
 //! The sender raises `req_valid` with a whole warp request and **holds every field stable until
 //! `req_ready` is high** (ready is the "consumed" strobe: it is raised in the cycle the top has
 //! finished the request, i.e. has loaded its response or handed it to a unit that answers later).
-//! Holding the request saves a 6.5 kbit request latch; the lane sequencer reads the lane buses
-//! directly. One request is in flight at a time (see "Not built" below).
+//! Holding the request saves a 19 kbit request latch; the lane sequencer reads the lane buses
+//! directly. One request is in flight at a time.
 //!
 //! | port | width | carries (`units::request::Request`) |
 //! |---|---|---|
 //! | `req_tag` | 64 | `tag` |
 //! | `req_cta`, `req_warp` | 5, 5 | CTA slot, warp in the CTA |
 //! | `req_op` | 6 | `Op` code (the unit is decoded from the encoding table's op ranges) |
-//! | `req_sub` | 3 | `sub` (VoteMode / ReduxOp / ShflMode) |
+//! | `req_sub` | 4 | `sub` (AtomOp / VoteMode / ReduxOp / ShflMode / BulkDir) |
 //! | `req_dtype` | 4 | `DataType` code |
 //! | `req_flags` | 8 | `encoding::flags` |
-//! | `req_vec` | 4 | `vec` (ld/st.shared vector count) |
-//! | `req_imm`, `req_imm2` | 32, 32 | `imm` (barrier id, ld/st element bytes), `imm2` (barrier count) |
+//! | `req_vec` | 4 | `vec` (ld/st.shared and atomic vector count) |
+//! | `req_imm`, `req_imm2` | 32, 32 | `imm`, `imm2` |
 //! | `req_member`, `req_active`, `req_live` | 32 each | member / active / live masks |
 //! | `req_space` | 2 | `space` (`encoding::Space`) |
 //! | `lane_addr[i]`, `lane_src[i]`, `lane_mbar[i]` | 64 each | lane `addr`, `src`, `mbar` (global addresses are >= 2^32) |
-//! | `lane_a[i]`, `lane_b[i]`, `lane_c[i]` | 128 each | lane `a`, `b`, `c` (b128 atomics / cas, tensor coordinates) |
+//! | `lane_a[i]`, `lane_b[i]`, `lane_c[i]` | 128 each | lane `a`, `b`, `c` |
 //!
-//! Every `Request` field has a port. Operand bits that no unit built in this top reads yet (lane
-//! `src`, `mbar`, bits 127:64 of `a`/`b`, `c` outside the shfl fields 4:0 and 12:8) are zero in
-//! legal requests of the built ops; an active lane with any of them set is answered `NotBuilt`
-//! (`stray`), so nothing is silently truncated. mbarrier ops on a space other than shared::cta
-//! are answered `NotBuilt` (cluster addresses are not resolved here yet).
+//! Operand bits that the op's unit does not read are zero in legal requests; an active lane with
+//! any of them set is answered `NotBuilt` (`stray`), so nothing is silently truncated. mbarrier
+//! ops on a space other than shared::cta are answered `NotBuilt` (cluster addresses are not
+//! resolved here yet).
 //!
-//! `busy` (out): a request is being processed, a release walked or a response leaving.
-//! `fault_inject` (in, **test only**, tie to 0): when high, bit 0 of lane 0's value in every
-//! warp-network response is flipped, so that the cosim can show its comparator catches a broken
-//! RTL.
+//! `busy` (out): a request is being processed, a release walked, a response leaving, or a copy
+//! not yet complete. `global_end` (in): the first address after global memory (the atomic ALU's
+//! range check). `fault_inject` (in, **test only**, tie to 0): when high, bit 0 of lane 0's value
+//! in every warp-network response is flipped, so that the cosim can show its comparator catches
+//! a broken RTL.
 //!
 //! # Response port (a one-cycle pulse, no back-pressure)
 //!
@@ -43,32 +44,49 @@
 //! tag/lanes/op from the blocked-warp table, a RAM indexed by {cta, warp}), then the response of
 //! the request being processed (which simply waits while a release walks).
 //!
+//! # Global-memory ports
+//!
+//! * `gm_*` (the copy engine's, `copy_port_bytes` wide): `gm_req`/`gm_grant` (a request is taken
+//!   in a cycle where both are high), `gm_we`, port-aligned `gm_addr`, `gm_wdata`, `gm_be`; read
+//!   data in request order on `gm_rvalid`/`gm_rdata`, taken when `gm_rready` is also high (the
+//!   memory holds it otherwise).
+//! * `ag_*` (the atomic ALU's, 16-byte lines, one access at a time): `ag_req`/`ag_grant`,
+//!   `ag_we`, `ag_addr`, `ag_wdata`, `ag_be`; read data on `ag_rvalid`/`ag_rdata` at least one
+//!   cycle after the grant.
+//!
 //! # Units
 //!
 //! * barrier_file: warp-level, converged arrivals only (its own documented rule).
-//! * mbarrier_alu: fed by the lane sequencer: the active lanes in ascending order, one per cycle;
-//!   per-lane tokens / predicates are collected and answered as one warp response.
+//! * mbarrier_alu: fed by the lane sequencer (the active lanes in ascending order, one per
+//!   cycle; per-lane tokens / predicates are collected and answered as one warp response), and,
+//!   when the sequencer does not use it, by the copy engine's complete_tx / arrive-on / +1 events.
 //! * warp_network: warp-level; the response is the unit's, tagged with the request's tag.
-//! * LSU (ld/st.shared): the lane sequencer again, one lane per cycle against the shared RAM.
-//! * Shared memory: `cta_slots` x `shared_bytes` as 8 byte-wide `RAM` widgets (a 64-bit word
-//!   with byte enables), address = {slot, word} (`A` = slot bits + word bits address bits).
-//!   Port arbiter: the mbarrier ALU's read/write port has priority over the LSU; both are never
-//!   active together because requests are processed one at a time.
+//! * atomic_alu: warp-level; its memory port goes to the shared RAM or to `ag_*`.
+//! * copy_engine: fed one lane op per cycle by the lane sequencer; the warp is answered when
+//!   every active lane is (a wait_group lane answers once its groups are complete). The first
+//!   lane in error gives the response's error; unlike the golden model, the lanes after it are
+//!   still issued (the run stops at the error anyway).
+//! * LSU (ld/st.shared): the lane sequencer again, one lane per cycle, up to 16 bytes per lane.
+//! * Shared memory ([`SharedMemory`]): `cta_slots` x `shared_bytes` as rows of
+//!   `R = max(16, copy_port_bytes)` bytes, one read and one write port, byte enables.
+//!
+//! # Shared-memory arbitration
+//!
+//! Read port: mbarrier ALU, then the copy engine (its `sm_rgrant`), then the LSU / atomic ALU.
+//! Write port: the mbarrier ALU's write-back (it follows a granted read by one cycle), then the
+//! copy engine (a shared-source beat's write follows a granted read; a global-source beat's
+//! write follows `gm_rvalid`, which is not taken while the mbarrier ALU writes), then the LSU /
+//! atomic ALU, which wait for a free cycle. The copy engine therefore never waits more than a
+//! cycle per mbarrier op, and the mbarrier ALU never waits.
 //!
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
-//! * atomic ops (`atomic_alu` is not wired into the top), copy-engine ops and cp.async.mbarrier.arrive (the
-//!   copy engine, its global-memory port and its complete_tx / arrive-on events into the
-//!   mbarrier ALU are not wired yet);
 //! * divergent warp-level rendezvous: a barrier arrival whose `active` does not cover `live`, a
 //!   warp-network rendezvous op whose `active` does not cover `member & live`;
-//! * ld/st.shared wider than 8 bytes per lane or crossing an 8-byte word, and the "plain access
-//!   to a live mbarrier" check of the golden LSU.
-//!
-//! Also not built yet: shared memory is still 8-byte rows (not rows of `max(16,
-//! copy_port_bytes)` bytes) with a two-way port mux (mbarrier ALU, LSU) instead of the four-way
-//! arbiter (+ atomic ALU, copy engine); there is no global-memory port (`gm_*`) and no
-//! `global_port_bytes`; the suspended try_wait's later answer is not a tagged response.
+//! * ld/st.shared crossing a row, and the "plain access to a live mbarrier" check of the golden
+//!   LSU;
+//! * errors of the copy engine's mbarrier events (complete_tx on an invalidated mbarrier, the
+//!   +1 of cp.async.mbarrier.arrive on a dead one) are not reported as late responses.
 //!
 //! Other differences from the golden model, all documented in `docs/ARCHITECTURE.md`: a
 //! suspended `mbarrier.try_wait` lane is left out of `resp_lanes` and its later answer leaves on
@@ -79,14 +97,23 @@ use rust_hdl::prelude::*;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{ErrorCode, Op, Space, Unit};
 
+use super::shared_mem::SharedMemory;
+use crate::atomic_alu::AtomicAlu;
 use crate::barrier_file::BarrierFile;
 use crate::common::{error_code, op_code, unit_op_range, ERROR_BITS, FLAG_BITS, OP_BITS};
+use crate::copy_engine::{thread_bits, CopyEngine};
 use crate::mbarrier_alu::MbarrierAlu;
 use crate::warp_network::WarpNetwork;
 
 pub const LANES: usize = 32;
 /// Blocked-warp table entry: {op (6), active mask (32), tag (64)}.
 pub const TABLE_BITS: usize = 102;
+/// Width of the `sub` field (the largest user is `AtomOp`, 4 bits).
+pub const SUB_BITS: usize = 4;
+/// Bit offsets inside a shared-memory row (a row is at most 128 bytes = 1024 bits).
+pub const OFF_BITS: usize = 16;
+/// Address width of the core's shared-memory port (the RAM itself has `shared_addr_bits`).
+pub const RAM_ADDR_BITS: usize = 24;
 
 // FSM states.
 const S_IDLE: u64 = 0;
@@ -95,18 +122,25 @@ const S_BAR_REL: u64 = 2;
 const S_SEQ: u64 = 3;
 const S_SEQ_DRAIN: u64 = 4;
 const S_WN_WAIT: u64 = 5;
+const S_ATOM: u64 = 6;
+const S_COPY: u64 = 7;
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.to_bits())
 }
 
-/// Address bits of the shared RAM for `config`: slot bits + 8-byte word bits.
-pub fn shared_word_bits(config: &Config) -> usize {
-    let words = (config.shared_bytes as usize).div_ceil(8);
-    words.next_power_of_two().trailing_zeros() as usize
+/// Bytes per shared-memory row for `config`: the widest client, at least an atomic's 16-byte line.
+pub fn shared_row_bytes(config: &Config) -> usize {
+    (config.copy_port_bytes as usize).max(16)
 }
+/// Row-index bits of one CTA slot's shared memory.
+pub fn shared_row_bits(config: &Config) -> usize {
+    let rows = (config.shared_bytes as usize).div_ceil(shared_row_bytes(config));
+    rows.next_power_of_two().trailing_zeros() as usize
+}
+/// Address bits of the shared RAM for `config`: slot bits + row bits.
 pub fn shared_addr_bits(config: &Config) -> usize {
-    (config.cta_slots as usize).next_power_of_two().trailing_zeros() as usize + shared_word_bits(config)
+    (config.cta_slots as usize).next_power_of_two().trailing_zeros() as usize + shared_row_bits(config)
 }
 
 /// An `N`-bit value zero-extended to `W` bits. (rust-hdl's `bit_cast` cannot take a loop-indexed
@@ -124,8 +158,10 @@ impl<const N: usize, const W: usize> Logic for ZeroExtend<N, W> {
     }
 }
 
+/// The top. `A`: shared RAM address bits; `D`/`B`: the copy engine's port width in bits/bytes
+/// (`copy_port_bytes`); `RD`/`R`: a shared-memory row in bits/bytes (`shared_row_bytes`).
 #[derive(LogicBlock)]
-pub struct SyncUnitTop<const A: usize> {
+pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// A CTA with `launch_warps` warps starts in `launch_slot`.
@@ -137,7 +173,10 @@ pub struct SyncUnitTop<const A: usize> {
     /// TEST ONLY: when high, bit 0 of lane 0's value in every warp-network response is flipped
     /// (the cosim uses it to show that its comparator catches a broken RTL). Tie to 0.
     pub fault_inject: Signal<In, Bit>,
-    /// Something is in flight: a request being processed, a release walk, a response leaving.
+    /// First address after global memory (the atomic ALU's range check; set per launch).
+    pub global_end: Signal<In, Bits<64>>,
+    /// Something is in flight: a request being processed, a release walk, a response leaving,
+    /// a copy not yet complete.
     pub busy: Signal<Out, Bit>,
 
     // ---- request ----
@@ -147,7 +186,7 @@ pub struct SyncUnitTop<const A: usize> {
     pub req_cta: Signal<In, Bits<5>>,
     pub req_warp: Signal<In, Bits<5>>,
     pub req_op: Signal<In, Bits<OP_BITS>>,
-    pub req_sub: Signal<In, Bits<3>>,
+    pub req_sub: Signal<In, Bits<SUB_BITS>>,
     pub req_dtype: Signal<In, Bits<4>>,
     pub req_space: Signal<In, Bits<2>>,
     pub req_flags: Signal<In, Bits<FLAG_BITS>>,
@@ -175,6 +214,38 @@ pub struct SyncUnitTop<const A: usize> {
     pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
     pub resp_error_lane: Signal<Out, Bits<5>>,
 
+    // ---- global memory: the copy engine's port (`copy_port_bytes` wide) ----
+    pub gm_req: Signal<Out, Bit>,
+    pub gm_grant: Signal<In, Bit>,
+    pub gm_we: Signal<Out, Bit>,
+    pub gm_addr: Signal<Out, Bits<64>>,
+    pub gm_wdata: Signal<Out, Bits<D>>,
+    pub gm_be: Signal<Out, Bits<B>>,
+    pub gm_rvalid: Signal<In, Bit>,
+    /// Read data on `gm_rdata` is taken in a cycle where `gm_rvalid` and `gm_rready` are both
+    /// high; otherwise the memory holds it (the shared-memory write port may be busy).
+    pub gm_rready: Signal<Out, Bit>,
+    pub gm_rdata: Signal<In, Bits<D>>,
+
+    // ---- global memory: the atomic ALU's port (16-byte lines, one access at a time) ----
+    pub ag_req: Signal<Out, Bit>,
+    pub ag_grant: Signal<In, Bit>,
+    pub ag_we: Signal<Out, Bit>,
+    pub ag_addr: Signal<Out, Bits<64>>,
+    pub ag_wdata: Signal<Out, Bits<128>>,
+    pub ag_be: Signal<Out, Bits<16>>,
+    pub ag_rvalid: Signal<In, Bit>,
+    pub ag_rdata: Signal<In, Bits<128>>,
+
+    // ---- shared memory (the `SharedMemory` RAM of the top; rows of `R` bytes at {slot, row}) ----
+    pub mem_raddr: Signal<Out, Bits<RAM_ADDR_BITS>>,
+    /// The row read at `mem_raddr` in the previous cycle.
+    pub mem_rdata: Signal<In, Bits<RD>>,
+    pub mem_we: Signal<Out, Bit>,
+    pub mem_waddr: Signal<Out, Bits<RAM_ADDR_BITS>>,
+    pub mem_wdata: Signal<Out, Bits<RD>>,
+    pub mem_wbytes: Signal<Out, Bits<R>>,
+
     // ---- raw event ports (trace; try_wait answers not yet folded into responses) ----
     pub wake_valid: Signal<Out, Bit>,
     pub wake_cta: Signal<Out, Bits<5>>,
@@ -196,16 +267,25 @@ pub struct SyncUnitTop<const A: usize> {
     barrier: BarrierFile,
     mbar: MbarrierAlu,
     wnet: WarpNetwork,
+    atom: AtomicAlu,
+    copy: CopyEngine<D, B, 15>,
     /// The warp network's 32-bit lane values, zero-extended to the response's 128 bits.
     wn_value: Vec<ZeroExtend<32, 128>>,
-    /// Shared memory: byte lane j of every 64-bit word.
-    smem: Vec<RAM<Bits<8>, A>>,
     /// Blocked barrier warps: {op, active, tag} at {cta, warp}.
     blocked: RAM<Bits<TABLE_BITS>, 10>,
 
     // ---- constants ----
     lane_id: Vec<Constant<Bits<5>>>,
-    k_word_bits: Constant<Bits<8>>,
+    /// Row-index bits of a slot (the slot's shift in a RAM address).
+    k_row_bits: Constant<Bits<8>>,
+    /// log2(R): byte offset -> row.
+    k_log_row: Constant<Bits<8>>,
+    /// log2(R / 8): mbarrier word -> row.
+    k_log_words: Constant<Bits<8>>,
+    /// R - 1 and R / 8 - 1: byte / word position inside a row.
+    k_row_mask: Constant<Bits<64>>,
+    k_word_mask: Constant<Bits<15>>,
+    k_row_bytes: Constant<Bits<16>>,
     k_shared_bytes: Constant<Bits<40>>,
     k_bar_first: Constant<Bits<OP_BITS>>,
     k_bar_span: Constant<Bits<OP_BITS>>,
@@ -213,6 +293,10 @@ pub struct SyncUnitTop<const A: usize> {
     k_mb_span: Constant<Bits<OP_BITS>>,
     k_wn_first: Constant<Bits<OP_BITS>>,
     k_wn_span: Constant<Bits<OP_BITS>>,
+    k_at_first: Constant<Bits<OP_BITS>>,
+    k_at_span: Constant<Bits<OP_BITS>>,
+    k_ce_first: Constant<Bits<OP_BITS>>,
+    k_ce_span: Constant<Bits<OP_BITS>>,
     k_op_ld: Constant<Bits<OP_BITS>>,
     k_op_st: Constant<Bits<OP_BITS>>,
     k_op_cp_arrive: Constant<Bits<OP_BITS>>,
@@ -225,6 +309,7 @@ pub struct SyncUnitTop<const A: usize> {
     k_err_none: Constant<Bits<ERROR_BITS>>,
     k_space_cta: Constant<Bits<2>>,
     k_one128: Constant<Bits<128>>,
+    k_ones128: Constant<Bits<128>>,
     k_err_not_built: Constant<Bits<ERROR_BITS>>,
     k_err_range: Constant<Bits<ERROR_BITS>>,
     k_s_idle: Constant<Bits<3>>,
@@ -233,18 +318,31 @@ pub struct SyncUnitTop<const A: usize> {
     k_s_seq: Constant<Bits<3>>,
     k_s_seq_drain: Constant<Bits<3>>,
     k_s_wn_wait: Constant<Bits<3>>,
+    k_s_atom: Constant<Bits<3>>,
+    k_s_copy: Constant<Bits<3>>,
 
     // ---- state ----
     state: DFF<Bits<3>>,
-    /// Lanes not yet issued by the lane sequencer.
+    /// Lanes not yet issued by the lane sequencer (mbarrier, LSU, copy engine).
     rem: DFF<Bits<32>>,
     /// Cycles since the sequencer's last issue (the mbarrier answers 2 cycles after a lane).
     drain: DFF<Bits<2>>,
-    /// LSU load in flight: lane, byte offset, bytes.
+    /// LSU load in flight: lane and the mask of its bytes.
     ld_valid: DFF<Bit>,
     ld_lane: DFF<Bits<5>>,
-    ld_shift: DFF<Bits<6>>,
-    ld_mask: DFF<Bits<64>>,
+    ld_mask: DFF<Bits<128>>,
+    /// Bit offset in the row of last cycle's read, per client.
+    mb_rd_off: DFF<Bits<OFF_BITS>>,
+    ce_rd_off: DFF<Bits<OFF_BITS>>,
+    seq_rd_off: DFF<Bits<OFF_BITS>>,
+    /// The atomic ALU's shared-memory read of last cycle (its data is on the RAM now).
+    at_rd_valid: DFF<Bit>,
+    /// mbarrier ops issued for the copy engine (complete_tx, arrive-on, cp.async.mbarrier.arrive
+    /// +1), one and two cycles ago: their responses are not the sequenced request's.
+    ce_ev1: DFF<Bit>,
+    ce_ev2: DFF<Bit>,
+    /// Lanes of the copy request that the copy engine has answered.
+    cp_answered: DFF<Bits<32>>,
     /// Collected per-lane results of the sequenced request.
     acc_values: Vec<DFF<Bits<128>>>,
     acc_preds: DFF<Bits<32>>,
@@ -275,60 +373,95 @@ pub struct SyncUnitTop<const A: usize> {
     is_mb: Signal<Local, Bit>,
     is_wn: Signal<Local, Bit>,
     is_lsu: Signal<Local, Bit>,
+    is_atom: Signal<Local, Bit>,
+    is_copy: Signal<Local, Bit>,
     not_built: Signal<Local, Bit>,
     first_active: Signal<Local, Bits<5>>,
     active_low: Signal<Local, Bits<32>>,
     pick: Signal<Local, Bits<32>>,
     pick_id: Signal<Local, Bits<5>>,
     pick_addr: Signal<Local, Bits<64>>,
-    /// Low 64 bits of the picked lane's `a` / `b` (all that the sequenced units read).
-    pick_a: Signal<Local, Bits<64>>,
-    pick_b: Signal<Local, Bits<64>>,
-    /// An active lane carries operand bits that no unit built in this top reads (lane `src`,
-    /// `mbar`, the upper halves of `a`/`b`, `c` outside the shfl fields): answered `NotBuilt`
-    /// instead of silently truncated. Legal requests of the built ops leave them zero.
+    pick_src: Signal<Local, Bits<64>>,
+    pick_mbar: Signal<Local, Bits<64>>,
+    pick_a: Signal<Local, Bits<128>>,
+    pick_b: Signal<Local, Bits<128>>,
+    pick_c: Signal<Local, Bits<128>>,
+    /// An active lane carries operand bits that the unit of its op does not read (see
+    /// `stray_*`): answered `NotBuilt` instead of silently truncated. Legal requests leave them
+    /// zero.
     stray: Signal<Local, Bit>,
+    /// Per lane: `src` or `mbar` set / `a` above bit 63 / `b` above bit 63 / `c` outside the
+    /// shfl fields (bits 4:0, 12:8) / `c` above bit 31.
+    stray_src: Signal<Local, Bit>,
+    stray_a_hi: Signal<Local, Bit>,
+    stray_b_hi: Signal<Local, Bit>,
+    stray_c_shfl: Signal<Local, Bit>,
+    stray_c_hi: Signal<Local, Bit>,
+    stray_a: Signal<Local, Bit>,
     /// mbarrier op on a space other than shared::cta (cluster addresses are not resolved yet).
     mb_remote: Signal<Local, Bit>,
     /// The mbarrier ALU's and the LSU's lane results, 128 bits wide for the collector.
     mb_value_wide: Signal<Local, Bits<128>>,
-    ld_value: Signal<Local, Bits<64>>,
-    ld_value_wide: Signal<Local, Bits<128>>,
+    ld_value: Signal<Local, Bits<128>>,
     rel_pick: Signal<Local, Bits<32>>,
     rel_pick_id: Signal<Local, Bits<5>>,
     lsu_size: Signal<Local, Bits<32>>,
     lsu_ok: Signal<Local, Bit>,
-    lsu_be: Signal<Local, Bits<8>>,
-    lsu_vmask: Signal<Local, Bits<64>>,
-    lsu_off: Signal<Local, Bits<6>>,
+    lsu_be: Signal<Local, Bits<16>>,
+    lsu_vmask: Signal<Local, Bits<128>>,
     lsu_out_of_range: Signal<Local, Bit>,
     lsu_span: Signal<Local, Bit>,
-    lsu_word_addr: Signal<Local, Bits<A>>,
-    mem_rdata: Signal<Local, Bits<64>>,
-    mem_raddr: Signal<Local, Bits<A>>,
-    mem_waddr: Signal<Local, Bits<A>>,
-    mem_wdata: Signal<Local, Bits<64>>,
-    mem_be: Signal<Local, Bits<8>>,
-    mem_we: Signal<Local, Bit>,
+    /// The mbarrier ALU takes an op of the sequenced request this cycle (it has priority over
+    /// the copy engine's events).
+    seq_mb_issue: Signal<Local, Bit>,
+    ce_mb_go: Signal<Local, Bit>,
+    /// Shared-memory arbitration (see the module doc): may the sequenced client (LSU or atomic
+    /// ALU) read / write this cycle?
+    seq_rgrant: Signal<Local, Bit>,
+    seq_wgrant: Signal<Local, Bit>,
+    /// The sequenced client's access: row address, byte offset in the row, write data and byte
+    /// enables positioned in the row, and whether it reads / writes this cycle.
+    seq_addr: Signal<Local, Bits<64>>,
+    seq_slot: Signal<Local, Bits<5>>,
+    seq_row: Signal<Local, Bits<RAM_ADDR_BITS>>,
+    seq_off: Signal<Local, Bits<OFF_BITS>>,
+    seq_wdata: Signal<Local, Bits<RD>>,
+    seq_be: Signal<Local, Bits<R>>,
+    seq_re: Signal<Local, Bit>,
+    seq_we: Signal<Local, Bit>,
+    lsu_re: Signal<Local, Bit>,
     lsu_we: Signal<Local, Bit>,
-    lsu_wdata: Signal<Local, Bits<64>>,
-    lsu_wbe: Signal<Local, Bits<8>>,
+    at_shared: Signal<Local, Bit>,
+    /// Last cycle's row read data, aligned for each client.
+    seq_rdata: Signal<Local, Bits<128>>,
+    /// The mbarrier ALU's and the copy engine's accesses as row addresses.
+    mb_rd_row: Signal<Local, Bits<RAM_ADDR_BITS>>,
+    mb_wr_row: Signal<Local, Bits<RAM_ADDR_BITS>>,
+    mb_wr_off: Signal<Local, Bits<OFF_BITS>>,
+    ce_rd_row: Signal<Local, Bits<RAM_ADDR_BITS>>,
+    ce_wr_row: Signal<Local, Bits<RAM_ADDR_BITS>>,
+    ce_wr_off: Signal<Local, Bits<OFF_BITS>>,
     table_op: Signal<Local, Bits<OP_BITS>>,
     table_active: Signal<Local, Bits<32>>,
     table_tag: Signal<Local, Bits<64>>,
 }
 
-impl<const A: usize> SyncUnitTop<A> {
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCore<D, B, RD, R> {
     pub fn new(config: &Config) -> Self {
-        assert_eq!(A, shared_addr_bits(config), "SyncUnitTop<A>: A must be shared_addr_bits(config)");
+        assert!(shared_addr_bits(config) <= RAM_ADDR_BITS, "SyncUnitCore: shared RAM address too wide");
+        assert_eq!(B, config.copy_port_bytes as usize, "SyncUnitCore: B must be copy_port_bytes");
+        assert_eq!(R, shared_row_bytes(config), "SyncUnitCore: R must be shared_row_bytes(config)");
+        assert!(D == 8 * B && RD == 8 * R, "SyncUnitCore: D = 8 B and RD = 8 R");
         let range = |u: Unit| unit_op_range(u).expect("every unit has ops in the encoding table");
         let (bar_first, bar_last) = range(Unit::BarrierFile);
         let (mb_first, mb_last) = range(Unit::Mbarrier);
         let (wn_first, wn_last) = range(Unit::WarpNetwork);
+        let (at_first, at_last) = range(Unit::AtomicAlu);
+        let (ce_first, ce_last) = range(Unit::CopyEngine);
         let op = |o: Op| Constant::new(op_code(o));
         let err = |e: ErrorCode| Constant::new(error_code(e));
-        let ram_bytes = || (0..8).map(|_| RAM::<Bits<8>, A>::default()).collect();
-        SyncUnitTop {
+        let log2 = |v: usize| v.trailing_zeros() as u64;
+        SyncUnitCore {
             clock: Default::default(),
             reset: Default::default(),
             launch: Default::default(),
@@ -336,6 +469,7 @@ impl<const A: usize> SyncUnitTop<A> {
             launch_warps: Default::default(),
             timeout: Default::default(),
             fault_inject: Default::default(),
+            global_end: Default::default(),
             busy: Default::default(),
             req_valid: Default::default(),
             req_ready: Default::default(),
@@ -354,10 +488,10 @@ impl<const A: usize> SyncUnitTop<A> {
             req_active: Default::default(),
             req_live: Default::default(),
             lane_addr: (0..LANES).map(|_| Default::default()).collect(),
-            lane_a: (0..LANES).map(|_| Default::default()).collect(),
-            lane_b: (0..LANES).map(|_| Default::default()).collect(),
             lane_src: (0..LANES).map(|_| Default::default()).collect(),
             lane_mbar: (0..LANES).map(|_| Default::default()).collect(),
+            lane_a: (0..LANES).map(|_| Default::default()).collect(),
+            lane_b: (0..LANES).map(|_| Default::default()).collect(),
             lane_c: (0..LANES).map(|_| Default::default()).collect(),
             resp_valid: Default::default(),
             resp_tag: Default::default(),
@@ -368,6 +502,29 @@ impl<const A: usize> SyncUnitTop<A> {
             resp_preds: Default::default(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
+            gm_req: Default::default(),
+            gm_grant: Default::default(),
+            gm_we: Default::default(),
+            gm_addr: Default::default(),
+            gm_wdata: Default::default(),
+            gm_be: Default::default(),
+            gm_rvalid: Default::default(),
+            gm_rready: Default::default(),
+            gm_rdata: Default::default(),
+            ag_req: Default::default(),
+            ag_grant: Default::default(),
+            ag_we: Default::default(),
+            ag_addr: Default::default(),
+            ag_wdata: Default::default(),
+            ag_be: Default::default(),
+            ag_rvalid: Default::default(),
+            ag_rdata: Default::default(),
+            mem_raddr: Default::default(),
+            mem_rdata: Default::default(),
+            mem_we: Default::default(),
+            mem_waddr: Default::default(),
+            mem_wdata: Default::default(),
+            mem_wbytes: Default::default(),
             wake_valid: Default::default(),
             wake_cta: Default::default(),
             wake_warp: Default::default(),
@@ -384,11 +541,17 @@ impl<const A: usize> SyncUnitTop<A> {
             barrier: BarrierFile::new(config),
             mbar: MbarrierAlu::new(config),
             wnet: WarpNetwork::new(config),
+            atom: AtomicAlu::new(config),
+            copy: CopyEngine::new(config),
             wn_value: (0..LANES).map(|_| ZeroExtend::default()).collect(),
-            smem: ram_bytes(),
             blocked: Default::default(),
             lane_id: (0..LANES as u64).map(k::<5>).collect(),
-            k_word_bits: k(shared_word_bits(config) as u64),
+            k_row_bits: k(shared_row_bits(config) as u64),
+            k_log_row: k(log2(R)),
+            k_log_words: k(log2(R / 8)),
+            k_row_mask: k(R as u64 - 1),
+            k_word_mask: k(R as u64 / 8 - 1),
+            k_row_bytes: k(R as u64),
             k_shared_bytes: k(config.shared_bytes as u64),
             k_bar_first: k(bar_first as u64),
             k_bar_span: k((bar_last - bar_first) as u64),
@@ -396,6 +559,10 @@ impl<const A: usize> SyncUnitTop<A> {
             k_mb_span: k((mb_last - mb_first) as u64),
             k_wn_first: k(wn_first as u64),
             k_wn_span: k((wn_last - wn_first) as u64),
+            k_at_first: k(at_first as u64),
+            k_at_span: k((at_last - at_first) as u64),
+            k_ce_first: k(ce_first as u64),
+            k_ce_span: k((ce_last - ce_first) as u64),
             k_op_ld: op(Op::LdShared),
             k_op_st: op(Op::StShared),
             k_op_cp_arrive: op(Op::MbCpAsyncArrive),
@@ -408,6 +575,7 @@ impl<const A: usize> SyncUnitTop<A> {
             k_err_none: err(ErrorCode::None),
             k_space_cta: k(Space::SharedCta.code() as u64),
             k_one128: k(1),
+            k_ones128: Constant::new(Bits::<128>::mask()),
             k_err_not_built: err(ErrorCode::NotBuilt),
             k_err_range: err(ErrorCode::SharedOutOfRange),
             k_s_idle: k(S_IDLE),
@@ -416,13 +584,21 @@ impl<const A: usize> SyncUnitTop<A> {
             k_s_seq: k(S_SEQ),
             k_s_seq_drain: k(S_SEQ_DRAIN),
             k_s_wn_wait: k(S_WN_WAIT),
+            k_s_atom: k(S_ATOM),
+            k_s_copy: k(S_COPY),
             state: Default::default(),
             rem: Default::default(),
             drain: Default::default(),
             ld_valid: Default::default(),
             ld_lane: Default::default(),
-            ld_shift: Default::default(),
             ld_mask: Default::default(),
+            mb_rd_off: Default::default(),
+            ce_rd_off: Default::default(),
+            seq_rd_off: Default::default(),
+            at_rd_valid: Default::default(),
+            ce_ev1: Default::default(),
+            ce_ev2: Default::default(),
+            cp_answered: Default::default(),
             acc_values: (0..LANES).map(|_| Default::default()).collect(),
             acc_preds: Default::default(),
             acc_suspended: Default::default(),
@@ -448,38 +624,59 @@ impl<const A: usize> SyncUnitTop<A> {
             is_mb: Default::default(),
             is_wn: Default::default(),
             is_lsu: Default::default(),
+            is_atom: Default::default(),
+            is_copy: Default::default(),
             not_built: Default::default(),
             first_active: Default::default(),
             active_low: Default::default(),
             pick: Default::default(),
             pick_id: Default::default(),
             pick_addr: Default::default(),
+            pick_src: Default::default(),
+            pick_mbar: Default::default(),
             pick_a: Default::default(),
             pick_b: Default::default(),
+            pick_c: Default::default(),
             stray: Default::default(),
+            stray_src: Default::default(),
+            stray_a_hi: Default::default(),
+            stray_b_hi: Default::default(),
+            stray_c_shfl: Default::default(),
+            stray_c_hi: Default::default(),
+            stray_a: Default::default(),
             mb_remote: Default::default(),
             mb_value_wide: Default::default(),
             ld_value: Default::default(),
-            ld_value_wide: Default::default(),
             rel_pick: Default::default(),
             rel_pick_id: Default::default(),
             lsu_size: Default::default(),
             lsu_ok: Default::default(),
             lsu_be: Default::default(),
             lsu_vmask: Default::default(),
-            lsu_off: Default::default(),
             lsu_out_of_range: Default::default(),
             lsu_span: Default::default(),
-            lsu_word_addr: Default::default(),
-            mem_rdata: Default::default(),
-            mem_raddr: Default::default(),
-            mem_waddr: Default::default(),
-            mem_wdata: Default::default(),
-            mem_be: Default::default(),
-            mem_we: Default::default(),
+            seq_mb_issue: Default::default(),
+            ce_mb_go: Default::default(),
+            seq_rgrant: Default::default(),
+            seq_wgrant: Default::default(),
+            seq_addr: Default::default(),
+            seq_slot: Default::default(),
+            seq_row: Default::default(),
+            seq_off: Default::default(),
+            seq_wdata: Default::default(),
+            seq_be: Default::default(),
+            seq_re: Default::default(),
+            seq_we: Default::default(),
+            lsu_re: Default::default(),
             lsu_we: Default::default(),
-            lsu_wdata: Default::default(),
-            lsu_wbe: Default::default(),
+            at_shared: Default::default(),
+            seq_rdata: Default::default(),
+            mb_rd_row: Default::default(),
+            mb_wr_row: Default::default(),
+            mb_wr_off: Default::default(),
+            ce_rd_row: Default::default(),
+            ce_wr_row: Default::default(),
+            ce_wr_off: Default::default(),
             table_op: Default::default(),
             table_active: Default::default(),
             table_tag: Default::default(),
@@ -487,13 +684,14 @@ impl<const A: usize> SyncUnitTop<A> {
     }
 }
 
-impl<const A: usize> Logic for SyncUnitTop<A> {
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for SyncUnitCore<D, B, RD, R> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, rem, drain, ld_valid, ld_lane, ld_shift, ld_mask, acc_preds, acc_suspended,
-            acc_error, acc_error_lane, rel_rem, rel_cta, rel_popc, rel_and, rel_or, rel_rd_valid, rel_rd_warp,
-            o_valid, o_tag, o_cta, o_warp, o_lanes, o_preds, o_error, o_error_lane
+            self, clock, state, rem, drain, ld_valid, ld_lane, ld_mask, mb_rd_off, ce_rd_off, seq_rd_off, at_rd_valid,
+            ce_ev1, ce_ev2, cp_answered, acc_preds, acc_suspended, acc_error, acc_error_lane, rel_rem, rel_cta, rel_popc,
+            rel_and, rel_or, rel_rd_valid, rel_rd_warp, o_valid, o_tag, o_cta, o_warp, o_lanes, o_preds, o_error,
+            o_error_lane
         );
         for i in 0..32 {
             self.acc_values[i].clock.next = self.clock.val();
@@ -504,6 +702,7 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         }
         self.o_valid.d.next = false;
         self.ld_valid.d.next = false;
+        self.at_rd_valid.d.next = false;
         self.req_ready.next = false;
 
         // ---------------- response port ----------------
@@ -515,17 +714,22 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.resp_preds.next = self.o_preds.q.val();
         self.resp_error.next = self.o_error.q.val();
         self.resp_error_lane.next = self.o_error_lane.q.val();
-        self.busy.next = (self.state.q.val() != self.k_s_idle.val()) || self.o_valid.q.val();
+        self.busy.next = (self.state.q.val() != self.k_s_idle.val()) || self.o_valid.q.val() || self.copy.busy.val();
 
         // ---------------- decode: op -> unit by the encoding table's ranges ----------------
         // `op - first <= last - first` (wrapping) is the range check without a constant compare
-        // when a range starts at 0.
+        // when a range starts at 0. cp.async.mbarrier.arrive is coded in the mbarrier range but
+        // taken by the copy engine (it tracks the thread's earlier cp.async), as in GoldenUnits.
         self.is_bar.next = (self.req_op.val() - self.k_bar_first.val()) <= self.k_bar_span.val();
-        self.is_mb.next = (self.req_op.val() - self.k_mb_first.val()) <= self.k_mb_span.val();
+        self.is_mb.next = ((self.req_op.val() - self.k_mb_first.val()) <= self.k_mb_span.val())
+            && (self.req_op.val() != self.k_op_cp_arrive.val());
         self.is_wn.next = (self.req_op.val() - self.k_wn_first.val()) <= self.k_wn_span.val();
+        self.is_atom.next = (self.req_op.val() - self.k_at_first.val()) <= self.k_at_span.val();
+        self.is_copy.next = ((self.req_op.val() - self.k_ce_first.val()) <= self.k_ce_span.val())
+            || (self.req_op.val() == self.k_op_cp_arrive.val());
         self.is_lsu.next = (self.req_op.val() == self.k_op_ld.val()) || (self.req_op.val() == self.k_op_st.val());
 
-        // ld/st.shared size: imm bytes x vec elements; one naturally sized access within a word.
+        // ld/st.shared size: imm bytes x vec elements; one naturally sized access within a row.
         self.lsu_size.next = 0.into();
         if self.req_vec.val() == 1 {
             self.lsu_size.next = self.req_imm.val();
@@ -537,8 +741,8 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
             self.lsu_size.next = self.req_imm.val() << 2u64;
         }
         self.lsu_ok.next = true;
-        self.lsu_be.next = 0xff.into();
-        self.lsu_vmask.next = 0xffff_ffff_ffff_ffff_u64.into();
+        self.lsu_be.next = 0xffff.into();
+        self.lsu_vmask.next = self.k_ones128.val();
         if self.lsu_size.val() == 1 {
             self.lsu_be.next = 0x1.into();
             self.lsu_vmask.next = 0xff.into();
@@ -548,21 +752,53 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         } else if self.lsu_size.val() == 4 {
             self.lsu_be.next = 0xf.into();
             self.lsu_vmask.next = 0xffff_ffff_u64.into();
-        } else if self.lsu_size.val() != 8 {
+        } else if self.lsu_size.val() == 8 {
+            self.lsu_be.next = 0xff.into();
+            self.lsu_vmask.next = 0xffff_ffff_ffff_ffff_u64.into();
+        } else if self.lsu_size.val() != 16 {
             self.lsu_ok.next = false;
         }
 
-        // Operand bits no built unit reads (see `stray`), over the active lanes.
-        self.stray.next = false;
+        // Operand bits the op's unit does not read (see `stray`), over the active lanes.
+        self.stray_src.next = false;
+        self.stray_a.next = false;
+        self.stray_a_hi.next = false;
+        self.stray_b_hi.next = false;
+        self.stray_c_shfl.next = false;
+        self.stray_c_hi.next = false;
         for i in 0..32 {
-            if self.req_active.val().get_bit(i)
-                && ((self.lane_src[i].val() != 0)
-                    || (self.lane_mbar[i].val() != 0)
-                    || (self.lane_a[i].val().get_bits::<64>(64) != 0)
-                    || (self.lane_b[i].val().get_bits::<64>(64) != 0)
-                    || ((self.lane_c[i].val() >> 13u64) != 0)
-                    || (self.lane_c[i].val().get_bits::<3>(5) != 0))
-            {
+            if self.req_active.val().get_bit(i) {
+                if (self.lane_src[i].val() != 0) || (self.lane_mbar[i].val() != 0) {
+                    self.stray_src.next = true;
+                }
+                if self.lane_a[i].val() != 0 {
+                    self.stray_a.next = true;
+                }
+                if self.lane_a[i].val().get_bits::<64>(64) != 0 {
+                    self.stray_a_hi.next = true;
+                }
+                if self.lane_b[i].val().get_bits::<64>(64) != 0 {
+                    self.stray_b_hi.next = true;
+                }
+                if ((self.lane_c[i].val() >> 13u64) != 0) || (self.lane_c[i].val().get_bits::<3>(5) != 0) {
+                    self.stray_c_shfl.next = true;
+                }
+                if (self.lane_c[i].val() >> 32u64) != 0 {
+                    self.stray_c_hi.next = true;
+                }
+            }
+        }
+        // Barrier, mbarrier, warp network: addr, a/b low halves, c's shfl fields. LSU: also
+        // all of a (store data). Atomic ALU: addr, mbar, b, c (a and src unused; the lane_src
+        // check of `stray_src` covers mbar too, so the atomic checks src alone through `a`).
+        // Copy engine: addr, src, mbar, a, b low half, c low 32 bits.
+        self.stray.next = ((self.is_bar.val() || self.is_mb.val() || self.is_wn.val())
+            && (self.stray_src.val() || self.stray_a_hi.val() || self.stray_b_hi.val() || self.stray_c_shfl.val()))
+            || (self.is_lsu.val() && (self.stray_src.val() || self.stray_b_hi.val() || self.stray_c_shfl.val()))
+            || (self.is_atom.val() && self.stray_a.val())
+            || (self.is_copy.val() && (self.stray_b_hi.val() || self.stray_c_hi.val()));
+        for i in 0..32 {
+            if self.is_atom.val() && self.req_active.val().get_bit(i) && (self.lane_src[i].val() != 0) {
                 self.stray.next = true;
             }
         }
@@ -570,8 +806,12 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
 
         self.not_built.next = self.stray.val()
             || self.mb_remote.val()
-            || !(self.is_bar.val() || self.is_mb.val() || self.is_wn.val() || self.is_lsu.val())
-            || (self.req_op.val() == self.k_op_cp_arrive.val())
+            || !(self.is_bar.val()
+                || self.is_mb.val()
+                || self.is_wn.val()
+                || self.is_lsu.val()
+                || self.is_atom.val()
+                || self.is_copy.val())
             || (self.is_bar.val()
                 && (self.req_op.val() != self.k_op_exit.val())
                 && ((self.req_live.val() & !self.req_active.val()) != 0))
@@ -588,8 +828,11 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.first_active.next = 0.into();
         self.pick_id.next = 0.into();
         self.pick_addr.next = 0.into();
+        self.pick_src.next = 0.into();
+        self.pick_mbar.next = 0.into();
         self.pick_a.next = 0.into();
         self.pick_b.next = 0.into();
+        self.pick_c.next = 0.into();
         self.rel_pick_id.next = 0.into();
         self.barrier.req_pred.next = 0.into();
         for i in 0..32 {
@@ -599,8 +842,11 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
             if self.pick.val().get_bit(i) {
                 self.pick_id.next = self.lane_id[i].val();
                 self.pick_addr.next = self.lane_addr[i].val();
-                self.pick_a.next = self.lane_a[i].val().get_bits::<64>(0);
-                self.pick_b.next = self.lane_b[i].val().get_bits::<64>(0);
+                self.pick_src.next = self.lane_src[i].val();
+                self.pick_mbar.next = self.lane_mbar[i].val();
+                self.pick_a.next = self.lane_a[i].val();
+                self.pick_b.next = self.lane_b[i].val();
+                self.pick_c.next = self.lane_c[i].val();
             }
             if self.rel_pick.val().get_bit(i) {
                 self.rel_pick_id.next = self.lane_id[i].val();
@@ -610,27 +856,12 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
             }
         }
 
-        // ---------------- LSU address path ----------------
-        self.lsu_off.next = bit_cast::<6, 64>((self.pick_addr.val() & 7u64) << 3u64);
-        self.lsu_span.next = ((self.pick_addr.val() & 7u64) + bit_cast::<64, 32>(self.lsu_size.val())) > 8u64;
+        // ---------------- LSU address checks ----------------
+        self.lsu_span.next = ((self.pick_addr.val() & self.k_row_mask.val()) + bit_cast::<64, 32>(self.lsu_size.val()))
+            > bit_cast::<64, 16>(self.k_row_bytes.val());
         self.lsu_out_of_range.next = ((self.pick_addr.val() >> 32u64) != 0)
             || ((bit_cast::<40, 64>(self.pick_addr.val()) + bit_cast::<40, 32>(self.lsu_size.val()))
                 > self.k_shared_bytes.val());
-        self.lsu_word_addr.next = (bit_cast::<A, 5>(self.req_cta.val()) << self.k_word_bits.val())
-            | bit_cast::<A, 64>(self.pick_addr.val() >> 3u64);
-        self.lsu_we.next = false;
-        self.lsu_wdata.next = self.pick_a.val() << self.lsu_off.val();
-        self.lsu_wbe.next = bit_cast::<8, 16>(bit_cast::<16, 8>(self.lsu_be.val()) << bit_cast::<3, 64>(self.pick_addr.val()));
-
-        // Shared RAM read data: byte lane j of the word.
-        self.mem_rdata.next = bit_cast::<64, 8>(self.smem[0].read_data.val())
-            | (bit_cast::<64, 8>(self.smem[1].read_data.val()) << 8u64)
-            | (bit_cast::<64, 8>(self.smem[2].read_data.val()) << 16u64)
-            | (bit_cast::<64, 8>(self.smem[3].read_data.val()) << 24u64)
-            | (bit_cast::<64, 8>(self.smem[4].read_data.val()) << 32u64)
-            | (bit_cast::<64, 8>(self.smem[5].read_data.val()) << 40u64)
-            | (bit_cast::<64, 8>(self.smem[6].read_data.val()) << 48u64)
-            | (bit_cast::<64, 8>(self.smem[7].read_data.val()) << 56u64);
 
         // ---------------- barrier file ----------------
         self.barrier.clock.next = self.clock.val();
@@ -667,10 +898,15 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.table_active.next = bit_cast::<32, TABLE_BITS>(self.blocked.read_data.val() >> 64u64);
         self.table_op.next = bit_cast::<6, TABLE_BITS>(self.blocked.read_data.val() >> 96u64);
 
-        // ---------------- mbarrier ALU (fed by the lane sequencer) ----------------
+        // ---------------- mbarrier ALU: the sequenced request's lanes, else copy-engine events ----------------
+        // Decided from registered state before anything reads the memory grants (one
+        // combinational block, in order).
+        self.seq_mb_issue.next = (self.state.q.val() == self.k_s_seq.val()) && self.is_mb.val() && (self.rem.q.val() != 0);
+        self.copy.mb_ready.next = !self.seq_mb_issue.val();
+        self.ce_mb_go.next = self.copy.mb_valid.val() && !self.seq_mb_issue.val();
         self.mbar.clock.next = self.clock.val();
         self.mbar.reset.next = self.reset.val();
-        self.mbar.req_valid.next = false;
+        self.mbar.req_valid.next = self.seq_mb_issue.val() || self.ce_mb_go.val();
         self.mbar.req_op.next = self.req_op.val();
         self.mbar.req_flags.next = self.req_flags.val();
         self.mbar.req_cta.next = self.req_cta.val();
@@ -678,9 +914,21 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.mbar.req_lane.next = self.pick_id.val();
         self.mbar.req_slot.next = self.req_cta.val();
         self.mbar.req_addr.next = self.pick_addr.val();
-        self.mbar.req_a.next = self.pick_a.val();
-        self.mbar.req_b.next = self.pick_b.val();
-        self.mbar.mem_rdata.next = self.mem_rdata.val();
+        self.mbar.req_a.next = self.pick_a.val().get_bits::<64>(0);
+        self.mbar.req_b.next = self.pick_b.val().get_bits::<64>(0);
+        if !self.seq_mb_issue.val() {
+            self.mbar.req_op.next = self.copy.mb_op.val();
+            self.mbar.req_flags.next = self.copy.mb_flags.val();
+            self.mbar.req_cta.next = self.copy.mb_slot.val();
+            self.mbar.req_warp.next = 0.into();
+            self.mbar.req_lane.next = 0.into();
+            self.mbar.req_slot.next = self.copy.mb_slot.val();
+            self.mbar.req_addr.next = self.copy.mb_addr.val();
+            self.mbar.req_a.next = self.copy.mb_a.val();
+            self.mbar.req_b.next = 0.into();
+        }
+        self.ce_ev1.d.next = self.ce_mb_go.val();
+        self.ce_ev2.d.next = self.ce_ev1.q.val();
         self.mbar.timeout.next = self.timeout.val();
         self.mbar.launch.next = self.launch.val();
         self.mbar.launch_slot.next = self.launch_slot.val();
@@ -694,12 +942,47 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
         self.phase_word.next = self.mbar.done_word.val();
         self.phase_parity.next = self.mbar.done_parity.val();
 
+        // ---------------- shared-memory arbitration ----------------
+        // Read port: mbarrier ALU > copy engine (`sm_rgrant`) > LSU / atomic ALU.
+        // Write port: mbarrier ALU (its write-back in S1 follows a read it was granted) > copy
+        // engine (a shared-source beat's write follows a granted read; a global-source beat's
+        // write follows `gm_rvalid`, which is held off while the mbarrier ALU writes) > LSU /
+        // atomic ALU.
+        self.copy.sm_rgrant.next = !self.mbar.mem_rd.val();
+        self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we.val();
+        self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we.val();
+        self.seq_rgrant.next = !self.mbar.mem_rd.val() && !self.copy.sm_re.val();
+        self.seq_wgrant.next = !self.mbar.mem_we.val() && !self.copy.sm_we.val();
+
+        // Row addresses of the mbarrier ALU's word and the copy engine's beats.
+        self.mb_rd_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.mbar.mem_rd_slot.val()) << self.k_row_bits.val())
+            | bit_cast::<RAM_ADDR_BITS, 15>(self.mbar.mem_rd_word.val() >> self.k_log_words.val());
+        self.mb_wr_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.mbar.mem_wr_slot.val()) << self.k_row_bits.val())
+            | bit_cast::<RAM_ADDR_BITS, 15>(self.mbar.mem_wr_word.val() >> self.k_log_words.val());
+        self.mb_wr_off.next = bit_cast::<OFF_BITS, 15>(self.mbar.mem_wr_word.val() & self.k_word_mask.val()) << 6u64;
+        self.ce_rd_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.copy.sm_rslot.val()) << self.k_row_bits.val())
+            | bit_cast::<RAM_ADDR_BITS, 24>(self.copy.sm_raddr.val() >> self.k_log_row.val());
+        self.ce_wr_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.copy.sm_wslot.val()) << self.k_row_bits.val())
+            | bit_cast::<RAM_ADDR_BITS, 24>(self.copy.sm_waddr.val() >> self.k_log_row.val());
+        self.ce_wr_off.next = bit_cast::<OFF_BITS, 24>(self.copy.sm_waddr.val() & bit_cast::<24, 64>(self.k_row_mask.val()));
+        if self.mbar.mem_rd.val() {
+            self.mb_rd_off.d.next = bit_cast::<OFF_BITS, 15>(self.mbar.mem_rd_word.val() & self.k_word_mask.val()) << 6u64;
+        }
+        if self.copy.sm_re.val() {
+            self.ce_rd_off.d.next =
+                bit_cast::<OFF_BITS, 24>(self.copy.sm_raddr.val() & bit_cast::<24, 64>(self.k_row_mask.val())) << 3u64;
+        }
+        // Last cycle's row, aligned for each reader.
+        self.mbar.mem_rdata.next = bit_cast::<64, RD>(self.mem_rdata.val() >> self.mb_rd_off.q.val());
+        self.copy.sm_rdata.next = bit_cast::<D, RD>(self.mem_rdata.val() >> self.ce_rd_off.q.val());
+        self.seq_rdata.next = bit_cast::<128, RD>(self.mem_rdata.val() >> self.seq_rd_off.q.val());
+
         // ---------------- warp network ----------------
         self.wnet.clock.next = self.clock.val();
         self.wnet.reset.next = self.reset.val();
         self.wnet.req_valid.next = false;
         self.wnet.req_op.next = self.req_op.val();
-        self.wnet.req_sub.next = self.req_sub.val();
+        self.wnet.req_sub.next = bit_cast::<3, SUB_BITS>(self.req_sub.val());
         self.wnet.req_dtype.next = self.req_dtype.val();
         self.wnet.req_flags.next = self.req_flags.val();
         self.wnet.req_cta.next = self.req_cta.val();
@@ -715,12 +998,79 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
             self.wnet.lane_segmask[i].next = self.lane_c[i].val().get_bits::<5>(8);
         }
 
+        // ---------------- atomic ALU (whole warp request; its memory port below) ----------------
+        self.atom.clock.next = self.clock.val();
+        self.atom.reset.next = self.reset.val();
+        self.atom.req_valid.next = false;
+        self.atom.req_op.next = self.req_op.val();
+        self.atom.req_sub.next = self.req_sub.val();
+        self.atom.req_dtype.next = self.req_dtype.val();
+        self.atom.req_flags.next = self.req_flags.val();
+        self.atom.req_space.next = self.req_space.val();
+        self.atom.req_vec.next = self.req_vec.val();
+        self.atom.req_cta.next = self.req_cta.val();
+        self.atom.req_active.next = self.req_active.val();
+        self.atom.global_end.next = self.global_end.val();
+        for i in 0..32 {
+            self.atom.lane_addr[i].next = self.lane_addr[i].val();
+            self.atom.lane_mbar[i].next = self.lane_mbar[i].val();
+            self.atom.lane_b[i].next = self.lane_b[i].val();
+            self.atom.lane_c[i].next = self.lane_c[i].val();
+        }
+        // Global lines go out on ag_*, shared lines to the shared RAM (granted like the LSU).
+        self.at_shared.next = (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_req.val() && !self.atom.m_global.val();
+        self.ag_req.next = (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_req.val() && self.atom.m_global.val();
+        self.ag_we.next = self.atom.m_we.val();
+        self.ag_addr.next = self.atom.m_addr.val();
+        self.ag_wdata.next = self.atom.m_wdata.val();
+        self.ag_be.next = self.atom.m_be.val();
+        self.atom.m_grant.next = self.ag_grant.val();
+        if !self.atom.m_global.val() {
+            self.atom.m_grant.next = self.seq_rgrant.val();
+            if self.atom.m_we.val() {
+                self.atom.m_grant.next = self.seq_wgrant.val();
+            }
+        }
+        self.atom.m_rvalid.next = self.at_rd_valid.q.val() || self.ag_rvalid.val();
+        self.atom.m_rdata.next = self.ag_rdata.val();
+        if self.at_rd_valid.q.val() {
+            self.atom.m_rdata.next = self.seq_rdata.val();
+        }
+
+        // ---------------- copy engine (one lane op per cycle from the sequencer) ----------------
+        self.copy.clock.next = self.clock.val();
+        self.copy.reset.next = self.reset.val();
+        self.copy.req_valid.next = false;
+        self.copy.req_op.next = self.req_op.val();
+        self.copy.req_sub.next = self.req_sub.val();
+        self.copy.req_dtype.next = self.req_dtype.val();
+        self.copy.req_flags.next = self.req_flags.val();
+        self.copy.req_space.next = self.req_space.val();
+        self.copy.req_imm.next = self.req_imm.val().get_bits::<16>(0);
+        self.copy.req_imm2.next = self.req_imm2.val().get_bits::<8>(0);
+        self.copy.req_cta.next = self.req_cta.val();
+        self.copy.req_warp.next = self.req_warp.val();
+        self.copy.req_lane.next = self.pick_id.val();
+        self.copy.req_addr.next = self.pick_addr.val();
+        self.copy.req_src.next = self.pick_src.val();
+        self.copy.req_mbar.next = self.pick_mbar.val();
+        self.copy.req_a.next = self.pick_a.val();
+        self.copy.req_b.next = self.pick_b.val().get_bits::<64>(0);
+        self.copy.req_c.next = self.pick_c.val().get_bits::<32>(0);
+        self.gm_req.next = self.copy.gm_req.val();
+        self.gm_we.next = self.copy.gm_we.val();
+        self.gm_addr.next = self.copy.gm_addr.val();
+        self.gm_wdata.next = self.copy.gm_wdata.val();
+        self.gm_be.next = self.copy.gm_be.val();
+        self.copy.gm_grant.next = self.gm_grant.val();
+        self.copy.gm_rdata.next = self.gm_rdata.val();
+
         // ---------------- collect per-lane results of the sequenced request ----------------
         self.mb_value_wide.next = bit_cast::<128, 64>(self.mbar.resp_value.val());
-        self.ld_value.next = (self.mem_rdata.val() >> self.ld_shift.q.val()) & self.ld_mask.q.val();
-        self.ld_value_wide.next = bit_cast::<128, 64>(self.ld_value.val());
+        self.ld_value.next = self.seq_rdata.val() & self.ld_mask.q.val();
         for i in 0..32 {
             if self.mbar.resp_valid.val()
+                && !self.ce_ev2.q.val()
                 && (self.mbar.resp_cta.val() == self.req_cta.val())
                 && (self.mbar.resp_warp.val() == self.req_warp.val())
                 && (self.mbar.resp_lane.val() == self.lane_id[i].val())
@@ -728,10 +1078,10 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
                 self.acc_values[i].d.next = self.mb_value_wide.val();
             }
             if self.ld_valid.q.val() && (self.ld_lane.q.val() == self.lane_id[i].val()) {
-                self.acc_values[i].d.next = self.ld_value_wide.val();
+                self.acc_values[i].d.next = self.ld_value.val();
             }
         }
-        if self.mbar.resp_valid.val() {
+        if self.mbar.resp_valid.val() && !self.ce_ev2.q.val() {
             if self.mbar.resp_pred.val() {
                 self.acc_preds.d.next = self.acc_preds.q.val() | (bit_cast::<32, 5>(1.into()) << self.mbar.resp_lane.val());
             }
@@ -744,8 +1094,17 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
                 self.acc_error_lane.d.next = self.mbar.resp_lane.val();
             }
         }
+        if (self.state.q.val() == self.k_s_copy.val()) && self.copy.resp_valid.val() {
+            self.cp_answered.d.next = self.cp_answered.q.val() | (bit_cast::<32, 5>(1.into()) << self.copy.resp_lane.val());
+            if (self.copy.resp_error.val() != self.k_err_none.val()) && (self.acc_error.q.val() == self.k_err_none.val()) {
+                self.acc_error.d.next = self.copy.resp_error.val();
+                self.acc_error_lane.d.next = self.copy.resp_lane.val();
+            }
+        }
 
         // ---------------- the request FSM ----------------
+        self.lsu_re.next = false;
+        self.lsu_we.next = false;
         if self.state.q.val() == self.k_s_idle.val() {
             if self.req_valid.val() {
                 if self.not_built.val() {
@@ -771,10 +1130,13 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
                     if self.wnet.req_ready.val() {
                         self.state.d.next = self.k_s_wn_wait.val();
                     }
+                } else if self.is_atom.val() {
+                    self.state.d.next = self.k_s_atom.val();
                 } else {
-                    // mbarrier or LSU: the lane sequencer walks the active lanes.
+                    // mbarrier, LSU or copy engine: the lane sequencer walks the active lanes.
                     self.rem.d.next = self.req_active.val();
                     self.drain.d.next = 0.into();
+                    self.cp_answered.d.next = 0.into();
                     self.acc_preds.d.next = 0.into();
                     self.acc_suspended.d.next = 0.into();
                     self.acc_error.d.next = self.k_err_none.val();
@@ -783,6 +1145,9 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
                         self.acc_values[i].d.next = 0.into();
                     }
                     self.state.d.next = self.k_s_seq.val();
+                    if self.is_copy.val() {
+                        self.state.d.next = self.k_s_copy.val();
+                    }
                 }
             }
         } else if self.state.q.val() == self.k_s_bar_wait.val() {
@@ -848,9 +1213,9 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
             }
         } else if self.state.q.val() == self.k_s_seq.val() {
             if self.rem.q.val() != 0 {
-                self.rem.d.next = self.rem.q.val() & !self.pick.val();
                 if self.is_mb.val() {
-                    self.mbar.req_valid.next = true;
+                    // Issued above (`seq_mb_issue`): the mbarrier ALU never waits.
+                    self.rem.d.next = self.rem.q.val() & !self.pick.val();
                 } else if self.lsu_out_of_range.val() || self.lsu_span.val() {
                     // The golden LSU stops at the first lane at fault.
                     self.rem.d.next = 0.into();
@@ -860,11 +1225,15 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
                     }
                     self.acc_error_lane.d.next = self.pick_id.val();
                 } else if self.req_op.val() == self.k_op_st.val() {
-                    self.lsu_we.next = true;
-                } else {
+                    if self.seq_wgrant.val() {
+                        self.lsu_we.next = true;
+                        self.rem.d.next = self.rem.q.val() & !self.pick.val();
+                    }
+                } else if self.seq_rgrant.val() {
+                    self.lsu_re.next = true;
+                    self.rem.d.next = self.rem.q.val() & !self.pick.val();
                     self.ld_valid.d.next = true;
                     self.ld_lane.d.next = self.pick_id.val();
-                    self.ld_shift.d.next = self.lsu_off.val();
                     self.ld_mask.d.next = self.lsu_vmask.val();
                 }
             } else {
@@ -915,99 +1284,392 @@ impl<const A: usize> Logic for SyncUnitTop<A> {
                 self.req_ready.next = true;
                 self.state.d.next = self.k_s_idle.val();
             }
+        } else if self.state.q.val() == self.k_s_atom.val() {
+            // The atomic ALU holds the request until it answers (req_ready with resp_*).
+            self.atom.req_valid.next = true;
+            if self.atom.req_ready.val() {
+                self.o_valid.d.next = true;
+                self.o_tag.d.next = self.req_tag.val();
+                self.o_cta.d.next = self.req_cta.val();
+                self.o_warp.d.next = self.req_warp.val();
+                self.o_lanes.d.next = self.req_active.val();
+                self.o_preds.d.next = 0.into();
+                self.o_error.d.next = self.atom.resp_error.val();
+                self.o_error_lane.d.next = self.atom.resp_error_lane.val();
+                for i in 0..32 {
+                    self.o_values[i].d.next = self.atom.resp_values[i].val();
+                }
+                self.req_ready.next = true;
+                self.state.d.next = self.k_s_idle.val();
+            }
+        } else if self.state.q.val() == self.k_s_copy.val() {
+            // One lane op per cycle into the copy engine's queue; the warp answers when every
+            // active lane has (a wait_group lane answers once its groups are complete).
+            if self.rem.q.val() != 0 {
+                self.copy.req_valid.next = true;
+                if self.copy.req_ready.val() {
+                    self.rem.d.next = self.rem.q.val() & !self.pick.val();
+                }
+            } else if self.cp_answered.q.val() == self.req_active.val() {
+                self.o_valid.d.next = true;
+                self.o_tag.d.next = self.req_tag.val();
+                self.o_cta.d.next = self.req_cta.val();
+                self.o_warp.d.next = self.req_warp.val();
+                self.o_lanes.d.next = self.req_active.val();
+                self.o_preds.d.next = 0.into();
+                self.o_error.d.next = self.acc_error.q.val();
+                self.o_error_lane.d.next = self.acc_error_lane.q.val();
+                for i in 0..32 {
+                    self.o_values[i].d.next = 0.into();
+                }
+                self.req_ready.next = true;
+                self.state.d.next = self.k_s_idle.val();
+            }
         }
 
-        // ---------------- shared memory: mbarrier port first, then the LSU ----------------
-        // After the FSM: it decides `lsu_we` (rust-hdl emits one combinational block, in order).
-        self.mem_raddr.next = self.lsu_word_addr.val();
+        // ---------------- the sequenced client's shared-memory access (LSU or atomic ALU) ----------------
+        // After the FSM: it decides `lsu_re` / `lsu_we` (rust-hdl emits one combinational block,
+        // in order).
+        self.seq_addr.next = self.pick_addr.val();
+        self.seq_slot.next = self.req_cta.val();
+        self.seq_wdata.next = bit_cast::<RD, 128>(self.pick_a.val());
+        self.seq_be.next = bit_cast::<R, 16>(self.lsu_be.val());
+        self.seq_re.next = self.lsu_re.val();
+        self.seq_we.next = self.lsu_we.val();
+        if self.state.q.val() == self.k_s_atom.val() {
+            self.seq_addr.next = self.atom.m_addr.val();
+            self.seq_slot.next = self.atom.m_slot.val();
+            self.seq_wdata.next = bit_cast::<RD, 128>(self.atom.m_wdata.val());
+            self.seq_be.next = bit_cast::<R, 16>(self.atom.m_be.val());
+            self.seq_re.next = self.at_shared.val() && !self.atom.m_we.val() && self.seq_rgrant.val();
+            self.seq_we.next = self.at_shared.val() && self.atom.m_we.val() && self.seq_wgrant.val();
+            self.at_rd_valid.d.next = self.seq_re.val();
+        }
+        self.seq_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.seq_slot.val()) << self.k_row_bits.val())
+            | bit_cast::<RAM_ADDR_BITS, 64>(self.seq_addr.val() >> self.k_log_row.val());
+        self.seq_off.next = bit_cast::<OFF_BITS, 64>(self.seq_addr.val() & self.k_row_mask.val());
+        if self.seq_re.val() {
+            self.seq_rd_off.d.next = self.seq_off.val() << 3u64;
+        }
+
+        // ---------------- shared RAM ports ----------------
+        self.mem_raddr.next = self.seq_row.val();
+        if self.copy.sm_re.val() {
+            self.mem_raddr.next = self.ce_rd_row.val();
+        }
         if self.mbar.mem_rd.val() {
-            self.mem_raddr.next = (bit_cast::<A, 5>(self.mbar.mem_rd_slot.val()) << self.k_word_bits.val())
-                | bit_cast::<A, 15>(self.mbar.mem_rd_word.val());
+            self.mem_raddr.next = self.mb_rd_row.val();
         }
-        self.mem_waddr.next = self.lsu_word_addr.val();
-        self.mem_wdata.next = self.lsu_wdata.val();
-        self.mem_be.next = self.lsu_wbe.val();
-        self.mem_we.next = self.lsu_we.val();
-        if self.mbar.mem_we.val() {
-            self.mem_waddr.next = (bit_cast::<A, 5>(self.mbar.mem_wr_slot.val()) << self.k_word_bits.val())
-                | bit_cast::<A, 15>(self.mbar.mem_wr_word.val());
-            self.mem_wdata.next = self.mbar.mem_wdata.val();
-            self.mem_be.next = 0xff.into();
+        self.mem_we.next = self.seq_we.val();
+        self.mem_waddr.next = self.seq_row.val();
+        self.mem_wdata.next = self.seq_wdata.val() << (self.seq_off.val() << 3u64);
+        self.mem_wbytes.next = self.seq_be.val() << self.seq_off.val();
+        if self.copy.sm_we.val() {
             self.mem_we.next = true;
+            self.mem_waddr.next = self.ce_wr_row.val();
+            self.mem_wdata.next = bit_cast::<RD, D>(self.copy.sm_wdata.val()) << (self.ce_wr_off.val() << 3u64);
+            self.mem_wbytes.next = bit_cast::<R, B>(self.copy.sm_be.val()) << self.ce_wr_off.val();
         }
-        self.smem[0].read_clock.next = self.clock.val();
-        self.smem[0].write_clock.next = self.clock.val();
-        self.smem[0].read_address.next = self.mem_raddr.val();
-        self.smem[0].write_address.next = self.mem_waddr.val();
-        self.smem[0].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val());
-        self.smem[0].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(0);
-        self.smem[1].read_clock.next = self.clock.val();
-        self.smem[1].write_clock.next = self.clock.val();
-        self.smem[1].read_address.next = self.mem_raddr.val();
-        self.smem[1].write_address.next = self.mem_waddr.val();
-        self.smem[1].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 8u64);
-        self.smem[1].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(1);
-        self.smem[2].read_clock.next = self.clock.val();
-        self.smem[2].write_clock.next = self.clock.val();
-        self.smem[2].read_address.next = self.mem_raddr.val();
-        self.smem[2].write_address.next = self.mem_waddr.val();
-        self.smem[2].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 16u64);
-        self.smem[2].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(2);
-        self.smem[3].read_clock.next = self.clock.val();
-        self.smem[3].write_clock.next = self.clock.val();
-        self.smem[3].read_address.next = self.mem_raddr.val();
-        self.smem[3].write_address.next = self.mem_waddr.val();
-        self.smem[3].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 24u64);
-        self.smem[3].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(3);
-        self.smem[4].read_clock.next = self.clock.val();
-        self.smem[4].write_clock.next = self.clock.val();
-        self.smem[4].read_address.next = self.mem_raddr.val();
-        self.smem[4].write_address.next = self.mem_waddr.val();
-        self.smem[4].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 32u64);
-        self.smem[4].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(4);
-        self.smem[5].read_clock.next = self.clock.val();
-        self.smem[5].write_clock.next = self.clock.val();
-        self.smem[5].read_address.next = self.mem_raddr.val();
-        self.smem[5].write_address.next = self.mem_waddr.val();
-        self.smem[5].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 40u64);
-        self.smem[5].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(5);
-        self.smem[6].read_clock.next = self.clock.val();
-        self.smem[6].write_clock.next = self.clock.val();
-        self.smem[6].read_address.next = self.mem_raddr.val();
-        self.smem[6].write_address.next = self.mem_waddr.val();
-        self.smem[6].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 48u64);
-        self.smem[6].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(6);
-        self.smem[7].read_clock.next = self.clock.val();
-        self.smem[7].write_clock.next = self.clock.val();
-        self.smem[7].read_address.next = self.mem_raddr.val();
-        self.smem[7].write_address.next = self.mem_waddr.val();
-        self.smem[7].write_data.next = bit_cast::<8, 64>(self.mem_wdata.val() >> 56u64);
-        self.smem[7].write_enable.next = self.mem_we.val() && self.mem_be.val().get_bit(7);
+        if self.mbar.mem_we.val() {
+            self.mem_we.next = true;
+            self.mem_waddr.next = self.mb_wr_row.val();
+            self.mem_wdata.next = bit_cast::<RD, 64>(self.mbar.mem_wdata.val()) << self.mb_wr_off.val();
+            self.mem_wbytes.next = bit_cast::<R, 8>(0xff.into()) << (self.mb_wr_off.val() >> 3u64);
+        }
         if self.reset.val() {
             self.state.d.next = self.k_s_idle.val();
             self.o_valid.d.next = false;
             self.rel_rd_valid.d.next = false;
             self.ld_valid.d.next = false;
+            self.at_rd_valid.d.next = false;
+            self.ce_ev1.d.next = false;
+            self.ce_ev2.d.next = false;
             self.rem.d.next = 0.into();
             self.rel_rem.d.next = 0.into();
         }
     }
 }
 
-/// Verilog of the top for `config`, top module `module`. The shared RAM's address width is a
-/// const generic, so this picks the instance for the config's slots and shared size.
+/// The top: [`SyncUnitCore`] (all the logic) with its shared memory ([`SharedMemory`], whose
+/// depth `A` is a const generic). Split so that the large core is compiled once per port width,
+/// not once per shared-memory size. Its ports are the core's, minus the RAM port.
+#[derive(LogicBlock)]
+pub struct SyncUnitTop<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// A CTA with `launch_warps` warps starts in `launch_slot`.
+    pub launch: Signal<In, Bit>,
+    pub launch_slot: Signal<In, Bits<5>>,
+    pub launch_warps: Signal<In, Bits<32>>,
+    /// No warp can run: suspended try_waits answer False (on `wake_*`).
+    pub timeout: Signal<In, Bit>,
+    /// TEST ONLY: when high, bit 0 of lane 0's value in every warp-network response is flipped
+    /// (the cosim uses it to show that its comparator catches a broken RTL). Tie to 0.
+    pub fault_inject: Signal<In, Bit>,
+    /// First address after global memory (the atomic ALU's range check; set per launch).
+    pub global_end: Signal<In, Bits<64>>,
+    /// Something is in flight: a request being processed, a release walk, a response leaving,
+    /// a copy not yet complete.
+    pub busy: Signal<Out, Bit>,
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    pub req_tag: Signal<In, Bits<64>>,
+    pub req_cta: Signal<In, Bits<5>>,
+    pub req_warp: Signal<In, Bits<5>>,
+    pub req_op: Signal<In, Bits<OP_BITS>>,
+    pub req_sub: Signal<In, Bits<SUB_BITS>>,
+    pub req_dtype: Signal<In, Bits<4>>,
+    pub req_space: Signal<In, Bits<2>>,
+    pub req_flags: Signal<In, Bits<FLAG_BITS>>,
+    pub req_vec: Signal<In, Bits<4>>,
+    pub req_imm: Signal<In, Bits<32>>,
+    pub req_imm2: Signal<In, Bits<32>>,
+    pub req_member: Signal<In, Bits<32>>,
+    pub req_active: Signal<In, Bits<32>>,
+    pub req_live: Signal<In, Bits<32>>,
+    pub lane_addr: Vec<Signal<In, Bits<64>>>,
+    pub lane_src: Vec<Signal<In, Bits<64>>>,
+    pub lane_mbar: Vec<Signal<In, Bits<64>>>,
+    pub lane_a: Vec<Signal<In, Bits<128>>>,
+    pub lane_b: Vec<Signal<In, Bits<128>>>,
+    pub lane_c: Vec<Signal<In, Bits<128>>>,
+    pub resp_valid: Signal<Out, Bit>,
+    pub resp_tag: Signal<Out, Bits<64>>,
+    pub resp_cta: Signal<Out, Bits<5>>,
+    pub resp_warp: Signal<Out, Bits<5>>,
+    pub resp_lanes: Signal<Out, Bits<32>>,
+    pub resp_values: Vec<Signal<Out, Bits<128>>>,
+    pub resp_preds: Signal<Out, Bits<32>>,
+    pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
+    pub resp_error_lane: Signal<Out, Bits<5>>,
+    pub gm_req: Signal<Out, Bit>,
+    pub gm_grant: Signal<In, Bit>,
+    pub gm_we: Signal<Out, Bit>,
+    pub gm_addr: Signal<Out, Bits<64>>,
+    pub gm_wdata: Signal<Out, Bits<D>>,
+    pub gm_be: Signal<Out, Bits<B>>,
+    pub gm_rvalid: Signal<In, Bit>,
+    /// Read data on `gm_rdata` is taken in a cycle where `gm_rvalid` and `gm_rready` are both
+    /// high; otherwise the memory holds it (the shared-memory write port may be busy).
+    pub gm_rready: Signal<Out, Bit>,
+    pub gm_rdata: Signal<In, Bits<D>>,
+    pub ag_req: Signal<Out, Bit>,
+    pub ag_grant: Signal<In, Bit>,
+    pub ag_we: Signal<Out, Bit>,
+    pub ag_addr: Signal<Out, Bits<64>>,
+    pub ag_wdata: Signal<Out, Bits<128>>,
+    pub ag_be: Signal<Out, Bits<16>>,
+    pub ag_rvalid: Signal<In, Bit>,
+    pub ag_rdata: Signal<In, Bits<128>>,
+    pub wake_valid: Signal<Out, Bit>,
+    pub wake_cta: Signal<Out, Bits<5>>,
+    pub wake_warp: Signal<Out, Bits<5>>,
+    pub wake_lane: Signal<Out, Bits<5>>,
+    pub wake_pred: Signal<Out, Bit>,
+    /// An mbarrier phase completed (trace `PhaseComplete`).
+    pub phase_valid: Signal<Out, Bit>,
+    pub phase_slot: Signal<Out, Bits<5>>,
+    pub phase_word: Signal<Out, Bits<15>>,
+    pub phase_parity: Signal<Out, Bit>,
+    /// A named barrier released (trace `BarrierRelease`).
+    pub release_valid: Signal<Out, Bit>,
+    pub release_cta: Signal<Out, Bits<5>>,
+    pub release_id: Signal<Out, Bits<4>>,
+    pub release_warps: Signal<Out, Bits<32>>,
+    core: SyncUnitCore<D, B, RD, R>,
+    smem: SharedMemory<A, RD, R>,
+}
+
+impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTop<A, D, B, RD, R> {
+    pub fn new(config: &Config) -> Self {
+        assert_eq!(A, shared_addr_bits(config), "SyncUnitTop<A>: A must be shared_addr_bits(config)");
+        SyncUnitTop {
+            clock: Default::default(),
+            reset: Default::default(),
+            launch: Default::default(),
+            launch_slot: Default::default(),
+            launch_warps: Default::default(),
+            timeout: Default::default(),
+            fault_inject: Default::default(),
+            global_end: Default::default(),
+            busy: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_tag: Default::default(),
+            req_cta: Default::default(),
+            req_warp: Default::default(),
+            req_op: Default::default(),
+            req_sub: Default::default(),
+            req_dtype: Default::default(),
+            req_space: Default::default(),
+            req_flags: Default::default(),
+            req_vec: Default::default(),
+            req_imm: Default::default(),
+            req_imm2: Default::default(),
+            req_member: Default::default(),
+            req_active: Default::default(),
+            req_live: Default::default(),
+            lane_addr: (0..LANES).map(|_| Default::default()).collect(),
+            lane_src: (0..LANES).map(|_| Default::default()).collect(),
+            lane_mbar: (0..LANES).map(|_| Default::default()).collect(),
+            lane_a: (0..LANES).map(|_| Default::default()).collect(),
+            lane_b: (0..LANES).map(|_| Default::default()).collect(),
+            lane_c: (0..LANES).map(|_| Default::default()).collect(),
+            resp_valid: Default::default(),
+            resp_tag: Default::default(),
+            resp_cta: Default::default(),
+            resp_warp: Default::default(),
+            resp_lanes: Default::default(),
+            resp_values: (0..LANES).map(|_| Default::default()).collect(),
+            resp_preds: Default::default(),
+            resp_error: Default::default(),
+            resp_error_lane: Default::default(),
+            gm_req: Default::default(),
+            gm_grant: Default::default(),
+            gm_we: Default::default(),
+            gm_addr: Default::default(),
+            gm_wdata: Default::default(),
+            gm_be: Default::default(),
+            gm_rvalid: Default::default(),
+            gm_rready: Default::default(),
+            gm_rdata: Default::default(),
+            ag_req: Default::default(),
+            ag_grant: Default::default(),
+            ag_we: Default::default(),
+            ag_addr: Default::default(),
+            ag_wdata: Default::default(),
+            ag_be: Default::default(),
+            ag_rvalid: Default::default(),
+            ag_rdata: Default::default(),
+            wake_valid: Default::default(),
+            wake_cta: Default::default(),
+            wake_warp: Default::default(),
+            wake_lane: Default::default(),
+            wake_pred: Default::default(),
+            phase_valid: Default::default(),
+            phase_slot: Default::default(),
+            phase_word: Default::default(),
+            phase_parity: Default::default(),
+            release_valid: Default::default(),
+            release_cta: Default::default(),
+            release_id: Default::default(),
+            release_warps: Default::default(),
+            core: SyncUnitCore::new(config),
+            smem: SharedMemory::default(),
+        }
+    }
+}
+
+impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic for SyncUnitTop<A, D, B, RD, R> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.core.clock.next = self.clock.val();
+        self.core.reset.next = self.reset.val();
+        self.core.launch.next = self.launch.val();
+        self.core.launch_slot.next = self.launch_slot.val();
+        self.core.launch_warps.next = self.launch_warps.val();
+        self.core.timeout.next = self.timeout.val();
+        self.core.fault_inject.next = self.fault_inject.val();
+        self.core.global_end.next = self.global_end.val();
+        self.busy.next = self.core.busy.val();
+        self.core.req_valid.next = self.req_valid.val();
+        self.req_ready.next = self.core.req_ready.val();
+        self.core.req_tag.next = self.req_tag.val();
+        self.core.req_cta.next = self.req_cta.val();
+        self.core.req_warp.next = self.req_warp.val();
+        self.core.req_op.next = self.req_op.val();
+        self.core.req_sub.next = self.req_sub.val();
+        self.core.req_dtype.next = self.req_dtype.val();
+        self.core.req_space.next = self.req_space.val();
+        self.core.req_flags.next = self.req_flags.val();
+        self.core.req_vec.next = self.req_vec.val();
+        self.core.req_imm.next = self.req_imm.val();
+        self.core.req_imm2.next = self.req_imm2.val();
+        self.core.req_member.next = self.req_member.val();
+        self.core.req_active.next = self.req_active.val();
+        self.core.req_live.next = self.req_live.val();
+        self.resp_valid.next = self.core.resp_valid.val();
+        self.resp_tag.next = self.core.resp_tag.val();
+        self.resp_cta.next = self.core.resp_cta.val();
+        self.resp_warp.next = self.core.resp_warp.val();
+        self.resp_lanes.next = self.core.resp_lanes.val();
+        self.resp_preds.next = self.core.resp_preds.val();
+        self.resp_error.next = self.core.resp_error.val();
+        self.resp_error_lane.next = self.core.resp_error_lane.val();
+        self.gm_req.next = self.core.gm_req.val();
+        self.core.gm_grant.next = self.gm_grant.val();
+        self.gm_we.next = self.core.gm_we.val();
+        self.gm_addr.next = self.core.gm_addr.val();
+        self.gm_wdata.next = self.core.gm_wdata.val();
+        self.gm_be.next = self.core.gm_be.val();
+        self.core.gm_rvalid.next = self.gm_rvalid.val();
+        self.gm_rready.next = self.core.gm_rready.val();
+        self.core.gm_rdata.next = self.gm_rdata.val();
+        self.ag_req.next = self.core.ag_req.val();
+        self.core.ag_grant.next = self.ag_grant.val();
+        self.ag_we.next = self.core.ag_we.val();
+        self.ag_addr.next = self.core.ag_addr.val();
+        self.ag_wdata.next = self.core.ag_wdata.val();
+        self.ag_be.next = self.core.ag_be.val();
+        self.core.ag_rvalid.next = self.ag_rvalid.val();
+        self.core.ag_rdata.next = self.ag_rdata.val();
+        self.wake_valid.next = self.core.wake_valid.val();
+        self.wake_cta.next = self.core.wake_cta.val();
+        self.wake_warp.next = self.core.wake_warp.val();
+        self.wake_lane.next = self.core.wake_lane.val();
+        self.wake_pred.next = self.core.wake_pred.val();
+        self.phase_valid.next = self.core.phase_valid.val();
+        self.phase_slot.next = self.core.phase_slot.val();
+        self.phase_word.next = self.core.phase_word.val();
+        self.phase_parity.next = self.core.phase_parity.val();
+        self.release_valid.next = self.core.release_valid.val();
+        self.release_cta.next = self.core.release_cta.val();
+        self.release_id.next = self.core.release_id.val();
+        self.release_warps.next = self.core.release_warps.val();
+        for i in 0..32 {
+            self.core.lane_addr[i].next = self.lane_addr[i].val();
+            self.core.lane_src[i].next = self.lane_src[i].val();
+            self.core.lane_mbar[i].next = self.lane_mbar[i].val();
+            self.core.lane_a[i].next = self.lane_a[i].val();
+            self.core.lane_b[i].next = self.lane_b[i].val();
+            self.core.lane_c[i].next = self.lane_c[i].val();
+            self.resp_values[i].next = self.core.resp_values[i].val();
+        }
+        self.smem.clock.next = self.clock.val();
+        self.smem.read_address.next = bit_cast::<A, RAM_ADDR_BITS>(self.core.mem_raddr.val());
+        self.core.mem_rdata.next = self.smem.read_data.val();
+        self.smem.write_enable.next = self.core.mem_we.val();
+        self.smem.write_address.next = bit_cast::<A, RAM_ADDR_BITS>(self.core.mem_waddr.val());
+        self.smem.write_data.next = self.core.mem_wdata.val();
+        self.smem.write_bytes.next = self.core.mem_wbytes.val();
+    }
+}
+
+/// Verilog of the top for `config`, top module `module`. The shared RAM's address width and the
+/// copy port's and the row's widths are const generics, so this picks the instance for the
+/// config.
 pub fn sync_unit_verilog(config: &Config, module: &str) -> Result<String, crate::common::VerilogError> {
     use crate::common::try_verilog_named;
+    let bad = |message: String| crate::common::VerilogError { module: module.into(), message };
+    if thread_bits(config) > 15 {
+        return Err(bad(format!("the copy engine's thread table needs {} address bits (max 15)", thread_bits(config))));
+    }
+    let a = shared_addr_bits(config);
     macro_rules! inst {
-        ($($a:literal),*) => {
-            match shared_addr_bits(config) {
-                $($a => try_verilog_named(&mut SyncUnitTop::<$a>::new(config), module),)*
-                other => Err(crate::common::VerilogError {
-                    module: module.into(),
-                    message: format!("shared RAM needs {other} address bits (supported 8..=22)"),
-                }),
+        ($d:literal, $b:literal, $rd:literal, $r:literal; $($a:literal),*) => {
+            match a {
+                $($a => try_verilog_named(&mut SyncUnitTop::<$a, $d, $b, $rd, $r>::new(config), module),)*
+                other => Err(bad(format!("shared RAM needs {other} address bits (supported with {}-byte rows: {:?})", $r, [$($a),*]))),
             }
         };
     }
-    inst!(8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22)
+    match config.copy_port_bytes {
+        4 => inst!(32, 4, 128, 16; 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+        8 => inst!(64, 8, 128, 16; 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+        16 => inst!(128, 16, 128, 16; 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+        32 => inst!(256, 32, 256, 32; 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18),
+        64 => inst!(512, 64, 512, 64; 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17),
+        128 => inst!(1024, 128, 1024, 128; 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16),
+        other => Err(bad(format!("copy_port_bytes = {other} is not one of 4, 8, 16, 32, 64, 128"))),
+    }
 }

@@ -1,0 +1,67 @@
+//! Shared memory of the top: every CTA slot's bytes as rows of `R` bytes, one read port and one
+//! write port (a 1R1W block RAM), byte write enables.
+//!
+//! The row is as wide as the widest client: `R = max(16, copy_port_bytes)` bytes, so that a
+//! copy-engine beat, an atomic's 16-byte line and an ld/st.shared of up to 16 bytes are each
+//! one row access (the mbarrier ALU's 8-byte word is part of a row). The RAM is `R` byte-wide
+//! `RAM` widgets sharing the address, so every byte has its own write enable and synthesis maps
+//! each to block RAM. Address = {slot, row}; `A` address bits (see `top::shared_addr_bits`).
+//!
+//! Read data is the row at the address presented in the previous cycle (synchronous read). Who
+//! may use the ports in a cycle is decided by the top (`top.rs`, "shared-memory arbitration").
+
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct SharedMemory<const A: usize, const RD: usize, const R: usize> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<A>>,
+    /// The row read at `read_address` in the previous cycle.
+    pub read_data: Signal<Out, Bits<RD>>,
+    pub write_enable: Signal<In, Bit>,
+    pub write_address: Signal<In, Bits<A>>,
+    pub write_data: Signal<In, Bits<RD>>,
+    /// Byte `i` of the row is written iff bit `i` is set (and `write_enable`).
+    pub write_bytes: Signal<In, Bits<R>>,
+    bytes: Vec<RAM<Bits<8>, A>>,
+    byte_wide: Vec<super::top::ZeroExtend<8, RD>>,
+    byte_shift: Vec<Constant<Bits<16>>>,
+}
+
+impl<const A: usize, const RD: usize, const R: usize> Default for SharedMemory<A, RD, R> {
+    fn default() -> Self {
+        assert_eq!(RD, 8 * R, "SharedMemory<A, RD, R>: RD must be 8 * R");
+        SharedMemory {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_enable: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
+            write_bytes: Default::default(),
+            bytes: (0..R).map(|_| Default::default()).collect(),
+            byte_wide: (0..R).map(|_| Default::default()).collect(),
+            byte_shift: (0..R as u64).map(|i| Constant::new((8 * i).to_bits())).collect(),
+        }
+    }
+}
+
+impl<const A: usize, const RD: usize, const R: usize> Logic for SharedMemory<A, RD, R> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..R {
+            self.bytes[i].read_clock.next = self.clock.val();
+            self.bytes[i].write_clock.next = self.clock.val();
+            self.bytes[i].read_address.next = self.read_address.val();
+            self.bytes[i].write_address.next = self.write_address.val();
+            self.bytes[i].write_data.next = (self.write_data.val() >> self.byte_shift[i].val()).get_bits::<8>(0);
+            self.bytes[i].write_enable.next = self.write_enable.val() && self.write_bytes.val().get_bit(i);
+            self.byte_wide[i].narrow.next = self.bytes[i].read_data.val();
+        }
+        // The row, OR-ed together byte by byte (Verilog: a blocking accumulation in one block).
+        self.read_data.next = 0.into();
+        for i in 0..R {
+            self.read_data.next = self.read_data.val() | (self.byte_wide[i].wide.val() << self.byte_shift[i].val());
+        }
+    }
+}
