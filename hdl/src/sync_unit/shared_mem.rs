@@ -25,6 +25,9 @@ pub struct SharedMemory<const A: usize, const RD: usize, const R: usize> {
     pub write_bytes: Signal<In, Bits<R>>,
     bytes: Vec<RAM<Bits<8>, A>>,
     byte_wide: Vec<super::top::ZeroExtend<8, RD>>,
+    /// The row's write data shifted down to byte i, and its low 8 bits.
+    byte_src: Vec<Signal<Local, Bits<RD>>>,
+    byte_low: Vec<LowBits<RD, 8>>,
     byte_shift: Vec<Constant<Bits<16>>>,
 }
 
@@ -41,6 +44,8 @@ impl<const A: usize, const RD: usize, const R: usize> Default for SharedMemory<A
             write_bytes: Default::default(),
             bytes: (0..R).map(|_| Default::default()).collect(),
             byte_wide: (0..R).map(|_| Default::default()).collect(),
+            byte_src: (0..R).map(|_| Default::default()).collect(),
+            byte_low: (0..R).map(|_| Default::default()).collect(),
             byte_shift: (0..R as u64).map(|i| Constant::new((8 * i).to_bits())).collect(),
         }
     }
@@ -54,7 +59,9 @@ impl<const A: usize, const RD: usize, const R: usize> Logic for SharedMemory<A, 
             self.bytes[i].write_clock.next = self.clock.val();
             self.bytes[i].read_address.next = self.read_address.val();
             self.bytes[i].write_address.next = self.write_address.val();
-            self.bytes[i].write_data.next = (self.write_data.val() >> self.byte_shift[i].val()).get_bits::<8>(0);
+            self.byte_src[i].next = self.write_data.val() >> self.byte_shift[i].val();
+            self.byte_low[i].wide.next = self.byte_src[i].val();
+            self.bytes[i].write_data.next = self.byte_low[i].low.val();
             self.bytes[i].write_enable.next = self.write_enable.val() && self.write_bytes.val().get_bit(i);
             self.byte_wide[i].narrow.next = self.bytes[i].read_data.val();
         }
@@ -63,5 +70,20 @@ impl<const A: usize, const RD: usize, const R: usize> Logic for SharedMemory<A, 
         for i in 0..R {
             self.read_data.next = self.read_data.val() | (self.byte_wide[i].wide.val() << self.byte_shift[i].val());
         }
+    }
+}
+
+/// The low `W` bits of an `N`-bit value (rust-hdl's `bit_cast` cannot take a loop-indexed
+/// operand inside `hdl_gen`).
+#[derive(LogicBlock, Default)]
+pub struct LowBits<const N: usize, const W: usize> {
+    pub wide: Signal<In, Bits<N>>,
+    pub low: Signal<Out, Bits<W>>,
+}
+
+impl<const N: usize, const W: usize> Logic for LowBits<N, W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.low.next = bit_cast::<W, N>(self.wide.val());
     }
 }

@@ -286,6 +286,9 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_row_mask: Constant<Bits<64>>,
     k_word_mask: Constant<Bits<15>>,
     k_row_bytes: Constant<Bits<16>>,
+    /// Rows of one slot's shared memory, minus one (the clearing walker's last row).
+    k_rows_last: Constant<Bits<RAM_ADDR_BITS>>,
+    k_all_bytes: Constant<Bits<R>>,
     k_shared_bytes: Constant<Bits<40>>,
     k_bar_first: Constant<Bits<OP_BITS>>,
     k_bar_span: Constant<Bits<OP_BITS>>,
@@ -343,6 +346,13 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     ce_ev2: DFF<Bit>,
     /// Lanes of the copy request that the copy engine has answered.
     cp_answered: DFF<Bits<32>>,
+    /// Shared-memory clearing at CTA launch (the golden model starts every CTA with zeroed
+    /// shared memory, which also kills every mbarrier of the slot's previous CTA): slots
+    /// waiting, the slot being cleared and its next row.
+    clr_pending: DFF<Bits<32>>,
+    clr_active: DFF<Bit>,
+    clr_slot: DFF<Bits<5>>,
+    clr_row: DFF<Bits<RAM_ADDR_BITS>>,
     /// Collected per-lane results of the sequenced request.
     acc_values: Vec<DFF<Bits<128>>>,
     acc_preds: DFF<Bits<32>>,
@@ -384,8 +394,9 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pick_src: Signal<Local, Bits<64>>,
     pick_mbar: Signal<Local, Bits<64>>,
     pick_a: Signal<Local, Bits<128>>,
-    pick_b: Signal<Local, Bits<128>>,
-    pick_c: Signal<Local, Bits<128>>,
+    /// Low 64 bits of the picked lane's `b`, low 32 of its `c` (all that a sequenced unit reads).
+    pick_b: Signal<Local, Bits<64>>,
+    pick_c: Signal<Local, Bits<32>>,
     /// An active lane carries operand bits that the unit of its op does not read (see
     /// `stray_*`): answered `NotBuilt` instead of silently truncated. Legal requests leave them
     /// zero.
@@ -419,6 +430,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// ALU) read / write this cycle?
     seq_rgrant: Signal<Local, Bit>,
     seq_wgrant: Signal<Local, Bit>,
+    /// The clearing walker writes a row this cycle; the lowest pending slot.
+    clr_we: Signal<Local, Bit>,
+    clr_pick: Signal<Local, Bits<32>>,
+    clr_pick_id: Signal<Local, Bits<5>>,
     /// The sequenced client's access: row address, byte offset in the row, write data and byte
     /// enables positioned in the row, and whether it reads / writes this cycle.
     seq_addr: Signal<Local, Bits<64>>,
@@ -552,6 +567,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_row_mask: k(R as u64 - 1),
             k_word_mask: k(R as u64 / 8 - 1),
             k_row_bytes: k(R as u64),
+            k_rows_last: k((config.shared_bytes as u64).div_ceil(R as u64) - 1),
+            k_all_bytes: Constant::new(Bits::<R>::mask()),
             k_shared_bytes: k(config.shared_bytes as u64),
             k_bar_first: k(bar_first as u64),
             k_bar_span: k((bar_last - bar_first) as u64),
@@ -599,6 +616,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             ce_ev1: Default::default(),
             ce_ev2: Default::default(),
             cp_answered: Default::default(),
+            clr_pending: Default::default(),
+            clr_active: Default::default(),
+            clr_slot: Default::default(),
+            clr_row: Default::default(),
             acc_values: (0..LANES).map(|_| Default::default()).collect(),
             acc_preds: Default::default(),
             acc_suspended: Default::default(),
@@ -659,6 +680,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             ce_mb_go: Default::default(),
             seq_rgrant: Default::default(),
             seq_wgrant: Default::default(),
+            clr_we: Default::default(),
+            clr_pick: Default::default(),
+            clr_pick_id: Default::default(),
             seq_addr: Default::default(),
             seq_slot: Default::default(),
             seq_row: Default::default(),
@@ -689,7 +713,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, rem, drain, ld_valid, ld_lane, ld_mask, mb_rd_off, ce_rd_off, seq_rd_off, at_rd_valid,
-            ce_ev1, ce_ev2, cp_answered, acc_preds, acc_suspended, acc_error, acc_error_lane, rel_rem, rel_cta, rel_popc,
+            ce_ev1, ce_ev2, cp_answered, clr_pending, clr_active, clr_slot, clr_row, acc_preds, acc_suspended, acc_error, acc_error_lane, rel_rem, rel_cta, rel_popc,
             rel_and, rel_or, rel_rd_valid, rel_rd_warp, o_valid, o_tag, o_cta, o_warp, o_lanes, o_preds, o_error,
             o_error_lane
         );
@@ -714,7 +738,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.resp_preds.next = self.o_preds.q.val();
         self.resp_error.next = self.o_error.q.val();
         self.resp_error_lane.next = self.o_error_lane.q.val();
-        self.busy.next = (self.state.q.val() != self.k_s_idle.val()) || self.o_valid.q.val() || self.copy.busy.val();
+        self.busy.next = (self.state.q.val() != self.k_s_idle.val())
+            || self.o_valid.q.val()
+            || self.copy.busy.val()
+            || self.clr_active.q.val()
+            || (self.clr_pending.q.val() != 0);
 
         // ---------------- decode: op -> unit by the encoding table's ranges ----------------
         // `op - first <= last - first` (wrapping) is the range check without a constant compare
@@ -845,8 +873,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.pick_src.next = self.lane_src[i].val();
                 self.pick_mbar.next = self.lane_mbar[i].val();
                 self.pick_a.next = self.lane_a[i].val();
-                self.pick_b.next = self.lane_b[i].val();
-                self.pick_c.next = self.lane_c[i].val();
+                self.pick_b.next = self.lane_b[i].val().get_bits::<64>(0);
+                self.pick_c.next = self.lane_c[i].val().get_bits::<32>(0);
             }
             if self.rel_pick.val().get_bit(i) {
                 self.rel_pick_id.next = self.lane_id[i].val();
@@ -915,7 +943,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.mbar.req_slot.next = self.req_cta.val();
         self.mbar.req_addr.next = self.pick_addr.val();
         self.mbar.req_a.next = self.pick_a.val().get_bits::<64>(0);
-        self.mbar.req_b.next = self.pick_b.val().get_bits::<64>(0);
+        self.mbar.req_b.next = self.pick_b.val();
         if !self.seq_mb_issue.val() {
             self.mbar.req_op.next = self.copy.mb_op.val();
             self.mbar.req_flags.next = self.copy.mb_flags.val();
@@ -952,7 +980,35 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we.val();
         self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we.val();
         self.seq_rgrant.next = !self.mbar.mem_rd.val() && !self.copy.sm_re.val();
-        self.seq_wgrant.next = !self.mbar.mem_we.val() && !self.copy.sm_we.val();
+        self.seq_wgrant.next = !self.mbar.mem_we.val() && !self.copy.sm_we.val() && !self.clr_active.q.val();
+
+        // ---------------- shared-memory clearing at CTA launch ----------------
+        // One row per free write cycle, slot after slot; requests wait until it is done (IDLE
+        // takes no request meanwhile).
+        self.clr_pick.next = self.clr_pending.q.val() & (!self.clr_pending.q.val() + 1u64);
+        self.clr_pick_id.next = 0.into();
+        for i in 0..32 {
+            if self.clr_pick.val().get_bit(i) {
+                self.clr_pick_id.next = self.lane_id[i].val();
+            }
+        }
+        self.clr_we.next = self.clr_active.q.val() && !self.mbar.mem_we.val() && !self.copy.sm_we.val();
+        if self.clr_we.val() {
+            self.clr_row.d.next = self.clr_row.q.val() + 1u64;
+            if self.clr_row.q.val() == self.k_rows_last.val() {
+                self.clr_active.d.next = false;
+            }
+        }
+        if !self.clr_active.q.val() && (self.clr_pending.q.val() != 0) {
+            self.clr_active.d.next = true;
+            self.clr_slot.d.next = self.clr_pick_id.val();
+            self.clr_row.d.next = 0.into();
+            self.clr_pending.d.next = self.clr_pending.q.val() & !self.clr_pick.val();
+        }
+        if self.launch.val() {
+            self.clr_pending.d.next =
+                self.clr_pending.d.val() | (bit_cast::<32, 5>(1.into()) << self.launch_slot.val());
+        }
 
         // Row addresses of the mbarrier ALU's word and the copy engine's beats.
         self.mb_rd_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.mbar.mem_rd_slot.val()) << self.k_row_bits.val())
@@ -1055,8 +1111,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.copy.req_src.next = self.pick_src.val();
         self.copy.req_mbar.next = self.pick_mbar.val();
         self.copy.req_a.next = self.pick_a.val();
-        self.copy.req_b.next = self.pick_b.val().get_bits::<64>(0);
-        self.copy.req_c.next = self.pick_c.val().get_bits::<32>(0);
+        self.copy.req_b.next = self.pick_b.val();
+        self.copy.req_c.next = self.pick_c.val();
         self.gm_req.next = self.copy.gm_req.val();
         self.gm_we.next = self.copy.gm_we.val();
         self.gm_addr.next = self.copy.gm_addr.val();
@@ -1094,7 +1150,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.acc_error_lane.d.next = self.mbar.resp_lane.val();
             }
         }
-        if (self.state.q.val() == self.k_s_copy.val()) && self.copy.resp_valid.val() {
+        if (self.state.q.val() == self.k_s_copy.val())
+            && self.copy.resp_valid.val()
+            && (self.copy.resp_cta.val() == self.req_cta.val())
+            && (self.copy.resp_warp.val() == self.req_warp.val())
+        {
             self.cp_answered.d.next = self.cp_answered.q.val() | (bit_cast::<32, 5>(1.into()) << self.copy.resp_lane.val());
             if (self.copy.resp_error.val() != self.k_err_none.val()) && (self.acc_error.q.val() == self.k_err_none.val()) {
                 self.acc_error.d.next = self.copy.resp_error.val();
@@ -1106,7 +1166,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.lsu_re.next = false;
         self.lsu_we.next = false;
         if self.state.q.val() == self.k_s_idle.val() {
-            if self.req_valid.val() {
+            if self.req_valid.val() && !self.clr_active.q.val() && (self.clr_pending.q.val() == 0) {
                 if self.not_built.val() {
                     self.o_valid.d.next = true;
                     self.o_tag.d.next = self.req_tag.val();
@@ -1287,7 +1347,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         } else if self.state.q.val() == self.k_s_atom.val() {
             // The atomic ALU holds the request until it answers (req_ready with resp_*).
             self.atom.req_valid.next = true;
-            if self.atom.req_ready.val() {
+            if self.atom.req_ready.val() && self.atom.resp_valid.val() {
                 self.o_valid.d.next = true;
                 self.o_tag.d.next = self.req_tag.val();
                 self.o_cta.d.next = self.req_cta.val();
@@ -1364,6 +1424,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.mem_waddr.next = self.seq_row.val();
         self.mem_wdata.next = self.seq_wdata.val() << (self.seq_off.val() << 3u64);
         self.mem_wbytes.next = self.seq_be.val() << self.seq_off.val();
+        if self.clr_we.val() {
+            self.mem_we.next = true;
+            self.mem_waddr.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.clr_slot.q.val()) << self.k_row_bits.val()) | self.clr_row.q.val();
+            self.mem_wdata.next = 0.into();
+            self.mem_wbytes.next = self.k_all_bytes.val();
+        }
         if self.copy.sm_we.val() {
             self.mem_we.next = true;
             self.mem_waddr.next = self.ce_wr_row.val();
@@ -1386,6 +1452,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.ce_ev2.d.next = false;
             self.rem.d.next = 0.into();
             self.rel_rem.d.next = 0.into();
+            self.clr_pending.d.next = 0.into();
+            self.clr_active.d.next = false;
         }
     }
 }
