@@ -79,6 +79,7 @@
 
 pub mod element;
 pub mod float_add;
+pub mod width;
 
 use rust_hdl::prelude::*;
 use smsync_sim::config::Config;
@@ -87,6 +88,7 @@ use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE, WINDOW};
 
 use crate::common::{error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
 use element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+use width::{Truncate, ZeroExtend};
 
 /// CTA slot index width.
 pub const SLOT_BITS: usize = 5;
@@ -152,6 +154,10 @@ pub struct AtomicAlu {
     pub resp_error_lane: Signal<Out, Bits<LANE_BITS>>,
 
     element: AtomicElement,
+    /// Width changes between the address (64), byte-offset (8) and index (4) datapaths.
+    widen_access: ZeroExtend<8, 64>,
+    cut_byte_off: Truncate<64, 8>,
+    widen_elem_index: ZeroExtend<4, 8>,
 
     // ---- state ----
     state: DFF<Bits<STATE_BITS>>,
@@ -215,6 +221,8 @@ pub struct AtomicAlu {
     red_async_error: Signal<Local, Bits<ERROR_BITS>>,
     access_addr: Signal<Local, Bits<64>>,
     line_addr: Signal<Local, Bits<64>>,
+    /// The access address's offset within its 16-byte line (64 bits wide, then cut to 8).
+    line_off: Signal<Local, Bits<64>>,
     byte_off: Signal<Local, Bits<8>>,
     fwd_hit: Signal<Local, Bit>,
 
@@ -264,7 +272,6 @@ pub struct AtomicAlu {
     d_f16x2: Constant<Bits<DTYPE_BITS>>,
     d_bf16x2: Constant<Bits<DTYPE_BITS>>,
     sp_global: Constant<Bits<SPACE_BITS>>,
-    sp_cta: Constant<Bits<SPACE_BITS>>,
     sp_cluster: Constant<Bits<SPACE_BITS>>,
     v1: Constant<Bits<VEC_BITS>>,
     v2: Constant<Bits<VEC_BITS>>,
@@ -290,7 +297,7 @@ pub struct AtomicAlu {
     k_global_base: Constant<Bits<64>>,
     k_line_mask: Constant<Bits<64>>,
     k_mbar_align: Constant<Bits<64>>,
-    k_zero64: Constant<Bits<64>>,
+    k_one64: Constant<Bits<64>>,
     k_zero128: Constant<Bits<ELEM_BITS>>,
     k_ones128: Constant<Bits<ELEM_BITS>>,
     k_zero32: Constant<Bits<WARP_LANES>>,
@@ -298,7 +305,6 @@ pub struct AtomicAlu {
     k_zero_lane: Constant<Bits<LANE_BITS>>,
     k_zero_idx: Constant<Bits<4>>,
     k_one_idx: Constant<Bits<4>>,
-    k_zero8: Constant<Bits<8>>,
     k_line_bytes: Constant<Bits<8>>,
     k_one8: Constant<Bits<8>>,
     k_two8: Constant<Bits<8>>,
@@ -349,6 +355,9 @@ impl AtomicAlu {
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
             element: AtomicElement::new(),
+            widen_access: Default::default(),
+            cut_byte_off: Default::default(),
+            widen_elem_index: Default::default(),
             state: Default::default(),
             remaining: Default::default(),
             elem_index: Default::default(),
@@ -406,6 +415,7 @@ impl AtomicAlu {
             red_async_error: Default::default(),
             access_addr: Default::default(),
             line_addr: Default::default(),
+            line_off: Default::default(),
             byte_off: Default::default(),
             fwd_hit: Default::default(),
             src_line: Default::default(),
@@ -451,7 +461,6 @@ impl AtomicAlu {
             d_f16x2: ty(DataType::F16x2),
             d_bf16x2: ty(DataType::Bf16x2),
             sp_global: sp(Space::Global),
-            sp_cta: sp(Space::SharedCta),
             sp_cluster: sp(Space::SharedCluster),
             v1: vecc(1),
             v2: vecc(2),
@@ -476,7 +485,7 @@ impl AtomicAlu {
             k_global_base: k64(GLOBAL_BASE),
             k_line_mask: k64(!15u64),
             k_mbar_align: k64(7),
-            k_zero64: k64(0),
+            k_one64: k64(1),
             k_zero128: Constant::new(0u64.to_bits()),
             k_ones128: Constant::new(u128::MAX.to_bits()),
             k_zero32: Constant::new(0u64.to_bits()),
@@ -484,7 +493,6 @@ impl AtomicAlu {
             k_zero_lane: Constant::new(0u64.to_bits()),
             k_zero_idx: Constant::new(0u64.to_bits()),
             k_one_idx: Constant::new(1u64.to_bits()),
-            k_zero8: Constant::new(0u64.to_bits()),
             k_line_bytes: Constant::new(16u64.to_bits()),
             k_one8: Constant::new(1u64.to_bits()),
             k_two8: Constant::new(2u64.to_bits()),
@@ -662,18 +670,19 @@ impl Logic for AtomicAlu {
             self.mbar_off.next = self.cur_mbar.val() - self.k_cluster_base.val();
         }
         self.lane_error.next = self.e_none.val();
-        if (self.cur_addr.val() & bit_cast::<64, 8>(self.access_bytes.val() - self.k_one8.val())).any() {
+        self.widen_access.narrow.next = self.access_bytes.val();
+        if (self.cur_addr.val() & (self.widen_access.wide.val() - self.k_one64.val())).any() {
             self.lane_error.next = self.e_align.val();
         } else if self.is_global.val() {
             if (self.cur_addr.val() < self.k_global_base.val())
-                | (self.cur_addr.val() > (self.global_end.val() - bit_cast::<64, 8>(self.access_bytes.val())))
+                | (self.cur_addr.val() > (self.global_end.val() - self.widen_access.wide.val()))
             {
                 self.lane_error.next = self.e_global_range.val();
             }
         } else if (self.is_cluster.val()
             & ((self.cur_addr.val() < self.k_cluster_base.val()) | (self.shared_off.val() >= self.k_window.val())))
             | (self.req_cta.val() > self.k_last_slot.val())
-            | (self.shared_off.val() > (self.k_shared_bytes.val() - bit_cast::<64, 8>(self.access_bytes.val())))
+            | (self.shared_off.val() > (self.k_shared_bytes.val() - self.widen_access.wide.val()))
         {
             self.lane_error.next = self.e_shared_range.val();
         }
@@ -696,7 +705,9 @@ impl Logic for AtomicAlu {
             self.access_addr.next = self.cur_addr.val();
         }
         self.line_addr.next = self.access_addr.val() & self.k_line_mask.val();
-        self.byte_off.next = bit_cast::<8, 64>(self.access_addr.val() & !self.k_line_mask.val());
+        self.line_off.next = self.access_addr.val() & !self.k_line_mask.val();
+        self.cut_byte_off.wide.next = self.line_off.val();
+        self.byte_off.next = self.cut_byte_off.narrow.val();
         self.fwd_hit.next = self.fwd_valid.q.val()
             & (self.fwd_global.q.val() == self.is_global.val())
             & (self.fwd_slot.q.val() == self.req_cta.val())
@@ -719,7 +730,8 @@ impl Logic for AtomicAlu {
         if self.state.q.val() == self.st_step.val() {
             self.stepping.next = true;
         }
-        self.elem_shift.next = (self.byte_off.val() << 3) + (bit_cast::<8, 4>(self.elem_index.q.val()) << self.elem_log.val());
+        self.widen_elem_index.narrow.next = self.elem_index.q.val();
+        self.elem_shift.next = (self.byte_off.val() << 3) + (self.widen_elem_index.wide.val() << self.elem_log.val());
         self.elem_mask.next = self.k_ones128.val();
         if self.elem_bytes.val() != self.k_line_bytes.val() {
             self.elem_mask.next = !(self.k_ones128.val() << (self.elem_bytes.val() << 3));
@@ -727,12 +739,12 @@ impl Logic for AtomicAlu {
         self.element.op.next = self.req_sub.val();
         self.element.dtype.next = self.req_dtype.val();
         self.element.r.next = self.src_line.val() >> self.elem_shift.val();
-        self.element.s.next = self.cur_b.val() >> (bit_cast::<8, 4>(self.elem_index.q.val()) << self.elem_log.val());
+        self.element.s.next = self.cur_b.val() >> (self.widen_elem_index.wide.val() << self.elem_log.val());
         self.element.t.next = self.cur_c.val();
         self.element.ftz_f32.next = self.is_global.val();
         self.new_line.next = (self.src_line.val() & !(self.elem_mask.val() << self.elem_shift.val()))
             | ((self.element.value.val() & self.elem_mask.val()) << self.elem_shift.val());
-        self.last_elem.next = (bit_cast::<VEC_BITS, 4>(self.elem_index.q.val()) + self.v1.val()) == self.req_vec.val();
+        self.last_elem.next = (self.elem_index.q.val() + self.v1.val()) == self.req_vec.val();
         self.old_value.next = self.src_old.val() >> (self.byte_off.val() << 3);
         if self.access_bytes.val() != self.k_line_bytes.val() {
             self.old_value.next =
@@ -757,7 +769,7 @@ impl Logic for AtomicAlu {
             self.m_we.next = true;
         }
         self.lane_done.next = self.stepping.val() & self.last_elem.val() & self.m_grant.val();
-        self.remaining_next.next = self.remaining.q.val() & !(self.k_one32.val() << bit_cast::<WARP_LANES, LANE_BITS>(self.cur_lane.val()));
+        self.remaining_next.next = self.remaining.q.val() & !(self.k_one32.val() << self.cur_lane.val());
 
         // ================= sequencer =================
         self.req_ready.next = false;

@@ -8,6 +8,7 @@
 pub mod shared_mem;
 pub mod top;
 
+use crate::atomic_alu::atomic_alu_verilog;
 use crate::common::{try_verilog_named, VerilogError};
 use crate::barrier_file::BarrierFile;
 use crate::copy_engine::copy_engine_verilog;
@@ -38,6 +39,11 @@ pub fn modules(config: &Config) -> Vec<RtlModule> {
             module: "mbarrier_alu",
             unit: Some(Unit::Mbarrier),
             generate: |c| unit_verilog(MbarrierAlu::new(c), "mbarrier_alu"),
+        },
+        RtlModule {
+            module: "atomic_alu",
+            unit: Some(Unit::AtomicAlu),
+            generate: |c| atomic_alu_verilog(c, "atomic_alu"),
         },
         RtlModule {
             module: "warp_network",

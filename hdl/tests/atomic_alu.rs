@@ -630,7 +630,6 @@ mod alu {
     }
 
     #[test]
-    #[ignore = "KNOWN FAILING (issue 3 open): verilator -Wall reports WIDTHEXPAND/WIDTHTRUNC in the float adders' generated Verilog; run with -- --ignored"]
     fn atomic_alu_verilog_is_lint_clean() {
         for config in [Config::fpga_small(), Config::hopper_like()] {
             let text = atomic_alu_verilog(&config, "top").expect("atomic_alu is well formed");

@@ -220,13 +220,23 @@ fn c082_warp_sync_waits_for_all_mask_lanes_with_same_mask() {
     let c = wreq(&mut b, Op::WarpSync, 0xFF, 0xF0, |_| 0);
     let out = b.submit(&c);
     assert_eq!(out.iter().map(|r| r.tag).collect::<Vec<_>>(), vec![a.tag, c.tag]);
-    // Mismatched masks: both sides fail instead of hanging.
+    // A certain hang fails on both sides: lanes 0-3 wait (mask 0xff) for lane 4, which now waits
+    // (mask 0x1f) for lanes 0-3.
+    let a = wreq(&mut b, Op::WarpSync, 0xFF, 0x0F, |_| 0);
+    assert!(b.submit(&a).is_empty());
+    let c = wreq(&mut b, Op::WarpSync, 0x1F, 0x10, |_| 0);
+    let out = b.submit(&c);
+    assert_eq!(out.iter().map(|r| r.tag).collect::<Vec<_>>(), vec![a.tag, c.tag]);
+    assert!(out.iter().all(|r| r.error == ErrorCode::MemberMaskMismatch));
+    // Lanes 4-7 may synchronise among themselves (mask 0xf0) while lanes 0-3 wait with mask 0xff:
+    // not an error; lanes 0-3 are released when lanes 4-7 reach a mask-0xff bar.warp.sync.
     let a = wreq(&mut b, Op::WarpSync, 0xFF, 0x0F, |_| 0);
     assert!(b.submit(&a).is_empty());
     let c = wreq(&mut b, Op::WarpSync, 0xF0, 0xF0, |_| 0);
-    let out = b.submit(&c);
-    assert_eq!(out.len(), 2);
-    assert!(out.iter().all(|r| r.error == ErrorCode::MemberMaskMismatch));
+    b.ok(&c);
+    let d = wreq(&mut b, Op::WarpSync, 0xFF, 0xF0, |_| 0);
+    let out = b.submit(&d);
+    assert_eq!(out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(), vec![(a.tag, ErrorCode::None), (d.tag, ErrorCode::None)]);
     // Disjoint masks are independent rendezvous.
     let a = wreq(&mut b, Op::WarpSync, 0x0F, 0x0F, |_| 0);
     let c = wreq(&mut b, Op::WarpSync, 0xF0, 0x30, |_| 0);
@@ -288,4 +298,74 @@ fn shfl_source_outside_mask_returns_own_value() {
     let r = shfl(ShflMode::Down, 1, 31, 0x0F);
     assert_eq!((r.values[2], r.values[3]), (103, 103));
     assert_eq!(r.preds & 0x0F, 0x0F);
+}
+
+/// Divergent collectives of one warp pending at the same time (independent thread scheduling,
+/// the `smsync fuzz --interleave` case): lanes 0-15 wait at a vote.sync of mask 0x0000ffff for
+/// lanes 8-15; lanes 16-31 run a shfl.sync of mask 0xffff0000, then reach a vote.sync of mask
+/// 0xffffffff and wait there for lanes 0-15. PTX only asks that each mask's lanes execute the
+/// collective with the same mask, which this order satisfies: nothing fails, and each vote is
+/// computed over its own mask's lanes.
+#[test]
+fn c082_disjoint_lane_groups_wait_at_different_collectives() {
+    let mut b = Bench::new(1);
+    let any = VoteMode::Any.code();
+    let mut low_first = wreq(&mut b, Op::VoteSync, 0x0000_FFFF, 0x0000_00FF, |l| (l == 3) as u128);
+    low_first.sub = any;
+    assert!(b.submit(&low_first).is_empty());
+    let shfl = wreq(&mut b, Op::ShflSync, 0xFFFF_0000, 0xFFFF_0000, |l| 100 + l as u128);
+    let r = b.ok(&shfl);
+    assert_eq!(r.values[16], 100 + 16, "b = c = 0: every lane reads its own value");
+    let mut high_full = wreq(&mut b, Op::VoteSync, 0xFFFF_FFFF, 0xFFFF_0000, |_| 0);
+    high_full.sub = any;
+    assert!(b.submit(&high_full).is_empty(), "lanes 16-31 wait for lanes 0-15 at the full-mask vote");
+    // Lanes 8-15 complete the half-mask vote: lane 3's true predicate makes it true for 0-15 only.
+    let mut low_rest = wreq(&mut b, Op::VoteSync, 0x0000_FFFF, 0x0000_FF00, |_| 0);
+    low_rest.sub = any;
+    let out = b.submit(&low_rest);
+    assert_eq!(out.iter().map(|r| (r.tag, r.error, r.preds)).collect::<Vec<_>>(), vec![
+        (low_first.tag, ErrorCode::None, 0x0000_00FF),
+        (low_rest.tag, ErrorCode::None, 0x0000_FF00),
+    ]);
+    // Lanes 0-15 reach the full-mask vote with false predicates: that vote is false everywhere.
+    let mut low_full = wreq(&mut b, Op::VoteSync, 0xFFFF_FFFF, 0x0000_FFFF, |_| 0);
+    low_full.sub = any;
+    let out = b.submit(&low_full);
+    assert_eq!(out.iter().map(|r| (r.tag, r.error, r.preds)).collect::<Vec<_>>(), vec![
+        (high_full.tag, ErrorCode::None, 0),
+        (low_full.tag, ErrorCode::None, 0),
+    ]);
+}
+
+/// Same membermask, other op: the pending lanes wait for lanes that now wait for them at another
+/// op, a certain hang; every request of both fails. A lane arriving while it already waits fails too.
+#[test]
+fn c082_same_mask_other_op_and_double_arrival_fail() {
+    let mut b = Bench::new(1);
+    let a = wreq(&mut b, Op::WarpSync, 0xFF, 0x0F, |_| 0);
+    assert!(b.submit(&a).is_empty());
+    let c = wreq(&mut b, Op::ElectSync, 0xFF, 0xF0, |_| 0);
+    let out = b.submit(&c);
+    assert_eq!(out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(), vec![
+        (a.tag, ErrorCode::MemberMaskMismatch),
+        (c.tag, ErrorCode::MemberMaskMismatch),
+    ]);
+    let a = wreq(&mut b, Op::WarpSync, 0xFF, 0x0F, |_| 0);
+    assert!(b.submit(&a).is_empty());
+    let twice = wreq(&mut b, Op::WarpSync, 0x0F, 0x01, |_| 0);
+    let out = b.submit(&twice);
+    assert_eq!(out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(), vec![
+        (a.tag, ErrorCode::MemberMaskMismatch),
+        (twice.tag, ErrorCode::MemberMaskMismatch),
+    ]);
+    // A cycle of three rendezvous, closed by the last request: A waits for C, C for B, B for A.
+    let a = wreq(&mut b, Op::WarpSync, 0x00FF, 0x000F, |_| 0); // needs 4-7
+    assert!(b.submit(&a).is_empty());
+    let bb = wreq(&mut b, Op::WarpSync, 0x0F0F, 0x0F00, |_| 0); // needs 0-3 (blocked at A): B -> A
+    assert!(b.submit(&bb).is_empty());
+    let c = wreq(&mut b, Op::WarpSync, 0x0FF0, 0x00F0, |_| 0); // lanes 4-7 (A -> C), needs 8-11 (C -> B)
+    let out = b.submit(&c);
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert!(out.iter().all(|r| r.error == ErrorCode::MemberMaskMismatch));
+    assert_eq!(out.last().unwrap().tag, c.tag);
 }

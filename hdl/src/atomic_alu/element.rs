@@ -33,6 +33,7 @@ use rust_hdl::prelude::*;
 use smsync_sim::encoding::{AtomOp, DataType};
 
 use super::float_add::{FloatAdder, BF16, F16, F32, F64};
+use super::width::ZeroExtend;
 
 /// Width of the `op` port (`AtomOp::BITS`).
 pub const ATOM_OP_BITS: usize = AtomOp::BITS as usize;
@@ -157,6 +158,13 @@ pub struct AtomicElement {
     add_bf16_hi: FloatAdder<16>,
     minmax_lo: HalfMinMax,
     minmax_hi: HalfMinMax,
+    /// The float results widened to the element width (see `super::width` for why blocks).
+    wide_f32: ZeroExtend<32, ELEM_BITS>,
+    wide_f64: ZeroExtend<64, ELEM_BITS>,
+    wide_half_lo: ZeroExtend<16, ELEM_BITS>,
+    wide_half_hi: ZeroExtend<16, ELEM_BITS>,
+    wide_minmax_lo: ZeroExtend<16, ELEM_BITS>,
+    wide_minmax_hi: ZeroExtend<16, ELEM_BITS>,
 
     // ---- decoded type ----
     width_mask: Signal<Local, Bits<ELEM_BITS>>,
@@ -167,6 +175,11 @@ pub struct AtomicElement {
     is_bf16: Signal<Local, Bit>,
     is_f16x2: Signal<Local, Bit>,
     is_bf16x2: Signal<Local, Bit>,
+    /// bf16 or bf16x2: the 16-bit halves come from the bf16 units.
+    is_bf16_kind: Signal<Local, Bit>,
+    /// The 16-bit sums of the low and high halves, f16 or bf16 by type.
+    half_sum_lo: Signal<Local, Bits<16>>,
+    half_sum_hi: Signal<Local, Bits<16>>,
     // ---- masked operands and integer results ----
     rm: Signal<Local, Bits<ELEM_BITS>>,
     sm: Signal<Local, Bits<ELEM_BITS>>,
@@ -236,6 +249,12 @@ impl AtomicElement {
             add_bf16_hi: FloatAdder::new(BF16),
             minmax_lo: Default::default(),
             minmax_hi: Default::default(),
+            wide_f32: Default::default(),
+            wide_f64: Default::default(),
+            wide_half_lo: Default::default(),
+            wide_half_hi: Default::default(),
+            wide_minmax_lo: Default::default(),
+            wide_minmax_hi: Default::default(),
             width_mask: Default::default(),
             sign_flip: Default::default(),
             is_f32: Default::default(),
@@ -244,6 +263,9 @@ impl AtomicElement {
             is_bf16: Default::default(),
             is_f16x2: Default::default(),
             is_bf16x2: Default::default(),
+            is_bf16_kind: Default::default(),
+            half_sum_lo: Default::default(),
+            half_sum_hi: Default::default(),
             rm: Default::default(),
             sm: Default::default(),
             tm: Default::default(),
@@ -338,6 +360,7 @@ impl Logic for AtomicElement {
         self.is_bf16.next = self.dtype.val() == self.t_bf16.val();
         self.is_f16x2.next = self.dtype.val() == self.t_f16x2.val();
         self.is_bf16x2.next = self.dtype.val() == self.t_bf16x2.val();
+        self.is_bf16_kind.next = self.is_bf16.val() | self.is_bf16x2.val();
 
         self.rm.next = self.r.val() & self.width_mask.val();
         self.sm.next = self.s.val() & self.width_mask.val();
@@ -347,11 +370,11 @@ impl Logic for AtomicElement {
         self.s_key.next = self.sm.val() ^ self.sign_flip.val();
 
         // ---- float units ----
-        self.add_f32.a.next = bit_cast::<32, ELEM_BITS>(self.rm.val());
-        self.add_f32.b.next = bit_cast::<32, ELEM_BITS>(self.sm.val());
+        self.add_f32.a.next = self.rm.val().get_bits::<32>(0);
+        self.add_f32.b.next = self.sm.val().get_bits::<32>(0);
         self.add_f32.ftz.next = self.ftz_f32.val();
-        self.add_f64.a.next = bit_cast::<64, ELEM_BITS>(self.rm.val());
-        self.add_f64.b.next = bit_cast::<64, ELEM_BITS>(self.sm.val());
+        self.add_f64.a.next = self.rm.val().get_bits::<64>(0);
+        self.add_f64.b.next = self.sm.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
         self.add_f16_lo.a.next = self.rm.val().get_bits::<16>(0);
         self.add_f16_lo.b.next = self.sm.val().get_bits::<16>(0);
@@ -367,34 +390,40 @@ impl Logic for AtomicElement {
         self.add_bf16_hi.ftz.next = false;
         self.minmax_lo.a.next = self.rm.val().get_bits::<16>(0);
         self.minmax_lo.b.next = self.sm.val().get_bits::<16>(0);
-        self.minmax_lo.bf16.next = self.is_bf16.val() | self.is_bf16x2.val();
+        self.minmax_lo.bf16.next = self.is_bf16_kind.val();
         self.minmax_lo.max.next = self.op.val() == self.op_max.val();
         self.minmax_hi.a.next = self.rm.val().get_bits::<16>(16);
         self.minmax_hi.b.next = self.sm.val().get_bits::<16>(16);
-        self.minmax_hi.bf16.next = self.is_bf16.val() | self.is_bf16x2.val();
+        self.minmax_hi.bf16.next = self.is_bf16_kind.val();
         self.minmax_hi.max.next = self.op.val() == self.op_max.val();
+
+        // ---- widen the float results to the element width ----
+        self.half_sum_lo.next = self.add_f16_lo.sum.val();
+        self.half_sum_hi.next = self.add_f16_hi.sum.val();
+        if self.is_bf16_kind.val() {
+            self.half_sum_lo.next = self.add_bf16_lo.sum.val();
+            self.half_sum_hi.next = self.add_bf16_hi.sum.val();
+        }
+        self.wide_f32.narrow.next = self.add_f32.sum.val();
+        self.wide_f64.narrow.next = self.add_f64.sum.val();
+        self.wide_half_lo.narrow.next = self.half_sum_lo.val();
+        self.wide_half_hi.narrow.next = self.half_sum_hi.val();
+        self.wide_minmax_lo.narrow.next = self.minmax_lo.result.val();
+        self.wide_minmax_hi.narrow.next = self.minmax_hi.result.val();
 
         // ---- add: float kinds, else a wrapping integer add ----
         self.add_result.next = self.rm.val() + self.sm.val();
         if self.is_f32.val() {
-            self.add_result.next = bit_cast::<ELEM_BITS, 32>(self.add_f32.sum.val());
+            self.add_result.next = self.wide_f32.wide.val();
         }
         if self.is_f64.val() {
-            self.add_result.next = bit_cast::<ELEM_BITS, 64>(self.add_f64.sum.val());
+            self.add_result.next = self.wide_f64.wide.val();
         }
-        if self.is_f16.val() {
-            self.add_result.next = bit_cast::<ELEM_BITS, 16>(self.add_f16_lo.sum.val());
+        if self.is_f16.val() | self.is_bf16.val() {
+            self.add_result.next = self.wide_half_lo.wide.val();
         }
-        if self.is_bf16.val() {
-            self.add_result.next = bit_cast::<ELEM_BITS, 16>(self.add_bf16_lo.sum.val());
-        }
-        if self.is_f16x2.val() {
-            self.add_result.next = bit_cast::<ELEM_BITS, 16>(self.add_f16_lo.sum.val())
-                | (bit_cast::<ELEM_BITS, 16>(self.add_f16_hi.sum.val()) << 16);
-        }
-        if self.is_bf16x2.val() {
-            self.add_result.next = bit_cast::<ELEM_BITS, 16>(self.add_bf16_lo.sum.val())
-                | (bit_cast::<ELEM_BITS, 16>(self.add_bf16_hi.sum.val()) << 16);
+        if self.is_f16x2.val() | self.is_bf16x2.val() {
+            self.add_result.next = self.wide_half_lo.wide.val() | (self.wide_half_hi.wide.val() << 16);
         }
 
         // ---- min / max: 16-bit float kinds, else signed / unsigned integer order ----
@@ -407,11 +436,10 @@ impl Logic for AtomicElement {
             self.minmax_result.next = self.rm.val();
         }
         if self.is_f16.val() | self.is_bf16.val() {
-            self.minmax_result.next = bit_cast::<ELEM_BITS, 16>(self.minmax_lo.result.val());
+            self.minmax_result.next = self.wide_minmax_lo.wide.val();
         }
         if self.is_f16x2.val() | self.is_bf16x2.val() {
-            self.minmax_result.next = bit_cast::<ELEM_BITS, 16>(self.minmax_lo.result.val())
-                | (bit_cast::<ELEM_BITS, 16>(self.minmax_hi.result.val()) << 16);
+            self.minmax_result.next = self.wide_minmax_lo.wide.val() | (self.wide_minmax_hi.wide.val() << 16);
         }
 
         // ---- op select ----

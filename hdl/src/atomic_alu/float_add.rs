@@ -28,6 +28,8 @@
 
 use rust_hdl::prelude::*;
 
+use super::width::{Truncate, ZeroExtend};
+
 /// Exponent and mantissa (fraction) widths of a binary floating-point format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FloatFormat {
@@ -56,6 +58,11 @@ pub struct FloatAdder<const W: usize> {
     // ---- unpacked operands ----
     fa: Signal<Local, Bits<W>>,
     fb: Signal<Local, Bits<W>>,
+    /// The exponent fields shifted down, still W bits wide, and cut to EXP_W bits.
+    xa: Signal<Local, Bits<W>>,
+    xb: Signal<Local, Bits<W>>,
+    cut_ea: Truncate<W, EXP_W>,
+    cut_eb: Truncate<W, EXP_W>,
     ea: Signal<Local, Bits<EXP_W>>,
     eb: Signal<Local, Bits<EXP_W>>,
     a_nan: Signal<Local, Bit>,
@@ -91,12 +98,14 @@ pub struct FloatAdder<const W: usize> {
     n3: Signal<Local, Bits<W>>,
     n4: Signal<Local, Bits<W>>,
     n5: Signal<Local, Bits<W>>,
-    n6: Signal<Local, Bits<W>>,
     shift: Signal<Local, Bits<EXP_W>>,
     normed: Signal<Local, Bits<W>>,
     exp_n: Signal<Local, Bits<EXP_W>>,
     round_up: Signal<Local, Bit>,
     mant: Signal<Local, Bits<W>>,
+    /// The result's exponent field (exp - 1), widened to W bits to be shifted into place.
+    exp_field: Signal<Local, Bits<EXP_W>>,
+    widen_exp: ZeroExtend<EXP_W, W>,
     result: Signal<Local, Bits<W>>,
     flushed: Signal<Local, Bits<W>>,
 
@@ -106,8 +115,6 @@ pub struct FloatAdder<const W: usize> {
     k_frac: Constant<Bits<W>>,
     k_exp_field: Constant<Bits<W>>,
     k_hidden: Constant<Bits<W>>,
-    /// The hidden bit after the three guard/round/sticky bits were appended.
-    k_hidden3: Constant<Bits<W>>,
     /// A carry out of the significand addition.
     k_carry: Constant<Bits<W>>,
     k_nan: Constant<Bits<W>>,
@@ -169,6 +176,10 @@ impl<const W: usize> FloatAdder<W> {
             sum: Default::default(),
             fa: Default::default(),
             fb: Default::default(),
+            xa: Default::default(),
+            xb: Default::default(),
+            cut_ea: Default::default(),
+            cut_eb: Default::default(),
             ea: Default::default(),
             eb: Default::default(),
             a_nan: Default::default(),
@@ -202,12 +213,13 @@ impl<const W: usize> FloatAdder<W> {
             n3: Default::default(),
             n4: Default::default(),
             n5: Default::default(),
-            n6: Default::default(),
             shift: Default::default(),
             normed: Default::default(),
             exp_n: Default::default(),
             round_up: Default::default(),
             mant: Default::default(),
+            exp_field: Default::default(),
+            widen_exp: Default::default(),
             result: Default::default(),
             flushed: Default::default(),
             k_sign: bits_of(1u64 << (W - 1)),
@@ -215,7 +227,6 @@ impl<const W: usize> FloatAdder<W> {
             k_frac: bits_of(mask(m)),
             k_exp_field: bits_of(mask(e) << m),
             k_hidden: bits_of(1u64 << m),
-            k_hidden3: bits_of(1u64 << p),
             k_carry: bits_of(1u64 << (p + 1)),
             k_nan: bits_of(format.canonical_nan),
             k_inf: bits_of(mask(e) << m),
@@ -260,8 +271,12 @@ impl<const W: usize> Logic for FloatAdder<W> {
         if self.ftz.val() & ((self.b.val() & self.k_exp_field.val()) == self.k_zero.val()) {
             self.fb.next = self.b.val() & self.k_sign.val();
         }
-        self.ea.next = bit_cast::<EXP_W, W>((self.fa.val() & self.k_exp_field.val()) >> self.k_man_bits.val());
-        self.eb.next = bit_cast::<EXP_W, W>((self.fb.val() & self.k_exp_field.val()) >> self.k_man_bits.val());
+        self.xa.next = (self.fa.val() & self.k_exp_field.val()) >> self.k_man_bits.val();
+        self.xb.next = (self.fb.val() & self.k_exp_field.val()) >> self.k_man_bits.val();
+        self.cut_ea.wide.next = self.xa.val();
+        self.cut_eb.wide.next = self.xb.val();
+        self.ea.next = self.cut_ea.narrow.val();
+        self.eb.next = self.cut_eb.narrow.val();
         self.a_nan.next = (self.ea.val() == self.k_exp_max.val()) & (self.fa.val() & self.k_frac.val()).any();
         self.b_nan.next = (self.eb.val() == self.k_exp_max.val()) & (self.fb.val() & self.k_frac.val()).any();
         self.a_inf.next = (self.ea.val() == self.k_exp_max.val()) & !(self.fa.val() & self.k_frac.val()).any();
@@ -350,10 +365,9 @@ impl<const W: usize> Logic for FloatAdder<W> {
             self.n5.next = self.n4.val() << 2;
             self.lz5.next = self.lz4.val() + self.k_dist2.val();
         }
-        self.n6.next = self.n5.val();
+        // The last step only counts (the shifted value itself is not needed).
         self.lz.next = self.lz5.val();
         if self.k_on1.val() & !(self.n5.val() & self.k_mask1.val()).any() {
-            self.n6.next = self.n5.val() << 1;
             self.lz.next = self.lz5.val() + self.k_dist1.val();
         }
 
@@ -378,12 +392,12 @@ impl<const W: usize> Logic for FloatAdder<W> {
         }
         // (exp - 1) << M plus the significand with its hidden bit: a subnormal (no hidden bit,
         // exp 1) composes to exponent field 0, a rounding carry bumps the exponent field.
-        self.result.next =
-            (bit_cast::<W, EXP_W>(self.exp_n.val() - self.k_e1.val()) << self.k_man_bits.val()) + self.mant.val();
+        self.exp_field.next = self.exp_n.val() - self.k_e1.val();
+        self.widen_exp.narrow.next = self.exp_field.val();
+        self.result.next = (self.widen_exp.wide.val() << self.k_man_bits.val()) + self.mant.val();
         if self.big_sign.val() {
-            self.result.next = ((bit_cast::<W, EXP_W>(self.exp_n.val() - self.k_e1.val()) << self.k_man_bits.val())
-                + self.mant.val())
-                | self.k_sign.val();
+            self.result.next =
+                ((self.widen_exp.wide.val() << self.k_man_bits.val()) + self.mant.val()) | self.k_sign.val();
         }
         if self.exp_n.val() >= self.k_exp_max.val() {
             self.result.next = self.k_inf.val();

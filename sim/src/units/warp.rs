@@ -3,17 +3,28 @@
 //!
 //! Every *.sync op is a rendezvous of one warp's lanes: the executor may deliver it as several
 //! partial requests (divergent lanes, independent thread scheduling). A rendezvous is identified by
-//! (CTA, warp, membermask); it completes when every live lane of the membermask has arrived with the
-//! same op, qualifiers and membermask. Then every partial request gets its Response (in arrival
-//! order). Exited lanes count as arrived (project decision §22.2, also for bar.warp.sync) and
-//! contribute nothing; a `WarpExit` request that shrinks a warp's live mask re-checks its pending
-//! rendezvous.
+//! (CTA, warp, membermask, op and qualifiers); it completes when every live lane of the membermask
+//! has arrived with that op, qualifiers and membermask. Then every partial request gets its
+//! Response (in arrival order). Exited lanes count as arrived (project decision §22.2, also for
+//! bar.warp.sync) and contribute nothing; a `WarpExit` request that shrinks a warp's live mask
+//! re-checks its pending rendezvous.
+//!
+//! One warp may have several rendezvous pending at once. PTX (vote.sync, match.sync, redux.sync,
+//! bar.warp.sync, elect.sync) only requires that each waiting lane be released once every
+//! (non-exited) lane of its membermask has executed the op with the same qualifiers and mask; under
+//! independent thread scheduling, lanes 0..15 may still wait at a collective of mask 0x0000ffff
+//! while lanes 16..31 finish their own collective and wait at a later one of mask 0xffffffff.
+//! That is legal: lanes 16..31 wait there until lanes 0..15 arrive.
 //!
 //! Errors: an executing lane outside its membermask (`NotInMemberMask`, for every op with a mask);
-//! a lane arriving with a membermask (or op) different from that of a pending rendezvous that
-//! includes it, or whose own mask includes lanes already waiting with another mask
-//! (`MemberMaskMismatch`: the new request and every request of the pending rendezvous fail, so that
-//! no lane hangs). Op families not built in the config answer `NotBuilt`.
+//! `MemberMaskMismatch` when a request makes a hang certain: its lanes already wait at another
+//! pending rendezvous (a lane arriving twice), or the rendezvous it joins is on a cycle of
+//! rendezvous that wait for each other's lanes (R waits for Q when a lane R still needs is blocked
+//! at Q). The simplest cycle: lanes 0..3 wait with mask 0xff and lanes 4..7 arrive with mask 0xff
+//! but another op, or with mask 0x1f. Every request of every rendezvous on the cycle fails (the
+//! new one last), so that no lane of it hangs. A rendezvous that merely waits for lanes blocked
+//! elsewhere is not an error; if those lanes never come, the executor reports the deadlock (with
+//! [`WarpNetwork::describe_waits`]). Op families not built in the config answer `NotBuilt`.
 //!
 //! Documented choices: elect.sync picks the lowest arrived lane; the canonical NaN of redux.f32 is
 //! 0x7FFFFFFF; for shfl.sync, when the source lane j is in range (p = 1) but is not a participant
@@ -44,8 +55,16 @@ impl Rendezvous {
         let f = &self.reqs[0];
         (f.op, f.sub, f.dtype, f.flags) == (r.op, r.sub, r.dtype, r.flags)
     }
+    /// Live lanes of the mask that have not arrived yet.
+    fn missing(&self) -> u32 {
+        self.mask & self.live & !self.arrived
+    }
     fn complete(&self) -> bool {
-        self.mask & self.live & !self.arrived == 0
+        self.missing() == 0
+    }
+    /// Some lane this rendezvous still needs is blocked at `other`.
+    fn waits_for(&self, other: &Rendezvous) -> bool {
+        self.missing() & other.arrived != 0
     }
 }
 
@@ -85,29 +104,16 @@ impl WarpNetwork {
         if outside != 0 {
             return out.push(Response::error(req, ErrorCode::NotInMemberMask, outside.trailing_zeros() as usize));
         }
-        // Find the rendezvous this request joins, or a conflicting one.
-        let mut join = None;
-        for (i, g) in self.pending.iter().enumerate() {
-            if (g.cta, g.warp) != (req.cta, req.warp) {
-                continue;
-            }
-            let conflict = if g.mask == req.member_mask {
-                !g.same_kind(req) || g.arrived & req.active_mask != 0
-            } else {
-                req.active_mask & g.mask != 0 || g.arrived & req.member_mask != 0
-            };
-            if conflict {
-                let g = self.pending.remove(i);
-                for r in g.reqs.iter().chain(std::iter::once(req)) {
-                    out.push(Response::error(r, ErrorCode::MemberMaskMismatch, r.first_active().unwrap_or(0)));
-                }
-                return;
-            }
-            if g.mask == req.member_mask {
-                join = Some(i);
-                break;
-            }
+        // A lane already blocked at a pending rendezvous cannot arrive anywhere else.
+        let twice = self.pending.iter().position(|g| (g.cta, g.warp) == (req.cta, req.warp) && g.arrived & req.active_mask != 0);
+        if let Some(i) = twice {
+            let g = self.pending.remove(i);
+            return fail(&[g], req, out);
         }
+        // Join the rendezvous of the same mask and kind, or open one.
+        let join = self.pending.iter().position(|g| {
+            (g.cta, g.warp, g.mask) == (req.cta, req.warp, req.member_mask) && g.same_kind(req)
+        });
         let i = match join {
             Some(i) => i,
             None => {
@@ -121,8 +127,57 @@ impl WarpNetwork {
         g.reqs.push(req.clone());
         if g.complete() {
             let g = self.pending.remove(i);
-            finish(&g, out);
+            return finish(&g, out);
         }
+        let cycle = self.cycle_through(i);
+        if !cycle.is_empty() {
+            // Remove from the highest index down so the lower indices stay valid.
+            let (mut others, mut own) = (Vec::new(), None);
+            for &j in cycle.iter().rev() {
+                let g = self.pending.remove(j);
+                if j == i {
+                    own = Some(g);
+                } else {
+                    others.push(g);
+                }
+            }
+            others.reverse();
+            // The rendezvous of the new request goes last, without it: `fail` answers it last.
+            let mut own = own.expect("a cycle through rendezvous i contains i");
+            own.reqs.pop();
+            others.push(own);
+            fail(&others, req, out);
+        }
+    }
+
+    /// The pending rendezvous (indices, ascending) on a wait-for cycle through rendezvous `start`,
+    /// or none: those that `start` reaches by "waits for" and that reach `start` back.
+    fn cycle_through(&self, start: usize) -> Vec<usize> {
+        let s = &self.pending[start];
+        let warp: Vec<usize> = (0..self.pending.len()).filter(|&j| (self.pending[j].cta, self.pending[j].warp) == (s.cta, s.warp)).collect();
+        let closure = |edge: &dyn Fn(usize, usize) -> bool| {
+            let mut seen = vec![start];
+            let mut k = 0;
+            while k < seen.len() {
+                let from = seen[k];
+                for &to in &warp {
+                    if !seen.contains(&to) && edge(from, to) {
+                        seen.push(to);
+                    }
+                }
+                k += 1;
+            }
+            seen
+        };
+        let forward = closure(&|a, b| self.pending[a].waits_for(&self.pending[b]));
+        let backward = closure(&|a, b| self.pending[b].waits_for(&self.pending[a]));
+        let on_cycle_back = forward.iter().any(|&j| self.pending[j].waits_for(s));
+        if !on_cycle_back {
+            return Vec::new();
+        }
+        let mut cycle: Vec<usize> = forward.into_iter().filter(|j| backward.contains(j)).collect();
+        cycle.sort_unstable();
+        cycle
     }
 
     /// Some or all lanes of a warp exited: pending rendezvous of the warp may now be complete.
@@ -157,6 +212,13 @@ impl WarpNetwork {
                 )
             })
             .collect()
+    }
+}
+
+/// Answer `MemberMaskMismatch` to every request of `groups` (in order), then to `req`.
+fn fail(groups: &[Rendezvous], req: &Request, out: &mut Vec<Response>) {
+    for r in groups.iter().flat_map(|g| g.reqs.iter()).chain(std::iter::once(req)) {
+        out.push(Response::error(r, ErrorCode::MemberMaskMismatch, r.first_active().unwrap_or(0)));
     }
 }
 
