@@ -29,31 +29,16 @@ use std::time::Instant;
 /// The fourth field is a piece of the failure message (the instruction's text) that the failure
 /// must contain: a listed kernel failing somewhere else is an unexpected failure.
 const KNOWN_FAILURES: &[(&str, &str, &str, &str)] = &[
-    ("fpga-small", "atomics_float", ATOMICS_NOT_ROUTED, "atom.global.add.f32"),
-    ("fpga-small", "atomics_global", ATOMICS_NOT_ROUTED, "atom.global.add.u32"),
-    ("fpga-small", "atomics_shared", ATOMICS_NOT_ROUTED, "atom.shared.add.u32"),
-    ("fpga-small", "last_block_reduce", ATOMICS_NOT_ROUTED, "atom.global.inc.u32"),
-    ("fpga-small", "pipeline_stages", ATOMICS_NOT_ROUTED, "atom.add.relaxed.cta.u32"),
-    ("fpga-small", "barrier_memcpy_async", COPIES_NOT_ROUTED, "cp.async.bulk.shared::cluster.global"),
-    ("fpga-small", "mbar_pipeline_bulk", COPIES_NOT_ROUTED, "cp.async.bulk.shared::cluster.global"),
-    ("fpga-small", "cp_async_mbar_arrive", COPIES_NOT_ROUTED, "cp.async.ca.shared.global"),
-    ("fpga-small", "pipeline_cp_async", COPIES_NOT_ROUTED, "cp.async.cg.shared.global"),
-    ("fpga-small", "cp_reduce_bulk", COPIES_NOT_ROUTED, "cp.reduce.async.bulk"),
-    ("fpga-small", "tensor_2d_load", COPIES_NOT_ROUTED, "cp.async.bulk.tensor.2d.shared::cluster"),
-    ("fpga-small", "tensor_2d_store", COPIES_NOT_ROUTED, "cp.async.bulk.tensor.2d.global"),
-    ("fpga-small", "cp_async_zfill", "the top's LSU does not build st.shared wider than 8 bytes per lane (v4.u32)", "st.shared.v4.u32"),
     (
         "fpga-small",
-        "mbar_arrive_drop",
-        "the RTL keeps mbarrier validity in the shared-memory word and does not clear a CTA slot's shared memory at launch: a word left valid by an earlier CTA makes mbarrier.init answer MbInitLive",
-        "mbarrier.init.shared::cta.b64",
+        "cp_async_mbar_arrive",
+        "under investigation: an mbarrier.arrive after cp.async.mbarrier.arrive.noinc sees 16 more pending arrivals in the RTL than in the golden model (token 0x..70 vs 0x..60), i.e. half a warp's deferred arrive-on has not reached the RTL's mbarrier ALU",
+        "mbarrier.arrive.shared::cta.b64",
     ),
+    ("fpga-small", "cp_reduce_bulk", "cp.reduce.async.bulk is not built in the RTL copy engine (answers NotBuilt)", "cp.reduce.async.bulk"),
     ("fpga-small", "redux_exited", "exit (WarpExit) does not reach the top's warp network, so a rendezvous with exited lanes answers NotBuilt", "redux.sync.add.u32"),
     ("fpga-small", "vote_match_partial", "a warp-network rendezvous whose active lanes do not cover member & live (divergent arrival) answers NotBuilt in the top", "vote.sync.uni.pred"),
 ];
-
-const ATOMICS_NOT_ROUTED: &str = "atom/red are not routed through the RTL top yet (atomic_alu exists as a unit only): NotBuilt";
-const COPIES_NOT_ROUTED: &str = "copy-engine ops are not routed through the RTL top yet (copy_engine exists as a unit only): NotBuilt";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -90,7 +75,8 @@ fn run_corpus(stem: &str) {
         return;
     }
     let cfg = config(stem);
-    let opts = CosimOptions::default();
+    // A step bound so that a spin-wait that never ends fails in seconds (the largest kernel takes ~10k steps).
+    let opts = CosimOptions { max_steps: 200_000, ..CosimOptions::default() };
     let mut unexpected = Vec::new();
     let mut still_listed = Vec::new();
     let mut passed = 0;

@@ -131,6 +131,12 @@ pub struct RtlSyncUnit {
     /// Global-memory beats served (reads + writes) on the two ports.
     pub gm_beats: u64,
     pub ag_beats: u64,
+    /// try_wait lanes the top suspended in its waiter table, by (cta, warp, lane): the tag of
+    /// their request. The top answers them later on its untagged `wake_*` port; [`Self::step`]
+    /// turns each wake into a one-lane response with this tag.
+    suspended: std::collections::HashMap<(u16, u16, u8), u64>,
+    /// Wakes for a lane that had no suspended try_wait (a top bug; counted, not dropped silently).
+    pub unmatched_wakes: u64,
 }
 
 /// Little-endian bytes as the 32-bit words of a port.
@@ -166,6 +172,8 @@ impl RtlSyncUnit {
             ag_reads: Default::default(),
             gm_beats: 0,
             ag_beats: 0,
+            suspended: Default::default(),
+            unmatched_wakes: 0,
         })
     }
 
@@ -182,6 +190,7 @@ impl RtlSyncUnit {
         h.set_u64("launch_warps", warps as u64);
         h.tick();
         h.set_bit("launch", false);
+        self.suspended.retain(|k, _| k.0 != slot);
         out.extend(unpack_response(h));
     }
 
@@ -193,6 +202,7 @@ impl RtlSyncUnit {
             return Err(format!("request {} ({}) cannot be packed: {why}", req.tag, req.op));
         }
         pack_request(&mut self.harness, req);
+        let first_new = out.len();
         self.harness.set_bit("req_valid", true);
         let mut consumed = false;
         for _ in 0..READY_TIMEOUT {
@@ -208,11 +218,29 @@ impl RtlSyncUnit {
         }
         for _ in 0..IDLE_TIMEOUT {
             if self.idle() {
+                self.note_suspended(req, &out[first_new..]);
                 return Ok(());
             }
             self.step(mem, out);
         }
         Err(format!("request {} ({}): the top is still busy {IDLE_TIMEOUT} cycles after consuming it", req.tag, req.op))
+    }
+
+    /// A try_wait's lanes that its response left out were suspended in the top's waiter table.
+    fn note_suspended(&mut self, req: &Request, answers: &[Response]) {
+        if req.op != smsync_sim::encoding::Op::MbTryWait {
+            return;
+        }
+        let mine = answers.iter().filter(|r| r.tag == req.tag);
+        if mine.clone().any(|r| r.error != ErrorCode::None) {
+            return;
+        }
+        let answered = mine.fold(0u32, |acc, r| acc | r.lanes);
+        for lane in 0..WARP as u8 {
+            if (req.active_mask & !answered) >> lane & 1 == 1 {
+                self.suspended.insert((req.cta, req.warp, lane), req.tag);
+            }
+        }
     }
 
     /// Clock `cycles` times, collecting responses.
@@ -297,5 +325,22 @@ impl RtlSyncUnit {
         }
         h.tick();
         out.extend(unpack_response(h));
+        if h.get_bit("wake_valid") {
+            let key = (h.get_u64("wake_cta") as u16, h.get_u64("wake_warp") as u16, h.get_u64("wake_lane") as u8);
+            let pred = h.get_bit("wake_pred");
+            match self.suspended.remove(&key) {
+                Some(tag) => out.push(Response {
+                    tag,
+                    cta: key.0,
+                    warp: key.1,
+                    lanes: 1 << key.2,
+                    values: [0; WARP],
+                    preds: (pred as u32) << key.2,
+                    error: ErrorCode::None,
+                    error_lane: 0,
+                }),
+                None => self.unmatched_wakes += 1,
+            }
+        }
     }
 }
