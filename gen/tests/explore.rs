@@ -2,8 +2,9 @@
 //! (configs/sweeps/match-slots.yaml): its `match_impl` axis (iterative / parallel) at the base's
 //! 2 CTA slots, two of its workloads under cosim (match_sync, which the axis changes, and bar_red,
 //! which it does not), synthesis for the xilinx-7 estimate; then the same sweep again, which must
-//! come entirely from the cache; then shard 2 of 2 and `explore merge`. Lint is skipped
-//! (`--no-lint`): a Verilator lint of the fpga-small top takes minutes (gen_lint.rs covers it).
+//! come entirely from the cache, also under another sweep name; then shard 2 of 2 and
+//! `explore merge`. Lint is skipped (`--no-lint`): a Verilator lint of the fpga-small top takes
+//! minutes (gen_lint.rs covers it).
 //!
 //! Reduced how, and why: the example synthesises the barrier file and the warp network; the warp
 //! network alone takes over ten minutes in yosys, so this test synthesises `mbarrier_alu`
@@ -113,6 +114,15 @@ fn reduced_example_sweep_runs_end_to_end_and_reruns_from_the_cache() {
     assert!(err.contains("0 stage(s) computed, 6 from the cache"), "re-run should be cached:\n{err}");
     assert_eq!(read_json(&out.join("results.json")), results, "a cached re-run must give the same results");
 
+    // The same architectures under another sweep name: the points' configs are named after the
+    // sweep, which gen writes into the Verilog's first line; the cache keys ignore that line, so
+    // nothing is recomputed.
+    let renamed = dir.join("renamed.yaml");
+    std::fs::write(&renamed, std::fs::read_to_string(&sweep).unwrap().replace("name: reduced", "name: renamed")).unwrap();
+    let (ok, _, err) = explore(&[renamed.to_str().unwrap(), "--out", out_s, "--no-lint"]);
+    assert!(ok, "renamed run failed:\n{err}");
+    assert!(err.contains("0 stage(s) computed, 6 from the cache"), "another sweep name should hit the cache:\n{err}");
+
     // Sharded: shard 2 of 2 holds point 1 only, measured afresh in its own directory. Merging it
     // with the full run fails if point 1 came out differently (the measurement is deterministic).
     let shard_out = dir.join("shard2");
@@ -122,6 +132,8 @@ fn reduced_example_sweep_runs_end_to_end_and_reruns_from_the_cache() {
     assert_eq!(shard["points"].as_array().unwrap().len(), 1);
     assert_eq!(shard["points"][0]["index"], 1);
     let merged = dir.join("merged");
+    let (ok, _, _) = explore(&[sweep.to_str().unwrap(), "--out", out_s, "--no-lint"]); // results.json of `reduced` again
+    assert!(ok);
     let (ok, _, err) = explore(&["merge", "--out", merged.to_str().unwrap(), out_s, shard_out.to_str().unwrap()]);
     assert!(ok, "merge failed:\n{err}");
     assert!(err.contains("merged 2 of 2 points"), "{err}");
