@@ -291,6 +291,7 @@ pub fn synth_from_report(v: &Value) -> SynthFigures {
         .filter_map(|m| m.get("pnr").and_then(|p| p.get("fmax_mhz")).and_then(Value::as_f64))
         .fold(None, |acc: Option<f64>, f| Some(acc.map_or(f, |a| a.min(f))));
     let refused = modules.iter().any(|m| m.get("fit").and_then(|f| f.get("refused")).and_then(Value::as_array).is_some_and(|r| !r.is_empty()));
+    let failed_modules: Vec<String> = modules.iter().filter(|m| m.get("error").is_some_and(|e| !e.is_null())).map(|m| name(m)).collect();
     let mut notes = Vec::new();
     if top.is_none() && !counted.is_empty() {
         notes.push(format!("area = sum of {}", counted.iter().map(|m| name(m)).collect::<Vec<_>>().join(" + ")));
@@ -308,6 +309,7 @@ pub fn synth_from_report(v: &Value) -> SynthFigures {
         fmax_mhz: fmax,
         fits: Some(!refused),
         note: notes.join("; "),
+        failed_modules,
     }
 }
 
@@ -338,6 +340,22 @@ mod tests {
         let f = gen_figures(&dir).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
         f
+    }
+
+    #[test]
+    fn a_module_that_did_not_finish_is_named_and_left_out_of_the_area() {
+        let report = serde_json::json!({"modules": [
+            {"module": "barrier_file", "synth": {"luts": 100, "ffs": 50, "bram": 0.0, "dsp": 0}, "pnr": null, "error": null},
+            {"module": "warp_network", "synth": null, "pnr": null, "error": "yosys ... timed out after 1800 s"},
+        ]});
+        let f = synth_from_report(&report);
+        assert_eq!(f.luts, Some(100));
+        assert_eq!(f.failed_modules, ["warp_network"]);
+        assert!(f.note.contains("area = sum of barrier_file") && f.note.contains("timed out"), "{}", f.note);
+        let mut p = PointResult::default();
+        p.synth.insert("xilinx-7".into(), f);
+        let r = crate::results::SweepResults { targets: vec!["xilinx-7".into()], points: vec![p], ..Default::default() };
+        assert!(r.to_csv().trim_end().ends_with(",synth-incomplete"), "{}", r.to_csv());
     }
 
     #[test]
