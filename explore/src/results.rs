@@ -28,6 +28,9 @@ pub struct SynthFigures {
     pub fits: Option<bool>,
     /// Why figures are missing, or the tool's one-line complaint.
     pub note: String,
+    /// Modules whose synthesis failed or timed out: the area figures leave them out.
+    #[serde(default)]
+    pub failed_modules: Vec<String>,
 }
 
 /// One workload under cosim.
@@ -220,9 +223,10 @@ fn status(p: &PointResult) -> String {
     let lint_bad = matches!(p.lint, Some(Err(_)));
     let cosim_bad = p.workloads.values().any(|w| !w.passed);
     let synth_bad = p.synth.values().any(|s| s.fits == Some(false));
-    match (lint_bad, cosim_bad, synth_bad) {
-        (false, false, false) => "ok".into(),
-        _ => [(lint_bad, "lint"), (cosim_bad, "cosim"), (synth_bad, "does-not-fit")]
+    let synth_incomplete = p.synth.values().any(|s| !s.failed_modules.is_empty());
+    match (lint_bad, cosim_bad, synth_bad, synth_incomplete) {
+        (false, false, false, false) => "ok".into(),
+        _ => [(lint_bad, "lint"), (cosim_bad, "cosim"), (synth_bad, "does-not-fit"), (synth_incomplete, "synth-incomplete")]
             .iter()
             .filter(|(b, _)| *b)
             .map(|(_, s)| *s)
