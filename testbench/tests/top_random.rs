@@ -82,6 +82,9 @@ impl Pair {
     }
 
     fn launch(&mut self, slot: u16, warps: u16) {
+        // As the executor does (exec/machine.rs): a CTA starts with zeroed shared memory. The
+        // RTL top clears the slot's shared memory itself at launch.
+        self.mem.shared[slot as usize].bytes.fill(0);
         self.golden.launch_cta(slot, warps, warps as u32 * 32);
         let mut out = Vec::new();
         self.rtl.launch_cta(slot, warps, &mut out);
