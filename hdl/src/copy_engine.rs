@@ -1791,6 +1791,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.cur_ctl.d.next = self.cur_ctl.q.val() & self.k_ctl_no_imm.val();
                     self.state.d.next = 1.into();
                 }
+                // `sent` is set before `done` clears it: a lane that sends its issue event and
+                // finishes in the same cycle must leave `sent` low for the next lane (otherwise
+                // that lane finishes without its event and its arrive-on is lost).
+                if self.ctl_mb_go.val() {
+                    self.ctl_mb_sent.d.next = true;
+                }
                 if self.done.val() {
                     self.state.d.next = 0.into();
                     self.mc_started.d.next = false;
@@ -1798,9 +1804,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 } else if self.rec_write.val() {
                     // A started cp.async/bulk store has updated the record: re-read it.
                     self.state.d.next = 1.into();
-                }
-                if self.ctl_mb_go.val() {
-                    self.ctl_mb_sent.d.next = true;
                 }
         }
 

@@ -643,6 +643,34 @@ fn c_cp_async_mbarrier_arrive_noinc_vs_inc() {
     }
 }
 
+/// Back-to-back cp.async.mbarrier.arrive of several lanes: every lane's issue event and
+/// arrive-on reach the mbarrier (regression: a lane that sent its event and finished in the same
+/// cycle left the "sent" flag set, so the next lane finished without its event).
+#[test]
+fn c_cp_async_mbarrier_arrive_back_to_back_lanes() {
+    let c = small_config();
+    for noinc in [false, true] {
+        let mb = 0x40;
+        let lanes = 5usize;
+        let count: u128 = if noinc { lanes as u128 } else { 1 };
+        let setup = move |mem: &mut MemorySystem, mbar: &mut MbarrierUnit| init_mbarrier(mem, mbar, 0, mb, count);
+        let mut reqs = Vec::new();
+        for lane in 0..lanes {
+            let mut arrive = lane_req(10 + lane as u64, 0, 0, lane, Op::MbCpAsyncArrive);
+            arrive.lanes[lane].addr = mb;
+            if noinc {
+                arrive.flags |= flags::NO_INC;
+            }
+            reqs.push(arrive);
+        }
+        let (bench, golden) = compare(&c, setup, &reqs, 9);
+        assert_eq!(bench.trace.arrive_on, vec![(0usize, mb); lanes], "noinc = {noinc}");
+        let word = |m: &MemorySystem| mbarrier_word::unpack(m.read_shared(0, mb, 8).unwrap() as u64);
+        assert_eq!(word(&bench.mem), word(&golden.mem), "noinc = {noinc}");
+        assert_eq!(bench.trace.phase_completions, noinc as usize, "noinc = {noinc}");
+    }
+}
+
 // ---------------------------------------------------------------- directed: bulk
 
 fn bulk(tag: u64, dir: BulkDir, dst: u64, src: u64, len: u128, mbar: u64) -> Request {
