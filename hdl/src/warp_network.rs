@@ -417,6 +417,16 @@ pub struct WarpNetwork {
     hit_member: Signal<Local, Bits<32>>,
     hit_kind: Signal<Local, Bits<21>>,
     req_kind: Signal<Local, Bits<21>>,
+    /// `exit` (WarpExit): a re-check of the warp's pending rendezvous with its new live mask.
+    is_exit: Signal<Local, Bit>,
+    /// The op the request acts as: its own, or for an exit the pending record's (eff_* below).
+    eff_op: Signal<Local, Bits<6>>,
+    eff_sub: Signal<Local, Bits<3>>,
+    eff_dtype: Signal<Local, Bits<4>>,
+    eff_flags: Signal<Local, Bits<8>>,
+    eff_member: Signal<Local, Bits<32>>,
+    eff_active: Signal<Local, Bits<32>>,
+    eff_kind: Signal<Local, Bits<21>>,
     hit_pred: Signal<Local, Bits<32>>,
     is_rendezvous: Signal<Local, Bit>,
     is_data: Signal<Local, Bit>,
@@ -461,6 +471,7 @@ pub struct WarpNetwork {
     k_op_redux: Constant<Bits<6>>,
     k_op_elect: Constant<Bits<6>>,
     k_op_activemask: Constant<Bits<6>>,
+    k_op_exit: Constant<Bits<6>>,
     k_op_warpsync: Constant<Bits<6>>,
     k_op_shfl: Constant<Bits<6>>,
     k_vote_ballot: Constant<Bits<3>>,
@@ -564,6 +575,14 @@ impl WarpNetwork {
             hit_member: Default::default(),
             hit_kind: Default::default(),
             req_kind: Default::default(),
+            is_exit: Default::default(),
+            eff_op: Default::default(),
+            eff_sub: Default::default(),
+            eff_dtype: Default::default(),
+            eff_flags: Default::default(),
+            eff_member: Default::default(),
+            eff_active: Default::default(),
+            eff_kind: Default::default(),
             hit_pred: Default::default(),
             is_rendezvous: Default::default(),
             is_data: Default::default(),
@@ -606,6 +625,7 @@ impl WarpNetwork {
             k_op_redux: op(Op::ReduxSync),
             k_op_elect: op(Op::ElectSync),
             k_op_activemask: op(Op::Activemask),
+            k_op_exit: op(Op::WarpExit),
             k_op_warpsync: op(Op::WarpSync),
             k_op_shfl: op(Op::ShflSync),
             k_vote_ballot: c_code(VoteMode::Ballot.code()),
@@ -693,15 +713,39 @@ impl Logic for WarpNetwork {
         }
         self.hit_valid.next = self.hit_arrived.val().any();
 
+        // ---------------- the op the request acts as ----------------
+        // An exit (WarpExit) acts as an arrival of no lanes at the warp's pending rendezvous,
+        // with the exit's (smaller) live mask: it fires the rendezvous if the exited lanes were
+        // the last ones it waited for (exited lanes count as arrived, digest §22.2).
+        self.is_exit.next = self.req_op.val() == self.k_op_exit.val();
+        self.eff_op.next = self.req_op.val();
+        self.eff_sub.next = self.req_sub.val();
+        self.eff_dtype.next = self.req_dtype.val();
+        self.eff_flags.next = self.req_flags.val();
+        self.eff_member.next = self.req_member.val();
+        self.eff_active.next = self.req_active.val();
+        self.eff_kind.next = self.req_kind.val();
+        if self.is_exit.val() {
+            self.eff_active.next = self.k_zero32.val();
+            if self.hit_valid.val() {
+                self.eff_op.next = bit_cast::<6, 21>(self.hit_kind.val());
+                self.eff_sub.next = bit_cast::<3, 21>(self.hit_kind.val() >> 6u64);
+                self.eff_dtype.next = bit_cast::<4, 21>(self.hit_kind.val() >> 9u64);
+                self.eff_flags.next = bit_cast::<8, 21>(self.hit_kind.val() >> 13u64);
+                self.eff_member.next = self.hit_member.val();
+                self.eff_kind.next = self.hit_kind.val();
+            }
+        }
+
         // ---------------- classify the request ----------------
-        self.is_data.next = (self.req_op.val() == self.k_op_match_any.val())
-            || (self.req_op.val() == self.k_op_match_all.val())
-            || (self.req_op.val() == self.k_op_redux.val())
-            || (self.req_op.val() == self.k_op_shfl.val());
+        self.is_data.next = (self.eff_op.val() == self.k_op_match_any.val())
+            || (self.eff_op.val() == self.k_op_match_all.val())
+            || (self.eff_op.val() == self.k_op_redux.val())
+            || (self.eff_op.val() == self.k_op_shfl.val());
         self.is_rendezvous.next = self.is_data.val()
-            || (self.req_op.val() == self.k_op_vote.val())
-            || (self.req_op.val() == self.k_op_elect.val())
-            || (self.req_op.val() == self.k_op_warpsync.val());
+            || (self.eff_op.val() == self.k_op_vote.val())
+            || (self.eff_op.val() == self.k_op_elect.val())
+            || (self.eff_op.val() == self.k_op_warpsync.val());
         self.stage_blocked.next = self.is_data.val()
             && self.stage_busy.q.val()
             && ((self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val()));
@@ -709,17 +753,18 @@ impl Logic for WarpNetwork {
         self.fire.next = self.req_valid.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
 
         self.mismatch.next = self.hit_valid.val()
-            && ((self.hit_member.val() != self.req_member.val())
+            && !self.is_exit.val()
+            && ((self.hit_member.val() != self.eff_member.val())
                 || (self.hit_kind.val() != self.req_kind.val())
-                || (self.hit_arrived.val() & self.req_active.val()).any());
-        self.outside.next = self.req_active.val() & !self.req_member.val();
+                || (self.hit_arrived.val() & self.eff_active.val()).any());
+        self.outside.next = self.eff_active.val() & !self.eff_member.val();
         self.outside_low.next = self.outside.val() & (!self.outside.val() + self.k_one32.val());
-        self.active_low.next = self.req_active.val() & (!self.req_active.val() + self.k_one32.val());
-        self.arrived.next = self.req_active.val();
+        self.active_low.next = self.eff_active.val() & (!self.eff_active.val() + self.k_one32.val());
+        self.arrived.next = self.eff_active.val();
         if self.hit_valid.val() {
-            self.arrived.next = self.hit_arrived.val() | self.req_active.val();
+            self.arrived.next = self.hit_arrived.val() | self.eff_active.val();
         }
-        self.part.next = self.req_member.val() & self.req_live.val();
+        self.part.next = self.eff_member.val() & self.req_live.val();
         self.complete.next = (self.part.val() & !self.arrived.val()) == self.k_zero32.val();
         self.leader.next = self.part.val() & (!self.part.val() + self.k_one32.val());
         self.outside_id.next = self.lane_id[0].val();
@@ -737,10 +782,10 @@ impl Logic for WarpNetwork {
             }
         }
         self.not_built.next = (!self.k_match_built.val()
-            && ((self.req_op.val() == self.k_op_match_any.val()) || (self.req_op.val() == self.k_op_match_all.val())))
+            && ((self.eff_op.val() == self.k_op_match_any.val()) || (self.eff_op.val() == self.k_op_match_all.val())))
             || (!self.k_redux_f32_built.val()
-                && (self.req_op.val() == self.k_op_redux.val())
-                && (self.req_dtype.val() == self.k_dt_f32.val()));
+                && (self.eff_op.val() == self.k_op_redux.val())
+                && (self.eff_dtype.val() == self.k_dt_f32.val()));
 
         // ---------------- operands of every arrived lane ----------------
         for i in 0..32 {
@@ -748,33 +793,33 @@ impl Logic for WarpNetwork {
             if self.hit_arrived.val().get_bit(i) {
                 self.merged_a[i].next = self.stage_a[i].q.val();
             }
-            if self.req_active.val().get_bit(i) {
+            if self.eff_active.val().get_bit(i) {
                 self.merged_a[i].next = self.lane_a[i].val();
             }
             self.pred_pack.bit[i].next = self.lane_a[i].val().get_bit(0);
         }
 
         // ---------------- vote ----------------
-        self.pv.next = (self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.req_active.val());
-        if (self.req_flags.val() & self.k_flag_negate.val()) != self.k_zero8.val() {
-            self.pv.next = !((self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.req_active.val()));
+        self.pv.next = (self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val());
+        if (self.eff_flags.val() & self.k_flag_negate.val()) != self.k_zero8.val() {
+            self.pv.next = !((self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val()));
         }
         self.vote_pred.next = (self.part.val() & self.pv.val()) == self.part.val();
-        if self.req_sub.val() == self.k_vote_any.val() {
+        if self.eff_sub.val() == self.k_vote_any.val() {
             self.vote_pred.next = (self.part.val() & self.pv.val()).any();
         }
-        if self.req_sub.val() == self.k_vote_uni.val() {
+        if self.eff_sub.val() == self.k_vote_uni.val() {
             self.vote_pred.next = ((self.part.val() & self.pv.val()) == self.part.val())
                 || ((self.part.val() & self.pv.val()) == self.k_zero32.val());
         }
 
         // ---------------- match ----------------
         for r in 0..self.match_rows.len() {
-            self.match_rows[r].wide.next = self.req_dtype.val() == self.k_dt_b64.val();
+            self.match_rows[r].wide.next = self.eff_dtype.val() == self.k_dt_b64.val();
             self.match_rows[r].part.next = self.part.val();
             self.match_rows[r].key.next = self.merged_a[r].val();
         }
-        self.match_all_row.wide.next = self.req_dtype.val() == self.k_dt_b64.val();
+        self.match_all_row.wide.next = self.eff_dtype.val() == self.k_dt_b64.val();
         self.match_all_row.part.next = self.part.val();
         self.match_all_row.key.next = self.k_zero64.val();
         for j in 0..32 {
@@ -806,29 +851,29 @@ impl Logic for WarpNetwork {
         }
 
         // ---------------- redux: 31 combiners, 5 levels ----------------
-        self.redux_float.next = self.req_dtype.val() == self.k_dt_f32.val();
-        self.redux_abs.next = self.redux_float.val() && ((self.req_flags.val() & self.k_flag_abs.val()) != self.k_zero8.val());
+        self.redux_float.next = self.eff_dtype.val() == self.k_dt_f32.val();
+        self.redux_abs.next = self.redux_float.val() && ((self.eff_flags.val() & self.k_flag_abs.val()) != self.k_zero8.val());
         self.redux_identity.next = self.k_zero32.val();
-        if self.req_sub.val() == self.k_redux_and.val() {
+        if self.eff_sub.val() == self.k_redux_and.val() {
             self.redux_identity.next = self.k_ones32.val();
         }
-        if self.req_sub.val() == self.k_redux_min.val() {
+        if self.eff_sub.val() == self.k_redux_min.val() {
             self.redux_identity.next = self.k_ones32.val();
-            if self.req_dtype.val() == self.k_dt_s32.val() {
+            if self.eff_dtype.val() == self.k_dt_s32.val() {
                 self.redux_identity.next = self.k_id_int_max.val();
             }
         }
-        if self.req_sub.val() == self.k_redux_max.val() {
-            if self.req_dtype.val() == self.k_dt_s32.val() {
+        if self.eff_sub.val() == self.k_redux_max.val() {
+            if self.eff_dtype.val() == self.k_dt_s32.val() {
                 self.redux_identity.next = self.k_id_int_min.val();
             }
         }
         if self.redux_float.val() {
             // Without .NaN a NaN operand is ignored: the canonical NaN is the identity.
             self.redux_identity.next = self.k_canonical_nan.val();
-            if (self.req_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val() {
+            if (self.eff_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val() {
                 self.redux_identity.next = self.k_neg_inf.val();
-                if self.req_sub.val() == self.k_redux_min.val() {
+                if self.eff_sub.val() == self.k_redux_min.val() {
                     self.redux_identity.next = self.k_pos_inf.val();
                 }
             }
@@ -843,10 +888,10 @@ impl Logic for WarpNetwork {
             }
         }
         for n in 0..31 {
-            self.redux_nodes[n].op.next = self.req_sub.val();
-            self.redux_nodes[n].is_signed.next = self.req_dtype.val() == self.k_dt_s32.val();
+            self.redux_nodes[n].op.next = self.eff_sub.val();
+            self.redux_nodes[n].is_signed.next = self.eff_dtype.val() == self.k_dt_s32.val();
             self.redux_nodes[n].float.next = self.redux_float.val();
-            self.redux_nodes[n].nan_mode.next = (self.req_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val();
+            self.redux_nodes[n].nan_mode.next = (self.eff_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val();
         }
         // Heap layout: node n (0-based) has children 2n+1, 2n+2; nodes 15..30 read the leaves.
         for n in 0..15 {
@@ -860,11 +905,11 @@ impl Logic for WarpNetwork {
 
         // ---------------- shfl ----------------
         for i in 0..32 {
-            self.shfl[i].mode.next = bit_cast::<2, 3>(self.req_sub.val());
+            self.shfl[i].mode.next = bit_cast::<2, 3>(self.eff_sub.val());
             self.shfl[i].b.next = self.stage_b[i].q.val();
             self.shfl[i].clamp.next = self.stage_clamp[i].q.val();
             self.shfl[i].segmask.next = self.stage_segmask[i].q.val();
-            if self.req_active.val().get_bit(i) {
+            if self.eff_active.val().get_bit(i) {
                 self.shfl[i].b.next = self.lane_b[i].val();
                 self.shfl[i].clamp.next = self.lane_clamp[i].val();
                 self.shfl[i].segmask.next = self.lane_segmask[i].val();
@@ -916,29 +961,29 @@ impl Logic for WarpNetwork {
             for i in 0..32 {
                 self.out_value[i].d.next = self.k_zero32.val();
             }
-            if self.req_op.val() == self.k_op_activemask.val() {
+            if self.eff_op.val() == self.k_op_activemask.val() {
                 self.out_valid.d.next = true;
-                self.out_lanes.d.next = self.req_active.val();
+                self.out_lanes.d.next = self.eff_active.val();
                 for i in 0..32 {
-                    if self.req_active.val().get_bit(i) {
-                        self.out_value[i].d.next = self.req_active.val();
+                    if self.eff_active.val().get_bit(i) {
+                        self.out_value[i].d.next = self.eff_active.val();
                     }
                 }
             } else if self.is_rendezvous.val() {
                 if self.not_built.val() {
                     self.out_valid.d.next = true;
-                    self.out_lanes.d.next = self.req_active.val();
+                    self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_built.val();
                     self.out_error_lane.d.next = self.first_active_id.val();
                 } else if self.outside.val().any() {
                     self.out_valid.d.next = true;
-                    self.out_lanes.d.next = self.req_active.val();
+                    self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_in_mask.val();
                     self.out_error_lane.d.next = self.outside_id.val();
                 } else if self.mismatch.val() {
                     self.out_valid.d.next = true;
                     // the pending lanes fail with the new request, so nothing hangs
-                    self.out_lanes.d.next = self.req_active.val() | self.hit_arrived.val();
+                    self.out_lanes.d.next = self.eff_active.val() | self.hit_arrived.val();
                     self.out_error.d.next = self.k_err_mismatch.val();
                     self.out_error_lane.d.next = self.first_active_id.val();
                     // drop the record (and the staged operands) of the mismatching warp
@@ -951,14 +996,18 @@ impl Logic for WarpNetwork {
                         self.stage_busy.d.next = false;
                     }
                 } else if !self.complete.val() {
-                    // partial arrival: remember the lanes (and their operands)
+                    // partial arrival: remember the lanes (and their operands). The request is
+                    // taken with an answer of no lanes; its lanes are answered when the
+                    // rendezvous fires (by the request or exit that completes it).
+                    self.out_valid.d.next = true;
+                    self.out_lanes.d.next = self.k_zero32.val();
                     for k in 0..self.rec_arrived.len() {
                         if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
                             self.rec_arrived[k].d.next = self.arrived.val();
-                            self.rec_member[k].d.next = self.req_member.val();
-                            self.rec_kind[k].d.next = self.req_kind.val();
+                            self.rec_member[k].d.next = self.eff_member.val();
+                            self.rec_kind[k].d.next = self.eff_kind.val();
                             self.rec_pred[k].d.next = (self.hit_pred.val() & self.hit_arrived.val())
-                                | (self.pred_pack.word.val() & self.req_active.val());
+                                | (self.pred_pack.word.val() & self.eff_active.val());
                         }
                     }
                     if self.is_data.val() {
@@ -966,7 +1015,7 @@ impl Logic for WarpNetwork {
                         self.stage_cta.d.next = self.req_cta.val();
                         self.stage_warp.d.next = self.req_warp.val();
                         for i in 0..32 {
-                            if self.req_active.val().get_bit(i) {
+                            if self.eff_active.val().get_bit(i) {
                                 self.stage_a[i].d.next = self.lane_a[i].val();
                                 self.stage_b[i].d.next = self.lane_b[i].val();
                                 self.stage_clamp[i].d.next = self.lane_clamp[i].val();
@@ -989,8 +1038,8 @@ impl Logic for WarpNetwork {
                     for i in 0..32 {
                         self.out_value[i].d.next = self.k_zero32.val();
                     }
-                    if self.req_op.val() == self.k_op_vote.val() {
-                        if self.vote_pred.val() && (self.req_sub.val() != self.k_vote_ballot.val()) {
+                    if self.eff_op.val() == self.k_op_vote.val() {
+                        if self.vote_pred.val() && (self.eff_sub.val() != self.k_vote_ballot.val()) {
                             self.out_preds.d.next = self.arrived.val();
                         }
                         for i in 0..32 {
@@ -999,7 +1048,7 @@ impl Logic for WarpNetwork {
                             }
                         }
                     }
-                    if self.req_op.val() == self.k_op_elect.val() {
+                    if self.eff_op.val() == self.k_op_elect.val() {
                         self.out_preds.d.next = self.leader.val();
                         for i in 0..32 {
                             if self.arrived.val().get_bit(i) {
@@ -1007,7 +1056,7 @@ impl Logic for WarpNetwork {
                             }
                         }
                     }
-                    if self.req_op.val() == self.k_op_match_all.val() {
+                    if self.eff_op.val() == self.k_op_match_all.val() {
                         if self.match_all_row.row.val() == self.part.val() {
                             self.out_preds.d.next = self.arrived.val();
                             for i in 0..32 {
@@ -1017,7 +1066,7 @@ impl Logic for WarpNetwork {
                             }
                         }
                     }
-                    if self.req_op.val() == self.k_op_match_any.val() {
+                    if self.eff_op.val() == self.k_op_match_any.val() {
                         if self.k_iterative.val() {
                             // hand over to the one-row-per-cycle engine
                             self.out_valid.d.next = false;
@@ -1025,7 +1074,7 @@ impl Logic for WarpNetwork {
                             self.iter_lane.d.next = self.lane_id[0].val();
                             self.iter_part.d.next = self.part.val();
                             self.iter_lanes.d.next = self.arrived.val();
-                            self.iter_wide.d.next = self.req_dtype.val() == self.k_dt_b64.val();
+                            self.iter_wide.d.next = self.eff_dtype.val() == self.k_dt_b64.val();
                             self.stage_busy.d.next = true;
                             self.stage_cta.d.next = self.req_cta.val();
                             self.stage_warp.d.next = self.req_warp.val();
@@ -1040,14 +1089,14 @@ impl Logic for WarpNetwork {
                             }
                         }
                     }
-                    if self.req_op.val() == self.k_op_redux.val() {
+                    if self.eff_op.val() == self.k_op_redux.val() {
                         for i in 0..32 {
                             if self.arrived.val().get_bit(i) {
                                 self.out_value[i].d.next = self.redux_nodes[0].z.val();
                             }
                         }
                     }
-                    if self.req_op.val() == self.k_op_shfl.val() {
+                    if self.eff_op.val() == self.k_op_shfl.val() {
                         self.out_preds.d.next = self.shfl_pred_pack.word.val() & self.arrived.val();
                         for i in 0..32 {
                             if self.arrived.val().get_bit(i) {

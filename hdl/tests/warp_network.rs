@@ -88,6 +88,8 @@ impl Dut {
             u.lane_segmask[i].next = bits((r.c[i] >> 8 & 31) as u64);
         }
     }
+    /// The response this cycle, if any. A response of no lanes and no error is the unit taking a
+    /// partial arrival (its lanes are answered when the rendezvous fires): the caller treats it as no answer yet.
     fn read_resp(&self) -> Option<Resp> {
         let u = &self.uut;
         if !u.resp_valid.val() {
@@ -123,6 +125,9 @@ impl Dut {
         self.settle();
         let mut latency = 1;
         if let Some(resp) = self.read_resp() {
+            if resp.lanes == 0 && resp.error == 0 {
+                return (None, latency);
+            }
             return (Some(resp), latency);
         }
         // iterative match.any: keep clocking while the unit is busy
@@ -525,3 +530,44 @@ fn lint_clean_verilator_and_yosys() {
 
 #[path = "rtlb_support/mod.rs"]
 mod rtl_lint;
+
+/// Lanes 0..28 reach redux.sync / vote.sync / match.any (full mask) while lanes 29..31 are still
+/// live: the unit takes them as a partial arrival (no answer yet). The exit of lanes 29..31
+/// (WarpExit with the smaller live mask) fires the rendezvous: one response for lanes 0..28,
+/// equal to the golden unit's. An exit with no pending rendezvous answers no lanes.
+#[test]
+fn c069_exit_of_the_last_lanes_fires_a_pending_rendezvous() {
+    for cfg in [Config::hopper_like(), Config::fpga_small()] {
+        for (op, sub, dtype) in [
+            (Op::ReduxSync, ReduxOp::Add.code(), DataType::U32.code()),
+            (Op::VoteSync, 0, 0),
+            (Op::MatchAny, 0, DataType::B32.code()),
+        ] {
+            let mut dut = Dut::new(&cfg);
+            let mut gold = Golden::new(&cfg);
+            let mut r = req(op);
+            r.sub = sub;
+            r.dtype = dtype;
+            r.warp = 1;
+            r.active = 0x1FFF_FFFF;
+            for i in 0..32 {
+                r.a[i] = (i as u64 * 7) % 5;
+            }
+            assert_eq!(gold.submit(&r), None, "{op:?}: golden waits for lanes 29..31");
+            assert_eq!(dut.submit(&r).0, None, "{op:?}: the RTL waits for lanes 29..31");
+            let mut exit = req(Op::WarpExit);
+            exit.warp = 1;
+            exit.active = 0xE000_0000;
+            exit.live = 0x1FFF_FFFF;
+            let want = gold.submit(&exit).expect("golden fires on the exit");
+            let got = dut.submit(&exit).0.expect("the RTL fires on the exit");
+            assert_eq!(got, want, "{op:?} on {}", cfg.name);
+            assert_eq!(got.lanes, 0x1FFF_FFFF);
+            // Nothing pending now: a second exit answers no lanes.
+            let mut exit2 = exit.clone();
+            exit2.live = 0x0FFF_FFFF;
+            exit2.active = 0x1000_0000;
+            assert_eq!(dut.submit(&exit2).0, None, "{op:?}: an exit with nothing pending");
+        }
+    }
+}

@@ -81,8 +81,7 @@
 //!
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
-//! * divergent warp-level rendezvous: a barrier arrival whose `active` does not cover `live`, a
-//!   warp-network rendezvous op whose `active` does not cover `member & live`;
+//! * divergent barrier arrivals: a bar/barrier request whose `active` does not cover `live`;
 //! * ld/st.shared crossing a row, and the "plain access to a live mbarrier" check of the golden
 //!   LSU;
 //! * errors of the copy engine's mbarrier events (complete_tx on an invalidated mbarrier, the
@@ -90,7 +89,12 @@
 //!
 //! Other differences from the golden model, all documented in `docs/ARCHITECTURE.md`: a
 //! suspended `mbarrier.try_wait` lane is left out of `resp_lanes` and its later answer leaves on
-//! the raw `wake_*` port (untagged, per lane); `exit` (WarpExit) reaches the barrier file only;
+//! the raw `wake_*` port (untagged, per lane); a warp-network rendezvous reached by part of its
+//! lanes (divergence, or lanes that have not exited yet) is taken without an answer, and the
+//! request or `exit` that completes it gets one response covering every arrived lane (the SM —
+//! in the cosim, `RtlSyncUnit` — hands each waiting instruction its lanes); one pending
+//! rendezvous per warp (a different op or mask from the same warp meanwhile is
+//! `MemberMaskMismatch`, where the golden model may let both wait);
 //! the lanes after an mbarrier lane in error are still executed (the golden model stops).
 
 use rust_hdl::prelude::*;
@@ -346,6 +350,9 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     ce_ev2: DFF<Bit>,
     /// Lanes of the copy request that the copy engine has answered.
     cp_answered: DFF<Bits<32>>,
+    /// The exit being offered has been through the warp network (its re-check of the warp's
+    /// pending rendezvous); it goes to the barrier file next.
+    exit_wn_done: DFF<Bit>,
     /// Shared-memory clearing at CTA launch (the golden model starts every CTA with zeroed
     /// shared memory, which also kills every mbarrier of the slot's previous CTA): slots
     /// waiting, the slot being cleared and its next row.
@@ -616,6 +623,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             ce_ev1: Default::default(),
             ce_ev2: Default::default(),
             cp_answered: Default::default(),
+            exit_wn_done: Default::default(),
             clr_pending: Default::default(),
             clr_active: Default::default(),
             clr_slot: Default::default(),
@@ -713,7 +721,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, rem, drain, ld_valid, ld_lane, ld_mask, mb_rd_off, ce_rd_off, seq_rd_off, at_rd_valid,
-            ce_ev1, ce_ev2, cp_answered, clr_pending, clr_active, clr_slot, clr_row, acc_preds, acc_suspended, acc_error, acc_error_lane, rel_rem, rel_cta, rel_popc,
+            ce_ev1, ce_ev2, cp_answered, exit_wn_done, clr_pending, clr_active, clr_slot, clr_row, acc_preds, acc_suspended, acc_error, acc_error_lane, rel_rem, rel_cta, rel_popc,
             rel_and, rel_or, rel_rd_valid, rel_rd_warp, o_valid, o_tag, o_cta, o_warp, o_lanes, o_preds, o_error,
             o_error_lane
         );
@@ -843,10 +851,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             || (self.is_bar.val()
                 && (self.req_op.val() != self.k_op_exit.val())
                 && ((self.req_live.val() & !self.req_active.val()) != 0))
-            || (self.is_wn.val()
-                && (self.req_op.val() != self.k_op_activemask.val())
-                && ((self.req_member.val() & self.req_live.val() & !self.req_active.val()) != 0)
-                && ((self.req_active.val() & !self.req_member.val()) == 0))
             || (self.is_lsu.val() && !self.lsu_ok.val());
 
         // ---------------- lane pickers ----------------
@@ -1180,10 +1184,18 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                         self.o_values[i].d.next = 0.into();
                     }
                     self.req_ready.next = true;
+                } else if (self.req_op.val() == self.k_op_exit.val()) && !self.exit_wn_done.q.val() {
+                    // exit, first step: the warp network re-checks the warp's pending
+                    // rendezvous with the smaller live mask (it may fire one).
+                    self.wnet.req_valid.next = true;
+                    if self.wnet.req_ready.val() {
+                        self.state.d.next = self.k_s_wn_wait.val();
+                    }
                 } else if self.is_bar.val() {
                     self.barrier.req_valid.next = true;
                     if self.barrier.req_ready.val() {
                         self.state.d.next = self.k_s_bar_wait.val();
+                        self.exit_wn_done.d.next = false;
                     }
                 } else if self.is_wn.val() {
                     self.wnet.req_valid.next = true;
@@ -1326,7 +1338,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             }
         } else if self.state.q.val() == self.k_s_wn_wait.val() {
             if self.wnet.resp_valid.val() {
-                self.o_valid.d.next = true;
+                // An answer of no lanes and no error: a partial arrival was recorded (its lanes
+                // are answered when the rendezvous fires), or an exit fired nothing. Nothing
+                // leaves on the response port then.
+                self.o_valid.d.next = (self.wnet.resp_lanes.val() != 0) || (self.wnet.resp_error.val() != self.k_err_none.val());
                 self.o_tag.d.next = self.req_tag.val();
                 self.o_cta.d.next = self.wnet.resp_cta.val();
                 self.o_warp.d.next = self.wnet.resp_warp.val();
@@ -1341,8 +1356,13 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                     // TEST ONLY (see the port): a deliberately wrong answer.
                     self.o_values[0].d.next = self.wn_value[0].wide.val() ^ self.k_one128.val();
                 }
-                self.req_ready.next = true;
                 self.state.d.next = self.k_s_idle.val();
+                if self.req_op.val() == self.k_op_exit.val() {
+                    // The exit stays on the port: the barrier file takes it next.
+                    self.exit_wn_done.d.next = true;
+                } else {
+                    self.req_ready.next = true;
+                }
             }
         } else if self.state.q.val() == self.k_s_atom.val() {
             // The atomic ALU holds the request until it answers (req_ready with resp_*).
@@ -1450,6 +1470,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.at_rd_valid.d.next = false;
             self.ce_ev1.d.next = false;
             self.ce_ev2.d.next = false;
+            self.exit_wn_done.d.next = false;
             self.rem.d.next = 0.into();
             self.rel_rem.d.next = 0.into();
             self.clr_pending.d.next = 0.into();
