@@ -29,15 +29,7 @@ use std::time::Instant;
 /// The fourth field is a piece of the failure message (the instruction's text) that the failure
 /// must contain: a listed kernel failing somewhere else is an unexpected failure.
 const KNOWN_FAILURES: &[(&str, &str, &str, &str)] = &[
-    (
-        "fpga-small",
-        "cp_async_mbar_arrive",
-        "under investigation: an mbarrier.arrive after cp.async.mbarrier.arrive.noinc sees 16 more pending arrivals in the RTL than in the golden model (token 0x..70 vs 0x..60), i.e. half a warp's deferred arrive-on has not reached the RTL's mbarrier ALU",
-        "mbarrier.arrive.shared::cta.b64",
-    ),
     ("fpga-small", "cp_reduce_bulk", "cp.reduce.async.bulk is not built in the RTL copy engine (answers NotBuilt)", "cp.reduce.async.bulk"),
-    ("fpga-small", "redux_exited", "exit (WarpExit) does not reach the top's warp network, so a rendezvous with exited lanes answers NotBuilt", "redux.sync.add.u32"),
-    ("fpga-small", "vote_match_partial", "a warp-network rendezvous whose active lanes do not cover member & live (divergent arrival) answers NotBuilt in the top", "vote.sync.uni.pred"),
 ];
 
 fn root() -> PathBuf {

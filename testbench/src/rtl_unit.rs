@@ -137,6 +137,11 @@ pub struct RtlSyncUnit {
     suspended: std::collections::HashMap<(u16, u16, u8), u64>,
     /// Wakes for a lane that had no suspended try_wait (a top bug; counted, not dropped silently).
     pub unmatched_wakes: u64,
+    /// Warp-network rendezvous lanes the top took without an answer (a partial arrival), by
+    /// (cta, warp, lane): the tag of their request. The request or exit that completes the
+    /// rendezvous gets one response covering every arrived lane; [`Self::route_response`] hands
+    /// each waiting request its own lanes, as an SM hands each waiting instruction its lanes.
+    rendezvous: std::collections::HashMap<(u16, u16, u8), u64>,
 }
 
 /// Little-endian bytes as the 32-bit words of a port.
@@ -173,6 +178,7 @@ impl RtlSyncUnit {
             gm_beats: 0,
             ag_beats: 0,
             suspended: Default::default(),
+            rendezvous: Default::default(),
             unmatched_wakes: 0,
         })
     }
@@ -191,6 +197,7 @@ impl RtlSyncUnit {
         h.tick();
         h.set_bit("launch", false);
         self.suspended.retain(|k, _| k.0 != slot);
+        self.rendezvous.retain(|k, _| k.0 != slot);
         out.extend(unpack_response(h));
     }
 
@@ -219,11 +226,62 @@ impl RtlSyncUnit {
         for _ in 0..IDLE_TIMEOUT {
             if self.idle() {
                 self.note_suspended(req, &out[first_new..]);
+                self.note_rendezvous(req, &out[first_new..]);
                 return Ok(());
             }
             self.step(mem, out);
         }
         Err(format!("request {} ({}): the top is still busy {IDLE_TIMEOUT} cycles after consuming it", req.tag, req.op))
+    }
+
+    /// A warp-network rendezvous request's lanes that no response answered wait at the rendezvous.
+    fn note_rendezvous(&mut self, req: &Request, answers: &[Response]) {
+        use smsync_sim::encoding::{Op, Unit};
+        if req.op.unit() != Unit::WarpNetwork || req.op == Op::Activemask {
+            return;
+        }
+        let answered = answers.iter().filter(|r| r.tag == req.tag).fold(0u32, |acc, r| acc | r.lanes);
+        for lane in 0..WARP as u8 {
+            if (req.active_mask & !answered) >> lane & 1 == 1 {
+                self.rendezvous.insert((req.cta, req.warp, lane), req.tag);
+            }
+        }
+    }
+
+    /// Give each request waiting at a rendezvous its lanes of `r` (a fired rendezvous answers
+    /// every arrived lane under the tag of the request or exit that completed it); the rest of
+    /// `r`, if any, keeps its tag. An error answer is split the same way, each part naming its
+    /// own first lane (as the golden model answers every request of a failed rendezvous).
+    fn route_response(&mut self, r: Response, out: &mut Vec<Response>) {
+        let mut moved: std::collections::BTreeMap<u64, u32> = Default::default();
+        for lane in 0..WARP as u8 {
+            if r.lanes >> lane & 1 == 0 {
+                continue;
+            }
+            if let Some(tag) = self.rendezvous.remove(&(r.cta, r.warp, lane)) {
+                if tag != r.tag {
+                    *moved.entry(tag).or_default() |= 1 << lane;
+                }
+            }
+        }
+        if moved.is_empty() {
+            out.push(r);
+            return;
+        }
+        let part = |tag: u64, lanes: u32| Response {
+            tag,
+            lanes,
+            preds: r.preds & lanes,
+            error_lane: if r.error == ErrorCode::None { r.error_lane } else { lanes.trailing_zeros() as u8 },
+            ..r.clone()
+        };
+        let rest = r.lanes & !moved.values().fold(0, |a, &m| a | m);
+        for (&tag, &lanes) in &moved {
+            out.push(part(tag, lanes));
+        }
+        if rest != 0 {
+            out.push(Response { lanes: rest, preds: r.preds & rest, ..r.clone() });
+        }
     }
 
     /// A try_wait's lanes that its response left out were suspended in the top's waiter table.
@@ -324,7 +382,10 @@ impl RtlSyncUnit {
             }
         }
         h.tick();
-        out.extend(unpack_response(h));
+        if let Some(r) = unpack_response(h) {
+            self.route_response(r, out);
+        }
+        let h = &mut self.harness;
         if h.get_bit("wake_valid") {
             let key = (h.get_u64("wake_cta") as u16, h.get_u64("wake_warp") as u16, h.get_u64("wake_lane") as u8);
             let pred = h.get_bit("wake_pred");

@@ -5,15 +5,20 @@
 //! the golden memory. Plus directed corners that need the top (phase flip waiting on the
 //! tx-count, pending-count overflow).
 //!
-//! Not covered because the top does not build them yet (see the module doc of
-//! `smsync_hdl::sync_unit::top`): copy-engine ops (and so wait_group ordering), atomics,
-//! suspending try_waits, divergent rendezvous, warp exits, >8-byte ld/st.shared.
+//! The atomic stream (atom/red of every legal op and type, scalar and vector, shared::cta and
+//! global, conflicting lanes) also compares global memory: the RTL's global port is served from
+//! its own copy (`Pair::rtl_mem`).
+//!
+//! Not covered here: copy-engine ops (and so wait_group ordering; the corpus under cosim and
+//! the rust-hdl comparisons in `hdl/tests/copy_engine.rs` cover them), suspending try_waits,
+//! divergent rendezvous and warp exits (the corpus and the fuzzer under cosim), >8-byte
+//! ld/st.shared.
 //!
 //! `cargo test -p smsync-testbench --test top_random -- --nocapture`
 //! Longer campaigns: `SMSYNC_TOP_SEEDS=1,2,3 SMSYNC_TOP_COUNT=100000 cargo test ... --test top_random`.
 
 use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, DataType, ErrorCode, Op, Space};
+use smsync_sim::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
 use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{GoldenUnits, Request, Response, SyncUnit, WARP};
 use smsync_testbench::rtl_unit::{RtlOptions, RtlSyncUnit};
@@ -64,6 +69,8 @@ struct Pair {
     cfg: Config,
     golden: GoldenUnits,
     mem: MemorySystem,
+    /// Global memory as the RTL's ports see it (the golden units write `mem` directly).
+    rtl_mem: MemorySystem,
     rtl: RtlSyncUnit,
     seed: u64,
     submitted: usize,
@@ -75,6 +82,7 @@ impl Pair {
             cfg: cfg.clone(),
             golden: GoldenUnits::new(cfg),
             mem: MemorySystem::new(4096, cfg.cta_slots as usize, cfg.shared_bytes as usize),
+            rtl_mem: MemorySystem::new(4096, cfg.cta_slots as usize, cfg.shared_bytes as usize),
             rtl: RtlSyncUnit::new(cfg, &RtlOptions::default()).unwrap_or_else(|e| panic!("RTL model: {e}")),
             seed,
             submitted: 0,
@@ -95,7 +103,7 @@ impl Pair {
         let mut g = Vec::new();
         self.golden.submit(req, &mut self.mem, &mut g);
         let mut r = Vec::new();
-        if let Err(e) = self.rtl.submit(req, &mut self.mem, &mut r) {
+        if let Err(e) = self.rtl.submit(req, &mut self.rtl_mem, &mut r) {
             panic!("seed {}: request #{} {req:?}: {e}", self.seed, self.submitted);
         }
         let key = |x: &Response| (x.tag, x.cta, x.warp);
@@ -130,7 +138,7 @@ impl Pair {
                     }
                 }
                 let mut r = Vec::new();
-                self.rtl.submit(&ld, &mut self.mem, &mut r).unwrap();
+                self.rtl.submit(&ld, &mut self.rtl_mem, &mut r).unwrap();
                 assert_eq!(r.len(), 1, "seed {}: read-back answered {r:?}", self.seed);
                 for l in ld.active_lanes() {
                     let want = self.mem.read_shared(slot as usize, ld.lanes[l].addr, 8).unwrap();
@@ -409,6 +417,102 @@ fn warp_network_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
     }
 }
 
+// ---------------------------------------------------------------- atomic ALU
+
+/// A random operand of `dt` (one element): raw bits, or for float types now and then a
+/// special value (zeros, one, infinities, NaNs, the smallest subnormal).
+fn atomic_operand(rng: &mut Rng, dt: DataType) -> u128 {
+    let bits = dt.bytes() * 8;
+    let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    let raw = (rng.next() as u128) << 64 | rng.next() as u128;
+    if rng.chance(3) {
+        let special: &[u128] = match dt {
+            DataType::F32 => &[0, 0x8000_0000, 0x3F80_0000, 0xBF80_0000, 0x7F80_0000, 0x7FC0_0000, 1, 0x8000_0001],
+            DataType::F64 => &[0, 1 << 63, 0x3FF0_0000_0000_0000, 0x7FF0_0000_0000_0000, 0x7FF8_0000_0000_0000, 1],
+            DataType::F16 | DataType::Bf16 => &[0, 0x8000, 0x3C00, 0x7C00, 0x7E00, 1, 0x3F80, 0x7F80],
+            DataType::F16x2 | DataType::Bf16x2 => &[0, 0x8000_8000, 0x3C00_7E00, 0x0001_7C00, 0x3F80_3F80],
+            _ => &[0, 1, mask, mask >> 1, 1 << (bits - 1)],
+        };
+        return special[rng.below(special.len() as u64) as usize] & mask;
+    }
+    // small values make equal operands, wraps of inc/dec and cas hits likely
+    if rng.chance(2) { raw % 4 } else { raw & mask }
+}
+
+/// atom / red of every legal (op, type) pair of the config, scalar on shared::cta and global,
+/// vector forms on global; lane addresses from a few 16-byte lines, so that lanes of one
+/// request conflict (serialized in lane order on both sides); now and then a misaligned or
+/// out-of-range lane.
+fn atomic_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
+    use smsync_sim::units::atomic::legal;
+    let warps = p.cfg.max_warps_per_cta as u16;
+    let slots = p.cfg.cta_slots as u16;
+    let half = |dt: DataType| matches!(dt, DataType::F16 | DataType::Bf16 | DataType::F16x2 | DataType::Bf16x2);
+    let mut forms = Vec::new();
+    for op in AtomOp::ALL {
+        for dt in DataType::ALL {
+            if *dt == DataType::B128 && !p.cfg.features.atomic_b128 {
+                continue;
+            }
+            for vec in [1u8, 2, 4, 8] {
+                if legal(*op, *dt, vec, half(*dt)) {
+                    forms.push((*op, *dt, vec));
+                }
+            }
+        }
+    }
+    assert!(forms.len() > 20, "legal atomic forms: {forms:?}");
+    let gbase = p.mem.global.base;
+    let gbytes = p.mem.global.bytes.len() as u64;
+    let sbytes = p.cfg.shared_bytes as u64;
+    let mut clean = 0;
+    for _ in 0..n {
+        let (op, dt, vec) = forms[rng.below(forms.len() as u64) as usize];
+        let global = vec > 1 || rng.chance(2);
+        let mut r = full(*tag, rng.below(slots as u64) as u16, rng.below(warps as u64) as u16, if rng.chance(3) { Op::Red } else { Op::Atom });
+        *tag += 1;
+        r.sub = op.code();
+        r.dtype = dt;
+        r.vec = vec;
+        r.space = if global { Space::Global } else { Space::SharedCta };
+        r.flags = if half(dt) { flags::MOD_A } else { 0 };
+        r.active_mask = match rng.below(3) {
+            0 => u32::MAX,
+            1 => 1 << rng.below(32),
+            _ => rng.next() as u32 | 1,
+        };
+        let size = (dt.bytes() * vec as u32) as u64;
+        // shared: above the mbarrier region of the mbarrier stream; global: all of it
+        let (base, limit) = if global { (gbase, gbytes) } else { (MBAR_REGION, sbytes - MBAR_REGION) };
+        let lines = 1 + rng.below(4);
+        let line0 = rng.below(limit.min(0x400) / 16 - 4);
+        for l in 0..WARP {
+            let line = line0 + rng.below(lines);
+            let mut addr = base + line * 16 + rng.below((16 / size).max(1)) * size;
+            match rng.below(300) {
+                0 => addr += 1 + rng.below(size.max(2) - 1),
+                1 => addr = base + limit + 16 * rng.below(4),
+                _ => {}
+            }
+            r.lanes[l].addr = addr;
+            let bits = dt.bytes() * 8;
+            let mut b = 0u128;
+            for e in 0..vec as u32 {
+                b |= atomic_operand(rng, dt).checked_shl(e * bits).unwrap_or(0);
+            }
+            r.lanes[l].b = b;
+            r.lanes[l].c = atomic_operand(rng, dt);
+        }
+        let answers = p.submit(&r);
+        if answers.iter().all(|a| a.error == ErrorCode::None) {
+            clean += 1;
+        }
+    }
+    // Most requests must execute (not stop at an error lane), or the stream tests little.
+    eprintln!("  atomic: {clean} of {n} requests without error");
+    assert!(clean * 10 >= n * 8, "seed {}: only {clean} of {n} atomic requests ran without error", p.seed);
+}
+
 // ---------------------------------------------------------------- LSU
 
 /// ld/st.shared of 1, 2, 4, 8 bytes (vec 1, or vec 2 of up to 4 bytes), naturally aligned, above
@@ -466,6 +570,9 @@ fn random_requests_per_unit_match_golden_fpga_small() {
         eprintln!("  warp network: {:?}", t.elapsed());
         lsu_stream(&mut p, &mut rng, count, &mut tag);
         eprintln!("  lsu: {:?}", t.elapsed());
+        atomic_stream(&mut p, &mut rng, count, &mut tag);
+        eprintln!("  atomic: {:?}", t.elapsed());
+        assert!(p.mem.global.bytes == p.rtl_mem.global.bytes, "seed {seed}: global memory differs after the atomic stream");
         p.compare_shared_memory(&mut tag);
         eprintln!("  shared memory equal, {} requests, {} cycles, {:?}", p.submitted, p.rtl.cycle(), t.elapsed());
     }
