@@ -80,7 +80,7 @@ use fifo::{FifoCtl, FifoStore, RegFifo};
 use rust_hdl::prelude::*;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, BulkDir, ErrorCode, Op, Space};
-use smsync_sim::memory::CLUSTER_BASE;
+use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE};
 
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
 
@@ -167,6 +167,9 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// The shared read port is free this cycle (the top's mbarrier ALU has priority); a
     /// shared-source beat is issued only when granted.
     pub sm_rgrant: Signal<In, Bit>,
+    /// First address after global memory (set per launch): a global operand outside
+    /// [GLOBAL_BASE, global_end) is answered `GlobalOutOfRange`, as the golden unit does.
+    pub global_end: Signal<In, Bits<64>>,
     pub sm_rslot: Signal<Out, Bits<SLOT_BITS>>,
     pub sm_raddr: Signal<Out, Bits<SADDR_BITS>>,
     pub sm_rdata: Signal<In, Bits<D>>,
@@ -483,6 +486,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_shared_bytes: Constant<Bits<64>>,
     k_cluster_size: Constant<Bits<64>>,
     k_cluster_base: Constant<Bits<64>>,
+    k_global_base: Constant<Bits<64>>,
+    e_global_range: Constant<Bits<ERROR_BITS>>,
+    /// Bytes a cp.async reads from global memory (0 with ignore-src).
+    cp_src_bytes: Signal<Local, Bits<64>>,
     k_first_slots: Constant<Bits<160>>,
     k_warp_shift: Constant<Bits<8>>,
     k_slot_shift: Constant<Bits<8>>,
@@ -632,6 +639,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             gm_rdata: Default::default(),
             sm_re: Default::default(),
             sm_rgrant: Default::default(),
+            global_end: Default::default(),
             gm_rready: Default::default(),
             sm_rslot: Default::default(),
             sm_raddr: Default::default(),
@@ -919,6 +927,9 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             k_shared_bytes: k(config.shared_bytes as u64),
             k_cluster_size: k(cs),
             k_cluster_base: k(CLUSTER_BASE),
+            k_global_base: k(GLOBAL_BASE),
+            e_global_range: err(ErrorCode::GlobalOutOfRange),
+            cp_src_bytes: Default::default(),
             k_first_slots: Constant::new(fs),
             k_warp_shift: k(LANE_BITS as u64),
             k_slot_shift: k((LANE_BITS + warp_bits) as u64),
@@ -1107,6 +1118,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.mb_off_r.next = (self.mb_raw.val() - self.k_cluster_base.val()) & 0xFF_FFFF;
         }
         self.cp_size.next = bit_cast::<64, 16>(self.c_imm.val());
+        self.cp_src_bytes.next = bit_cast::<64, 128>(self.cur_a.q.val());
+        if self.cur_b.q.val().get_bit(0) {
+            self.cp_src_bytes.next = 0.into();
+        }
         self.blen.next = bit_cast::<64, 128>(self.cur_a.q.val()) & self.k_u32_mask.val();
 
         // Lowest remaining multicast rank.
@@ -1268,6 +1283,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.err.next = self.e_cp_srcsize.val();
                 } else if (self.cur_addr.q.val() + self.cp_size.val()) > self.k_shared_bytes.val() {
                     self.err.next = self.e_shared_range.val();
+                } else if (self.cp_src_bytes.val() != 0)
+                    & ((self.cur_src.q.val() < self.k_global_base.val())
+                        | ((self.cur_src.q.val() + self.cp_src_bytes.val()) > self.global_end.val()))
+                {
+                    self.err.next = self.e_global_range.val();
                 }
                 self.st_dst.next = self.cur_addr.q.val();
                 self.st_len.next = bit_cast::<32, 64>(self.cp_size.val());
@@ -1326,6 +1346,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                         self.err.next = self.e_shared_range.val();
                     } else if (self.dst_off.val() + self.blen.val()) > self.k_shared_bytes.val() {
                         self.err.next = self.e_shared_range.val();
+                    } else if (self.cur_src.q.val() < self.k_global_base.val())
+                        | ((self.cur_src.q.val() + self.blen.val()) > self.global_end.val())
+                    {
+                        self.err.next = self.e_global_range.val();
                     }
                     if (self.c_flags.val() & self.f_multicast.val()).any() {
                         // Each destination CTA gets its own move (data and complete_tx at the same
@@ -1351,7 +1375,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     // shared::cta -> global, bulk group, optional .cp_mask (imm2 bit 0, mask in c).
                     self.st_dst.next = self.cur_addr.q.val();
                     self.st_mask_en.next = self.c_imm2.val().get_bit(0);
-                    if (self.cur_src.q.val() + self.blen.val()) > self.k_shared_bytes.val() {
+                    if (self.cur_addr.q.val() < self.k_global_base.val())
+                        | ((self.cur_addr.q.val() + self.blen.val()) > self.global_end.val())
+                    {
+                        self.err.next = self.e_global_range.val();
+                    } else if (self.cur_src.q.val() + self.blen.val()) > self.k_shared_bytes.val() {
                         self.err.next = self.e_shared_range.val();
                     }
                 }

@@ -148,6 +148,7 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
             stall_cycles: 0,
         };
         b.uut.reset.next = true;
+        b.uut.global_end.next = (b.mem.global.base + b.mem.global.bytes.len() as u64).to_bits();
         b.cycle();
         b.cycle();
         b.uut.reset.next = false;
@@ -669,6 +670,41 @@ fn c_cp_async_mbarrier_arrive_back_to_back_lanes() {
         assert_eq!(word(&bench.mem), word(&golden.mem), "noinc = {noinc}");
         assert_eq!(bench.trace.phase_completions, noinc as usize, "noinc = {noinc}");
     }
+}
+
+/// Global operands outside global memory: a cp.async source (unless ignore-src or src-size 0)
+/// and a bulk shared -> global destination are answered `GlobalOutOfRange`, as by the golden
+/// unit (found by top_random's copy stream: the RTL had no global range check).
+#[test]
+fn c_global_operands_out_of_range() {
+    let c = small_config();
+    let end = G + GLOBAL_BYTES as u64;
+    let mut reqs = vec![
+        cp_async(1, 0, 0x100, end, 8, 8, false),
+        cp_async(2, 0, 0x108, end - 4, 8, 8, false),
+        cp_async(3, 0, 0x110, end, 8, 8, true),
+        cp_async(4, 0, 0x118, end, 8, 0, false),
+        cp_async(5, 0, 0x120, G - 16, 16, 16, false),
+    ];
+    let mut s2g = bulk(6, BulkDir::SharedToGlobal, end - 16, 0x200, 32, 0);
+    reqs.push(s2g.clone());
+    s2g.tag = 7;
+    s2g.lanes[0].addr = end - 32;
+    reqs.push(s2g);
+    let (bench, _golden) = compare(&c, |_, _| {}, &reqs, 5);
+    let errors: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).collect();
+    assert_eq!(
+        errors,
+        vec![
+            ErrorCode::GlobalOutOfRange,
+            ErrorCode::GlobalOutOfRange,
+            ErrorCode::None,
+            ErrorCode::None,
+            ErrorCode::GlobalOutOfRange,
+            ErrorCode::GlobalOutOfRange,
+            ErrorCode::None
+        ]
+    );
 }
 
 // ---------------------------------------------------------------- directed: bulk

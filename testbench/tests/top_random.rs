@@ -119,6 +119,30 @@ impl Pair {
         g
     }
 
+    /// For asynchronous ops: the golden model's copies land at once (`tick(idle)` before and
+    /// after the request, as the cosim does), the RTL runs until it is idle (every copy landed,
+    /// every wait answered); then the two sets of responses must be equal.
+    fn submit_async(&mut self, req: &Request) {
+        let mut g = Vec::new();
+        self.golden.tick(&mut self.mem, true, &mut g);
+        self.golden.submit(req, &mut self.mem, &mut g);
+        self.golden.tick(&mut self.mem, true, &mut g);
+        let mut r = Vec::new();
+        if let Err(e) = self.rtl.submit(req, &mut self.rtl_mem, &mut r) {
+            panic!("seed {}: request #{} {req:?}: {e}", self.seed, self.submitted);
+        }
+        let key = |x: &Response| (x.tag, x.cta, x.warp, x.lanes);
+        g.sort_by_key(key);
+        r.sort_by_key(key);
+        if r != g {
+            panic!(
+                "seed {} (replay: SMSYNC_TOP_SEEDS={}): request #{} differs\n  request: {req:?}\n  RTL:    {r:?}\n  golden: {g:?}",
+                self.seed, self.seed, self.submitted
+            );
+        }
+        self.submitted += 1;
+    }
+
     /// Read both CTA slots' whole shared memory back through the top's ld.shared (8 bytes a
     /// lane) and compare it with the golden memory.
     fn compare_shared_memory(&mut self, tag: &mut u64) {
@@ -513,6 +537,99 @@ fn atomic_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
     assert!(clean * 10 >= n * 8, "seed {}: only {clean} of {n} atomic requests ran without error", p.seed);
 }
 
+// ---------------------------------------------------------------- copy engine
+
+/// cp.async (4/8/16 bytes, zero fill, ignore-src) with commit_group and wait_group N / wait_all,
+/// and cp.async.bulk shared::cta -> global with its bulk commit_group / wait_group (.read), from
+/// random warps and lanes over random global contents; in single-lane requests now and then a
+/// misaligned, oversized or out-of-range operand (only there: after a lane in error the golden
+/// unit stops, the RTL goes on with the later lanes — a documented difference, see the top's
+/// chapter). Shared destinations stay above the mbarrier region.
+fn copy_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
+    let warps = p.cfg.max_warps_per_cta as u16;
+    let slots = p.cfg.cta_slots as u16;
+    let gbase = p.mem.global.base;
+    let gbytes = p.mem.global.bytes.len() as u64;
+    let window = 0x800u64;
+    for i in 0..gbytes as usize {
+        let b = rng.next() as u8;
+        p.mem.global.bytes[i] = b;
+        p.rtl_mem.global.bytes[i] = b;
+    }
+    let mut kinds = [0usize; 5];
+    for _ in 0..n {
+        let kind = match rng.below(12) {
+            0..=5 => 0,
+            6 => 1,
+            7 => 2,
+            8 | 9 => 3,
+            _ => 4,
+        };
+        kinds[kind] += 1;
+        let op = [Op::CpAsync, Op::CpAsyncCommit, Op::CpAsyncWait, Op::CpBulk, if rng.chance(2) { Op::BulkCommit } else { Op::BulkWait }][kind];
+        let mut r = full(*tag, rng.below(slots as u64) as u16, rng.below(warps as u64) as u16, op);
+        *tag += 1;
+        r.active_mask = match rng.below(3) {
+            0 => u32::MAX,
+            1 => 1 << rng.below(32),
+            _ => rng.next() as u32 | 1,
+        };
+        let single = r.active_mask.count_ones() == 1;
+        match op {
+            Op::CpAsync => {
+                let cp = [4u64, 8, 16][rng.below(3) as usize];
+                r.imm = cp as u32;
+                for l in 0..WARP {
+                    let ops = &mut r.lanes[l];
+                    ops.addr = MBAR_REGION + rng.below(window / cp) * cp;
+                    ops.src = gbase + rng.below(gbytes / cp) * cp;
+                    ops.a = if rng.chance(4) { rng.below(cp + 1) as u128 } else { cp as u128 };
+                    ops.b = rng.chance(10) as u128;
+                    match if single { rng.below(20) } else { 3 } {
+                        0 => ops.addr += 2,
+                        1 => ops.a = cp as u128 + 1,
+                        2 => ops.src = gbase + gbytes - cp / 2,
+                        _ => {}
+                    }
+                }
+            }
+            Op::CpAsyncWait => {
+                r.imm = rng.below(3) as u32;
+                r.imm2 = rng.chance(4) as u32;
+            }
+            Op::CpBulk => {
+                r.sub = smsync_sim::encoding::BulkDir::SharedToGlobal.code();
+                r.active_mask = if rng.chance(4) { rng.next() as u32 & 0xF | 1 } else { 1 << rng.below(32) };
+                let single = r.active_mask.count_ones() == 1;
+                for l in 0..WARP {
+                    let len = 16 * (1 + rng.below(8));
+                    let ops = &mut r.lanes[l];
+                    ops.a = len as u128;
+                    ops.src = MBAR_REGION + 16 * rng.below((window - len) / 16);
+                    ops.addr = gbase + 16 * rng.below((gbytes - len) / 16);
+                    if single && rng.chance(20) {
+                        if rng.chance(2) {
+                            ops.addr += 8;
+                        } else {
+                            ops.addr = gbase + gbytes - 16;
+                        }
+                    }
+                }
+            }
+            Op::BulkWait => {
+                r.imm = rng.below(2) as u32;
+                if rng.chance(2) {
+                    r.flags = flags::MOD_A;
+                }
+            }
+            _ => {}
+        }
+        p.submit_async(&r);
+    }
+    eprintln!("  copy: cp.async {}, commit {}, wait {}, bulk s2g {}, bulk commit/wait {}", kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]);
+    assert!(p.mem.global.bytes == p.rtl_mem.global.bytes, "seed {}: global memory differs after the copy stream", p.seed);
+}
+
 // ---------------------------------------------------------------- LSU
 
 /// ld/st.shared of 1, 2, 4, 8 bytes (vec 1, or vec 2 of up to 4 bytes), naturally aligned, above
@@ -573,6 +690,8 @@ fn random_requests_per_unit_match_golden_fpga_small() {
         atomic_stream(&mut p, &mut rng, count, &mut tag);
         eprintln!("  atomic: {:?}", t.elapsed());
         assert!(p.mem.global.bytes == p.rtl_mem.global.bytes, "seed {seed}: global memory differs after the atomic stream");
+        copy_stream(&mut p, &mut rng, count, &mut tag);
+        eprintln!("  copy: {:?}", t.elapsed());
         p.compare_shared_memory(&mut tag);
         eprintln!("  shared memory equal, {} requests, {} cycles, {:?}", p.submitted, p.rtl.cycle(), t.elapsed());
     }

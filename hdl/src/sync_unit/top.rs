@@ -1124,6 +1124,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.gm_be.next = self.copy.gm_be.val();
         self.copy.gm_grant.next = self.gm_grant.val();
         self.copy.gm_rdata.next = self.gm_rdata.val();
+        self.copy.global_end.next = self.global_end.val();
 
         // ---------------- collect per-lane results of the sequenced request ----------------
         self.mb_value_wide.next = bit_cast::<128, 64>(self.mbar.resp_value.val());
