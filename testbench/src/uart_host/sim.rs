@@ -28,6 +28,9 @@ pub struct SimBoard {
     line_out: LineSampler,
     cycles: u64,
     last_send: u64,
+    /// Debugging: dump a VCD of every signal over this cycle window
+    /// (`SMSYNC_UART_SIM_VCD=path:from:to`; builds a traced model).
+    vcd_window: Option<(u64, u64)>,
 }
 
 impl SimBoard {
@@ -36,7 +39,22 @@ impl SimBoard {
     pub fn new(config: &Config, cpb: u32) -> Result<SimBoard, String> {
         let board = Board::Ulx3s;
         let verilog = board_verilog(board, config, cpb)?;
-        let mut harness = Harness::from_verilog(&verilog, board.module(), &build_options())?;
+        let vcd = std::env::var("SMSYNC_UART_SIM_VCD").ok();
+        let vcd = vcd.as_deref().map(|v| -> Result<(String, u64, u64), String> {
+            let parts: Vec<&str> = v.split(':').collect();
+            let bad = || format!("SMSYNC_UART_SIM_VCD={v}: expected path:from_cycle:to_cycle");
+            match parts[..] {
+                [p, a, b] => Ok((p.to_string(), a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?)),
+                _ => Err(bad()),
+            }
+        });
+        let vcd = vcd.transpose()?;
+        let mut options = build_options();
+        options.trace = vcd.is_some();
+        let mut harness = Harness::from_verilog(&verilog, board.module(), &options)?;
+        if let Some((path, _, _)) = &vcd {
+            harness.trace_to(std::path::Path::new(path))?;
+        }
         let index = |h: &Harness, name: &str| -> Result<usize, String> {
             h.ports().iter().position(|p| p.name == name).ok_or_else(|| format!("the board top has no port `{name}`"))
         };
@@ -59,6 +77,7 @@ impl SimBoard {
             line_out: LineSampler::new(cpb),
             cycles: 0,
             last_send: 0,
+            vcd_window: vcd.map(|(_, a, b)| (a, b)),
         };
         b.clocks(32); // power-on reset
         Ok(b)
@@ -66,12 +85,23 @@ impl SimBoard {
 
     /// One board clock with the host's line level on the RX pin; returns the TX pin after it.
     fn clock_once(&mut self, rx_level: bool) -> bool {
+        let dump = self.vcd_window.is_some_and(|(a, b)| (a..b).contains(&self.cycles));
+        let t = 2 * self.cycles;
         let m = self.harness.model();
         m.set(self.rx_pin, &[rx_level as u32]);
         m.set(self.clock, &[1]);
         m.eval();
+        if dump {
+            m.trace_dump(t + 1);
+        }
         m.set(self.clock, &[0]);
         m.eval();
+        if dump {
+            m.trace_dump(t + 2);
+            if self.vcd_window.is_some_and(|(_, b)| self.cycles + 1 == b) {
+                m.trace_flush();
+            }
+        }
         self.cycles += 1;
         m.get(self.tx_pin)[0] & 1 == 1
     }
