@@ -40,6 +40,9 @@ pub const HDR_BITS: usize = 175 + ERROR_BITS;
 const RXP_BITS: usize = 8 * REQUEST_HEADER_BYTES;
 /// The transmit frame register: the longest fixed frame (AG_WRITE, 27 bytes).
 const TXF_BITS: usize = 216;
+/// Received bytes the parser may fall behind by. It spends at most 2 cycles per lane and 6 per
+/// lane with operands before it takes the next byte; a byte takes 10 bit times (>= 20 cycles).
+const RX_QUEUE_DEPTH: usize = 8;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum ParseState {
@@ -159,6 +162,10 @@ pub struct HostBridge<const D: usize, const B: usize> {
     pub wake_pred: Signal<In, Bit>,
 
     // ---- parser ----
+    rx_fifo: RegFifo<8>,
+    byte_valid: Signal<Local, Bit>,
+    rx_byte: Signal<Local, Bits<8>>,
+    k_rx_depth: Constant<Bits<9>>,
     rx_state: DFF<ParseState>,
     cmd: DFF<Bits<8>>,
     need: DFF<Bits<6>>,
@@ -329,6 +336,10 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             wake_warp: Default::default(),
             wake_lane: Default::default(),
             wake_pred: Default::default(),
+            rx_fifo: RegFifo::new(RX_QUEUE_DEPTH),
+            byte_valid: Default::default(),
+            rx_byte: Default::default(),
+            k_rx_depth: Constant::new((RX_QUEUE_DEPTH as u64).to_bits()),
             rx_state: Default::default(),
             cmd: Default::default(),
             need: Default::default(),
@@ -487,28 +498,41 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
         if self.rx_framing_error.val() {
             self.f_framing.d.next = true;
         }
+        // Received bytes wait in a small queue: the parser spends cycles per lane and per
+        // field, and must not miss a byte that arrives meanwhile.
+        self.rx_fifo.clock.next = self.clock.val();
+        self.rx_fifo.reset.next = self.reset.val();
+        self.rx_fifo.din.next = self.rx_data.val();
+        self.rx_fifo.push.next = self.rx_valid.val();
+        if self.rx_valid.val() && (self.rx_fifo.count.val() == self.k_rx_depth.val()) {
+            self.f_overflow.d.next = true;
+        }
+        self.byte_valid.next = !self.rx_fifo.empty.val();
+        self.rx_byte.next = self.rx_fifo.dout.val();
+        self.rx_fifo.pop.next = false;
         match self.rx_state.q.val() {
             ParseState::Command => {
-                if self.rx_valid.val() {
-                    self.cmd.d.next = self.rx_data.val();
+                if self.byte_valid.val() {
+                    self.rx_fifo.pop.next = true;
+                    self.cmd.d.next = self.rx_byte.val();
                     self.rxp.d.next = 0.into();
                     self.rx_state.d.next = ParseState::Payload;
-                    if self.rx_data.val() == 0x01 {
+                    if self.rx_byte.val() == 0x01 {
                         // RESET: no payload.
                         self.rx_state.d.next = ParseState::Command;
                         self.exec_state.d.next = ExecState::Reset;
                         self.reset_count.d.next = 0.into();
-                    } else if self.rx_data.val() == 0x02 {
+                    } else if self.rx_byte.val() == 0x02 {
                         self.need.d.next = 2.into();
-                    } else if self.rx_data.val() == 0x03 {
+                    } else if self.rx_byte.val() == 0x03 {
                         self.need.d.next = 8.into();
-                    } else if self.rx_data.val() == 0x04 {
+                    } else if self.rx_byte.val() == 0x04 {
                         self.need.d.next = 5.into();
-                    } else if self.rx_data.val() == 0x05 {
+                    } else if self.rx_byte.val() == 0x05 {
                         self.need.d.next = 41.into();
-                    } else if self.rx_data.val() == 0x06 {
+                    } else if self.rx_byte.val() == 0x06 {
                         self.need.d.next = self.k_gm_bytes.val();
-                    } else if self.rx_data.val() == 0x07 {
+                    } else if self.rx_byte.val() == 0x07 {
                         self.need.d.next = 16.into();
                     } else {
                         self.f_bad_command.d.next = true;
@@ -517,8 +541,9 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                 }
             }
             ParseState::Payload => {
-                if self.rx_valid.val() {
-                    self.rxp.d.next = (self.rxp.q.val() << 8) | bit_cast::<RXP_BITS, 8>(self.rx_data.val());
+                if self.byte_valid.val() {
+                    self.rx_fifo.pop.next = true;
+                    self.rxp.d.next = (self.rxp.q.val() << 8) | bit_cast::<RXP_BITS, 8>(self.rx_byte.val());
                     self.need.d.next = self.need.q.val() - 1;
                     if self.need.q.val() == 1 {
                         self.rx_state.d.next = ParseState::Dispatch;
@@ -597,27 +622,28 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     } else {
                         self.field.d.next = self.field.q.val() + 1;
                     }
-                } else if self.rx_valid.val() {
+                } else if self.byte_valid.val() {
+                    self.rx_fifo.pop.next = true;
                     if self.field.q.val() == 0 {
-                        self.cur_addr.d.next = (self.cur_addr.q.val() << 7) | bit_cast::<64, 7>(self.rx_data.val().get_bits::<7>(0));
+                        self.cur_addr.d.next = (self.cur_addr.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 1 {
-                        self.cur_src.d.next = (self.cur_src.q.val() << 7) | bit_cast::<64, 7>(self.rx_data.val().get_bits::<7>(0));
+                        self.cur_src.d.next = (self.cur_src.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 2 {
-                        self.cur_mbar.d.next = (self.cur_mbar.q.val() << 7) | bit_cast::<64, 7>(self.rx_data.val().get_bits::<7>(0));
+                        self.cur_mbar.d.next = (self.cur_mbar.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 3 {
-                        self.cur_a.d.next = (self.cur_a.q.val() << 7) | bit_cast::<128, 7>(self.rx_data.val().get_bits::<7>(0));
+                        self.cur_a.d.next = (self.cur_a.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 4 {
-                        self.cur_b.d.next = (self.cur_b.q.val() << 7) | bit_cast::<128, 7>(self.rx_data.val().get_bits::<7>(0));
+                        self.cur_b.d.next = (self.cur_b.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 5 {
-                        self.cur_c.d.next = (self.cur_c.q.val() << 7) | bit_cast::<128, 7>(self.rx_data.val().get_bits::<7>(0));
+                        self.cur_c.d.next = (self.cur_c.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     // The last group of a VLQ has bit 7 clear.
-                    if !self.rx_data.val().get_bit(7) {
+                    if !self.rx_byte.val().get_bit(7) {
                         if self.field.q.val() == 5 {
                             self.rx_state.d.next = ParseState::Shift;
                         } else {
