@@ -15,9 +15,10 @@
 //!   then waits for `busy` low; RUN holds `timeout` for a number of cycles; RESET pulses the
 //!   top's reset. Each ends in `Report`, which the transmitter turns into a STATUS frame.
 //! * **capture**: the top's response port has no back-pressure, so every response header is
-//!   queued (16 deep), and the values of one response are latched (a second response carrying
-//!   values before the first's are sent sets the overflow flag; only the request in flight
-//!   produces values, released barrier warps and wakes carry none). Wakes are queued too.
+//!   queued (16 deep) with its value if all answered lanes have the same one (bar.red, vote,
+//!   redux: so released barrier warps, which come in bursts, need no latch); the values of one
+//!   non-uniform response are latched (a second one before the first's are sent sets the
+//!   overflow flag; only the request in flight produces those). Wakes are queued too.
 //! * **transmitter** (`tx_state`): in priority order, a global-memory frame, a response (its
 //!   fixed part from a frame shift register, then LEB128 values shifted out of the value latch),
 //!   a wake, and last the STATUS that ends a command (so it follows everything before it).
@@ -34,8 +35,9 @@ use smsync_hdl::sync_unit::top::SUB_BITS;
 
 const LANES: usize = 32;
 /// Bits of a queued response header: tag 64 @0, cta 5 @64, warp 5 @69, lanes 32 @74,
-/// preds 32 @106, error_lane 5 @138, vmask 32 @143, error @175.
-pub const HDR_BITS: usize = 175 + ERROR_BITS;
+/// preds 32 @106, error_lane 5 @138, vmask 32 @143, uniform 1 @175, the uniform value 128
+/// @176, error @304.
+pub const HDR_BITS: usize = 304 + ERROR_BITS;
 /// The payload shift register: the longest fixed payload (the REQUEST header).
 const RXP_BITS: usize = 8 * REQUEST_HEADER_BYTES;
 /// The transmit frame register: the longest fixed frame (AG_WRITE, 27 bytes).
@@ -241,6 +243,11 @@ pub struct HostBridge<const D: usize, const B: usize> {
     txf: DFF<Bits<TXF_BITS>>,
     tx_left: DFF<Bits<5>>,
     tx_values: DFF<Bit>,
+    tx_uniform: DFF<Bit>,
+    ref_value: Signal<Local, Bits<128>>,
+    uniform: Signal<Local, Bit>,
+    uniform_bit: Signal<Local, Bits<1>>,
+    k_t87: Constant<Bits<TXF_BITS>>,
     v_rem: DFF<Bits<32>>,
     v_n: DFF<Bits<6>>,
     v_acc: DFF<Bits<128>>,
@@ -411,6 +418,11 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             txf: Default::default(),
             tx_left: Default::default(),
             tx_values: Default::default(),
+            tx_uniform: Default::default(),
+            ref_value: Default::default(),
+            uniform: Default::default(),
+            uniform_bit: Default::default(),
+            k_t87: Constant::new((FRAME_RESPONSE_UNIFORM as u64).to_bits()),
             v_rem: Default::default(),
             v_n: Default::default(),
             v_acc: Default::default(),
@@ -448,7 +460,7 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             r_live, r_slot, r_warps, r_global_end, launch_pulse, exec_state, run_left, run_timeout, reset_count, cycle,
             f_framing, f_overflow, f_bad_command, f_error_response, gm_state, gm_we_r, gm_addr_r, gm_wdata_r, gm_be_r,
             gm_data_r, ag_state, ag_we_r, ag_addr_r, ag_wdata_r, ag_be_r, ag_data_r, val_full, tx_state, txf, tx_left,
-            tx_values, v_rem, v_n, v_acc
+            tx_values, tx_uniform, v_rem, v_n, v_acc
         );
         for i in 0..32 {
             self.ch_addr[i].clock.next = self.clock.val();
@@ -769,6 +781,25 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             }
         }
         self.vmask_now.next = self.resp_lanes.val() & self.nonzero.val();
+        // Uniform: every answered lane has the same value (bar.red, vote, redux, ballot...): it
+        // is queued with the header, not in the value latch, so released warps (several
+        // responses in a burst) need no latch. All equal iff each equals their OR.
+        self.ref_value.next = 0.into();
+        for i in 0..32 {
+            if self.resp_lanes.val().get_bit(i) {
+                self.ref_value.next = self.ref_value.val() | self.resp_values[i].val();
+            }
+        }
+        self.uniform.next = true;
+        for i in 0..32 {
+            if self.resp_lanes.val().get_bit(i) && (self.resp_values[i].val() != self.ref_value.val()) {
+                self.uniform.next = false;
+            }
+        }
+        self.uniform_bit.next = 0.into();
+        if self.uniform.val() {
+            self.uniform_bit.next = 1.into();
+        }
         self.hdr_fifo.din.next = bit_cast::<HDR_BITS, 64>(self.resp_tag.val())
             | (bit_cast::<HDR_BITS, 5>(self.resp_cta.val()) << 64)
             | (bit_cast::<HDR_BITS, 5>(self.resp_warp.val()) << 69)
@@ -776,7 +807,9 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             | (bit_cast::<HDR_BITS, 32>(self.resp_preds.val()) << 106)
             | (bit_cast::<HDR_BITS, 5>(self.resp_error_lane.val()) << 138)
             | (bit_cast::<HDR_BITS, 32>(self.vmask_now.val()) << 143)
-            | (bit_cast::<HDR_BITS, ERROR_BITS>(self.resp_error.val()) << 175);
+            | (bit_cast::<HDR_BITS, 1>(self.uniform_bit.val()) << 175)
+            | (bit_cast::<HDR_BITS, 128>(self.ref_value.val()) << 176)
+            | (bit_cast::<HDR_BITS, ERROR_BITS>(self.resp_error.val()) << 304);
         self.hdr_fifo.push.next = self.resp_valid.val();
         if self.resp_valid.val() {
             if self.hdr_fifo.count.val() == self.k_fifo_depth.val() {
@@ -785,7 +818,7 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             if self.resp_error.val() != 0 {
                 self.f_error_response.d.next = true;
             }
-            if self.vmask_now.val() != 0 {
+            if (self.vmask_now.val() != 0) && !self.uniform.val() {
                 if self.val_full.q.val() {
                     self.f_overflow.d.next = true;
                 } else {
@@ -862,13 +895,27 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                         | (bit_cast::<TXF_BITS, 5>(self.hdr.val().get_bits::<5>(69)) << 80)
                         | (bit_cast::<TXF_BITS, 32>(self.hdr.val().get_bits::<32>(74)) << 88)
                         | (bit_cast::<TXF_BITS, 32>(self.hdr.val().get_bits::<32>(106)) << 120)
-                        | (bit_cast::<TXF_BITS, ERROR_BITS>(self.hdr.val().get_bits::<ERROR_BITS>(175)) << 152)
+                        | (bit_cast::<TXF_BITS, ERROR_BITS>(self.hdr.val().get_bits::<ERROR_BITS>(304)) << 152)
                         | (bit_cast::<TXF_BITS, 5>(self.hdr.val().get_bits::<5>(138)) << 160)
                         | (bit_cast::<TXF_BITS, 32>(self.hdr.val().get_bits::<32>(143)) << 168);
                     self.tx_left.d.next = 25.into();
                     self.v_rem.d.next = self.hdr.val().get_bits::<32>(143);
                     self.v_n.d.next = 0.into();
                     self.tx_values.d.next = self.hdr.val().get_bits::<32>(143) != 0;
+                    self.tx_uniform.d.next = self.hdr.val().get_bit(175);
+                    self.v_acc.d.next = self.hdr.val().get_bits::<128>(176);
+                    if self.hdr.val().get_bit(175) && (self.hdr.val().get_bits::<32>(143) != 0) {
+                        // RESPONSE_UNIFORM: same fixed part, then one value for all of vmask.
+                        self.txf.d.next = self.k_t87.val()
+                            | (bit_cast::<TXF_BITS, 64>(self.hdr.val().get_bits::<64>(0)) << 8)
+                            | (bit_cast::<TXF_BITS, 5>(self.hdr.val().get_bits::<5>(64)) << 72)
+                            | (bit_cast::<TXF_BITS, 5>(self.hdr.val().get_bits::<5>(69)) << 80)
+                            | (bit_cast::<TXF_BITS, 32>(self.hdr.val().get_bits::<32>(74)) << 88)
+                            | (bit_cast::<TXF_BITS, 32>(self.hdr.val().get_bits::<32>(106)) << 120)
+                            | (bit_cast::<TXF_BITS, ERROR_BITS>(self.hdr.val().get_bits::<ERROR_BITS>(304)) << 152)
+                            | (bit_cast::<TXF_BITS, 5>(self.hdr.val().get_bits::<5>(138)) << 160)
+                            | (bit_cast::<TXF_BITS, 32>(self.hdr.val().get_bits::<32>(143)) << 168);
+                    }
                     self.hdr_fifo.pop.next = true;
                     self.tx_state.d.next = TxState::Fixed;
                 } else if !self.wake_fifo.empty.val() {
@@ -898,7 +945,9 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     self.txf.d.next = self.txf.q.val() >> 8;
                     self.tx_left.d.next = self.tx_left.q.val() - 1;
                     if self.tx_left.q.val() == 1 {
-                        if self.tx_values.q.val() {
+                        if self.tx_values.q.val() && self.tx_uniform.q.val() {
+                            self.tx_state.d.next = TxState::ValueBytes;
+                        } else if self.tx_values.q.val() {
                             self.tx_state.d.next = TxState::ValueLane;
                         } else {
                             self.tx_state.d.next = TxState::Idle;
@@ -930,7 +979,9 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                 }
                 if self.tx_ready.val() {
                     self.v_acc.d.next = self.v_acc.q.val() >> 7;
-                    if (self.v_acc.q.val() >> 7) == 0 {
+                    if ((self.v_acc.q.val() >> 7) == 0) && self.tx_uniform.q.val() {
+                        self.tx_state.d.next = TxState::Idle;
+                    } else if (self.v_acc.q.val() >> 7) == 0 {
                         for i in 0..31 {
                             self.val[i].d.next = self.val[i + 1].q.val();
                         }

@@ -46,6 +46,9 @@ pub const FRAME_STATUS: u8 = 0x80;
 /// A response of the top: `tag u64, cta u8, warp u8, lanes u32, preds u32, error u8,
 /// error_lane u8, vmask u32`, then a LEB128 value per lane in `vmask`, ascending.
 pub const FRAME_RESPONSE: u8 = 0x81;
+/// A response whose answered lanes all have the same non-zero value: the RESPONSE fixed part
+/// (`vmask` = the answered lanes), then that value once, LEB128.
+pub const FRAME_RESPONSE_UNIFORM: u8 = 0x87;
 /// A suspended try_wait lane woke: `cta u8, warp u8, lane u8, pred u8`.
 pub const FRAME_WAKE: u8 = 0x82;
 /// The copy engine reads: `addr u64`. The host answers with [`CMD_GM_DATA`].
@@ -211,7 +214,7 @@ impl FrameDecoder {
         let be_bytes = self.port_bytes.div_ceil(8);
         let fixed = match kind {
             FRAME_STATUS => 6,
-            FRAME_RESPONSE => RESPONSE_FIXED_BYTES,
+            FRAME_RESPONSE | FRAME_RESPONSE_UNIFORM => RESPONSE_FIXED_BYTES,
             FRAME_WAKE => 5,
             FRAME_GM_READ | FRAME_AG_READ => 9,
             FRAME_GM_WRITE => 9 + self.port_bytes + be_bytes,
@@ -238,12 +241,18 @@ impl FrameDecoder {
                 }
             }
             _ => {
-                // RESPONSE: the fixed part, then LEB128 values of the lanes in vmask.
+                // RESPONSE: the fixed part, then LEB128 values of the lanes in vmask (one value
+                // for all of them in RESPONSE_UNIFORM).
                 let vmask = le(&b[21..25]) as u32;
                 let mut values = [0u128; 32];
                 let mut at = fixed;
+                let mut uniform = None;
                 for (lane, v) in values.iter_mut().enumerate() {
                     if vmask >> lane & 1 == 0 {
+                        continue;
+                    }
+                    if let Some(u) = uniform {
+                        *v = u;
                         continue;
                     }
                     let mut shift = 0;
@@ -257,6 +266,9 @@ impl FrameDecoder {
                         if byte & 0x80 == 0 {
                             break;
                         }
+                    }
+                    if kind == FRAME_RESPONSE_UNIFORM {
+                        uniform = Some(*v);
                     }
                 }
                 let tag = le(&b[1..9]) as u64;
@@ -421,6 +433,14 @@ mod tests {
         assert_eq!(r.values[2], 0x81);
         assert_eq!(got[1], BoardFrame::Status { flags: STATUS_BUSY, cycle: 9 });
         assert!(FrameDecoder::new(8).push(&[0x7e]).unwrap_err().contains("unknown frame type"));
+        // The uniform form: one value for every lane in vmask.
+        let mut u = f[..RESPONSE_FIXED_BYTES].to_vec();
+        u[0] = FRAME_RESPONSE_UNIFORM;
+        u[21..25].copy_from_slice(&0b1010u32.to_le_bytes());
+        u.push(0x05);
+        let got = FrameDecoder::new(8).push(&u).unwrap();
+        let BoardFrame::Response(r) = &got[0] else { panic!("{got:?}") };
+        assert_eq!((r.values[1], r.values[3], r.values[2]), (5, 5, 0));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use smsync_sim::config::Config;
 
 /// UART bit time of the simulated board (core cycles). Small, so that frames cost few
 /// simulated cycles; the receiver samples mid-bit and works down to 2.
-pub const SIM_CYCLES_PER_BIT: u32 = 4;
+pub const SIM_CYCLES_PER_BIT: u32 = 2;
 /// Cycles the host waits for any byte after it last sent something before giving up.
 pub const SIM_PATIENCE_CYCLES: u64 = 4_000_000;
 /// Cycles per [`BoardLink::exchange`] call at most.
