@@ -11,7 +11,10 @@
 //!   at the same instruction.
 //!
 //! `cargo test -p smsync --test board_uart -- --nocapture`; SMSYNC_CORPUS_FILTER=substring
-//! runs a subset of the corpus.
+//! runs a subset of the corpus. The suite runs [`SUITE_KERNELS`] (14 of the 26 kernels, ~40 s
+//! after the model build); the whole corpus is `uart_sim_corpus_fpga_small_all`:
+//! `cargo test -p smsync --test board_uart -- --ignored --nocapture` (22 pass, the 4 known
+//! failures fail where they must; 326 s plus the build here).
 
 use smsync_boards::{board_verilog, cycles_per_bit, Board};
 use smsync_sim::config::Config;
@@ -87,7 +90,22 @@ fn board_tops_are_lint_clean() {
 /// the suite's budget; `uart_sim_corpus_fpga_small_all` runs every kernel). Chosen to cover
 /// every frame type: responses with per-lane and uniform values, wakes, both global-memory
 /// ports (reads and writes), barrier-release bursts, and a known failure.
-const SUITE_KERNELS: &[&str] = &["atomics_float", "bar_red", "mbar_pipeline_bulk", "shfl_modes", "vote_ballot", "vote_match_partial"];
+const SUITE_KERNELS: &[&str] = &[
+    "atomics_float",          // atom.global: the atomic ALU's port (AG_READ / AG_WRITE), per-lane values
+    "bar_red",                // bar.red: released warps in a burst (RESPONSE_UNIFORM)
+    "block_reduce",
+    "cp_async_zfill",         // cp.async: the copy engine's port (GM_READ / GM_WRITE)
+    "elect_activemask",
+    "match_sync",
+    "named_barrier_prodcons",
+    "shfl_modes",             // per-lane values (RESPONSE)
+    "syncthreads_count",
+    "tensor_2d_load",         // tensor map reads, mbarrier try_wait
+    "tensor_2d_store",
+    "vote_ballot",
+    "vote_match_partial",     // a known failure of the top: must still fail at the same place
+    "warp_reduce_sync",
+];
 
 #[test]
 fn uart_sim_corpus_fpga_small() {
@@ -95,7 +113,7 @@ fn uart_sim_corpus_fpga_small() {
 }
 
 #[test]
-#[ignore = "the whole corpus through the simulated UART takes ~15 minutes here; see docs/FPGA.md"]
+#[ignore = "the whole corpus through the simulated UART takes ~6 minutes here (plus the model build); see docs/FPGA.md"]
 fn uart_sim_corpus_fpga_small_all() {
     run_uart_corpus(None);
 }
