@@ -522,6 +522,7 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
         self.byte_valid.next = !self.rx_fifo.empty.val();
         self.rx_byte.next = self.rx_fifo.dout.val();
         self.rx_fifo.pop.next = false;
+        // Command bytes are protocol::CMD_* (0x01 RESET .. 0x07 AG_DATA): hdl_gen needs literals.
         match self.rx_state.q.val() {
             ParseState::Command => {
                 if self.byte_valid.val() {
