@@ -6,7 +6,8 @@
 //! * [`regio`]: the registered-I/O wrapper that makes Fmax register-to-register;
 //! * [`fit`]: the pre-check that refuses what cannot fit before any tool runs;
 //! * [`flow`] and [`report`]: the flow and its JSON / Markdown report;
-//! * [`uart`]: the host side of the UART bridge protocol (the board side is not built yet).
+//!
+//! The board top-levels and the UART host bridge are in the `smsync-boards` crate (fpga/boards).
 //!
 //! See docs/FPGA.md for the commands and the results.
 
@@ -16,4 +17,3 @@ pub mod regio;
 pub mod report;
 pub mod target;
 pub mod toolchain;
-pub mod uart;

@@ -1,12 +1,15 @@
-//! `smsync cosim KERNEL.ptx --launch LAUNCH.yaml [--config FILE] [--vcd FILE] [--gm-latency N]`:
-//! run a PTX kernel on the golden model and the Verilated RTL in lockstep
-//! (`smsync_testbench::cosim`). Prints a summary (cycles, per-unit requests / cycles / conflicts)
+//! `smsync cosim KERNEL.ptx --launch LAUNCH.yaml [--config FILE] [--vcd FILE] [--gm-latency N]
+//! [--backend verilator|uart-sim|uart:DEVICE] [--baud N]`:
+//! run a PTX kernel on the golden model and the RTL in lockstep (`smsync_testbench::cosim`).
+//! The RTL is the Verilated `sync_unit` top (`verilator`, the default), the Verilated ULX3S
+//! board top driven through its UART pins (`uart-sim`), or a real board on a serial device
+//! running `smsync gen --board ... --baud N` (`uart:/dev/ttyUSB0`). Prints a summary (cycles, per-unit requests / cycles / conflicts)
 //! and exits non-zero on the first divergence, with the instruction's file:line, CTA, warp,
 //! lanes, the request, expected vs actual and the RTL cycle.
 
 use smsync_sim::config::Config;
 use smsync_sim::exec::{self, Launch};
-use smsync_testbench::cosim::{run_cosim, CosimOptions};
+use smsync_testbench::cosim::{run_cosim, BackendKind, CosimOptions};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -30,6 +33,13 @@ pub struct Args {
     /// Stop after this many warp-instructions.
     #[arg(long, default_value_t = 20_000_000)]
     pub max_steps: u64,
+    /// RTL backend: `verilator` (the sync_unit top), `uart-sim` (the simulated ULX3S board top
+    /// behind the UART bridge), or `uart:/dev/ttyUSB0` (a real board).
+    #[arg(long, default_value = "verilator")]
+    pub backend: String,
+    /// Baud rate of `--backend uart:DEVICE` (the board's top must be generated for it).
+    #[arg(long, default_value_t = 115_200)]
+    pub baud: u32,
     /// Print one JSON object (cycles, requests, per-unit counts, final buffers) instead of the summary.
     #[arg(long)]
     pub json: bool,
@@ -44,12 +54,14 @@ pub fn main(a: Args) -> Result<(), String> {
     let text = std::fs::read_to_string(&a.kernel).map_err(|e| format!("{file}: {e}"))?;
     let module = exec::parse_module(&text, &file)?;
     let launch = Launch::from_file(&a.launch).map_err(|e| format!("{}: {e}", a.launch.display()))?;
+    let backend = BackendKind::parse(&a.backend, a.baud)?;
     let opts = CosimOptions {
         gm_latency: a.gm_latency,
         fault_inject: false,
         vcd: a.vcd.clone(),
         vcd_cycles: a.vcd_cycles,
         max_steps: a.max_steps,
+        backend,
     };
     let report = run_cosim(&module, &launch, &config, &opts).map_err(|f| f.to_string())?;
     use std::io::Write;

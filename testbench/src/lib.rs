@@ -5,4 +5,5 @@
 pub mod fuzz;
 pub mod cosim;
 pub mod rtl_unit;
+pub mod uart_host;
 pub mod verilator;

@@ -27,7 +27,7 @@ pub mod rtl;
 pub mod unit;
 
 pub use report::{CosimReport, PerUnit, UnitCounts};
-pub use rtl::RtlSetup;
+pub use rtl::{BackendKind, RtlSetup};
 pub use unit::CosimUnit;
 
 use smsync_sim::config::Config;
@@ -49,11 +49,13 @@ pub struct CosimOptions {
     pub vcd_cycles: usize,
     /// Executor step limit (warp-instructions).
     pub max_steps: u64,
+    /// Which RTL: the Verilated top (default), or a board top-level behind the UART bridge.
+    pub backend: BackendKind,
 }
 
 impl Default for CosimOptions {
     fn default() -> Self {
-        CosimOptions { gm_latency: 20, fault_inject: false, vcd: None, vcd_cycles: 2000, max_steps: 20_000_000 }
+        CosimOptions { gm_latency: 20, fault_inject: false, vcd: None, vcd_cycles: 2000, max_steps: 20_000_000, backend: BackendKind::Verilator }
     }
 }
 
@@ -102,11 +104,13 @@ impl std::error::Error for CosimFailure {}
 /// Run `module` with `launch` on `config` under the cosim.
 pub fn run_cosim(module: &Module, launch: &Launch, config: &Config, opts: &CosimOptions) -> Result<CosimReport, CosimFailure> {
     let setup_start = Instant::now();
-    let setup = RtlSetup { gm_latency: opts.gm_latency, fault_inject: opts.fault_inject };
+    let setup = RtlSetup { gm_latency: opts.gm_latency, fault_inject: opts.fault_inject, backend: opts.backend.clone() };
     let mut backend = rtl::checkout(config, &setup)
         .map_err(|message| CosimFailure { kind: FailureKind::Setup, message, vcd: None, cycles: 0 })?;
     if opts.vcd.is_some() {
-        backend.harness().record_history(opts.vcd_cycles);
+        if let Some(h) = backend.harness() {
+            h.record_history(opts.vcd_cycles);
+        }
     }
     let setup_seconds = setup_start.elapsed().as_secs_f64();
 
@@ -142,9 +146,10 @@ pub fn run_cosim(module: &Module, launch: &Launch, config: &Config, opts: &Cosim
             let mut vcd = None;
             let mut message = message;
             if let Some(path) = &opts.vcd {
-                match unit.rtl.harness().write_history_vcd(path) {
-                    Ok(()) => vcd = Some(path.clone()),
-                    Err(e) => message.push_str(&format!("\n(VCD not written: {e})")),
+                match unit.rtl.harness().map(|h| h.write_history_vcd(path)) {
+                    Some(Ok(())) => vcd = Some(path.clone()),
+                    Some(Err(e)) => message.push_str(&format!("\n(VCD not written: {e})")),
+                    None => message.push_str("\n(VCD not written: the UART backends have no port history)"),
                 }
             }
             rtl::checkin(unit.rtl);

@@ -1,96 +1,195 @@
 //! The RTL side of the cosim: [`RtlBackend`] wraps the Verilated `sync_unit` top
-//! ([`crate::rtl_unit::RtlSyncUnit`]) and is the ONLY place the cosim calls its API, so a change
-//! of that API is a change here. It also keeps one built model per config alive between runs
-//! ([`checkout`] / [`checkin`]): generating the default config's Verilog costs seconds and a
-//! first Verilator build minutes, a reset costs microseconds.
+//! ([`crate::rtl_unit::RtlSyncUnit`]) or a board top-level behind the UART bridge
+//! ([`crate::uart_host::UartHost`], simulated or real), and is the ONLY place the cosim calls
+//! their APIs, so a change of those APIs is a change here. It also keeps one built model per
+//! config and backend alive between runs ([`checkout`] / [`checkin`]): generating the default
+//! config's Verilog costs seconds and a first Verilator build minutes, a reset costs
+//! microseconds.
 
 use crate::rtl_unit::{RtlOptions, RtlSyncUnit};
+use crate::uart_host::{serial::SerialLink, sim::SimBoard, UartHost};
 use crate::verilator::Harness;
 use smsync_sim::config::Config;
 use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{Request, Response};
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
+
+/// Which RTL the cosim drives.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// The `sync_unit` top Verilated, its ports driven directly (`--backend verilator`).
+    #[default]
+    Verilator,
+    /// The ULX3S board top-level Verilated, driven through its UART pins by the host half of
+    /// the bridge over a bit-level line model (`--backend uart-sim`).
+    UartSim { cycles_per_bit: u32 },
+    /// A real board on a serial device (`--backend uart:/dev/ttyUSB0`).
+    Uart { device: PathBuf, baud: u32 },
+}
+
+impl BackendKind {
+    /// `verilator`, `uart-sim` or `uart:DEVICE` (`baud` applies to the last).
+    pub fn parse(text: &str, baud: u32) -> Result<BackendKind, String> {
+        match text {
+            "verilator" => Ok(BackendKind::Verilator),
+            "uart-sim" => Ok(BackendKind::UartSim { cycles_per_bit: crate::uart_host::sim::SIM_CYCLES_PER_BIT }),
+            _ => match text.strip_prefix("uart:") {
+                Some(dev) if !dev.is_empty() => Ok(BackendKind::Uart { device: dev.into(), baud }),
+                _ => Err(format!("unknown backend `{text}` (verilator, uart-sim, or uart:/dev/ttyUSB0)")),
+            },
+        }
+    }
+}
 
 /// How the RTL is built and driven (everything that needs a different model or different
 /// pins; the pool keys on it).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RtlSetup {
-    /// Cycles the harness takes to answer a global-memory read of the top.
+    /// Cycles the harness takes to answer a global-memory read of the top (Verilator backend).
     pub gm_latency: u32,
     /// TEST ONLY: drive the top's `fault_inject` pin (corrupts warp-network results).
     pub fault_inject: bool,
+    pub backend: BackendKind,
 }
 
-/// The Verilated top plus cycle accounting.
+enum Rtl {
+    Direct(RtlSyncUnit),
+    Uart(UartHost),
+}
+
+/// The RTL plus cycle accounting.
 pub struct RtlBackend {
-    unit: RtlSyncUnit,
+    rtl: Rtl,
     pub setup: RtlSetup,
     key: String,
+    /// A UART link failure in a call that cannot return it (`run`), for [`RtlBackend::take_error`].
+    error: Option<String>,
 }
 
-fn pool() -> &'static Mutex<HashMap<String, Vec<RtlSyncUnit>>> {
-    static POOL: OnceLock<Mutex<HashMap<String, Vec<RtlSyncUnit>>>> = OnceLock::new();
+fn pool() -> &'static Mutex<HashMap<String, Vec<Rtl>>> {
+    static POOL: OnceLock<Mutex<HashMap<String, Vec<Rtl>>>> = OnceLock::new();
     POOL.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 /// A reset RTL model for `config`: from the pool if one was checked in, else built (or loaded
-/// from the Verilator cache on disk).
+/// from the Verilator cache on disk) or opened.
 pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String> {
+    if setup.fault_inject && setup.backend != BackendKind::Verilator {
+        return Err("fault_inject is a pin of the sync_unit top; the board tops tie it to 0 (use --backend verilator)".into());
+    }
     let key = format!("{}\n{setup:?}", config.to_yaml());
     let pooled = pool().lock().map_err(|_| "RTL model pool poisoned".to_string())?.get_mut(&key).and_then(Vec::pop);
-    let unit = match pooled {
-        Some(mut u) => {
+    let rtl = match pooled {
+        Some(Rtl::Direct(mut u)) => {
             // Inputs keep their values across the reset; a returned model has them idle.
             u.set_timeout(false);
             u.harness.reset();
-            u
+            Rtl::Direct(u)
         }
-        None => {
-            let options = RtlOptions { gm_latency: setup.gm_latency, fault_inject: setup.fault_inject, build: None };
-            RtlSyncUnit::new(config, &options)?
+        Some(Rtl::Uart(mut h)) => {
+            h.reset()?;
+            Rtl::Uart(h)
         }
+        None => match &setup.backend {
+            BackendKind::Verilator => {
+                let options = RtlOptions { gm_latency: setup.gm_latency, fault_inject: setup.fault_inject, build: None };
+                Rtl::Direct(RtlSyncUnit::new(config, &options)?)
+            }
+            BackendKind::UartSim { cycles_per_bit } => {
+                let board = SimBoard::new(config, *cycles_per_bit)?;
+                Rtl::Uart(UartHost::new(Box::new(board), config.copy_port_bytes as usize)?)
+            }
+            BackendKind::Uart { device, baud } => {
+                let link = SerialLink::open(device, *baud)?;
+                Rtl::Uart(UartHost::new(Box::new(link), config.copy_port_bytes as usize)?)
+            }
+        },
     };
-    Ok(RtlBackend { unit, setup: setup.clone(), key })
+    Ok(RtlBackend { rtl, setup: setup.clone(), key, error: None })
 }
 
 /// Return a model to the pool for the next run with the same config.
 pub fn checkin(mut backend: RtlBackend) {
-    backend.unit.harness.record_history(0);
+    if let Some(h) = backend.harness() {
+        h.record_history(0);
+    }
     if let Ok(mut p) = pool().lock() {
-        p.entry(backend.key.clone()).or_default().push(backend.unit);
+        p.entry(backend.key.clone()).or_default().push(backend.rtl);
     }
 }
 
 impl RtlBackend {
-    pub fn harness(&mut self) -> &mut Harness {
-        &mut self.unit.harness
+    /// The Verilated top's harness (port history, VCD); `None` on the UART backends, whose
+    /// board top is clocked by the line model.
+    pub fn harness(&mut self) -> Option<&mut Harness> {
+        match &mut self.rtl {
+            Rtl::Direct(u) => Some(&mut u.harness),
+            Rtl::Uart(_) => None,
+        }
     }
 
     /// Clock cycles since the model was loaded (not reset by a pool reuse; take differences).
     pub fn cycle(&self) -> u64 {
-        self.unit.harness.cycle()
+        match &self.rtl {
+            Rtl::Direct(u) => u.harness.cycle(),
+            Rtl::Uart(h) => h.cycle(),
+        }
     }
 
-    pub fn launch_cta(&mut self, slot: u16, warps: u16, out: &mut Vec<Response>) {
-        self.unit.launch_cta(slot, warps, out);
+    pub fn launch_cta(&mut self, slot: u16, warps: u16, mirror: &mut MemorySystem, out: &mut Vec<Response>) {
+        match &mut self.rtl {
+            Rtl::Direct(u) => u.launch_cta(slot, warps, out),
+            Rtl::Uart(h) => {
+                if let Err(e) = h.launch_cta(slot, warps, mirror, out) {
+                    self.error.get_or_insert(e);
+                }
+            }
+        }
     }
 
     /// Hand `req` to the top (held until consumed, then clocked until the top is idle) and
     /// collect the responses of those cycles. `mirror` serves the top's global-memory port.
     pub fn submit(&mut self, req: &Request, mirror: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
-        self.unit.submit(req, mirror, out)
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        match &mut self.rtl {
+            Rtl::Direct(u) => u.submit(req, mirror, out),
+            Rtl::Uart(h) => h.submit(req, mirror, out),
+        }
     }
 
     /// Clock `cycles` times with the top's `timeout` input at `timeout`.
     pub fn run(&mut self, cycles: u32, timeout: bool, mirror: &mut MemorySystem, out: &mut Vec<Response>) {
-        self.unit.set_timeout(timeout);
-        self.unit.run(cycles, mirror, out);
-        self.unit.set_timeout(false);
+        match &mut self.rtl {
+            Rtl::Direct(u) => {
+                u.set_timeout(timeout);
+                u.run(cycles, mirror, out);
+                u.set_timeout(false);
+            }
+            Rtl::Uart(h) => {
+                if self.error.is_none() {
+                    if let Err(e) = h.run(cycles, timeout, mirror, out) {
+                        self.error = Some(e);
+                    }
+                }
+            }
+        }
     }
 
-    /// Something in flight in the top (its `busy` output).
+    /// Something in flight in the top (its `busy` output; on the UART backends, as of the last
+    /// STATUS frame).
     pub fn busy(&mut self) -> bool {
-        !self.unit.idle()
+        match &mut self.rtl {
+            Rtl::Direct(u) => !u.idle(),
+            Rtl::Uart(h) => self.error.is_none() && h.busy(),
+        }
+    }
+
+    /// A link failure of a call that could not report it (launch, run); taken once.
+    pub fn take_error(&mut self) -> Option<String> {
+        self.error.take()
     }
 }

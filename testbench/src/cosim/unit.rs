@@ -293,7 +293,11 @@ impl SyncUnit for CosimUnit {
     fn launch_cta(&mut self, slot: u16, warps: u16, threads: u32) {
         self.golden.launch_cta(slot, warps, threads);
         let mut out = Vec::new();
-        self.rtl.launch_cta(slot, warps, &mut out);
+        self.rtl.launch_cta(slot, warps, &mut self.mirror, &mut out);
+        if let Some(e) = self.rtl.take_error() {
+            self.fail(None, format!("the RTL link failed during a CTA launch: {e}"));
+            return;
+        }
         if let Some(r) = out.first() {
             self.fail(None, format!("the RTL answered during a CTA launch: {}", describe_response(r)));
         }
@@ -354,6 +358,10 @@ impl SyncUnit for CosimUnit {
             self.counts.idle_cycles += spent as u64;
         } else {
             self.rtl.run(CYCLES_PER_TICK, false, &mut self.mirror, &mut r);
+        }
+        if let Some(e) = self.rtl.take_error() {
+            self.fail(None, format!("the RTL link failed: {e}"));
+            return false;
         }
         let answered = !r.is_empty();
         self.take_rtl(r, mem, out);
