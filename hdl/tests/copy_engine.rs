@@ -681,7 +681,7 @@ fn c_global_operands_out_of_range() {
     let end = G + GLOBAL_BYTES as u64;
     let mut reqs = vec![
         cp_async(1, 0, 0x100, end, 8, 8, false),
-        cp_async(2, 0, 0x108, end - 4, 8, 8, false),
+        cp_async(2, 0, 0x108, end + 64, 4, 4, false),
         cp_async(3, 0, 0x110, end, 8, 8, true),
         cp_async(4, 0, 0x118, end, 8, 0, false),
         cp_async(5, 0, 0x120, G - 16, 16, 16, false),

@@ -7,3 +7,4 @@ pub mod cosim;
 pub mod rtl_unit;
 pub mod uart_host;
 pub mod verilator;
+pub mod waiting_lanes;

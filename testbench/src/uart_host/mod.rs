@@ -15,11 +15,11 @@
 pub mod serial;
 pub mod sim;
 
+use crate::waiting_lanes::WaitingLanes;
 use smsync_boards::protocol::{self as p, BoardFrame, FrameDecoder};
-use smsync_sim::encoding::{ErrorCode, Op};
 use smsync_sim::memory::MemorySystem;
-use smsync_sim::units::{Request, Response, WARP};
-use std::collections::{HashMap, VecDeque};
+use smsync_sim::units::{Request, Response};
+use std::collections::VecDeque;
 
 /// A byte pipe to a board (simulated or real).
 pub trait BoardLink: Send {
@@ -49,9 +49,8 @@ pub struct UartHost {
     /// Board cycles from the STATUS frames (32-bit counter, extended here).
     board_cycles: u64,
     last_status_cycle: u32,
-    suspended: HashMap<(u16, u16, u8), u64>,
-    /// Wakes for a lane that had no suspended try_wait (a top bug; counted, not dropped silently).
-    pub unmatched_wakes: u64,
+    /// Suspended try_wait lanes and lanes waiting at a rendezvous (as in `RtlSyncUnit`).
+    pub waiting: WaitingLanes,
     /// Bytes sent / received (for the summary).
     pub bytes_out: u64,
     pub bytes_in: u64,
@@ -69,8 +68,7 @@ impl UartHost {
             busy: false,
             board_cycles: 0,
             last_status_cycle: 0,
-            suspended: HashMap::new(),
-            unmatched_wakes: 0,
+            waiting: WaitingLanes::default(),
             bytes_out: 0,
             bytes_in: 0,
         };
@@ -84,7 +82,7 @@ impl UartHost {
         self.decoder = FrameDecoder::new(self.port_bytes);
         self.frames.clear();
         self.global_end = None;
-        self.suspended.clear();
+        self.waiting.clear();
         let mut scratch = MemorySystem::new(0, 1, 0);
         let mut out = Vec::new();
         self.command(&[p::CMD_RESET], &mut scratch, &mut out)?;
@@ -109,7 +107,7 @@ impl UartHost {
     }
 
     pub fn launch_cta(&mut self, slot: u16, warps: u16, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
-        self.suspended.retain(|k, _| k.0 != slot);
+        self.waiting.clear_slot(slot);
         self.command(&p::encode_launch(slot, warps)?, mem, out)
     }
 
@@ -119,7 +117,7 @@ impl UartHost {
         self.sync_global_end(mem, out)?;
         let first_new = out.len();
         self.command(&frame, mem, out)?;
-        self.note_suspended(req, first_new, out);
+        self.waiting.note(req, &out[first_new..]);
         Ok(())
     }
 
@@ -181,21 +179,10 @@ impl UartHost {
     fn handle(&mut self, f: BoardFrame, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
         match f {
             BoardFrame::Status { .. } => unreachable!("handled by command"),
-            BoardFrame::Response(r) => out.push(r),
+            BoardFrame::Response(r) => self.waiting.route(r, out),
             BoardFrame::Wake { cta, warp, lane, pred } => {
-                let key = (cta as u16, warp as u16, lane);
-                match self.suspended.remove(&key) {
-                    Some(tag) => out.push(Response {
-                        tag,
-                        cta: key.0,
-                        warp: key.1,
-                        lanes: 1 << lane,
-                        values: [0; WARP],
-                        preds: (pred as u32) << lane,
-                        error: ErrorCode::None,
-                        error_lane: 0,
-                    }),
-                    None => self.unmatched_wakes += 1,
+                if let Some(r) = self.waiting.wake(cta as u16, warp as u16, lane, pred) {
+                    out.push(r);
                 }
             }
             BoardFrame::Read { atomic, addr } => {
@@ -218,23 +205,5 @@ impl UartHost {
             }
         }
         Ok(())
-    }
-
-    /// A try_wait's lanes that its response left out were suspended in the top's waiter table
-    /// (the same rule as `RtlSyncUnit`).
-    fn note_suspended(&mut self, req: &Request, first_new: usize, out: &[Response]) {
-        if req.op != Op::MbTryWait {
-            return;
-        }
-        let mine = out[first_new..].iter().filter(|r| r.tag == req.tag);
-        if mine.clone().any(|r| r.error != ErrorCode::None) {
-            return;
-        }
-        let answered = mine.fold(0u32, |acc, r| acc | r.lanes);
-        for lane in 0..WARP as u8 {
-            if (req.active_mask & !answered) >> lane & 1 == 1 {
-                self.suspended.insert((req.cta, req.warp, lane), req.tag);
-            }
-        }
     }
 }
