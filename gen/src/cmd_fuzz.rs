@@ -46,6 +46,13 @@ pub struct Args {
     /// deterministic lowest-PC schedule.
     #[arg(long)]
     pub interleave: bool,
+    /// Save every program (PTX + launch) under --out, passing or not (to rerun one with
+    /// `smsync run` / `smsync cosim`).
+    #[arg(long)]
+    pub save_all: bool,
+    /// One line per program: seed, outcome, wall time (and RTL cycles under cosim).
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 pub fn main(a: Args) -> Result<(), String> {
@@ -59,6 +66,11 @@ pub fn main(a: Args) -> Result<(), String> {
     let run_one = |p: &Program| match backend {
         Backend::Golden => run::run_golden(p, &config, schedule),
         Backend::Cosim => run::run_cosim(p, &config),
+    };
+    // The first run of each program, with its RTL cycles when under cosim.
+    let run_first = |p: &Program| match backend {
+        Backend::Golden => run::run_golden(p, &config, schedule).map(|r| (r, None)),
+        Backend::Cosim => run::run_cosim_report(p, &config).map(|r| (r.result, Some(r.cycles))),
     };
     let start = Instant::now();
     let (mut passed, mut failed, mut rejected) = (0u64, 0u64, 0u64);
@@ -77,7 +89,19 @@ pub fn main(a: Args) -> Result<(), String> {
                 eprintln!("seed {}: REJECTED by ptxas (generator bug), saved in {}\n{msg}", program.seed, dir.display());
                 continue;
             }
-            match run_one(program) {
+            if a.save_all {
+                save(&a.out, program, &format!("seed {}: {}\n", program.seed, program.summary()))?;
+            }
+            let t = Instant::now();
+            let outcome = run_first(program);
+            if a.verbose {
+                let what = match &outcome {
+                    Ok((r, cycles)) => format!("ok, {} sync requests{}", r.stats.requests, cycles.map_or(String::new(), |c| format!(", {c} RTL cycles"))),
+                    Err(_) => "FAILED".to_string(),
+                };
+                eprintln!("seed {}: {what}, {:.2} s", program.seed, t.elapsed().as_secs_f64());
+            }
+            match outcome.map(|(r, _)| r) {
                 Ok(r) => {
                     passed += 1;
                     requests += r.stats.requests;

@@ -43,7 +43,12 @@ pub fn run_golden(program: &Program, config: &Config, schedule: Schedule) -> Res
 /// Run golden model and Verilated RTL in lockstep (`crate::cosim`): any divergence, UB or
 /// deadlock is a failure. The executor uses its deterministic schedule; the RTL resolves races.
 pub fn run_cosim(program: &Program, config: &Config) -> Result<RunResult, String> {
+    run_cosim_report(program, config).map(|report| report.result)
+}
+
+/// [`run_cosim`] with the whole cosim report (cycles, per-unit counts, wall time).
+pub fn run_cosim_report(program: &Program, config: &Config) -> Result<crate::cosim::CosimReport, String> {
     let (module, launch) = load(program)?;
     let opts = crate::cosim::CosimOptions { max_steps: MAX_STEPS, ..Default::default() };
-    crate::cosim::run_cosim(&module, &launch, config, &opts).map(|report| report.result).map_err(|f| f.to_string())
+    crate::cosim::run_cosim(&module, &launch, config, &opts).map_err(|f| f.to_string())
 }
