@@ -35,63 +35,179 @@ pub fn unrepresentable(req: &Request) -> Option<String> {
     None
 }
 
-/// Drive a port of at most 128 bits.
-fn set_u128(h: &mut Harness, name: &str, v: u128) {
-    h.set(name, &[v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32]);
+/// The top's port indices, resolved by name once per model (formatting `lane_a$17` and
+/// hashing it per lane per request was the cosim's hot path).
+pub struct Ports {
+    req_valid: usize,
+    req_ready: usize,
+    /// req_tag, req_cta, req_warp, req_op, req_sub, req_dtype, req_space, req_flags, req_vec,
+    /// req_imm, req_imm2, req_member, req_active, req_live (in that order).
+    req_fields: [usize; 14],
+    /// Per lane: addr, src, mbar, a, b, c.
+    lane: Vec<[usize; 6]>,
+    resp_valid: usize,
+    resp_error: usize,
+    resp_values: Vec<usize>,
+    resp_tag: usize,
+    resp_cta: usize,
+    resp_warp: usize,
+    resp_lanes: usize,
+    resp_preds: usize,
+    resp_error_lane: usize,
+    busy: usize,
+    timeout: usize,
+    launch: usize,
+    launch_slot: usize,
+    launch_warps: usize,
+    global_end: usize,
+    wake: [usize; 5],
+    gm: GlobalPort,
+    ag: GlobalPort,
 }
 
-/// Read a port of at most 128 bits.
-fn get_u128(h: &mut Harness, name: &str) -> u128 {
-    h.get(name).iter().take(4).enumerate().fold(0u128, |acc, (i, &w)| acc | (w as u128) << (32 * i))
+/// One global-memory port of the top (`gm_*` of the copy engine, `ag_*` of the atomic ALU).
+struct GlobalPort {
+    req: usize,
+    addr: usize,
+    we: usize,
+    wdata: usize,
+    be: usize,
+    rvalid: usize,
+    rdata: usize,
+    /// `gm_rready` (the atomic port has none: it always takes its data).
+    rready: Option<usize>,
 }
 
-/// Put `req` on the request ports (every field; `req_valid` is left to the caller).
-pub fn pack_request(h: &mut Harness, req: &Request) {
-    h.set_u64("req_tag", req.tag);
-    h.set_u64("req_cta", req.cta as u64);
-    h.set_u64("req_warp", req.warp as u64);
-    h.set_u64("req_op", req.op.code() as u64);
-    h.set_u64("req_sub", req.sub as u64);
-    h.set_u64("req_dtype", req.dtype.code() as u64);
-    h.set_u64("req_space", req.space.code() as u64);
-    h.set_u64("req_flags", req.flags as u64);
-    h.set_u64("req_vec", req.vec as u64);
-    h.set_u64("req_imm", req.imm as u64);
-    h.set_u64("req_imm2", req.imm2 as u64);
-    h.set_u64("req_member", req.member_mask as u64);
-    h.set_u64("req_active", req.active_mask as u64);
-    h.set_u64("req_live", req.live_mask as u64);
-    for (l, ops) in req.lanes.iter().enumerate() {
-        h.set_u64(&format!("lane_addr${l}"), ops.addr);
-        h.set_u64(&format!("lane_src${l}"), ops.src);
-        h.set_u64(&format!("lane_mbar${l}"), ops.mbar);
-        set_u128(h, &format!("lane_a${l}"), ops.a);
-        set_u128(h, &format!("lane_b${l}"), ops.b);
-        set_u128(h, &format!("lane_c${l}"), ops.c);
+impl GlobalPort {
+    fn resolve(h: &Harness, p: &str) -> Result<GlobalPort, String> {
+        let i = |n: &str| h.index_of(&format!("{p}_{n}"));
+        Ok(GlobalPort {
+            req: i("req")?,
+            addr: i("addr")?,
+            we: i("we")?,
+            wdata: i("wdata")?,
+            be: i("be")?,
+            rvalid: i("rvalid")?,
+            rdata: i("rdata")?,
+            rready: i("rready").ok(),
+        })
     }
 }
 
-/// The response port as a [`Response`], if `resp_valid` is high.
-pub fn unpack_response(h: &mut Harness) -> Option<Response> {
-    if !h.get_bit("resp_valid") {
-        return None;
+impl Ports {
+    /// Resolve every port the harness uses; a missing one is an error naming it.
+    pub fn resolve(h: &Harness) -> Result<Ports, String> {
+        let i = |n: &str| h.index_of(n);
+        let names = [
+            "req_tag", "req_cta", "req_warp", "req_op", "req_sub", "req_dtype", "req_space", "req_flags", "req_vec", "req_imm", "req_imm2",
+            "req_member", "req_active", "req_live",
+        ];
+        let mut req_fields = [0; 14];
+        for (f, n) in req_fields.iter_mut().zip(names) {
+            *f = i(n)?;
+        }
+        let mut lane = Vec::with_capacity(WARP);
+        let mut resp_values = Vec::with_capacity(WARP);
+        for l in 0..WARP {
+            let li = |n: &str| i(&format!("{n}${l}"));
+            lane.push([li("lane_addr")?, li("lane_src")?, li("lane_mbar")?, li("lane_a")?, li("lane_b")?, li("lane_c")?]);
+            resp_values.push(li("resp_values")?);
+        }
+        Ok(Ports {
+            req_valid: i("req_valid")?,
+            req_ready: i("req_ready")?,
+            req_fields,
+            lane,
+            resp_valid: i("resp_valid")?,
+            resp_error: i("resp_error")?,
+            resp_values,
+            resp_tag: i("resp_tag")?,
+            resp_cta: i("resp_cta")?,
+            resp_warp: i("resp_warp")?,
+            resp_lanes: i("resp_lanes")?,
+            resp_preds: i("resp_preds")?,
+            resp_error_lane: i("resp_error_lane")?,
+            busy: i("busy")?,
+            timeout: i("timeout")?,
+            launch: i("launch")?,
+            launch_slot: i("launch_slot")?,
+            launch_warps: i("launch_warps")?,
+            global_end: i("global_end")?,
+            wake: [i("wake_valid")?, i("wake_cta")?, i("wake_warp")?, i("wake_lane")?, i("wake_pred")?],
+            gm: GlobalPort::resolve(h, "gm")?,
+            ag: GlobalPort::resolve(h, "ag")?,
+        })
     }
-    let code = h.get_u64("resp_error") as u8;
-    let mut values = [0u128; WARP];
-    for (l, v) in values.iter_mut().enumerate() {
-        *v = get_u128(h, &format!("resp_values${l}"));
+
+    /// Put `req` on the request ports (every field; `req_valid` is left to the caller).
+    pub fn pack_request(&self, h: &mut Harness, req: &Request) {
+        let fields = [
+            req.tag,
+            req.cta as u64,
+            req.warp as u64,
+            req.op.code() as u64,
+            req.sub as u64,
+            req.dtype.code() as u64,
+            req.space.code() as u64,
+            req.flags as u64,
+            req.vec as u64,
+            req.imm as u64,
+            req.imm2 as u64,
+            req.member_mask as u64,
+            req.active_mask as u64,
+            req.live_mask as u64,
+        ];
+        for (&port, v) in self.req_fields.iter().zip(fields) {
+            h.set_u64_at(port, v);
+        }
+        let u128_words = |v: u128| [v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32];
+        for (ops, p) in req.lanes.iter().zip(&self.lane) {
+            h.set_u64_at(p[0], ops.addr);
+            h.set_u64_at(p[1], ops.src);
+            h.set_u64_at(p[2], ops.mbar);
+            h.set_at(p[3], &u128_words(ops.a));
+            h.set_at(p[4], &u128_words(ops.b));
+            h.set_at(p[5], &u128_words(ops.c));
+        }
     }
-    Some(Response {
-        tag: h.get_u64("resp_tag"),
-        cta: h.get_u64("resp_cta") as u16,
-        warp: h.get_u64("resp_warp") as u16,
-        lanes: h.get_u64("resp_lanes") as u32,
-        values,
-        preds: h.get_u64("resp_preds") as u32,
-        // An unknown code is reported as such rather than mapped to a valid one.
-        error: ErrorCode::from_code(code).unwrap_or(ErrorCode::NotBuilt),
-        error_lane: h.get_u64("resp_error_lane") as u8,
-    })
+
+    /// The response port as a [`Response`], if `resp_valid` is high.
+    pub fn unpack_response(&self, h: &mut Harness) -> Option<Response> {
+        if !h.get_bit_at(self.resp_valid) {
+            return None;
+        }
+        let code = h.get_u64_at(self.resp_error) as u8;
+        let mut values = [0u128; WARP];
+        let mut w = [0u32; 4];
+        for (v, &port) in values.iter_mut().zip(&self.resp_values) {
+            h.get_at_into(port, &mut w);
+            *v = w.iter().enumerate().fold(0u128, |acc, (i, &x)| acc | (x as u128) << (32 * i));
+        }
+        Some(Response {
+            tag: h.get_u64_at(self.resp_tag),
+            cta: h.get_u64_at(self.resp_cta) as u16,
+            warp: h.get_u64_at(self.resp_warp) as u16,
+            lanes: h.get_u64_at(self.resp_lanes) as u32,
+            values,
+            preds: h.get_u64_at(self.resp_preds) as u32,
+            // An unknown code is reported as such rather than mapped to a valid one.
+            error: ErrorCode::from_code(code).unwrap_or(ErrorCode::NotBuilt),
+            error_lane: h.get_u64_at(self.resp_error_lane) as u8,
+        })
+    }
+}
+
+/// Put `req` on the request ports of `h` (resolving the ports by name: for one-off use; the
+/// cosim keeps a [`Ports`]).
+pub fn pack_request(h: &mut Harness, req: &Request) -> Result<(), String> {
+    Ports::resolve(h)?.pack_request(h, req);
+    Ok(())
+}
+
+/// The response port of `h` as a [`Response`], if `resp_valid` is high (one-off use; see
+/// [`pack_request`]).
+pub fn unpack_response(h: &mut Harness) -> Result<Option<Response>, String> {
+    Ok(Ports::resolve(h)?.unpack_response(h))
 }
 
 /// Build options for the top. The top is large enough that Verilator splits its C++ and uses a
@@ -121,6 +237,9 @@ pub struct RtlOptions {
 /// The Verilated `sync_unit` top for one config.
 pub struct RtlSyncUnit {
     pub harness: Harness,
+    ports: Ports,
+    /// Scratch words for the global ports' data (no allocation per cycle).
+    scratch: Vec<u32>,
     options: RtlOptions,
     /// Bytes of the copy engine's global port (`copy_port_bytes`).
     port_bytes: usize,
@@ -139,9 +258,14 @@ pub struct RtlSyncUnit {
     pub unmatched_wakes: u64,
 }
 
-/// Little-endian bytes as the 32-bit words of a port.
-fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |acc, &b| acc << 8 | b as u32)).collect()
+/// `bytes` bytes of global memory from `addr` (0 outside it), little-endian, as the 32-bit words
+/// of a data port, into `words` (the rest of `words` is zeroed).
+fn fill_words(words: &mut [u32], mem: &MemorySystem, addr: u64, bytes: usize) {
+    words.fill(0);
+    for i in 0..bytes {
+        let b = mem.global.slice(addr + i as u64, 1).map_or(0, |s| s[0]);
+        words[i / 4] |= (b as u32) << (8 * (i % 4));
+    }
 }
 
 /// Byte `i` of a port's 32-bit words.
@@ -155,6 +279,7 @@ impl RtlSyncUnit {
         let verilog = sync_unit_verilog(config, "sync_unit").map_err(|e| e.to_string())?;
         let build = options.build.clone().unwrap_or_else(build_options);
         let mut harness = Harness::from_verilog(&verilog, "sync_unit", &build)?;
+        let ports = Ports::resolve(&harness)?;
         harness.set_bit("req_valid", false);
         harness.set_bit("launch", false);
         harness.set_bit("timeout", false);
@@ -164,8 +289,11 @@ impl RtlSyncUnit {
         harness.set_bit("gm_rvalid", false);
         harness.set_bit("ag_rvalid", false);
         harness.reset();
+        let scratch = vec![0u32; (config.copy_port_bytes as usize).max(16).div_ceil(4) + 1];
         Ok(RtlSyncUnit {
             harness,
+            ports,
+            scratch,
             options: options.clone(),
             port_bytes: config.copy_port_bytes as usize,
             gm_reads: Default::default(),
@@ -184,14 +312,14 @@ impl RtlSyncUnit {
 
     /// A CTA with `warps` warps starts in `slot` (one clock of `launch`).
     pub fn launch_cta(&mut self, slot: u16, warps: u16, out: &mut Vec<Response>) {
-        let h = &mut self.harness;
-        h.set_bit("launch", true);
-        h.set_u64("launch_slot", slot as u64);
-        h.set_u64("launch_warps", warps as u64);
+        let (h, p) = (&mut self.harness, &self.ports);
+        h.set_u64_at(p.launch, 1);
+        h.set_u64_at(p.launch_slot, slot as u64);
+        h.set_u64_at(p.launch_warps, warps as u64);
         h.tick();
-        h.set_bit("launch", false);
+        h.set_u64_at(p.launch, 0);
         self.suspended.retain(|k, _| k.0 != slot);
-        out.extend(unpack_response(h));
+        out.extend(p.unpack_response(h));
     }
 
     /// Hand `req` to the top, clock until it is consumed and then until the top is idle (see
@@ -201,18 +329,18 @@ impl RtlSyncUnit {
         if let Some(why) = unrepresentable(req) {
             return Err(format!("request {} ({}) cannot be packed: {why}", req.tag, req.op));
         }
-        pack_request(&mut self.harness, req);
+        self.ports.pack_request(&mut self.harness, req);
         let first_new = out.len();
-        self.harness.set_bit("req_valid", true);
+        self.harness.set_u64_at(self.ports.req_valid, 1);
         let mut consumed = false;
         for _ in 0..READY_TIMEOUT {
-            consumed = self.harness.get_bit("req_ready");
+            consumed = self.harness.get_bit_at(self.ports.req_ready);
             self.step(mem, out);
             if consumed {
                 break;
             }
         }
-        self.harness.set_bit("req_valid", false);
+        self.harness.set_u64_at(self.ports.req_valid, 0);
         if !consumed {
             return Err(format!("request {} ({}) not consumed within {READY_TIMEOUT} cycles", req.tag, req.op));
         }
@@ -258,12 +386,12 @@ impl RtlSyncUnit {
     /// Nothing in flight: no request being processed, no release walk, no response leaving.
     /// (Suspended try_waits are not "in flight": they wait for other requests or `timeout`.)
     pub fn idle(&mut self) -> bool {
-        !self.harness.get_bit("busy")
+        !self.harness.get_bit_at(self.ports.busy)
     }
 
     /// Drive the `timeout` input: high = no warp can run, suspended try_waits answer False.
     pub fn set_timeout(&mut self, on: bool) {
-        self.harness.set_bit("timeout", on);
+        self.harness.set_u64_at(self.ports.timeout, on as u64);
     }
 
     /// One clock; responses that leave are pushed to `out`. `mem` serves both global-memory
@@ -272,23 +400,24 @@ impl RtlSyncUnit {
     fn step(&mut self, mem: &mut MemorySystem, out: &mut Vec<Response>) {
         let latency = self.options.gm_latency.max(1) as u64;
         let now = self.harness.cycle();
-        let h = &mut self.harness;
-        h.set_u64("global_end", mem.global.base + mem.global.bytes.len() as u64);
+        let (h, p) = (&mut self.harness, &self.ports);
+        // Unchanged inputs are not driven again (the harness skips them), so a quiet cycle
+        // costs the two evals of `tick` and a few port reads.
+        h.set_u64_at(p.global_end, mem.global.base + mem.global.bytes.len() as u64);
         // Read data due this cycle.
         let gm_due = self.gm_reads.front().filter(|&&(due, _)| due <= now).map(|&(_, a)| a);
-        h.set_bit("gm_rvalid", gm_due.is_some());
+        h.set_u64_at(p.gm.rvalid, gm_due.is_some() as u64);
         if let Some(addr) = gm_due {
-            let bytes: Vec<u8> = (0..self.port_bytes as u64).map(|i| mem.global.slice(addr + i, 1).map_or(0, |s| s[0])).collect();
-            h.set("gm_rdata", &bytes_to_words(&bytes));
+            fill_words(&mut self.scratch, mem, addr, self.port_bytes);
+            h.set_at(p.gm.rdata, &self.scratch);
         }
         let ag_due = self.ag_reads.front().filter(|&&(due, _)| due <= now).map(|&(_, a)| a);
-        h.set_bit("ag_rvalid", ag_due.is_some());
+        h.set_u64_at(p.ag.rvalid, ag_due.is_some() as u64);
         if let Some(addr) = ag_due {
-            let bytes: Vec<u8> = (0..16u64).map(|i| mem.global.slice(addr + i, 1).map_or(0, |s| s[0])).collect();
-            h.set("ag_rdata", &bytes_to_words(&bytes));
+            fill_words(&mut self.scratch, mem, addr, 16);
+            h.set_at(p.ag.rdata, &self.scratch[..4]);
         }
-        h.eval();
-        if gm_due.is_some() && h.get_bit("gm_rready") {
+        if gm_due.is_some() && p.gm.rready.is_none_or(|r| h.get_bit_at(r)) {
             self.gm_reads.pop_front();
             self.gm_beats += 1;
         }
@@ -297,14 +426,20 @@ impl RtlSyncUnit {
             self.ag_beats += 1;
         }
         // Requests granted this cycle.
-        for (port, bytes, reads) in [("gm", self.port_bytes, &mut self.gm_reads), ("ag", 16, &mut self.ag_reads)] {
-            if !h.get_bit(&format!("{port}_req")) {
+        for (port, bytes, reads, beats) in [
+            (&p.gm, self.port_bytes, &mut self.gm_reads, &mut self.gm_beats),
+            (&p.ag, 16, &mut self.ag_reads, &mut self.ag_beats),
+        ] {
+            if !h.get_bit_at(port.req) {
                 continue;
             }
-            let addr = h.get_u64(&format!("{port}_addr"));
-            if h.get_bit(&format!("{port}_we")) {
-                let data = h.get(&format!("{port}_wdata"));
-                let be = h.get(&format!("{port}_be"));
+            let addr = h.get_u64_at(port.addr);
+            if h.get_bit_at(port.we) {
+                let words = bytes.div_ceil(4);
+                let mut data = vec![0u32; words.max(1)];
+                let mut be = vec![0u32; bytes.div_ceil(32).max(1)];
+                h.get_at_into(port.wdata, &mut data);
+                h.get_at_into(port.be, &mut be);
                 for i in 0..bytes {
                     if be.get(i / 32).is_some_and(|w| w >> (i % 32) & 1 == 1) {
                         // A write outside global memory is dropped here; the golden model
@@ -314,20 +449,17 @@ impl RtlSyncUnit {
                         }
                     }
                 }
-                if port == "gm" {
-                    self.gm_beats += 1;
-                } else {
-                    self.ag_beats += 1;
-                }
+                *beats += 1;
             } else {
                 reads.push_back((now + latency, addr));
             }
         }
         h.tick();
-        out.extend(unpack_response(h));
-        if h.get_bit("wake_valid") {
-            let key = (h.get_u64("wake_cta") as u16, h.get_u64("wake_warp") as u16, h.get_u64("wake_lane") as u8);
-            let pred = h.get_bit("wake_pred");
+        out.extend(p.unpack_response(h));
+        let [wake_valid, wake_cta, wake_warp, wake_lane, wake_pred] = p.wake;
+        if h.get_bit_at(wake_valid) {
+            let key = (h.get_u64_at(wake_cta) as u16, h.get_u64_at(wake_warp) as u16, h.get_u64_at(wake_lane) as u8);
+            let pred = h.get_bit_at(wake_pred);
             match self.suspended.remove(&key) {
                 Some(tag) => out.push(Response {
                     tag,

@@ -8,6 +8,9 @@ use smsync_sim::units::GoldenUnits;
 
 /// Warp-instruction limit of one fuzz run (the programs are small; hitting it means a livelock).
 pub const MAX_STEPS: u64 = 20_000_000;
+/// RTL cycle limit of one cosim fuzz run: generated programs take 10^4..10^6 cycles; more means
+/// a livelock or a stuck top, reported (and shrunk) as a failure instead of running for hours.
+pub const MAX_CYCLES: u64 = 5_000_000;
 
 /// Parse the rendered program back (as a user would run the saved files).
 pub fn load(program: &Program) -> Result<(smsync_sim::ptx::ir::Module, Launch), String> {
@@ -50,5 +53,5 @@ pub fn run_cosim(program: &Program, config: &Config) -> Result<RunResult, String
 pub fn run_cosim_report(program: &Program, config: &Config) -> Result<crate::cosim::CosimReport, String> {
     let (module, launch) = load(program)?;
     let opts = crate::cosim::CosimOptions { max_steps: MAX_STEPS, ..Default::default() };
-    crate::cosim::run_cosim(&module, &launch, config, &opts).map_err(|f| f.to_string())
+    crate::cosim::run_cosim_bounded(&module, &launch, config, &opts, MAX_CYCLES).map_err(|f| f.to_string())
 }
