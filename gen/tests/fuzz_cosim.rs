@@ -8,7 +8,7 @@
 //! the cosim still fails) and the test fails printing the seed, the shrunk program and the report.
 //!
 //! Features the RTL gets wrong today are taken out of the generated programs before the run, each
-//! listed in [`EXCLUDED`] with its reason and reproducer (testbench/fuzz-repro/); nothing else is
+//! listed in `fuzz::run::RTL_EXCLUSIONS` with its reason and reproducer (testbench/fuzz-repro/); nothing else is
 //! skipped. `excluded_features_still_fail_on_their_reproducer` checks that every reproducer still
 //! fails under cosim (and runs clean on the golden model), so an exclusion goes as soon as the RTL
 //! is fixed.
@@ -23,31 +23,10 @@
 use smsync_sim::config::Config;
 use smsync_sim::exec::{self, Launch};
 use smsync_testbench::cosim::{run_cosim_bounded, CosimOptions};
-use smsync_testbench::fuzz::blocks::Block;
+use smsync_testbench::fuzz::run::{without_rtl_exclusions, RTL_EXCLUSIONS};
 use smsync_testbench::fuzz::{ptxas, run, shrink, Program};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// (feature, why it is taken out, reproducer directory under testbench/fuzz-repro/).
-const EXCLUDED: &[(&str, &str, &str)] = &[(
-    "cp_async.by_mbarrier",
-    "RTL bug (hdl/, reported to the lead): after cp.async.mbarrier.arrive.noinc by every thread of a \
-     warp, the RTL's mbarrier phase never completes (try_wait/test_wait answer False forever; the golden \
-     model completes it), even with no cp.async copy issued before it: the warp's deferred arrive-ons do \
-     not all reach the mbarrier ALU. Same family as the corpus's known failure cp_async_mbar_arrive. \
-     Generated cp.async blocks complete by wait_group instead.",
-    "cp-async-mbarrier-arrive-noinc",
-)];
-
-/// `program` without the excluded features (the same program otherwise, so the seed still names it).
-fn without_excluded(mut program: Program) -> Program {
-    for b in &mut program.blocks {
-        if let Block::CpAsync(c) = b {
-            c.by_mbarrier = false;
-        }
-    }
-    program
-}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -75,7 +54,7 @@ fn campaign(name: &str, count: u64) {
     let mut failures = Vec::new();
     let mut slowest = (0.0f64, 0u64);
     for seed in 1..=count {
-        let program = without_excluded(Program::generate(seed, &config));
+        let program = without_rtl_exclusions(Program::generate(seed, &config));
         let t = Instant::now();
         match run::run_cosim_report(&program, &config) {
             Ok(r) => {
@@ -109,7 +88,7 @@ fn campaign(name: &str, count: u64) {
         slowest.1,
         slowest.0
     );
-    for (feature, why, repro) in EXCLUDED {
+    for (feature, why, repro) in RTL_EXCLUSIONS {
         eprintln!("excluded: {feature} (testbench/fuzz-repro/{repro}): {why}");
     }
     assert!(failures.is_empty(), "{} of {count} programs diverge under cosim on {name}:\n\n{}", failures.len(), failures.join("\n\n"));
@@ -135,7 +114,7 @@ fn fuzz_cosim_default_config() {
 #[test]
 fn excluded_features_still_fail_on_their_reproducer() {
     let config = config("fpga-small");
-    for (feature, _, repro) in EXCLUDED {
+    for (feature, _, repro) in RTL_EXCLUSIONS {
         let dir = root().join("testbench/fuzz-repro").join(repro);
         let ptx = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
