@@ -28,6 +28,9 @@ use smsync_testbench::fuzz::{ptxas, run, shrink, Program};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// Wall-time budget of shrinking one failing program.
+const SHRINK_SECONDS: u64 = 300;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -62,8 +65,13 @@ fn campaign(name: &str, count: u64) {
                 requests += r.counts.requests();
             }
             Err(err) => {
+                // Shrinking is bounded in time (a candidate that hits the cycle bound costs about a
+                // minute): after SHRINK_SECONDS the smallest program found so far is reported.
+                let shrink_start = Instant::now();
                 let (small, steps) = shrink::shrink(&program, &mut |c| {
-                    ptxas_path.as_ref().is_none_or(|p| ptxas::assemble(p, &c.ptx()).is_ok()) && run::run_cosim(c, &config).is_err()
+                    shrink_start.elapsed().as_secs() < SHRINK_SECONDS
+                        && ptxas_path.as_ref().is_none_or(|p| ptxas::assemble(p, &c.ptx()).is_ok())
+                        && run::run_cosim(c, &config).is_err()
                 });
                 let small_err = run::run_cosim(&small, &config).err().unwrap_or_else(|| err.clone());
                 failures.push(format!(
