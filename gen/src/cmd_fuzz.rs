@@ -46,6 +46,17 @@ pub struct Args {
     /// deterministic lowest-PC schedule.
     #[arg(long)]
     pub interleave: bool,
+    /// Save every program (PTX + launch) under --out, passing or not (to rerun one with
+    /// `smsync run` / `smsync cosim`).
+    #[arg(long)]
+    pub save_all: bool,
+    /// One line per program: seed, outcome, wall time (and RTL cycles under cosim).
+    #[arg(long)]
+    pub verbose: bool,
+    /// Cosim: keep the features of `fuzz::run::RTL_EXCLUSIONS` (known RTL bugs, each with a
+    /// reproducer in testbench/fuzz-repro/) in the programs; by default they are taken out.
+    #[arg(long)]
+    pub keep_rtl_bugs: bool,
 }
 
 pub fn main(a: Args) -> Result<(), String> {
@@ -60,6 +71,16 @@ pub fn main(a: Args) -> Result<(), String> {
         Backend::Golden => run::run_golden(p, &config, schedule),
         Backend::Cosim => run::run_cosim(p, &config),
     };
+    // The first run of each program, with its RTL cycles when under cosim.
+    let run_first = |p: &Program| match backend {
+        Backend::Golden => run::run_golden(p, &config, schedule).map(|r| (r, None)),
+        Backend::Cosim => run::run_cosim_report(p, &config).map(|r| (r.result, Some(r.cycles))),
+    };
+    if backend == Backend::Cosim && !a.keep_rtl_bugs {
+        for (feature, why, repro) in run::RTL_EXCLUSIONS {
+            eprintln!("excluded (known RTL bug, --keep-rtl-bugs keeps it): {feature}: {why} (reproducer: testbench/fuzz-repro/{repro})");
+        }
+    }
     let start = Instant::now();
     let (mut passed, mut failed, mut rejected) = (0u64, 0u64, 0u64);
     let mut requests = 0u64;
@@ -68,7 +89,11 @@ pub fn main(a: Args) -> Result<(), String> {
     let end = a.seed.checked_add(a.count).ok_or("--seed + --count overflows")?;
     while first < end {
         let n = batch.min(end - first);
-        let programs: Vec<Program> = (first..first + n).map(|s| Program::generate(s, &config)).collect();
+        let exclude = backend == Backend::Cosim && !a.keep_rtl_bugs;
+        let programs: Vec<Program> = (first..first + n)
+            .map(|s| Program::generate(s, &config))
+            .map(|p| if exclude { run::without_rtl_exclusions(p) } else { p })
+            .collect();
         let bad = ptxas::check_batch(&ptxas_path, &programs)?;
         for (i, program) in programs.iter().enumerate() {
             if let Some((_, msg)) = bad.iter().find(|(j, _)| *j == i) {
@@ -77,7 +102,19 @@ pub fn main(a: Args) -> Result<(), String> {
                 eprintln!("seed {}: REJECTED by ptxas (generator bug), saved in {}\n{msg}", program.seed, dir.display());
                 continue;
             }
-            match run_one(program) {
+            if a.save_all {
+                save(&a.out, program, &format!("seed {}: {}\n", program.seed, program.summary()))?;
+            }
+            let t = Instant::now();
+            let outcome = run_first(program);
+            if a.verbose {
+                let what = match &outcome {
+                    Ok((r, cycles)) => format!("ok, {} sync requests{}", r.stats.requests, cycles.map_or(String::new(), |c| format!(", {c} RTL cycles"))),
+                    Err(_) => "FAILED".to_string(),
+                };
+                eprintln!("seed {}: {what}, {:.2} s", program.seed, t.elapsed().as_secs_f64());
+            }
+            match outcome.map(|(r, _)| r) {
                 Ok(r) => {
                     passed += 1;
                     requests += r.stats.requests;

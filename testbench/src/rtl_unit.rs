@@ -10,6 +10,7 @@
 //! `busy` output is low (no fixed drain count).
 
 use crate::verilator::{BuildOptions, Harness};
+use crate::waiting_lanes::WaitingLanes;
 use smsync_hdl::sync_unit::top::sync_unit_verilog;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::ErrorCode;
@@ -35,63 +36,179 @@ pub fn unrepresentable(req: &Request) -> Option<String> {
     None
 }
 
-/// Drive a port of at most 128 bits.
-fn set_u128(h: &mut Harness, name: &str, v: u128) {
-    h.set(name, &[v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32]);
+/// The top's port indices, resolved by name once per model (formatting `lane_a$17` and
+/// hashing it per lane per request was the cosim's hot path).
+pub struct Ports {
+    req_valid: usize,
+    req_ready: usize,
+    /// req_tag, req_cta, req_warp, req_op, req_sub, req_dtype, req_space, req_flags, req_vec,
+    /// req_imm, req_imm2, req_member, req_active, req_live (in that order).
+    req_fields: [usize; 14],
+    /// Per lane: addr, src, mbar, a, b, c.
+    lane: Vec<[usize; 6]>,
+    resp_valid: usize,
+    resp_error: usize,
+    resp_values: Vec<usize>,
+    resp_tag: usize,
+    resp_cta: usize,
+    resp_warp: usize,
+    resp_lanes: usize,
+    resp_preds: usize,
+    resp_error_lane: usize,
+    busy: usize,
+    timeout: usize,
+    launch: usize,
+    launch_slot: usize,
+    launch_warps: usize,
+    global_end: usize,
+    wake: [usize; 5],
+    gm: GlobalPort,
+    ag: GlobalPort,
 }
 
-/// Read a port of at most 128 bits.
-fn get_u128(h: &mut Harness, name: &str) -> u128 {
-    h.get(name).iter().take(4).enumerate().fold(0u128, |acc, (i, &w)| acc | (w as u128) << (32 * i))
+/// One global-memory port of the top (`gm_*` of the copy engine, `ag_*` of the atomic ALU).
+struct GlobalPort {
+    req: usize,
+    addr: usize,
+    we: usize,
+    wdata: usize,
+    be: usize,
+    rvalid: usize,
+    rdata: usize,
+    /// `gm_rready` (the atomic port has none: it always takes its data).
+    rready: Option<usize>,
 }
 
-/// Put `req` on the request ports (every field; `req_valid` is left to the caller).
-pub fn pack_request(h: &mut Harness, req: &Request) {
-    h.set_u64("req_tag", req.tag);
-    h.set_u64("req_cta", req.cta as u64);
-    h.set_u64("req_warp", req.warp as u64);
-    h.set_u64("req_op", req.op.code() as u64);
-    h.set_u64("req_sub", req.sub as u64);
-    h.set_u64("req_dtype", req.dtype.code() as u64);
-    h.set_u64("req_space", req.space.code() as u64);
-    h.set_u64("req_flags", req.flags as u64);
-    h.set_u64("req_vec", req.vec as u64);
-    h.set_u64("req_imm", req.imm as u64);
-    h.set_u64("req_imm2", req.imm2 as u64);
-    h.set_u64("req_member", req.member_mask as u64);
-    h.set_u64("req_active", req.active_mask as u64);
-    h.set_u64("req_live", req.live_mask as u64);
-    for (l, ops) in req.lanes.iter().enumerate() {
-        h.set_u64(&format!("lane_addr${l}"), ops.addr);
-        h.set_u64(&format!("lane_src${l}"), ops.src);
-        h.set_u64(&format!("lane_mbar${l}"), ops.mbar);
-        set_u128(h, &format!("lane_a${l}"), ops.a);
-        set_u128(h, &format!("lane_b${l}"), ops.b);
-        set_u128(h, &format!("lane_c${l}"), ops.c);
+impl GlobalPort {
+    fn resolve(h: &Harness, p: &str) -> Result<GlobalPort, String> {
+        let i = |n: &str| h.index_of(&format!("{p}_{n}"));
+        Ok(GlobalPort {
+            req: i("req")?,
+            addr: i("addr")?,
+            we: i("we")?,
+            wdata: i("wdata")?,
+            be: i("be")?,
+            rvalid: i("rvalid")?,
+            rdata: i("rdata")?,
+            rready: i("rready").ok(),
+        })
     }
 }
 
-/// The response port as a [`Response`], if `resp_valid` is high.
-pub fn unpack_response(h: &mut Harness) -> Option<Response> {
-    if !h.get_bit("resp_valid") {
-        return None;
+impl Ports {
+    /// Resolve every port the harness uses; a missing one is an error naming it.
+    pub fn resolve(h: &Harness) -> Result<Ports, String> {
+        let i = |n: &str| h.index_of(n);
+        let names = [
+            "req_tag", "req_cta", "req_warp", "req_op", "req_sub", "req_dtype", "req_space", "req_flags", "req_vec", "req_imm", "req_imm2",
+            "req_member", "req_active", "req_live",
+        ];
+        let mut req_fields = [0; 14];
+        for (f, n) in req_fields.iter_mut().zip(names) {
+            *f = i(n)?;
+        }
+        let mut lane = Vec::with_capacity(WARP);
+        let mut resp_values = Vec::with_capacity(WARP);
+        for l in 0..WARP {
+            let li = |n: &str| i(&format!("{n}${l}"));
+            lane.push([li("lane_addr")?, li("lane_src")?, li("lane_mbar")?, li("lane_a")?, li("lane_b")?, li("lane_c")?]);
+            resp_values.push(li("resp_values")?);
+        }
+        Ok(Ports {
+            req_valid: i("req_valid")?,
+            req_ready: i("req_ready")?,
+            req_fields,
+            lane,
+            resp_valid: i("resp_valid")?,
+            resp_error: i("resp_error")?,
+            resp_values,
+            resp_tag: i("resp_tag")?,
+            resp_cta: i("resp_cta")?,
+            resp_warp: i("resp_warp")?,
+            resp_lanes: i("resp_lanes")?,
+            resp_preds: i("resp_preds")?,
+            resp_error_lane: i("resp_error_lane")?,
+            busy: i("busy")?,
+            timeout: i("timeout")?,
+            launch: i("launch")?,
+            launch_slot: i("launch_slot")?,
+            launch_warps: i("launch_warps")?,
+            global_end: i("global_end")?,
+            wake: [i("wake_valid")?, i("wake_cta")?, i("wake_warp")?, i("wake_lane")?, i("wake_pred")?],
+            gm: GlobalPort::resolve(h, "gm")?,
+            ag: GlobalPort::resolve(h, "ag")?,
+        })
     }
-    let code = h.get_u64("resp_error") as u8;
-    let mut values = [0u128; WARP];
-    for (l, v) in values.iter_mut().enumerate() {
-        *v = get_u128(h, &format!("resp_values${l}"));
+
+    /// Put `req` on the request ports (every field; `req_valid` is left to the caller).
+    pub fn pack_request(&self, h: &mut Harness, req: &Request) {
+        let fields = [
+            req.tag,
+            req.cta as u64,
+            req.warp as u64,
+            req.op.code() as u64,
+            req.sub as u64,
+            req.dtype.code() as u64,
+            req.space.code() as u64,
+            req.flags as u64,
+            req.vec as u64,
+            req.imm as u64,
+            req.imm2 as u64,
+            req.member_mask as u64,
+            req.active_mask as u64,
+            req.live_mask as u64,
+        ];
+        for (&port, v) in self.req_fields.iter().zip(fields) {
+            h.set_u64_at(port, v);
+        }
+        let u128_words = |v: u128| [v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32];
+        for (ops, p) in req.lanes.iter().zip(&self.lane) {
+            h.set_u64_at(p[0], ops.addr);
+            h.set_u64_at(p[1], ops.src);
+            h.set_u64_at(p[2], ops.mbar);
+            h.set_at(p[3], &u128_words(ops.a));
+            h.set_at(p[4], &u128_words(ops.b));
+            h.set_at(p[5], &u128_words(ops.c));
+        }
     }
-    Some(Response {
-        tag: h.get_u64("resp_tag"),
-        cta: h.get_u64("resp_cta") as u16,
-        warp: h.get_u64("resp_warp") as u16,
-        lanes: h.get_u64("resp_lanes") as u32,
-        values,
-        preds: h.get_u64("resp_preds") as u32,
-        // An unknown code is reported as such rather than mapped to a valid one.
-        error: ErrorCode::from_code(code).unwrap_or(ErrorCode::NotBuilt),
-        error_lane: h.get_u64("resp_error_lane") as u8,
-    })
+
+    /// The response port as a [`Response`], if `resp_valid` is high.
+    pub fn unpack_response(&self, h: &mut Harness) -> Option<Response> {
+        if !h.get_bit_at(self.resp_valid) {
+            return None;
+        }
+        let code = h.get_u64_at(self.resp_error) as u8;
+        let mut values = [0u128; WARP];
+        let mut w = [0u32; 4];
+        for (v, &port) in values.iter_mut().zip(&self.resp_values) {
+            h.get_at_into(port, &mut w);
+            *v = w.iter().enumerate().fold(0u128, |acc, (i, &x)| acc | (x as u128) << (32 * i));
+        }
+        Some(Response {
+            tag: h.get_u64_at(self.resp_tag),
+            cta: h.get_u64_at(self.resp_cta) as u16,
+            warp: h.get_u64_at(self.resp_warp) as u16,
+            lanes: h.get_u64_at(self.resp_lanes) as u32,
+            values,
+            preds: h.get_u64_at(self.resp_preds) as u32,
+            // An unknown code is reported as such rather than mapped to a valid one.
+            error: ErrorCode::from_code(code).unwrap_or(ErrorCode::NotBuilt),
+            error_lane: h.get_u64_at(self.resp_error_lane) as u8,
+        })
+    }
+}
+
+/// Put `req` on the request ports of `h` (resolving the ports by name: for one-off use; the
+/// cosim keeps a [`Ports`]).
+pub fn pack_request(h: &mut Harness, req: &Request) -> Result<(), String> {
+    Ports::resolve(h)?.pack_request(h, req);
+    Ok(())
+}
+
+/// The response port of `h` as a [`Response`], if `resp_valid` is high (one-off use; see
+/// [`pack_request`]).
+pub fn unpack_response(h: &mut Harness) -> Result<Option<Response>, String> {
+    Ok(Ports::resolve(h)?.unpack_response(h))
 }
 
 /// Build options for the top. The top is large enough that Verilator splits its C++ and uses a
@@ -121,6 +238,9 @@ pub struct RtlOptions {
 /// The Verilated `sync_unit` top for one config.
 pub struct RtlSyncUnit {
     pub harness: Harness,
+    ports: Ports,
+    /// Scratch words for the global ports' data (no allocation per cycle).
+    scratch: Vec<u32>,
     options: RtlOptions,
     /// Bytes of the copy engine's global port (`copy_port_bytes`).
     port_bytes: usize,
@@ -131,22 +251,20 @@ pub struct RtlSyncUnit {
     /// Global-memory beats served (reads + writes) on the two ports.
     pub gm_beats: u64,
     pub ag_beats: u64,
-    /// try_wait lanes the top suspended in its waiter table, by (cta, warp, lane): the tag of
-    /// their request. The top answers them later on its untagged `wake_*` port; [`Self::step`]
-    /// turns each wake into a one-lane response with this tag.
-    suspended: std::collections::HashMap<(u16, u16, u8), u64>,
-    /// Wakes for a lane that had no suspended try_wait (a top bug; counted, not dropped silently).
-    pub unmatched_wakes: u64,
-    /// Warp-network rendezvous lanes the top took without an answer (a partial arrival), by
-    /// (cta, warp, lane): the tag of their request. The request or exit that completes the
-    /// rendezvous gets one response covering every arrived lane; [`Self::route_response`] hands
-    /// each waiting request its own lanes, as an SM hands each waiting instruction its lanes.
-    rendezvous: std::collections::HashMap<(u16, u16, u8), u64>,
+    /// Lanes answered later than their request: try_wait lanes suspended in the top's waiter
+    /// table (answered on the untagged `wake_*` port) and lanes waiting at a warp-network
+    /// rendezvous (answered under the tag of the request that completes it).
+    pub waiting: WaitingLanes,
 }
 
-/// Little-endian bytes as the 32-bit words of a port.
-fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |acc, &b| acc << 8 | b as u32)).collect()
+/// `bytes` bytes of global memory from `addr` (0 outside it), little-endian, as the 32-bit words
+/// of a data port, into `words` (the rest of `words` is zeroed).
+fn fill_words(words: &mut [u32], mem: &MemorySystem, addr: u64, bytes: usize) {
+    words.fill(0);
+    for i in 0..bytes {
+        let b = mem.global.slice(addr + i as u64, 1).map_or(0, |s| s[0]);
+        words[i / 4] |= (b as u32) << (8 * (i % 4));
+    }
 }
 
 /// Byte `i` of a port's 32-bit words.
@@ -160,6 +278,7 @@ impl RtlSyncUnit {
         let verilog = sync_unit_verilog(config, "sync_unit").map_err(|e| e.to_string())?;
         let build = options.build.clone().unwrap_or_else(build_options);
         let mut harness = Harness::from_verilog(&verilog, "sync_unit", &build)?;
+        let ports = Ports::resolve(&harness)?;
         harness.set_bit("req_valid", false);
         harness.set_bit("launch", false);
         harness.set_bit("timeout", false);
@@ -169,17 +288,18 @@ impl RtlSyncUnit {
         harness.set_bit("gm_rvalid", false);
         harness.set_bit("ag_rvalid", false);
         harness.reset();
+        let scratch = vec![0u32; (config.copy_port_bytes as usize).max(16).div_ceil(4) + 1];
         Ok(RtlSyncUnit {
             harness,
+            ports,
+            scratch,
             options: options.clone(),
             port_bytes: config.copy_port_bytes as usize,
             gm_reads: Default::default(),
             ag_reads: Default::default(),
             gm_beats: 0,
             ag_beats: 0,
-            suspended: Default::default(),
-            rendezvous: Default::default(),
-            unmatched_wakes: 0,
+            waiting: WaitingLanes::default(),
         })
     }
 
@@ -190,15 +310,16 @@ impl RtlSyncUnit {
 
     /// A CTA with `warps` warps starts in `slot` (one clock of `launch`).
     pub fn launch_cta(&mut self, slot: u16, warps: u16, out: &mut Vec<Response>) {
-        let h = &mut self.harness;
-        h.set_bit("launch", true);
-        h.set_u64("launch_slot", slot as u64);
-        h.set_u64("launch_warps", warps as u64);
+        let (h, p) = (&mut self.harness, &self.ports);
+        h.set_u64_at(p.launch, 1);
+        h.set_u64_at(p.launch_slot, slot as u64);
+        h.set_u64_at(p.launch_warps, warps as u64);
         h.tick();
-        h.set_bit("launch", false);
-        self.suspended.retain(|k, _| k.0 != slot);
-        self.rendezvous.retain(|k, _| k.0 != slot);
-        out.extend(unpack_response(h));
+        h.set_u64_at(p.launch, 0);
+        self.waiting.clear_slot(slot);
+        if let Some(r) = p.unpack_response(h) {
+            self.waiting.route(r, out);
+        }
     }
 
     /// Hand `req` to the top, clock until it is consumed and then until the top is idle (see
@@ -208,97 +329,29 @@ impl RtlSyncUnit {
         if let Some(why) = unrepresentable(req) {
             return Err(format!("request {} ({}) cannot be packed: {why}", req.tag, req.op));
         }
-        pack_request(&mut self.harness, req);
+        self.ports.pack_request(&mut self.harness, req);
         let first_new = out.len();
-        self.harness.set_bit("req_valid", true);
+        self.harness.set_u64_at(self.ports.req_valid, 1);
         let mut consumed = false;
         for _ in 0..READY_TIMEOUT {
-            consumed = self.harness.get_bit("req_ready");
+            consumed = self.harness.get_bit_at(self.ports.req_ready);
             self.step(mem, out);
             if consumed {
                 break;
             }
         }
-        self.harness.set_bit("req_valid", false);
+        self.harness.set_u64_at(self.ports.req_valid, 0);
         if !consumed {
             return Err(format!("request {} ({}) not consumed within {READY_TIMEOUT} cycles", req.tag, req.op));
         }
         for _ in 0..IDLE_TIMEOUT {
             if self.idle() {
-                self.note_suspended(req, &out[first_new..]);
-                self.note_rendezvous(req, &out[first_new..]);
+                self.waiting.note(req, &out[first_new..]);
                 return Ok(());
             }
             self.step(mem, out);
         }
         Err(format!("request {} ({}): the top is still busy {IDLE_TIMEOUT} cycles after consuming it", req.tag, req.op))
-    }
-
-    /// A warp-network rendezvous request's lanes that no response answered wait at the rendezvous.
-    fn note_rendezvous(&mut self, req: &Request, answers: &[Response]) {
-        use smsync_sim::encoding::{Op, Unit};
-        if req.op.unit() != Unit::WarpNetwork || req.op == Op::Activemask {
-            return;
-        }
-        let answered = answers.iter().filter(|r| r.tag == req.tag).fold(0u32, |acc, r| acc | r.lanes);
-        for lane in 0..WARP as u8 {
-            if (req.active_mask & !answered) >> lane & 1 == 1 {
-                self.rendezvous.insert((req.cta, req.warp, lane), req.tag);
-            }
-        }
-    }
-
-    /// Give each request waiting at a rendezvous its lanes of `r` (a fired rendezvous answers
-    /// every arrived lane under the tag of the request or exit that completed it); the rest of
-    /// `r`, if any, keeps its tag. An error answer is split the same way, each part naming its
-    /// own first lane (as the golden model answers every request of a failed rendezvous).
-    fn route_response(&mut self, r: Response, out: &mut Vec<Response>) {
-        let mut moved: std::collections::BTreeMap<u64, u32> = Default::default();
-        for lane in 0..WARP as u8 {
-            if r.lanes >> lane & 1 == 0 {
-                continue;
-            }
-            if let Some(tag) = self.rendezvous.remove(&(r.cta, r.warp, lane)) {
-                if tag != r.tag {
-                    *moved.entry(tag).or_default() |= 1 << lane;
-                }
-            }
-        }
-        if moved.is_empty() {
-            out.push(r);
-            return;
-        }
-        let part = |tag: u64, lanes: u32| Response {
-            tag,
-            lanes,
-            preds: r.preds & lanes,
-            error_lane: if r.error == ErrorCode::None { r.error_lane } else { lanes.trailing_zeros() as u8 },
-            ..r.clone()
-        };
-        let rest = r.lanes & !moved.values().fold(0, |a, &m| a | m);
-        for (&tag, &lanes) in &moved {
-            out.push(part(tag, lanes));
-        }
-        if rest != 0 {
-            out.push(Response { lanes: rest, preds: r.preds & rest, ..r.clone() });
-        }
-    }
-
-    /// A try_wait's lanes that its response left out were suspended in the top's waiter table.
-    fn note_suspended(&mut self, req: &Request, answers: &[Response]) {
-        if req.op != smsync_sim::encoding::Op::MbTryWait {
-            return;
-        }
-        let mine = answers.iter().filter(|r| r.tag == req.tag);
-        if mine.clone().any(|r| r.error != ErrorCode::None) {
-            return;
-        }
-        let answered = mine.fold(0u32, |acc, r| acc | r.lanes);
-        for lane in 0..WARP as u8 {
-            if (req.active_mask & !answered) >> lane & 1 == 1 {
-                self.suspended.insert((req.cta, req.warp, lane), req.tag);
-            }
-        }
     }
 
     /// Clock `cycles` times, collecting responses.
@@ -316,12 +369,12 @@ impl RtlSyncUnit {
     /// Nothing in flight: no request being processed, no release walk, no response leaving.
     /// (Suspended try_waits are not "in flight": they wait for other requests or `timeout`.)
     pub fn idle(&mut self) -> bool {
-        !self.harness.get_bit("busy")
+        !self.harness.get_bit_at(self.ports.busy)
     }
 
     /// Drive the `timeout` input: high = no warp can run, suspended try_waits answer False.
     pub fn set_timeout(&mut self, on: bool) {
-        self.harness.set_bit("timeout", on);
+        self.harness.set_u64_at(self.ports.timeout, on as u64);
     }
 
     /// One clock; responses that leave are pushed to `out`. `mem` serves both global-memory
@@ -330,23 +383,24 @@ impl RtlSyncUnit {
     fn step(&mut self, mem: &mut MemorySystem, out: &mut Vec<Response>) {
         let latency = self.options.gm_latency.max(1) as u64;
         let now = self.harness.cycle();
-        let h = &mut self.harness;
-        h.set_u64("global_end", mem.global.base + mem.global.bytes.len() as u64);
+        let (h, p) = (&mut self.harness, &self.ports);
+        // Unchanged inputs are not driven again (the harness skips them), so a quiet cycle
+        // costs the two evals of `tick` and a few port reads.
+        h.set_u64_at(p.global_end, mem.global.base + mem.global.bytes.len() as u64);
         // Read data due this cycle.
         let gm_due = self.gm_reads.front().filter(|&&(due, _)| due <= now).map(|&(_, a)| a);
-        h.set_bit("gm_rvalid", gm_due.is_some());
+        h.set_u64_at(p.gm.rvalid, gm_due.is_some() as u64);
         if let Some(addr) = gm_due {
-            let bytes: Vec<u8> = (0..self.port_bytes as u64).map(|i| mem.global.slice(addr + i, 1).map_or(0, |s| s[0])).collect();
-            h.set("gm_rdata", &bytes_to_words(&bytes));
+            fill_words(&mut self.scratch, mem, addr, self.port_bytes);
+            h.set_at(p.gm.rdata, &self.scratch);
         }
         let ag_due = self.ag_reads.front().filter(|&&(due, _)| due <= now).map(|&(_, a)| a);
-        h.set_bit("ag_rvalid", ag_due.is_some());
+        h.set_u64_at(p.ag.rvalid, ag_due.is_some() as u64);
         if let Some(addr) = ag_due {
-            let bytes: Vec<u8> = (0..16u64).map(|i| mem.global.slice(addr + i, 1).map_or(0, |s| s[0])).collect();
-            h.set("ag_rdata", &bytes_to_words(&bytes));
+            fill_words(&mut self.scratch, mem, addr, 16);
+            h.set_at(p.ag.rdata, &self.scratch[..4]);
         }
-        h.eval();
-        if gm_due.is_some() && h.get_bit("gm_rready") {
+        if gm_due.is_some() && p.gm.rready.is_none_or(|r| h.get_bit_at(r)) {
             self.gm_reads.pop_front();
             self.gm_beats += 1;
         }
@@ -355,14 +409,20 @@ impl RtlSyncUnit {
             self.ag_beats += 1;
         }
         // Requests granted this cycle.
-        for (port, bytes, reads) in [("gm", self.port_bytes, &mut self.gm_reads), ("ag", 16, &mut self.ag_reads)] {
-            if !h.get_bit(&format!("{port}_req")) {
+        for (port, bytes, reads, beats) in [
+            (&p.gm, self.port_bytes, &mut self.gm_reads, &mut self.gm_beats),
+            (&p.ag, 16, &mut self.ag_reads, &mut self.ag_beats),
+        ] {
+            if !h.get_bit_at(port.req) {
                 continue;
             }
-            let addr = h.get_u64(&format!("{port}_addr"));
-            if h.get_bit(&format!("{port}_we")) {
-                let data = h.get(&format!("{port}_wdata"));
-                let be = h.get(&format!("{port}_be"));
+            let addr = h.get_u64_at(port.addr);
+            if h.get_bit_at(port.we) {
+                let words = bytes.div_ceil(4);
+                let mut data = vec![0u32; words.max(1)];
+                let mut be = vec![0u32; bytes.div_ceil(32).max(1)];
+                h.get_at_into(port.wdata, &mut data);
+                h.get_at_into(port.be, &mut be);
                 for i in 0..bytes {
                     if be.get(i / 32).is_some_and(|w| w >> (i % 32) & 1 == 1) {
                         // A write outside global memory is dropped here; the golden model
@@ -372,35 +432,20 @@ impl RtlSyncUnit {
                         }
                     }
                 }
-                if port == "gm" {
-                    self.gm_beats += 1;
-                } else {
-                    self.ag_beats += 1;
-                }
+                *beats += 1;
             } else {
                 reads.push_back((now + latency, addr));
             }
         }
         h.tick();
-        if let Some(r) = unpack_response(h) {
-            self.route_response(r, out);
+        if let Some(r) = p.unpack_response(h) {
+            self.waiting.route(r, out);
         }
-        let h = &mut self.harness;
-        if h.get_bit("wake_valid") {
-            let key = (h.get_u64("wake_cta") as u16, h.get_u64("wake_warp") as u16, h.get_u64("wake_lane") as u8);
-            let pred = h.get_bit("wake_pred");
-            match self.suspended.remove(&key) {
-                Some(tag) => out.push(Response {
-                    tag,
-                    cta: key.0,
-                    warp: key.1,
-                    lanes: 1 << key.2,
-                    values: [0; WARP],
-                    preds: (pred as u32) << key.2,
-                    error: ErrorCode::None,
-                    error_lane: 0,
-                }),
-                None => self.unmatched_wakes += 1,
+        let [wake_valid, wake_cta, wake_warp, wake_lane, wake_pred] = p.wake;
+        if h.get_bit_at(wake_valid) {
+            let (cta, warp, lane) = (h.get_u64_at(wake_cta) as u16, h.get_u64_at(wake_warp) as u16, h.get_u64_at(wake_lane) as u8);
+            if let Some(r) = self.waiting.wake(cta, warp, lane, h.get_bit_at(wake_pred)) {
+                out.push(r);
             }
         }
     }

@@ -15,12 +15,21 @@
 //! standalone expect_tx.
 //!
 //! Waiter table: a try_wait whose phase is incomplete suspends (no response). It is answered True
-//! when the phase completes, or False when [`MbarrierUnit::wake_waiters`] is called with
-//! `timeout = true` (the executor does this when no warp can run). The table holds
-//! `config.mbarrier_waiters` suspended requests; a try_wait that finds it full does not suspend and
-//! answers False at once (PTX allows try_wait to return False at any time before completion), which
-//! the RTL mirrors by not allocating an entry. The `suspendTimeHint` operand is accepted and ignored:
-//! the golden model is untimed.
+//! when the phase completes, or False when it times out. The table holds `config.mbarrier_waiters`
+//! suspended LANES, as the RTL's `mbarrier_alu` does (one `WaiterEntry` per lane): the lanes of a
+//! try_wait that find the table full do not suspend and answer False (PTX allows try_wait to return
+//! False at any time before completion); the RTL likewise allocates entries in ascending lane order
+//! while one is free and answers the other lanes False at once.
+//!
+//! Timeouts (PTX: a suspended thread resumes when the phase completes "or the time limit expires"):
+//! * when no warp can run ([`MbarrierUnit::wake_waiters`] with `timeout = true`, the executor's idle
+//!   tick), every suspended try_wait answers False;
+//! * a try_wait suspended for [`WAITER_TIMEOUT_TICKS`] unit ticks answers False even while other
+//!   warps run. Without this, warps spinning on try_waits that found the table full keep the machine
+//!   busy forever while the suspended lanes wait for a phase only the spinners' own progress (or
+//!   a lane of a suspended warp) can complete: a livelock (fpga-small, `smsync fuzz --interleave`
+//!   seeds 4 and 214). The untimed model counts ticks instead of time; the `suspendTimeHint`
+//!   operand is accepted and ignored.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -33,6 +42,10 @@ use crate::memory::MemorySystem;
 
 /// Bytes of one mbarrier object.
 pub const OBJECT_BYTES: u64 = 8;
+
+/// Unit ticks (executor turns) after which a suspended try_wait answers False although other
+/// warps can still run: the golden model's stand-in for the hardware's suspend time limit.
+pub const WAITER_TIMEOUT_TICKS: u32 = 256;
 
 /// A thread: (CTA slot, warp, lane).
 type ThreadId = (u16, u16, u8);
@@ -65,6 +78,8 @@ struct Waiter {
     waiting: Vec<WaitingLane>,
     /// The word of the first waiting lane's object when last checked (for `describe_waits`).
     last_seen: Fields,
+    /// Unit ticks since the request suspended.
+    age: u32,
 }
 
 pub struct MbarrierUnit {
@@ -206,21 +221,21 @@ impl MbarrierUnit {
                 Err(e) => {
                     out.push(Response::error(req, e, lane));
                     // Arrivals of earlier lanes may have completed phases other warps wait on.
-                    self.wake_waiters(mem, false, out);
+                    self.wake_completed(mem, false, out);
                     return;
                 }
             }
         }
+        // One table entry per suspended lane, allocated in ascending lane order while one is free;
+        // the lanes that find the table full answer False (as the RTL's waiter table does).
+        suspended.truncate(self.waiter_capacity.saturating_sub(self.suspended_lanes()));
         if suspended.is_empty() {
-            out.push(resp);
-        } else if self.waiters.len() >= self.waiter_capacity {
-            // Table full: do not suspend; the incomplete lanes answer False (documented choice).
             out.push(resp);
         } else {
             let last_seen = self.peek(mem, suspended[0].slot, suspended[0].off);
-            self.waiters.push(Waiter { req: req.clone(), done: resp.preds, waiting: suspended, last_seen });
+            self.waiters.push(Waiter { req: req.clone(), done: resp.preds, waiting: suspended, last_seen, age: 0 });
         }
-        self.wake_waiters(mem, false, out);
+        self.wake_completed(mem, false, out);
     }
 
     fn peek(&self, mem: &MemorySystem, slot: usize, off: u64) -> Fields {
@@ -335,10 +350,25 @@ impl MbarrierUnit {
         }
     }
 
-    /// Answer suspended try_waits whose phases completed (True), and with `timeout` every other
-    /// suspended try_wait (False for its incomplete lanes). An object invalidated while a lane waits
-    /// on it answers False.
+    /// One unit tick: answer suspended try_waits whose phases completed (True); with `timeout`
+    /// (no warp can run) every other suspended try_wait, and in any case those suspended for
+    /// [`WAITER_TIMEOUT_TICKS`] ticks, answer False for their incomplete lanes. An object
+    /// invalidated while a lane waits on it answers False.
     pub fn wake_waiters(&mut self, mem: &mut MemorySystem, timeout: bool, out: &mut Vec<Response>) {
+        for w in &mut self.waiters {
+            w.age = w.age.saturating_add(1);
+        }
+        self.wake_completed(mem, timeout, out);
+    }
+
+    /// Lanes suspended in the waiter table (each holds one entry).
+    fn suspended_lanes(&self) -> usize {
+        self.waiters.iter().map(|w| w.waiting.len()).sum()
+    }
+
+    /// Answer suspended try_waits whose phases completed, or (`timeout`) all, or those that
+    /// have waited [`WAITER_TIMEOUT_TICKS`] ticks; without advancing time.
+    fn wake_completed(&mut self, mem: &mut MemorySystem, timeout: bool, out: &mut Vec<Response>) {
         let mut i = 0;
         while i < self.waiters.len() {
             let live = &self.live;
@@ -354,7 +384,7 @@ impl MbarrierUnit {
             if let Some(first) = w.waiting.first() {
                 w.last_seen = mem.read_shared(first.slot, first.off, 8).map(|x| mbarrier_word::unpack(x as u64)).unwrap_or_default();
             }
-            if w.waiting.is_empty() || timeout {
+            if w.waiting.is_empty() || timeout || w.age >= WAITER_TIMEOUT_TICKS {
                 let w = self.waiters.remove(i);
                 let mut r = Response::to(&w.req, w.req.active_mask);
                 r.preds = w.done;
@@ -387,5 +417,10 @@ impl MbarrierUnit {
     /// Number of suspended try_wait requests (for tests and the waiter-table sizing report).
     pub fn suspended(&self) -> usize {
         self.waiters.len()
+    }
+
+    /// Number of suspended try_wait lanes (table entries in use; at most `mbarrier_waiters`).
+    pub fn suspended_entries(&self) -> usize {
+        self.suspended_lanes()
     }
 }

@@ -53,6 +53,9 @@ pub struct CosimOptions {
     pub backend: BackendKind,
 }
 
+/// RTL cycle limit of [`run_cosim`] (see [`run_cosim_bounded`]).
+pub const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
+
 impl Default for CosimOptions {
     fn default() -> Self {
         CosimOptions { gm_latency: 20, fault_inject: false, vcd: None, vcd_cycles: 2000, max_steps: 20_000_000, backend: BackendKind::Verilator }
@@ -101,8 +104,17 @@ impl fmt::Display for CosimFailure {
 
 impl std::error::Error for CosimFailure {}
 
-/// Run `module` with `launch` on `config` under the cosim.
+/// Run `module` with `launch` on `config` under the cosim (at most [`DEFAULT_MAX_CYCLES`] RTL
+/// cycles).
 pub fn run_cosim(module: &Module, launch: &Launch, config: &Config, opts: &CosimOptions) -> Result<CosimReport, CosimFailure> {
+    run_cosim_bounded(module, launch, config, opts, DEFAULT_MAX_CYCLES)
+}
+
+/// [`run_cosim`] that fails (a divergence report naming what still waits) once the run reaches
+/// `max_cycles` RTL cycles (0 = no limit). Without a bound, a livelock or a top that never goes
+/// idle would spin for hours: the executor's idle loop allows a million idle ticks of up to
+/// `unit::IDLE_CYCLE_BUDGET` cycles each.
+pub fn run_cosim_bounded(module: &Module, launch: &Launch, config: &Config, opts: &CosimOptions, max_cycles: u64) -> Result<CosimReport, CosimFailure> {
     let setup_start = Instant::now();
     let setup = RtlSetup { gm_latency: opts.gm_latency, fault_inject: opts.fault_inject, backend: opts.backend.clone() };
     let mut backend = rtl::checkout(config, &setup)
@@ -116,6 +128,7 @@ pub fn run_cosim(module: &Module, launch: &Launch, config: &Config, opts: &Cosim
 
     let start = Instant::now();
     let mut unit = CosimUnit::new(config, backend);
+    unit.max_cycles = max_cycles;
     let run_opts = RunOptions { seed: None, trace: false, max_steps: opts.max_steps };
     let result = exec::run(module, launch, config, &mut unit, run_opts);
     let outcome = match result {

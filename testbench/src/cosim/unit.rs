@@ -55,6 +55,8 @@ pub struct CosimUnit {
     pub start_cycle: u64,
     pub counts: UnitCounts,
     requery: u64,
+    /// RTL cycle limit of the run (0 = none; see `super::run_cosim_bounded`).
+    pub max_cycles: u64,
 }
 
 impl CosimUnit {
@@ -72,6 +74,7 @@ impl CosimUnit {
             start_cycle,
             counts: UnitCounts::default(),
             requery: REQUERY_TAG,
+            max_cycles: 0,
         }
     }
 
@@ -99,6 +102,27 @@ impl CosimUnit {
             message.push_str(&format!("\n  request: {}", describe_request(&f.req)));
         }
         self.failure = Some(BackendFailure { tag, message });
+    }
+
+    /// Fail once the run has used its RTL cycle budget (a livelock, or a top that stays busy).
+    fn check_cycle_limit(&mut self) -> bool {
+        if self.max_cycles == 0 || self.cycles() < self.max_cycles {
+            return false;
+        }
+        let mut waits = self.describe_waits();
+        waits.truncate(12);
+        // Name the oldest request the RTL has not fully answered (the executor reports its
+        // instruction).
+        let oldest = self.inflight.values().filter(|f| f.rtl_lanes & f.req.active_mask != f.req.active_mask).map(|f| f.req.tag).min();
+        self.fail(
+            oldest,
+            format!(
+                "RTL cycle limit of {} cycles reached (a livelock, or a top that never goes idle; see run_cosim_bounded)\n  waiting: {}",
+                self.max_cycles,
+                if waits.is_empty() { "nothing".to_string() } else { waits.join("\n           ") }
+            ),
+        );
+        true
     }
 
     /// Replay the executor's plain global stores into the mirror (first call: copy everything
@@ -304,7 +328,7 @@ impl SyncUnit for CosimUnit {
     }
 
     fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) {
-        if self.failure.is_some() {
+        if self.failure.is_some() || self.check_cycle_limit() {
             return;
         }
         self.sync_mirror(mem);
@@ -337,7 +361,7 @@ impl SyncUnit for CosimUnit {
     }
 
     fn tick(&mut self, mem: &mut MemorySystem, idle: bool, out: &mut Vec<Response>) -> bool {
-        if self.failure.is_some() {
+        if self.failure.is_some() || self.check_cycle_limit() {
             return false;
         }
         self.sync_mirror(mem);

@@ -21,6 +21,12 @@ pub struct Harness {
     reset: Option<usize>,
     /// Inputs changed since the last `eval`: `get` settles first.
     dirty: bool,
+    /// The clock was lowered after a rising-edge `eval` without an `eval` of its own (see
+    /// [`Harness::tick`]): one is due before the next rising edge.
+    low_pending: bool,
+    /// The value last driven on each port (inputs only; read back at load): driving the same
+    /// value again is skipped, so an unchanged input costs no settle.
+    driven: Vec<Vec<u32>>,
     cycle: u64,
     /// VCD time: two steps per cycle (clock high at 2n+1, low at 2n+2).
     time: u64,
@@ -52,7 +58,8 @@ impl Harness {
         let input = |n: &str| index.get(n).copied().filter(|&i| built.ports[i].dir == PortDir::Input);
         let clock = input("clock");
         let reset = input("reset");
-        let mut h = Harness { model, index, clock, reset, dirty: true, cycle: 0, time: 0, built, history: None };
+        let driven = (0..model.ports().len()).map(|i| model.get(i)).collect();
+        let mut h = Harness { model, index, clock, reset, dirty: true, low_pending: false, driven, cycle: 0, time: 0, built, history: None };
         h.eval();
         Ok(h)
     }
@@ -91,9 +98,61 @@ impl Harness {
         if self.model.ports()[i].dir != PortDir::Input {
             return Err(format!("port `{name}` of `{}` is an output", self.built.top));
         }
-        self.model.set(i, value);
-        self.dirty = true;
+        self.set_at(i, value);
         Ok(())
+    }
+
+    /// The index of port `name` for the `*_at` accessors (resolve once, outside hot loops).
+    pub fn index_of(&self, name: &str) -> Result<usize, String> {
+        self.index.get(name).copied().ok_or_else(|| self.unknown(name))
+    }
+
+    /// Drive input port `i` (an index from [`Harness::index_of`]; the caller checked it is an
+    /// input). Driving the value it already has is a no-op (no settle needed).
+    pub fn set_at(&mut self, i: usize, value: &[u32]) {
+        let words = self.model.words(i);
+        let cur = &mut self.driven[i];
+        let mut changed = false;
+        for (k, c) in cur.iter_mut().enumerate().take(words) {
+            let v = value.get(k).copied().unwrap_or(0);
+            if *c != v {
+                *c = v;
+                changed = true;
+            }
+        }
+        if changed {
+            self.model.set(i, cur);
+            self.dirty = true;
+        }
+    }
+
+    /// [`Harness::set_at`] for a port of at most 64 bits.
+    pub fn set_u64_at(&mut self, i: usize, value: u64) {
+        self.set_at(i, &[value as u32, (value >> 32) as u32])
+    }
+
+    /// Read port `i` into `out` (settling first if inputs changed); no allocation.
+    pub fn get_at_into(&mut self, i: usize, out: &mut [u32]) {
+        if self.dirty {
+            self.eval();
+        }
+        self.model.get_into(i, out)
+    }
+
+    /// Read port `i` (at most 64 bits).
+    pub fn get_u64_at(&mut self, i: usize) -> u64 {
+        let mut w = [0u32; 2];
+        if self.model.words(i) == 1 {
+            self.get_at_into(i, &mut w[..1]);
+        } else {
+            self.get_at_into(i, &mut w);
+        }
+        w[0] as u64 | (w[1] as u64) << 32
+    }
+
+    /// Read 1-bit port `i`.
+    pub fn get_bit_at(&mut self, i: usize) -> bool {
+        self.get_u64_at(i) & 1 == 1
     }
 
     /// Read port `name` (settling the design first if inputs changed).
@@ -140,21 +199,39 @@ impl Harness {
     pub fn eval(&mut self) {
         self.model.eval();
         self.dirty = false;
+        self.low_pending = false;
     }
 
     /// One clock cycle: settle with the clock low, rising edge, falling edge. After `tick`,
     /// outputs show the new register state (and combinational paths from the current inputs).
     /// Panics if the module has no `clock` input.
+    ///
+    /// Speed (the cosim's hot loop): every Verilator `eval` re-runs the design's input-driven
+    /// combinational logic, which dominates the cost of a cycle for the sync-unit top. So an
+    /// untraced model gets two evals per cycle, not four: the settle before the edge is skipped
+    /// when nothing changed since the last one, and the falling edge is not evaluated on its
+    /// own — the clock is lowered and the next settle (before the next rising edge, or a `get`
+    /// after new inputs) evaluates it. That is exact for designs that use only rising edges
+    /// (everything rust-hdl generates): lowering the clock changes no register, and the outputs
+    /// after the rising-edge eval already show the new state. A traced model keeps all three
+    /// evals so that the VCD shows the clock low between edges.
     pub fn tick(&mut self) {
         let clock = self.clock.unwrap_or_else(|| panic!("module `{}` has no `clock` input", self.built.top));
-        self.eval();
+        let traced = self.model.traced();
+        if self.dirty || self.low_pending || traced {
+            self.eval();
+        }
         self.model.trace_dump(self.time);
         self.model.set(clock, &[1]);
         self.model.eval();
         self.time += 1;
         self.model.trace_dump(self.time);
         self.model.set(clock, &[0]);
-        self.model.eval();
+        if traced {
+            self.model.eval();
+        } else {
+            self.low_pending = true;
+        }
         self.time += 1;
         self.dirty = false;
         self.cycle += 1;
@@ -193,12 +270,11 @@ impl Harness {
     /// `reset` input only gets the clocks.
     pub fn reset(&mut self) {
         if let Some(r) = self.reset {
-            self.model.set(r, &[1]);
+            self.set_at(r, &[1]);
         }
         self.ticks(RESET_CYCLES);
         if let Some(r) = self.reset {
-            self.model.set(r, &[0]);
-            self.dirty = true;
+            self.set_at(r, &[0]);
         }
     }
 
@@ -216,7 +292,9 @@ impl Harness {
         self.model.trace_flush()
     }
 
-    /// The underlying index-addressed model (for hot loops that cache port indices).
+    /// The underlying index-addressed model. Hot loops should prefer [`Harness::index_of`] with
+    /// the `*_at` accessors: inputs driven through the model directly bypass the harness's
+    /// record of driven values (call [`Harness::eval`] after such a change).
     pub fn model(&mut self) -> &mut Model {
         &mut self.model
     }

@@ -30,8 +30,10 @@
 //! * From Verilog text instead of a block: `Harness::from_verilog(&text, "module", &opts)`.
 //! * Last-N-cycles VCD on any build: `h.record_history(n)` keeps every port's value after each
 //!   clock in a ring buffer; `h.write_history_vcd(path)` writes it (see [`history`]).
-//! * Hot loops (cosim): `h.model()` gives the index-addressed [`Model`]; look port indices up
-//!   once in `h.ports()`.
+//! * Hot loops (cosim): resolve port indices once with `h.index_of(name)`, then use
+//!   `set_at` / `set_u64_at` / `get_u64_at` / `get_bit_at` / `get_at_into` (no name lookup, no
+//!   allocation; driving an unchanged value is skipped). `tick` costs two `eval`s on an untraced
+//!   model (see [`Harness::tick`]).
 //!
 //! # How it works
 //!

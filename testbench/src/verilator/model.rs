@@ -90,12 +90,33 @@ impl Model {
     /// extra words and bits above the port width are ignored.
     pub fn set(&mut self, index: usize, value: &[u32]) {
         assert!(index < self.ports.len(), "port index {index} out of range");
-        let mut buf = vec![0u32; self.words(index)];
-        for (dst, src) in buf.iter_mut().zip(value) {
-            *dst = *src;
+        let words = self.words(index);
+        if value.len() >= words {
+            // SAFETY: `value` has at least as many words as the shim reads for this port.
+            unsafe { (self.set)(self.handle, index as c_int, value.as_ptr()) }
+            return;
         }
+        // Zero-extend (on the stack for ports up to 1024 bits: no allocation in hot loops).
+        let mut small = [0u32; 32];
+        let mut big = Vec::new();
+        let buf: &mut [u32] = if words <= small.len() {
+            &mut small[..words]
+        } else {
+            big.resize(words, 0);
+            &mut big
+        };
+        buf[..value.len()].copy_from_slice(value);
         // SAFETY: `buf` has as many words as the shim reads for this port.
         unsafe { (self.set)(self.handle, index as c_int, buf.as_ptr()) }
+    }
+
+    /// Read port `index` into `out` (which must hold at least [`Model::words`] words); no
+    /// allocation, for hot loops.
+    pub fn get_into(&self, index: usize, out: &mut [u32]) {
+        assert!(index < self.ports.len(), "port index {index} out of range");
+        assert!(out.len() >= self.words(index), "buffer of {} words for a {}-word port", out.len(), self.words(index));
+        // SAFETY: `out` has at least as many words as the shim writes for this port.
+        unsafe { (self.get)(self.handle, index as c_int, out.as_mut_ptr()) }
     }
 
     /// Read port `index` (inputs read back what was driven), least-significant word first.
