@@ -214,7 +214,14 @@ impl CosimUnit {
         if unjustified == 0 {
             return true;
         }
-        // Ask the golden model again (its state may have moved on since the request).
+        // Ask the golden model again (its state may have moved on since the request). First let
+        // it finish the asynchronous work it holds: the request being processed may have started
+        // copies whose arrive-on / complete_tx the RTL has already applied (the RTL finishes them
+        // within the same request; the golden model would only at its next tick), and the golden
+        // model must not be behind the RTL when it judges the RTL's True.
+        let mut g = Vec::new();
+        self.golden.tick(mem, true, &mut g);
+        self.record_golden(g);
         let mut q = req.clone();
         q.op = Op::MbTestWait;
         q.tag = self.requery;

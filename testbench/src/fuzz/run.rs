@@ -48,14 +48,7 @@ pub fn run_golden(program: &Program, config: &Config, schedule: Schedule) -> Res
 /// `--keep-rtl-bugs`): (feature, why, reproducer directory under `testbench/fuzz-repro/`).
 /// Each reproducer must still fail under cosim (checked by the suite test), so an entry goes as
 /// soon as the RTL is fixed.
-pub const RTL_EXCLUSIONS: &[(&str, &str, &str)] = &[(
-    "cp_async.by_mbarrier",
-    "RTL bug (hdl/, open): with cp.async completion through cp.async.mbarrier.arrive.noinc by every \
-     thread of 2+ warps, the RTL answers a try_wait of the first warp True before the other warps \
-     have arrived (18 of the suite's 200 seeds, found once the lost-arrive-on bug of this family was \
-     fixed). Generated cp.async blocks complete by wait_group instead.",
-    "cp-async-mbarrier-early-completion",
-)];
+pub const RTL_EXCLUSIONS: &[(&str, &str, &str)] = &[];
 
 /// `program` without the features of [`RTL_EXCLUSIONS`] (otherwise the same program, so its seed
 /// still names it). Feature names: `cp_async.by_mbarrier` (cp.async blocks completed through
