@@ -40,21 +40,7 @@ fn fpga_small() -> Config {
 /// `verilator --lint-only -Wall` with the project's waivers and the board crate's own
 /// (fpga/boards/lint-waivers.vlt, each with its reason). Ok only without any warning.
 fn lint(file: &Path, top: &str) -> Result<(), String> {
-    let tc = smsync_testbench::verilator::Toolchain::find()?;
-    let out = tc
-        .command()
-        .args(["--lint-only", "-Wall", "--top-module", top])
-        .arg(smsync_testbench::verilator::lint::waiver_file())
-        .arg(root().join("fpga/boards/lint-waivers.vlt"))
-        .arg(file)
-        .output()
-        .map_err(|e| format!("cannot run verilator: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
-    if out.status.success() && !text.contains("%Warning") && !text.contains("%Error") {
-        Ok(())
-    } else {
-        Err(format!("verilator --lint-only -Wall {} (top {top}):\n{text}", file.display()))
-    }
+    smsync_testbench::verilator::lint::verilator_lint_with(file, top, &[&root().join("fpga/boards/lint-waivers.vlt")])
 }
 
 #[test]

@@ -102,21 +102,27 @@ impl Pair {
     fn submit(&mut self, req: &Request) -> Vec<Response> {
         let mut g = Vec::new();
         self.golden.submit(req, &mut self.mem, &mut g);
+        self.rtl_submit_and_compare(req, &mut g);
+        g
+    }
+
+    /// The RTL's answers to `req` (run until idle) must equal `golden`'s as a set (sorted by tag,
+    /// CTA, warp, lanes; `golden` is left sorted).
+    fn rtl_submit_and_compare(&mut self, req: &Request, golden: &mut [Response]) {
         let mut r = Vec::new();
         if let Err(e) = self.rtl.submit(req, &mut self.rtl_mem, &mut r) {
             panic!("seed {}: request #{} {req:?}: {e}", self.seed, self.submitted);
         }
-        let key = |x: &Response| (x.tag, x.cta, x.warp);
-        g.sort_by_key(key);
+        let key = |x: &Response| (x.tag, x.cta, x.warp, x.lanes);
+        golden.sort_by_key(key);
         r.sort_by_key(key);
-        if r != g {
+        if r != golden {
             panic!(
-                "seed {} (replay: SMSYNC_TOP_SEEDS={}): request #{} differs\n  request: {req:?}\n  RTL:    {r:?}\n  golden: {g:?}",
+                "seed {} (replay: SMSYNC_TOP_SEEDS={}): request #{} differs\n  request: {req:?}\n  RTL:    {r:?}\n  golden: {golden:?}",
                 self.seed, self.seed, self.submitted
             );
         }
         self.submitted += 1;
-        g
     }
 
     /// For asynchronous ops: the golden model's copies land at once (`tick(idle)` before and
@@ -127,20 +133,7 @@ impl Pair {
         self.golden.tick(&mut self.mem, true, &mut g);
         self.golden.submit(req, &mut self.mem, &mut g);
         self.golden.tick(&mut self.mem, true, &mut g);
-        let mut r = Vec::new();
-        if let Err(e) = self.rtl.submit(req, &mut self.rtl_mem, &mut r) {
-            panic!("seed {}: request #{} {req:?}: {e}", self.seed, self.submitted);
-        }
-        let key = |x: &Response| (x.tag, x.cta, x.warp, x.lanes);
-        g.sort_by_key(key);
-        r.sort_by_key(key);
-        if r != g {
-            panic!(
-                "seed {} (replay: SMSYNC_TOP_SEEDS={}): request #{} differs\n  request: {req:?}\n  RTL:    {r:?}\n  golden: {g:?}",
-                self.seed, self.seed, self.submitted
-            );
-        }
-        self.submitted += 1;
+        self.rtl_submit_and_compare(req, &mut g);
     }
 
     /// Read both CTA slots' whole shared memory back through the top's ld.shared (8 bytes a

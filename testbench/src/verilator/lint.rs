@@ -23,11 +23,18 @@ pub fn rtl_tools_skipped() -> bool {
 /// `verilator --lint-only -Wall` on `file` with top module `top`. Ok(()) only when Verilator
 /// printed no warning and no error.
 pub fn verilator_lint(file: &Path, top: &str) -> Result<(), String> {
+    verilator_lint_with(file, top, &[])
+}
+
+/// [`verilator_lint`] with more waiver files after the project's (e.g. a board crate's own, each
+/// waiver with its reason).
+pub fn verilator_lint_with(file: &Path, top: &str, extra_waivers: &[&Path]) -> Result<(), String> {
     let tc = Toolchain::find()?;
     let out = tc
         .command()
         .args(["--lint-only", "-Wall", "--top-module", top])
         .arg(waiver_file())
+        .args(extra_waivers)
         .arg(file)
         .output()
         .map_err(|e| format!("cannot run verilator: {e}"))?;
