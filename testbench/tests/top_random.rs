@@ -1,16 +1,17 @@
 //! The Verilated `sync_unit` top against `GoldenUnits` on fpga-small: per seed, a stream of
 //! random legal requests for each unit the top builds (named barriers, mbarrier, warp network,
-//! LSU), compared response by response (matched by tag: values, preds, lanes, errors), then the
-//! whole shared memory of both CTA slots (read back through the top's own ld.shared) against
-//! the golden memory. Plus directed corners that need the top (phase flip waiting on the
-//! tx-count, pending-count overflow).
+//! LSU, atomic ALU, copy engine), compared response by response (matched by tag: values, preds,
+//! lanes, errors), then the whole shared memory of both CTA slots (read back through the top's
+//! own ld.shared) against the golden memory. Plus directed corners that need the top (phase flip
+//! waiting on the tx-count, pending-count overflow).
 //!
 //! The atomic stream (atom/red of every legal op and type, scalar and vector, shared::cta and
-//! global, conflicting lanes) also compares global memory: the RTL's global port is served from
-//! its own copy (`Pair::rtl_mem`).
+//! global, conflicting lanes) and the copy stream (cp.async with groups and wait_group, bulk
+//! shared -> global with bulk groups) also compare global memory: the RTL's global ports are
+//! served from their own copy (`Pair::rtl_mem`).
 //!
-//! Not covered here: copy-engine ops (and so wait_group ordering; the corpus under cosim and
-//! the rust-hdl comparisons in `hdl/tests/copy_engine.rs` cover them), suspending try_waits,
+//! Not covered here: bulk and tensor loads into shared memory with mbarrier completion (the
+//! corpus under cosim and `hdl/tests/copy_engine.rs` cover them), suspending try_waits,
 //! divergent rendezvous and warp exits (the corpus and the fuzzer under cosim), >8-byte
 //! ld/st.shared.
 //!
