@@ -1,10 +1,10 @@
 //! Async copy engine (digest §16): cp.async with per-thread groups, cp.async.mbarrier.arrive,
 //! cp.async.bulk in its three directions (multicast, `.cp_mask`), the bulk groups and
 //! cp.async.bulk.tensor in tile mode (1d-5d, load with out-of-bounds fill and multicast, store
-//! clipped to the tensor). Behaviour and error codes follow the golden unit
-//! `smsync_sim::units::copy`; numbers come from `smsync_sim::encoding`. **Not built in this RTL
-//! yet:** cp.reduce.async.bulk and the tensor reduce (`imm2 != 0`): they answer
-//! `ErrorCode::NotBuilt`, see `docs/ARCHITECTURE.md`.
+//! clipped to the tensor), cp.reduce.async.bulk (to global with bulk groups, to shared::cluster
+//! with complete_tx) and the tensor reduce (`imm2` = AtomOp + 1). Behaviour and error codes follow
+//! the golden unit `smsync_sim::units::copy`; numbers come from `smsync_sim::encoding`, and the
+//! reduce op x type tables are built from the golden `bulk_reduce_legal` / `tensor_reduce_legal`.
 //!
 //! # Structure
 //!
@@ -24,7 +24,22 @@
 //!         queue, global memory (gm_* with gm_we)
 //!    -> completion (the move's last beat written): completed_seq advances; a move with an
 //!         mbarrier queues complete_tx(len) for the mb_* port
+//!  reductions: controller state 7, the reducer, on a drained mover (below)
 //! ```
+//!
+//! # Reductions (state 7)
+//!
+//! cp.reduce.async.bulk and each in-bounds row of a tensor reduce go through the reducer, one
+//! element per step: read the source element from shared memory (one port word, or two when the
+//! element straddles a port boundary), read the destination element (global or shared), combine
+//! them in the atomic ALU's element datapath (`AtomicElement`: the golden `element()`, f32 adds
+//! flushing subnormals as the golden bulk reduce does), write the element back with byte enables.
+//! It starts only when every earlier move has been written (so it owns both memory ports and sees
+//! their data), and the request is answered when it is done: the reduction is complete before
+//! its bulk group can be committed, and the shared::cluster form queues its complete_tx(len)
+//! then. About 6 cycles per element plus the global read latency: correct first, not fast (a
+//! wide reducer is future work). A reduction is atomic per element only with respect to this
+//! engine: an atom from another unit to the same bytes in the same cycles is not ordered with it.
 //!
 //! # Tensor tile mode
 //!
@@ -79,9 +94,11 @@ pub mod fifo;
 use fifo::{FifoCtl, FifoStore, RegFifo};
 use rust_hdl::prelude::*;
 use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, BulkDir, ErrorCode, Op, Space};
+use smsync_sim::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
 use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE};
+use smsync_sim::units::copy::{bulk_reduce_legal, tensor_reduce_legal};
 
+use crate::atomic_alu::element::{AtomicElement, ELEM_BITS};
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
 
 /// CTA slot index bits (cta_slots <= 32).
@@ -515,6 +532,85 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     e_shared_range: Constant<Bits<ERROR_BITS>>,
     e_mb_align: Constant<Bits<ERROR_BITS>>,
     e_not_built: Constant<Bits<ERROR_BITS>>,
+    // ---- reducer (cp.reduce.async.bulk and the tensor reduce; controller state 7) ----
+    c_dtype: Signal<Local, Bits<4>>,
+    is_reduce: Signal<Local, Bit>,
+    /// The op x type x direction table of cp.reduce.async.bulk, from the golden
+    /// `bulk_reduce_legal`: bit `to_global << 9 | noftz << 8 | op << 4 | dtype`.
+    k_bulk_red_legal: Constant<Bits<1024>>,
+    /// The golden `tensor_reduce_legal`: bit `op << 4 | dtype`.
+    k_tensor_red_legal: Constant<Bits<256>>,
+    /// log2 of `DataType::bytes()`, 4 bits per type code.
+    k_dtype_lg: Constant<Bits<64>>,
+    red_idx: Signal<Local, Bits<16>>,
+    red_ok: Signal<Local, Bit>,
+    red_sh: Signal<Local, Bits<1>>,
+    t_red_sh: Signal<Local, Bits<1>>,
+    t_bitwise_sh: Signal<Local, Bits<1>>,
+    /// Reduction element type of the tensor map (its type, or u32/u64/b32/b64 by size and op).
+    m_rtype: DFF<Bits<4>>,
+    m_rtype_ok: DFF<Bit>,
+    t_red_op: Signal<Local, Bits<8>>,
+    t_red_ok: Signal<Local, Bit>,
+    k_bitwise_ops: Constant<Bits<16>>,
+    dt_u32: Constant<Bits<4>>,
+    dt_u64: Constant<Bits<4>>,
+    dt_b32: Constant<Bits<4>>,
+    dt_b64: Constant<Bits<4>>,
+    /// Reducer step: 0 ISSUE a read (side, half), 1 WAIT shared data, 2 WAIT global data,
+    /// 3 COMBINE, 4 WRITE (half).
+    rd_phase: DFF<Bits<3>>,
+    /// Which element operand is being read: 0 source (shared), 1 destination.
+    rd_side: DFF<Bit>,
+    /// Which port word of an element that straddles two: 0 first, 1 second.
+    rd_half: DFF<Bit>,
+    rd_src: DFF<Bits<64>>,
+    rd_src_slot: DFF<Bits<SLOT_BITS>>,
+    rd_dst: DFF<Bits<64>>,
+    rd_dst_gm: DFF<Bit>,
+    rd_dst_slot: DFF<Bits<SLOT_BITS>>,
+    rd_rem: DFF<Bits<32>>,
+    rd_lg: DFF<Bits<3>>,
+    rd_op: DFF<Bits<4>>,
+    rd_dtype: DFF<Bits<4>>,
+    rd_has_mb: DFF<Bit>,
+    rd_mb_slot: DFF<Bits<SLOT_BITS>>,
+    rd_mb_off: DFF<Bits<SADDR_BITS>>,
+    rd_len: DFF<Bits<32>>,
+    /// Entered from the tensor row sequencer (state 6): return there when done.
+    rd_ret: DFF<Bit>,
+    /// ... and the row was the box's last: answer the request when done.
+    rd_final: DFF<Bit>,
+    rd_es: DFF<Bits<64>>,
+    rd_ed: DFF<Bits<64>>,
+    rd_res: DFF<Bits<64>>,
+    element: AtomicElement,
+    rd_drained: Signal<Local, Bit>,
+    rd_enter: Signal<Local, Bit>,
+    rd_enter_row: Signal<Local, Bit>,
+    rd_finish: Signal<Local, Bit>,
+    rd_n: Signal<Local, Bits<16>>,
+    rd_soff: Signal<Local, Bits<16>>,
+    rd_doff: Signal<Local, Bits<16>>,
+    rd_off: Signal<Local, Bits<16>>,
+    rd_cross: Signal<Local, Bit>,
+    rd_cross_d: Signal<Local, Bit>,
+    rd_word_addr: Signal<Local, Bits<64>>,
+    rd_word: Signal<Local, Bits<D>>,
+    rd_part: Signal<Local, Bits<64>>,
+    rd_got: Signal<Local, Bit>,
+    rd_emask: Signal<Local, Bits<64>>,
+    rd_nmask: Signal<Local, Bits<128>>,
+    rd_wdata: Signal<Local, Bits<D>>,
+    rd_wbe: Signal<Local, Bits<B>>,
+    rd_shared_side: Signal<Local, Bit>,
+    rd_step: Signal<Local, Bit>,
+    op_reduce: Constant<Bits<OP_BITS>>,
+    e_atom_type: Constant<Bits<ERROR_BITS>>,
+    f_noftz: Constant<Bits<FLAG_BITS>>,
+    k_one16: Constant<Bits<16>>,
+    k_ones128: Constant<Bits<128>>,
+    k_dir_bad: Constant<Bits<4>>,
 }
 
 /// Why a config cannot be built as a copy engine of the given widths.
@@ -955,8 +1051,116 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             e_shared_range: err(ErrorCode::SharedOutOfRange),
             e_mb_align: err(ErrorCode::MbAlign),
             e_not_built: err(ErrorCode::NotBuilt),
+            c_dtype: Default::default(),
+            is_reduce: Default::default(),
+            k_bulk_red_legal: Constant::new(bulk_reduce_table()),
+            k_tensor_red_legal: Constant::new(tensor_reduce_table()),
+            k_dtype_lg: Constant::new(dtype_log_table()),
+            red_idx: Default::default(),
+            red_ok: Default::default(),
+            red_sh: Default::default(),
+            t_red_sh: Default::default(),
+            t_bitwise_sh: Default::default(),
+            m_rtype: Default::default(),
+            m_rtype_ok: Default::default(),
+            t_red_op: Default::default(),
+            t_red_ok: Default::default(),
+            k_bitwise_ops: k((1u64 << AtomOp::And.code()) | (1u64 << AtomOp::Or.code()) | (1u64 << AtomOp::Xor.code())),
+            dt_u32: k(DataType::U32.code() as u64),
+            dt_u64: k(DataType::U64.code() as u64),
+            dt_b32: k(DataType::B32.code() as u64),
+            dt_b64: k(DataType::B64.code() as u64),
+            rd_phase: Default::default(),
+            rd_side: Default::default(),
+            rd_half: Default::default(),
+            rd_src: Default::default(),
+            rd_src_slot: Default::default(),
+            rd_dst: Default::default(),
+            rd_dst_gm: Default::default(),
+            rd_dst_slot: Default::default(),
+            rd_rem: Default::default(),
+            rd_lg: Default::default(),
+            rd_op: Default::default(),
+            rd_dtype: Default::default(),
+            rd_has_mb: Default::default(),
+            rd_mb_slot: Default::default(),
+            rd_mb_off: Default::default(),
+            rd_len: Default::default(),
+            rd_ret: Default::default(),
+            rd_final: Default::default(),
+            rd_es: Default::default(),
+            rd_ed: Default::default(),
+            rd_res: Default::default(),
+            element: AtomicElement::new(),
+            rd_drained: Default::default(),
+            rd_enter: Default::default(),
+            rd_enter_row: Default::default(),
+            rd_finish: Default::default(),
+            rd_n: Default::default(),
+            rd_soff: Default::default(),
+            rd_doff: Default::default(),
+            rd_off: Default::default(),
+            rd_cross: Default::default(),
+            rd_cross_d: Default::default(),
+            rd_word_addr: Default::default(),
+            rd_word: Default::default(),
+            rd_part: Default::default(),
+            rd_got: Default::default(),
+            rd_emask: Default::default(),
+            rd_nmask: Default::default(),
+            rd_wdata: Default::default(),
+            rd_wbe: Default::default(),
+            rd_shared_side: Default::default(),
+            rd_step: Default::default(),
+            op_reduce: op(Op::CpReduceBulk),
+            e_atom_type: err(ErrorCode::AtomBadType),
+            f_noftz: k(flags::MOD_A as u64),
+            k_one16: k(1),
+            k_ones128: Constant::new(Bits::<128>::mask()),
+            k_dir_bad: k(0xF),
         }
     }
+}
+
+/// The golden `bulk_reduce_legal` as a lookup constant (bit `to_global << 9 | noftz << 8 | op << 4
+/// | dtype`), so that the RTL's table cannot drift from the golden one.
+fn bulk_reduce_table() -> Bits<1024> {
+    let mut t: Bits<1024> = Bits::default();
+    for op in AtomOp::ALL {
+        for dt in DataType::ALL {
+            for to_global in [false, true] {
+                for noftz in [false, true] {
+                    if bulk_reduce_legal(*op, *dt, to_global, noftz) {
+                        let i = (to_global as usize) << 9 | (noftz as usize) << 8 | (op.code() as usize) << 4 | dt.code() as usize;
+                        t.set_bits::<1>(i, 1u64.to_bits());
+                    }
+                }
+            }
+        }
+    }
+    t
+}
+
+/// The golden `tensor_reduce_legal` as a lookup constant (bit `op << 4 | dtype`).
+fn tensor_reduce_table() -> Bits<256> {
+    let mut t: Bits<256> = Bits::default();
+    for op in AtomOp::ALL {
+        for dt in DataType::ALL {
+            if tensor_reduce_legal(*op, *dt) {
+                t.set_bits::<1>((op.code() as usize) << 4 | dt.code() as usize, 1u64.to_bits());
+            }
+        }
+    }
+    t
+}
+
+/// log2 of each data type's size in bytes, 4 bits per type code (from `DataType::bytes`).
+fn dtype_log_table() -> Bits<64> {
+    let mut t: u64 = 0;
+    for dt in DataType::ALL {
+        t |= (dt.bytes().trailing_zeros() as u64) << (4 * dt.code() as u64);
+    }
+    t.to_bits()
 }
 
 // Descriptor layout of a beat in flight (pend / s1 / completion), 191 bits:
@@ -976,7 +1180,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             o_mb_slot, o_mb_off, o_len, last_src_gm, moves, s1_valid, s1_desc, s1_dst_gm, s1_mask_en, s1_mask,
             s1_gaddr, tm_beats, tm_issued, tm_got, tm_addr, map_buf, m_err, m_neg, m_lg, m_fill, m_c, m_box, m_size,
             m_stride, t_mdim, t_addr, t_prod, t_box_bytes, t_i1, t_i2, t_i3, t_i4, t_x1, t_x2, t_x3, t_x4, t_l1,
-            t_l2, t_l3, t_l4, t_sdst, t_part, o_fill, last_dst_gm
+            t_l2, t_l3, t_l4, t_sdst, t_part, o_fill, last_dst_gm, m_rtype, m_rtype_ok, rd_phase, rd_side, rd_half,
+            rd_src, rd_src_slot, rd_dst, rd_dst_gm, rd_dst_slot, rd_rem, rd_lg, rd_op, rd_dtype, rd_has_mb, rd_mb_slot,
+            rd_mb_off, rd_len, rd_ret, rd_final, rd_es, rd_ed, rd_res
         );
         clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q);
         self.trec.read_clock.next = self.clock.val();
@@ -1036,6 +1242,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.is_bulk.next = self.c_op.val() == self.op_bulk.val();
         self.is_cparrive.next = self.c_op.val() == self.op_cparrive.val();
         self.is_tensor.next = self.c_op.val() == self.op_tensor.val();
+        self.is_reduce.next = self.c_op.val() == self.op_reduce.val();
+        self.c_dtype.next = self.cur_ctl.q.val().get_bits::<4>(10);
+        // The reducer starts on a drained mover (every earlier move written) with room for its
+        // complete_tx.
+        self.rd_drained.next = !self.o_active.q.val() & (self.moves.q.val() == 0) & (self.comp_q.count.val() < self.k_comp_depth.val());
 
         // Thread record.
         self.rec.next = self.trec.read_data.val();
@@ -1087,7 +1298,25 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.dst_cluster.next = self.c_space.val() == self.sp_cluster.val();
         self.mb_cluster.next = self.c_space.val() == self.sp_cluster.val();
         self.dir.next = self.c_sub.val();
-        if self.is_bulk.val() & (self.c_sub.val() == self.dir_s2c.val()) {
+        if self.is_reduce.val() {
+            // cp.reduce.async.bulk carries the direction in imm (as u8, like the golden decoder).
+            self.dir.next = self.c_imm.val().get_bits::<4>(0);
+            if self.c_imm.val().get_bits::<4>(4) != 0 {
+                self.dir.next = self.k_dir_bad.val();
+            }
+        }
+        // The golden op x type table of the reduce (bit to_global | noftz | op | dtype).
+        self.red_idx.next = (bit_cast::<16, 4>(self.c_sub.val()) << 4) | bit_cast::<16, 4>(self.c_dtype.val());
+        if self.dir.val() == self.dir_s2g.val() {
+            self.red_idx.next = self.red_idx.val() | 512;
+        }
+        if (self.c_flags.val() & self.f_noftz.val()).any() {
+            self.red_idx.next = self.red_idx.val() | 256;
+        }
+        // (Through a 1-bit signal: rust-hdl cannot index an expression in Verilog.)
+        self.red_sh.next = bit_cast::<1, 1024>(self.k_bulk_red_legal.val() >> self.red_idx.val());
+        self.red_ok.next = self.red_sh.val() != 0;
+        if (self.is_bulk.val() | self.is_reduce.val()) & (self.dir.val() == self.dir_s2c.val()) {
             self.dst_cluster.next = true;
             self.mb_cluster.next = true;
         }
@@ -1224,6 +1453,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.err.next = self.e_none.val();
         self.done.next = false;
         self.start.next = false;
+        self.rd_enter.next = false;
+        self.rd_enter_row.next = false;
         // Shared-source moves: bulk shared::cta -> global and -> shared::cluster, tensor stores.
         self.st_src_gm.next = !((self.is_bulk.val() & ((self.dir.val() == self.dir_s2g.val()) | (self.dir.val() == self.dir_s2c.val())))
             | (self.is_tensor.val() & (self.dir.val() == self.dir_s2g.val())));
@@ -1316,7 +1547,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                         self.done.next = true;
                     }
                 }
-            } else if self.is_bulk.val() & self.k_bulk_built.val() {
+            } else if (self.is_bulk.val() | self.is_reduce.val()) & self.k_bulk_built.val() {
                 if ((self.blen.val() & 15) != 0)
                     | ((self.cur_addr.q.val() & 15) != 0)
                     | ((self.cur_src.q.val() & 15) != 0)
@@ -1325,6 +1556,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                         & (self.dir.val() != self.dir_s2c.val()))
                 {
                     self.err.next = self.e_bulk_align.val();
+                } else if self.is_reduce.val() & ((self.dir.val() == self.dir_g2s.val()) | !self.red_ok.val()) {
+                    self.err.next = self.e_atom_type.val();
                 } else if self.dir.val() == self.dir_g2s.val() {
                     // dst shared::cta/cluster, mbarrier complete_tx; multicast over ctaMask (b).
                     self.st_has_mb.next = true;
@@ -1385,6 +1618,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
                 if self.err.val() != self.e_none.val() {
                     self.done.next = true;
+                } else if self.is_reduce.val() {
+                    // The reducer (state 7) works alone on a drained mover; the answer follows it.
+                    self.rd_enter.next = self.rd_drained.val();
                 } else if self.can_start.val() {
                     if (self.c_flags.val() & self.f_multicast.val()).any() & (self.dir.val() == self.dir_g2s.val()) {
                         // Start one move per remaining rank; answer after the last.
@@ -1439,6 +1675,13 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.u_sum.next = 0.into();
         self.u_prod.next = 0.into();
         self.mc_mask.next = bit_cast::<64, 32>(self.cur_c.q.val()) & 0xFFFF;
+        // Tensor reduce: imm2 = AtomOp + 1; the golden op x type table.
+        self.t_red_op.next = self.c_imm2.val() - 1;
+        self.t_red_sh.next = bit_cast::<1, 256>(
+            self.k_tensor_red_legal.val() >> ((bit_cast::<16, 8>(self.t_red_op.val()) << 4) | bit_cast::<16, 4>(self.m_rtype.q.val())),
+        );
+        self.t_bitwise_sh.next = bit_cast::<1, 16>(self.k_bitwise_ops.val() >> self.t_red_op.val());
+        self.t_red_ok.next = self.m_rtype_ok.q.val() & (self.t_red_op.val() < 16) & (self.t_red_sh.val() != 0);
         self.t_dir_ok.next = (self.dir.val() == self.dir_g2s.val())
             | (self.dir.val() == self.dir_s2g.val())
             | (self.dir.val() == self.dir_s2c.val());
@@ -1513,6 +1756,25 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             }
             self.m_err.d.next = self.md_err.val();
             self.m_lg.d.next = self.md_lg.val();
+            // Reduction type (golden `TensorMap::reduce_type`): the map's type, else the
+            // unsigned (bitwise op: bit) type of a 4- or 8-byte element.
+            self.m_rtype.d.next = bit_cast::<4, 32>(self.md_type.val() - 1);
+            self.m_rtype_ok.d.next = true;
+            if self.md_type.val() == 0 {
+                if self.md_eb.val() == 4 {
+                    self.m_rtype.d.next = self.dt_u32.val();
+                    if self.t_bitwise_sh.val() != 0 {
+                        self.m_rtype.d.next = self.dt_b32.val();
+                    }
+                } else if self.md_eb.val() == 8 {
+                    self.m_rtype.d.next = self.dt_u64.val();
+                    if self.t_bitwise_sh.val() != 0 {
+                        self.m_rtype.d.next = self.dt_b64.val();
+                    }
+                } else {
+                    self.m_rtype_ok.d.next = false;
+                }
+            }
             self.m_fill.d.next = self.m_raw.val().get_bit(96);
             // Unused dimensions: coordinate 0, box 1, size 1.
             self.m_c.d.next = (bit_cast::<160, 128>(self.cur_a.q.val())
@@ -1573,9 +1835,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.err.next = self.e_bulk_align.val();
                 } else if (self.cur_addr.q.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val())) > self.k_shared_bytes.val() {
                     self.err.next = self.e_shared_range.val();
-                } else if self.c_imm2.val() != 0 {
-                    // cp.reduce.async.bulk.tensor: not built in this RTL.
-                    self.err.next = self.e_not_built.val();
+                } else if (self.c_imm2.val() != 0) & !self.t_red_ok.val() {
+                    self.err.next = self.e_atom_type.val();
                 }
             } else if (self.cur_addr.q.val() & 15) != 0 {
                 self.err.next = self.e_bulk_align.val();
@@ -1658,6 +1919,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.st_srem.next = bit_cast::<32, 64>(self.r_dat.val());
                 if self.r_empty.val() {
                     self.r_adv.next = true;
+                } else if self.c_imm2.val() != 0 {
+                    // Tensor reduce: the row goes through the reducer (state 7), which returns here.
+                    if self.rd_drained.val() {
+                        self.rd_enter_row.next = true;
+                        self.r_adv.next = true;
+                    }
                 } else if self.can_start.val() {
                     self.start.next = true;
                     self.r_adv.next = true;
@@ -1778,6 +2045,161 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.t_l2.d.next = self.t_addr.q.val();
             self.t_l3.d.next = self.t_addr.q.val();
             self.t_l4.d.next = self.t_addr.q.val();
+        }
+        // ================= reducer (state 7): cp.reduce.async.bulk and tensor-reduce rows =================
+        // One element at a time: read the source element (shared memory; one or two port words
+        // when it straddles a port boundary), read the destination element (global or shared),
+        // combine them in the atomic ALU's element datapath (AtomicElement, the golden
+        // `element()`; f32 adds flush subnormals as the golden bulk reduce does), write the
+        // element back with byte enables. It runs on a drained mover, so it owns both memory
+        // ports, and it finishes before the request is answered (the bulk group or the
+        // complete_tx then sees it complete: an eager but legal completion).
+        if self.rd_enter.val() {
+            self.state.d.next = 7.into();
+            self.rd_src.d.next = self.cur_src.q.val();
+            self.rd_src_slot.d.next = self.c_cta.val();
+            self.rd_dst_gm.d.next = self.dir.val() == self.dir_s2g.val();
+            self.rd_dst.d.next = self.cur_addr.q.val();
+            if self.dir.val() != self.dir_s2g.val() {
+                self.rd_dst.d.next = self.dst_off.val();
+            }
+            self.rd_dst_slot.d.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
+            self.rd_rem.d.next = bit_cast::<32, 64>(self.blen.val());
+            self.rd_lg.d.next = bit_cast::<3, 64>(self.k_dtype_lg.val() >> (bit_cast::<16, 4>(self.c_dtype.val()) << 2));
+            self.rd_op.d.next = self.c_sub.val();
+            self.rd_dtype.d.next = self.c_dtype.val();
+            self.rd_has_mb.d.next = self.dir.val() == self.dir_s2c.val();
+            self.rd_mb_slot.d.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
+            self.rd_mb_off.d.next = bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val());
+            self.rd_len.d.next = bit_cast::<32, 64>(self.blen.val());
+            self.rd_ret.d.next = false;
+            self.rd_final.d.next = false;
+        }
+        if self.rd_enter_row.val() {
+            // A tensor-store row's in-bounds run; the box's last row answers the request when
+            // the reducer is done (its bulk-group record needs no update: nothing stays in flight).
+            self.state.d.next = 7.into();
+            self.rd_src.d.next = self.t_sdst.q.val() + self.r_pre.val();
+            self.rd_src_slot.d.next = self.c_cta.val();
+            self.rd_dst_gm.d.next = true;
+            self.rd_dst.d.next = self.t_l1.q.val() + (self.r_lo.val() << self.m_lg.q.val());
+            self.rd_dst_slot.d.next = self.c_cta.val();
+            self.rd_rem.d.next = bit_cast::<32, 64>(self.r_dat.val());
+            self.rd_lg.d.next = self.m_lg.q.val();
+            self.rd_op.d.next = bit_cast::<4, 8>(self.t_red_op.val());
+            self.rd_dtype.d.next = self.m_rtype.q.val();
+            self.rd_has_mb.d.next = false;
+            self.rd_ret.d.next = true;
+            self.rd_final.d.next = self.done.val();
+            self.done.next = false;
+            self.rec_write.next = false;
+        }
+        if self.rd_enter.val() | self.rd_enter_row.val() {
+            self.rd_phase.d.next = 0.into();
+            self.rd_side.d.next = false;
+            self.rd_half.d.next = false;
+        }
+        self.rd_n.next = self.k_one16.val() << self.rd_lg.q.val();
+        self.rd_nmask.next = !(self.k_ones128.val() << (self.rd_n.val() << 3));
+        self.rd_emask.next = bit_cast::<64, 128>(self.rd_nmask.val());
+        self.rd_soff.next = bit_cast::<16, 64>(self.rd_src.q.val() & self.k_bmask.val());
+        self.rd_doff.next = bit_cast::<16, 64>(self.rd_dst.q.val() & self.k_bmask.val());
+        self.rd_off.next = self.rd_soff.val();
+        self.rd_word_addr.next = self.rd_src.q.val() & !self.k_bmask.val();
+        if self.rd_side.q.val() {
+            self.rd_off.next = self.rd_doff.val();
+            self.rd_word_addr.next = self.rd_dst.q.val() & !self.k_bmask.val();
+        }
+        if self.rd_half.q.val() {
+            self.rd_word_addr.next = self.rd_word_addr.val() + self.k_b64.val();
+        }
+        self.rd_cross.next = (self.rd_off.val() + self.rd_n.val()) > self.k_b16.val();
+        self.rd_cross_d.next = (self.rd_doff.val() + self.rd_n.val()) > self.k_b16.val();
+        self.rd_shared_side.next = !self.rd_side.q.val() | !self.rd_dst_gm.q.val();
+        self.rd_word.next = self.sm_rdata.val();
+        if !self.rd_shared_side.val() {
+            self.rd_word.next = self.gm_rdata.val();
+        }
+        // The element's bytes in this word, placed at their position in the element.
+        self.rd_part.next = bit_cast::<64, D>(self.rd_word.val() >> (self.rd_off.val() << 3));
+        if self.rd_half.q.val() {
+            self.rd_part.next = bit_cast::<64, D>(self.rd_word.val()) << ((self.k_b16.val() - self.rd_off.val()) << 3);
+        }
+        self.element.op.next = self.rd_op.q.val();
+        self.element.dtype.next = self.rd_dtype.q.val();
+        self.element.r.next = bit_cast::<ELEM_BITS, 64>(self.rd_ed.q.val() & self.rd_emask.val());
+        self.element.s.next = bit_cast::<ELEM_BITS, 64>(self.rd_es.q.val() & self.rd_emask.val());
+        self.element.t.next = 0.into();
+        self.element.ftz_f32.next = true;
+        self.rd_got.next = false;
+        self.rd_step.next = false;
+        self.rd_finish.next = false;
+        if self.state.q.val() == 7 {
+            if self.rd_phase.q.val() == 0 {
+                // ISSUE a read of the current operand's word (or finish).
+                if self.rd_rem.q.val() == 0 {
+                    self.rd_finish.next = true;
+                } else if self.rd_shared_side.val() {
+                    if self.sm_rgrant.val() {
+                        self.rd_phase.d.next = 1.into();
+                    }
+                } else if self.gm_grant.val() {
+                    self.rd_phase.d.next = 2.into();
+                }
+            } else if self.rd_phase.q.val() == 1 {
+                self.rd_got.next = true;
+            } else if self.rd_phase.q.val() == 2 {
+                self.rd_got.next = self.gm_rvalid.val();
+            } else if self.rd_phase.q.val() == 3 {
+                self.rd_res.d.next = bit_cast::<64, ELEM_BITS>(self.element.value.val()) & self.rd_emask.val();
+                self.rd_phase.d.next = 4.into();
+                self.rd_half.d.next = false;
+            } else {
+                // WRITE the element back (global writes wait for the grant).
+                self.rd_step.next = !self.rd_dst_gm.q.val() | self.gm_grant.val();
+                if self.rd_step.val() {
+                    if !self.rd_half.q.val() & self.rd_cross_d.val() {
+                        self.rd_half.d.next = true;
+                    } else {
+                        self.rd_src.d.next = self.rd_src.q.val() + bit_cast::<64, 16>(self.rd_n.val());
+                        self.rd_dst.d.next = self.rd_dst.q.val() + bit_cast::<64, 16>(self.rd_n.val());
+                        self.rd_rem.d.next = self.rd_rem.q.val() - bit_cast::<32, 16>(self.rd_n.val());
+                        self.rd_phase.d.next = 0.into();
+                        self.rd_side.d.next = false;
+                        self.rd_half.d.next = false;
+                    }
+                }
+            }
+            if self.rd_got.val() {
+                if self.rd_side.q.val() {
+                    self.rd_ed.d.next = self.rd_part.val();
+                    if self.rd_half.q.val() {
+                        self.rd_ed.d.next = self.rd_ed.q.val() | self.rd_part.val();
+                    }
+                } else {
+                    self.rd_es.d.next = self.rd_part.val();
+                    if self.rd_half.q.val() {
+                        self.rd_es.d.next = self.rd_es.q.val() | self.rd_part.val();
+                    }
+                }
+                self.rd_phase.d.next = 0.into();
+                if !self.rd_half.q.val() & self.rd_cross.val() {
+                    self.rd_half.d.next = true;
+                } else if !self.rd_side.q.val() {
+                    self.rd_side.d.next = true;
+                    self.rd_half.d.next = false;
+                } else {
+                    self.rd_half.d.next = false;
+                    self.rd_phase.d.next = 3.into();
+                }
+            }
+            if self.rd_finish.val() {
+                if !self.rd_ret.q.val() | self.rd_final.q.val() {
+                    self.done.next = true;
+                } else {
+                    self.state.d.next = 6.into();
+                }
+            }
         }
         if self.done.val() & (self.state.q.val() > 2) {
             self.state.d.next = 0.into();
@@ -2076,6 +2498,56 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.comp_q.din.next = bit_cast::<61, SLOT_BITS>(self.f_desc.val().get_bits::<SLOT_BITS>(127))
             | (bit_cast::<61, SADDR_BITS>(self.f_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
             | (bit_cast::<61, 32>(self.f_desc.val().get_bits::<32>(156)) << 29);
+
+        // ================= reducer ports (state 7 owns both memory ports) =================
+        self.rd_wdata.next = bit_cast::<D, 64>(self.rd_res.q.val()) << (self.rd_doff.val() << 3);
+        self.rd_wbe.next = bit_cast::<B, 128>(!(self.k_ones128.val() << self.rd_n.val()) << self.rd_doff.val());
+        if self.rd_half.q.val() {
+            self.rd_wdata.next = bit_cast::<D, 64>(self.rd_res.q.val() >> ((self.k_b16.val() - self.rd_doff.val()) << 3));
+            self.rd_wbe.next = bit_cast::<B, 128>(!(self.k_ones128.val() << self.rd_n.val()) >> (self.k_b16.val() - self.rd_doff.val()));
+        }
+        if self.state.q.val() == 7 {
+            if (self.rd_phase.q.val() == 0) & (self.rd_rem.q.val() != 0) {
+                if self.rd_shared_side.val() {
+                    self.sm_re.next = true;
+                    self.sm_rslot.next = self.rd_src_slot.q.val();
+                    if self.rd_side.q.val() {
+                        self.sm_rslot.next = self.rd_dst_slot.q.val();
+                    }
+                    self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.rd_word_addr.val());
+                } else {
+                    self.gm_req.next = true;
+                    self.gm_we.next = false;
+                    self.gm_addr.next = self.rd_word_addr.val();
+                }
+            }
+            if self.rd_phase.q.val() == 2 {
+                self.gm_rready.next = true;
+            }
+            if self.rd_phase.q.val() == 4 {
+                if self.rd_dst_gm.q.val() {
+                    self.gm_req.next = true;
+                    self.gm_we.next = true;
+                    self.gm_addr.next = self.rd_word_addr.val();
+                    self.gm_wdata.next = self.rd_wdata.val();
+                    self.gm_be.next = self.rd_wbe.val();
+                } else {
+                    self.sm_we.next = !self.reset.val();
+                    self.sm_wslot.next = self.rd_dst_slot.q.val();
+                    self.sm_waddr.next = bit_cast::<SADDR_BITS, 64>(self.rd_word_addr.val());
+                    self.sm_wdata.next = self.rd_wdata.val();
+                    self.sm_be.next = self.rd_wbe.val();
+                }
+            }
+        }
+        // The shared::cluster reduce completes into its mbarrier like a bulk copy.
+        if self.rd_finish.val() & self.rd_has_mb.q.val() {
+            self.comp_q.push.next = true;
+            self.comp_q.din.next = bit_cast::<61, SLOT_BITS>(self.rd_mb_slot.q.val())
+                | (bit_cast::<61, SADDR_BITS>(self.rd_mb_off.q.val()) << 5)
+                | (bit_cast::<61, 32>(self.rd_len.q.val()) << 29);
+        }
+
         if self.start.val() & !self.cmp_valid.val() {
             self.moves.d.next = self.moves.q.val() + 1;
         }
@@ -2098,6 +2570,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.mc_started.d.next = false;
             self.ctl_mb_sent.d.next = false;
             self.last_src_gm.d.next = false;
+            self.rd_phase.d.next = 0.into();
         }
     }
 }

@@ -13,9 +13,9 @@
 use rust_hdl::prelude::*;
 use smsync_hdl::copy_engine::{copy_engine_verilog, thread_bits, CopyEngine};
 use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, mbarrier_word, BulkDir, ErrorCode, Op, Space};
+use smsync_sim::encoding::{flags, mbarrier_word, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
 use smsync_sim::memory::{MemorySystem, GLOBAL_BASE};
-use smsync_sim::units::copy::CopyEngine as GoldenCopy;
+use smsync_sim::units::copy::{bulk_reduce_legal, CopyEngine as GoldenCopy};
 use smsync_sim::units::mbarrier::MbarrierUnit;
 use smsync_sim::units::{Request, Response, TraceEvent};
 use std::collections::VecDeque;
@@ -768,22 +768,149 @@ fn c_bulk_store_with_cp_mask_and_shared_to_cluster() {
     compare(&c, setup, &reqs, 4);
 }
 
-/// cp.reduce.async.bulk and the tensor reduce (imm2 = AtomOp + 1) are not built in the RTL: they
-/// answer NotBuilt (the golden unit performs them).
+// ---------------------------------------------------------------- directed: reductions
+
+/// cp.reduce.async.bulk (operands per sim/src/units/request.rs): lane 0 of warp 0, CTA 0.
+fn reduce(tag: u64, dir: BulkDir, op: AtomOp, dtype: DataType, dst: u64, src: u64, len: u128, mbar: u64) -> Request {
+    let mut r = lane_req(tag, 0, 0, 0, Op::CpReduceBulk);
+    r.sub = op.code();
+    r.imm = dir.code() as u32;
+    r.dtype = dtype;
+    r.lanes[0].addr = dst;
+    r.lanes[0].src = src;
+    r.lanes[0].a = len;
+    r.lanes[0].mbar = mbar;
+    r
+}
+
+/// Shared memory with values that exercise every reduction: small and large integers, signs,
+/// f32 subnormals / NaN / infinities (float bytes come from the same pattern).
+fn reduce_setup(mem: &mut MemorySystem, mbar: &mut MbarrierUnit) {
+    init_mbarrier(mem, mbar, 0, 0x10, 1);
+    expect_tx(mem, mbar, 0, 0x10, 1_000_000);
+    let mut rng = Rng::new(99);
+    for (i, b) in mem.shared[0].bytes.iter_mut().enumerate().skip(0x100) {
+        *b = match i % 16 {
+            0..=3 => rng.next() as u8,
+            4..=7 => (i / 16) as u8,
+            8 => 0x01,
+            9..=10 => 0x00,
+            11 => 0x80,
+            _ => rng.next() as u8 | 0x7F,
+        };
+    }
+}
+
+/// Every legal op x type of the .global row of the §16.5 table (integers, bitwise, inc/dec
+/// wrap, f32 add with subnormal flush, f64 add, f16/bf16 .noftz add and min/max), then the
+/// illegal combinations (AtomBadType) and a load direction; global memory and the answers equal
+/// the golden unit's.
 #[test]
-fn c_reduce_reports_not_built() {
+fn c_bulk_reduce_to_global_matches_golden() {
+    use DataType::*;
     let c = small_config();
-    let mut red = lane_req(1, 0, 0, 0, Op::CpReduceBulk);
-    red.lanes[0].a = 16;
-    let mut tred = tensor_req(2, BulkDir::SharedToGlobal, 2, 0x400, MAPS, [0; 5], 0);
-    tred.imm2 = 1;
-    let mut bench = Small::new(&c, 2);
-    MapSpec::d2(G + 0x1000, 16, 16, 64, 4, 4).write(&mut bench.mem, MAPS);
-    bench.input.push_back(red);
-    bench.input.push_back(tred);
-    bench.run(1000);
-    let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).collect();
-    assert_eq!(errs, vec![ErrorCode::NotBuilt, ErrorCode::NotBuilt]);
+    let mut reqs = Vec::new();
+    let mut tag = 0;
+    let combos: &[(AtomOp, &[DataType])] = &[
+        (AtomOp::Add, &[U32, S32, U64, F32, F64, F16, Bf16]),
+        (AtomOp::Min, &[U32, S32, U64, S64, F16, Bf16]),
+        (AtomOp::Max, &[U32, S32, U64, S64, F16, Bf16]),
+        (AtomOp::Inc, &[U32]),
+        (AtomOp::Dec, &[U32]),
+        (AtomOp::And, &[B32, B64]),
+        (AtomOp::Or, &[B32, B64]),
+        (AtomOp::Xor, &[B32, B64]),
+    ];
+    for (op, types) in combos {
+        for dt in *types {
+            tag += 1;
+            let mut r = reduce(tag, BulkDir::SharedToGlobal, *op, *dt, G + 0x100 * tag, 0x100 + 0x40 * (tag % 8), 48 + 16 * (tag as u128 % 3), 0);
+            if matches!(dt, F16 | Bf16) && *op == AtomOp::Add {
+                r.flags |= flags::MOD_A;
+            }
+            reqs.push(r);
+        }
+    }
+    for (op, dt, dir) in [
+        (AtomOp::Add, F16, BulkDir::SharedToGlobal), // f16 add without .noftz
+        (AtomOp::Inc, U64, BulkDir::SharedToGlobal),
+        (AtomOp::Cas, B32, BulkDir::SharedToGlobal),
+        (AtomOp::Exch, B32, BulkDir::SharedToGlobal),
+        (AtomOp::Min, F32, BulkDir::SharedToGlobal),
+        (AtomOp::Add, U32, BulkDir::GlobalToShared),
+    ] {
+        tag += 1;
+        reqs.push(reduce(tag, dir, op, dt, G + 0x100 * tag, 0x200, 32, 0));
+    }
+    tag += 1;
+    reqs.push(reduce(tag, BulkDir::SharedToGlobal, AtomOp::Add, U32, G + 0x108, 0x200, 32, 0)); // misaligned
+    tag += 1;
+    reqs.push(reduce(tag, BulkDir::SharedToGlobal, AtomOp::Add, U32, G + GLOBAL_BYTES as u64 - 16, 0x200, 32, 0)); // past the end
+    reqs.push(lane_req(tag + 1, 0, 0, 0, Op::BulkCommit));
+    reqs.push(lane_req(tag + 2, 0, 0, 0, Op::BulkWait));
+    let (bench, golden) = compare(&c, reduce_setup, &reqs, 5);
+    let mut before = MemorySystem::new(GLOBAL_BYTES, c.cta_slots as usize, c.shared_bytes as usize);
+    fill_global(&mut before, 7);
+    let changed = (1..=tag - 8).filter(|t| golden.mem.global.slice(G + 0x100 * t, 48).unwrap() != before.global.slice(G + 0x100 * t, 48).unwrap()).count();
+    assert!(changed as u64 >= tag - 8 - 2, "the reductions changed global memory ({changed} of {} ranges)", tag - 8);
+    let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).filter(|&e| e != ErrorCode::None).collect();
+    let mut want = vec![ErrorCode::AtomBadType; 6];
+    want.extend([ErrorCode::BulkSizeAlign, ErrorCode::GlobalOutOfRange]);
+    assert_eq!(errs, want);
+}
+
+/// The shared::cluster form: reduction into shared memory and complete_tx of the byte count on
+/// the mbarrier, interleaved with bulk copies (the reducer waits for the mover to drain).
+#[test]
+fn c_bulk_reduce_to_shared_cluster_completes_tx() {
+    use smsync_sim::memory::CLUSTER_BASE;
+    let c = small_config();
+    let cl = |off: u64| CLUSTER_BASE + off;
+    let mut reqs = vec![bulk(1, BulkDir::GlobalToShared, 0x800, G + 0x40, 64, 0x10)];
+    for (i, (op, dt)) in [(AtomOp::Add, DataType::U32), (AtomOp::Max, DataType::S32), (AtomOp::Xor, DataType::B32), (AtomOp::Add, DataType::U64), (AtomOp::Dec, DataType::U32)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut r = reduce(2 + i as u64, BulkDir::SharedToCluster, op, dt, cl(0x800 + 0x10 * i as u64), 0x100 + 0x20 * i as u64, 32, cl(0x10));
+        r.space = Space::SharedCluster;
+        reqs.push(r);
+    }
+    // u64 is not in the shared::cluster row of max: AtomBadType.
+    let mut bad = reduce(9, BulkDir::SharedToCluster, AtomOp::Max, DataType::U64, cl(0x900), 0x100, 16, cl(0x10));
+    bad.space = Space::SharedCluster;
+    reqs.push(bad);
+    let (bench, _) = compare(&c, reduce_setup, &reqs, 3);
+    assert_eq!(bench.trace.complete_tx.iter().map(|t| t.2).collect::<Vec<_>>(), vec![64, 32, 32, 32, 32, 32]);
+}
+
+/// cp.reduce.async.bulk.tensor: a typed f32 map, an untyped map with u32 add and b32 xor (the
+/// golden `reduce_type`), a box clipped at the tensor edge, a tensor base that is not 8-byte
+/// aligned (elements straddle the 8-byte port words), and an op the table refuses.
+#[test]
+fn c_tensor_reduce_matches_golden() {
+    let c = small_config();
+    let mut typed = MapSpec::d2(G + 0x2000, 12, 6, 64, 8, 4);
+    typed.elem_type = DataType::F32.code() as u32 + 1;
+    let plain = MapSpec::d2(G + 0x3000, 12, 6, 64, 8, 4);
+    let straddle = MapSpec::d2(G + 0x4006, 12, 6, 60, 8, 4);
+    let red = |tag: u64, map: usize, coords: [i32; 5], op: AtomOp| {
+        let mut r = tensor_req(tag, BulkDir::SharedToGlobal, 2, 0x200 + 0x80 * (tag % 4), MAPS + 128 * map as u64, coords, 0);
+        r.imm2 = op.code() as u32 + 1;
+        r
+    };
+    let reqs = vec![
+        red(1, 0, [0, 0, 0, 0, 0], AtomOp::Add),
+        red(2, 0, [8, 4, 0, 0, 0], AtomOp::Max), // f32 max: not in the table
+        red(3, 1, [0, 0, 0, 0, 0], AtomOp::Add),
+        red(4, 1, [8, 4, 0, 0, 0], AtomOp::Xor), // clipped in x and y
+        red(5, 2, [2, 1, 0, 0, 0], AtomOp::Add),
+        red(6, 2, [0, 0, 0, 0, 0], AtomOp::Or),
+        lane_req(7, 0, 0, 0, Op::BulkCommit),
+        lane_req(8, 0, 0, 0, Op::BulkWait),
+    ];
+    let (bench, _) = compare(&c, tensor_setup(vec![typed, plain, straddle], 0), &reqs, 4);
+    let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).filter(|&e| e != ErrorCode::None).collect();
+    assert_eq!(errs, vec![ErrorCode::AtomBadType]);
 }
 
 #[test]
@@ -836,9 +963,23 @@ fn random_stream(rng: &mut Rng, n: usize, cfg: &Config) -> Vec<Request> {
                 let src = 0x100 + 16 * rng.below((shared - 0x100 - len) / 16);
                 let dst = G + 16 * rng.below((GLOBAL_BYTES as u64 - len) / 16);
                 let mut r = bulk(tag, BulkDir::SharedToGlobal, dst, src, len as u128, 0);
-                if rng.below(3) == 0 {
-                    r.imm2 = 1;
-                    r.lanes[0].c = rng.below(1 << 16) as u128;
+                match rng.below(6) {
+                    0 | 1 => {
+                        r.imm2 = 1;
+                        r.lanes[0].c = rng.below(1 << 16) as u128;
+                    }
+                    2 | 3 => {
+                        // cp.reduce.async.bulk with a legal .global op x type (.noftz on all).
+                        let legal: Vec<(AtomOp, DataType)> = AtomOp::ALL
+                            .iter()
+                            .flat_map(|op| DataType::ALL.iter().map(move |dt| (*op, *dt)))
+                            .filter(|(op, dt)| bulk_reduce_legal(*op, *dt, true, true))
+                            .collect();
+                        let (op, dt) = legal[rng.below(legal.len() as u64) as usize];
+                        r = reduce(tag, BulkDir::SharedToGlobal, op, dt, dst, src, len as u128, 0);
+                        r.flags |= flags::MOD_A;
+                    }
+                    _ => {}
                 }
                 r
             }
