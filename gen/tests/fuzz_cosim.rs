@@ -13,10 +13,9 @@
 //! fails under cosim (and runs clean on the golden model), so an exclusion goes as soon as the RTL
 //! is fixed.
 //!
-//! The default (Hopper-sized) config's top takes too long to Verilate for the suite (see
-//! docs/BENCHMARKS.md, cosim section); its run is opt-in:
-//!
-//!     cargo test -p smsync --test fuzz_cosim -- --ignored --nocapture
+//! `fuzz_cosim_default_config` runs the same seeds on the default (Hopper-sized) config, whose
+//! Verilated top is cached by `cosim_corpus` (docs/BENCHMARKS.md, cosim section): the two
+//! configs of `configs/` each get 200 programs in the suite.
 //!
 //! Environment: SMSYNC_FUZZ_COSIM_COUNT=N changes the number of programs (default 200).
 
@@ -108,10 +107,9 @@ fn fuzz_cosim_fpga_small() {
     campaign("fpga-small", count);
 }
 
-/// Opt-in: the default config's top (a Verilator build of tens of minutes on 2 cores; see
+/// The default config's top (a Verilator build of about 6.5 min on 2 cores when not cached; see
 /// docs/BENCHMARKS.md).
 #[test]
-#[ignore = "builds the default config's top with Verilator (far beyond the suite's budget)"]
 fn fuzz_cosim_default_config() {
     let count = std::env::var("SMSYNC_FUZZ_COSIM_COUNT").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
     campaign("default", count);
