@@ -151,11 +151,21 @@ fn synth_and_place(
     let out = yosys
         .synth(opt.target, &sources, module, wrapper.as_deref(), work, nextpnr.is_some(), opt.timeout)
         .map_err(|e| e.to_string())?;
-    entry.synth = Some(opt.target.count(&out.core_cells));
+    let counts = opt.target.count(&out.core_cells);
+    entry.synth = Some(counts);
     entry.synth_seconds = Some(out.seconds);
+    if nextpnr.is_some() {
+        let chain = (entry.input_bits + entry.output_bits + 1) as u64;
+        let over = fit::check_synthesised(opt.target, &counts, chain, entry.output_bits as u64);
+        if !over.is_empty() {
+            eprintln!("smsync synth: {module}: not placed, exceeds the device: {}", over.join("; "));
+            entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis, {r}; not placed")));
+            return Ok(());
+        }
+    }
     if let (Some(n), Some(w), Some(netlist)) = (nextpnr, &wrapper, &out.netlist) {
         eprintln!("smsync synth: {module}: nextpnr (seed {SEED})...");
-        entry.pnr = Some(n.place_and_route(netlist, w, None, work, opt.timeout).map_err(|e| e.to_string())?);
+        entry.pnr = Some(n.place_and_route(netlist, w, None, TARGET_MHZ, work, opt.timeout).map_err(|e| e.to_string())?);
     }
     Ok(())
 }

@@ -60,13 +60,15 @@ impl Nextpnr {
         version_of(&self.exe, "--version")
     }
 
-    /// Place and route `netlist` (top `top`); constraints (`.lpf`/`.pcf`) optional. Timing
-    /// failure is not an error: the achieved Fmax is the result.
+    /// Place and route `netlist` (top `top`) aiming at `freq_mhz` (the per-module flow uses
+    /// [`TARGET_MHZ`], a board its clock); constraints (`.lpf`/`.pcf`) optional. Timing failure
+    /// is not an error: the achieved Fmax is the result.
     pub fn place_and_route(
         &self,
         netlist: &Path,
         top: &str,
         constraints: Option<&Path>,
+        freq_mhz: f64,
         work: &Path,
         limit: Duration,
     ) -> Result<PnrOutput, ToolError> {
@@ -92,7 +94,7 @@ impl Nextpnr {
             }
         };
         cmd.arg("--json").arg(netlist).arg("--top").arg(top);
-        cmd.args(["--seed", &SEED.to_string(), "--freq", &TARGET_MHZ.to_string(), "--timing-allow-fail"]);
+        cmd.args(["--seed", &SEED.to_string(), "--freq", &freq_mhz.to_string(), "--timing-allow-fail"]);
         cmd.arg("--report").arg(&report);
         let start = std::time::Instant::now();
         let exe_name = self.exe.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
