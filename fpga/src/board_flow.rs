@@ -168,7 +168,11 @@ fn steps(input: &BoardInput, target: Target, vfile: &Path, lpf: &Path, work: &Pa
     });
 
     eprintln!("smsync synth --board {}: yosys...", input.board);
-    let out = yosys.synth(target, &[vfile.to_path_buf()], input.top, None, work, true, input.timeout).map_err(|e| e.to_string())?;
+    // The sync unit's blocks (and the bridge) stay separate modules, as in the per-module flow.
+    let keep = crate::flow::unit_submodules(input.verilog, input.top);
+    let out = yosys
+        .synth(target, &[vfile.to_path_buf()], input.top, None, work, true, &keep, input.timeout)
+        .map_err(|e| e.to_string())?;
     let counts = target.count(&out.core_cells);
     report.synth = Some(counts);
     report.synth_seconds = Some(out.seconds);
