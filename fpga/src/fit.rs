@@ -66,10 +66,11 @@ pub fn check(target: Target, config: &Config, chain_bits: u64, is_top: bool) -> 
 pub fn check_synthesised(target: Target, synth: &Resources, chain_bits: u64, output_bits: u64) -> Vec<String> {
     let cap = target.capacity();
     let mut over = Vec::new();
+    let counted = if chain_bits > 0 { " (module + I/O wrapper)" } else { "" };
     let mut compare = |what: &str, need: f64, have: f64| {
         if need > have {
             over.push(format!(
-                "{what}: needs {need} (module + I/O wrapper), the {} has {have} ({:.0}% of the device)",
+                "{what}: needs {need}{counted}, the {} has {have} ({:.0}% of the device)",
                 target.device(),
                 100.0 * need / have
             ));
