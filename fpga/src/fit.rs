@@ -8,7 +8,7 @@
 //!   in block RAM as eight byte-wide RAMs; yosys maps it to block RAM only (no SPRAM inference on
 //!   iCE40, and far beyond any distributed-RAM budget), counting the data bits of each block.
 
-use crate::target::{Capacity, Target};
+use crate::target::{Capacity, Resources, Target};
 use serde::Serialize;
 use smsync_sim::config::Config;
 
@@ -59,6 +59,30 @@ pub fn check(target: Target, config: &Config, chain_bits: u64, is_top: bool) -> 
     FitCheck { min_ffs: chain_bits, min_ram_bits, refused }
 }
 
+/// After yosys: does the synthesised module (plus its registered-I/O wrapper, `chain_bits` FFs
+/// and about one LUT per output bit) exceed the device? Returns the reasons, each with the
+/// numbers. nextpnr would stop in packing with a terse message anyway; checking here saves its
+/// start-up and says by how much the module is too large.
+pub fn check_synthesised(target: Target, synth: &Resources, chain_bits: u64, output_bits: u64) -> Vec<String> {
+    let cap = target.capacity();
+    let mut over = Vec::new();
+    let counted = if chain_bits > 0 { " (module + I/O wrapper)" } else { "" };
+    let mut compare = |what: &str, need: f64, have: f64| {
+        if need > have {
+            over.push(format!(
+                "{what}: needs {need}{counted}, the {} has {have} ({:.0}% of the device)",
+                target.device(),
+                100.0 * need / have
+            ));
+        }
+    };
+    compare("LUTs", (synth.luts + output_bits) as f64, cap.luts as f64);
+    compare("flip-flops", (synth.ffs + chain_bits) as f64, cap.ffs as f64);
+    compare("block RAMs", synth.bram, cap.bram_blocks);
+    compare("DSPs", synth.dsp as f64, cap.dsp as f64);
+    over
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +104,16 @@ mod tests {
         assert!(f.refused[0].contains("29056 Kbit"), "{}", f.refused[0]);
         // A unit block has no shared memory: only the FF bound applies.
         assert!(check(Target::Ecp5_85k, &Config::hopper_like(), 700, false).refused.is_empty());
+    }
+
+    #[test]
+    fn a_synthesised_module_over_the_lut_budget_is_named_with_its_numbers() {
+        let big = Resources { luts: 83_000, ffs: 5_000, bram: 2.0, dsp: 0 };
+        let over = check_synthesised(Target::Ecp5_85k, &big, 1_000, 700);
+        assert_eq!(over.len(), 1, "{over:?}");
+        assert!(over[0].starts_with("LUTs: needs 83700"), "{}", over[0]);
+        assert!(over[0].contains("has 83640"), "{}", over[0]);
+        let small = Resources { luts: 2_000, ffs: 600, bram: 0.0, dsp: 0 };
+        assert!(check_synthesised(Target::Ecp5_85k, &small, 500, 200).is_empty());
     }
 }

@@ -68,6 +68,7 @@ pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
             fit,
             synth: None,
             synth_seconds: None,
+            parts: Default::default(),
             pnr: None,
             error: None,
         }));
@@ -148,18 +149,62 @@ fn synth_and_place(
         write(&wfile, &regio::wrapper_verilog(module, ports))?;
         sources.push(wfile);
     }
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let units = unit_submodules(&text, module);
     let out = yosys
-        .synth(opt.target, &sources, module, wrapper.as_deref(), work, nextpnr.is_some(), opt.timeout)
+        .synth(opt.target, &sources, module, wrapper.as_deref(), work, nextpnr.is_some(), &units, opt.timeout)
         .map_err(|e| e.to_string())?;
-    entry.synth = Some(opt.target.count(&out.core_cells));
+    let counts = opt.target.count(&out.core_cells);
+    entry.synth = Some(counts);
+    entry.parts = out.kept_cells.iter().map(|(name, cells)| (name.clone(), opt.target.count(cells))).collect();
     entry.synth_seconds = Some(out.seconds);
+    if nextpnr.is_some() {
+        let chain = (entry.input_bits + entry.output_bits + 1) as u64;
+        let over = fit::check_synthesised(opt.target, &counts, chain, entry.output_bits as u64);
+        if !over.is_empty() {
+            eprintln!("smsync synth: {module}: not placed, exceeds the device: {}", over.join("; "));
+            entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis, {r}; not placed")));
+            return Ok(());
+        }
+    }
     if let (Some(n), Some(w), Some(netlist)) = (nextpnr, &wrapper, &out.netlist) {
         eprintln!("smsync synth: {module}: nextpnr (seed {SEED})...");
-        entry.pnr = Some(n.place_and_route(netlist, w, None, work, opt.timeout).map_err(|e| e.to_string())?);
+        entry.pnr = Some(n.place_and_route(netlist, w, None, TARGET_MHZ, work, opt.timeout).map_err(|e| e.to_string())?);
     }
     Ok(())
 }
 
+/// The unit blocks inside a generated module: every submodule (not `module` itself) whose port
+/// list has a `req_valid` request port. In the `sync_unit` top these are the barrier file, the
+/// mbarrier ALU, the warp network, the copy engine and the atomic ALU; the other submodules
+/// rust-hdl writes are single registers (`d`, `q`, `clock`). yosys keeps the units as separate
+/// modules (flattening only the registers into them): optimising one flat top of 300k+ cells
+/// is what made `synth_ecp5` of the top take hours, and the report gets a per-unit breakdown.
+pub fn unit_submodules(verilog: &str, module: &str) -> Vec<String> {
+    verilog
+        .lines()
+        .filter_map(|line| line.strip_prefix("module "))
+        .filter_map(|rest| {
+            let (name, ports) = rest.split_once('(')?;
+            let has_request = ports.split(|c| c == ',' || c == ')').any(|p| p.trim() == "req_valid");
+            (name != module && has_request).then(|| name.to_string())
+        })
+        .collect()
+}
+
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_inside_a_top_are_the_submodules_with_a_request_port() {
+        let v = "module top(clock,req_valid,x);\nendmodule\nmodule top$core$wnet(clock,reset,req_valid,req_ready);\nendmodule\n\
+                 module top$core$o_valid(d,q,clock);\nendmodule\nmodule top$core$barrier(clock,req_valid_x,req_valid);\nendmodule\n";
+        assert_eq!(unit_submodules(v, "top"), vec!["top$core$wnet".to_string(), "top$core$barrier".to_string()]);
+        assert!(unit_submodules("module unit(clock,req_valid);\nendmodule\n", "unit").is_empty());
+    }
 }

@@ -6,11 +6,13 @@
 //! * [`regio`]: the registered-I/O wrapper that makes Fmax register-to-register;
 //! * [`fit`]: the pre-check that refuses what cannot fit before any tool runs;
 //! * [`flow`] and [`report`]: the flow and its JSON / Markdown report;
+//! * [`board_flow`]: a board top-level (ULX3S) through synthesis, place-and-route and `ecppack`;
 //!
 //! The board top-levels and the UART host bridge are in the `smsync-boards` crate (fpga/boards).
 //!
 //! See docs/FPGA.md for the commands and the results.
 
+pub mod board_flow;
 pub mod fit;
 pub mod flow;
 pub mod regio;

@@ -40,6 +40,8 @@ pub struct ModuleReport {
     /// yosys' counts for the module alone (without the registered-I/O wrapper).
     pub synth: Option<Resources>,
     pub synth_seconds: Option<f64>,
+    /// yosys' counts of the units inside the module (the top), by their module name there.
+    pub parts: std::collections::BTreeMap<String, Resources>,
     /// After place-and-route, module + wrapper (nextpnr's utilisation); Fmax is register-to-register.
     pub pnr: Option<PnrOutput>,
     /// A tool failure or time-out for this module (the flow goes on with the others).
@@ -102,6 +104,25 @@ impl SynthReport {
                 None => format!("**{}** (top)", m.module),
             };
             md += &format!("| {name} | {luts} | {ffs} | {bram} | {dsp} | {fmax} | {pnr} | {} |\n", notes.join("; "));
+        }
+        for m in &self.modules {
+            if !m.parts.is_empty() {
+                md += &format!("\nUnits inside `{}` (yosys, each optimised as its own module; the rest is the top's glue):\n\n", m.module);
+                md += "| unit instance | LUTs | FFs | BRAM | DSP |\n|---|---:|---:|---:|---:|\n";
+                for (name, r) in &m.parts {
+                    md += &format!("| `{name}` | {} | {} | {} | {} |\n", r.luts, r.ffs, r.bram, r.dsp);
+                }
+                if let Some(total) = &m.synth {
+                    let sum = |f: fn(&Resources) -> f64| m.parts.values().map(f).sum::<f64>();
+                    md += &format!(
+                        "| (glue: top minus units) | {} | {} | {} | {} |\n",
+                        total.luts as f64 - sum(|r| r.luts as f64),
+                        total.ffs as f64 - sum(|r| r.ffs as f64),
+                        total.bram - sum(|r| r.bram),
+                        total.dsp as f64 - sum(|r| r.dsp as f64)
+                    );
+                }
+            }
         }
         for m in &self.modules {
             if let Some(p) = &m.pnr {

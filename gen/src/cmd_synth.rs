@@ -1,6 +1,9 @@
 //! `smsync synth`: synthesis (and place-and-route where the target has it) of every generated
 //! module for one FPGA target; prints the Markdown report and writes report.json / report.md.
 //! The flow itself lives in the `smsync-fpga` crate (fpga/src/flow.rs).
+//!
+//! With `--board ulx3s`: the board top-level (`smsync gen --board ulx3s`) through synth_ecp5,
+//! nextpnr-ecp5 with constraints/ulx3s.lpf and ecppack (fpga/src/board_flow.rs).
 
 use smsync_fpga::flow::{self, FlowOptions};
 use smsync_fpga::target::Target;
@@ -14,8 +17,16 @@ pub struct Args {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// FPGA target: ecp5-85k, ice40-up5k or xilinx-7 (yosys estimate, no place-and-route).
-    #[arg(long)]
-    pub target: String,
+    /// Required unless --board is given.
+    #[arg(long, required_unless_present = "board")]
+    pub target: Option<String>,
+    /// Build a board top-level into a bitstream instead of the per-module report: `ulx3s`
+    /// (ECP5-85F; the Arty's Artix-7 has no open place-and-route here).
+    #[arg(long, conflicts_with_all = ["target", "modules", "no_pnr"])]
+    pub board: Option<String>,
+    /// UART baud rate of the board top (--board only).
+    #[arg(long, default_value_t = smsync_boards::board::DEFAULT_BAUD)]
+    pub baud: u32,
     /// Output directory (default build/synth/<config>-<target>).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -31,13 +42,16 @@ pub struct Args {
 }
 
 pub fn main(a: Args) -> Result<(), String> {
-    let target = Target::parse(&a.target)?;
     let config = match &a.config {
         Some(path) => Config::from_file(path).map_err(|e| e.to_string())?,
         None => Config::default(),
     };
+    if let Some(board) = &a.board {
+        return board_main(&a, board, &config);
+    }
+    let target = Target::parse(a.target.as_deref().unwrap_or_default())?;
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("build/synth/{}-{}", config.name, target.name())));
-    let command = std::env::args().map(|s| if s.contains(' ') { format!("'{s}'") } else { s }).collect::<Vec<_>>().join(" ");
+    let command = command_line();
     let opts = FlowOptions { target, out: out.clone(), modules: a.modules, timeout: Duration::from_secs(a.timeout), no_pnr: a.no_pnr, command };
     let report = flow::run(&config, &opts)?;
     println!("{}", report.to_markdown());
@@ -47,5 +61,42 @@ pub fn main(a: Args) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("tool run failed for: {} (see the report)", failed.join(", ")))
+    }
+}
+
+fn command_line() -> String {
+    std::env::args().map(|s| if s.contains(' ') { format!("'{s}'") } else { s }).collect::<Vec<_>>().join(" ")
+}
+
+/// `--board`: generate the board top (as `smsync gen --board` does) and build its bitstream.
+fn board_main(a: &Args, name: &str, config: &Config) -> Result<(), String> {
+    use smsync_boards::board::{board_verilog, cycles_per_bit, Board, CORE_CLOCK_HZ};
+    let board = Board::parse(name)?;
+    if board != Board::Ulx3s {
+        return Err(format!(
+            "--board {name}: only ulx3s (ECP5) has an open place-and-route flow here; for the Arty use Vivado with \
+             `smsync gen --board arty` and constraints/arty-a7-100t.xdc (`smsync synth --target xilinx-7` gives a yosys estimate)"
+        ));
+    }
+    let verilog = board_verilog(board, config, cycles_per_bit(a.baud))?;
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("build/synth/{}-board-{}", config.name, board.name())));
+    let input = smsync_fpga::board_flow::BoardInput {
+        board: board.name(),
+        top: board.module(),
+        verilog: &verilog,
+        constraints_name: board.constraints(),
+        constraints: board.constraint_text(),
+        clock_mhz: CORE_CLOCK_HZ as f64 / 1e6,
+        config: &config.name,
+        out: out.clone(),
+        timeout: Duration::from_secs(a.timeout),
+        command: command_line(),
+    };
+    let report = smsync_fpga::board_flow::run(&input)?;
+    println!("{}", report.to_markdown());
+    println!("report: {0}/report.json, {0}/report.md", out.display());
+    match (&report.bitstream, &report.error) {
+        (Some(_), None) => Ok(()),
+        _ => Err(format!("no bitstream for board `{name}` (see the report)")),
     }
 }

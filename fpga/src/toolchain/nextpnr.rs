@@ -60,40 +60,46 @@ impl Nextpnr {
         version_of(&self.exe, "--version")
     }
 
-    /// Place and route `netlist` (top `top`); constraints (`.lpf`/`.pcf`) optional. Timing
-    /// failure is not an error: the achieved Fmax is the result.
+    /// Place and route `netlist` (top `top`) aiming at `freq_mhz` (the per-module flow uses
+    /// [`TARGET_MHZ`], a board its clock); constraints (`.lpf`/`.pcf`) optional. Timing failure
+    /// is not an error: the achieved Fmax is the result.
     pub fn place_and_route(
         &self,
         netlist: &Path,
         top: &str,
         constraints: Option<&Path>,
+        freq_mhz: f64,
         work: &Path,
         limit: Duration,
     ) -> Result<PnrOutput, ToolError> {
         let report = work.join(format!("{top}.pnr.json"));
         let log = work.join(format!("{top}.nextpnr.log"));
         let mut cmd = Command::new(&self.exe);
+        // Run inside `work` with relative paths: the PyPI WebAssembly builds see the host's
+        // directories except /tmp (they mount a private temporary directory there), but always
+        // the current directory and its parents.
+        cmd.current_dir(work);
         let routed = match self.kind {
             Pnr::Ecp5 => {
                 let cfg = work.join(format!("{top}.config"));
-                cmd.args(["--85k", "--package", "CABGA381", "--textcfg"]).arg(&cfg);
+                cmd.args(["--85k", "--package", "CABGA381", "--textcfg"]).arg(relative_to(&cfg, work));
                 if let Some(c) = constraints {
-                    cmd.arg("--lpf").arg(c);
+                    cmd.arg("--lpf").arg(relative_to(c, work));
                 }
                 cfg
             }
             Pnr::Ice40 => {
                 let asc = work.join(format!("{top}.asc"));
-                cmd.args(["--up5k", "--package", "sg48", "--asc"]).arg(&asc);
+                cmd.args(["--up5k", "--package", "sg48", "--asc"]).arg(relative_to(&asc, work));
                 if let Some(c) = constraints {
-                    cmd.arg("--pcf").arg(c);
+                    cmd.arg("--pcf").arg(relative_to(c, work));
                 }
                 asc
             }
         };
-        cmd.arg("--json").arg(netlist).arg("--top").arg(top);
-        cmd.args(["--seed", &SEED.to_string(), "--freq", &TARGET_MHZ.to_string(), "--timing-allow-fail"]);
-        cmd.arg("--report").arg(&report);
+        cmd.arg("--json").arg(relative_to(netlist, work)).arg("--top").arg(top);
+        cmd.args(["--seed", &SEED.to_string(), "--freq", &freq_mhz.to_string(), "--timing-allow-fail"]);
+        cmd.arg("--report").arg(relative_to(&report, work));
         let start = std::time::Instant::now();
         let exe_name = self.exe.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         run_logged(&format!("{exe_name} ({top})"), cmd, &log, limit)?;
@@ -110,9 +116,24 @@ impl Nextpnr {
 pub fn ecppack(config: &Path, bit: &Path, work: &Path, limit: Duration) -> Result<String, ToolError> {
     let exe = find_tool("SMSYNC_ECPPACK", &["ecppack", "yowasp-ecppack"])?;
     let mut cmd = Command::new(&exe);
-    cmd.arg("--compress").arg(config).arg(bit);
+    cmd.current_dir(work);
+    cmd.arg("--compress").arg(relative_to(config, work)).arg(relative_to(bit, work));
     run_logged("ecppack", cmd, &work.join("ecppack.log"), limit)?;
     Ok(version_of(&exe, "--version"))
+}
+
+/// `path` as seen from `dir`: relative when it is inside `dir` or inside its parent (the flow's
+/// `work/` and `rtl/` are siblings), else unchanged.
+fn relative_to(path: &Path, dir: &Path) -> PathBuf {
+    if let Ok(rest) = path.strip_prefix(dir) {
+        return rest.to_path_buf();
+    }
+    if let Some(parent) = dir.parent() {
+        if let Ok(rest) = path.strip_prefix(parent) {
+            return Path::new("..").join(rest);
+        }
+    }
+    path.to_path_buf()
 }
 
 /// Read nextpnr's `--report` JSON: `utilization`, `fmax` (per clock: achieved / constraint) and
@@ -167,6 +188,14 @@ pub fn parse_report(text: &str) -> Result<PnrOutput, ToolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_paths_are_relative_to_the_work_directory() {
+        let work = Path::new("/tmp/x/work");
+        assert_eq!(relative_to(Path::new("/tmp/x/work/a.json"), work), PathBuf::from("a.json"));
+        assert_eq!(relative_to(Path::new("/tmp/x/rtl/b.lpf"), work), PathBuf::from("../rtl/b.lpf"));
+        assert_eq!(relative_to(Path::new("/other/c"), work), PathBuf::from("/other/c"));
+    }
 
     #[test]
     fn report_json_gives_utilisation_fmax_and_worst_path() {

@@ -18,6 +18,8 @@ pub struct SynthOutput {
     pub core_cells: BTreeMap<String, u64>,
     /// Cell histogram of the whole design (core + wrapper when wrapped).
     pub design_cells: BTreeMap<String, u64>,
+    /// Cell histogram of each module kept apart inside the core (`keep`), by module name.
+    pub kept_cells: BTreeMap<String, BTreeMap<String, u64>>,
     /// The netlist for nextpnr, when asked for.
     pub netlist: Option<PathBuf>,
     pub seconds: f64,
@@ -35,7 +37,11 @@ impl Yosys {
 
     /// Synthesise `core` from `sources` for `target`. With `wrapper = Some(top)` the design top is
     /// the wrapper and `core` keeps its own hierarchy so both are counted; the netlist is written
-    /// to `<work>/<top>.json` when `netlist` is set. yosys is deterministic (no seed).
+    /// to `<work>/<top>.json` when `netlist` is set. The modules in `keep` (the units inside the
+    /// top) are not flattened into the core: yosys then optimises each on its own, which is
+    /// what makes the top finish (see docs/FPGA.md, "Why yosys was slow"), and they are counted
+    /// apart. yosys is deterministic (no seed).
+    #[allow(clippy::too_many_arguments)]
     pub fn synth(
         &self,
         target: Target,
@@ -44,11 +50,13 @@ impl Yosys {
         wrapper: Option<&str>,
         work: &Path,
         netlist: bool,
+        keep: &[String],
         limit: Duration,
     ) -> Result<SynthOutput, ToolError> {
         let top = wrapper.unwrap_or(core);
         let json = work.join(format!("{top}.{}.json", target.name()));
         let stat = work.join(format!("{top}.{}.stat.json", target.name()));
+        let core_stat = work.join(format!("{core}.{}.core-stat.json", target.name()));
         let log = work.join(format!("{top}.{}.yosys.log", target.name()));
         let mut script = String::new();
         for s in sources {
@@ -59,30 +67,59 @@ impl Yosys {
             // The core stays one module under the wrapper, so `stat` reports it on its own.
             script += &format!("setattr -mod -set keep_hierarchy 1 {core}; ");
         }
+        for k in keep {
+            script += &format!("setattr -mod -set keep_hierarchy 1 {}; ", k);
+        }
         let json_arg = json.display().to_string();
         script += &target.synth_pass(top, netlist.then_some(json_arg.as_str()));
         script += &format!("; tee -q -o {} stat -json", stat.display());
+        // The core's own hierarchy (itself + kept units), without the wrapper.
+        script += &format!("; tee -q -o {} stat -json -top {}", core_stat.display(), core);
         let mut cmd = Command::new(&self.exe);
         cmd.args(["-q", "-p", &script]);
         let start = std::time::Instant::now();
         run_logged(&format!("yosys {} ({top})", target.synth_pass(top, None)), cmd, &log, limit)?;
         let seconds = start.elapsed().as_secs_f64();
         let text = std::fs::read_to_string(&stat).map_err(|e| ToolError(format!("{}: {e}", stat.display())))?;
-        let (core_cells, design_cells) = parse_stat(&text, core)?;
-        Ok(SynthOutput { core_cells, design_cells, netlist: netlist.then_some(json), seconds })
+        let (_, design_cells) = parse_stat(&text, core)?;
+        let core_text =
+            std::fs::read_to_string(&core_stat).map_err(|e| ToolError(format!("{}: {e}", core_stat.display())))?;
+        let (_, core_cells) = parse_stat(&core_text, core)?;
+        let kept_cells = keep.iter().filter_map(|k| module_cells(&text, k).map(|c| (k.clone(), c))).collect();
+        Ok(SynthOutput { core_cells, design_cells, kept_cells, netlist: netlist.then_some(json), seconds })
     }
+}
+
+/// yosys 0.23 `stat -json` of a design with two or more levels of hierarchy prints its
+/// text-mode hierarchy lines (`    leaf    2`) into the JSON; every JSON line of that output
+/// has a quote or is punctuation only, so drop the others.
+fn strip_stat_noise(text: &str) -> String {
+    text.lines()
+        .filter(|l| l.contains('"') || !l.chars().any(|c| c.is_alphanumeric()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Cells of one module (its own, not its submodules') from `stat -json`, if it is there.
+fn module_cells(text: &str, module: &str) -> Option<BTreeMap<String, u64>> {
+    let v: serde_json::Value = serde_json::from_str(&strip_stat_noise(text)).ok()?;
+    let m = v.get("modules")?.as_object()?;
+    let node = m.get(&format!("\\{module}")).or_else(|| m.get(module))?;
+    Some(histogram(node))
+}
+
+fn histogram(node: &serde_json::Value) -> BTreeMap<String, u64> {
+    node.get("num_cells_by_type")
+        .and_then(|m| m.as_object())
+        .map(|m| m.iter().map(|(k, v)| (k.trim_start_matches('$').to_string(), v.as_u64().unwrap_or(0))).collect())
+        .unwrap_or_default()
 }
 
 /// From yosys `stat -json`: (cells of module `core`, cells of the whole design).
 pub fn parse_stat(text: &str, core: &str) -> Result<(BTreeMap<String, u64>, BTreeMap<String, u64>), ToolError> {
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| ToolError(format!("yosys stat -json is not JSON: {e}")))?;
-    let cells = |node: &serde_json::Value| -> BTreeMap<String, u64> {
-        node.get("num_cells_by_type")
-            .and_then(|m| m.as_object())
-            .map(|m| m.iter().map(|(k, v)| (k.trim_start_matches('$').to_string(), v.as_u64().unwrap_or(0))).collect())
-            .unwrap_or_default()
-    };
+    let v: serde_json::Value = serde_json::from_str(&strip_stat_noise(text))
+        .map_err(|e| ToolError(format!("yosys stat -json is not JSON: {e}")))?;
+    let cells = histogram;
     let design = v.get("design").map(cells).ok_or_else(|| ToolError("yosys stat -json: no `design` entry".into()))?;
     let modules = v.get("modules").and_then(|m| m.as_object());
     let core_cells = modules
@@ -107,5 +144,14 @@ mod tests {
         assert_eq!(core["TRELLIS_FF"], 1);
         assert_eq!(design["TRELLIS_FF"], 5);
         assert!(parse_stat("not json", "core").is_err());
+    }
+
+    #[test]
+    fn hierarchy_lines_yosys_0_23_prints_into_stat_json_are_dropped() {
+        let text = "{\n \"modules\": {\n  \"\\\\unit$a\": {\"num_cells_by_type\": {\"LUT4\": 7}}\n },\n     leaf    2\n \"design\": {\"num_cells_by_type\": {\"LUT4\": 9}}\n}";
+        let (_, design) = parse_stat(text, "top").unwrap();
+        assert_eq!(design["LUT4"], 9);
+        assert_eq!(module_cells(text, "unit$a").unwrap()["LUT4"], 7);
+        assert!(module_cells(text, "other").is_none());
     }
 }
