@@ -4,7 +4,8 @@
 //! * [`element`]: `AtomicElement`, the combinational new-value function of one element
 //!   (`smsync_sim::units::atomic::element`), shared with the copy engine's bulk reductions.
 //! * [`float_add`]: `FloatAdder<W>`, the IEEE add (round-to-nearest-even) used by the element.
-//! * [`AtomicAlu`] (this file): the warp-request sequencer around one element datapath and one
+//! * [`group`]: `GroupLane`, one extra lane of a coalesced step (its own element datapath).
+//! * [`AtomicAlu`] (this file): the warp-request sequencer around the element datapaths and one
 //!   memory port; [`atomic_alu_verilog`] generates it for a config.
 //!
 //! # Ports of `AtomicAlu`
@@ -41,7 +42,7 @@
 //!
 //! The memory port performs requests in grant order (a read granted after a write sees it).
 //!
-//! # Sequencer (one lane at a time, a line forwarding register)
+//! # Sequencer (one line per step, a line forwarding register)
 //!
 //! ```text
 //!  IDLE     request checks (the golden `check`); error -> RESP; else LANE with remaining = active
@@ -50,7 +51,8 @@
 //!           (forwarding register hit) -> step at once, else read it -> WAIT
 //!  WAIT     m_rvalid -> step on m_rdata
 //!  STEP     one element per cycle through AtomicElement; the last element writes the line back
-//!           (same cycle); the lane's old value is recorded; next lane or RESP
+//!           (same cycle), together with the lanes that joined (below); the old values are
+//!           recorded; next lane or RESP
 //!  RESP     resp_valid + req_ready
 //! ```
 //!
@@ -58,10 +60,25 @@
 //! the line just written); the register is cleared at every new request because other agents
 //! may write memory between requests.
 //!
-//! Cycle cost per lane (read latency 1, grant at once): 2 cycles (read, then read data + write)
-//! for a lane on a new line, 1 cycle for a lane on the line just written, plus `vec - 1` cycles
-//! for vector forms; plus 2 cycles per request (IDLE, RESP). `config.atomic_lanes` is not used:
-//! one memory port serializes the lanes (see docs/ARCHITECTURE.md, atomic_alu).
+//! # Coalesced steps (`config.atomic_lanes`)
+//!
+//! The lowest remaining lane is the step's lead. With `atomic_lanes` = n > 1, the next n - 1
+//! remaining lanes in ascending order (capped at 7: [`MAX_GROUP`] 2-byte elements fill a line)
+//! are offered to `GroupLane`s; they join the lead's step while each is aligned, in the lead's
+//! 16-byte line, in range, and on bytes no earlier member of the step touches. The first lane
+//! that cannot join ends the group (so the lanes served are always a prefix of the ascending
+//! order, and results, errors and the lanes written before an error are exactly the golden
+//! model's). Joined lanes are computed in parallel, each with its own `AtomicElement`, and
+//! written with the lead's line in one write (the byte enables of all). Only scalar accesses
+//! narrower than the line are grouped (vectors and b128: the lead alone). Same-address lanes
+//! never share a step: the second one leads the next step and sees the first one's result
+//! through the forwarding register.
+//!
+//! Cycle cost per step (read latency 1, grant at once): 2 cycles (read, then read data + write)
+//! on a new line, 1 cycle on the line just written, plus `vec - 1` cycles for vector forms; plus
+//! 2 cycles per request (IDLE, RESP). 32 consecutive u32 lanes (4 per line): 18 cycles with
+//! `atomic_lanes` >= 4, 42 with 1. Lanes spread over 32 lines still take 2 cycles each: one
+//! memory port, 16 bytes wide (see docs/ARCHITECTURE.md, atomic_alu).
 //!
 //! # Errors (golden order)
 //!
@@ -79,6 +96,7 @@
 
 pub mod element;
 pub mod float_add;
+pub mod group;
 pub mod width;
 
 use rust_hdl::prelude::*;
@@ -88,6 +106,7 @@ use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE, WINDOW};
 
 use crate::common::{error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
 use element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+use group::GroupLane;
 use width::{Truncate, ZeroExtend};
 
 /// CTA slot index width.
@@ -106,6 +125,15 @@ const S_LANE: u64 = 1;
 const S_WAIT: u64 = 2;
 const S_STEP: u64 = 3;
 const S_RESP: u64 = 4;
+
+/// The most lanes one step can serve: eight 2-byte elements fill a 16-byte line.
+pub const MAX_GROUP: usize = 8;
+
+/// Lanes stepped together for `config` (the lead plus its `GroupLane`s): `atomic_lanes`, capped
+/// at [`MAX_GROUP`] because a step works on one 16-byte line.
+pub fn group_size(config: &Config) -> usize {
+    (config.atomic_lanes as usize).clamp(1, MAX_GROUP)
+}
 
 /// Verilog of the atomic ALU for `config`, top module named `module`.
 pub fn atomic_alu_verilog(config: &Config, module: &str) -> Result<String, VerilogError> {
@@ -154,6 +182,8 @@ pub struct AtomicAlu {
     pub resp_error_lane: Signal<Out, Bits<LANE_BITS>>,
 
     element: AtomicElement,
+    /// The extra lanes of a coalesced step (`group_size - 1` of them; see "Coalesced steps").
+    group: Vec<GroupLane>,
     /// Width changes between the address (64), byte-offset (8) and index (4) datapaths.
     widen_access: ZeroExtend<8, 64>,
     cut_byte_off: Truncate<64, 8>,
@@ -238,6 +268,33 @@ pub struct AtomicAlu {
     lane_done: Signal<Local, Bit>,
     remaining_next: Signal<Local, Bits<WARP_LANES>>,
 
+    // ---- coalesced step: the lead plus the lanes that join it (group[j]) ----
+    /// Byte enables of one access at byte 0; `access_bytes - 1`; `global_end - access_bytes`.
+    access_be: Signal<Local, Bits<16>>,
+    align_mask: Signal<Local, Bits<64>>,
+    global_limit: Signal<Local, Bits<64>>,
+    /// The lead's byte enables.
+    lead_be: Signal<Local, Bits<16>>,
+    /// Lanes after the lead not yet offered to a slot: `x_pool[j]` is offered to `group[j]`.
+    x_pool: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// The lowest lane of `x_pool[j]` (one-hot; zero when the pool is empty).
+    x_pick: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// `group[j]` joins the step (so did every slot before it).
+    x_in: Vec<Signal<Local, Bit>>,
+    /// Accumulated up to slot j over the lead and the slots that joined: bytes claimed, lanes
+    /// served, line bits replaced and their new values.
+    acc_be: Vec<Signal<Local, Bits<16>>>,
+    acc_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    acc_mask: Vec<Signal<Local, Bits<ELEM_BITS>>>,
+    acc_value: Vec<Signal<Local, Bits<ELEM_BITS>>>,
+    /// The whole step: byte enables, lanes served, bits replaced by joined lanes, their values.
+    step_be: Signal<Local, Bits<16>>,
+    step_lanes: Signal<Local, Bits<WARP_LANES>>,
+    step_mask: Signal<Local, Bits<ELEM_BITS>>,
+    step_value: Signal<Local, Bits<ELEM_BITS>>,
+    /// The line the step writes: the lead's `new_line` with the joined lanes' elements.
+    step_line: Signal<Local, Bits<ELEM_BITS>>,
+
     // ---- constants ----
     st_idle: Constant<Bits<STATE_BITS>>,
     st_lane: Constant<Bits<STATE_BITS>>,
@@ -301,7 +358,6 @@ pub struct AtomicAlu {
     k_zero128: Constant<Bits<ELEM_BITS>>,
     k_ones128: Constant<Bits<ELEM_BITS>>,
     k_zero32: Constant<Bits<WARP_LANES>>,
-    k_one32: Constant<Bits<WARP_LANES>>,
     k_zero_lane: Constant<Bits<LANE_BITS>>,
     k_zero_idx: Constant<Bits<4>>,
     k_one_idx: Constant<Bits<4>>,
@@ -355,6 +411,7 @@ impl AtomicAlu {
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
             element: AtomicElement::new(),
+            group: (1..group_size(config)).map(|_| GroupLane::default()).collect(),
             widen_access: Default::default(),
             cut_byte_off: Default::default(),
             widen_elem_index: Default::default(),
@@ -428,6 +485,22 @@ impl AtomicAlu {
             old_value: Default::default(),
             lane_done: Default::default(),
             remaining_next: Default::default(),
+            access_be: Default::default(),
+            align_mask: Default::default(),
+            global_limit: Default::default(),
+            lead_be: Default::default(),
+            x_pool: (1..group_size(config)).map(|_| Default::default()).collect(),
+            x_pick: (1..group_size(config)).map(|_| Default::default()).collect(),
+            x_in: (1..group_size(config)).map(|_| Default::default()).collect(),
+            acc_be: (1..group_size(config)).map(|_| Default::default()).collect(),
+            acc_lanes: (1..group_size(config)).map(|_| Default::default()).collect(),
+            acc_mask: (1..group_size(config)).map(|_| Default::default()).collect(),
+            acc_value: (1..group_size(config)).map(|_| Default::default()).collect(),
+            step_be: Default::default(),
+            step_lanes: Default::default(),
+            step_mask: Default::default(),
+            step_value: Default::default(),
+            step_line: Default::default(),
             st_idle: Constant::new(S_IDLE.to_bits()),
             st_lane: Constant::new(S_LANE.to_bits()),
             st_wait: Constant::new(S_WAIT.to_bits()),
@@ -489,7 +562,6 @@ impl AtomicAlu {
             k_zero128: Constant::new(0u64.to_bits()),
             k_ones128: Constant::new(u128::MAX.to_bits()),
             k_zero32: Constant::new(0u64.to_bits()),
-            k_one32: Constant::new(1u64.to_bits()),
             k_zero_lane: Constant::new(0u64.to_bits()),
             k_zero_idx: Constant::new(0u64.to_bits()),
             k_one_idx: Constant::new(1u64.to_bits()),
@@ -671,12 +743,12 @@ impl Logic for AtomicAlu {
         }
         self.lane_error.next = self.e_none.val();
         self.widen_access.narrow.next = self.access_bytes.val();
-        if (self.cur_addr.val() & (self.widen_access.wide.val() - self.k_one64.val())).any() {
+        self.align_mask.next = self.widen_access.wide.val() - self.k_one64.val();
+        self.global_limit.next = self.global_end.val() - self.widen_access.wide.val();
+        if (self.cur_addr.val() & self.align_mask.val()).any() {
             self.lane_error.next = self.e_align.val();
         } else if self.is_global.val() {
-            if (self.cur_addr.val() < self.k_global_base.val())
-                | (self.cur_addr.val() > (self.global_end.val() - self.widen_access.wide.val()))
-            {
+            if (self.cur_addr.val() < self.k_global_base.val()) | (self.cur_addr.val() > self.global_limit.val()) {
                 self.lane_error.next = self.e_global_range.val();
             }
         } else if (self.is_cluster.val()
@@ -751,14 +823,99 @@ impl Logic for AtomicAlu {
                 (self.src_old.val() >> (self.byte_off.val() << 3)) & !(self.k_ones128.val() << (self.access_bytes.val() << 3));
         }
 
+        // ================= coalesced step: the lanes that join the lead =================
+        // (see "Coalesced steps" in the module doc). Three passes over the slots: offer lanes
+        // (x_pool / x_pick chain), feed each GroupLane its lane, then decide who joins and
+        // accumulate (x_in / acc_* chain). Slot 0 links to the lead, slot j to slot j - 1.
+        self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.access_bytes.val());
+        self.lead_be.next = self.access_be.val() << self.byte_off.val();
+        for j in 0..self.group.len().min(1) {
+            self.x_pool[j].next = self.lane_pool.val() & !self.lowest.val();
+            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
+        }
+        for j in 1..self.group.len() {
+            self.x_pool[j].next = self.x_pool[j - 1].val() & !self.x_pick[j - 1].val();
+            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
+        }
+        for j in 0..self.group.len() {
+            self.group[j].addr.next = self.lane_addr[0].val();
+            self.group[j].b.next = self.lane_b[0].val().get_bits::<64>(0);
+            self.group[j].c.next = self.lane_c[0].val().get_bits::<64>(0);
+            for i in 0..32 {
+                if self.x_pick[j].val().get_bit(i) {
+                    self.group[j].addr.next = self.lane_addr[i].val();
+                    self.group[j].b.next = self.lane_b[i].val().get_bits::<64>(0);
+                    self.group[j].c.next = self.lane_c[i].val().get_bits::<64>(0);
+                }
+            }
+            self.group[j].single.next = self.req_vec.val() == self.v1.val();
+            self.group[j].op.next = self.req_sub.val();
+            self.group[j].dtype.next = self.req_dtype.val();
+            self.group[j].ftz_f32.next = self.is_global.val();
+            self.group[j].is_global.next = self.is_global.val();
+            self.group[j].lead_addr.next = self.cur_addr.val();
+            self.group[j].global_limit.next = self.global_limit.val();
+            self.group[j].align_mask.next = self.align_mask.val();
+            self.group[j].elem_mask.next = self.elem_mask.val();
+            self.group[j].access_be.next = self.access_be.val();
+            self.group[j].src_line.next = self.src_line.val();
+            self.group[j].src_old.next = self.src_old.val();
+        }
+        // (Each acc_* is written once per path: a signal read back after its own assignment
+        // would be a combinational self-loop in rust-hdl's simulator.)
+        for j in 0..self.group.len().min(1) {
+            self.x_in[j].next = self.x_pick[j].val().any()
+                & self.group[j].fits.val()
+                & !(self.group[j].be.val() & self.lead_be.val()).any();
+            if self.x_in[j].val() {
+                self.acc_be[j].next = self.lead_be.val() | self.group[j].be.val();
+                self.acc_lanes[j].next = self.lowest.val() | self.x_pick[j].val();
+                self.acc_mask[j].next = self.group[j].put_mask.val();
+                self.acc_value[j].next = self.group[j].put_value.val();
+            } else {
+                self.acc_be[j].next = self.lead_be.val();
+                self.acc_lanes[j].next = self.lowest.val();
+                self.acc_mask[j].next = self.k_zero128.val();
+                self.acc_value[j].next = self.k_zero128.val();
+            }
+        }
+        for j in 1..self.group.len() {
+            self.x_in[j].next = self.x_in[j - 1].val()
+                & self.x_pick[j].val().any()
+                & self.group[j].fits.val()
+                & !(self.group[j].be.val() & self.acc_be[j - 1].val()).any();
+            if self.x_in[j].val() {
+                self.acc_be[j].next = self.acc_be[j - 1].val() | self.group[j].be.val();
+                self.acc_lanes[j].next = self.acc_lanes[j - 1].val() | self.x_pick[j].val();
+                self.acc_mask[j].next = self.acc_mask[j - 1].val() | self.group[j].put_mask.val();
+                self.acc_value[j].next = self.acc_value[j - 1].val() | self.group[j].put_value.val();
+            } else {
+                self.acc_be[j].next = self.acc_be[j - 1].val();
+                self.acc_lanes[j].next = self.acc_lanes[j - 1].val();
+                self.acc_mask[j].next = self.acc_mask[j - 1].val();
+                self.acc_value[j].next = self.acc_value[j - 1].val();
+            }
+        }
+        self.step_be.next = self.lead_be.val();
+        self.step_lanes.next = self.lowest.val();
+        self.step_mask.next = self.k_zero128.val();
+        self.step_value.next = self.k_zero128.val();
+        for j in 0..self.group.len() {
+            self.step_be.next = self.acc_be[j].val();
+            self.step_lanes.next = self.acc_lanes[j].val();
+            self.step_mask.next = self.acc_mask[j].val();
+            self.step_value.next = self.acc_value[j].val();
+        }
+        self.step_line.next = (self.new_line.val() & !self.step_mask.val()) | self.step_value.val();
+
         // ================= memory port =================
         self.m_req.next = false;
         self.m_we.next = false;
         self.m_global.next = self.is_global.val();
         self.m_slot.next = self.req_cta.val();
         self.m_addr.next = self.line_addr.val();
-        self.m_wdata.next = self.new_line.val();
-        self.m_be.next = (self.k_ones16.val() >> (self.k_line_bytes.val() - self.access_bytes.val())) << self.byte_off.val();
+        self.m_wdata.next = self.step_line.val();
+        self.m_be.next = self.step_be.val();
         // A read for a lane whose line is not in the forwarding register.
         if (self.state.q.val() == self.st_lane.val()) & (self.lane_error.val() == self.e_none.val()) & !self.fwd_hit.val() {
             self.m_req.next = true;
@@ -769,7 +926,7 @@ impl Logic for AtomicAlu {
             self.m_we.next = true;
         }
         self.lane_done.next = self.stepping.val() & self.last_elem.val() & self.m_grant.val();
-        self.remaining_next.next = self.remaining.q.val() & !(self.k_one32.val() << self.cur_lane.val());
+        self.remaining_next.next = self.remaining.q.val() & !self.step_lanes.val();
 
         // ================= sequencer =================
         self.req_ready.next = false;
@@ -824,13 +981,20 @@ impl Logic for AtomicAlu {
             self.fwd_global.d.next = self.is_global.val();
             self.fwd_slot.d.next = self.req_cta.val();
             self.fwd_addr.d.next = self.line_addr.val();
-            self.fwd_line.d.next = self.new_line.val();
+            self.fwd_line.d.next = self.step_line.val();
             self.elem_index.d.next = self.k_zero_idx.val();
             self.remaining.d.next = self.remaining_next.val();
             if self.req_op.val() == self.op_atom.val() {
                 for i in 0..32 {
                     if self.cur_lane.val().index() == i {
                         self.values[i].d.next = self.old_value.val();
+                    }
+                }
+                for j in 0..self.group.len() {
+                    for i in 0..32 {
+                        if self.x_in[j].val() & self.x_pick[j].val().get_bit(i) {
+                            self.values[i].d.next = self.group[j].old_value.val();
+                        }
                     }
                 }
             }

@@ -1,0 +1,137 @@
+//! `GroupLane`: one extra lane of a coalesced step of the atomic ALU.
+//!
+//! The sequencer (`AtomicAlu`) always steps the lowest remaining lane (the lead) through its own
+//! element datapath. With `config.atomic_lanes` > 1 it also offers the next remaining lanes, in
+//! ascending order, to `atomic_lanes - 1` (at most 7) `GroupLane`s. A `GroupLane` says whether its
+//! lane can join the lead's step (`fits`: aligned, in the lead's 16-byte line, in range) and, if
+//! it does, computes the lane's new element with its own `AtomicElement`, positioned in the line
+//! (`put_mask`, `put_value`), its byte enables and the lane's old value. The sequencer decides
+//! who joins (a prefix of the ascending lane order, no two lanes on the same bytes), so the
+//! results equal the golden model's one-lane-at-a-time order: a lane that does not join ends the
+//! group and becomes the next lead (its error, if any, is then reported exactly as before).
+//!
+//! Only scalar (`vec` = 1) accesses narrower than the line are grouped; the lead alone handles
+//! vectors and 16-byte (b128) accesses.
+
+use rust_hdl::prelude::*;
+
+use super::element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+use super::width::{Truncate, ZeroExtend};
+
+#[derive(LogicBlock)]
+pub struct GroupLane {
+    /// The lane's address (as on `lane_addr`: global, shared or shared::cluster).
+    pub addr: Signal<In, Bits<64>>,
+    /// Operands b and c (a grouped access is at most 8 bytes wide).
+    pub b: Signal<In, Bits<64>>,
+    pub c: Signal<In, Bits<64>>,
+    /// The request is scalar (`vec` = 1): vectors are stepped by the lead alone.
+    pub single: Signal<In, Bit>,
+    pub op: Signal<In, Bits<ATOM_OP_BITS>>,
+    pub dtype: Signal<In, Bits<DTYPE_BITS>>,
+    pub ftz_f32: Signal<In, Bit>,
+    pub is_global: Signal<In, Bit>,
+    /// The lead lane's address: a lane joins only in the lead's line.
+    pub lead_addr: Signal<In, Bits<64>>,
+    /// `global_end - access_bytes`: the last legal global address of an access.
+    pub global_limit: Signal<In, Bits<64>>,
+    /// `access_bytes - 1`: nonzero address bits under it are misaligned.
+    pub align_mask: Signal<In, Bits<64>>,
+    /// Ones over the element's width, at bit 0.
+    pub elem_mask: Signal<In, Bits<ELEM_BITS>>,
+    /// Byte enables of one access at byte 0 of the line.
+    pub access_be: Signal<In, Bits<16>>,
+    /// The line the step starts from, and the line the old values are read from.
+    pub src_line: Signal<In, Bits<ELEM_BITS>>,
+    pub src_old: Signal<In, Bits<ELEM_BITS>>,
+
+    /// The lane may join the lead's step.
+    pub fits: Signal<Out, Bit>,
+    /// The lane's bits in the line, and its new element placed there.
+    pub put_mask: Signal<Out, Bits<ELEM_BITS>>,
+    pub put_value: Signal<Out, Bits<ELEM_BITS>>,
+    /// The lane's byte enables in the line.
+    pub be: Signal<Out, Bits<16>>,
+    /// The lane's old value (atom's result).
+    pub old_value: Signal<Out, Bits<ELEM_BITS>>,
+
+    element: AtomicElement,
+    widen_b: ZeroExtend<64, ELEM_BITS>,
+    widen_c: ZeroExtend<64, ELEM_BITS>,
+    cut_byte_off: Truncate<64, 8>,
+    byte_off: Signal<Local, Bits<8>>,
+    shift: Signal<Local, Bits<8>>,
+    k_line_mask: Constant<Bits<64>>,
+    k_zero64: Constant<Bits<64>>,
+    k_ones16: Constant<Bits<16>>,
+}
+
+impl Default for GroupLane {
+    fn default() -> Self {
+        GroupLane {
+            addr: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            single: Default::default(),
+            op: Default::default(),
+            dtype: Default::default(),
+            ftz_f32: Default::default(),
+            is_global: Default::default(),
+            lead_addr: Default::default(),
+            global_limit: Default::default(),
+            align_mask: Default::default(),
+            elem_mask: Default::default(),
+            access_be: Default::default(),
+            src_line: Default::default(),
+            src_old: Default::default(),
+            fits: Default::default(),
+            put_mask: Default::default(),
+            put_value: Default::default(),
+            be: Default::default(),
+            old_value: Default::default(),
+            element: AtomicElement::new(),
+            widen_b: Default::default(),
+            widen_c: Default::default(),
+            cut_byte_off: Default::default(),
+            byte_off: Default::default(),
+            shift: Default::default(),
+            k_line_mask: Constant::new((!15u64).to_bits()),
+            k_zero64: Constant::new(0u64.to_bits()),
+            k_ones16: Constant::new(0xFFFFu64.to_bits()),
+        }
+    }
+}
+
+impl Logic for GroupLane {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The shared::cluster window base is 16-byte aligned, so the raw address's low four
+        // bits are the offset in the line for every space, and equal raw lines are equal lines.
+        // The lead passed the range checks and shared memory is a multiple of 16 bytes, so a
+        // lane in the lead's line is in range, except past a global end that is not
+        // line-aligned: that one compare is repeated here.
+        // A 16-byte access (b128) fills the line: nothing can join it.
+        self.fits.next = self.single.val()
+            & (self.access_be.val() != self.k_ones16.val())
+            & ((self.addr.val() & self.align_mask.val()) == self.k_zero64.val())
+            & ((self.addr.val() & self.k_line_mask.val()) == (self.lead_addr.val() & self.k_line_mask.val()))
+            & !(self.is_global.val() & (self.addr.val() > self.global_limit.val()));
+        self.cut_byte_off.wide.next = self.addr.val() & !self.k_line_mask.val();
+        self.byte_off.next = self.cut_byte_off.narrow.val();
+        self.shift.next = self.byte_off.val() << 3;
+
+        self.widen_b.narrow.next = self.b.val();
+        self.widen_c.narrow.next = self.c.val();
+        self.element.op.next = self.op.val();
+        self.element.dtype.next = self.dtype.val();
+        self.element.r.next = self.src_line.val() >> self.shift.val();
+        self.element.s.next = self.widen_b.wide.val();
+        self.element.t.next = self.widen_c.wide.val();
+        self.element.ftz_f32.next = self.ftz_f32.val();
+
+        self.put_mask.next = self.elem_mask.val() << self.shift.val();
+        self.put_value.next = (self.element.value.val() & self.elem_mask.val()) << self.shift.val();
+        self.be.next = self.access_be.val() << self.byte_off.val();
+        self.old_value.next = (self.src_old.val() >> self.shift.val()) & self.elem_mask.val();
+    }
+}
