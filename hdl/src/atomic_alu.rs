@@ -104,7 +104,7 @@ use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
 use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE, WINDOW};
 
-use crate::common::{error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
+use crate::common::{dtype_log2_bytes_table, error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
 use element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
 use group::GroupLane;
 use width::{Truncate, ZeroExtend};
@@ -188,6 +188,8 @@ pub struct AtomicAlu {
     widen_access: ZeroExtend<8, 64>,
     cut_byte_off: Truncate<64, 8>,
     widen_elem_index: ZeroExtend<4, 8>,
+    widen_dtype: ZeroExtend<DTYPE_BITS, 64>,
+    cut_elem_lg: Truncate<64, 8>,
 
     // ---- state ----
     state: DFF<Bits<STATE_BITS>>,
@@ -231,6 +233,8 @@ pub struct AtomicAlu {
     red_async_ok: Signal<Local, Bit>,
     is_global: Signal<Local, Bit>,
     is_cluster: Signal<Local, Bit>,
+    /// log2 of the element size in bytes, then bytes, then log2 of its width in bits.
+    elem_lg: Signal<Local, Bits<8>>,
     elem_bytes: Signal<Local, Bits<8>>,
     elem_log: Signal<Local, Bits<8>>,
     access_bytes: Signal<Local, Bits<8>>,
@@ -363,10 +367,11 @@ pub struct AtomicAlu {
     k_one_idx: Constant<Bits<4>>,
     k_line_bytes: Constant<Bits<8>>,
     k_one8: Constant<Bits<8>>,
-    k_two8: Constant<Bits<8>>,
     k_three8: Constant<Bits<8>>,
-    k_log128: Constant<Bits<8>>,
     k_ones16: Constant<Bits<16>>,
+    /// `common::dtype_log2_bytes_table`, and the mask of one of its 4-bit entries.
+    k_dtype_lg: Constant<Bits<64>>,
+    k_nibble: Constant<Bits<64>>,
 }
 
 impl AtomicAlu {
@@ -415,6 +420,8 @@ impl AtomicAlu {
             widen_access: Default::default(),
             cut_byte_off: Default::default(),
             widen_elem_index: Default::default(),
+            widen_dtype: Default::default(),
+            cut_elem_lg: Default::default(),
             state: Default::default(),
             remaining: Default::default(),
             elem_index: Default::default(),
@@ -454,6 +461,7 @@ impl AtomicAlu {
             red_async_ok: Default::default(),
             is_global: Default::default(),
             is_cluster: Default::default(),
+            elem_lg: Default::default(),
             elem_bytes: Default::default(),
             elem_log: Default::default(),
             access_bytes: Default::default(),
@@ -567,10 +575,10 @@ impl AtomicAlu {
             k_one_idx: Constant::new(1u64.to_bits()),
             k_line_bytes: Constant::new(16u64.to_bits()),
             k_one8: Constant::new(1u64.to_bits()),
-            k_two8: Constant::new(2u64.to_bits()),
             k_three8: Constant::new(3u64.to_bits()),
-            k_log128: Constant::new(7u64.to_bits()),
             k_ones16: Constant::new(0xFFFFu64.to_bits()),
+            k_dtype_lg: Constant::new(dtype_log2_bytes_table()),
+            k_nibble: k64(0xF),
         }
     }
 }
@@ -650,28 +658,13 @@ impl Logic for AtomicAlu {
         self.is_global.next = self.req_space.val() == self.sp_global.val();
         self.is_cluster.next = self.req_space.val() == self.sp_cluster.val();
 
-        // Element and access sizes in bytes.
-        // elem_log: log2 of the element width in bits.
-        self.elem_bytes.next = self.k_line_bytes.val();
-        self.elem_log.next = self.k_log128.val();
-        if self.t_b16.val() | self.t_half_scalar.val() {
-            self.elem_bytes.next = self.k_line_bytes.val() >> 3;
-            self.elem_log.next = self.k_log128.val() - self.k_three8.val();
-        }
-        if self.t_b32.val()
-            | self.t_u32.val()
-            | self.t_s32.val()
-            | self.t_f32.val()
-            | (self.req_dtype.val() == self.d_f16x2.val())
-            | (self.req_dtype.val() == self.d_bf16x2.val())
-        {
-            self.elem_bytes.next = self.k_line_bytes.val() >> 2;
-            self.elem_log.next = self.k_log128.val() - self.k_two8.val();
-        }
-        if self.t_b64.val() | self.t_u64.val() | self.t_s64.val() | self.t_f64.val() {
-            self.elem_bytes.next = self.k_line_bytes.val() >> 1;
-            self.elem_log.next = self.k_log128.val() - self.k_one8.val();
-        }
+        // Element and access sizes in bytes, looked up in the encoding table's sizes
+        // (`common::dtype_log2_bytes_table`). elem_log: log2 of the element width in bits.
+        self.widen_dtype.narrow.next = self.req_dtype.val();
+        self.cut_elem_lg.wide.next = (self.k_dtype_lg.val() >> (self.widen_dtype.wide.val() << 2)) & self.k_nibble.val();
+        self.elem_lg.next = self.cut_elem_lg.narrow.val();
+        self.elem_bytes.next = self.k_one8.val() << self.elem_lg.val();
+        self.elem_log.next = self.elem_lg.val() + self.k_three8.val();
         self.access_bytes.next = self.elem_bytes.val();
         if self.req_vec.val() == self.v2.val() {
             self.access_bytes.next = self.elem_bytes.val() << 1;

@@ -21,7 +21,7 @@
 //! construction.
 
 use rust_hdl::prelude::*;
-use smsync_sim::encoding::{ErrorCode, Op, Unit};
+use smsync_sim::encoding::{DataType, ErrorCode, Op, Unit};
 
 /// Width of the request op-code field (`encoding::Op::BITS`).
 pub const OP_BITS: usize = Op::BITS as usize;
@@ -34,6 +34,18 @@ pub const WARP_LANES: usize = 32;
 
 // The const-generic widths above must agree with the table; a change there fails the build here.
 const _: () = assert!(Op::BITS == 6 && ErrorCode::BITS == 6);
+
+/// log2 of each data type's size in bytes (`DataType::bytes`), four bits per type code: entry
+/// `c` is bits `4c+3..4c` (codes without a type read 0). The atomic ALU and the copy engine look
+/// element sizes up in this constant, so no block decodes type codes into sizes by hand.
+pub fn dtype_log2_bytes_table() -> Bits<64> {
+    const _: () = assert!(DataType::BITS == 4, "16 entries of 4 bits fill the 64-bit table");
+    let mut t: u64 = 0;
+    for dt in DataType::ALL {
+        t |= (dt.bytes().trailing_zeros() as u64) << (4 * dt.code() as u64);
+    }
+    t.to_bits()
+}
 
 /// An op code as a rust-hdl constant of the request's op field.
 pub fn op_code(op: Op) -> Bits<OP_BITS> {

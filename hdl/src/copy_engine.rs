@@ -1055,7 +1055,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             is_reduce: Default::default(),
             k_bulk_red_legal: Constant::new(bulk_reduce_table()),
             k_tensor_red_legal: Constant::new(tensor_reduce_table()),
-            k_dtype_lg: Constant::new(dtype_log_table()),
+            k_dtype_lg: Constant::new(crate::common::dtype_log2_bytes_table()),
             red_idx: Default::default(),
             red_ok: Default::default(),
             red_sh: Default::default(),
@@ -1152,15 +1152,6 @@ fn tensor_reduce_table() -> Bits<256> {
         }
     }
     t
-}
-
-/// log2 of each data type's size in bytes, 4 bits per type code (from `DataType::bytes`).
-fn dtype_log_table() -> Bits<64> {
-    let mut t: u64 = 0;
-    for dt in DataType::ALL {
-        t |= (dt.bytes().trailing_zeros() as u64) << (4 * dt.code() as u64);
-    }
-    t.to_bits()
 }
 
 // Descriptor layout of a beat in flight (pend / s1 / completion), 191 bits:
