@@ -15,11 +15,18 @@
 //! test-only `fault_inject` input flips a bit of every warp-network result, and the run must stop
 //! with a report naming the kernel's file:line.
 //!
+//! Lint of the top: the cosim builds the top with `-Wall` and the project's waivers
+//! (`smsync_testbench::rtl_unit::build_options`), so each config's run also checks that the
+//! build log holds no Verilator warning. For the default config this is the Verilator half of
+//! the lint of its warp network and top (a separate `--lint-only` run costs minutes more;
+//! gen_lint's opt-in test runs it, with yosys).
+//!
 //! Environment: SMSYNC_CORPUS_FILTER=substring runs a subset.
 
 use smsync_sim::config::Config;
 use smsync_sim::exec::{self, Launch};
 use smsync_testbench::cosim::{run_cosim, CosimOptions, FailureKind};
+use smsync_testbench::rtl_unit::{RtlOptions, RtlSyncUnit};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -71,6 +78,20 @@ fn run_corpus(stem: &str) {
     let mut still_listed = Vec::new();
     let mut passed = 0;
     let start = Instant::now();
+    // Build (or reuse) the top first: the kernels below reuse it through the cache, and its
+    // build log is this config's `verilator -Wall` report of the whole top.
+    match RtlSyncUnit::new(&cfg, &RtlOptions::default()) {
+        Ok(unit) => {
+            let built = unit.harness.built();
+            eprintln!("{stem}: top built in {:.1} s (cached: {})", built.seconds, built.cached);
+            match built.verilator_warnings() {
+                Ok(w) if w.is_empty() => {}
+                Ok(w) => unexpected.push(format!("{stem}: verilator -Wall on the top (its cosim build):\n{}", w.join("\n"))),
+                Err(e) => unexpected.push(format!("{stem}: no build log for the top: {e}")),
+            }
+        }
+        Err(e) => unexpected.push(format!("{stem}: building the top: {e}")),
+    }
     for name in kernels() {
         let (module, launch) = load(&name);
         let t = Instant::now();

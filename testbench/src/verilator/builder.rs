@@ -54,6 +54,27 @@ pub struct Built {
     pub seconds: f64,
 }
 
+impl Built {
+    /// The Verilator warnings and errors of the build that made this library (`%Warning...` /
+    /// `%Error...` lines of its `build.log`, kept beside the library, so a cached model answers
+    /// too). A build with `-Wall` (as [`lint_build_options`] adds) is thereby also a lint run.
+    pub fn verilator_warnings(&self) -> Result<Vec<String>, String> {
+        let log = self.library.with_file_name("build.log");
+        let text = std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        Ok(text.lines().filter(|l| l.starts_with("%Warning") || l.starts_with("%Error")).map(str::to_string).collect())
+    }
+}
+
+/// `opts` plus `-Wall` and the project's waiver file: the model is built as before (warnings are
+/// not fatal) and its build log is a `verilator --lint-only -Wall` report
+/// ([`Built::verilator_warnings`]). Used for the `sync_unit` top, whose separate lint run would
+/// cost minutes of Verilator time on the Hopper-sized config.
+pub fn lint_build_options(mut opts: BuildOptions) -> BuildOptions {
+    opts.extra_args.push("-Wall".into());
+    opts.extra_args.push(super::lint::waiver_file().to_string_lossy().into_owned());
+    opts
+}
+
 /// Where built models are kept.
 pub fn cache_dir() -> PathBuf {
     if let Some(p) = std::env::var_os("SMSYNC_VERILATOR_CACHE") {
@@ -82,7 +103,11 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
     let start = Instant::now();
     let tc = Toolchain::find()?;
     let shim = shim_source(top, ports, opts.trace);
+    // A waiver file's contents decide which warnings the build log holds: part of the key.
+    let waivers: Vec<u8> =
+        opts.extra_args.iter().filter(|a| a.ends_with(".vlt")).flat_map(|p| std::fs::read(p).unwrap_or_default()).collect();
     let key = fnv1a(&[
+        &waivers,
         shim.as_bytes(),
         verilog.as_bytes(),
         top.as_bytes(),
