@@ -166,6 +166,14 @@ fn synth_and_place(
             entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis, {r}; not placed")));
             return Ok(());
         }
+    } else {
+        // No place-and-route (xilinx-7, or --no-pnr): still say when the estimate exceeds the device
+        // (the module alone, no wrapper), so a row never reads as fitting when it cannot.
+        let over = fit::check_synthesised(opt.target, &counts, 0, 0);
+        if !over.is_empty() {
+            eprintln!("smsync synth: {module}: the synthesised module exceeds the device: {}", over.join("; "));
+            entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis (no place-and-route), {r}")));
+        }
     }
     if let (Some(n), Some(w), Some(netlist)) = (nextpnr, &wrapper, &out.netlist) {
         eprintln!("smsync synth: {module}: nextpnr (seed {SEED})...");
