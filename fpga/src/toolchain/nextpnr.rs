@@ -150,6 +150,26 @@ fn relative_to(path: &Path, dir: &Path) -> PathBuf {
     path.to_path_buf()
 }
 
+/// The resources nextpnr found over capacity after packing, from the utilisation table it logs
+/// (`Info:          ICESTORM_LC:  7683/ 5280   145%`), as "ICESTORM_LC: needs 7683, has 5280
+/// (145%)". A design can pass the after-synthesis check and still fail here: an iCE40 logic
+/// cell holds one LUT4 and one FF, and a FF that no LUT feeds takes a cell of its own.
+pub fn overfull(log: &str) -> Vec<String> {
+    let mut over = Vec::new();
+    for line in log.lines() {
+        let Some(rest) = line.strip_prefix("Info:") else { continue };
+        let Some((name, counts)) = rest.trim().split_once(':') else { continue };
+        let mut nums = counts.split(|c: char| c == '/' || c.is_whitespace()).filter(|t| !t.is_empty());
+        let (Some(used), Some(avail)) = (nums.next(), nums.next()) else { continue };
+        let (Ok(used), Ok(avail)) = (used.parse::<u64>(), avail.parse::<u64>()) else { continue };
+        let entry = format!("{}: needs {used}, has {avail} ({}%)", name.trim(), 100 * used / avail.max(1));
+        if used > avail && !name.contains(' ') && !over.contains(&entry) {
+            over.push(entry);
+        }
+    }
+    over
+}
+
 /// Read nextpnr's `--report` JSON: `utilization`, `fmax` (per clock: achieved / constraint) and
 /// `critical_paths` (segments with from/to cell+port and a delay).
 pub fn parse_report(text: &str) -> Result<PnrOutput, ToolError> {
@@ -260,6 +280,16 @@ mod tests {
         let lp = r.limiting_path.unwrap();
         assert_eq!((lp.from.as_str(), lp.to.as_str(), lp.segments), ("a.CLK", "b.A0", 2));
         assert!((lp.delay_ns - 7.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn packing_overflow_is_read_from_the_log() {
+        let log = "Info: Device utilisation:\nInfo: \t         ICESTORM_LC:  7683/ 5280   145%\n\
+                   Info: \t        ICESTORM_RAM:     0/   30     0%\nInfo: \t               SB_IO:     4/   96     4%\n\
+                   Info: port $nextpnr_ICESTORM_LC_13.I1, connected to net 'x', has negative timing budget of -10.097000ns\n\
+                   ERROR: Unable to place cell 'c', no BELs remaining to implement cell type 'ICESTORM_LC'\n";
+        assert_eq!(overfull(log), vec!["ICESTORM_LC: needs 7683, has 5280 (145%)".to_string()]);
+        assert!(overfull("Info: \t TRELLIS_COMB: 100/ 83640 0%\n").is_empty());
     }
 
     /// A report nextpnr-ecp5 0.11.1 wrote for fpga-small's mbarrier ALU in its registered-I/O
