@@ -83,7 +83,9 @@ impl Yosys {
         let start = std::time::Instant::now();
         run_logged(&format!("yosys {} ({top})", target.synth_pass(top, None)), cmd, &log, limit).map_err(|e| {
             match std::fs::read_to_string(&full_log).ok().as_deref().and_then(last_pass) {
-                Some(pass) if e.0.contains("timed out") => ToolError(format!("{}; yosys was in: {pass}", e.0)),
+                Some(pass) if e.0.contains("timed out") => {
+                    ToolError(format!("{}; yosys was in: {pass} (full log {})", e.0, full_log.display()))
+                }
                 _ => e,
             }
         })?;
