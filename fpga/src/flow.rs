@@ -166,10 +166,31 @@ fn synth_and_place(
             entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis, {r}; not placed")));
             return Ok(());
         }
+    } else {
+        // No place-and-route (xilinx-7, or --no-pnr): still say when the estimate exceeds the device
+        // (the module alone, no wrapper), so a row never reads as fitting when it cannot.
+        let over = fit::check_synthesised(opt.target, &counts, 0, 0);
+        if !over.is_empty() {
+            eprintln!("smsync synth: {module}: the synthesised module exceeds the device: {}", over.join("; "));
+            entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis (no place-and-route), {r}")));
+        }
     }
     if let (Some(n), Some(w), Some(netlist)) = (nextpnr, &wrapper, &out.netlist) {
         eprintln!("smsync synth: {module}: nextpnr (seed {SEED})...");
-        entry.pnr = Some(n.place_and_route(netlist, w, None, TARGET_MHZ, work, opt.timeout).map_err(|e| e.to_string())?);
+        match n.place_and_route(netlist, w, None, TARGET_MHZ, work, opt.timeout) {
+            Ok(p) => entry.pnr = Some(p),
+            Err(e) => {
+                // Over capacity after nextpnr's packing: the row says which resource and by how
+                // much, as the checks before it do, instead of a bare tool failure.
+                let log = std::fs::read_to_string(work.join(format!("{w}.nextpnr.log"))).unwrap_or_default();
+                let over = crate::toolchain::nextpnr::overfull(&log);
+                if over.is_empty() {
+                    return Err(e.to_string());
+                }
+                eprintln!("smsync synth: {module}: does not fit after packing: {}", over.join("; "));
+                entry.fit.refused.extend(over.into_iter().map(|r| format!("in placement (nextpnr packing), {r}; not placed")));
+            }
+        }
     }
     Ok(())
 }

@@ -95,6 +95,13 @@ impl SynthReport {
                 })
                 .unwrap_or_else(|| "-".into());
             let mut notes: Vec<String> = m.fit.refused.iter().map(|r| format!("does not fit: {r}")).collect();
+            if let (Some(p), Some(target_mhz)) = (&m.pnr, self.target_mhz) {
+                if let (Some(fmax), Some(lp)) = (p.fmax_mhz, &p.limiting_path) {
+                    if fmax < target_mhz {
+                        notes.push(format!("below {target_mhz} MHz: limited by `{}` -> `{}` ({:.1} ns)", lp.from, lp.to, lp.delay_ns));
+                    }
+                }
+            }
             if let Some(e) = &m.error {
                 notes.push(e.lines().next().unwrap_or("").to_string());
             }
@@ -127,7 +134,14 @@ impl SynthReport {
         for m in &self.modules {
             if let Some(p) = &m.pnr {
                 if !p.critical_path.is_empty() {
-                    md += &format!("\nCritical path of `{}` ({} segments):\n```text\n", m.module, p.critical_path.len());
+                    md += &format!("\nCritical path of `{}` ({} segments):\n", m.module, p.critical_path.len());
+                    if let Some(lp) = &p.limiting_path {
+                        md += &format!(
+                            "limited by the path from `{}` to `{}`: {:.2} ns, {} segments\n",
+                            lp.from, lp.to, lp.delay_ns, lp.segments
+                        );
+                    }
+                    md += "```text\n";
                     // Long carry chains make paths of a hundred segments: keep both ends.
                     let n = p.critical_path.len();
                     for (i, line) in p.critical_path.iter().enumerate() {

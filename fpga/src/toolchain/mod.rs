@@ -75,13 +75,19 @@ pub fn run_logged(step: &str, mut cmd: Command, log: &Path, limit: Duration) -> 
                     return Ok(text);
                 }
                 let tail: Vec<&str> = text.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect();
+                // Both yosys and nextpnr start their fatal message with `ERROR:`; put it on the
+                // first line, which is the one a report row shows.
+                let error = text.lines().find(|l| l.starts_with("ERROR:")).map(|l| format!(": {l}")).unwrap_or_default();
                 return Err(ToolError(format!(
-                    "{step} failed ({status}); log {}:\n{}",
+                    "{step} failed ({status}){error}; log {}:\n{}",
                     log.display(),
                     tail.join("\n")
                 )));
             }
             Ok(None) if start.elapsed() > limit => {
+                // yosys runs ABC as a child process (`yosys-abc`): killing yosys alone would leave
+                // it running for minutes, so the whole process tree goes.
+                kill_tree(child.id());
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(ToolError(format!(
@@ -93,5 +99,69 @@ pub fn run_logged(step: &str, mut cmd: Command, log: &Path, limit: Duration) -> 
             Ok(None) => std::thread::sleep(Duration::from_millis(100)),
             Err(e) => return Err(ToolError(format!("{step}: wait failed: {e}"))),
         }
+    }
+}
+
+/// Kill `pid` and every process below it (children first found, then killed all at once with
+/// SIGKILL). Linux: the tree is read from `/proc/<pid>/stat` (field 4 is the parent pid);
+/// elsewhere only `pid` is killed by the caller.
+fn kill_tree(pid: u32) {
+    let mut tree = vec![pid];
+    let parents = process_parents();
+    let mut i = 0;
+    while i < tree.len() {
+        let p = tree[i];
+        tree.extend(parents.iter().filter(|(_, parent)| *parent == p).map(|(child, _)| *child));
+        i += 1;
+    }
+    let pids: Vec<String> = tree.iter().map(u32::to_string).collect();
+    let _ = Command::new("kill").arg("-KILL").args(&pids).stdout(Stdio::null()).stderr(Stdio::null()).status();
+}
+
+/// (pid, parent pid) of every process in /proc (empty where there is no /proc).
+fn process_parents() -> Vec<(u32, u32)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(|e| {
+        let pid: u32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        Some((pid, parent_of_stat(&stat)?))
+    })
+    .collect()
+}
+
+/// The parent pid from a `/proc/<pid>/stat` line: `pid (comm) state ppid ...`; the command name
+/// may contain spaces and parentheses, so read after its last `)`.
+fn parent_of_stat(stat: &str) -> Option<u32> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parent_pid_is_read_after_the_command_name() {
+        assert_eq!(parent_of_stat("4242 (yosys-abc) R 4200 4242 1 0 -1"), Some(4200));
+        assert_eq!(parent_of_stat("17 (a (b) c) S 9 17 17 0"), Some(9));
+        assert_eq!(parent_of_stat("garbage"), None);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_timed_out_tool_is_killed_with_its_children() {
+        // A shell that starts a child `sleep` and waits: after the time limit neither survives.
+        let dir = std::env::temp_dir().join(format!("smsync-kill-tree-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pidfile = dir.join("child.pid");
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!("sleep 30 & echo $! > {}; wait", pidfile.display()));
+        let err = run_logged("sh", cmd, &dir.join("log"), Duration::from_millis(500)).unwrap_err();
+        assert!(err.0.contains("timed out after"), "{}", err.0);
+        let child: u32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        let alive = std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|s| !s.contains(") Z "));
+        assert!(!alive, "the child `sleep` ({child}) survived the time-out");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -32,6 +32,18 @@ pub struct Used {
     pub available: u64,
 }
 
+/// Start and end of the critical path (nextpnr's "Critical path report" endpoints). Cell names
+/// keep the RTL hierarchy (`core.fwd_slot.q_TRELLIS_FF_Q_2`), which names the register.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LimitingPath {
+    /// `cell.port` where the path starts (a flip-flop output for a register-to-register path).
+    pub from: String,
+    /// `cell.port` where it ends (a flip-flop data / enable / reset input).
+    pub to: String,
+    pub delay_ns: f64,
+    pub segments: usize,
+}
+
 /// What one place-and-route run produced.
 #[derive(Clone, Debug, Serialize)]
 pub struct PnrOutput {
@@ -41,6 +53,8 @@ pub struct PnrOutput {
     pub fmax_mhz: Option<f64>,
     /// The critical path: "from-cell.port -> ... -> to-cell.port" with its delay in ns.
     pub critical_path: Vec<String>,
+    /// The path that limits Fmax in one line: where it starts and ends, total delay, segments.
+    pub limiting_path: Option<LimitingPath>,
     pub seconds: f64,
     /// The placed-and-routed output (ECP5 textual config, iCE40 .asc).
     pub routed: PathBuf,
@@ -136,6 +150,26 @@ fn relative_to(path: &Path, dir: &Path) -> PathBuf {
     path.to_path_buf()
 }
 
+/// The resources nextpnr found over capacity after packing, from the utilisation table it logs
+/// (`Info:          ICESTORM_LC:  7683/ 5280   145%`), as "ICESTORM_LC: needs 7683, has 5280
+/// (145%)". A design can pass the after-synthesis check and still fail here: an iCE40 logic
+/// cell holds one LUT4 and one FF, and a FF that no LUT feeds takes a cell of its own.
+pub fn overfull(log: &str) -> Vec<String> {
+    let mut over = Vec::new();
+    for line in log.lines() {
+        let Some(rest) = line.strip_prefix("Info:") else { continue };
+        let Some((name, counts)) = rest.trim().split_once(':') else { continue };
+        let mut nums = counts.split(|c: char| c == '/' || c.is_whitespace()).filter(|t| !t.is_empty());
+        let (Some(used), Some(avail)) = (nums.next(), nums.next()) else { continue };
+        let (Ok(used), Ok(avail)) = (used.parse::<u64>(), avail.parse::<u64>()) else { continue };
+        let entry = format!("{}: needs {used}, has {avail} ({}%)", name.trim(), 100 * used / avail.max(1));
+        if used > avail && !name.contains(' ') && !over.contains(&entry) {
+            over.push(entry);
+        }
+    }
+    over
+}
+
 /// Read nextpnr's `--report` JSON: `utilization`, `fmax` (per clock: achieved / constraint) and
 /// `critical_paths` (segments with from/to cell+port and a delay).
 pub fn parse_report(text: &str) -> Result<PnrOutput, ToolError> {
@@ -155,6 +189,7 @@ pub fn parse_report(text: &str) -> Result<PnrOutput, ToolError> {
         .and_then(|f| f.as_object())
         .and_then(|f| f.values().filter_map(|c| c.get("achieved").and_then(|a| a.as_f64())).reduce(f64::min));
     let mut critical_path = Vec::new();
+    let mut limiting_path = None;
     if let Some(paths) = v.get("critical_paths").and_then(|p| p.as_array()) {
         // The worst path of the report: the one with the largest total delay.
         let total = |p: &serde_json::Value| -> f64 {
@@ -163,7 +198,33 @@ pub fn parse_report(text: &str) -> Result<PnrOutput, ToolError> {
                 .map(|s| s.iter().filter_map(|seg| seg.get("delay").and_then(|d| d.as_f64())).sum())
                 .unwrap_or(0.0)
         };
-        if let Some(worst) = paths.iter().max_by(|a, b| total(a).total_cmp(&total(b))) {
+        // Fmax is set by the clock's register-to-register paths; the I/O paths (`<async>` at
+        // one end) are reported apart and only used when there is no other.
+        let is_io = |p: &&serde_json::Value| {
+            ["from", "to"].iter().any(|k| p.get(*k).and_then(|e| e.as_str()).is_some_and(|e| e.contains("<async>")))
+        };
+        let worst_of = |io: bool| paths.iter().filter(|p| is_io(p) == io).max_by(|a, b| total(a).total_cmp(&total(b)));
+        if let Some(worst) = worst_of(false).or_else(|| worst_of(true)) {
+            let segs: Vec<&serde_json::Value> = worst.get("path").and_then(|s| s.as_array()).into_iter().flatten().collect();
+            let point = |seg: Option<&&serde_json::Value>, key: &str| {
+                seg.and_then(|s| s.get(key))
+                    .map(|e| {
+                        format!(
+                            "{}.{}",
+                            e.get("cell").and_then(|c| c.as_str()).unwrap_or("?"),
+                            e.get("port").and_then(|c| c.as_str()).unwrap_or("?")
+                        )
+                    })
+                    .unwrap_or_else(|| "?".into())
+            };
+            if !segs.is_empty() {
+                limiting_path = Some(LimitingPath {
+                    from: point(segs.first(), "from"),
+                    to: point(segs.last(), "to"),
+                    delay_ns: total(worst),
+                    segments: segs.len(),
+                });
+            }
             for seg in worst.get("path").and_then(|s| s.as_array()).into_iter().flatten() {
                 let end = |key: &str| {
                     seg.get(key)
@@ -182,7 +243,7 @@ pub fn parse_report(text: &str) -> Result<PnrOutput, ToolError> {
             }
         }
     }
-    Ok(PnrOutput { utilisation, fmax_mhz, critical_path, seconds: 0.0, routed: PathBuf::new() })
+    Ok(PnrOutput { utilisation, fmax_mhz, critical_path, limiting_path, seconds: 0.0, routed: PathBuf::new() })
 }
 
 #[cfg(test)]
@@ -207,7 +268,7 @@ mod tests {
               {"type": "clk-to-q", "from": {"cell": "a", "port": "CLK"}, "to": {"cell": "a", "port": "Q0"}, "delay": 0.5},
               {"type": "routing", "from": {"cell": "a", "port": "Q0"}, "to": {"cell": "b", "port": "A0"}, "delay": 7.0}]},
             {"from": "posedge clock", "to": "<async>", "path": [
-              {"type": "routing", "from": {"cell": "c", "port": "Q"}, "to": {"cell": "d", "port": "A"}, "delay": 1.0}]}]}"#;
+              {"type": "routing", "from": {"cell": "c", "port": "Q"}, "to": {"cell": "d", "port": "A"}, "delay": 10.0}]}]}"#;
         let r = parse_report(text).unwrap();
         assert_eq!(r.utilisation["TRELLIS_FF"].used, 700);
         assert_eq!(r.utilisation["DP16KD"].available, 208);
@@ -215,5 +276,35 @@ mod tests {
         assert_eq!(r.critical_path.len(), 2);
         assert!(r.critical_path[1].contains("a.Q0 -> b.A0"));
         assert!(parse_report("{").is_err());
+        // The I/O path (`<async>`) is not the limiting one even when it were longer.
+        let lp = r.limiting_path.unwrap();
+        assert_eq!((lp.from.as_str(), lp.to.as_str(), lp.segments), ("a.CLK", "b.A0", 2));
+        assert!((lp.delay_ns - 7.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn packing_overflow_is_read_from_the_log() {
+        let log = "Info: Device utilisation:\nInfo: \t         ICESTORM_LC:  7683/ 5280   145%\n\
+                   Info: \t        ICESTORM_RAM:     0/   30     0%\nInfo: \t               SB_IO:     4/   96     4%\n\
+                   Info: port $nextpnr_ICESTORM_LC_13.I1, connected to net 'x', has negative timing budget of -10.097000ns\n\
+                   ERROR: Unable to place cell 'c', no BELs remaining to implement cell type 'ICESTORM_LC'\n";
+        assert_eq!(overfull(log), vec!["ICESTORM_LC: needs 7683, has 5280 (145%)".to_string()]);
+        assert!(overfull("Info: \t TRELLIS_COMB: 100/ 83640 0%\n").is_empty());
+    }
+
+    /// A report nextpnr-ecp5 0.11.1 wrote for fpga-small's mbarrier ALU in its registered-I/O
+    /// wrapper (session 5, seed 1): Fmax 40.0 MHz, set by a 147-segment path from the
+    /// forwarding-slot register to a waiter-table register; its two I/O paths are shorter.
+    #[test]
+    fn stored_ecp5_report_names_the_path_that_limits_fmax() {
+        let r = parse_report(include_str!("../../testdata/mbarrier_alu_regio.ecp5.pnr.json")).unwrap();
+        assert!((r.fmax_mhz.unwrap() - 39.99).abs() < 0.01, "{:?}", r.fmax_mhz);
+        let lp = r.limiting_path.expect("a limiting path");
+        assert_eq!(lp.from, "core.fwd_slot.q_TRELLIS_FF_Q_2.Q");
+        assert_eq!(lp.to, "core.waiters$6.result.q_TRELLIS_FF_Q.LSR");
+        assert_eq!(lp.segments, 147);
+        assert_eq!(r.critical_path.len(), 147);
+        // 1000 / 25.0 ns = 40 MHz: the path's delay is the clock period at Fmax.
+        assert!((1000.0 / lp.delay_ns - r.fmax_mhz.unwrap()).abs() < 0.1, "{} ns", lp.delay_ns);
     }
 }

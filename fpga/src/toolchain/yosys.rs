@@ -75,10 +75,20 @@ impl Yosys {
         script += &format!("; tee -q -o {} stat -json", stat.display());
         // The core's own hierarchy (itself + kept units), without the wrapper.
         script += &format!("; tee -q -o {} stat -json -top {}", core_stat.display(), core);
+        // `-q` keeps the console log (`log`) to warnings and errors; the full log, with every
+        // pass header, goes to `full_log` so a time-out can say which pass yosys was in.
+        let full_log = work.join(format!("{top}.{}.yosys-full.log", target.name()));
         let mut cmd = Command::new(&self.exe);
-        cmd.args(["-q", "-p", &script]);
+        cmd.arg("-q").arg("-l").arg(&full_log).args(["-p", &script]);
         let start = std::time::Instant::now();
-        run_logged(&format!("yosys {} ({top})", target.synth_pass(top, None)), cmd, &log, limit)?;
+        run_logged(&format!("yosys {} ({top})", target.synth_pass(top, None)), cmd, &log, limit).map_err(|e| {
+            match std::fs::read_to_string(&full_log).ok().as_deref().and_then(last_pass) {
+                Some(pass) if e.0.contains("timed out") => {
+                    ToolError(format!("{}; yosys was in: {pass} (full log {})", e.0, full_log.display()))
+                }
+                _ => e,
+            }
+        })?;
         let seconds = start.elapsed().as_secs_f64();
         let text = std::fs::read_to_string(&stat).map_err(|e| ToolError(format!("{}: {e}", stat.display())))?;
         let (_, design_cells) = parse_stat(&text, core)?;
@@ -88,6 +98,24 @@ impl Yosys {
         let kept_cells = keep.iter().filter_map(|k| module_cells(&text, k).map(|c| (k.clone(), c))).collect();
         Ok(SynthOutput { core_cells, design_cells, kept_cells, netlist: netlist.then_some(json), seconds })
     }
+}
+
+/// Where a yosys log stops: the last pass header (`4.32. Executing ABC pass (...).`) and, when
+/// it is nested, the top-level pass it belongs to (`4. Executing SYNTH_XILINX pass.`).
+pub fn last_pass(log: &str) -> Option<String> {
+    let header = |line: &str| -> Option<(String, String)> {
+        let (number, rest) = line.split_once(". Executing ")?;
+        let numeric = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit() || c == '.');
+        numeric.then(|| (number.to_string(), rest.trim_end_matches('.').to_string()))
+    };
+    let headers: Vec<(String, String)> = log.lines().filter_map(header).collect();
+    let (number, what) = headers.last()?;
+    let top_number = number.split('.').next().unwrap_or("");
+    let outer = headers.iter().rev().find(|(n, _)| n == top_number).filter(|(n, _)| n != number);
+    Some(match outer {
+        Some((_, outer_what)) => format!("{number} {what} (inside {top_number} {outer_what})"),
+        None => format!("{number} {what}"),
+    })
 }
 
 /// yosys 0.23 `stat -json` of a design with two or more levels of hierarchy prints its
@@ -144,6 +172,18 @@ mod tests {
         assert_eq!(core["TRELLIS_FF"], 1);
         assert_eq!(design["TRELLIS_FF"], 5);
         assert!(parse_stat("not json", "core").is_err());
+    }
+
+    #[test]
+    fn a_timed_out_log_names_the_pass_it_stopped_in() {
+        let log = "-- Running command `synth_xilinx -top w` --\n\n4. Executing SYNTH_XILINX pass.\n\n4.1. Executing PROC pass.\n\
+                   4.47. Executing ABC pass (technology mapping using ABC).\n4.47.1. Extracting gate netlist\nABC: + strash\n";
+        assert_eq!(
+            last_pass(log).as_deref(),
+            Some("4.47 ABC pass (technology mapping using ABC) (inside 4 SYNTH_XILINX pass)")
+        );
+        assert_eq!(last_pass("1. Executing Verilog-2005 frontend: a.v\n").as_deref(), Some("1 Verilog-2005 frontend: a.v"));
+        assert_eq!(last_pass("no headers here\n"), None);
     }
 
     #[test]
