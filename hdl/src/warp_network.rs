@@ -15,7 +15,9 @@
 //! ## Rendezvous
 //!
 //! Lanes of a diverged warp may reach a `.sync` op in several requests. Each (CTA slot, warp) has an
-//! arrival record {arrived lanes, membermask, op, predicate bits}. A request merges its active
+//! arrival record {arrived lanes, membermask, op, predicate bits}, held in a 32-entry RAM per CTA
+//! slot (rust-hdl's `RAM` widget: LUT or block RAM on an FPGA) with a flip-flop valid bit per warp,
+//! so that completion and reset clear a record at once. A request merges its active
 //! lanes into the record; the op fires when every live lane of the membermask has arrived
 //! (exited lanes count as arrived, digest §22.2). The 1-bit vote predicates live in the record.
 //! The 64-bit operands of match/redux/shfl lanes that arrived early are held in ONE staging buffer
@@ -24,11 +26,13 @@
 //!
 //! ## Timing
 //!
-//! Everything but iterative match.any is computed in the request cycle and registered: the
-//! response is valid one clock after the request is accepted (vote, redux, elect, match.all,
-//! parallel match.any, shfl, activemask). With `match_impl: iterative`, match.any computes one
-//! lane's row per cycle over all 32 lanes: response 33 cycles after acceptance, `req_ready` low
-//! meanwhile.
+//! The sender holds a request on the port until `req_ready` (the top does). The first cycle of a
+//! request reads its warp's record from the RAM (`req_ready` low); in the second the request is
+//! accepted and everything but iterative match.any is computed and registered: the response is
+//! valid one clock after acceptance, two after the request appeared (vote, redux, elect,
+//! match.all, parallel match.any, shfl, activemask). One request per two cycles. With
+//! `match_impl: iterative`, match.any computes one lane's row per cycle over all 32 lanes:
+//! response 33 cycles after acceptance, `req_ready` low meanwhile.
 //!
 //! ## Errors
 //!
@@ -43,6 +47,11 @@ use smsync_sim::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, Vo
 pub const LANES: usize = 32;
 /// The canonical NaN redux.sync.f32 returns (digest §12; project constant).
 pub const CANONICAL_NAN: u32 = 0x7FFF_FFFF;
+
+/// Arrival-record word: arrived lanes [31:0], membermask [63:32], kind [84:64] ({flags, dtype,
+/// sub, op}), vote predicates [116:85] (the offsets are literals in `update`, which `hdl_gen`
+/// turns into Verilog).
+const REC_BITS: usize = 117;
 
 fn c32(v: u32) -> Constant<Bits<32>> {
     Constant::new(bits(v as u64))
@@ -367,14 +376,16 @@ pub struct WarpNetwork {
     pub resp_error: Signal<Out, Bits<6>>,
     pub resp_error_lane: Signal<Out, Bits<5>>,
 
-    // --- arrival records, one per (CTA slot, warp) ---
-    rec_cta: Vec<Constant<Bits<5>>>,
-    rec_warp: Vec<Constant<Bits<5>>>,
-    rec_arrived: Vec<DFF<Bits<32>>>,
-    rec_member: Vec<DFF<Bits<32>>>,
-    /// {flags, dtype, sub, op}: lanes must arrive with the same op and qualifiers.
-    rec_kind: Vec<DFF<Bits<21>>>,
-    rec_pred: Vec<DFF<Bits<32>>>,
+    // --- arrival records, one per (CTA slot, warp): a RAM per CTA slot, addressed by warp ---
+    /// Record layout (see `REC_BITS`): {pred, kind, member, arrived}. kind = {flags, dtype,
+    /// sub, op}: lanes must arrive with the same op and qualifiers.
+    rec_ram: Vec<RAM<Bits<REC_BITS>, 5>>,
+    /// Per CTA slot, bit w: warp w has a pending record (the RAM word is meaningful). Flip-flops,
+    /// so that reset and completion clear a record in one cycle.
+    rec_valid: Vec<DFF<Bits<32>>>,
+    cta_id: Vec<Constant<Bits<5>>>,
+    /// The request on the port has been looked up: the RAMs' read data is its warp's record.
+    looked: DFF<Bit>,
 
     // --- staging buffer for early lanes of match/redux/shfl (also the iterative match source) ---
     stage_busy: DFF<Bit>,
@@ -412,6 +423,13 @@ pub struct WarpNetwork {
 
     // --- request-cycle combinational signals ---
     fire: Signal<Local, Bit>,
+    warp_onehot: Signal<Local, Bits<32>>,
+    hit_valid_bits: Signal<Local, Bits<32>>,
+    hit_raw: Signal<Local, Bits<REC_BITS>>,
+    /// Record update decided in the accept logic, applied to the RAM / valid bits of `req_cta`.
+    rec_write: Signal<Local, Bit>,
+    rec_clear: Signal<Local, Bit>,
+    rec_wdata: Signal<Local, Bits<REC_BITS>>,
     hit_valid: Signal<Local, Bit>,
     hit_arrived: Signal<Local, Bits<32>>,
     hit_member: Signal<Local, Bits<32>>,
@@ -458,6 +476,8 @@ pub struct WarpNetwork {
 
     // --- constants from smsync_sim::encoding and the config ---
     lane_id: Vec<Constant<Bits<5>>>,
+    one_hot: Vec<Constant<Bits<32>>>,
+    k_zero_rec: Constant<Bits<REC_BITS>>,
     k_zero32: Constant<Bits<32>>,
     k_ones32: Constant<Bits<32>>,
     k_one32: Constant<Bits<32>>,
@@ -503,8 +523,7 @@ pub struct WarpNetwork {
 
 impl WarpNetwork {
     pub fn new(config: &Config) -> WarpNetwork {
-        let warps = config.max_warps_per_cta as usize;
-        let records = config.cta_slots as usize * warps;
+        let slots = config.cta_slots as usize;
         let op = |o: Op| c_code::<6>(o.code());
         WarpNetwork {
             clock: Default::default(),
@@ -532,12 +551,10 @@ impl WarpNetwork {
             resp_preds: Default::default(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
-            rec_cta: (0..records).map(|k| Constant::new(bits((k / warps) as u64))).collect(),
-            rec_warp: (0..records).map(|k| Constant::new(bits((k % warps) as u64))).collect(),
-            rec_arrived: vec_of(records),
-            rec_member: vec_of(records),
-            rec_kind: vec_of(records),
-            rec_pred: vec_of(records),
+            rec_ram: vec_of(slots),
+            rec_valid: vec_of(slots),
+            cta_id: (0..slots).map(|c| Constant::new(bits(c as u64))).collect(),
+            looked: Default::default(),
             stage_busy: Default::default(),
             stage_cta: Default::default(),
             stage_warp: Default::default(),
@@ -570,6 +587,12 @@ impl WarpNetwork {
             pred_pack: Default::default(),
             shfl_pred_pack: Default::default(),
             fire: Default::default(),
+            warp_onehot: Default::default(),
+            hit_valid_bits: Default::default(),
+            hit_raw: Default::default(),
+            rec_write: Default::default(),
+            rec_clear: Default::default(),
+            rec_wdata: Default::default(),
             hit_valid: Default::default(),
             hit_arrived: Default::default(),
             hit_member: Default::default(),
@@ -612,6 +635,8 @@ impl WarpNetwork {
             iter_key: Default::default(),
             not_built: Default::default(),
             lane_id: lane_ids(),
+            one_hot: one_hots(),
+            k_zero_rec: Constant::new(bits(0)),
             k_zero32: c32(0),
             k_ones32: c32(u32::MAX),
             k_one32: c32(1),
@@ -656,9 +681,9 @@ impl WarpNetwork {
         }
     }
 
-    /// Number of (CTA slot, warp) arrival records.
+    /// Number of (CTA slot, warp) arrival records (a 32-entry RAM per CTA slot).
     pub fn records(&self) -> usize {
-        self.rec_arrived.len()
+        self.rec_ram.len() * LANES
     }
 }
 
@@ -666,15 +691,11 @@ impl Logic for WarpNetwork {
     #[hdl_gen]
     fn update(&mut self) {
         // ---------------- clocks and register defaults (hold) ----------------
-        for k in 0..self.rec_arrived.len() {
-            self.rec_arrived[k].clock.next = self.clock.val();
-            self.rec_member[k].clock.next = self.clock.val();
-            self.rec_kind[k].clock.next = self.clock.val();
-            self.rec_pred[k].clock.next = self.clock.val();
-            self.rec_arrived[k].d.next = self.rec_arrived[k].q.val();
-            self.rec_member[k].d.next = self.rec_member[k].q.val();
-            self.rec_kind[k].d.next = self.rec_kind[k].q.val();
-            self.rec_pred[k].d.next = self.rec_pred[k].q.val();
+        for c in 0..self.rec_ram.len() {
+            self.rec_ram[c].read_clock.next = self.clock.val();
+            self.rec_ram[c].write_clock.next = self.clock.val();
+            self.rec_valid[c].clock.next = self.clock.val();
+            self.rec_valid[c].d.next = self.rec_valid[c].q.val();
         }
         for i in 0..32 {
             self.stage_a[i].clock.next = self.clock.val();
@@ -689,29 +710,43 @@ impl Logic for WarpNetwork {
             self.out_value[i].d.next = self.out_value[i].q.val();
         }
         dff_setup!(
-            self, clock, stage_busy, stage_cta, stage_warp, iter_busy, iter_lane, iter_part, iter_lanes,
+            self, clock, looked, stage_busy, stage_cta, stage_warp, iter_busy, iter_lane, iter_part, iter_lanes,
             iter_wide, out_valid, out_cta, out_warp, out_lanes, out_preds, out_error, out_error_lane
         );
         self.out_valid.d.next = false;
 
         // ---------------- look up the warp's arrival record ----------------
+        // The record RAMs read the port's warp every cycle; their data is the record one clock
+        // later. A request is therefore taken no earlier than its second cycle on the port (the
+        // sender holds it until `req_ready`): `looked` says the first cycle has passed. Records
+        // change only when a request is taken, so the data read is never stale.
+        self.warp_onehot.next = self.k_zero32.val();
+        for w in 0..32 {
+            if self.req_warp.val() == self.lane_id[w].val() {
+                self.warp_onehot.next = self.one_hot[w].val();
+            }
+        }
+        self.hit_valid_bits.next = self.k_zero32.val();
+        self.hit_raw.next = self.k_zero_rec.val();
+        for c in 0..self.rec_ram.len() {
+            self.rec_ram[c].read_address.next = self.req_warp.val();
+            if self.req_cta.val() == self.cta_id[c].val() {
+                self.hit_valid_bits.next = self.rec_valid[c].q.val();
+                self.hit_raw.next = self.rec_ram[c].read_data.val();
+            }
+        }
+        self.hit_valid.next = (self.hit_valid_bits.val() & self.warp_onehot.val()).any();
         self.hit_arrived.next = self.k_zero32.val();
-        self.hit_member.next = self.k_zero32.val();
+        if self.hit_valid.val() {
+            self.hit_arrived.next = bit_cast::<32, REC_BITS>(self.hit_raw.val());
+        }
+        self.hit_member.next = self.hit_raw.val().get_bits::<32>(32);
+        self.hit_pred.next = self.hit_raw.val().get_bits::<32>(85);
         self.req_kind.next = bit_cast::<21, 6>(self.req_op.val())
             | (bit_cast::<21, 3>(self.req_sub.val()) << 6u64)
             | (bit_cast::<21, 4>(self.req_dtype.val()) << 9u64)
             | (bit_cast::<21, 8>(self.req_flags.val()) << 13u64);
-        self.hit_kind.next = self.req_kind.val();
-        self.hit_pred.next = self.k_zero32.val();
-        for k in 0..self.rec_arrived.len() {
-            if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
-                self.hit_arrived.next = self.rec_arrived[k].q.val();
-                self.hit_member.next = self.rec_member[k].q.val();
-                self.hit_kind.next = self.rec_kind[k].q.val();
-                self.hit_pred.next = self.rec_pred[k].q.val();
-            }
-        }
-        self.hit_valid.next = self.hit_arrived.val().any();
+        self.hit_kind.next = self.hit_raw.val().get_bits::<21>(64);
 
         // ---------------- the op the request acts as ----------------
         // An exit (WarpExit) acts as an arrival of no lanes at the warp's pending rendezvous,
@@ -749,8 +784,9 @@ impl Logic for WarpNetwork {
         self.stage_blocked.next = self.is_data.val()
             && self.stage_busy.q.val()
             && ((self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val()));
-        self.req_ready.next = !self.iter_busy.q.val() && !self.stage_blocked.val();
-        self.fire.next = self.req_valid.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
+        self.req_ready.next = self.looked.q.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
+        self.fire.next = self.req_valid.val() && self.looked.q.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
+        self.looked.d.next = self.req_valid.val() && !self.fire.val();
 
         self.mismatch.next = self.hit_valid.val()
             && !self.is_exit.val()
@@ -952,6 +988,14 @@ impl Logic for WarpNetwork {
         }
 
         // ---------------- accept a request ----------------
+        // The record a partial arrival leaves (written only when `rec_write` is raised below).
+        self.rec_write.next = false;
+        self.rec_clear.next = false;
+        self.rec_wdata.next = bit_cast::<REC_BITS, 32>(self.arrived.val())
+            | (bit_cast::<REC_BITS, 32>(self.eff_member.val()) << 32u64)
+            | (bit_cast::<REC_BITS, 21>(self.eff_kind.val()) << 64u64)
+            | (bit_cast::<REC_BITS, 32>((self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val()))
+                << 85u64);
         if self.fire.val() {
             self.out_cta.d.next = self.req_cta.val();
             self.out_warp.d.next = self.req_warp.val();
@@ -987,11 +1031,7 @@ impl Logic for WarpNetwork {
                     self.out_error.d.next = self.k_err_mismatch.val();
                     self.out_error_lane.d.next = self.first_active_id.val();
                     // drop the record (and the staged operands) of the mismatching warp
-                    for k in 0..self.rec_arrived.len() {
-                        if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
-                            self.rec_arrived[k].d.next = self.k_zero32.val();
-                        }
-                    }
+                    self.rec_clear.next = true;
                     if (self.stage_cta.q.val() == self.req_cta.val()) && (self.stage_warp.q.val() == self.req_warp.val()) {
                         self.stage_busy.d.next = false;
                     }
@@ -1001,15 +1041,7 @@ impl Logic for WarpNetwork {
                     // rendezvous fires (by the request or exit that completes it).
                     self.out_valid.d.next = true;
                     self.out_lanes.d.next = self.k_zero32.val();
-                    for k in 0..self.rec_arrived.len() {
-                        if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
-                            self.rec_arrived[k].d.next = self.arrived.val();
-                            self.rec_member[k].d.next = self.eff_member.val();
-                            self.rec_kind[k].d.next = self.eff_kind.val();
-                            self.rec_pred[k].d.next = (self.hit_pred.val() & self.hit_arrived.val())
-                                | (self.pred_pack.word.val() & self.eff_active.val());
-                        }
-                    }
+                    self.rec_write.next = true;
                     if self.is_data.val() {
                         self.stage_busy.d.next = true;
                         self.stage_cta.d.next = self.req_cta.val();
@@ -1025,11 +1057,7 @@ impl Logic for WarpNetwork {
                     }
                 } else {
                     // every live lane of the mask has arrived: the op fires
-                    for k in 0..self.rec_arrived.len() {
-                        if (self.req_cta.val() == self.rec_cta[k].val()) && (self.req_warp.val() == self.rec_warp[k].val()) {
-                            self.rec_arrived[k].d.next = self.k_zero32.val();
-                        }
-                    }
+                    self.rec_clear.next = true;
                     if self.is_data.val() {
                         self.stage_busy.d.next = false;
                     }
@@ -1112,10 +1140,32 @@ impl Logic for WarpNetwork {
             }
         }
 
-        if self.reset.val() {
-            for k in 0..self.rec_arrived.len() {
-                self.rec_arrived[k].d.next = self.k_zero32.val();
+        // ---------------- record RAMs and valid bits of the request's CTA slot ----------------
+        for c in 0..self.rec_ram.len() {
+            self.rec_ram[c].write_address.next = self.req_warp.val();
+            self.rec_ram[c].write_data.next = self.rec_wdata.val();
+            self.rec_ram[c].write_enable.next = false;
+            if self.req_cta.val() == self.cta_id[c].val() {
+                if self.rec_write.val() {
+                    // a record of no lanes is no record (as an arrival of no lanes is none)
+                    self.rec_ram[c].write_enable.next = !self.reset.val();
+                    if self.arrived.val().any() {
+                        self.rec_valid[c].d.next = self.rec_valid[c].q.val() | self.warp_onehot.val();
+                    } else {
+                        self.rec_valid[c].d.next = self.rec_valid[c].q.val() & !self.warp_onehot.val();
+                    }
+                }
+                if self.rec_clear.val() {
+                    self.rec_valid[c].d.next = self.rec_valid[c].q.val() & !self.warp_onehot.val();
+                }
             }
+        }
+
+        if self.reset.val() {
+            for c in 0..self.rec_ram.len() {
+                self.rec_valid[c].d.next = self.k_zero32.val();
+            }
+            self.looked.d.next = false;
             self.stage_busy.d.next = false;
             self.iter_busy.d.next = false;
             self.out_valid.d.next = false;

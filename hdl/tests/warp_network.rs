@@ -110,7 +110,8 @@ impl Dut {
         })
     }
     /// Offer a request until accepted; return the response it produced (waiting for iterative
-    /// match) and the cycles from acceptance to the response.
+    /// match) and the latency: clock edges from the request's first cycle on the port to the
+    /// response (the cycle the request is taken counts, so does the record lookup before it).
     fn submit(&mut self, r: &Req) -> (Option<Resp>, u64) {
         self.drive(r);
         self.settle();
@@ -123,7 +124,7 @@ impl Dut {
         self.tick();
         self.uut.req_valid.next = false;
         self.settle();
-        let mut latency = 1;
+        let mut latency = 1 + guard;
         if let Some(resp) = self.read_resp() {
             if resp.lanes == 0 && resp.error == 0 {
                 return (None, latency);
@@ -375,7 +376,8 @@ fn c069_match_any_with_partial_mask_and_exited_lanes() {
         assert_eq!(resp.values[6], 1 << 6 | 1 << 12 | 1 << 15);
         assert_eq!(resp.values[4], 0);
         assert_eq!(resp.lanes, 0xF0E0);
-        let expect_latency = if cfg.match_impl == MatchImpl::Parallel { 1 } else { 33 };
+        // one cycle of record lookup, then the request cycle (+ 32 rows when iterative)
+        let expect_latency = if cfg.match_impl == MatchImpl::Parallel { 2 } else { 34 };
         assert_eq!(latency, expect_latency, "{}", cfg.name);
     }
 }
@@ -481,7 +483,9 @@ fn shfl_down_clamp_and_idx_segments() {
 }
 
 #[test]
-fn vote_and_redux_latency_is_one_cycle() {
+/// Two clocks from the request to the response: the arrival-record RAM is read in the first
+/// cycle, the op computed and registered in the second (issue target: within 2 cycles).
+fn vote_and_redux_latency_is_two_cycles() {
     let mut dut = Dut::new(&Config::hopper_like());
     let mut r = req(Op::ReduxSync);
     r.sub = ReduxOp::Add.code();
@@ -491,10 +495,10 @@ fn vote_and_redux_latency_is_one_cycle() {
     }
     let (resp, latency) = dut.submit(&r);
     assert_eq!(resp.unwrap().values[0], 496);
-    assert_eq!(latency, 1);
+    assert_eq!(latency, 2);
     let (resp, latency) = dut.submit(&req(Op::VoteSync));
     assert!(resp.is_some());
-    assert_eq!(latency, 1);
+    assert_eq!(latency, 2);
 }
 
 #[test]
