@@ -512,14 +512,14 @@ fn verilog_is_generated_for_both_presets() {
 }
 
 /// `verilator --lint-only -Wall` (with hdl/lint-waivers.vlt) and yosys `proc; check -assert` on
-/// the generated Verilog of both presets. Skipped when SMSYNC_SKIP_RTL_TOOLS=1.
+/// the generated Verilog of `fpga-small` (or of both presets with SMSYNC_LINT_ALL_PRESETS=1).
+/// The default preset is linted in the suite by `gen_lint` (`smsync gen` on configs/default.yaml,
+/// about a minute for this module), so it is not linted twice. Skipped when SMSYNC_SKIP_RTL_TOOLS=1.
 #[test]
 fn lint_clean_verilator_and_yosys() {
     if std::env::var("SMSYNC_SKIP_RTL_TOOLS").is_ok_and(|v| v == "1") {
         return;
     }
-    // The default preset (512 arrival records) takes yosys `flatten; check` more than 15 minutes
-    // on the shared machine; it is linted only when SMSYNC_LINT_ALL_PRESETS=1.
     let mut presets = vec![Config::fpga_small()];
     if std::env::var("SMSYNC_LINT_ALL_PRESETS").is_ok_and(|v| v == "1") {
         presets.push(Config::hopper_like());
