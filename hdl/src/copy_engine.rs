@@ -1638,7 +1638,13 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     }
                 }
             } else if self.is_tensor.val() & self.k_tensor_built.val() {
-                // cp.async.bulk.tensor: continues in states 3..6 (map fetch, products, checks, rows).
+                // cp.async.bulk.tensor: continues in states 3..6 (map fetch, products, checks,
+                // rows), unless the map's own 128 bytes are outside global memory: the golden
+                // `TensorMap::read` answers that before any check of the map's contents.
+                if (self.cur_src.q.val() < self.k_global_base.val()) | ((self.cur_src.q.val() + 128) > self.global_end.val()) {
+                    self.err.next = self.e_global_range.val();
+                    self.done.next = true;
+                }
             } else {
                 // cp.reduce.async.bulk (not built in this RTL), bulk copies without
                 // features.bulk_copy, tensor copies without features.tensor_copy, unknown codes.

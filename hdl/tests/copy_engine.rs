@@ -1248,6 +1248,22 @@ fn c_tensor_map_checks_match_golden() {
     assert_eq!(errs, vec![None, TensorMap, TensorMap, TensorMap, TensorMap, TensorMap, None, TensorMap, TensorMap, BulkSizeAlign, MbAlign, SharedOutOfRange, TensorMap]);
 }
 
+/// The map's own 128 bytes must lie in global memory: a map below it, straddling its end or past
+/// it answers GlobalOutOfRange before any check of its contents (golden `TensorMap::read`); the
+/// last 128 bytes of global memory are in range (never written, so the map check fails there).
+#[test]
+fn c_tensor_map_outside_global_memory() {
+    let c = small_config();
+    let end = G + GLOBAL_BYTES as u64;
+    let good = MapSpec::d2(G + 0x1000, 16, 16, 64, 4, 4);
+    let load = |tag, map| tensor_req(tag, BulkDir::GlobalToShared, 2, 0x400, map, [0; 5], 0x10);
+    let reqs = vec![load(1, MAPS), load(2, end - 64), load(3, end), load(4, G - 128), load(5, G - 8), load(6, end - 128)];
+    let (bench, _) = compare(&c, tensor_setup(vec![good], 1_000_000), &reqs, 4);
+    let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).collect();
+    use ErrorCode::*;
+    assert_eq!(errs, vec![None, GlobalOutOfRange, GlobalOutOfRange, GlobalOutOfRange, GlobalOutOfRange, TensorMap]);
+}
+
 /// Tensor stores join bulk groups: wait_group 1 answers once the older group's elements are in
 /// global memory, wait_group 0 once both are.
 #[test]
