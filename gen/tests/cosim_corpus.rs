@@ -8,7 +8,7 @@
 //!
 //! Both configs of `configs/` run in the suite: `cosim_corpus_fpga_small` and
 //! `cosim_corpus_default_config`. The default (Hopper-sized) config's top is the suite's largest
-//! Verilator build (about 6.5 min wall and 5.3 GB on 2 cores, docs/BENCHMARKS.md); it is cached,
+//! Verilator build (about 2.2 min wall and 0.94 GB on 2 cores since session 7, docs/BENCHMARKS.md); it is cached,
 //! and `fuzz_cosim` reuses it.
 //!
 //! `fault_inject_divergence_names_the_instruction` shows that the comparator can fail: the top's

@@ -107,7 +107,7 @@ fn fuzz_cosim_fpga_small() {
     campaign("fpga-small", count);
 }
 
-/// The default config's top (a Verilator build of about 6.5 min on 2 cores when not cached; see
+/// The default config's top (a Verilator build of about 2.2 min on 2 cores when not cached; see
 /// docs/BENCHMARKS.md).
 #[test]
 fn fuzz_cosim_default_config() {
