@@ -100,7 +100,8 @@ impl Measure {
             let modules = sweep.synth_modules.join(",");
             let key = hash::key(&[rtl_key.as_bytes(), target.as_bytes(), modules.as_bytes()]);
             let figures = self.cached(&dir.join(format!("synth-{target}.json")), &key, m, || {
-                let mut args = vec![a("synth"), a("--config"), a(&config_file), a("--target"), a(target), a("--out"), a(&out)];
+                let mut args =
+                    vec![a("synth"), a("--config"), a(&config_file), a("--target"), a(target), a("--out"), a(&out)];
                 let secs = self.synth_timeout.as_secs().to_string();
                 args.extend([a("--timeout"), a(&secs)]);
                 for module in &sweep.synth_modules {
@@ -120,8 +121,14 @@ impl Measure {
         let exe_key = file_key(&self.exe)?;
         for w in &sweep.workloads {
             progress(&format!("cosim {}", w.name));
-            let key = hash::key(&[rtl_key.as_bytes(), file_key(&w.kernel)?.as_bytes(), file_key(&w.launch)?.as_bytes(), exe_key.as_bytes()]);
-            let figures = self.cached(&dir.join(format!("cosim-{}.json", w.name)), &key, m, || Ok(self.cosim(w, &config_file)))?;
+            let key = hash::key(&[
+                rtl_key.as_bytes(),
+                file_key(&w.kernel)?.as_bytes(),
+                file_key(&w.launch)?.as_bytes(),
+                exe_key.as_bytes(),
+            ]);
+            let figures =
+                self.cached(&dir.join(format!("cosim-{}.json", w.name)), &key, m, || Ok(self.cosim(w, &config_file)))?;
             m.result.workloads.insert(w.name.clone(), figures);
         }
         Ok(())
@@ -212,7 +219,11 @@ impl Measure {
             Some(st) => Ok((st.success(), out, err)),
             None => {
                 let shown: Vec<_> = args.iter().map(|x| x.to_string_lossy()).collect();
-                Err(format!("smsync {} did not finish within {} s (time limit of the stage)", shown.join(" "), limit.as_secs()))
+                Err(format!(
+                    "smsync {} did not finish within {} s (time limit of the stage)",
+                    shown.join(" "),
+                    limit.as_secs()
+                ))
             }
         }
     }
@@ -272,9 +283,11 @@ fn synth_figures(out: &Path) -> Result<SynthFigures, String> {
 /// synthesised, else the sum over the modules that were (said in `note`). Fmax is the slowest
 /// placed module's; `fits` is false when any module was refused or did not fit.
 pub fn synth_from_report(v: &Value) -> SynthFigures {
-    let modules: Vec<&Value> = v.get("modules").and_then(Value::as_array).map(|m| m.iter().collect()).unwrap_or_default();
+    let modules: Vec<&Value> =
+        v.get("modules").and_then(Value::as_array).map(|m| m.iter().collect()).unwrap_or_default();
     let name = |m: &Value| m.get("module").and_then(Value::as_str).unwrap_or("").to_string();
-    let synthesised: Vec<&Value> = modules.iter().copied().filter(|m| m.get("synth").is_some_and(|s| !s.is_null())).collect();
+    let synthesised: Vec<&Value> =
+        modules.iter().copied().filter(|m| m.get("synth").is_some_and(|s| !s.is_null())).collect();
     let top = synthesised.iter().copied().find(|m| name(m) == "sync_unit");
     let counted: Vec<&Value> = match top {
         Some(t) => vec![t],
@@ -290,8 +303,11 @@ pub fn synth_from_report(v: &Value) -> SynthFigures {
         .iter()
         .filter_map(|m| m.get("pnr").and_then(|p| p.get("fmax_mhz")).and_then(Value::as_f64))
         .fold(None, |acc: Option<f64>, f| Some(acc.map_or(f, |a| a.min(f))));
-    let refused = modules.iter().any(|m| m.get("fit").and_then(|f| f.get("refused")).and_then(Value::as_array).is_some_and(|r| !r.is_empty()));
-    let failed_modules: Vec<String> = modules.iter().filter(|m| m.get("error").is_some_and(|e| !e.is_null())).map(|m| name(m)).collect();
+    let refused = modules
+        .iter()
+        .any(|m| m.get("fit").and_then(|f| f.get("refused")).and_then(Value::as_array).is_some_and(|r| !r.is_empty()));
+    let failed_modules: Vec<String> =
+        modules.iter().filter(|m| m.get("error").is_some_and(|e| !e.is_null())).map(|m| name(m)).collect();
     let mut notes = Vec::new();
     if top.is_none() && !counted.is_empty() {
         notes.push(format!("area = sum of {}", counted.iter().map(|m| name(m)).collect::<Vec<_>>().join(" + ")));
@@ -354,7 +370,8 @@ mod tests {
         assert!(f.note.contains("area = sum of barrier_file") && f.note.contains("timed out"), "{}", f.note);
         let mut p = PointResult::default();
         p.synth.insert("xilinx-7".into(), f);
-        let r = crate::results::SweepResults { targets: vec!["xilinx-7".into()], points: vec![p], ..Default::default() };
+        let r =
+            crate::results::SweepResults { targets: vec!["xilinx-7".into()], points: vec![p], ..Default::default() };
         assert!(r.to_csv().trim_end().ends_with(",synth-incomplete"), "{}", r.to_csv());
     }
 
@@ -362,8 +379,15 @@ mod tests {
     fn the_verilog_key_ignores_the_config_name_but_not_the_hardware() {
         let body = "module unit(input a, output b);\n  assign b = a;\nendmodule\n";
         let a = figures_of("a", &format!("// Generated by smsync gen 0.1.0 from config `s-0`; do not edit.\n{body}"));
-        let b = figures_of("b", &format!("// Generated by smsync gen 0.1.0 from config `other-7`; do not edit.\n{body}"));
-        let c = figures_of("c", &format!("// Generated by smsync gen 0.1.0 from config `s-0`; do not edit.\n{}", body.replace("= a", "= ~a")));
+        let b =
+            figures_of("b", &format!("// Generated by smsync gen 0.1.0 from config `other-7`; do not edit.\n{body}"));
+        let c = figures_of(
+            "c",
+            &format!(
+                "// Generated by smsync gen 0.1.0 from config `s-0`; do not edit.\n{}",
+                body.replace("= a", "= ~a")
+            ),
+        );
         assert_eq!(a.rtl_key, b.rtl_key, "the config name must not change the key");
         assert_ne!(a.rtl_key, c.rtl_key, "other hardware must change the key");
         assert_eq!(a.modules, 1);

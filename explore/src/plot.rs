@@ -29,7 +29,10 @@ pub fn plots(r: &SweepResults) -> Vec<(String, String)> {
             })
             .collect();
         if pts.len() >= 2 {
-            out.push((format!("pareto-{t}.svg"), pareto_svg(&pts, &format!("{}: area against cycles ({t})", r.sweep), "LUTs", "total cycles")));
+            out.push((
+                format!("pareto-{t}.svg"),
+                pareto_svg(&pts, &format!("{}: area against cycles ({t})", r.sweep), "LUTs", "total cycles"),
+            ));
         }
     }
     for axis in &r.axes {
@@ -41,7 +44,10 @@ pub fn plots(r: &SweepResults) -> Vec<(String, String)> {
             }
         }
         if !panels.is_empty() {
-            out.push((format!("axis-{axis}.svg"), effect_svg(&format!("{}: effect of {axis}", r.sweep), axis, &panels)));
+            out.push((
+                format!("axis-{axis}.svg"),
+                effect_svg(&format!("{}: effect of {axis}", r.sweep), axis, &panels),
+            ));
         }
     }
     out
@@ -50,7 +56,8 @@ pub fn plots(r: &SweepResults) -> Vec<(String, String)> {
 type Metric = Box<dyn Fn(&PointResult) -> Option<f64>>;
 
 fn metrics(r: &SweepResults) -> Vec<(String, Metric)> {
-    let mut m: Vec<(String, Metric)> = vec![("total cycles".into(), Box::new(|p: &PointResult| p.total_cycles().map(|c| c as f64)))];
+    let mut m: Vec<(String, Metric)> =
+        vec![("total cycles".into(), Box::new(|p: &PointResult| p.total_cycles().map(|c| c as f64)))];
     for t in &r.targets {
         let (t1, t2, t3) = (t.clone(), t.clone(), t.clone());
         m.push((format!("{t} LUTs"), Box::new(move |p: &PointResult| p.synth.get(&t1)?.luts.map(|v| v as f64))));
@@ -146,7 +153,12 @@ impl Scale {
 }
 
 fn frame(svg: &mut String, x0: f64, y0: f64, x1: f64, y1: f64, ys: &Scale, y_label: &str) {
-    let _ = write!(svg, r##"<rect x="{x0}" y="{y1}" width="{}" height="{}" fill="none" stroke="#444"/>"##, x1 - x0, y0 - y1);
+    let _ = write!(
+        svg,
+        r##"<rect x="{x0}" y="{y1}" width="{}" height="{}" fill="none" stroke="#444"/>"##,
+        x1 - x0,
+        y0 - y1
+    );
     for t in ticks(ys.lo, ys.hi) {
         let y = ys.px(t);
         let _ = write!(
@@ -170,14 +182,27 @@ fn pareto_svg(pts: &[(f64, f64, String)], title: &str, x_label: &str, y_label: &
     let (x0, x1, y0, y1) = (M_LEFT, W - M_RIGHT, h - M_BOTTOM, M_TOP);
     let xs = Scale::new(pts.iter().map(|p| p.0), x0, x1);
     let ys = Scale::new(pts.iter().map(|p| p.1), y0, y1);
-    let mut svg = format!(r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>"##);
+    let mut svg = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>"##
+    );
     let _ = write!(svg, r##"<text x="{}" y="22" font-size="14" text-anchor="middle">{}</text>"##, W / 2.0, esc(title));
     frame(&mut svg, x0, y0, x1, y1, &ys, y_label);
     for t in ticks(xs.lo, xs.hi) {
         let x = xs.px(t);
-        let _ = write!(svg, r##"<text x="{x:.1}" y="{}" font-size="11" text-anchor="middle">{}</text>"##, y0 + 16.0, fmt_num(t));
+        let _ = write!(
+            svg,
+            r##"<text x="{x:.1}" y="{}" font-size="11" text-anchor="middle">{}</text>"##,
+            y0 + 16.0,
+            fmt_num(t)
+        );
     }
-    let _ = write!(svg, r##"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>"##, (x0 + x1) / 2.0, h - 10.0, esc(x_label));
+    let _ = write!(
+        svg,
+        r##"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>"##,
+        (x0 + x1) / 2.0,
+        h - 10.0,
+        esc(x_label)
+    );
     let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
     let mut front = pareto_front(&xy);
     front.sort_by(|&a, &b| xy[a].0.total_cmp(&xy[b].0));
@@ -196,13 +221,20 @@ fn pareto_svg(pts: &[(f64, f64, String)], title: &str, x_label: &str, y_label: &
             esc(label)
         );
     }
-    let _ = write!(svg, r##"<text x="{}" y="{}" font-size="11" fill="#d62728" text-anchor="end">red: Pareto front</text>"##, x1 - 4.0, y1 + 14.0);
+    let _ = write!(
+        svg,
+        r##"<text x="{}" y="{}" font-size="11" fill="#d62728" text-anchor="end">red: Pareto front</text>"##,
+        x1 - 4.0,
+        y1 + 14.0
+    );
     svg + "</svg>\n"
 }
 
 fn effect_svg(title: &str, axis: &str, panels: &[(String, Vec<(String, Option<f64>)>)]) -> String {
     let h = M_TOP + panels.len() as f64 * (PANEL_H * 0.7 + M_BOTTOM);
-    let mut svg = format!(r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>"##);
+    let mut svg = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>"##
+    );
     let _ = write!(svg, r##"<text x="{}" y="22" font-size="14" text-anchor="middle">{}</text>"##, W / 2.0, esc(title));
     for (k, (name, series)) in panels.iter().enumerate() {
         let top = M_TOP + k as f64 * (PANEL_H * 0.7 + M_BOTTOM);
@@ -213,15 +245,33 @@ fn effect_svg(title: &str, axis: &str, panels: &[(String, Vec<(String, Option<f6
         let xpx = |i: usize| x0 + (i as f64 + 0.5) / n * (x1 - x0);
         let mut pts = Vec::new();
         for (i, (label, y)) in series.iter().enumerate() {
-            let _ = write!(svg, r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"##, xpx(i), y0 + 15.0, esc(label));
+            let _ = write!(
+                svg,
+                r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"##,
+                xpx(i),
+                y0 + 15.0,
+                esc(label)
+            );
             if let Some(y) = y {
                 let (px, py) = (xpx(i), ys.px(*y));
                 pts.push(format!("{px:.1},{py:.1}"));
-                let _ = write!(svg, r##"<circle cx="{px:.1}" cy="{py:.1}" r="4" fill="#1f77b4"/><text x="{:.1}" y="{:.1}" font-size="10">{}</text>"##, px + 6.0, py - 5.0, fmt_num(*y));
+                let _ = write!(
+                    svg,
+                    r##"<circle cx="{px:.1}" cy="{py:.1}" r="4" fill="#1f77b4"/><text x="{:.1}" y="{:.1}" font-size="10">{}</text>"##,
+                    px + 6.0,
+                    py - 5.0,
+                    fmt_num(*y)
+                );
             }
         }
         let _ = write!(svg, r##"<polyline points="{}" fill="none" stroke="#1f77b4"/>"##, pts.join(" "));
-        let _ = write!(svg, r##"<text x="{}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"##, (x0 + x1) / 2.0, y0 + 30.0, esc(axis));
+        let _ = write!(
+            svg,
+            r##"<text x="{}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"##,
+            (x0 + x1) / 2.0,
+            y0 + 30.0,
+            esc(axis)
+        );
     }
     svg + "</svg>\n"
 }

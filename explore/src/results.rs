@@ -103,7 +103,10 @@ impl SweepResults {
             for point in p.points {
                 match all.points.iter().find(|q| q.index == point.index) {
                     Some(q) if *q != point => {
-                        return Err(format!("point {} ({}) is in two shards with different results", point.index, point.label))
+                        return Err(format!(
+                            "point {} ({}) is in two shards with different results",
+                            point.index, point.label
+                        ))
                     }
                     Some(_) => {}
                     None => all.points.push(point),
@@ -136,7 +139,13 @@ impl SweepResults {
             .map(|p| {
                 let mut r = vec![p.index.to_string()];
                 for a in &self.axes {
-                    r.push(p.assignment.iter().find(|(f, _)| f == a).map(|(_, v)| crate::sweep::show(v)).unwrap_or_default());
+                    r.push(
+                        p.assignment
+                            .iter()
+                            .find(|(f, _)| f == a)
+                            .map(|(_, v)| crate::sweep::show(v))
+                            .unwrap_or_default(),
+                    );
                 }
                 r.push(match &p.lint {
                     None => String::new(),
@@ -165,7 +174,13 @@ impl SweepResults {
 
     pub fn to_csv(&self) -> String {
         let (cols, rows) = self.table();
-        let quote = |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+        let quote = |s: &str| {
+            if s.contains([',', '"', '\n']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.to_string()
+            }
+        };
         let mut out = cols.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n";
         for r in rows {
             out += &(r.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n");
@@ -226,11 +241,16 @@ fn status(p: &PointResult) -> String {
     let synth_incomplete = p.synth.values().any(|s| !s.failed_modules.is_empty());
     match (lint_bad, cosim_bad, synth_bad, synth_incomplete) {
         (false, false, false, false) => "ok".into(),
-        _ => [(lint_bad, "lint"), (cosim_bad, "cosim"), (synth_bad, "does-not-fit"), (synth_incomplete, "synth-incomplete")]
-            .iter()
-            .filter(|(b, _)| *b)
-            .map(|(_, s)| *s)
-            .collect::<Vec<_>>()
-            .join("+"),
+        _ => [
+            (lint_bad, "lint"),
+            (cosim_bad, "cosim"),
+            (synth_bad, "does-not-fit"),
+            (synth_incomplete, "synth-incomplete"),
+        ]
+        .iter()
+        .filter(|(b, _)| *b)
+        .map(|(_, s)| *s)
+        .collect::<Vec<_>>()
+        .join("+"),
     }
 }

@@ -31,7 +31,8 @@ use std::path::{Path, PathBuf};
 pub const KNOWN_TARGETS: &[&str] = &["ecp5-85k", "ice40-up5k", "xilinx-7"];
 
 /// Modules `smsync gen` writes (and `smsync synth --module` takes).
-pub const KNOWN_MODULES: &[&str] = &["barrier_file", "mbarrier_alu", "atomic_alu", "warp_network", "copy_engine", "sync_unit"];
+pub const KNOWN_MODULES: &[&str] =
+    &["barrier_file", "mbarrier_alu", "atomic_alu", "warp_network", "copy_engine", "sync_unit"];
 
 /// Points in one sweep at most: a guard against a typo such as `to: 100000`.
 pub const MAX_POINTS: usize = 4096;
@@ -233,7 +234,10 @@ impl Sweep {
 
         for m in &raw.synth_modules {
             if !KNOWN_MODULES.contains(&m.as_str()) {
-                return err(format!("{file}: unknown module `{m}` in synth_modules (known: {})", KNOWN_MODULES.join(", ")));
+                return err(format!(
+                    "{file}: unknown module `{m}` in synth_modules (known: {})",
+                    KNOWN_MODULES.join(", ")
+                ));
             }
         }
 
@@ -344,7 +348,9 @@ fn expand(field: &str, spec: &AxisSpec, file: &str) -> Result<Vec<Value>, SweepE
             let mut x = *from;
             match times {
                 Some(t) if *t < 2 || x < 1 => {
-                    return err(format!("{file}: axis `{field}`: `times` must be >= 2 and `from` >= 1 (got times {t}, from {x})"))
+                    return err(format!(
+                        "{file}: axis `{field}`: `times` must be >= 2 and `from` >= 1 (got times {t}, from {x})"
+                    ))
                 }
                 Some(t) => {
                     while x <= *to && out.len() <= MAX_POINTS {
@@ -390,7 +396,10 @@ fn base_fields(base: &str, dir: &Path, file: &str) -> Result<Map<String, Value>,
     }
     let path = dir.join(base);
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        SweepError(format!("{file}: `base: {base}` is neither a preset nor a readable config file ({}: {e})", path.display()))
+        SweepError(format!(
+            "{file}: `base: {base}` is neither a preset nor a readable config file ({}: {e})",
+            path.display()
+        ))
     })?;
     // Validate the base on its own first, so that its errors are reported as the base's.
     Config::from_yaml(&text, &path.display().to_string()).map_err(|e| SweepError(e.to_string()))?;
@@ -432,7 +441,8 @@ fn workload(spec: &WorkloadSpec, dir: &Path, file: &str) -> Result<Workload, Swe
     }
     // Parse both now: a workload that cannot run is refused before any point is measured.
     let text = std::fs::read_to_string(&kernel).map_err(|e| SweepError(format!("{}: {e}", kernel.display())))?;
-    smsync_sim::exec::parse_module(&text, &kernel.display().to_string()).map_err(|e| SweepError(format!("{file}: workload: {e}")))?;
+    smsync_sim::exec::parse_module(&text, &kernel.display().to_string())
+        .map_err(|e| SweepError(format!("{file}: workload: {e}")))?;
     smsync_sim::exec::Launch::from_file(&launch).map_err(|e| SweepError(format!("{file}: workload launch: {e}")))?;
     let name = kernel.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     Ok(Workload { name, kernel, launch })

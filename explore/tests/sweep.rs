@@ -96,13 +96,22 @@ fn pareto_front_keeps_only_undominated_points() {
 
 fn result(index: usize, cycles: Option<u64>) -> PointResult {
     let mut p = PointResult { index, label: format!("p{index}"), ..Default::default() };
-    p.workloads.insert("k".into(), WorkloadFigures { passed: cycles.is_some(), cycles, requests: None, message: "diverged, at x".into() });
+    p.workloads.insert(
+        "k".into(),
+        WorkloadFigures { passed: cycles.is_some(), cycles, requests: None, message: "diverged, at x".into() },
+    );
     p
 }
 
 #[test]
 fn shards_merge_and_tables_render() {
-    let base = SweepResults { sweep: "s".into(), axes: vec!["cta_slots".into()], workloads: vec!["k".into()], grid_points: 3, ..Default::default() };
+    let base = SweepResults {
+        sweep: "s".into(),
+        axes: vec!["cta_slots".into()],
+        workloads: vec!["k".into()],
+        grid_points: 3,
+        ..Default::default()
+    };
     let a = SweepResults { points: vec![result(0, Some(10)), result(2, None)], ..base.clone() };
     let b = SweepResults { points: vec![result(1, Some(12))], ..base.clone() };
     let m = SweepResults::merge(vec![a.clone(), b]).unwrap();

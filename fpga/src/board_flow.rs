@@ -66,7 +66,8 @@ impl BoardReport {
 
     pub fn to_markdown(&self) -> String {
         let cap = Target::Ecp5_85k.capacity();
-        let mut md = format!("### Board `{}` (top `{}`), config `{}`, {}\n\n", self.board, self.top, self.config, self.device);
+        let mut md =
+            format!("### Board `{}` (top `{}`), config `{}`, {}\n\n", self.board, self.top, self.config, self.device);
         md += &format!("Command: `{}`  \n", self.command);
         md += &format!(
             "Tools: {}  \n",
@@ -158,7 +159,14 @@ pub fn run(input: &BoardInput) -> Result<BoardReport, String> {
     Ok(report)
 }
 
-fn steps(input: &BoardInput, target: Target, vfile: &Path, lpf: &Path, work: &Path, report: &mut BoardReport) -> Result<(), String> {
+fn steps(
+    input: &BoardInput,
+    target: Target,
+    vfile: &Path,
+    lpf: &Path,
+    work: &Path,
+    report: &mut BoardReport,
+) -> Result<(), String> {
     let yosys = Yosys::find().map_err(|e| e.to_string())?;
     report.tools.push(ToolVersion { tool: "yosys".into(), version: yosys.version() });
     let nextpnr = Nextpnr::find(crate::target::Pnr::Ecp5).map_err(|e| e.to_string())?;

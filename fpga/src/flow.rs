@@ -49,29 +49,36 @@ pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
             ));
         }
     }
-    let selected: Vec<_> = all.iter().filter(|m| opt.modules.is_empty() || opt.modules.iter().any(|n| n == m.module)).collect();
+    let selected: Vec<_> =
+        all.iter().filter(|m| opt.modules.is_empty() || opt.modules.iter().any(|n| n == m.module)).collect();
 
     // 1-2: Verilog and the pre-check (no external tool yet).
     let mut entries = Vec::new();
     for m in &selected {
         let text = (m.generate)(config).map_err(|e| e.to_string())?;
-        let ports = ports_of(&text, m.module).ok_or_else(|| format!("generated Verilog has no module `{}`", m.module))?;
+        let ports =
+            ports_of(&text, m.module).ok_or_else(|| format!("generated Verilog has no module `{}`", m.module))?;
         let file = rtl.join(format!("{}.v", m.module));
         std::fs::write(&file, &text).map_err(|e| format!("{}: {e}", file.display()))?;
         let (input_bits, output_bits) = regio::chain_bits(&ports);
         let fit = fit::check(opt.target, config, (input_bits + output_bits + 1) as u64, m.unit.is_none());
-        entries.push((m, file, ports, ModuleReport {
-            module: m.module.to_string(),
-            unit: m.unit.map(|u| u.name().to_string()),
-            input_bits,
-            output_bits,
-            fit,
-            synth: None,
-            synth_seconds: None,
-            parts: Default::default(),
-            pnr: None,
-            error: None,
-        }));
+        entries.push((
+            m,
+            file,
+            ports,
+            ModuleReport {
+                module: m.module.to_string(),
+                unit: m.unit.map(|u| u.name().to_string()),
+                input_bits,
+                output_bits,
+                fit,
+                synth: None,
+                synth_seconds: None,
+                parts: Default::default(),
+                pnr: None,
+                error: None,
+            },
+        ));
     }
     if opt.target == Target::Ice40Up5k {
         if let Some((_, _, _, top)) = entries.iter().find(|e| e.3.unit.is_none() && !e.3.fit.refused.is_empty()) {
@@ -91,7 +98,10 @@ pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
     let nextpnr = match pnr_kind {
         Some(kind) => {
             let n = Nextpnr::find(kind).map_err(|e| e.to_string())?;
-            tools.push(ToolVersion { tool: n.exe.file_name().unwrap_or_default().to_string_lossy().into(), version: n.version() });
+            tools.push(ToolVersion {
+                tool: n.exe.file_name().unwrap_or_default().to_string_lossy().into(),
+                version: n.version(),
+            });
             Some(n)
         }
         None => None,
@@ -188,7 +198,10 @@ fn synth_and_place(
                     return Err(e.to_string());
                 }
                 eprintln!("smsync synth: {module}: does not fit after packing: {}", over.join("; "));
-                entry.fit.refused.extend(over.into_iter().map(|r| format!("in placement (nextpnr packing), {r}; not placed")));
+                entry
+                    .fit
+                    .refused
+                    .extend(over.into_iter().map(|r| format!("in placement (nextpnr packing), {r}; not placed")));
             }
         }
     }

@@ -66,11 +66,19 @@ impl SynthReport {
             self.tools.iter().map(|t| format!("{} = `{}`", t.tool, t.version)).collect::<Vec<_>>().join(", ")
         );
         if let (Some(seed), Some(mhz)) = (self.seed, self.target_mhz) {
-            md += &format!("nextpnr seed {seed}, target {mhz} MHz (timing failure allowed: the achieved Fmax is the result)\n");
+            md += &format!(
+                "nextpnr seed {seed}, target {mhz} MHz (timing failure allowed: the achieved Fmax is the result)\n"
+            );
         }
         md += "\n| module | LUTs | FFs | BRAM | DSP | Fmax (MHz, reg-to-reg) | after P&R incl. I/O wrapper | notes |\n";
         md += "|---|---:|---:|---:|---:|---:|---|---|\n";
-        let pct = |used: f64, total: f64| if total > 0.0 { format!(" ({:.1}%)", 100.0 * used / total) } else { String::new() };
+        let pct = |used: f64, total: f64| {
+            if total > 0.0 {
+                format!(" ({:.1}%)", 100.0 * used / total)
+            } else {
+                String::new()
+            }
+        };
         for m in &self.modules {
             let (luts, ffs, bram, dsp) = match (&m.synth, cap) {
                 (Some(r), Some(c)) => (
@@ -88,7 +96,9 @@ impl SynthReport {
                 .map(|p| {
                     p.utilisation
                         .iter()
-                        .filter(|(k, u)| u.used > 0 && !k.contains("IO") && !k.starts_with("DCC") && !k.starts_with("SB_GB"))
+                        .filter(|(k, u)| {
+                            u.used > 0 && !k.contains("IO") && !k.starts_with("DCC") && !k.starts_with("SB_GB")
+                        })
                         .map(|(k, u)| format!("{k} {}/{}", u.used, u.available))
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -98,7 +108,10 @@ impl SynthReport {
             if let (Some(p), Some(target_mhz)) = (&m.pnr, self.target_mhz) {
                 if let (Some(fmax), Some(lp)) = (p.fmax_mhz, &p.limiting_path) {
                     if fmax < target_mhz {
-                        notes.push(format!("below {target_mhz} MHz: limited by `{}` -> `{}` ({:.1} ns)", lp.from, lp.to, lp.delay_ns));
+                        notes.push(format!(
+                            "below {target_mhz} MHz: limited by `{}` -> `{}` ({:.1} ns)",
+                            lp.from, lp.to, lp.delay_ns
+                        ));
                     }
                 }
             }
@@ -114,7 +127,10 @@ impl SynthReport {
         }
         for m in &self.modules {
             if !m.parts.is_empty() {
-                md += &format!("\nUnits inside `{}` (yosys, each optimised as its own module; the rest is the top's glue):\n\n", m.module);
+                md += &format!(
+                    "\nUnits inside `{}` (yosys, each optimised as its own module; the rest is the top's glue):\n\n",
+                    m.module
+                );
                 md += "| unit instance | LUTs | FFs | BRAM | DSP |\n|---|---:|---:|---:|---:|\n";
                 for (name, r) in &m.parts {
                     md += &format!("| `{name}` | {} | {} | {} | {} |\n", r.luts, r.ffs, r.bram, r.dsp);

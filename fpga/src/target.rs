@@ -57,10 +57,7 @@ impl Target {
 
     pub fn parse(s: &str) -> Result<Target, String> {
         ALL.iter().copied().find(|t| t.name() == s).ok_or_else(|| {
-            format!(
-                "unknown target `{s}`; allowed: {}",
-                ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
-            )
+            format!("unknown target `{s}`; allowed: {}", ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "))
         })
     }
 
@@ -76,11 +73,15 @@ impl Target {
     pub fn capacity(self) -> Capacity {
         match self {
             // LFE5U-85F data sheet: 83,640 LUT4 (and as many FFs), 208 EBR x 18 Kbit, 156 18x18 multipliers.
-            Target::Ecp5_85k => Capacity { luts: 83_640, ffs: 83_640, bram_blocks: 208.0, bram_kbit_each: 18, dsp: 156 },
+            Target::Ecp5_85k => {
+                Capacity { luts: 83_640, ffs: 83_640, bram_blocks: 208.0, bram_kbit_each: 18, dsp: 156 }
+            }
             // UP5K: 5,280 LUT4 / FFs, 30 EBR x 4 Kbit, 8 SB_MAC16 (the 4 SPRAMs are not inferred by yosys).
             Target::Ice40Up5k => Capacity { luts: 5_280, ffs: 5_280, bram_blocks: 30.0, bram_kbit_each: 4, dsp: 8 },
             // XC7A100T: 63,400 LUT6, 126,800 FFs, 135 RAMB36 (36 Kbit), 240 DSP48E1.
-            Target::Xilinx7 => Capacity { luts: 63_400, ffs: 126_800, bram_blocks: 135.0, bram_kbit_each: 36, dsp: 240 },
+            Target::Xilinx7 => {
+                Capacity { luts: 63_400, ffs: 126_800, bram_blocks: 135.0, bram_kbit_each: 36, dsp: 240 }
+            }
         }
     }
 
@@ -106,7 +107,8 @@ impl Target {
     /// Turn yosys' `stat` cell histogram into LUTs / FFs / BRAM / DSP for this family.
     pub fn count(self, cells: &BTreeMap<String, u64>) -> Resources {
         let n = |name: &str| cells.get(name).copied().unwrap_or(0);
-        let sum_prefix = |prefix: &str| cells.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(_, v)| *v).sum::<u64>();
+        let sum_prefix =
+            |prefix: &str| cells.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(_, v)| *v).sum::<u64>();
         match self {
             // A CCU2C carry cell is two LUT4s of a slice; a TRELLIS_DPR16X4 (distributed RAM) uses a
             // slice's two LUT4s as RAM (nextpnr counts both as TRELLIS_COMB after packing).

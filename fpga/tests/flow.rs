@@ -59,7 +59,8 @@ fn ice40_flow_places_and_routes_one_unit() {
     // Versions and the seed are pinned into the report.
     assert_eq!(report.seed, Some(1));
     assert!(report.tools.iter().any(|t| t.tool == "yosys" && t.version.contains("Yosys")));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(json["modules"][0]["module"], "mbarrier_alu");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("| mbarrier_alu"), "{md}");

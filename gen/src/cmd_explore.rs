@@ -53,7 +53,8 @@ pub enum Sub {
 
 pub fn main(a: Args) -> Result<(), String> {
     if let Some(Sub::Merge { out, shards }) = a.merge {
-        let parts = shards.iter().map(|d| SweepResults::load(&d.join("results.json"))).collect::<Result<Vec<_>, _>>()?;
+        let parts =
+            shards.iter().map(|d| SweepResults::load(&d.join("results.json"))).collect::<Result<Vec<_>, _>>()?;
         let merged = SweepResults::merge(parts)?;
         write_outputs(&merged, &out)?;
         eprintln!("merged {} of {} points into {}", merged.points.len(), merged.grid_points, out.display());
@@ -127,7 +128,11 @@ pub fn main(a: Args) -> Result<(), String> {
         points: results,
     };
     write_outputs(&r, &out)?;
-    eprintln!("{} done: {computed} stage(s) computed, {cached} from the cache; {}", bar(total, total), out.join("results.md").display());
+    eprintln!(
+        "{} done: {computed} stage(s) computed, {cached} from the cache; {}",
+        bar(total, total),
+        out.join("results.md").display()
+    );
     let failed = r.points.iter().filter(|p| p.error.is_some()).count();
     if failed > 0 {
         return Err(format!("{failed} point(s) could not be measured (see {})", out.join("results.md").display()));

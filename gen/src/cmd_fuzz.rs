@@ -99,7 +99,11 @@ pub fn main(a: Args) -> Result<(), String> {
             if let Some((_, msg)) = bad.iter().find(|(j, _)| *j == i) {
                 rejected += 1;
                 let dir = save(&a.out, program, &format!("generator bug: ptxas rejects seed {}\n{msg}", program.seed))?;
-                eprintln!("seed {}: REJECTED by ptxas (generator bug), saved in {}\n{msg}", program.seed, dir.display());
+                eprintln!(
+                    "seed {}: REJECTED by ptxas (generator bug), saved in {}\n{msg}",
+                    program.seed,
+                    dir.display()
+                );
                 continue;
             }
             if a.save_all {
@@ -109,7 +113,11 @@ pub fn main(a: Args) -> Result<(), String> {
             let outcome = run_first(program);
             if a.verbose {
                 let what = match &outcome {
-                    Ok((r, cycles)) => format!("ok, {} sync requests{}", r.stats.requests, cycles.map_or(String::new(), |c| format!(", {c} RTL cycles"))),
+                    Ok((r, cycles)) => format!(
+                        "ok, {} sync requests{}",
+                        r.stats.requests,
+                        cycles.map_or(String::new(), |c| format!(", {c} RTL cycles"))
+                    ),
                     Err(_) => "FAILED".to_string(),
                 };
                 eprintln!("seed {}: {what}, {:.2} s", program.seed, t.elapsed().as_secs_f64());
@@ -124,7 +132,9 @@ pub fn main(a: Args) -> Result<(), String> {
                     let (small, steps) = if a.no_shrink {
                         (program.clone(), 0)
                     } else {
-                        shrink::shrink(program, &mut |c| ptxas::assemble(&ptxas_path, &c.ptx()).is_ok() && run_one(c).is_err())
+                        shrink::shrink(program, &mut |c| {
+                            ptxas::assemble(&ptxas_path, &c.ptx()).is_ok() && run_one(c).is_err()
+                        })
                     };
                     let small_err = run_one(&small).err().unwrap_or_else(|| err.clone());
                     let report = format!(
@@ -136,7 +146,11 @@ pub fn main(a: Args) -> Result<(), String> {
                         small.summary()
                     );
                     let dir = save(&a.out, &small, &report)?;
-                    eprintln!("seed {}: FAILED: {err}\n  shrunk ({steps} steps) and saved in {}", program.seed, dir.display());
+                    eprintln!(
+                        "seed {}: FAILED: {err}\n  shrunk ({steps} steps) and saved in {}",
+                        program.seed,
+                        dir.display()
+                    );
                 }
             }
         }
@@ -163,7 +177,9 @@ fn save(out: &Path, program: &Program, report: &str) -> Result<PathBuf, String> 
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let r = program.render();
     let name = program.kernel_name();
-    let write = |file: String, text: &str| std::fs::write(dir.join(&file), text).map_err(|e| format!("{}: {e}", dir.join(&file).display()));
+    let write = |file: String, text: &str| {
+        std::fs::write(dir.join(&file), text).map_err(|e| format!("{}: {e}", dir.join(&file).display()))
+    };
     write(format!("{name}.ptx"), &program.ptx())?;
     write(format!("{name}.launch.yaml"), &r.launch_yaml)?;
     write("report.txt".into(), report)?;

@@ -82,10 +82,7 @@ pub fn main(a: Args) -> Result<(), String> {
     );
     let missing = sync_unit::missing_units(&config);
     if !missing.is_empty() {
-        println!(
-            "note: RTL not built yet for: {}",
-            missing.iter().map(|u| u.name()).collect::<Vec<_>>().join(", ")
-        );
+        println!("note: RTL not built yet for: {}", missing.iter().map(|u| u.name()).collect::<Vec<_>>().join(", "));
     }
     Ok(())
 }

@@ -14,11 +14,17 @@ pub struct Args {
 
 pub fn main(a: Args) -> Result<(), String> {
     let manifest = a.rtl.join("manifest.yaml");
-    let text = std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e} (run `smsync gen` first)", manifest.display()))?;
+    let text = std::fs::read_to_string(&manifest)
+        .map_err(|e| format!("{}: {e} (run `smsync gen` first)", manifest.display()))?;
     let m: serde_json::Value = serde_saphyr::from_str(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
-    let modules = m.get("modules").and_then(|v| v.as_array()).ok_or_else(|| format!("{}: no `modules` list", manifest.display()))?;
+    let modules = m
+        .get("modules")
+        .and_then(|v| v.as_array())
+        .ok_or_else(|| format!("{}: no `modules` list", manifest.display()))?;
     for entry in modules {
-        let (Some(module), Some(file)) = (entry.get("module").and_then(|v| v.as_str()), entry.get("file").and_then(|v| v.as_str())) else {
+        let (Some(module), Some(file)) =
+            (entry.get("module").and_then(|v| v.as_str()), entry.get("file").and_then(|v| v.as_str()))
+        else {
             return Err(format!("{}: a module entry without `module`/`file`: {entry}", manifest.display()));
         };
         let path = a.rtl.join(file);

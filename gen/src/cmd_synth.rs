@@ -52,7 +52,14 @@ pub fn main(a: Args) -> Result<(), String> {
     let target = Target::parse(a.target.as_deref().unwrap_or_default())?;
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("build/synth/{}-{}", config.name, target.name())));
     let command = command_line();
-    let opts = FlowOptions { target, out: out.clone(), modules: a.modules, timeout: Duration::from_secs(a.timeout), no_pnr: a.no_pnr, command };
+    let opts = FlowOptions {
+        target,
+        out: out.clone(),
+        modules: a.modules,
+        timeout: Duration::from_secs(a.timeout),
+        no_pnr: a.no_pnr,
+        command,
+    };
     let report = flow::run(&config, &opts)?;
     println!("{}", report.to_markdown());
     println!("report: {0}/report.json, {0}/report.md", out.display());
@@ -79,7 +86,8 @@ fn board_main(a: &Args, name: &str, config: &Config) -> Result<(), String> {
         ));
     }
     let verilog = board_verilog(board, config, cycles_per_bit(a.baud))?;
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("build/synth/{}-board-{}", config.name, board.name())));
+    let out =
+        a.out.clone().unwrap_or_else(|| PathBuf::from(format!("build/synth/{}-board-{}", config.name, board.name())));
     let input = smsync_fpga::board_flow::BoardInput {
         board: board.name(),
         top: board.module(),

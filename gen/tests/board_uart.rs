@@ -52,17 +52,29 @@ fn board_tops_are_lint_clean() {
     std::fs::create_dir_all(&dir).unwrap();
     for board in Board::ALL {
         let t = Instant::now();
-        let verilog = board_verilog(board, &config, cycles_per_bit(115_200)).unwrap_or_else(|e| panic!("{}: {e}", board.name()));
+        let verilog =
+            board_verilog(board, &config, cycles_per_bit(115_200)).unwrap_or_else(|e| panic!("{}: {e}", board.name()));
         let file = dir.join(format!("{}.v", board.module()));
         std::fs::write(&file, &verilog).unwrap();
         // The constraint file names every top-level port.
         let constraints = std::fs::read_to_string(root().join("constraints").join(board.constraints())).unwrap();
         let ports = smsync_hdl::common::ports_of(&verilog, board.module()).expect("top module present");
         for p in &ports {
-            assert!(constraints.contains(&p.name), "{}: port `{}` is not in constraints/{}", board.name(), p.name, board.constraints());
+            assert!(
+                constraints.contains(&p.name),
+                "{}: port `{}` is not in constraints/{}",
+                board.name(),
+                p.name,
+                board.constraints()
+            );
         }
         lint(&file, board.module()).unwrap_or_else(|e| panic!("{e}"));
-        eprintln!("{}: generated and linted in {:.1} s ({} ports)", board.name(), t.elapsed().as_secs_f64(), ports.len());
+        eprintln!(
+            "{}: generated and linted in {:.1} s ({} ports)",
+            board.name(),
+            t.elapsed().as_secs_f64(),
+            ports.len()
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -72,20 +84,20 @@ fn board_tops_are_lint_clean() {
 /// every frame type: responses with per-lane and uniform values, wakes, both global-memory
 /// ports (reads and writes), barrier-release bursts, and a known failure.
 const SUITE_KERNELS: &[&str] = &[
-    "atomics_float",          // atom.global: the atomic ALU's port (AG_READ / AG_WRITE), per-lane values
-    "bar_red",                // bar.red: released warps in a burst (RESPONSE_UNIFORM)
+    "atomics_float", // atom.global: the atomic ALU's port (AG_READ / AG_WRITE), per-lane values
+    "bar_red",       // bar.red: released warps in a burst (RESPONSE_UNIFORM)
     "block_reduce",
-    "cp_async_zfill",         // cp.async: the copy engine's port (GM_READ / GM_WRITE)
+    "cp_async_zfill", // cp.async: the copy engine's port (GM_READ / GM_WRITE)
     "elect_activemask",
     "match_sync",
     "named_barrier_prodcons",
-    "shfl_modes",             // per-lane values (RESPONSE)
+    "shfl_modes", // per-lane values (RESPONSE)
     "syncthreads_count",
-    "tensor_2d_load",         // tensor map reads, mbarrier try_wait
+    "tensor_2d_load", // tensor map reads, mbarrier try_wait
     "tensor_2d_store",
     "vote_ballot",
-    "vote_match_partial",     // partial rendezvous: lanes answered when the rendezvous fires
-    "cp_reduce_bulk",         // a known failure of the top: must still fail at the same place
+    "vote_match_partial", // partial rendezvous: lanes answered when the rendezvous fires
+    "cp_reduce_bulk",     // a known failure of the top: must still fail at the same place
     "warp_reduce_sync",
 ];
 
@@ -118,7 +130,10 @@ fn run_uart_corpus(only: Option<&[&str]>) {
     names.sort();
     if let Some(list) = only {
         for k in list {
-            assert!(dir.join(format!("{k}.launch.yaml")).exists() || !filter.is_empty(), "suite kernel {k} is not in testbench/ptx");
+            assert!(
+                dir.join(format!("{k}.launch.yaml")).exists() || !filter.is_empty(),
+                "suite kernel {k} is not in testbench/ptx"
+            );
         }
     }
     let opts = CosimOptions {
@@ -131,17 +146,26 @@ fn run_uart_corpus(only: Option<&[&str]>) {
     let mut passed = 0;
     for name in &names {
         let file = format!("{name}.ptx");
-        let module = exec::parse_module(&std::fs::read_to_string(dir.join(&file)).unwrap(), &file).unwrap_or_else(|e| panic!("{e}"));
-        let launch = Launch::from_file(&dir.join(format!("{name}.launch.yaml"))).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let module = exec::parse_module(&std::fs::read_to_string(dir.join(&file)).unwrap(), &file)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let launch =
+            Launch::from_file(&dir.join(format!("{name}.launch.yaml"))).unwrap_or_else(|e| panic!("{name}: {e}"));
         let t = Instant::now();
         let outcome = run_cosim(&module, &launch, &config, &opts);
         let known = KNOWN_FAILURES.iter().find(|(k, _)| k == name);
         match (&outcome, known) {
             (Ok(r), None) => {
                 passed += 1;
-                eprintln!("uart-sim/{name}: ok, {} board cycles, {} requests, {:.2} s", r.cycles, r.counts.requests(), t.elapsed().as_secs_f64());
+                eprintln!(
+                    "uart-sim/{name}: ok, {} board cycles, {} requests, {:.2} s",
+                    r.cycles,
+                    r.counts.requests(),
+                    t.elapsed().as_secs_f64()
+                );
             }
-            (Ok(_), Some(_)) => problems.push(format!("{name} passes through the bridge but is a known failure of the top: update KNOWN_FAILURES")),
+            (Ok(_), Some(_)) => problems.push(format!(
+                "{name} passes through the bridge but is a known failure of the top: update KNOWN_FAILURES"
+            )),
             (Err(f), Some((_, at))) if f.message.contains(at) => eprintln!("uart-sim/{name}: known failure at `{at}`"),
             (Err(f), _) => {
                 eprintln!("uart-sim/{name}: FAILED\n{f}");

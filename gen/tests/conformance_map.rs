@@ -12,10 +12,5 @@ fn conformance_map_is_complete() {
         .arg("--check")
         .output()
         .expect("python3 runs scripts/conformance.py");
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
 }

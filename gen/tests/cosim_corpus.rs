@@ -86,7 +86,9 @@ fn run_corpus(stem: &str) {
             eprintln!("{stem}: top built in {:.1} s (cached: {})", built.seconds, built.cached);
             match built.verilator_warnings() {
                 Ok(w) if w.is_empty() => {}
-                Ok(w) => unexpected.push(format!("{stem}: verilator -Wall on the top (its cosim build):\n{}", w.join("\n"))),
+                Ok(w) => {
+                    unexpected.push(format!("{stem}: verilator -Wall on the top (its cosim build):\n{}", w.join("\n")))
+                }
                 Err(e) => unexpected.push(format!("{stem}: no build log for the top: {e}")),
             }
         }
@@ -108,7 +110,9 @@ fn run_corpus(stem: &str) {
                     report.setup_seconds
                 );
             }
-            (Ok(_), Some((_, _, why, _))) => still_listed.push(format!("{stem}/{name} passes now; remove it from KNOWN_FAILURES (was: {why})")),
+            (Ok(_), Some((_, _, why, _))) => {
+                still_listed.push(format!("{stem}/{name} passes now; remove it from KNOWN_FAILURES (was: {why})"))
+            }
             (Err(f), Some((_, _, _, at))) if f.message.contains(at) => {
                 eprintln!("{stem}/{name}: known failure: {}", f.message.lines().next().unwrap_or(""))
             }
@@ -118,7 +122,8 @@ fn run_corpus(stem: &str) {
             )),
             (Err(f), None) => {
                 eprintln!("{stem}/{name}: FAILED\n{f}");
-                unexpected.push(format!("{stem}/{name}: {}", f.message.lines().take(3).collect::<Vec<_>>().join(" | ")));
+                unexpected
+                    .push(format!("{stem}/{name}: {}", f.message.lines().take(3).collect::<Vec<_>>().join(" | ")));
             }
         }
     }
@@ -157,7 +162,11 @@ fn fault_inject_divergence_names_the_instruction() {
     assert_eq!(failure.kind, FailureKind::Divergence, "{failure}");
     // The report names the instruction (file:line:col), the request and expected vs actual.
     let at = format!("at {name}.ptx:");
-    let line = failure.message.find(&at).map(|i| &failure.message[i + at.len()..]).unwrap_or_else(|| panic!("no `{at}` in:\n{failure}"));
+    let line = failure
+        .message
+        .find(&at)
+        .map(|i| &failure.message[i + at.len()..])
+        .unwrap_or_else(|| panic!("no `{at}` in:\n{failure}"));
     assert!(line.chars().next().is_some_and(|c| c.is_ascii_digit()), "no line number after `{at}`:\n{failure}");
     assert!(failure.message.contains("vote.sync"), "{failure}");
     assert!(failure.message.contains("expected (golden)") && failure.message.contains("actual (RTL)"), "{failure}");

@@ -25,7 +25,11 @@ fn workspace() -> PathBuf {
 
 fn explore(args: &[&str]) -> (bool, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_smsync")).arg("explore").args(args).output().unwrap();
-    (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 fn read_json(p: &Path) -> serde_json::Value {
@@ -43,14 +47,19 @@ fn reduced_example_sweep_runs_end_to_end_and_reruns_from_the_cache() {
         return;
     }
     // The reduced grid is taken from the example: same base, its match_impl axis, its workloads.
-    let example = Sweep::load(&workspace().join("configs/sweeps/match-slots.yaml")).expect("the example sweep is valid");
+    let example =
+        Sweep::load(&workspace().join("configs/sweeps/match-slots.yaml")).expect("the example sweep is valid");
     let axis = example.axes.iter().find(|a| a.field == "match_impl").expect("the example varies match_impl");
     let values: Vec<&str> = axis.values.iter().map(|v| v.as_str().unwrap()).collect();
     assert_eq!(values, ["iterative", "parallel"]);
     let workloads: Vec<String> = REDUCED_WORKLOADS
         .iter()
         .map(|name| {
-            let w = example.workloads.iter().find(|w| w.name == *name).unwrap_or_else(|| panic!("{name} is not in the example sweep"));
+            let w = example
+                .workloads
+                .iter()
+                .find(|w| w.name == *name)
+                .unwrap_or_else(|| panic!("{name} is not in the example sweep"));
             format!("  - {}\n", w.kernel.display())
         })
         .collect();
@@ -71,7 +80,10 @@ fn reduced_example_sweep_runs_end_to_end_and_reruns_from_the_cache() {
     let out_s = out.to_str().unwrap();
     let (ok, _, err) = explore(&[sweep.to_str().unwrap(), "--out", out_s, "--no-lint", "-j", "2"]);
     assert!(ok, "explore failed:\n{err}");
-    assert!(err.contains("[####################] 2/2 done: 6 stage(s) computed, 0 from the cache"), "no final progress line:\n{err}");
+    assert!(
+        err.contains("[####################] 2/2 done: 6 stage(s) computed, 0 from the cache"),
+        "no final progress line:\n{err}"
+    );
 
     let results = read_json(&out.join("results.json"));
     let points = results["points"].as_array().unwrap();
@@ -90,7 +102,12 @@ fn reduced_example_sweep_runs_end_to_end_and_reruns_from_the_cache() {
     }
     let cycles = |i: usize, w: &str| points[i]["workloads"][w]["cycles"].as_u64().unwrap();
     // A parallel match.any answers in one cycle instead of 33: match_sync must get faster ...
-    assert!(cycles(1, "match_sync") < cycles(0, "match_sync"), "parallel match should take fewer cycles: {} vs {}", cycles(1, "match_sync"), cycles(0, "match_sync"));
+    assert!(
+        cycles(1, "match_sync") < cycles(0, "match_sync"),
+        "parallel match should take fewer cycles: {} vs {}",
+        cycles(1, "match_sync"),
+        cycles(0, "match_sync")
+    );
     // ... and a kernel without match must not notice the axis at all.
     assert_eq!(cycles(1, "bar_red"), cycles(0, "bar_red"), "bar_red does not use match.any");
     // The mbarrier ALU does not depend on match_impl: the same netlist, the same area.
@@ -118,7 +135,8 @@ fn reduced_example_sweep_runs_end_to_end_and_reruns_from_the_cache() {
     // sweep, which gen writes into the Verilog's first line; the cache keys ignore that line, so
     // nothing is recomputed.
     let renamed = dir.join("renamed.yaml");
-    std::fs::write(&renamed, std::fs::read_to_string(&sweep).unwrap().replace("name: reduced", "name: renamed")).unwrap();
+    std::fs::write(&renamed, std::fs::read_to_string(&sweep).unwrap().replace("name: reduced", "name: renamed"))
+        .unwrap();
     let (ok, _, err) = explore(&[renamed.to_str().unwrap(), "--out", out_s, "--no-lint"]);
     assert!(ok, "renamed run failed:\n{err}");
     assert!(err.contains("0 stage(s) computed, 6 from the cache"), "another sweep name should hit the cache:\n{err}");
@@ -126,7 +144,8 @@ fn reduced_example_sweep_runs_end_to_end_and_reruns_from_the_cache() {
     // Sharded: shard 2 of 2 holds point 1 only, measured afresh in its own directory. Merging it
     // with the full run fails if point 1 came out differently (the measurement is deterministic).
     let shard_out = dir.join("shard2");
-    let (ok, _, err) = explore(&[sweep.to_str().unwrap(), "--shard", "2/2", "--out", shard_out.to_str().unwrap(), "--no-lint"]);
+    let (ok, _, err) =
+        explore(&[sweep.to_str().unwrap(), "--shard", "2/2", "--out", shard_out.to_str().unwrap(), "--no-lint"]);
     assert!(ok, "shard failed:\n{err}");
     let shard = read_json(&shard_out.join("results.json"));
     assert_eq!(shard["points"].as_array().unwrap().len(), 1);

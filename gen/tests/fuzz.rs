@@ -16,10 +16,17 @@ use std::path::{Path, PathBuf};
 
 fn configs() -> Vec<(String, Config)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "yaml")).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
     files.sort();
     assert!(!files.is_empty(), "no config in {}", dir.display());
-    files.into_iter().map(|p| (p.display().to_string(), Config::from_file(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))).collect()
+    files
+        .into_iter()
+        .map(|p| (p.display().to_string(), Config::from_file(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))))
+        .collect()
 }
 
 fn ptxas_or_skip() -> Option<PathBuf> {
@@ -92,7 +99,8 @@ fn generator_covers_every_block_kind_and_respects_the_config() {
 #[test]
 fn shrinker_reduces_an_injected_failure_to_its_cause() {
     let config = Config::default();
-    let has_cas = |p: &Program| p.blocks.iter().any(|b| matches!(b, Block::Atomics(a) if a.ops.iter().any(|o| o.op == "cas")));
+    let has_cas =
+        |p: &Program| p.blocks.iter().any(|b| matches!(b, Block::Atomics(a) if a.ops.iter().any(|o| o.op == "cas")));
     let start = (1..2000u64)
         .map(|s| Program::generate(s, &config))
         .find(|p| has_cas(p) && p.blocks.len() >= 3 && p.shape.ctas > 1)

@@ -98,7 +98,12 @@ fn campaign(name: &str, count: u64) {
     for (feature, why, repro) in RTL_EXCLUSIONS {
         eprintln!("excluded: {feature} (testbench/fuzz-repro/{repro}): {why}");
     }
-    assert!(failures.is_empty(), "{} of {count} programs diverge under cosim on {name}:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} programs diverge under cosim on {name}:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 #[test]
@@ -141,10 +146,19 @@ fn reproducers_fail_while_excluded_and_pass_once_fixed() {
         let launch = Launch::from_file(&ptx.with_extension("launch.yaml")).unwrap();
         let mut golden = smsync_sim::units::GoldenUnits::new(&config);
         let opts = exec::RunOptions { seed: None, trace: false, max_steps: 200_000 };
-        exec::run(&module, &launch, &config, &mut golden, opts).unwrap_or_else(|e| panic!("{file}: the reproducer fails on the golden model: {e}"));
-        let cosim = run_cosim_bounded(&module, &launch, &config, &CosimOptions { max_steps: 200_000, ..CosimOptions::default() }, 2_000_000);
+        exec::run(&module, &launch, &config, &mut golden, opts)
+            .unwrap_or_else(|e| panic!("{file}: the reproducer fails on the golden model: {e}"));
+        let cosim = run_cosim_bounded(
+            &module,
+            &launch,
+            &config,
+            &CosimOptions { max_steps: 200_000, ..CosimOptions::default() },
+            2_000_000,
+        );
         match RTL_EXCLUSIONS.iter().find(|(_, _, r)| dir.ends_with(r)) {
-            Some((feature, _, _)) => assert!(cosim.is_err(), "{feature}: the reproducer {file} now passes under cosim: drop the exclusion"),
+            Some((feature, _, _)) => {
+                assert!(cosim.is_err(), "{feature}: the reproducer {file} now passes under cosim: drop the exclusion")
+            }
             None => {
                 if let Err(e) = cosim {
                     panic!("{file}: a fixed RTL bug is back (its reproducer fails under cosim):\n{e}");

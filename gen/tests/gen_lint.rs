@@ -61,7 +61,10 @@ fn check_manifest(out: &Path, config_name: &str) -> Vec<(String, PathBuf)> {
     assert_eq!(m["config"]["name"], config_name);
     let table = m["encoding"].as_array().expect("encoding table");
     let fields: Vec<&str> = table.iter().map(|e| e["field"].as_str().unwrap()).collect();
-    assert_eq!(fields, ["op", "atom_op", "data_type", "space", "vote_mode", "redux_op", "shfl_mode", "bulk_dir", "error"]);
+    assert_eq!(
+        fields,
+        ["op", "atom_op", "data_type", "space", "vote_mode", "redux_op", "shfl_mode", "bulk_dir", "error"]
+    );
     let ops = &table[0]["codes"];
     assert!(ops.as_array().unwrap().iter().any(|c| c[0] == 0x0f && c[1] == "mbarrier.try_wait"), "{ops}");
     let mut files = Vec::new();
@@ -70,16 +73,27 @@ fn check_manifest(out: &Path, config_name: &str) -> Vec<(String, PathBuf)> {
         let file = out.join(module["file"].as_str().unwrap());
         assert!(file.is_file(), "manifest lists {} but it was not written", file.display());
         let ports = module["ports"].as_array().unwrap();
-        assert!(ports.iter().any(|p| p["name"] == "clock" && p["dir"] == "input" && p["width"] == 1), "{name}: no clock");
+        assert!(
+            ports.iter().any(|p| p["name"] == "clock" && p["dir"] == "input" && p["width"] == 1),
+            "{name}: no clock"
+        );
         files.push((name, file));
     }
-    let written = std::fs::read_dir(out).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "v")).count();
+    let written = std::fs::read_dir(out)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "v"))
+        .count();
     assert_eq!(written, files.len(), "every .v in the output is in the manifest");
     // A unit is either generated or listed as not built: nothing silently missing.
     let listed: Vec<&str> = m["modules"].as_array().unwrap().iter().filter_map(|x| x["unit"].as_str()).collect();
     let missing: Vec<&str> = m["units_not_built"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
     for unit in ["barrier_file", "mbarrier_alu", "atomic_alu", "warp_network", "copy_engine"] {
-        assert!(listed.contains(&unit) ^ missing.contains(&unit), "{unit}: generated={} missing={}", listed.contains(&unit), missing.contains(&unit));
+        assert!(
+            listed.contains(&unit) ^ missing.contains(&unit),
+            "{unit}: generated={} missing={}",
+            listed.contains(&unit),
+            missing.contains(&unit)
+        );
     }
     files
 }

@@ -14,11 +14,10 @@ fn all_corpus_ptx_assembles_with_ptxas() {
         return;
     }
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let output = Command::new("python3")
-        .arg(repo.join("scripts/ptxas-check.py"))
-        .current_dir(&repo)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run python3 scripts/ptxas-check.py ({e}); set SMSYNC_SKIP_PTXAS=1 to skip"));
+    let output =
+        Command::new("python3").arg(repo.join("scripts/ptxas-check.py")).current_dir(&repo).output().unwrap_or_else(
+            |e| panic!("cannot run python3 scripts/ptxas-check.py ({e}); set SMSYNC_SKIP_PTXAS=1 to skip"),
+        );
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

@@ -104,7 +104,10 @@ use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
 use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE, WINDOW};
 
-use crate::common::{dtype_log2_bytes_table, error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
+use crate::common::{
+    dtype_log2_bytes_table, error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS,
+    WARP_LANES,
+};
 use element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
 use group::GroupLane;
 use width::{Truncate, ZeroExtend};
@@ -620,7 +623,8 @@ impl Logic for AtomicAlu {
         self.t_s64.next = self.req_dtype.val() == self.d_s64.val();
         self.t_f32.next = self.req_dtype.val() == self.d_f32.val();
         self.t_f64.next = self.req_dtype.val() == self.d_f64.val();
-        self.t_half_scalar.next = (self.req_dtype.val() == self.d_f16.val()) | (self.req_dtype.val() == self.d_bf16.val());
+        self.t_half_scalar.next =
+            (self.req_dtype.val() == self.d_f16.val()) | (self.req_dtype.val() == self.d_bf16.val());
         self.t_half.next = self.t_half_scalar.val()
             | (self.req_dtype.val() == self.d_f16x2.val())
             | (self.req_dtype.val() == self.d_bf16x2.val());
@@ -661,7 +665,8 @@ impl Logic for AtomicAlu {
         // Element and access sizes in bytes, looked up in the encoding table's sizes
         // (`common::dtype_log2_bytes_table`). elem_log: log2 of the element width in bits.
         self.widen_dtype.narrow.next = self.req_dtype.val();
-        self.cut_elem_lg.wide.next = (self.k_dtype_lg.val() >> (self.widen_dtype.wide.val() << 2)) & self.k_nibble.val();
+        self.cut_elem_lg.wide.next =
+            (self.k_dtype_lg.val() >> (self.widen_dtype.wide.val() << 2)) & self.k_nibble.val();
         self.elem_lg.next = self.cut_elem_lg.narrow.val();
         self.elem_bytes.next = self.k_one8.val() << self.elem_lg.val();
         self.elem_log.next = self.elem_lg.val() + self.k_three8.val();
@@ -687,7 +692,9 @@ impl Logic for AtomicAlu {
         } else if (self.req_op.val() == self.op_atom.val()) | (self.req_op.val() == self.op_red.val()) {
             if !self.sub_known.val() {
                 self.req_error.next = self.e_bad_type.val();
-            } else if (self.t_float.val() & !self.k_float_atomics.val()) | (self.t_b128.val() & !self.k_atomic_b128.val()) {
+            } else if (self.t_float.val() & !self.k_float_atomics.val())
+                | (self.t_b128.val() & !self.k_atomic_b128.val())
+            {
                 self.req_error.next = self.e_not_built.val();
             } else if !self.legal.val()
                 | ((self.req_op.val() == self.op_red.val()) & (self.is_cas.val() | self.is_exch.val()))
@@ -812,8 +819,8 @@ impl Logic for AtomicAlu {
         self.last_elem.next = (self.elem_index.q.val() + self.v1.val()) == self.req_vec.val();
         self.old_value.next = self.src_old.val() >> (self.byte_off.val() << 3);
         if self.access_bytes.val() != self.k_line_bytes.val() {
-            self.old_value.next =
-                (self.src_old.val() >> (self.byte_off.val() << 3)) & !(self.k_ones128.val() << (self.access_bytes.val() << 3));
+            self.old_value.next = (self.src_old.val() >> (self.byte_off.val() << 3))
+                & !(self.k_ones128.val() << (self.access_bytes.val() << 3));
         }
 
         // ================= coalesced step: the lanes that join the lead =================
@@ -910,7 +917,10 @@ impl Logic for AtomicAlu {
         self.m_wdata.next = self.step_line.val();
         self.m_be.next = self.step_be.val();
         // A read for a lane whose line is not in the forwarding register.
-        if (self.state.q.val() == self.st_lane.val()) & (self.lane_error.val() == self.e_none.val()) & !self.fwd_hit.val() {
+        if (self.state.q.val() == self.st_lane.val())
+            & (self.lane_error.val() == self.e_none.val())
+            & !self.fwd_hit.val()
+        {
             self.m_req.next = true;
         }
         // The write of a lane's last element.

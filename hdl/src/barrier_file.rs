@@ -193,8 +193,25 @@ impl Logic for NamedBarrier {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, active, counted, count_warps, red, red_op, arrived, arrivals, waiting, popc, all, any,
-            rel_valid, r_waiting, r_arrived, r_popc, r_all, r_any
+            self,
+            clock,
+            active,
+            counted,
+            count_warps,
+            red,
+            red_op,
+            arrived,
+            arrivals,
+            waiting,
+            popc,
+            all,
+            any,
+            rel_valid,
+            r_waiting,
+            r_arrived,
+            r_popc,
+            r_all,
+            r_any
         );
         // Round-dependent checks (golden order: kind, red op, thread count).
         self.error.next = self.e_none.val();

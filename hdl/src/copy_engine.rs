@@ -616,11 +616,19 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
 /// Why a config cannot be built as a copy engine of the given widths.
 pub fn check_widths(config: &Config, d: usize, b: usize, t: usize) -> Result<(), String> {
     if b != config.copy_port_bytes as usize || d != 8 * b {
-        return Err(format!("copy_port_bytes = {} needs the CopyEngine<{}, {}, _> instance", config.copy_port_bytes, 8 * config.copy_port_bytes, config.copy_port_bytes));
+        return Err(format!(
+            "copy_port_bytes = {} needs the CopyEngine<{}, {}, _> instance",
+            config.copy_port_bytes,
+            8 * config.copy_port_bytes,
+            config.copy_port_bytes
+        ));
     }
     let need = thread_bits(config);
     if t < need {
-        return Err(format!("thread table of 2^{t} entries is too small for {} slots x {} warps x 32 lanes", config.cta_slots, config.max_warps_per_cta));
+        return Err(format!(
+            "thread table of 2^{t} entries is too small for {} slots x {} warps x 32 lanes",
+            config.cta_slots, config.max_warps_per_cta
+        ));
     }
     if config.cta_slots > 32 || config.max_warps_per_cta > 32 || config.shared_bytes as u64 >= 1 << SADDR_BITS {
         return Err("cta_slots and max_warps_per_cta must be <= 32 and shared_bytes < 16 MiB".into());
@@ -1131,7 +1139,10 @@ fn bulk_reduce_table() -> Bits<1024> {
             for to_global in [false, true] {
                 for noftz in [false, true] {
                     if bulk_reduce_legal(*op, *dt, to_global, noftz) {
-                        let i = (to_global as usize) << 9 | (noftz as usize) << 8 | (op.code() as usize) << 4 | dt.code() as usize;
+                        let i = (to_global as usize) << 9
+                            | (noftz as usize) << 8
+                            | (op.code() as usize) << 4
+                            | dt.code() as usize;
                         t.set_bits::<1>(i, 1u64.to_bits());
                     }
                 }
@@ -1165,15 +1176,106 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, cur_ctl, cur_addr, cur_src, cur_mbar, cur_a, cur_b, cur_c, mc_left, mc_started,
-            issued_seq, completed_seq, r_valid, r_cta, r_warp, r_lane, r_error, ctl_mb_sent, o_active, o_src_gm,
-            o_dst_gm, o_src_slot, o_dst_slot, o_src, o_dst, o_rem, o_srem, o_mask_en, o_mask, o_seq, o_has_mb,
-            o_mb_slot, o_mb_off, o_len, last_src_gm, moves, s1_valid, s1_desc, s1_dst_gm, s1_mask_en, s1_mask,
-            s1_gaddr, tm_beats, tm_issued, tm_got, tm_addr, map_buf, m_err, m_neg, m_lg, m_fill, m_c, m_box, m_size,
-            m_stride, t_mdim, t_addr, t_prod, t_box_bytes, t_i1, t_i2, t_i3, t_i4, t_x1, t_x2, t_x3, t_x4, t_l1,
-            t_l2, t_l3, t_l4, t_sdst, t_part, o_fill, last_dst_gm, m_rtype, m_rtype_ok, rd_phase, rd_side, rd_half,
-            rd_src, rd_src_slot, rd_dst, rd_dst_gm, rd_dst_slot, rd_rem, rd_lg, rd_op, rd_dtype, rd_has_mb, rd_mb_slot,
-            rd_mb_off, rd_len, rd_ret, rd_final, rd_es, rd_ed, rd_res
+            self,
+            clock,
+            state,
+            cur_ctl,
+            cur_addr,
+            cur_src,
+            cur_mbar,
+            cur_a,
+            cur_b,
+            cur_c,
+            mc_left,
+            mc_started,
+            issued_seq,
+            completed_seq,
+            r_valid,
+            r_cta,
+            r_warp,
+            r_lane,
+            r_error,
+            ctl_mb_sent,
+            o_active,
+            o_src_gm,
+            o_dst_gm,
+            o_src_slot,
+            o_dst_slot,
+            o_src,
+            o_dst,
+            o_rem,
+            o_srem,
+            o_mask_en,
+            o_mask,
+            o_seq,
+            o_has_mb,
+            o_mb_slot,
+            o_mb_off,
+            o_len,
+            last_src_gm,
+            moves,
+            s1_valid,
+            s1_desc,
+            s1_dst_gm,
+            s1_mask_en,
+            s1_mask,
+            s1_gaddr,
+            tm_beats,
+            tm_issued,
+            tm_got,
+            tm_addr,
+            map_buf,
+            m_err,
+            m_neg,
+            m_lg,
+            m_fill,
+            m_c,
+            m_box,
+            m_size,
+            m_stride,
+            t_mdim,
+            t_addr,
+            t_prod,
+            t_box_bytes,
+            t_i1,
+            t_i2,
+            t_i3,
+            t_i4,
+            t_x1,
+            t_x2,
+            t_x3,
+            t_x4,
+            t_l1,
+            t_l2,
+            t_l3,
+            t_l4,
+            t_sdst,
+            t_part,
+            o_fill,
+            last_dst_gm,
+            m_rtype,
+            m_rtype_ok,
+            rd_phase,
+            rd_side,
+            rd_half,
+            rd_src,
+            rd_src_slot,
+            rd_dst,
+            rd_dst_gm,
+            rd_dst_slot,
+            rd_rem,
+            rd_lg,
+            rd_op,
+            rd_dtype,
+            rd_has_mb,
+            rd_mb_slot,
+            rd_mb_off,
+            rd_len,
+            rd_ret,
+            rd_final,
+            rd_es,
+            rd_ed,
+            rd_res
         );
         clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q);
         self.trec.read_clock.next = self.clock.val();
@@ -1237,7 +1339,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.c_dtype.next = self.cur_ctl.q.val().get_bits::<4>(10);
         // The reducer starts on a drained mover (every earlier move written) with room for its
         // complete_tx.
-        self.rd_drained.next = !self.o_active.q.val() & (self.moves.q.val() == 0) & (self.comp_q.count.val() < self.k_comp_depth.val());
+        self.rd_drained.next =
+            !self.o_active.q.val() & (self.moves.q.val() == 0) & (self.comp_q.count.val() < self.k_comp_depth.val());
 
         // Thread record.
         self.rec.next = self.trec.read_data.val();
@@ -1259,9 +1362,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.ring_sel.next = self.b_ring.val();
         }
         self.inc0.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(0)) < self.in_flight.val();
-        self.inc1.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(32)) < self.in_flight.val();
-        self.inc2.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(64)) < self.in_flight.val();
-        self.inc3.next = (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(96)) < self.in_flight.val();
+        self.inc1.next =
+            (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(32)) < self.in_flight.val();
+        self.inc2.next =
+            (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(64)) < self.in_flight.val();
+        self.inc3.next =
+            (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(96)) < self.in_flight.val();
         self.oldest_incomplete.next = self.inc3.val();
         self.p0.next = 0.into();
         self.p1.next = 0.into();
@@ -1365,11 +1471,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             & !self.ctl_mb_sent.q.val();
         // mbarrier port arbitration: complete_tx > arrive-on > issue event.
         self.arr_seq.next = self.arrive_q.dout.val().get_bits::<SEQ_BITS>(29);
-        self.arr_ready.next = !self.arrive_q.empty.val()
-            & !((self.issued_seq.q.val() - self.arr_seq.val()) < self.in_flight.val());
+        self.arr_ready.next =
+            !self.arrive_q.empty.val() & !((self.issued_seq.q.val() - self.arr_seq.val()) < self.in_flight.val());
         self.comp_go.next = !self.comp_q.empty.val() & self.mb_ready.val();
         self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_ready.val();
-        self.ctl_mb_go.next = self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_ready.val();
+        self.ctl_mb_go.next =
+            self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_ready.val();
 
         // ================= mover: beat arithmetic =================
         // (ahead of the controller, which may start the next move on the current move's last beat)
@@ -1447,7 +1554,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.rd_enter.next = false;
         self.rd_enter_row.next = false;
         // Shared-source moves: bulk shared::cta -> global and -> shared::cluster, tensor stores.
-        self.st_src_gm.next = !((self.is_bulk.val() & ((self.dir.val() == self.dir_s2g.val()) | (self.dir.val() == self.dir_s2c.val())))
+        self.st_src_gm.next = !((self.is_bulk.val()
+            & ((self.dir.val() == self.dir_s2g.val()) | (self.dir.val() == self.dir_s2c.val())))
             | (self.is_tensor.val() & (self.dir.val() == self.dir_s2g.val())));
         self.st_dst_gm.next = (self.is_bulk.val() | self.is_tensor.val()) & (self.dir.val() == self.dir_s2g.val());
         self.st_fill.next = false;
@@ -1471,7 +1579,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             & ((self.moves.q.val() + self.comp_q.count.val()) < self.k_comp_depth.val())
             & ((self.moves.q.val() == 0)
                 | (self.st_src_gm.val() & self.last_src_gm.q.val())
-                | (!self.st_src_gm.val() & !self.last_src_gm.q.val() & self.st_dst_gm.val() & self.last_dst_gm.q.val()));
+                | (!self.st_src_gm.val()
+                    & !self.last_src_gm.q.val()
+                    & self.st_dst_gm.val()
+                    & self.last_dst_gm.q.val()));
         if self.state.q.val() == 2 {
             if self.is_commit.val() | self.is_bcommit.val() {
                 // Shift the thread's newest move number into the ring, unless the oldest entry
@@ -1641,7 +1752,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 // cp.async.bulk.tensor: continues in states 3..6 (map fetch, products, checks,
                 // rows), unless the map's own 128 bytes are outside global memory: the golden
                 // `TensorMap::read` answers that before any check of the map's contents.
-                if (self.cur_src.q.val() < self.k_global_base.val()) | ((self.cur_src.q.val() + 128) > self.global_end.val()) {
+                if (self.cur_src.q.val() < self.k_global_base.val())
+                    | ((self.cur_src.q.val() + 128) > self.global_end.val())
+                {
                     self.err.next = self.e_global_range.val();
                     self.done.next = true;
                 }
@@ -1675,7 +1788,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // Tensor reduce: imm2 = AtomOp + 1; the golden op x type table.
         self.t_red_op.next = self.c_imm2.val() - 1;
         self.t_red_sh.next = bit_cast::<1, 256>(
-            self.k_tensor_red_legal.val() >> ((bit_cast::<16, 8>(self.t_red_op.val()) << 4) | bit_cast::<16, 4>(self.m_rtype.q.val())),
+            self.k_tensor_red_legal.val()
+                >> ((bit_cast::<16, 8>(self.t_red_op.val()) << 4) | bit_cast::<16, 4>(self.m_rtype.q.val())),
         );
         self.t_bitwise_sh.next = bit_cast::<1, 16>(self.k_bitwise_ops.val() >> self.t_red_op.val());
         self.t_red_ok.next = self.m_rtype_ok.q.val() & (self.t_red_op.val() < 16) & (self.t_red_sh.val() != 0);
@@ -1683,7 +1797,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (self.dir.val() == self.dir_s2g.val())
             | (self.dir.val() == self.dir_s2c.val());
         if (self.state.q.val() == 3) & (self.tm_got.q.val() == self.tm_beats.q.val()) {
-            self.m_raw.next = bit_cast::<800, 2048>(self.map_buf.q.val() >> ((self.cur_src.q.val() & self.k_bmask.val()) << 3));
+            self.m_raw.next =
+                bit_cast::<800, 2048>(self.map_buf.q.val() >> ((self.cur_src.q.val() & self.k_bmask.val()) << 3));
             self.md_dims.next = self.m_raw.val().get_bits::<32>(32);
             self.md_eb.next = self.m_raw.val().get_bits::<32>(64);
             self.md_type.next = self.m_raw.val().get_bits::<32>(768);
@@ -1739,11 +1854,19 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             // elem_type (off 96): 0 untyped, else DataType code + 1 of the element's size.
             if (self.md_type.val() == 1) | (self.md_type.val() == 11) | (self.md_type.val() == 12) {
                 self.md_tbytes.next = 2.into();
-            } else if (self.md_type.val() == 2) | (self.md_type.val() == 5) | (self.md_type.val() == 7) | (self.md_type.val() == 9)
-                | (self.md_type.val() == 13) | (self.md_type.val() == 14)
+            } else if (self.md_type.val() == 2)
+                | (self.md_type.val() == 5)
+                | (self.md_type.val() == 7)
+                | (self.md_type.val() == 9)
+                | (self.md_type.val() == 13)
+                | (self.md_type.val() == 14)
             {
                 self.md_tbytes.next = 4.into();
-            } else if (self.md_type.val() == 3) | (self.md_type.val() == 6) | (self.md_type.val() == 8) | (self.md_type.val() == 10) {
+            } else if (self.md_type.val() == 3)
+                | (self.md_type.val() == 6)
+                | (self.md_type.val() == 8)
+                | (self.md_type.val() == 10)
+            {
                 self.md_tbytes.next = 8.into();
             } else if self.md_type.val() == 4 {
                 self.md_tbytes.next = 16.into();
@@ -1777,9 +1900,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.m_c.d.next = (bit_cast::<160, 128>(self.cur_a.q.val())
                 | (bit_cast::<160, 64>(self.cur_b.q.val() & self.k_u32_mask.val()) << 128))
                 & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5));
-            self.m_box.d.next = (self.m_raw.val().get_bits::<160>(352) & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)))
+            self.m_box.d.next = (self.m_raw.val().get_bits::<160>(352)
+                & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)))
                 | (self.k_one_pat.val() & (self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)));
-            self.m_size.d.next = (self.m_raw.val().get_bits::<160>(192) & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)))
+            self.m_size.d.next = (self.m_raw.val().get_bits::<160>(192)
+                & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)))
                 | (self.k_one_pat.val() & (self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)));
             self.m_stride.d.next = self.m_raw.val().get_bits::<256>(512);
             self.t_addr.d.next = self.m_raw.val().get_bits::<64>(128);
@@ -1795,7 +1920,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.m_neg.d.next = (self.m_c.q.val() & self.k_sign_pat.val()).any();
             // x (s32) * stride mod 2^64 from 16 x 16 products; box elements * box_d likewise.
             self.u_x.next = bit_cast::<32, 160>(self.m_c.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
-            self.u_s.next = bit_cast::<64, 256>(self.m_stride.q.val() >> ((bit_cast::<16, 3>(self.t_mdim.q.val()) - 1) << 6));
+            self.u_s.next =
+                bit_cast::<64, 256>(self.m_stride.q.val() >> ((bit_cast::<16, 3>(self.t_mdim.q.val()) - 1) << 6));
             self.u_bx.next = bit_cast::<32, 160>(self.m_box.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
             self.u_sum.next = bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(0))
                 + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(16)) << 16)
@@ -1807,10 +1933,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             if self.u_x.val().get_bit(31) {
                 self.u_sum.next = self.u_sum.val() - (self.u_s.val() << 32);
             }
-            self.u_prod.next = bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(0) * self.u_bx.val().get_bits::<16>(0))
-                + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(0) * self.u_bx.val().get_bits::<16>(16)) << 16)
-                + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(16) * self.u_bx.val().get_bits::<16>(0)) << 16)
-                + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(16) * self.u_bx.val().get_bits::<16>(16)) << 32);
+            self.u_prod.next =
+                bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(0) * self.u_bx.val().get_bits::<16>(0))
+                    + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(0) * self.u_bx.val().get_bits::<16>(16))
+                        << 16)
+                    + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(16) * self.u_bx.val().get_bits::<16>(0))
+                        << 16)
+                    + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(16) * self.u_bx.val().get_bits::<16>(16))
+                        << 32);
             if self.u_prod.val() > self.k_box_limit.val() {
                 self.u_prod.next = self.k_box_limit.val() + 1;
             }
@@ -1830,7 +1960,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.err.next = self.e_tensor_neg.val();
                 } else if (self.cur_addr.q.val() & 15) != 0 {
                     self.err.next = self.e_bulk_align.val();
-                } else if (self.cur_addr.q.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val())) > self.k_shared_bytes.val() {
+                } else if (self.cur_addr.q.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val()))
+                    > self.k_shared_bytes.val()
+                {
                     self.err.next = self.e_shared_range.val();
                 } else if (self.c_imm2.val() != 0) & !self.t_red_ok.val() {
                     self.err.next = self.e_atom_type.val();
@@ -1841,14 +1973,19 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.err.next = self.e_shared_range.val();
             } else if (self.mb_off_r.val() & 7) != 0 {
                 self.err.next = self.e_mb_align.val();
-            } else if (self.c_flags.val() & self.f_multicast.val()).any() & (self.mc_mask.val() >= self.k_rank_limit.val()) {
+            } else if (self.c_flags.val() & self.f_multicast.val()).any()
+                & (self.mc_mask.val() >= self.k_rank_limit.val())
+            {
                 self.err.next = self.e_shared_range.val();
             } else if (self.dst_off.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val())) > self.k_shared_bytes.val() {
                 self.err.next = self.e_shared_range.val();
             }
             if self.err.val() != self.e_none.val() {
                 self.done.next = true;
-            } else if (self.dir.val() != self.dir_s2g.val()) & (self.c_flags.val() & self.f_multicast.val()).any() & (self.mc_mask.val() == 0) {
+            } else if (self.dir.val() != self.dir_s2g.val())
+                & (self.c_flags.val() & self.f_multicast.val()).any()
+                & (self.mc_mask.val() == 0)
+            {
                 // Multicast to no CTA: nothing to move.
                 self.done.next = true;
             } else {
@@ -1875,7 +2012,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         self.r_empty.next = self.r_end.val().get_bit(63)
             | (self.r_end.val() == 0)
-            | (!self.r_c0.val().get_bit(63) & (self.r_c0.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0))))
+            | (!self.r_c0.val().get_bit(63)
+                & (self.r_c0.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0))))
             | self.t_x1.q.val().get_bit(63)
             | (self.t_x1.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(32)))
             | self.t_x2.q.val().get_bit(63)
@@ -1996,7 +2134,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                                 // Last row of the box: this destination is done.
                                 self.t_i4.d.next = 0.into();
                                 self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
-                                    - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val()) << 1);
+                                    - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val())
+                                        << 1);
                                 self.t_l1.d.next = self.t_addr.q.val();
                                 self.t_l2.d.next = self.t_addr.q.val();
                                 self.t_l3.d.next = self.t_addr.q.val();
@@ -2062,7 +2201,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             }
             self.rd_dst_slot.d.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
             self.rd_rem.d.next = bit_cast::<32, 64>(self.blen.val());
-            self.rd_lg.d.next = bit_cast::<3, 64>(self.k_dtype_lg.val() >> (bit_cast::<16, 4>(self.c_dtype.val()) << 2));
+            self.rd_lg.d.next =
+                bit_cast::<3, 64>(self.k_dtype_lg.val() >> (bit_cast::<16, 4>(self.c_dtype.val()) << 2));
             self.rd_op.d.next = self.c_sub.val();
             self.rd_dtype.d.next = self.c_dtype.val();
             self.rd_has_mb.d.next = self.dir.val() == self.dir_s2c.val();
@@ -2212,46 +2352,47 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // State transitions.
         if self.state.q.val() == 0 {
             if !self.q.empty.val() {
-                    self.cur_ctl.d.next = self.q.dout.val().get_bits::<64>(0);
-                    self.cur_addr.d.next = self.q.dout.val().get_bits::<64>(64);
-                    self.cur_src.d.next = self.q.dout.val().get_bits::<64>(128);
-                    self.cur_mbar.d.next = self.q.dout.val().get_bits::<64>(192);
-                    self.cur_a.d.next = self.q.dout.val().get_bits::<128>(256);
-                    self.cur_b.d.next = self.q.dout.val().get_bits::<64>(384);
-                    self.cur_c.d.next = self.q.dout.val().get_bits::<32>(448);
-                    self.state.d.next = 1.into();
-                }
+                self.cur_ctl.d.next = self.q.dout.val().get_bits::<64>(0);
+                self.cur_addr.d.next = self.q.dout.val().get_bits::<64>(64);
+                self.cur_src.d.next = self.q.dout.val().get_bits::<64>(128);
+                self.cur_mbar.d.next = self.q.dout.val().get_bits::<64>(192);
+                self.cur_a.d.next = self.q.dout.val().get_bits::<128>(256);
+                self.cur_b.d.next = self.q.dout.val().get_bits::<64>(384);
+                self.cur_c.d.next = self.q.dout.val().get_bits::<32>(448);
+                self.state.d.next = 1.into();
+            }
         } else if self.state.q.val() == 1 {
-                self.state.d.next = 2.into();
+            self.state.d.next = 2.into();
         } else if self.state.q.val() == 2 {
-                if self.is_tensor.val() & self.k_tensor_built.val() {
-                    // Tensor: fetch the map (the port-aligned beats covering its 128 bytes).
-                    self.state.d.next = 3.into();
-                    self.tm_addr.d.next = self.cur_src.q.val() & !self.k_bmask.val();
-                    self.tm_beats.d.next = bit_cast::<8, 64>(((self.cur_src.q.val() & self.k_bmask.val()) + 127) >> self.k_log_b.val()) + 1;
-                    self.tm_issued.d.next = 0.into();
-                    self.tm_got.d.next = 0.into();
-                    self.map_buf.d.next = 0.into();
-                }
-                if self.is_wait.val() & (self.c_imm2.val() == 1) & !self.oldest_incomplete.val() {
-                    // The commit of wait_all is written; re-read the record as wait_group 0.
-                    self.cur_ctl.d.next = self.cur_ctl.q.val() & self.k_ctl_no_imm.val();
-                    self.state.d.next = 1.into();
-                }
-                // `sent` is set before `done` clears it: a lane that sends its issue event and
-                // finishes in the same cycle must leave `sent` low for the next lane (otherwise
-                // that lane finishes without its event and its arrive-on is lost).
-                if self.ctl_mb_go.val() {
-                    self.ctl_mb_sent.d.next = true;
-                }
-                if self.done.val() {
-                    self.state.d.next = 0.into();
-                    self.mc_started.d.next = false;
-                    self.ctl_mb_sent.d.next = false;
-                } else if self.rec_write.val() {
-                    // A started cp.async/bulk store has updated the record: re-read it.
-                    self.state.d.next = 1.into();
-                }
+            if self.is_tensor.val() & self.k_tensor_built.val() {
+                // Tensor: fetch the map (the port-aligned beats covering its 128 bytes).
+                self.state.d.next = 3.into();
+                self.tm_addr.d.next = self.cur_src.q.val() & !self.k_bmask.val();
+                self.tm_beats.d.next =
+                    bit_cast::<8, 64>(((self.cur_src.q.val() & self.k_bmask.val()) + 127) >> self.k_log_b.val()) + 1;
+                self.tm_issued.d.next = 0.into();
+                self.tm_got.d.next = 0.into();
+                self.map_buf.d.next = 0.into();
+            }
+            if self.is_wait.val() & (self.c_imm2.val() == 1) & !self.oldest_incomplete.val() {
+                // The commit of wait_all is written; re-read the record as wait_group 0.
+                self.cur_ctl.d.next = self.cur_ctl.q.val() & self.k_ctl_no_imm.val();
+                self.state.d.next = 1.into();
+            }
+            // `sent` is set before `done` clears it: a lane that sends its issue event and
+            // finishes in the same cycle must leave `sent` low for the next lane (otherwise
+            // that lane finishes without its event and its arrive-on is lost).
+            if self.ctl_mb_go.val() {
+                self.ctl_mb_sent.d.next = true;
+            }
+            if self.done.val() {
+                self.state.d.next = 0.into();
+                self.mc_started.d.next = false;
+                self.ctl_mb_sent.d.next = false;
+            } else if self.rec_write.val() {
+                // A started cp.async/bulk store has updated the record: re-read it.
+                self.state.d.next = 1.into();
+            }
         }
 
         // Responses (registered).
@@ -2403,7 +2544,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.f_map.next = self.f_desc.val().get_bit(190);
         if self.f_valid.val() & self.f_map.val() {
             self.map_buf.d.next = self.map_buf.q.val()
-                | (bit_cast::<2048, D>(self.f_data.val()) << (bit_cast::<16, 8>(self.tm_got.q.val()) << self.k_log_d.val()));
+                | (bit_cast::<2048, D>(self.f_data.val())
+                    << (bit_cast::<16, 8>(self.tm_got.q.val()) << self.k_log_d.val()));
             self.tm_got.d.next = self.tm_got.q.val() + 1;
         }
         self.flast1.next = self.f_desc.val().get_bits::<1>(93);
@@ -2500,8 +2642,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.rd_wdata.next = bit_cast::<D, 64>(self.rd_res.q.val()) << (self.rd_doff.val() << 3);
         self.rd_wbe.next = bit_cast::<B, 128>(!(self.k_ones128.val() << self.rd_n.val()) << self.rd_doff.val());
         if self.rd_half.q.val() {
-            self.rd_wdata.next = bit_cast::<D, 64>(self.rd_res.q.val() >> ((self.k_b16.val() - self.rd_doff.val()) << 3));
-            self.rd_wbe.next = bit_cast::<B, 128>(!(self.k_ones128.val() << self.rd_n.val()) >> (self.k_b16.val() - self.rd_doff.val()));
+            self.rd_wdata.next =
+                bit_cast::<D, 64>(self.rd_res.q.val() >> ((self.k_b16.val() - self.rd_doff.val()) << 3));
+            self.rd_wbe.next = bit_cast::<B, 128>(
+                !(self.k_ones128.val() << self.rd_n.val()) >> (self.k_b16.val() - self.rd_doff.val()),
+            );
         }
         if self.state.q.val() == 7 {
             if (self.rd_phase.q.val() == 0) & (self.rd_rem.q.val() != 0) {

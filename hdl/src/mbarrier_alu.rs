@@ -584,9 +584,34 @@ impl Logic for MbarrierAlu {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_valid, s1_op, s1_flags, s1_cta, s1_warp, s1_lane, s1_slot, s1_addr, s1_a, s1_b,
-            fwd_valid, fwd_slot, fwd_word, fwd_data, o_valid, o_cta, o_warp, o_lane, o_value, o_pred,
-            o_suspended, o_error, o_done, o_done_slot, o_done_word, o_done_parity
+            self,
+            clock,
+            s1_valid,
+            s1_op,
+            s1_flags,
+            s1_cta,
+            s1_warp,
+            s1_lane,
+            s1_slot,
+            s1_addr,
+            s1_a,
+            s1_b,
+            fwd_valid,
+            fwd_slot,
+            fwd_word,
+            fwd_data,
+            o_valid,
+            o_cta,
+            o_warp,
+            o_lane,
+            o_value,
+            o_pred,
+            o_suspended,
+            o_error,
+            o_done,
+            o_done_slot,
+            o_done_word,
+            o_done_parity
         );
 
         // ================= S0: accept the request, read the word =================
@@ -627,8 +652,7 @@ impl Logic for MbarrierAlu {
         // Op and flag decode.
         self.is_init.next = self.s1_op.q.val() == self.op_init.val();
         self.is_inval.next = self.s1_op.q.val() == self.op_inval.val();
-        self.is_arrive.next =
-            (self.s1_op.q.val() == self.op_arrive.val()) | (self.s1_op.q.val() == self.op_drop.val());
+        self.is_arrive.next = (self.s1_op.q.val() == self.op_arrive.val()) | (self.s1_op.q.val() == self.op_drop.val());
         self.is_drop.next = self.s1_op.q.val() == self.op_drop.val();
         self.is_expect.next = self.s1_op.q.val() == self.op_expect.val();
         self.is_complete_tx.next = self.s1_op.q.val() == self.op_complete.val();
@@ -774,10 +798,8 @@ impl Logic for MbarrierAlu {
             self.token.next = self.pending.val() | self.k_tok_valid.val() | self.k_tok_parity.val();
         }
         if self.f_nocomplete.val() & self.w_parity.val() {
-            self.token.next = self.pending.val()
-                | self.k_tok_valid.val()
-                | self.k_tok_nocomplete.val()
-                | self.k_tok_parity.val();
+            self.token.next =
+                self.pending.val() | self.k_tok_valid.val() | self.k_tok_nocomplete.val() | self.k_tok_parity.val();
         }
 
         // Write-back and forwarding register.

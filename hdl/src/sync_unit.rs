@@ -9,8 +9,8 @@ pub mod shared_mem;
 pub mod top;
 
 use crate::atomic_alu::atomic_alu_verilog;
-use crate::common::{try_verilog_named, VerilogError};
 use crate::barrier_file::BarrierFile;
+use crate::common::{try_verilog_named, VerilogError};
 use crate::copy_engine::copy_engine_verilog;
 use crate::mbarrier_alu::MbarrierAlu;
 use crate::warp_network::WarpNetwork;

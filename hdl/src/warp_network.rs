@@ -100,7 +100,38 @@ impl Logic for Pack32 {
                 self.sh[i].next = self.one_hot[i].val();
             }
         }
-        self.word.next = self.sh[0].val() | self.sh[1].val() | self.sh[2].val() | self.sh[3].val() | self.sh[4].val() | self.sh[5].val() | self.sh[6].val() | self.sh[7].val() | self.sh[8].val() | self.sh[9].val() | self.sh[10].val() | self.sh[11].val() | self.sh[12].val() | self.sh[13].val() | self.sh[14].val() | self.sh[15].val() | self.sh[16].val() | self.sh[17].val() | self.sh[18].val() | self.sh[19].val() | self.sh[20].val() | self.sh[21].val() | self.sh[22].val() | self.sh[23].val() | self.sh[24].val() | self.sh[25].val() | self.sh[26].val() | self.sh[27].val() | self.sh[28].val() | self.sh[29].val() | self.sh[30].val() | self.sh[31].val();
+        self.word.next = self.sh[0].val()
+            | self.sh[1].val()
+            | self.sh[2].val()
+            | self.sh[3].val()
+            | self.sh[4].val()
+            | self.sh[5].val()
+            | self.sh[6].val()
+            | self.sh[7].val()
+            | self.sh[8].val()
+            | self.sh[9].val()
+            | self.sh[10].val()
+            | self.sh[11].val()
+            | self.sh[12].val()
+            | self.sh[13].val()
+            | self.sh[14].val()
+            | self.sh[15].val()
+            | self.sh[16].val()
+            | self.sh[17].val()
+            | self.sh[18].val()
+            | self.sh[19].val()
+            | self.sh[20].val()
+            | self.sh[21].val()
+            | self.sh[22].val()
+            | self.sh[23].val()
+            | self.sh[24].val()
+            | self.sh[25].val()
+            | self.sh[26].val()
+            | self.sh[27].val()
+            | self.sh[28].val()
+            | self.sh[29].val()
+            | self.sh[30].val()
+            | self.sh[31].val();
     }
 }
 
@@ -710,8 +741,24 @@ impl Logic for WarpNetwork {
             self.out_value[i].d.next = self.out_value[i].q.val();
         }
         dff_setup!(
-            self, clock, looked, stage_busy, stage_cta, stage_warp, iter_busy, iter_lane, iter_part, iter_lanes,
-            iter_wide, out_valid, out_cta, out_warp, out_lanes, out_preds, out_error, out_error_lane
+            self,
+            clock,
+            looked,
+            stage_busy,
+            stage_cta,
+            stage_warp,
+            iter_busy,
+            iter_lane,
+            iter_part,
+            iter_lanes,
+            iter_wide,
+            out_valid,
+            out_cta,
+            out_warp,
+            out_lanes,
+            out_preds,
+            out_error,
+            out_error_lane
         );
         self.out_valid.d.next = false;
 
@@ -785,7 +832,8 @@ impl Logic for WarpNetwork {
             && self.stage_busy.q.val()
             && ((self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val()));
         self.req_ready.next = self.looked.q.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
-        self.fire.next = self.req_valid.val() && self.looked.q.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
+        self.fire.next =
+            self.req_valid.val() && self.looked.q.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
         self.looked.d.next = self.req_valid.val() && !self.fire.val();
 
         self.mismatch.next = self.hit_valid.val()
@@ -836,9 +884,11 @@ impl Logic for WarpNetwork {
         }
 
         // ---------------- vote ----------------
-        self.pv.next = (self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val());
+        self.pv.next =
+            (self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val());
         if (self.eff_flags.val() & self.k_flag_negate.val()) != self.k_zero8.val() {
-            self.pv.next = !((self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val()));
+            self.pv.next =
+                !((self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val()));
         }
         self.vote_pred.next = (self.part.val() & self.pv.val()) == self.part.val();
         if self.eff_sub.val() == self.k_vote_any.val() {
@@ -863,7 +913,38 @@ impl Logic for WarpNetwork {
                 self.match_all_row.key.next = self.merged_a[j].val();
             }
         }
-        self.merged_packed.next = (bit_cast::<2048, 64>(self.merged_a[0].val()) << 0u64) | (bit_cast::<2048, 64>(self.merged_a[1].val()) << 64u64) | (bit_cast::<2048, 64>(self.merged_a[2].val()) << 128u64) | (bit_cast::<2048, 64>(self.merged_a[3].val()) << 192u64) | (bit_cast::<2048, 64>(self.merged_a[4].val()) << 256u64) | (bit_cast::<2048, 64>(self.merged_a[5].val()) << 320u64) | (bit_cast::<2048, 64>(self.merged_a[6].val()) << 384u64) | (bit_cast::<2048, 64>(self.merged_a[7].val()) << 448u64) | (bit_cast::<2048, 64>(self.merged_a[8].val()) << 512u64) | (bit_cast::<2048, 64>(self.merged_a[9].val()) << 576u64) | (bit_cast::<2048, 64>(self.merged_a[10].val()) << 640u64) | (bit_cast::<2048, 64>(self.merged_a[11].val()) << 704u64) | (bit_cast::<2048, 64>(self.merged_a[12].val()) << 768u64) | (bit_cast::<2048, 64>(self.merged_a[13].val()) << 832u64) | (bit_cast::<2048, 64>(self.merged_a[14].val()) << 896u64) | (bit_cast::<2048, 64>(self.merged_a[15].val()) << 960u64) | (bit_cast::<2048, 64>(self.merged_a[16].val()) << 1024u64) | (bit_cast::<2048, 64>(self.merged_a[17].val()) << 1088u64) | (bit_cast::<2048, 64>(self.merged_a[18].val()) << 1152u64) | (bit_cast::<2048, 64>(self.merged_a[19].val()) << 1216u64) | (bit_cast::<2048, 64>(self.merged_a[20].val()) << 1280u64) | (bit_cast::<2048, 64>(self.merged_a[21].val()) << 1344u64) | (bit_cast::<2048, 64>(self.merged_a[22].val()) << 1408u64) | (bit_cast::<2048, 64>(self.merged_a[23].val()) << 1472u64) | (bit_cast::<2048, 64>(self.merged_a[24].val()) << 1536u64) | (bit_cast::<2048, 64>(self.merged_a[25].val()) << 1600u64) | (bit_cast::<2048, 64>(self.merged_a[26].val()) << 1664u64) | (bit_cast::<2048, 64>(self.merged_a[27].val()) << 1728u64) | (bit_cast::<2048, 64>(self.merged_a[28].val()) << 1792u64) | (bit_cast::<2048, 64>(self.merged_a[29].val()) << 1856u64) | (bit_cast::<2048, 64>(self.merged_a[30].val()) << 1920u64) | (bit_cast::<2048, 64>(self.merged_a[31].val()) << 1984u64);
+        self.merged_packed.next = (bit_cast::<2048, 64>(self.merged_a[0].val()) << 0u64)
+            | (bit_cast::<2048, 64>(self.merged_a[1].val()) << 64u64)
+            | (bit_cast::<2048, 64>(self.merged_a[2].val()) << 128u64)
+            | (bit_cast::<2048, 64>(self.merged_a[3].val()) << 192u64)
+            | (bit_cast::<2048, 64>(self.merged_a[4].val()) << 256u64)
+            | (bit_cast::<2048, 64>(self.merged_a[5].val()) << 320u64)
+            | (bit_cast::<2048, 64>(self.merged_a[6].val()) << 384u64)
+            | (bit_cast::<2048, 64>(self.merged_a[7].val()) << 448u64)
+            | (bit_cast::<2048, 64>(self.merged_a[8].val()) << 512u64)
+            | (bit_cast::<2048, 64>(self.merged_a[9].val()) << 576u64)
+            | (bit_cast::<2048, 64>(self.merged_a[10].val()) << 640u64)
+            | (bit_cast::<2048, 64>(self.merged_a[11].val()) << 704u64)
+            | (bit_cast::<2048, 64>(self.merged_a[12].val()) << 768u64)
+            | (bit_cast::<2048, 64>(self.merged_a[13].val()) << 832u64)
+            | (bit_cast::<2048, 64>(self.merged_a[14].val()) << 896u64)
+            | (bit_cast::<2048, 64>(self.merged_a[15].val()) << 960u64)
+            | (bit_cast::<2048, 64>(self.merged_a[16].val()) << 1024u64)
+            | (bit_cast::<2048, 64>(self.merged_a[17].val()) << 1088u64)
+            | (bit_cast::<2048, 64>(self.merged_a[18].val()) << 1152u64)
+            | (bit_cast::<2048, 64>(self.merged_a[19].val()) << 1216u64)
+            | (bit_cast::<2048, 64>(self.merged_a[20].val()) << 1280u64)
+            | (bit_cast::<2048, 64>(self.merged_a[21].val()) << 1344u64)
+            | (bit_cast::<2048, 64>(self.merged_a[22].val()) << 1408u64)
+            | (bit_cast::<2048, 64>(self.merged_a[23].val()) << 1472u64)
+            | (bit_cast::<2048, 64>(self.merged_a[24].val()) << 1536u64)
+            | (bit_cast::<2048, 64>(self.merged_a[25].val()) << 1600u64)
+            | (bit_cast::<2048, 64>(self.merged_a[26].val()) << 1664u64)
+            | (bit_cast::<2048, 64>(self.merged_a[27].val()) << 1728u64)
+            | (bit_cast::<2048, 64>(self.merged_a[28].val()) << 1792u64)
+            | (bit_cast::<2048, 64>(self.merged_a[29].val()) << 1856u64)
+            | (bit_cast::<2048, 64>(self.merged_a[30].val()) << 1920u64)
+            | (bit_cast::<2048, 64>(self.merged_a[31].val()) << 1984u64);
         self.match_all_row.vals.next = self.merged_packed.val();
         // The iterative row compares the staged operands, one lane per cycle.
         self.iter_key.next = self.k_zero64.val();
@@ -876,7 +957,38 @@ impl Logic for WarpNetwork {
                 self.iter_key.next = self.stage_a[j].q.val();
             }
         }
-        self.row_packed.next = (bit_cast::<2048, 64>(self.row_src[0].val()) << 0u64) | (bit_cast::<2048, 64>(self.row_src[1].val()) << 64u64) | (bit_cast::<2048, 64>(self.row_src[2].val()) << 128u64) | (bit_cast::<2048, 64>(self.row_src[3].val()) << 192u64) | (bit_cast::<2048, 64>(self.row_src[4].val()) << 256u64) | (bit_cast::<2048, 64>(self.row_src[5].val()) << 320u64) | (bit_cast::<2048, 64>(self.row_src[6].val()) << 384u64) | (bit_cast::<2048, 64>(self.row_src[7].val()) << 448u64) | (bit_cast::<2048, 64>(self.row_src[8].val()) << 512u64) | (bit_cast::<2048, 64>(self.row_src[9].val()) << 576u64) | (bit_cast::<2048, 64>(self.row_src[10].val()) << 640u64) | (bit_cast::<2048, 64>(self.row_src[11].val()) << 704u64) | (bit_cast::<2048, 64>(self.row_src[12].val()) << 768u64) | (bit_cast::<2048, 64>(self.row_src[13].val()) << 832u64) | (bit_cast::<2048, 64>(self.row_src[14].val()) << 896u64) | (bit_cast::<2048, 64>(self.row_src[15].val()) << 960u64) | (bit_cast::<2048, 64>(self.row_src[16].val()) << 1024u64) | (bit_cast::<2048, 64>(self.row_src[17].val()) << 1088u64) | (bit_cast::<2048, 64>(self.row_src[18].val()) << 1152u64) | (bit_cast::<2048, 64>(self.row_src[19].val()) << 1216u64) | (bit_cast::<2048, 64>(self.row_src[20].val()) << 1280u64) | (bit_cast::<2048, 64>(self.row_src[21].val()) << 1344u64) | (bit_cast::<2048, 64>(self.row_src[22].val()) << 1408u64) | (bit_cast::<2048, 64>(self.row_src[23].val()) << 1472u64) | (bit_cast::<2048, 64>(self.row_src[24].val()) << 1536u64) | (bit_cast::<2048, 64>(self.row_src[25].val()) << 1600u64) | (bit_cast::<2048, 64>(self.row_src[26].val()) << 1664u64) | (bit_cast::<2048, 64>(self.row_src[27].val()) << 1728u64) | (bit_cast::<2048, 64>(self.row_src[28].val()) << 1792u64) | (bit_cast::<2048, 64>(self.row_src[29].val()) << 1856u64) | (bit_cast::<2048, 64>(self.row_src[30].val()) << 1920u64) | (bit_cast::<2048, 64>(self.row_src[31].val()) << 1984u64);
+        self.row_packed.next = (bit_cast::<2048, 64>(self.row_src[0].val()) << 0u64)
+            | (bit_cast::<2048, 64>(self.row_src[1].val()) << 64u64)
+            | (bit_cast::<2048, 64>(self.row_src[2].val()) << 128u64)
+            | (bit_cast::<2048, 64>(self.row_src[3].val()) << 192u64)
+            | (bit_cast::<2048, 64>(self.row_src[4].val()) << 256u64)
+            | (bit_cast::<2048, 64>(self.row_src[5].val()) << 320u64)
+            | (bit_cast::<2048, 64>(self.row_src[6].val()) << 384u64)
+            | (bit_cast::<2048, 64>(self.row_src[7].val()) << 448u64)
+            | (bit_cast::<2048, 64>(self.row_src[8].val()) << 512u64)
+            | (bit_cast::<2048, 64>(self.row_src[9].val()) << 576u64)
+            | (bit_cast::<2048, 64>(self.row_src[10].val()) << 640u64)
+            | (bit_cast::<2048, 64>(self.row_src[11].val()) << 704u64)
+            | (bit_cast::<2048, 64>(self.row_src[12].val()) << 768u64)
+            | (bit_cast::<2048, 64>(self.row_src[13].val()) << 832u64)
+            | (bit_cast::<2048, 64>(self.row_src[14].val()) << 896u64)
+            | (bit_cast::<2048, 64>(self.row_src[15].val()) << 960u64)
+            | (bit_cast::<2048, 64>(self.row_src[16].val()) << 1024u64)
+            | (bit_cast::<2048, 64>(self.row_src[17].val()) << 1088u64)
+            | (bit_cast::<2048, 64>(self.row_src[18].val()) << 1152u64)
+            | (bit_cast::<2048, 64>(self.row_src[19].val()) << 1216u64)
+            | (bit_cast::<2048, 64>(self.row_src[20].val()) << 1280u64)
+            | (bit_cast::<2048, 64>(self.row_src[21].val()) << 1344u64)
+            | (bit_cast::<2048, 64>(self.row_src[22].val()) << 1408u64)
+            | (bit_cast::<2048, 64>(self.row_src[23].val()) << 1472u64)
+            | (bit_cast::<2048, 64>(self.row_src[24].val()) << 1536u64)
+            | (bit_cast::<2048, 64>(self.row_src[25].val()) << 1600u64)
+            | (bit_cast::<2048, 64>(self.row_src[26].val()) << 1664u64)
+            | (bit_cast::<2048, 64>(self.row_src[27].val()) << 1728u64)
+            | (bit_cast::<2048, 64>(self.row_src[28].val()) << 1792u64)
+            | (bit_cast::<2048, 64>(self.row_src[29].val()) << 1856u64)
+            | (bit_cast::<2048, 64>(self.row_src[30].val()) << 1920u64)
+            | (bit_cast::<2048, 64>(self.row_src[31].val()) << 1984u64);
         if self.k_iterative.val() {
             self.match_rows[0].key.next = self.iter_key.val();
             self.match_rows[0].part.next = self.iter_part.q.val();
@@ -888,7 +1000,8 @@ impl Logic for WarpNetwork {
 
         // ---------------- redux: 31 combiners, 5 levels ----------------
         self.redux_float.next = self.eff_dtype.val() == self.k_dt_f32.val();
-        self.redux_abs.next = self.redux_float.val() && ((self.eff_flags.val() & self.k_flag_abs.val()) != self.k_zero8.val());
+        self.redux_abs.next =
+            self.redux_float.val() && ((self.eff_flags.val() & self.k_flag_abs.val()) != self.k_zero8.val());
         self.redux_identity.next = self.k_zero32.val();
         if self.eff_sub.val() == self.k_redux_and.val() {
             self.redux_identity.next = self.k_ones32.val();
@@ -994,8 +1107,9 @@ impl Logic for WarpNetwork {
         self.rec_wdata.next = bit_cast::<REC_BITS, 32>(self.arrived.val())
             | (bit_cast::<REC_BITS, 32>(self.eff_member.val()) << 32u64)
             | (bit_cast::<REC_BITS, 21>(self.eff_kind.val()) << 64u64)
-            | (bit_cast::<REC_BITS, 32>((self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val()))
-                << 85u64);
+            | (bit_cast::<REC_BITS, 32>(
+                (self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val()),
+            ) << 85u64);
         if self.fire.val() {
             self.out_cta.d.next = self.req_cta.val();
             self.out_warp.d.next = self.req_warp.val();
@@ -1032,7 +1146,9 @@ impl Logic for WarpNetwork {
                     self.out_error_lane.d.next = self.first_active_id.val();
                     // drop the record (and the staged operands) of the mismatching warp
                     self.rec_clear.next = true;
-                    if (self.stage_cta.q.val() == self.req_cta.val()) && (self.stage_warp.q.val() == self.req_warp.val()) {
+                    if (self.stage_cta.q.val() == self.req_cta.val())
+                        && (self.stage_warp.q.val() == self.req_warp.val())
+                    {
                         self.stage_busy.d.next = false;
                     }
                 } else if !self.complete.val() {

@@ -167,23 +167,23 @@ fn element_matches_golden_on_random_operands() {
 fn element_directed_corners() {
     let mut b = ElementBench::new();
     let f32_cases: &[(u32, u32)] = &[
-        (0x0000_0001, 0x0000_0001),   // two smallest subnormals
-        (0x0040_0000, 0x0040_0000),   // subnormal + subnormal = smallest normal
-        (0x8000_0001, 0x0000_0001),   // -d + d = +0
-        (0x8000_0000, 0x8000_0000),   // -0 + -0 = -0
-        (0x8000_0000, 0x0000_0000),   // -0 + +0 = +0
-        (0x7F80_0000, 0xFF80_0000),   // inf - inf = NaN
-        (0x7F80_0000, 0x3F80_0000),   // inf + 1
-        (0x7FC0_0001, 0x3F80_0000),   // NaN payload -> canonical
-        (0x7F7F_FFFF, 0x7F7F_FFFF),   // overflow to inf
-        (0x7F7F_FFFF, 0x7380_0000),   // max + half ulp: ties to even (stays max? rounds to inf)
-        (0x3F80_0000, 0x3380_0000),   // 1 + 2^-24: tie, stays 1
-        (0x3F80_0001, 0x3380_0000),   // tie to even upward
-        (0x3F80_0000, 0xB380_0000),   // 1 - 2^-24
-        (0x0080_0000, 0x8000_0001),   // smallest normal - smallest subnormal
-        (0x0080_0001, 0x8080_0000),   // result subnormal (flushed under ftz)
-        (0x3F80_0000, 0x0000_0001),   // far apart: sticky only
-        (0x4B80_0000, 0xBF80_0000),   // 2^24 - 1
+        (0x0000_0001, 0x0000_0001), // two smallest subnormals
+        (0x0040_0000, 0x0040_0000), // subnormal + subnormal = smallest normal
+        (0x8000_0001, 0x0000_0001), // -d + d = +0
+        (0x8000_0000, 0x8000_0000), // -0 + -0 = -0
+        (0x8000_0000, 0x0000_0000), // -0 + +0 = +0
+        (0x7F80_0000, 0xFF80_0000), // inf - inf = NaN
+        (0x7F80_0000, 0x3F80_0000), // inf + 1
+        (0x7FC0_0001, 0x3F80_0000), // NaN payload -> canonical
+        (0x7F7F_FFFF, 0x7F7F_FFFF), // overflow to inf
+        (0x7F7F_FFFF, 0x7380_0000), // max + half ulp: ties to even (stays max? rounds to inf)
+        (0x3F80_0000, 0x3380_0000), // 1 + 2^-24: tie, stays 1
+        (0x3F80_0001, 0x3380_0000), // tie to even upward
+        (0x3F80_0000, 0xB380_0000), // 1 - 2^-24
+        (0x0080_0000, 0x8000_0001), // smallest normal - smallest subnormal
+        (0x0080_0001, 0x8080_0000), // result subnormal (flushed under ftz)
+        (0x3F80_0000, 0x0000_0001), // far apart: sticky only
+        (0x4B80_0000, 0xBF80_0000), // 2^24 - 1
     ];
     for &(x, y) in f32_cases {
         for ftz in [false, true] {
@@ -286,6 +286,7 @@ fn element_half_pairs_dense_sample() {
 
 mod alu {
     use super::*;
+    use rtla_support::{lint_verilog, tick};
     use smsync_hdl::atomic_alu::{atomic_alu_verilog, AtomicAlu};
     use smsync_sim::config::Config;
     use smsync_sim::encoding::{flags, ErrorCode, Op, Space};
@@ -293,7 +294,6 @@ mod alu {
     use smsync_sim::units::atomic::AtomicAlu as GoldenAlu;
     use smsync_sim::units::mbarrier::MbarrierUnit;
     use smsync_sim::units::{Request, Response};
-    use rtla_support::{lint_verilog, tick};
     use std::collections::VecDeque;
 
     pub const GLOBAL_BYTES: usize = 4096;
@@ -315,7 +315,15 @@ mod alu {
             let mut uut = AtomicAlu::new(config);
             uut.connect_all();
             let mem = MemorySystem::new(GLOBAL_BYTES, config.cta_slots as usize, config.shared_bytes as usize);
-            let mut b = AluBench { uut, mem, cycles: 0, latency, grant_pct, rng: Rng::new(seed ^ 0x5eed), reads: VecDeque::new() };
+            let mut b = AluBench {
+                uut,
+                mem,
+                cycles: 0,
+                latency,
+                grant_pct,
+                rng: Rng::new(seed ^ 0x5eed),
+                reads: VecDeque::new(),
+            };
             b.uut.reset.next = true;
             b.uut.global_end.next = (GLOBAL_BASE + GLOBAL_BYTES as u64).to_bits();
             b.cycle();
@@ -429,7 +437,14 @@ mod alu {
     }
 
     /// Compare one request: response (values, error, error lane) and both memories.
-    pub fn compare(bench: &mut AluBench, golden: &mut GoldenAlu, gmem: &mut MemorySystem, mbar: &mut MbarrierUnit, req: &Request, ctx: &str) {
+    pub fn compare(
+        bench: &mut AluBench,
+        golden: &mut GoldenAlu,
+        gmem: &mut MemorySystem,
+        mbar: &mut MbarrierUnit,
+        req: &Request,
+        ctx: &str,
+    ) {
         let mut out = Vec::new();
         let mut events = Vec::new();
         golden.submit(req, gmem, mbar, &mut out, &mut events);
@@ -466,7 +481,11 @@ mod alu {
         };
         // vector forms where legal (global), else scalar
         let vecs: Vec<u8> = [2u8, 4, 8].into_iter().filter(|v| legal(op, req.dtype, *v, req.flags != 0)).collect();
-        req.vec = if !vecs.is_empty() && req.space == Space::Global && rng.below(2) == 0 { vecs[rng.below(vecs.len() as u64) as usize] } else { 1 };
+        req.vec = if !vecs.is_empty() && req.space == Space::Global && rng.below(2) == 0 {
+            vecs[rng.below(vecs.len() as u64) as usize]
+        } else {
+            1
+        };
         if rng.below(60) == 0 {
             req.vec = [2u8, 4, 8][rng.below(3) as usize];
         }
@@ -542,7 +561,14 @@ mod alu {
                 let mut mbar = MbarrierUnit::new(&config);
                 for i in 0..count {
                     let req = random_request(&mut rng, &config, &pairs);
-                    compare(&mut bench, &mut golden, &mut gmem, &mut mbar, &req, &format!("config {} seed {seed} request {i} (latency {latency}, grant {grant}%)", config.name));
+                    compare(
+                        &mut bench,
+                        &mut golden,
+                        &mut gmem,
+                        &mut mbar,
+                        &req,
+                        &format!("config {} seed {seed} request {i} (latency {latency}, grant {grant}%)", config.name),
+                    );
                 }
             }
         }

@@ -210,10 +210,7 @@ fn barrier_file_default_config_verilog_is_lint_clean() {
 #[test]
 fn c049_c052_counted_barrier_partial_counts_and_reuse() {
     let mut b = Bench::new(&Config::fpga_small(), 8);
-    let r = b.run(&[
-        BarReq::new(Op::BarSync, 0, 0, 3, Some(96)),
-        BarReq::new(Op::BarSync, 0, 1, 3, Some(96)),
-    ]);
+    let r = b.run(&[BarReq::new(Op::BarSync, 0, 0, 3, Some(96)), BarReq::new(Op::BarSync, 0, 1, 3, Some(96))]);
     assert!(r.iter().all(|x| x.error == 0 && x.blocked));
     assert!(b.rels.is_empty(), "2 of 3 warps: no release");
     b.run(&[BarReq::new(Op::BarSync, 0, 5, 3, Some(96))]);
@@ -221,10 +218,7 @@ fn c049_c052_counted_barrier_partial_counts_and_reuse() {
     assert_eq!((b.rels[0].id, b.rels[0].waiting), (3, 0b100011));
     // reuse at once: a second round of the same (a, b)
     b.rels.clear();
-    b.run(&[
-        BarReq::new(Op::BarSync, 0, 2, 3, Some(64)),
-        BarReq::new(Op::BarSync, 0, 4, 3, Some(64)),
-    ]);
+    b.run(&[BarReq::new(Op::BarSync, 0, 2, 3, Some(64)), BarReq::new(Op::BarSync, 0, 4, 3, Some(64))]);
     assert_eq!(b.rels.len(), 1);
     assert_eq!(b.rels[0].waiting, 0b10100);
 }
@@ -232,10 +226,7 @@ fn c049_c052_counted_barrier_partial_counts_and_reuse() {
 #[test]
 fn c050_arrive_and_sync_mix_releases_only_sync_warps() {
     let mut b = Bench::new(&Config::fpga_small(), 8);
-    let r = b.run(&[
-        BarReq::new(Op::BarArrive, 0, 0, 1, Some(64)),
-        BarReq::new(Op::BarSync, 0, 1, 1, Some(64)),
-    ]);
+    let r = b.run(&[BarReq::new(Op::BarArrive, 0, 0, 1, Some(64)), BarReq::new(Op::BarSync, 0, 1, 1, Some(64))]);
     assert!(!r[0].blocked && r[1].blocked);
     assert_eq!(b.rels.len(), 1);
     assert_eq!((b.rels[0].waiting, b.rels[0].arrived), (0b10, 0b11));
@@ -378,75 +369,80 @@ fn compare_random(seed: u64, count: usize) {
     for i in 0..count {
         let cta = rng.below(cfg.cta_slots as u64) as u16;
         // a warp that is live and not blocked
-        let free: Vec<u16> = (0..warps).filter(|w| live[cta as usize] >> w & 1 == 1 && !blocked.contains_key(&(cta, *w))).collect();
+        let free: Vec<u16> =
+            (0..warps).filter(|w| live[cta as usize] >> w & 1 == 1 && !blocked.contains_key(&(cta, *w))).collect();
         let relaunch = free.is_empty() || rng.below(2000) == 0;
         if !relaunch {
-        let warp = free[rng.below(free.len() as u64) as usize];
-        let id = if rng.below(50) == 0 { 16 } else { rng.below(3) as u32 };
-        let thread_count = match rng.below(10) {
-            0..=4 => None,
-            5 => Some([0u32, 48, 32 * (warps as u32 + 1)][rng.below(3) as usize]),
-            _ => Some(32 * (1 + rng.below(3) as u32)),
-        };
-        let op = match rng.below(100) {
-            0..=39 => Op::BarSync,
-            40..=59 => Op::BarArrive,
-            60..=69 => Op::BarRedPopc,
-            70..=79 => Op::BarRedAnd,
-            80..=89 => Op::BarRedOr,
-            _ => Op::WarpExit,
-        };
-        let mut r = BarReq::new(op, cta, warp, id, thread_count);
-        if op == Op::WarpExit {
-            if live[cta as usize].count_ones() <= 1 {
-                continue;
+            let warp = free[rng.below(free.len() as u64) as usize];
+            let id = if rng.below(50) == 0 { 16 } else { rng.below(3) as u32 };
+            let thread_count = match rng.below(10) {
+                0..=4 => None,
+                5 => Some([0u32, 48, 32 * (warps as u32 + 1)][rng.below(3) as usize]),
+                _ => Some(32 * (1 + rng.below(3) as u32)),
+            };
+            let op = match rng.below(100) {
+                0..=39 => Op::BarSync,
+                40..=59 => Op::BarArrive,
+                60..=69 => Op::BarRedPopc,
+                70..=79 => Op::BarRedAnd,
+                80..=89 => Op::BarRedOr,
+                _ => Op::WarpExit,
+            };
+            let mut r = BarReq::new(op, cta, warp, id, thread_count);
+            if op == Op::WarpExit {
+                if live[cta as usize].count_ones() <= 1 {
+                    continue;
+                }
+                r = BarReq::exit(cta, warp);
+            } else {
+                let live_mask = if rng.below(4) == 0 { u32::MAX >> rng.below(32) } else { u32::MAX };
+                r.active = live_mask; // converged: every live lane takes part
+                r.live = live_mask;
+                r = r.red(rng.next() as u32, rng.below(2) == 0);
             }
-            r = BarReq::exit(cta, warp);
-        } else {
-            let live_mask = if rng.below(4) == 0 { u32::MAX >> rng.below(32) } else { u32::MAX };
-            r.active = live_mask; // converged: every live lane takes part
-            r.live = live_mask;
-            r = r.red(rng.next() as u32, rng.below(2) == 0);
-        }
-        tag += 1;
-        let mut out: Vec<Response> = vec![];
-        let mut events: Vec<TraceEvent> = vec![];
-        g.submit(&r.to_request(tag), &mut out, &mut events);
-        let own = out.iter().find(|x| x.tag == tag);
-        let waits = matches!(r.op, Op::BarSync | Op::BarRedPopc | Op::BarRedAnd | Op::BarRedOr);
-        let exp = match (r.op, own) {
-            (Op::WarpExit, None) => {
-                live[cta as usize] &= !(1 << warp);
-                Some(Resp { cta, warp, error: 0, blocked: false })
+            tag += 1;
+            let mut out: Vec<Response> = vec![];
+            let mut events: Vec<TraceEvent> = vec![];
+            g.submit(&r.to_request(tag), &mut out, &mut events);
+            let own = out.iter().find(|x| x.tag == tag);
+            let waits = matches!(r.op, Op::BarSync | Op::BarRedPopc | Op::BarRedAnd | Op::BarRedOr);
+            let exp = match (r.op, own) {
+                (Op::WarpExit, None) => {
+                    live[cta as usize] &= !(1 << warp);
+                    Some(Resp { cta, warp, error: 0, blocked: false })
+                }
+                (_, None) => {
+                    blocked.insert((cta, warp), (tag, r));
+                    Some(Resp { cta, warp, error: 0, blocked: true })
+                }
+                // bar.sync / bar.red answered at once: its own arrival completed the barrier
+                (_, Some(x)) if waits && x.error == ErrorCode::None => {
+                    blocked.insert((cta, warp), (tag, r));
+                    Some(Resp { cta, warp, error: 0, blocked: true })
+                }
+                (_, Some(x)) => Some(Resp { cta, warp, error: x.error.code(), blocked: false }),
+            };
+            expected_resps.push((r, exp));
+            for x in &out {
+                if x.tag == tag && !(waits && x.error == ErrorCode::None) {
+                    continue;
+                }
+                let key = blocked
+                    .iter()
+                    .find(|(_, v)| v.0 == x.tag)
+                    .map(|(k, _)| *k)
+                    .expect("golden answered a request that was not blocked");
+                let (_, req) = blocked.remove(&key).unwrap();
+                let lane = req.active.trailing_zeros() as usize;
+                let value = if lane < 32 { x.values[lane] as u32 } else { 0 };
+                golden_answers.push((key.0, key.1, value, x.preds));
             }
-            (_, None) => {
-                blocked.insert((cta, warp), (tag, r));
-                Some(Resp { cta, warp, error: 0, blocked: true })
+            for e in &events {
+                if let TraceEvent::BarrierRelease { cta, id, warps } = e {
+                    golden_releases.push((*cta, *id, *warps as u32));
+                }
             }
-            // bar.sync / bar.red answered at once: its own arrival completed the barrier
-            (_, Some(x)) if waits && x.error == ErrorCode::None => {
-                blocked.insert((cta, warp), (tag, r));
-                Some(Resp { cta, warp, error: 0, blocked: true })
-            }
-            (_, Some(x)) => Some(Resp { cta, warp, error: x.error.code(), blocked: false }),
-        };
-        expected_resps.push((r, exp));
-        for x in &out {
-            if x.tag == tag && !(waits && x.error == ErrorCode::None) {
-                continue;
-            }
-            let key = blocked.iter().find(|(_, v)| v.0 == x.tag).map(|(k, _)| *k).expect("golden answered a request that was not blocked");
-            let (_, req) = blocked.remove(&key).unwrap();
-            let lane = req.active.trailing_zeros() as usize;
-            let value = if lane < 32 { x.values[lane] as u32 } else { 0 };
-            golden_answers.push((key.0, key.1, value, x.preds));
-        }
-        for e in &events {
-            if let TraceEvent::BarrierRelease { cta, id, warps } = e {
-                golden_releases.push((*cta, *id, *warps as u32));
-            }
-        }
-        while !b.cycle(Some(r)) {}
+            while !b.cycle(Some(r)) {}
         }
         if relaunch || rng.below(8) == 0 || i + 1 == count {
             b.drain();
@@ -458,14 +454,21 @@ fn compare_random(seed: u64, count: usize) {
             queued = b.resps.len();
             while checked < b.resps.len() {
                 let (req, want) = &expected_resps[checked];
-                assert_eq!(Some(b.resps[checked]), *want, "seed {seed}: response {checked} to {req:?} (rtl left, golden right)");
+                assert_eq!(
+                    Some(b.resps[checked]),
+                    *want,
+                    "seed {seed}: response {checked} to {req:?} (rtl left, golden right)"
+                );
                 checked += 1;
             }
             // translate RTL releases into per-warp answers using the requests the test recorded
             for rel in &b.rels[rtl_rel_seen..] {
                 for w in 0..32u16 {
                     if rel.waiting >> w & 1 == 1 {
-                        let req = rtl_queue.get_mut(&(rel.cta, w)).and_then(|q| q.pop_front()).expect("the RTL released a warp it did not block");
+                        let req = rtl_queue
+                            .get_mut(&(rel.cta, w))
+                            .and_then(|q| q.pop_front())
+                            .expect("the RTL released a warp it did not block");
                         let (value, preds) = match req.op {
                             Op::BarRedPopc => (if req.active != 0 { rel.popc } else { 0 }, 0),
                             Op::BarRedAnd => (0, if rel.and { req.active } else { 0 }),

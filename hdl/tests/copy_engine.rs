@@ -202,8 +202,9 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
         }
         // Shared read data of last cycle's read.
         if let Some((slot, addr)) = self.sm_read {
-            let bytes: Vec<u8> =
-                (0..B as u64).map(|i| self.mem.shared.get(slot).and_then(|r| r.slice(addr + i, 1)).map_or(0, |s| s[0])).collect();
+            let bytes: Vec<u8> = (0..B as u64)
+                .map(|i| self.mem.shared.get(slot).and_then(|r| r.slice(addr + i, 1)).map_or(0, |s| s[0]))
+                .collect();
             self.uut.sm_rdata.next = bytes_to_bits::<D>(&bytes);
         }
         settle(&mut self.uut);
@@ -260,7 +261,12 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
         }
         if u.resp_valid.val() {
             let e = ErrorCode::from_code(u.resp_error.val().to_u64() as u8).expect("known error code");
-            self.trace.responses.push((u.resp_cta.val().to_u64() as u16, u.resp_warp.val().to_u64() as u16, u.resp_lane.val().to_u64() as u8, e));
+            self.trace.responses.push((
+                u.resp_cta.val().to_u64() as u16,
+                u.resp_warp.val().to_u64() as u16,
+                u.resp_lane.val().to_u64() as u8,
+                e,
+            ));
         }
         if u.mb_valid.val() && !u.reset.val() {
             let op = Op::from_code(u.mb_op.val().to_u64() as u8).expect("mb op");
@@ -308,7 +314,13 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
     fn run(&mut self, limit: u64) {
         let start = self.cycle;
         while self.busy() {
-            assert!(self.cycle - start < limit, "engine still busy after {limit} cycles: {} (input {}, reads {})", self.uut.debug_state(), self.input.len(), self.reads.len());
+            assert!(
+                self.cycle - start < limit,
+                "engine still busy after {limit} cycles: {} (input {}, reads {})",
+                self.uut.debug_state(),
+                self.input.len(),
+                self.reads.len()
+            );
             self.cycle();
         }
         // Two more cycles flush the registered response / last events.
@@ -413,7 +425,12 @@ fn small_config() -> Config {
 
 /// Run the same lane ops on the RTL (fpga-small instance) and the golden engine, each request
 /// drained before the next on the golden side; compare responses, memories and events.
-fn compare(config: &Config, setup: impl Fn(&mut MemorySystem, &mut MbarrierUnit), reqs: &[Request], latency: u64) -> (Small, Golden) {
+fn compare(
+    config: &Config,
+    setup: impl Fn(&mut MemorySystem, &mut MbarrierUnit),
+    reqs: &[Request],
+    latency: u64,
+) -> (Small, Golden) {
     compare_with(config, setup, reqs, latency, true)
 }
 
@@ -421,7 +438,13 @@ fn compare(config: &Config, setup: impl Fn(&mut MemorySystem, &mut MbarrierUnit)
 /// CopyDone event per operation (issuing CTA, first mbarrier), the RTL one complete_tx per
 /// destination CTA, so multicast streams differ there; their effect (the mbarrier words in
 /// shared memory) is still compared.
-fn compare_with(config: &Config, setup: impl Fn(&mut MemorySystem, &mut MbarrierUnit), reqs: &[Request], latency: u64, tx_events: bool) -> (Small, Golden) {
+fn compare_with(
+    config: &Config,
+    setup: impl Fn(&mut MemorySystem, &mut MbarrierUnit),
+    reqs: &[Request],
+    latency: u64,
+    tx_events: bool,
+) -> (Small, Golden) {
     let mut bench = Small::new(config, latency);
     let mut golden = Golden::new(config);
     fill_global(&mut bench.mem, 7);
@@ -438,7 +461,14 @@ fn compare_with(config: &Config, setup: impl Fn(&mut MemorySystem, &mut Mbarrier
         .responses
         .iter()
         .filter(|r| r.lanes != 0)
-        .map(|r| (r.cta, r.warp, if r.error == ErrorCode::None { r.lanes.trailing_zeros() as u8 } else { r.error_lane }, r.error))
+        .map(|r| {
+            (
+                r.cta,
+                r.warp,
+                if r.error == ErrorCode::None { r.lanes.trailing_zeros() as u8 } else { r.error_lane },
+                r.error,
+            )
+        })
         .collect();
     let mut rtl = bench.trace.responses.clone();
     let mut gs = g.clone();
@@ -453,7 +483,10 @@ fn compare_with(config: &Config, setup: impl Fn(&mut MemorySystem, &mut Mbarrier
     for (s, (a, b)) in bench.mem.shared.iter().zip(&golden.mem.shared).enumerate() {
         if a.bytes != b.bytes {
             let i = a.bytes.iter().zip(&b.bytes).position(|(x, y)| x != y).unwrap();
-            panic!("shared memory of slot {s} differs at offset {i:#x}: rtl {:#x} golden {:#x}", a.bytes[i], b.bytes[i]);
+            panic!(
+                "shared memory of slot {s} differs at offset {i:#x}: rtl {:#x} golden {:#x}",
+                a.bytes[i], b.bytes[i]
+            );
         }
     }
     let rtl_tx: Vec<(u16, u64, u32)> = bench.trace.complete_tx.iter().map(|&(s, o, b)| (s as u16, o, b)).collect();
@@ -485,9 +518,17 @@ fn lint(config: &Config, tag: &str) {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("copy_engine.v");
     std::fs::write(&file, &text).unwrap();
-    let out = verilator().args(["--lint-only", "-Wall", "--top-module", "copy_engine"]).arg(waiver_file()).arg(&file).output().unwrap();
+    let out = verilator()
+        .args(["--lint-only", "-Wall", "--top-module", "copy_engine"])
+        .arg(waiver_file())
+        .arg(&file)
+        .output()
+        .unwrap();
     let msg = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && !msg.contains("%Warning") && !msg.contains("%Error"), "verilator -Wall ({tag}):\n{msg}");
+    assert!(
+        out.status.success() && !msg.contains("%Warning") && !msg.contains("%Error"),
+        "verilator -Wall ({tag}):\n{msg}"
+    );
     let script = format!("read_verilog {}; hierarchy -check -top copy_engine; proc; check -assert", file.display());
     let out = Command::new("yosys").args(["-q", "-p", &script]).output().expect("run yosys");
     let msg = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -611,7 +652,15 @@ fn c_wait_group_matches_golden_stream() {
     };
     for round in 0..6u64 {
         for lane in 0..3 {
-            reqs.push(cp_async(next(), lane, 0x800 + round * 0x100 + lane as u64 * 16, G + 0x40 * (round + 1) + 16 * lane as u64, 16, 16, false));
+            reqs.push(cp_async(
+                next(),
+                lane,
+                0x800 + round * 0x100 + lane as u64 * 16,
+                G + 0x40 * (round + 1) + 16 * lane as u64,
+                16,
+                16,
+                false,
+            ));
             reqs.push(lane_req(next(), 0, 0, lane, Op::CpAsyncCommit));
             let mut w = lane_req(next(), 0, 0, lane, Op::CpAsyncWait);
             w.imm = (round % 3) as u32;
@@ -635,7 +684,8 @@ fn c_cp_async_mbarrier_arrive_noinc_vs_inc() {
         if noinc {
             arrive.flags |= flags::NO_INC;
         }
-        let reqs = vec![cp_async(1, 0, 0x100, G + 0x80, 16, 16, false), cp_async(2, 0, 0x110, G + 0x90, 8, 4, false), arrive];
+        let reqs =
+            vec![cp_async(1, 0, 0x100, G + 0x80, 16, 16, false), cp_async(2, 0, 0x110, G + 0x90, 8, 4, false), arrive];
         let (bench, golden) = compare(&c, setup, &reqs, 9);
         assert_eq!(bench.trace.arrive_on, vec![(0usize, mb)]);
         let word = |m: &MemorySystem| mbarrier_word::unpack(m.read_shared(0, mb, 8).unwrap() as u64);
@@ -731,9 +781,9 @@ fn c_bulk_copy_complete_tx_count() {
         bulk(1, BulkDir::GlobalToShared, 0x100, G + 0x10, 16, mb),
         bulk(2, BulkDir::GlobalToShared, 0x210, G + 0x400, 272, mb), // dst and src 16-aligned, not 8B-port... aligned
         bulk(3, BulkDir::GlobalToShared, 0x1000, G + 0x2010, 1024, mb), // source/destination offsets differ mod 8
-        bulk(4, BulkDir::GlobalToShared, 0x1001, G, 16, mb),        // misaligned -> BulkSizeAlign
-        bulk(5, BulkDir::GlobalToShared, 0x100, G, 24, mb),         // size -> BulkSizeAlign
-        bulk(6, BulkDir::GlobalToShared, 0x100, G, 16, mb + 4),     // mbarrier misaligned -> MbAlign
+        bulk(4, BulkDir::GlobalToShared, 0x1001, G, 16, mb),         // misaligned -> BulkSizeAlign
+        bulk(5, BulkDir::GlobalToShared, 0x100, G, 24, mb),          // size -> BulkSizeAlign
+        bulk(6, BulkDir::GlobalToShared, 0x100, G, 16, mb + 4),      // mbarrier misaligned -> MbAlign
     ];
     let (bench, _) = compare(&c, setup, &reqs, 7);
     assert_eq!(bench.trace.complete_tx.iter().map(|t| t.2).sum::<u32>(), 16 + 272 + 1024);
@@ -753,7 +803,14 @@ fn c_bulk_store_with_cp_mask_and_shared_to_cluster() {
     let mut masked = bulk(2, BulkDir::SharedToGlobal, G + 0x800, 0x200, 64, 0);
     masked.imm2 = 1;
     masked.lanes[0].c = 0b1010_0000_1111_0001;
-    let mut s2c = bulk(4, BulkDir::SharedToCluster, smsync_sim::memory::CLUSTER_BASE + 0x600, 0x100, 48, smsync_sim::memory::CLUSTER_BASE + mb);
+    let mut s2c = bulk(
+        4,
+        BulkDir::SharedToCluster,
+        smsync_sim::memory::CLUSTER_BASE + 0x600,
+        0x100,
+        48,
+        smsync_sim::memory::CLUSTER_BASE + mb,
+    );
     s2c.space = Space::SharedCluster;
     let mut bwait = lane_req(6, 0, 0, 0, Op::BulkWait);
     bwait.imm = 0;
@@ -824,7 +881,16 @@ fn c_bulk_reduce_to_global_matches_golden() {
     for (op, types) in combos {
         for dt in *types {
             tag += 1;
-            let mut r = reduce(tag, BulkDir::SharedToGlobal, *op, *dt, G + 0x100 * tag, 0x100 + 0x40 * (tag % 8), 48 + 16 * (tag as u128 % 3), 0);
+            let mut r = reduce(
+                tag,
+                BulkDir::SharedToGlobal,
+                *op,
+                *dt,
+                G + 0x100 * tag,
+                0x100 + 0x40 * (tag % 8),
+                48 + 16 * (tag as u128 % 3),
+                0,
+            );
             if matches!(dt, F16 | Bf16) && *op == AtomOp::Add {
                 r.flags |= flags::MOD_A;
             }
@@ -851,7 +917,11 @@ fn c_bulk_reduce_to_global_matches_golden() {
     let (bench, golden) = compare(&c, reduce_setup, &reqs, 5);
     let mut before = MemorySystem::new(GLOBAL_BYTES, c.cta_slots as usize, c.shared_bytes as usize);
     fill_global(&mut before, 7);
-    let changed = (1..=tag - 8).filter(|t| golden.mem.global.slice(G + 0x100 * t, 48).unwrap() != before.global.slice(G + 0x100 * t, 48).unwrap()).count();
+    let changed = (1..=tag - 8)
+        .filter(|t| {
+            golden.mem.global.slice(G + 0x100 * t, 48).unwrap() != before.global.slice(G + 0x100 * t, 48).unwrap()
+        })
+        .count();
     assert!(changed as u64 >= tag - 8 - 2, "the reductions changed global memory ({changed} of {} ranges)", tag - 8);
     let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).filter(|&e| e != ErrorCode::None).collect();
     let mut want = vec![ErrorCode::AtomBadType; 6];
@@ -867,11 +937,26 @@ fn c_bulk_reduce_to_shared_cluster_completes_tx() {
     let c = small_config();
     let cl = |off: u64| CLUSTER_BASE + off;
     let mut reqs = vec![bulk(1, BulkDir::GlobalToShared, 0x800, G + 0x40, 64, 0x10)];
-    for (i, (op, dt)) in [(AtomOp::Add, DataType::U32), (AtomOp::Max, DataType::S32), (AtomOp::Xor, DataType::B32), (AtomOp::Add, DataType::U64), (AtomOp::Dec, DataType::U32)]
-        .into_iter()
-        .enumerate()
+    for (i, (op, dt)) in [
+        (AtomOp::Add, DataType::U32),
+        (AtomOp::Max, DataType::S32),
+        (AtomOp::Xor, DataType::B32),
+        (AtomOp::Add, DataType::U64),
+        (AtomOp::Dec, DataType::U32),
+    ]
+    .into_iter()
+    .enumerate()
     {
-        let mut r = reduce(2 + i as u64, BulkDir::SharedToCluster, op, dt, cl(0x800 + 0x10 * i as u64), 0x100 + 0x20 * i as u64, 32, cl(0x10));
+        let mut r = reduce(
+            2 + i as u64,
+            BulkDir::SharedToCluster,
+            op,
+            dt,
+            cl(0x800 + 0x10 * i as u64),
+            0x100 + 0x20 * i as u64,
+            32,
+            cl(0x10),
+        );
         r.space = Space::SharedCluster;
         reqs.push(r);
     }
@@ -894,7 +979,8 @@ fn c_tensor_reduce_matches_golden() {
     let plain = MapSpec::d2(G + 0x3000, 12, 6, 64, 8, 4);
     let straddle = MapSpec::d2(G + 0x4006, 12, 6, 60, 8, 4);
     let red = |tag: u64, map: usize, coords: [i32; 5], op: AtomOp| {
-        let mut r = tensor_req(tag, BulkDir::SharedToGlobal, 2, 0x200 + 0x80 * (tag % 4), MAPS + 128 * map as u64, coords, 0);
+        let mut r =
+            tensor_req(tag, BulkDir::SharedToGlobal, 2, 0x200 + 0x80 * (tag % 4), MAPS + 128 * map as u64, coords, 0);
         r.imm2 = op.code() as u32 + 1;
         r
     };
@@ -924,7 +1010,10 @@ fn c_queue_full_stalls_request_port() {
     assert!(bench.stall_cycles > 0, "a 4-deep queue behind 40-cycle reads must stall the port");
     assert_eq!(bench.trace.responses.len(), 12);
     for i in 0..12u64 {
-        assert_eq!(bench.mem.shared[0].slice(0x100 + 16 * i, 16).unwrap(), bench.mem.global.slice(G + 16 * i, 16).unwrap());
+        assert_eq!(
+            bench.mem.shared[0].slice(0x100 + 16 * i, 16).unwrap(),
+            bench.mem.global.slice(G + 16 * i, 16).unwrap()
+        );
     }
 }
 
@@ -1019,7 +1108,8 @@ fn random_streams_match_golden() {
             init_mbarrier(mem, mbar, 0, 0x10, 1);
             expect_tx(mem, mbar, 0, 0x10, 1_000_000);
         };
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&c, setup, &reqs, 1 + seed % 13)));
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&c, setup, &reqs, 1 + seed % 13)));
         if let Err(e) = result {
             eprintln!("random_streams_match_golden failed for seed {seed} (count {count})");
             std::panic::resume_unwind(e);
@@ -1029,7 +1119,12 @@ fn random_streams_match_golden() {
 
 // ---------------------------------------------------------------- throughput
 
-fn bulk_throughput<const D: usize, const B: usize, const T: usize>(config: &Config, bytes: u64, moves: u64, latency: u64) -> (f64, f64) {
+fn bulk_throughput<const D: usize, const B: usize, const T: usize>(
+    config: &Config,
+    bytes: u64,
+    moves: u64,
+    latency: u64,
+) -> (f64, f64) {
     // `moves` back-to-back bulk loads global -> shared of `bytes` each, then as many stores
     // shared -> global; bytes per cycle from the first request to the last beat, over the port.
     let mut bench = Bench::<D, B, T>::new(config, latency);
@@ -1038,7 +1133,14 @@ fn bulk_throughput<const D: usize, const B: usize, const T: usize>(config: &Conf
     init_mbarrier(&mut bench.mem, &mut bench.mbar, 0, mb, 1);
     expect_tx(&mut bench.mem, &mut bench.mbar, 0, mb, (bytes * moves) as u128);
     for m in 0..moves {
-        bench.input.push_back(bulk(1 + m, BulkDir::GlobalToShared, 0x400 + m * bytes, G + 0x1000 + m * bytes, bytes as u128, mb));
+        bench.input.push_back(bulk(
+            1 + m,
+            BulkDir::GlobalToShared,
+            0x400 + m * bytes,
+            G + 0x1000 + m * bytes,
+            bytes as u128,
+            mb,
+        ));
     }
     let start = bench.cycle;
     bench.run(1_000_000);
@@ -1046,7 +1148,14 @@ fn bulk_throughput<const D: usize, const B: usize, const T: usize>(config: &Conf
     let total = (bytes * moves) as usize;
     assert_eq!(bench.mem.shared[0].slice(0x400, total).unwrap(), bench.mem.global.slice(G + 0x1000, total).unwrap());
     for m in 0..moves {
-        bench.input.push_back(bulk(100 + m, BulkDir::SharedToGlobal, G + 0x8000 + m * bytes, 0x400 + m * bytes, bytes as u128, 0));
+        bench.input.push_back(bulk(
+            100 + m,
+            BulkDir::SharedToGlobal,
+            G + 0x8000 + m * bytes,
+            0x400 + m * bytes,
+            bytes as u128,
+            0,
+        ));
     }
     let start = bench.cycle;
     bench.run(1_000_000);
@@ -1178,7 +1287,15 @@ fn c_tensor_load_oob_fill_matches_golden() {
     let corners = [[0, 0], [-3, 0], [16, 0], [0, -2], [-5, -3], [18, 8], [-8, 0], [20, 0], [4, 9], [6, 3]];
     for (i, [x, y]) in corners.into_iter().enumerate() {
         let map = MAPS + 128 * (i % 2) as u64;
-        reqs.push(tensor_req(1 + i as u64, BulkDir::GlobalToShared, 2, 0x400 + 0x100 * i as u64, map, [x, y, 0, 0, 0], 0x10));
+        reqs.push(tensor_req(
+            1 + i as u64,
+            BulkDir::GlobalToShared,
+            2,
+            0x400 + 0x100 * i as u64,
+            map,
+            [x, y, 0, 0, 0],
+            0x10,
+        ));
     }
     let (bench, golden) = compare(&c, tensor_setup(vec![zero, ones], 1_000_000), &reqs, 5);
     assert_eq!(bench.trace.complete_tx.len(), corners.len());
@@ -1245,7 +1362,24 @@ fn c_tensor_map_checks_match_golden() {
     let (bench, _) = compare(&c, tensor_setup(maps, 1_000_000), &reqs, 3);
     let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).collect();
     use ErrorCode::*;
-    assert_eq!(errs, vec![None, TensorMap, TensorMap, TensorMap, TensorMap, TensorMap, None, TensorMap, TensorMap, BulkSizeAlign, MbAlign, SharedOutOfRange, TensorMap]);
+    assert_eq!(
+        errs,
+        vec![
+            None,
+            TensorMap,
+            TensorMap,
+            TensorMap,
+            TensorMap,
+            TensorMap,
+            None,
+            TensorMap,
+            TensorMap,
+            BulkSizeAlign,
+            MbAlign,
+            SharedOutOfRange,
+            TensorMap
+        ]
+    );
 }
 
 /// The map's own 128 bytes must lie in global memory: a map below it, straddling its end or past
@@ -1257,7 +1391,8 @@ fn c_tensor_map_outside_global_memory() {
     let end = G + GLOBAL_BYTES as u64;
     let good = MapSpec::d2(G + 0x1000, 16, 16, 64, 4, 4);
     let load = |tag, map| tensor_req(tag, BulkDir::GlobalToShared, 2, 0x400, map, [0; 5], 0x10);
-    let reqs = vec![load(1, MAPS), load(2, end - 64), load(3, end), load(4, G - 128), load(5, G - 8), load(6, end - 128)];
+    let reqs =
+        vec![load(1, MAPS), load(2, end - 64), load(3, end), load(4, G - 128), load(5, G - 8), load(6, end - 128)];
     let (bench, _) = compare(&c, tensor_setup(vec![good], 1_000_000), &reqs, 4);
     let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).collect();
     use ErrorCode::*;
@@ -1300,7 +1435,11 @@ fn c_tensor_wait_group_ordering() {
             seen = bench.trace.responses.len();
             if seen == 5 {
                 for y in 0..8 {
-                    assert_eq!(row_a(&bench.mem, y), bench.mem.shared[0].slice(0x400 + 64 * y, 64).unwrap(), "group A row {y} at wait_group 1");
+                    assert_eq!(
+                        row_a(&bench.mem, y),
+                        bench.mem.shared[0].slice(0x400 + 64 * y, 64).unwrap(),
+                        "group A row {y} at wait_group 1"
+                    );
                 }
             }
         }
@@ -1314,7 +1453,11 @@ fn c_tensor_wait_group_ordering() {
         assert!(bench.cycle < 10000);
     }
     for y in 0..16u64 {
-        assert_eq!(bench.mem.global.slice(G + 0x4000 + 128 * y, 128).unwrap(), bench.mem.shared[0].slice(0x1000 + 128 * y, 128).unwrap(), "group B row {y} at wait_group 0");
+        assert_eq!(
+            bench.mem.global.slice(G + 0x4000 + 128 * y, 128).unwrap(),
+            bench.mem.shared[0].slice(0x1000 + 128 * y, 128).unwrap(),
+            "group B row {y} at wait_group 0"
+        );
     }
     assert!(bench.trace.responses.iter().all(|r| r.3 == ErrorCode::None));
 }
@@ -1348,7 +1491,12 @@ fn c_tensor_multicast_matches_golden() {
 fn random_map(rng: &mut Rng) -> MapSpec {
     loop {
         let m = random_map_once(rng);
-        let extent = m.stride.iter().take(m.dims as usize - 1).last().map_or(m.size[0] as u64 * m.elem_bytes as u64, |&s| s * m.size[m.dims as usize - 1] as u64);
+        let extent = m
+            .stride
+            .iter()
+            .take(m.dims as usize - 1)
+            .last()
+            .map_or(m.size[0] as u64 * m.elem_bytes as u64, |&s| s * m.size[m.dims as usize - 1] as u64);
         if m.base + extent <= G + 0xE000 {
             return m;
         }
@@ -1443,7 +1591,8 @@ fn random_tensor_streams_match_golden() {
         let maps: Vec<MapSpec> = (0..6).map(|_| random_map(&mut rng)).collect();
         let reqs = random_tensor_stream(&mut rng, count, &maps, c.shared_bytes as u64);
         let setup = tensor_setup(maps.clone(), 1_000_000);
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&c, setup, &reqs, 1 + seed % 11)));
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&c, setup, &reqs, 1 + seed % 11)));
         if let Err(e) = result {
             eprintln!("random_tensor_streams_match_golden failed for seed {seed} (count {count}); maps {maps:#?}");
             std::panic::resume_unwind(e);
@@ -1455,7 +1604,13 @@ fn random_tensor_streams_match_golden() {
 
 /// One 2D tensor load of `bw` x `bh` 4-byte elements (a box inside the tensor), then the same
 /// box stored back elsewhere; bytes per cycle from the request to the last beat.
-fn tensor_throughput<const D: usize, const B: usize, const T: usize>(config: &Config, bw: u32, bh: u32, ops: u64, latency: u64) -> (f64, f64) {
+fn tensor_throughput<const D: usize, const B: usize, const T: usize>(
+    config: &Config,
+    bw: u32,
+    bh: u32,
+    ops: u64,
+    latency: u64,
+) -> (f64, f64) {
     let mut bench = Bench::<D, B, T>::new(config, latency);
     fill_global(&mut bench.mem, 9);
     let src = MapSpec::d2(G + 0x1000, bw, bh, 4 * bw as u64, bw, bh);
@@ -1472,15 +1627,29 @@ fn tensor_throughput<const D: usize, const B: usize, const T: usize>(config: &Co
     bench.run(1_000_000);
     let load_cycles = bench.cycle - start - 2;
     for i in 0..ops {
-        assert_eq!(bench.mem.shared[0].slice(0x400 + i * bytes, bytes as usize).unwrap(), bench.mem.global.slice(G + 0x1000, bytes as usize).unwrap());
+        assert_eq!(
+            bench.mem.shared[0].slice(0x400 + i * bytes, bytes as usize).unwrap(),
+            bench.mem.global.slice(G + 0x1000, bytes as usize).unwrap()
+        );
     }
     for i in 0..ops {
-        bench.input.push_back(tensor_req(100 + i, BulkDir::SharedToGlobal, 2, 0x400 + i * bytes, MAPS + 128, [0; 5], 0));
+        bench.input.push_back(tensor_req(
+            100 + i,
+            BulkDir::SharedToGlobal,
+            2,
+            0x400 + i * bytes,
+            MAPS + 128,
+            [0; 5],
+            0,
+        ));
     }
     let start = bench.cycle;
     bench.run(1_000_000);
     let store_cycles = bench.cycle - start - 2;
-    assert_eq!(bench.mem.global.slice(dst.base, bytes as usize).unwrap(), bench.mem.shared[0].slice(0x400, bytes as usize).unwrap());
+    assert_eq!(
+        bench.mem.global.slice(dst.base, bytes as usize).unwrap(),
+        bench.mem.shared[0].slice(0x400, bytes as usize).unwrap()
+    );
     let total = (bytes * ops) as f64;
     let (l, s) = (total / load_cycles as f64 / B as f64, total / store_cycles as f64 / B as f64);
     eprintln!(

@@ -155,7 +155,12 @@ impl Bench {
             let word = u.mem_wr_word.val().index();
             self.mem[slot][word] = u.mem_wdata.val().to_u64();
         }
-        tick(u, |u| u.clock.next = Clock { clk: true }, |u| u.clock.next = Clock { clk: false }, |u| u.mem_rdata.next = rd.to_bits());
+        tick(
+            u,
+            |u| u.clock.next = Clock { clk: true },
+            |u| u.clock.next = Clock { clk: false },
+            |u| u.mem_rdata.next = rd.to_bits(),
+        );
         self.cycles += 1;
     }
 
@@ -310,7 +315,7 @@ fn c010_c011_negative_tx_count_and_range() {
         LaneOp::new(Op::MbCompleteTx, 0, 0, 0, M, max), // -100 - max: out of range
         LaneOp::new(Op::MbExpectTx, 0, 0, 0, M, max + 101), // -100 + max + 101 = max + 1
         LaneOp::new(Op::MbExpectTx, 0, 0, 0, M, 0xffff_ffff), // u32 operand: far out of range
-        LaneOp::new(Op::MbExpectTx, 0, 0, 0, M, 100),        // back to 0 with pending 0: completes
+        LaneOp::new(Op::MbExpectTx, 0, 0, 0, M, 100),   // back to 0 with pending 0: completes
     ]);
     let e: Vec<u8> = a.iter().map(|x| x.error).collect();
     assert_eq!(e, vec![code(ErrorCode::MbTxRange), code(ErrorCode::MbTxRange), code(ErrorCode::MbTxRange), 0]);
@@ -415,7 +420,10 @@ fn try_wait_timeout_inval_and_full_table() {
     assert_eq!(b.wakes.len(), n as usize);
     assert!(b.wakes.iter().all(|w| !w.pred), "timeout answers False");
     b.wakes.clear();
-    b.run(&[LaneOp::new(Op::MbTryWait, 0, 1, 1, M + 8, 0).with_flags(flags::PARITY), LaneOp::new(Op::MbInval, 0, 0, 0, M + 8, 0)]);
+    b.run(&[
+        LaneOp::new(Op::MbTryWait, 0, 1, 1, M + 8, 0).with_flags(flags::PARITY),
+        LaneOp::new(Op::MbInval, 0, 0, 0, M + 8, 0),
+    ]);
     assert_eq!(b.wakes, vec![Wake { cta: 0, warp: 1, lane: 1, pred: false }], "inval answers False");
 }
 
@@ -511,12 +519,15 @@ impl Golden {
         let mut out = Vec::new();
         let mut events = Vec::new();
         let lane = o.lane as usize;
-        let mut answer = Answer { cta: o.cta, warp: o.warp, lane: o.lane, value: 0, pred: false, suspended: false, error: 0 };
+        let mut answer =
+            Answer { cta: o.cta, warp: o.warp, lane: o.lane, value: 0, pred: false, suspended: false, error: 0 };
         match o.op {
             // cp.async.mbarrier.arrive at issue (the copy engine's part of the golden model).
             Op::MbCpAsyncArrive => {
                 let r = if o.flags & flags::NO_INC != 0 {
-                    self.unit.locate_in(o.cta, smsync_sim::encoding::Space::SharedCta, o.addr).and_then(|(s, off)| self.unit.check_live(&self.mem, s, off))
+                    self.unit
+                        .locate_in(o.cta, smsync_sim::encoding::Space::SharedCta, o.addr)
+                        .and_then(|(s, off)| self.unit.check_live(&self.mem, s, off))
                 } else {
                     self.unit
                         .locate_in(o.cta, smsync_sim::encoding::Space::SharedCta, o.addr)
@@ -586,18 +597,21 @@ fn random_op(rng: &mut Rng, g: &Golden, cfg: &Config, waiter_room: bool) -> Lane
     let warp = rng.below(4) as u16;
     let lane = rng.below(4) as u8;
     let addr = match rng.below(40) {
-        0 => M + 4,                          // misaligned
-        1 => cfg.shared_bytes as u64,        // out of range
+        0 => M + 4,                   // misaligned
+        1 => cfg.shared_bytes as u64, // out of range
         _ => M + 8 * rng.below(4),
     };
     let small = 1 + rng.below(3);
     let tx = [0u64, 1, 16, 64, 1000][rng.below(5) as usize];
     let pick = rng.below(100);
     let op = match pick {
-        0..=7 => LaneOp::new(Op::MbInit, cta, warp, lane, addr, if rng.below(10) == 0 { rng.below(2) << 20 } else { small }),
+        0..=7 => {
+            LaneOp::new(Op::MbInit, cta, warp, lane, addr, if rng.below(10) == 0 { rng.below(2) << 20 } else { small })
+        }
         8..=9 => LaneOp::new(Op::MbInval, cta, warp, lane, addr, 0),
         10..=34 => {
-            let mut o = LaneOp::new(Op::MbArrive, cta, warp, lane, addr, if rng.below(8) == 0 { rng.below(4) } else { 1 });
+            let mut o =
+                LaneOp::new(Op::MbArrive, cta, warp, lane, addr, if rng.below(8) == 0 { rng.below(4) } else { 1 });
             if rng.below(4) == 0 {
                 o = o.with_flags(flags::EXPECT_TX).with_b(tx);
             }
@@ -614,16 +628,23 @@ fn random_op(rng: &mut Rng, g: &Golden, cfg: &Config, waiter_room: bool) -> Lane
             let own = g.tokens.get(&(cta, warp, lane, addr)).copied();
             match (rng.below(4), own) {
                 // the thread's own token, only if from the current or the preceding phase (legal)
-                (0 | 1, Some((tok, ph))) if g.phase_of(cta, addr) <= ph + 1 => LaneOp::new(op, cta, warp, lane, addr, tok),
+                (0 | 1, Some((tok, ph))) if g.phase_of(cta, addr) <= ph + 1 => {
+                    LaneOp::new(op, cta, warp, lane, addr, tok)
+                }
                 (2, _) if rng.below(8) == 0 => LaneOp::new(op, cta, warp, lane, addr, 5), // not a token
-                _ => LaneOp::new(op, cta, warp, lane, addr, if rng.below(20) == 0 { 2 } else { rng.below(2) }).with_flags(flags::PARITY),
+                _ => LaneOp::new(op, cta, warp, lane, addr, if rng.below(20) == 0 { 2 } else { rng.below(2) })
+                    .with_flags(flags::PARITY),
             }
         }
         80..=85 => {
             let own = g.tokens.get(&(cta, warp, lane, addr)).map(|t| t.0).unwrap_or(0);
             LaneOp::new(Op::MbPendingCount, cta, warp, lane, 0, own)
         }
-        86..=91 => LaneOp::new(Op::MbCpAsyncArrive, cta, warp, lane, addr, 0).with_flags(if rng.below(3) == 0 { flags::NO_INC } else { 0 }),
+        86..=91 => LaneOp::new(Op::MbCpAsyncArrive, cta, warp, lane, addr, 0).with_flags(if rng.below(3) == 0 {
+            flags::NO_INC
+        } else {
+            0
+        }),
         _ => LaneOp::new(Op::MbArrive, cta, warp, lane, addr, 1), // deferred cp.async arrive-on
     };
     op
@@ -664,7 +685,10 @@ fn compare_random(seed: u64, count: usize) {
                 // The value of an errored op is unspecified in the golden response.
                 let got_cmp = if got.error != 0 { Answer { value: 0, pred: false, ..got } } else { got };
                 let want_cmp = if want.error != 0 { Answer { value: 0, pred: false, ..want } } else { want };
-                assert_eq!(got_cmp, want_cmp, "seed {seed}: response {checked} to {op:?} differs (rtl left, golden right)");
+                assert_eq!(
+                    got_cmp, want_cmp,
+                    "seed {seed}: response {checked} to {op:?} differs (rtl left, golden right)"
+                );
                 checked += 1;
             }
             let mut rw = b.wakes.clone();

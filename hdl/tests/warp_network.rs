@@ -208,12 +208,25 @@ impl Rng {
     }
 }
 
-const OPS: [Op; 8] =
-    [Op::VoteSync, Op::MatchAny, Op::MatchAll, Op::ReduxSync, Op::ElectSync, Op::Activemask, Op::WarpSync, Op::ShflSync];
+const OPS: [Op; 8] = [
+    Op::VoteSync,
+    Op::MatchAny,
+    Op::MatchAll,
+    Op::ReduxSync,
+    Op::ElectSync,
+    Op::Activemask,
+    Op::WarpSync,
+    Op::ShflSync,
+];
 
 fn random_request(rng: &mut Rng, cfg: &Config) -> Req {
     let op = OPS[rng.below(OPS.len() as u64) as usize];
-    let mut r = Req { op: op.code(), cta: rng.below(cfg.cta_slots as u64) as u8, warp: rng.below(cfg.max_warps_per_cta as u64) as u8, ..Default::default() };
+    let mut r = Req {
+        op: op.code(),
+        cta: rng.below(cfg.cta_slots as u64) as u8,
+        warp: rng.below(cfg.max_warps_per_cta as u64) as u8,
+        ..Default::default()
+    };
     r.member = match rng.below(4) {
         0 => u32::MAX,
         1 => rng.next() as u32 | 1,
@@ -239,7 +252,8 @@ fn random_request(rng: &mut Rng, cfg: &Config) -> Req {
     let domain = if rng.below(2) == 0 { 3 } else { u64::MAX };
     for i in 0..32 {
         r.a[i] = match rng.below(8) {
-            0 => [0, 0x8000_0000, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0xFFC0_0001, 0x3F80_0000, 0xBF80_0000][rng.below(8) as usize],
+            0 => [0, 0x8000_0000, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0xFFC0_0001, 0x3F80_0000, 0xBF80_0000]
+                [rng.below(8) as usize],
             _ => rng.next() % domain.max(1).wrapping_add(0),
         };
         if domain == 3 && rng.below(2) == 0 {
@@ -253,7 +267,9 @@ fn random_request(rng: &mut Rng, cfg: &Config) -> Req {
             r.sub = rng.below(4) as u8;
             r.flags = if rng.below(2) == 0 { flags::NEGATE } else { 0 };
         }
-        Op::MatchAny | Op::MatchAll => r.dtype = if rng.below(2) == 0 { DataType::B32.code() } else { DataType::B64.code() },
+        Op::MatchAny | Op::MatchAll => {
+            r.dtype = if rng.below(2) == 0 { DataType::B32.code() } else { DataType::B64.code() }
+        }
         Op::ReduxSync => {
             let choice = rng.below(4);
             let (sub, dt) = match choice {

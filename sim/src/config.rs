@@ -99,12 +99,27 @@ pub const RANGES: &[(&str, u32, u32, &str)] = &[
 #[derive(Debug, Clone, PartialEq)]
 pub enum ConfigError {
     /// A field's value is outside its range.
-    Range { field: String, value: i64, min: i64, max: i64, note: String },
+    Range {
+        field: String,
+        value: i64,
+        min: i64,
+        max: i64,
+        note: String,
+    },
     /// The YAML could not be parsed or has unknown fields (the message includes the line).
-    Parse { file: String, message: String },
+    Parse {
+        file: String,
+        message: String,
+    },
     /// The `base` preset name is unknown.
-    UnknownBase { file: String, base: String },
-    Io { file: String, message: String },
+    UnknownBase {
+        file: String,
+        base: String,
+    },
+    Io {
+        file: String,
+        message: String,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -187,7 +202,8 @@ impl Config {
     /// fields override.
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io { file: file.clone(), message: e.to_string() })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError::Io { file: file.clone(), message: e.to_string() })?;
         Config::from_yaml(&text, &file)
     }
 
@@ -209,7 +225,12 @@ impl Config {
         let base_name = match map.remove("base") {
             None => "default".to_string(),
             Some(serde_json::Value::String(s)) => s,
-            Some(v) => return Err(ConfigError::Parse { file: file.into(), message: format!("field `base` must be a string, found {v}") }),
+            Some(v) => {
+                return Err(ConfigError::Parse {
+                    file: file.into(),
+                    message: format!("field `base` must be a string, found {v}"),
+                })
+            }
         };
         let base = Config::preset(&base_name).ok_or(ConfigError::UnknownBase { file: file.into(), base: base_name })?;
         let mut merged = serde_json::to_value(base).expect("config serializes");
@@ -319,7 +340,8 @@ mod tests {
 
     #[test]
     fn override_on_base() {
-        let c = Config::from_yaml("base: fpga-small\natomic_lanes: 8\nfeatures: { match_sync: false }\n", "t.yaml").unwrap();
+        let c = Config::from_yaml("base: fpga-small\natomic_lanes: 8\nfeatures: { match_sync: false }\n", "t.yaml")
+            .unwrap();
         assert_eq!(c.atomic_lanes, 8);
         assert_eq!(c.cta_slots, 2);
         assert!(!c.features.match_sync);

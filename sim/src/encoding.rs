@@ -167,7 +167,10 @@ impl DataType {
         }
     }
     pub const fn is_float(self) -> bool {
-        matches!(self, DataType::F32 | DataType::F64 | DataType::F16 | DataType::Bf16 | DataType::F16x2 | DataType::Bf16x2)
+        matches!(
+            self,
+            DataType::F32 | DataType::F64 | DataType::F16 | DataType::Bf16 | DataType::F16x2 | DataType::Bf16x2
+        )
     }
     pub const fn is_signed(self) -> bool {
         matches!(self, DataType::S32 | DataType::S64)
@@ -360,7 +363,11 @@ pub struct TableEntry {
 
 macro_rules! table_entry {
     ($field:expr, $ty:ty) => {
-        TableEntry { field: $field, bits: <$ty>::BITS, codes: <$ty>::ALL.iter().map(|v| (v.code(), v.name().to_string())).collect() }
+        TableEntry {
+            field: $field,
+            bits: <$ty>::BITS,
+            codes: <$ty>::ALL.iter().map(|v| (v.code(), v.name().to_string())).collect(),
+        }
     };
 }
 

@@ -8,26 +8,47 @@ use smsync_sim::ptx::ir::*;
 #[test]
 fn integer_mul_hi_wide_mad() {
     // mul.hi.u32 0xffffffff * 0xffffffff = 0xfffffffe_00000001 -> hi 0xfffffffe
-    assert_eq!(alu::int_arith(ArithOp::Mul, Ty::U32, Some(MulMode::Hi), false, 0xffff_ffff, 0xffff_ffff, 0).unwrap(), 0xffff_fffe);
+    assert_eq!(
+        alu::int_arith(ArithOp::Mul, Ty::U32, Some(MulMode::Hi), false, 0xffff_ffff, 0xffff_ffff, 0).unwrap(),
+        0xffff_fffe
+    );
     // mul.hi.s32 -2 * 3 = -6 -> hi = 0xffffffff
-    assert_eq!(alu::int_arith(ArithOp::Mul, Ty::S32, Some(MulMode::Hi), false, (-2i32) as u32 as u64, 3, 0).unwrap(), 0xffff_ffff);
+    assert_eq!(
+        alu::int_arith(ArithOp::Mul, Ty::S32, Some(MulMode::Hi), false, (-2i32) as u32 as u64, 3, 0).unwrap(),
+        0xffff_ffff
+    );
     // mul.wide.s32 -2 * 3 = -6 as 64 bits
-    assert_eq!(alu::int_arith(ArithOp::Mul, Ty::S32, Some(MulMode::Wide), false, (-2i32) as u32 as u64, 3, 0).unwrap(), (-6i64) as u64);
+    assert_eq!(
+        alu::int_arith(ArithOp::Mul, Ty::S32, Some(MulMode::Wide), false, (-2i32) as u32 as u64, 3, 0).unwrap(),
+        (-6i64) as u64
+    );
     // mul.wide.u32 0x80000000 * 4 = 0x2_0000_0000
-    assert_eq!(alu::int_arith(ArithOp::Mul, Ty::U32, Some(MulMode::Wide), false, 0x8000_0000, 4, 0).unwrap(), 0x2_0000_0000);
+    assert_eq!(
+        alu::int_arith(ArithOp::Mul, Ty::U32, Some(MulMode::Wide), false, 0x8000_0000, 4, 0).unwrap(),
+        0x2_0000_0000
+    );
     // mad.lo.u32 wraps
     assert_eq!(alu::int_arith(ArithOp::Mad, Ty::U32, Some(MulMode::Lo), false, 0x10000, 0x10000, 5).unwrap(), 5);
     // add.sat.s32 clamps
     assert_eq!(alu::int_arith(ArithOp::Add, Ty::S32, None, true, i32::MAX as u64, 1, 0).unwrap(), i32::MAX as u64);
-    assert_eq!(alu::int_arith(ArithOp::Sub, Ty::S32, None, true, i32::MIN as u32 as u64, 1, 0).unwrap(), i32::MIN as u32 as u64);
+    assert_eq!(
+        alu::int_arith(ArithOp::Sub, Ty::S32, None, true, i32::MIN as u32 as u64, 1, 0).unwrap(),
+        i32::MIN as u32 as u64
+    );
 }
 
 #[test]
 fn integer_division_by_zero_and_signed() {
     assert_eq!(alu::int_arith(ArithOp::Div, Ty::U32, None, false, 7, 0, 0).unwrap(), 0xffff_ffff);
     assert_eq!(alu::int_arith(ArithOp::Rem, Ty::U32, None, false, 7, 0, 0).unwrap(), 7);
-    assert_eq!(alu::int_arith(ArithOp::Div, Ty::S32, None, false, (-7i32) as u32 as u64, 2, 0).unwrap(), (-3i32) as u32 as u64);
-    assert_eq!(alu::int_arith(ArithOp::Rem, Ty::S32, None, false, (-7i32) as u32 as u64, 2, 0).unwrap(), (-1i32) as u32 as u64);
+    assert_eq!(
+        alu::int_arith(ArithOp::Div, Ty::S32, None, false, (-7i32) as u32 as u64, 2, 0).unwrap(),
+        (-3i32) as u32 as u64
+    );
+    assert_eq!(
+        alu::int_arith(ArithOp::Rem, Ty::S32, None, false, (-7i32) as u32 as u64, 2, 0).unwrap(),
+        (-1i32) as u32 as u64
+    );
     // MIN / -1 wraps to MIN
     assert_eq!(alu::int_arith(ArithOp::Div, Ty::S32, None, false, 0x8000_0000, 0xffff_ffff, 0).unwrap(), 0x8000_0000);
 }
@@ -59,17 +80,32 @@ fn float_rounding_modes_are_exact() {
     let f = |x: f32| x.to_bits() as u64;
     // 1 + 2^-30 in f32: RN gives 1.0, RP gives next_up(1.0)
     let tiny = f(2f32.powi(-30));
-    assert_eq!(alu::float_arith(ArithOp::Add, Ty::F32, Some(Rounding::Rn), false, false, f(1.0), tiny, 0).unwrap(), f(1.0));
-    assert_eq!(alu::float_arith(ArithOp::Add, Ty::F32, Some(Rounding::Rp), false, false, f(1.0), tiny, 0).unwrap(), f(1.0) + 1);
-    assert_eq!(alu::float_arith(ArithOp::Sub, Ty::F32, Some(Rounding::Rz), false, false, f(1.0), tiny, 0).unwrap(), f(1.0) - 1);
-    assert_eq!(alu::float_arith(ArithOp::Sub, Ty::F32, Some(Rounding::Rm), false, false, f(1.0), tiny, 0).unwrap(), f(1.0) - 1);
+    assert_eq!(
+        alu::float_arith(ArithOp::Add, Ty::F32, Some(Rounding::Rn), false, false, f(1.0), tiny, 0).unwrap(),
+        f(1.0)
+    );
+    assert_eq!(
+        alu::float_arith(ArithOp::Add, Ty::F32, Some(Rounding::Rp), false, false, f(1.0), tiny, 0).unwrap(),
+        f(1.0) + 1
+    );
+    assert_eq!(
+        alu::float_arith(ArithOp::Sub, Ty::F32, Some(Rounding::Rz), false, false, f(1.0), tiny, 0).unwrap(),
+        f(1.0) - 1
+    );
+    assert_eq!(
+        alu::float_arith(ArithOp::Sub, Ty::F32, Some(Rounding::Rm), false, false, f(1.0), tiny, 0).unwrap(),
+        f(1.0) - 1
+    );
     // 1/3 with rz is below rn's result (rn rounds 0.333..3 down too: check rp is one ulp above rz)
     let rz = alu::float_arith(ArithOp::Div, Ty::F32, Some(Rounding::Rz), false, false, f(1.0), f(3.0), 0).unwrap();
     let rp = alu::float_arith(ArithOp::Div, Ty::F32, Some(Rounding::Rp), false, false, f(1.0), f(3.0), 0).unwrap();
     assert_eq!(rp, rz + 1);
     assert!((f32::from_bits(rz as u32) as f64) < 1.0 / 3.0 && (f32::from_bits(rp as u32) as f64) > 1.0 / 3.0);
     // overflow with rz saturates to MAX
-    assert_eq!(alu::float_arith(ArithOp::Mul, Ty::F32, Some(Rounding::Rz), false, false, f(f32::MAX), f(2.0), 0).unwrap(), f(f32::MAX));
+    assert_eq!(
+        alu::float_arith(ArithOp::Mul, Ty::F32, Some(Rounding::Rz), false, false, f(f32::MAX), f(2.0), 0).unwrap(),
+        f(f32::MAX)
+    );
     // sat clamps, NaN -> 0
     assert_eq!(alu::float_arith(ArithOp::Add, Ty::F32, None, true, false, f(0.75), f(0.5), 0).unwrap(), f(1.0));
     assert_eq!(alu::float_arith(ArithOp::Add, Ty::F32, None, true, false, f(f32::NAN), f(0.5), 0).unwrap(), f(0.0));
@@ -79,7 +115,10 @@ fn float_rounding_modes_are_exact() {
 fn float_min_max_nan_and_signed_zero() {
     let f = |x: f32| x.to_bits() as u64;
     assert_eq!(alu::float_arith(ArithOp::Min, Ty::F32, None, false, false, f(f32::NAN), f(2.0), 0).unwrap(), f(2.0));
-    assert!(f32::from_bits(alu::float_arith(ArithOp::Max, Ty::F32, None, false, false, f(f32::NAN), f(f32::NAN), 0).unwrap() as u32).is_nan());
+    assert!(f32::from_bits(
+        alu::float_arith(ArithOp::Max, Ty::F32, None, false, false, f(f32::NAN), f(f32::NAN), 0).unwrap() as u32
+    )
+    .is_nan());
     assert_eq!(alu::float_arith(ArithOp::Min, Ty::F32, None, false, false, f(0.0), f(-0.0), 0).unwrap(), f(-0.0));
     assert_eq!(alu::float_arith(ArithOp::Max, Ty::F32, None, false, false, f(-0.0), f(0.0), 0).unwrap(), f(0.0));
 }
@@ -90,7 +129,10 @@ fn half_precision_and_conversions() {
     assert_eq!(alu::float_arith(ArithOp::Add, Ty::F16, None, false, false, h(1.5), h(2.25), 0).unwrap(), h(3.75));
     // f16x2: both halves independently
     let packed = h(1.0) | h(2.0) << 16;
-    assert_eq!(alu::float_arith(ArithOp::Mul, Ty::F16x2, None, false, false, packed, packed, 0).unwrap(), h(1.0) | h(4.0) << 16);
+    assert_eq!(
+        alu::float_arith(ArithOp::Mul, Ty::F16x2, None, false, false, packed, packed, 0).unwrap(),
+        h(1.0) | h(4.0) << 16
+    );
     // cvt.rni.s32.f32 2.5 -> 2 (ties to even), cvt.rmi -2.5 -> -3, NaN -> 0, saturation
     let f = |x: f32| x.to_bits() as u64;
     assert_eq!(alu::cvt(Ty::S32, Ty::F32, Some(Rounding::Rni), false, false, f(2.5)).unwrap(), 2);
@@ -132,12 +174,20 @@ fn kernel_alu_values_match_host() {
     let x = f.reg("%x", Ty::F32);
     let p = f.reg("%p", Ty::Pred);
     // a = tid * 2654435761 (mul.lo), a ^= a >> 13, b = popc(a) + clz(a)
-    f.i("mul.lo.u32 %a, %tid, -1640531535;", Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Lo), rnd: None, sat: false, ftz: false }, vec![r(a), r(tid), imm(2654435761)]);
+    f.i(
+        "mul.lo.u32 %a, %tid, -1640531535;",
+        Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Lo), rnd: None, sat: false, ftz: false },
+        vec![r(a), r(tid), imm(2654435761)],
+    );
     f.i("shr.u32 %b, %a, 13;", Opcode::Logic { op: LogicOp::Shr, ty: Ty::U32 }, vec![r(b), r(a), imm(13)]);
     f.i("xor.b32 %a, %a, %b;", Opcode::Logic { op: LogicOp::Xor, ty: Ty::B32 }, vec![r(a), r(a), r(b)]);
     f.i("popc.b32 %b, %a;", Opcode::Bit { op: BitOp::Popc, ty: Ty::B32 }, vec![r(b), r(a)]);
     // x = (f32) tid * 0.5 ; if x > 10 then a = a + b else a = a - b  (selp)
-    f.i("cvt.rn.f32.u32 %x, %tid;", Opcode::Cvt { dst: Ty::F32, src: Ty::U32, rnd: Some(Rounding::Rn), sat: false, ftz: false }, vec![r(x), r(tid)]);
+    f.i(
+        "cvt.rn.f32.u32 %x, %tid;",
+        Opcode::Cvt { dst: Ty::F32, src: Ty::U32, rnd: Some(Rounding::Rn), sat: false, ftz: false },
+        vec![r(x), r(tid)],
+    );
     f.i("mul.f32 %x, %x, 0.5;", arith(ArithOp::Mul, Ty::F32), vec![r(x), r(x), imm(0.5f32.to_bits() as u64)]);
     f.i("setp.gt.f32 %p, %x, 10.0;", setp(CmpOp::Gt, Ty::F32), vec![r(p), r(x), imm(10.0f32.to_bits() as u64)]);
     let s = f.reg("%s", Ty::U32);
@@ -169,7 +219,11 @@ fn funnel_shift_lop3_and_bfind_shiftamt() {
     let (a, b) = (0x89ab_cdefu64, 0x0123_4567u64); // b:a = 0x01234567_89abcdef
     assert_eq!(alu::bit(BitOp::ShfLWrap, Ty::B32, a, b, 8, 0).unwrap(), 0x2345_6789);
     assert_eq!(alu::bit(BitOp::ShfLWrap, Ty::B32, a, b, 40, 0).unwrap(), 0x2345_6789, "wrap: 40 mod 32 = 8");
-    assert_eq!(alu::bit(BitOp::ShfLClamp, Ty::B32, a, b, 40, 0).unwrap(), a, "clamp: shift 32 moves a into the high word");
+    assert_eq!(
+        alu::bit(BitOp::ShfLClamp, Ty::B32, a, b, 40, 0).unwrap(),
+        a,
+        "clamp: shift 32 moves a into the high word"
+    );
     assert_eq!(alu::bit(BitOp::ShfLWrap, Ty::B32, a, b, 0, 0).unwrap(), b);
     assert_eq!(alu::bit(BitOp::ShfRWrap, Ty::B32, a, b, 8, 0).unwrap(), 0x6789_abcd);
     assert_eq!(alu::bit(BitOp::ShfRWrap, Ty::B32, a, b, 32, 0).unwrap(), a, "wrap: 32 mod 32 = 0");
@@ -188,6 +242,10 @@ fn funnel_shift_lop3_and_bfind_shiftamt() {
     assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::U32, 0x8000_0000, 0, 0, 0).unwrap(), 0);
     assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::U32, 0, 0, 0, 0).unwrap(), 0xffff_ffff);
     assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::U64, 1, 0, 0, 0).unwrap(), 63);
-    assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::S32, 0xffff_fff0, 0, 0, 0).unwrap(), 28, "-16: highest non-sign bit is bit 3");
+    assert_eq!(
+        alu::bit(BitOp::BfindShiftamt, Ty::S32, 0xffff_fff0, 0, 0, 0).unwrap(),
+        28,
+        "-16: highest non-sign bit is bit 3"
+    );
     assert_eq!(alu::bit(BitOp::BfindShiftamt, Ty::S32, 0xffff_ffff, 0, 0, 0).unwrap(), 0xffff_ffff);
 }

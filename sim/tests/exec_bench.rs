@@ -18,7 +18,13 @@ fn bench_kernels_compute_the_right_results() {
 fn bench_figures() {
     for k in bench::kernels() {
         let f = bench::measure(&k, &Config::default(), 3).unwrap_or_else(|e| panic!("{e}"));
-        println!("{:<20} {:>12} thread-instrs {:>8.3} s {:>10.1} M thread-instrs/s", f.name, f.thread_instructions, f.seconds, f.rate / 1e6);
+        println!(
+            "{:<20} {:>12} thread-instrs {:>8.3} s {:>10.1} M thread-instrs/s",
+            f.name,
+            f.thread_instructions,
+            f.seconds,
+            f.rate / 1e6
+        );
     }
 }
 

@@ -205,7 +205,8 @@ DONE:
     )
 }
 
-const RED_ASYNC_LAUNCH: &str = "grid: [2, 1, 1]\nblock: [32, 1, 1]\ncluster: [2, 1, 1]\nbuffers:\n  out: {type: u64, len: 2}\nparams: [out]\n";
+const RED_ASYNC_LAUNCH: &str =
+    "grid: [2, 1, 1]\nblock: [32, 1, 1]\ncluster: [2, 1, 1]\nbuffers:\n  out: {type: u64, len: 2}\nparams: [out]\n";
 
 /// Item 44: red.async performs complete_tx(4) for 32-bit types and complete_tx(8) for .u64 on the
 /// target mbarrier: each CTA's phase (expecting 32 x 4 or 32 x 8 bytes) completes exactly when the
@@ -213,7 +214,8 @@ const RED_ASYNC_LAUNCH: &str = "grid: [2, 1, 1]\nblock: [32, 1, 1]\ncluster: [2,
 #[test]
 fn c044_red_async_completes_tx_4_or_8_bytes_on_the_target_mbarrier() {
     for (ty, size) in [("u32", 4), ("s32", 4), ("u64", 8)] {
-        let res = run_ptx(&red_async_kernel(ty, size, "1", "1"), RED_ASYNC_LAUNCH, &cluster2()).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        let res = run_ptx(&red_async_kernel(ty, size, "1", "1"), RED_ASYNC_LAUNCH, &cluster2())
+            .unwrap_or_else(|e| panic!("{ty}: {e}"));
         let got = res.bits("out").unwrap();
         // u32 results are stored in the low half of each u64 slot
         assert_eq!(got, vec![528, 528], "{ty}: 1 + 2 + ... + 32 in both CTAs");
@@ -230,7 +232,12 @@ fn c044_red_async_completes_tx_4_or_8_bytes_on_the_target_mbarrier() {
 fn c097_red_async_target_in_own_cta_or_split_across_ctas_is_ub() {
     for (target, mbar) in [("0", "0"), ("1", "0"), ("0", "1")] {
         let e = run_ptx(&red_async_kernel("u32", 4, target, mbar), RED_ASYNC_LAUNCH, &cluster2()).unwrap_err();
-        assert!(e.contains("red.async target in the executing CTA") && e.contains("item 97") && e.contains("red.async.relaxed"), "{target}/{mbar}: {e}");
+        assert!(
+            e.contains("red.async target in the executing CTA")
+                && e.contains("item 97")
+                && e.contains("red.async.relaxed"),
+            "{target}/{mbar}: {e}"
+        );
     }
 }
 
@@ -285,13 +292,15 @@ DONE:
     ret;
 }
 "#;
-    let yaml = "grid: [4, 1, 1]\nblock: [64, 1, 1]\ncluster: [2, 1, 1]\nbuffers:\n  out: {type: u32, len: 4}\nparams: [out]\n";
+    let yaml =
+        "grid: [4, 1, 1]\nblock: [64, 1, 1]\ncluster: [2, 1, 1]\nbuffers:\n  out: {type: u32, len: 4}\nparams: [out]\n";
     for seed in [None, Some(1), Some(7)] {
         let m = smsync_sim::ptx::parse(ptx, "k.ptx").unwrap();
         let l = Launch::from_yaml(yaml).unwrap();
         let cfg = cluster2();
         let mut u = GoldenUnits::new(&cfg);
-        let res = run(&m, &l, &cfg, &mut u, RunOptions { seed, max_steps: 2_000_000, ..RunOptions::default() }).unwrap_or_else(|e| panic!("seed {seed:?}: {e}"));
+        let res = run(&m, &l, &cfg, &mut u, RunOptions { seed, max_steps: 2_000_000, ..RunOptions::default() })
+            .unwrap_or_else(|e| panic!("seed {seed:?}: {e}"));
         assert_eq!(res.bits("out").unwrap(), vec![10, 11, 10, 11], "seed {seed:?}");
     }
 }
@@ -376,7 +385,10 @@ fn c116_tensormap_acquire_fence_on_a_shared_address_is_ub() {
     let ptx = TMAP_KERNEL.replace("FENCE", "mov.u64 %rd2, smap;\n    cvta.shared.u64 %rd3, %rd2;\n    fence.proxy.tensormap::generic.acquire.gpu [%rd3], 128;");
     let yaml = "block: [32, 1, 1]\nbuffers:\n  out: {type: u32, len: 32}\nparams: [out]\n";
     let e = run_ptx(&ptx, yaml, &Config::default()).unwrap_err();
-    assert!(e.contains("needs a global address") && e.contains("item 116") && e.contains("fence.proxy.tensormap"), "{e}");
+    assert!(
+        e.contains("needs a global address") && e.contains("item 116") && e.contains("fence.proxy.tensormap"),
+        "{e}"
+    );
 }
 
 const CLC_KERNEL: &str = r#"

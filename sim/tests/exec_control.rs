@@ -28,7 +28,11 @@ fn divergent_module() -> Module {
     let bra_join = f.here();
     f.i("bra.uni JOIN;", Opcode::Bra { uni: true }, vec![label(0)]);
     let odd = f.here();
-    f.i("mul.lo.u32 %v, %tid, 3;", Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Lo), rnd: None, sat: false, ftz: false }, vec![r(v), r(tid), imm(3)]);
+    f.i(
+        "mul.lo.u32 %v, %tid, 3;",
+        Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Lo), rnd: None, sat: false, ftz: false },
+        vec![r(v), r(tid), imm(3)],
+    );
     let join = f.here();
     f.i("st.global.u32 [%addr], %v;", st(StateSpace::Global, Ty::U32), vec![at(addr, 0), r(v)]);
     f.i("exit;", Opcode::Exit, vec![]);
@@ -179,8 +183,16 @@ fn grid_runs_in_waves_of_cta_slots() {
     f.i("mov.u32 %cx, %ctaid.x;", Opcode::Mov(Ty::U32), vec![r(cx), sreg(SpecialReg::Ctaid(0))]);
     f.i("mov.u32 %cy, %ctaid.y;", Opcode::Mov(Ty::U32), vec![r(cy), sreg(SpecialReg::Ctaid(1))]);
     f.i("mov.u32 %nx, %nctaid.x;", Opcode::Mov(Ty::U32), vec![r(nx), sreg(SpecialReg::Nctaid(0))]);
-    f.i("mad.lo.u32 %lin, %cy, %nx, %cx;", Opcode::Arith { op: ArithOp::Mad, ty: Ty::U32, mode: Some(MulMode::Lo), rnd: None, sat: false, ftz: false }, vec![r(lin), r(cy), r(nx), r(cx)]);
-    f.i("mul.wide.u32 %off, %lin, 4;", Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Wide), rnd: None, sat: false, ftz: false }, vec![r(off), r(lin), imm(4)]);
+    f.i(
+        "mad.lo.u32 %lin, %cy, %nx, %cx;",
+        Opcode::Arith { op: ArithOp::Mad, ty: Ty::U32, mode: Some(MulMode::Lo), rnd: None, sat: false, ftz: false },
+        vec![r(lin), r(cy), r(nx), r(cx)],
+    );
+    f.i(
+        "mul.wide.u32 %off, %lin, 4;",
+        Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Wide), rnd: None, sat: false, ftz: false },
+        vec![r(off), r(lin), imm(4)],
+    );
     f.i("add.u64 %base, %base, %off;", arith(ArithOp::Add, Ty::U64), vec![r(base), r(base), r(off)]);
     f.i("add.u32 %lin, %lin, 1;", arith(ArithOp::Add, Ty::U32), vec![r(lin), r(lin), imm(1)]);
     f.i("st.global.u32 [%base], %lin;", st(StateSpace::Global, Ty::U32), vec![at(base, 0), r(lin)]);

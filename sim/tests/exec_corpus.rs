@@ -11,7 +11,9 @@ use std::path::Path;
 /// for the buffer; exact by default).
 fn close(a: &serde_json::Value, b: &serde_json::Value, eps: f64, rel: f64) -> bool {
     match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) if a.is_f64() || b.is_f64() => x == y || (x - y).abs() <= eps || (x - y).abs() <= rel * x.abs().max(y.abs()),
+        (Some(x), Some(y)) if a.is_f64() || b.is_f64() => {
+            x == y || (x - y).abs() <= eps || (x - y).abs() <= rel * x.abs().max(y.abs())
+        }
         _ => a == b,
     }
 }
@@ -20,13 +22,17 @@ fn run_one(dir: &Path, name: &str) -> Result<(), String> {
     let ptx = std::fs::read_to_string(dir.join(format!("{name}.ptx"))).map_err(|e| e.to_string())?;
     let module = smsync_sim::ptx::parse(&ptx, &format!("{name}.ptx")).map_err(|e| e.to_string())?;
     let launch = Launch::from_file(&dir.join(format!("{name}.launch.yaml"))).map_err(|e| e.to_string())?;
-    let expected: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
     let cfg = Config::default();
     let mut unit = GoldenUnits::new(&cfg);
-    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&module, &launch, &cfg, &mut unit, RunOptions::default())))
-        .map_err(|_| "panicked (a unit not built yet?)".to_string())?
-        .map_err(|e| e.to_string())?;
+    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run(&module, &launch, &cfg, &mut unit, RunOptions::default())
+    }))
+    .map_err(|_| "panicked (a unit not built yet?)".to_string())?
+    .map_err(|e| e.to_string())?;
     for (buf, want) in expected["buffers"].as_object().ok_or("no buffers")? {
         let got = res.values(buf).ok_or(format!("no buffer {buf}"))?;
         let want = want.as_array().ok_or("buffer not a list")?;
@@ -66,6 +72,17 @@ fn corpus_kernels_match_the_host_reference() {
             (Err(e), _) => failures.push(format!("{n}: {e}")),
         }
     }
-    println!("{} of {} corpus kernels match ({} known front-end gaps)", names.len() - failures.len() - KNOWN_FRONTEND_GAPS.len(), names.len(), KNOWN_FRONTEND_GAPS.len());
-    assert!(failures.is_empty(), "{} of {} corpus kernels differ:\n{}", failures.len(), names.len(), failures.join("\n"));
+    println!(
+        "{} of {} corpus kernels match ({} known front-end gaps)",
+        names.len() - failures.len() - KNOWN_FRONTEND_GAPS.len(),
+        names.len(),
+        KNOWN_FRONTEND_GAPS.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus kernels differ:\n{}",
+        failures.len(),
+        names.len(),
+        failures.join("\n")
+    );
 }

@@ -36,7 +36,10 @@ fn launch_errors_name_the_field() {
 
 #[test]
 fn buffers_keep_file_order_and_floats_round_trip() {
-    let l = Launch::from_yaml("block: [1]\nbuffers:\n  zeta: {type: f32, data: [1.5, nan, -inf]}\n  alpha: {type: s8, data: [-1, 127]}\n").unwrap();
+    let l = Launch::from_yaml(
+        "block: [1]\nbuffers:\n  zeta: {type: f32, data: [1.5, nan, -inf]}\n  alpha: {type: s8, data: [-1, 127]}\n",
+    )
+    .unwrap();
     assert_eq!(l.buffers[0].name, "zeta");
     assert_eq!(l.buffers[1].name, "alpha");
     let mut mb = ModuleBuilder::new();
@@ -60,7 +63,9 @@ fn kernel_param_count_and_size_are_checked() {
     let m = mb.finish();
     let err = run(&m, &launch_yaml("block: [1]\nparams: [{u32: 1}]\n")).unwrap_err().to_string();
     assert!(err.contains("`params`") && err.contains("takes 2 parameters"), "{err}");
-    let err = run(&m, &launch_yaml("block: [1]\nbuffers:\n  b: {type: u32, len: 1}\nparams: [b, {u64: 1}]\n")).unwrap_err().to_string();
+    let err = run(&m, &launch_yaml("block: [1]\nbuffers:\n  b: {type: u32, len: 1}\nparams: [b, {u64: 1}]\n"))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("params[1]") && err.contains("4 bytes"), "{err}");
     let err = run(&m, &launch_yaml("block: [2048]\n")).unwrap_err().to_string();
     assert!(err.contains("`block`") && err.contains("max_warps_per_cta"), "{err}");
@@ -87,33 +92,58 @@ fn params_globals_and_generic_addressing() {
     let acc = f.reg("%acc", Ty::U32);
     f.i("ld.param.s32 %a, [neg];", ld(StateSpace::Param, Ty::S32), vec![r(a), at_param(neg)]);
     f.i("ld.param.b16 %hb, [h];", ld(StateSpace::Param, Ty::B16), vec![r(hb), at_param(half)]);
-    f.i("cvt.f32.f16 %hf, %hb;", Opcode::Cvt { dst: Ty::F32, src: Ty::F16, rnd: None, sat: false, ftz: false }, vec![r(hf), r(hb)]);
-    f.i("cvt.rzi.u32.f32 %acc, %hf;", Opcode::Cvt { dst: Ty::U32, src: Ty::F32, rnd: Some(Rounding::Rzi), sat: false, ftz: false }, vec![r(acc), r(hf)]);
+    f.i(
+        "cvt.f32.f16 %hf, %hb;",
+        Opcode::Cvt { dst: Ty::F32, src: Ty::F16, rnd: None, sat: false, ftz: false },
+        vec![r(hf), r(hb)],
+    );
+    f.i(
+        "cvt.rzi.u32.f32 %acc, %hf;",
+        Opcode::Cvt { dst: Ty::U32, src: Ty::F32, rnd: Some(Rounding::Rzi), sat: false, ftz: false },
+        vec![r(acc), r(hf)],
+    );
     f.i("add.s32 %acc, %acc, %a;", arith(ArithOp::Add, Ty::S32), vec![r(acc), r(acc), r(a)]);
     // generic global: table[1] via cvta.global of its address
     f.i("mov.u64 %gp, table;", Opcode::Mov(Ty::U64), vec![r(gp), Operand::VarAddr { var: g, offset: 4 }]);
-    f.i("cvta.global.u64 %gp, %gp;", Opcode::Cvta { space: StateSpace::Global, to_generic: true, ty: Ty::U64 }, vec![r(gp), r(gp)]);
+    f.i(
+        "cvta.global.u64 %gp, %gp;",
+        Opcode::Cvta { space: StateSpace::Global, to_generic: true, ty: Ty::U64 },
+        vec![r(gp), r(gp)],
+    );
     f.i("ld.u32 %v, [%gp];", ld(StateSpace::Generic, Ty::U32), vec![r(v), at(gp, 0)]);
     f.i("add.u32 %acc, %acc, %v;", arith(ArithOp::Add, Ty::U32), vec![r(acc), r(acc), r(v)]);
     // generic shared: st through generic, ld through .shared
     f.i("mov.u64 %gp, sh;", Opcode::Mov(Ty::U64), vec![r(gp), Operand::VarAddr { var: sh, offset: 0 }]);
-    f.i("cvta.shared.u64 %gp, %gp;", Opcode::Cvta { space: StateSpace::Shared, to_generic: true, ty: Ty::U64 }, vec![r(gp), r(gp)]);
+    f.i(
+        "cvta.shared.u64 %gp, %gp;",
+        Opcode::Cvta { space: StateSpace::Shared, to_generic: true, ty: Ty::U64 },
+        vec![r(gp), r(gp)],
+    );
     f.i("st.u32 [%gp], 100;", st(StateSpace::Generic, Ty::U32), vec![at(gp, 0), imm(100)]);
     f.i("ld.shared.u32 %v, [sh];", ld(StateSpace::Shared, Ty::U32), vec![r(v), at_var(sh, 0)]);
     f.i("add.u32 %acc, %acc, %v;", arith(ArithOp::Add, Ty::U32), vec![r(acc), r(acc), r(v)]);
     // generic local: per-thread storage of tid
     f.i("mov.u64 %gp, loc;", Opcode::Mov(Ty::U64), vec![r(gp), Operand::VarAddr { var: lo, offset: 8 }]);
-    f.i("cvta.local.u64 %gp, %gp;", Opcode::Cvta { space: StateSpace::Local, to_generic: true, ty: Ty::U64 }, vec![r(gp), r(gp)]);
+    f.i(
+        "cvta.local.u64 %gp, %gp;",
+        Opcode::Cvta { space: StateSpace::Local, to_generic: true, ty: Ty::U64 },
+        vec![r(gp), r(gp)],
+    );
     f.i("st.u32 [%gp], %tid;", st(StateSpace::Generic, Ty::U32), vec![at(gp, 0), r(tid)]);
     f.i("ld.local.u32 %v, [loc+8];", ld(StateSpace::Local, Ty::U32), vec![r(v), at_var(lo, 8)]);
     f.i("add.u32 %acc, %acc, %v;", arith(ArithOp::Add, Ty::U32), vec![r(acc), r(acc), r(v)]);
     f.i("st.global.u32 [%addr], %acc;", st(StateSpace::Global, Ty::U32), vec![at(addr, 0), r(acc)]);
     // an address in no window
-    f.i("ld.u32 %v, [16];", ld(StateSpace::Generic, Ty::U32), vec![r(v), Operand::Addr { base: AddrBase::Abs, offset: 16 }]);
+    f.i(
+        "ld.u32 %v, [16];",
+        ld(StateSpace::Generic, Ty::U32),
+        vec![r(v), Operand::Addr { base: AddrBase::Abs, offset: 16 }],
+    );
     f.i("ret;", Opcode::Ret, vec![]);
     f.done();
     let m = mb.finish();
-    let l = launch_yaml("block: [8, 1, 1]\nbuffers:\n  out: {type: u32, len: 8}\nparams: [out, {s32: -3}, {f16: 6.5}]\n");
+    let l =
+        launch_yaml("block: [8, 1, 1]\nbuffers:\n  out: {type: u32, len: 8}\nparams: [out, {s32: -3}, {f16: 6.5}]\n");
     let err = run(&m, &l).unwrap_err().to_string();
     assert!(err.contains("generic address 0x10 is in no memory window") && err.contains("ld.u32 %v, [16];"), "{err}");
 

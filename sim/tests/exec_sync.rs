@@ -23,15 +23,27 @@ fn shared_exchange_across_warps_with_bar_sync() {
     let v = f.reg("%v", Ty::U32);
     let sbase = f.reg("%sbase", Ty::U32);
     f.i("mov.u32 %sbase, buf;", Opcode::Mov(Ty::U32), vec![r(sbase), Operand::VarAddr { var: sh, offset: 0 }]);
-    f.i("mad.lo.u32 %soff, %tid, 4, %sbase;", Opcode::Arith { op: ArithOp::Mad, ty: Ty::U32, mode: Some(MulMode::Lo), rnd: None, sat: false, ftz: false }, vec![r(off), r(tid), imm(4), r(sbase)]);
+    f.i(
+        "mad.lo.u32 %soff, %tid, 4, %sbase;",
+        Opcode::Arith { op: ArithOp::Mad, ty: Ty::U32, mode: Some(MulMode::Lo), rnd: None, sat: false, ftz: false },
+        vec![r(off), r(tid), imm(4), r(sbase)],
+    );
     let off64 = f.reg("%so64", Ty::U64);
-    f.i("cvt.u64.u32 %so64, %soff;", Opcode::Cvt { dst: Ty::U64, src: Ty::U32, rnd: None, sat: false, ftz: false }, vec![r(off64), r(off)]);
+    f.i(
+        "cvt.u64.u32 %so64, %soff;",
+        Opcode::Cvt { dst: Ty::U64, src: Ty::U32, rnd: None, sat: false, ftz: false },
+        vec![r(off64), r(off)],
+    );
     f.i("st.shared.u32 [%so64], %tid;", st(StateSpace::Shared, Ty::U32), vec![at(off64, 0), r(tid)]);
     f.i("bar.sync 0;", bar(true), vec![imm(0)]);
     // neighbour = (tid + 32) % 64
     f.i("add.u32 %nb, %tid, 32;", arith(ArithOp::Add, Ty::U32), vec![r(nb), r(tid), imm(32)]);
     f.i("and.b32 %nb, %nb, 63;", Opcode::Logic { op: LogicOp::And, ty: Ty::B32 }, vec![r(nb), r(nb), imm(63)]);
-    f.i("mul.wide.u32 %so64, %nb, 4;", Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Wide), rnd: None, sat: false, ftz: false }, vec![r(off64), r(nb), imm(4)]);
+    f.i(
+        "mul.wide.u32 %so64, %nb, 4;",
+        Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Wide), rnd: None, sat: false, ftz: false },
+        vec![r(off64), r(nb), imm(4)],
+    );
     f.i("ld.shared.u32 %v, [%so64];", ld(StateSpace::Shared, Ty::U32), vec![r(v), at(off64, 0)]);
     f.i("st.global.u32 [%addr], %v;", st(StateSpace::Global, Ty::U32), vec![at(addr, 0), r(v)]);
     f.i("ret;", Opcode::Ret, vec![]);
@@ -69,7 +81,13 @@ fn c072_activemask_excludes_predicated_off_lanes() {
     let l = launch_yaml("block: [48, 1, 1]\nbuffers:\n  out: {type: u32, len: 48}\nparams: [out]\n");
     let got = run(&module, &l).unwrap().bits("out").unwrap();
     for t in 0..48usize {
-        let want = if t % 2 == 1 { 0 } else if t < 32 { 0x5555_5555 } else { 0x5555 };
+        let want = if t % 2 == 1 {
+            0
+        } else if t < 32 {
+            0x5555_5555
+        } else {
+            0x5555
+        };
         assert_eq!(got[t], want, "thread {t}");
     }
 }
@@ -89,11 +107,19 @@ fn vote_ballot_from_diverged_halves() {
     f.i("setp.lt.u32 %p, %tid, 16;", setp(CmpOp::Lt, Ty::U32), vec![r(p), r(tid), imm(16)]);
     let br = f.here();
     f.gi("@%p bra LOW;", guard(p), Opcode::Bra { uni: false }, vec![label(0)]);
-    f.i("vote.sync.ballot.b32 %b, %q, 0xffffffff;", Opcode::Vote { mode: smsync_sim::encoding::VoteMode::Ballot, sync: true }, vec![r(b), r(q), imm(0xffff_ffff)]);
+    f.i(
+        "vote.sync.ballot.b32 %b, %q, 0xffffffff;",
+        Opcode::Vote { mode: smsync_sim::encoding::VoteMode::Ballot, sync: true },
+        vec![r(b), r(q), imm(0xffff_ffff)],
+    );
     let br2 = f.here();
     f.i("bra.uni JOIN;", Opcode::Bra { uni: true }, vec![label(0)]);
     let low = f.here();
-    f.i("vote.sync.ballot.b32 %b, %q, 0xffffffff;", Opcode::Vote { mode: smsync_sim::encoding::VoteMode::Ballot, sync: true }, vec![r(b), r(q), imm(0xffff_ffff)]);
+    f.i(
+        "vote.sync.ballot.b32 %b, %q, 0xffffffff;",
+        Opcode::Vote { mode: smsync_sim::encoding::VoteMode::Ballot, sync: true },
+        vec![r(b), r(q), imm(0xffff_ffff)],
+    );
     let join = f.here();
     f.i("st.global.u32 [%addr], %b;", st(StateSpace::Global, Ty::U32), vec![at(addr, 0), r(b)]);
     f.i("ret;", Opcode::Ret, vec![]);
@@ -158,7 +184,8 @@ fn c059_non_aligned_barrier_waits_for_the_whole_warp() {
     let m = mb.finish();
     let l = launch_yaml("block: [64, 1, 1]\nbuffers:\n  out: {type: u32, len: 64}\nparams: [out]\n");
     for seed in [None, Some(3), Some(9)] {
-        let res = run_with(&m, &l, &Default::default(), smsync_sim::exec::RunOptions { seed, ..Default::default() }).unwrap();
+        let res =
+            run_with(&m, &l, &Default::default(), smsync_sim::exec::RunOptions { seed, ..Default::default() }).unwrap();
         let got = res.bits("out").unwrap();
         for t in 0..64usize {
             assert_eq!(got[t], if t < 16 { 1 } else { 11 }, "thread {t}");
@@ -180,7 +207,10 @@ fn deadlock_report_names_each_waiting_instruction() {
     let err = run(&m, &launch_yaml("block: [64, 1, 1]\n")).unwrap_err();
     let ExecError::Deadlock { waits, .. } = &err else { panic!("expected a deadlock, got {err}") };
     assert_eq!(waits.len(), 2, "{waits:?}");
-    assert!(waits[0].contains("warp 0") && waits[0].contains("test.ptx:3:5") && waits[0].contains("bar.sync %w;"), "{waits:?}");
+    assert!(
+        waits[0].contains("warp 0") && waits[0].contains("test.ptx:3:5") && waits[0].contains("bar.sync %w;"),
+        "{waits:?}"
+    );
     assert!(waits[1].contains("warp 1"), "{waits:?}");
 }
 

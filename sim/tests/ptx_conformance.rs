@@ -216,7 +216,10 @@ fn c035_expect_tx_and_complete_tx_are_relaxed_only() {
     ] {
         ok90(body);
     }
-    for body in ["mbarrier.expect_tx.release.cta.shared.b64 [bar], 16;", "mbarrier.complete_tx.acquire.cta.shared.b64 [bar], 16;"] {
+    for body in [
+        "mbarrier.expect_tx.release.cta.shared.b64 [bar], 16;",
+        "mbarrier.complete_tx.acquire.cta.shared.b64 [bar], 16;",
+    ] {
         let e = err90(body);
         assert!(e.message.contains("unknown modifier") || e.message.contains("conflicting"), "{e}");
     }
@@ -262,10 +265,19 @@ fn c058_bar_is_barrier_aligned_and_cta_changes_nothing() {
 #[test]
 fn c063_cluster_barrier_defaults_release_arrive_acquire_wait() {
     assert!(matches!(op0(&ok90("barrier.cluster.arrive;")), Opcode::BarrierCluster { wait: false, sem: Sem::Release }));
-    assert!(matches!(op0(&ok90("barrier.cluster.arrive.aligned;")), Opcode::BarrierCluster { wait: false, sem: Sem::Release }));
-    assert!(matches!(op0(&ok90("barrier.cluster.arrive.relaxed.aligned;")), Opcode::BarrierCluster { wait: false, sem: Sem::Relaxed }));
+    assert!(matches!(
+        op0(&ok90("barrier.cluster.arrive.aligned;")),
+        Opcode::BarrierCluster { wait: false, sem: Sem::Release }
+    ));
+    assert!(matches!(
+        op0(&ok90("barrier.cluster.arrive.relaxed.aligned;")),
+        Opcode::BarrierCluster { wait: false, sem: Sem::Relaxed }
+    ));
     assert!(matches!(op0(&ok90("barrier.cluster.wait;")), Opcode::BarrierCluster { wait: true, sem: Sem::Acquire }));
-    assert!(matches!(op0(&ok90("barrier.cluster.wait.acquire.aligned;")), Opcode::BarrierCluster { wait: true, sem: Sem::Acquire }));
+    assert!(matches!(
+        op0(&ok90("barrier.cluster.wait.acquire.aligned;")),
+        Opcode::BarrierCluster { wait: true, sem: Sem::Acquire }
+    ));
     // wait is only .acquire; arrive is .release or .relaxed
     assert!(err90("barrier.cluster.wait.relaxed;").message.contains("relaxed"));
     assert!(err90("barrier.cluster.arrive.acquire;").message.contains("acquire"));
@@ -273,21 +285,31 @@ fn c063_cluster_barrier_defaults_release_arrive_acquire_wait() {
 
 #[test]
 fn c095_atom_red_default_relaxed_gpu_and_shared_is_shared_cta() {
-    for body in ["atom.global.add.u32 %r1, [%rd1], 1;", "red.global.add.u32 [%rd1], 1;", "atom.add.u32 %r1, [%rd1], 1;"] {
+    for body in ["atom.global.add.u32 %r1, [%rd1], 1;", "red.global.add.u32 [%rd1], 1;", "atom.add.u32 %r1, [%rd1], 1;"]
+    {
         assert!(matches!(op0(&ok90(body)), Opcode::Atom { sem: Sem::Relaxed, scope: Scope::Gpu, .. }), "{body}");
     }
     let a = ok90("atom.shared.add.u32 %r1, [%r2], 1;");
     let b = ok90("atom.shared::cta.add.u32 %r1, [%r2], 1;");
     assert_eq!(op0(&a), op0(&b));
     assert!(matches!(op0(&a), Opcode::Atom { space: StateSpace::Shared, sem: Sem::Relaxed, scope: Scope::Gpu, .. }));
-    assert!(matches!(op0(&ok90("red.shared.add.u32 [%r2], 1;")), Opcode::Atom { red: true, space: StateSpace::Shared, .. }));
+    assert!(matches!(
+        op0(&ok90("red.shared.add.u32 [%r2], 1;")),
+        Opcode::Atom { red: true, space: StateSpace::Shared, .. }
+    ));
     // written qualifiers are kept
-    assert!(matches!(op0(&ok90("atom.acq_rel.cta.shared.add.u32 %r1, [%r2], 1;")), Opcode::Atom { sem: Sem::AcqRel, scope: Scope::Cta, .. }));
+    assert!(matches!(
+        op0(&ok90("atom.acq_rel.cta.shared.add.u32 %r1, [%r2], 1;")),
+        Opcode::Atom { sem: Sem::AcqRel, scope: Scope::Cta, .. }
+    ));
 }
 
 #[test]
 fn c117_fence_mbarrier_init_is_release_cluster_only() {
-    assert!(matches!(op0(&ok90("fence.mbarrier_init.release.cluster;")), Opcode::Fence { sem: Some(Sem::Release), scope: Some(Scope::Cluster), proxy: false }));
+    assert!(matches!(
+        op0(&ok90("fence.mbarrier_init.release.cluster;")),
+        Opcode::Fence { sem: Some(Sem::Release), scope: Some(Scope::Cluster), proxy: false }
+    ));
     for body in ["fence.mbarrier_init.release.cta;", "fence.mbarrier_init.acquire.cluster;", "fence.mbarrier_init;"] {
         assert!(err90(body).message.contains("must be `.release.cluster`"), "{body}");
     }
@@ -302,7 +324,11 @@ fn c112_im2col_w_whalo_and_woffset_ranges() {
     };
     let parse = |body: &str| ptx::parse(&module("sm_100a", "8.6", body), "t.ptx");
     // out of range immediates: rejected with the rule, at the operand
-    for (mode, halo, off, what) in [("im2col::w", 512, 0, "wHalo must be in [0, 512)"), ("im2col::w::128", 32, 0, "wHalo must be in [0, 32)"), ("im2col::w", 0, 32, "wOffset must be in [0, 32)")] {
+    for (mode, halo, off, what) in [
+        ("im2col::w", 512, 0, "wHalo must be in [0, 512)"),
+        ("im2col::w::128", 32, 0, "wHalo must be in [0, 32)"),
+        ("im2col::w", 0, 32, "wOffset must be in [0, 32)"),
+    ] {
         let e = parse(&load(mode, halo, off)).unwrap_err();
         assert!(e.message.contains(what) && e.message.contains("im2col::w wHalo < 512"), "{mode} {halo} {off}: {e}");
         assert!(e.source_line.contains(&format!("{{{halo}, {off}}}")));
@@ -316,16 +342,21 @@ fn c112_im2col_w_whalo_and_woffset_ranges() {
 
 #[test]
 fn c115_tensormap_cp_fenceproxy_size_128_only() {
-    let form = |size: &str| format!("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], {size};");
+    let form = |size: &str| {
+        format!("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], {size};")
+    };
     let m = ok90(&form("128"));
     assert!(matches!(op0(&m), Opcode::TensormapCpFenceproxy { scope: Scope::Gpu }));
     for size in ["64", "256", "%r2"] {
         let e = err90(&form(size));
         assert!(e.message.contains("size must be the integer 128"), "{size}: {e}");
     }
-    let e = err90("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.aligned [%rd1], [%r1], 128;");
+    let e =
+        err90("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.aligned [%rd1], [%r1], 128;");
     assert!(e.message.contains("`.sync`"), "{e}");
-    let e = err90("tensormap.cp_fenceproxy.shared::cta.global.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;");
+    let e = err90(
+        "tensormap.cp_fenceproxy.shared::cta.global.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;",
+    );
     assert!(e.message.contains(".global.shared::cta"), "{e}");
 }
 

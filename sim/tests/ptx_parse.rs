@@ -31,7 +31,10 @@ fn error_display_has_position_source_and_caret() {
     assert_eq!((e.loc.line, e.loc.col), (5, 13));
     assert_eq!(e.message, "unknown modifier `.addd` for `atom`");
     let shown = e.to_string();
-    assert_eq!(shown, "u.ptx:5:13: unknown modifier `.addd` for `atom`\n\tatom.global.addd.u32 %r1, [%rd1], 1;\n\t           ^");
+    assert_eq!(
+        shown,
+        "u.ptx:5:13: unknown modifier `.addd` for `atom`\n\tatom.global.addd.u32 %r1, [%rd1], 1;\n\t           ^"
+    );
 }
 
 #[test]
@@ -174,9 +177,15 @@ fn setp_selp_arith_and_conversions() {
     assert_eq!(f.body[0].op, Opcode::Setp { cmp: CmpOp::Lt, ty: Ty::S32, combine: Some(BoolOp::And), ftz: false });
     assert_eq!(f.body[0].ops[0], Operand::Vector(vec![Operand::Reg(RegId(1)), Operand::Reg(RegId(2))]));
     assert_eq!(f.body[0].ops[3], Operand::NotPred(RegId(0)));
-    assert_eq!(f.body[2].op, Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Wide), rnd: None, sat: false, ftz: false });
+    assert_eq!(
+        f.body[2].op,
+        Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Wide), rnd: None, sat: false, ftz: false }
+    );
     assert!(matches!(f.body[4].op, Opcode::Arith { op: ArithOp::Fma, rnd: Some(Rounding::Rn), ftz: true, .. }));
-    assert_eq!(f.body[5].op, Opcode::Cvt { dst: Ty::F32, src: Ty::S32, rnd: Some(Rounding::Rn), sat: true, ftz: false });
+    assert_eq!(
+        f.body[5].op,
+        Opcode::Cvt { dst: Ty::F32, src: Ty::S32, rnd: Some(Rounding::Rn), sat: true, ftz: false }
+    );
     assert!(matches!(f.body[10].op, Opcode::Set { dst: Ty::U32, ty: Ty::S32, cmp: CmpOp::Gt, .. }));
     let e = err(".entry k() { .reg .b32 %r<2>; mul24.lo.u32 %r1, %r0, %r0; }");
     assert!(e.message.contains("`mul24` is not supported"), "{e}");
@@ -193,7 +202,17 @@ fn modifiers_in_any_order() {
     assert_eq!(f.body[3].op, f.body[4].op);
     assert_eq!(
         f.body[0].op,
-        Opcode::Atom { red: false, op: AtomOp::Cas, ty: DataType::B32, space: StateSpace::Global, vec: 1, sem: Sem::Relaxed, scope: Scope::Gpu, noftz: false, cache_hint: false }
+        Opcode::Atom {
+            red: false,
+            op: AtomOp::Cas,
+            ty: DataType::B32,
+            space: StateSpace::Global,
+            vec: 1,
+            sem: Sem::Relaxed,
+            scope: Scope::Gpu,
+            noftz: false,
+            cache_hint: false
+        }
     );
     assert_eq!(f.body[0].ops.len(), 4);
 }

@@ -56,7 +56,11 @@ fn cuda_barrier_memcpy_async_parses_with_globaltimer() {
     assert!(o.iter().any(|op| matches!(op, Opcode::MbInit { .. })));
     assert!(o.iter().any(|op| matches!(op, Opcode::MbArrive { .. })));
     assert!(o.iter().any(|op| matches!(op, Opcode::MbTestWait { .. })));
-    let reads_timer = m.funcs.iter().flat_map(|f| &f.body).any(|i| i.ops.iter().any(|x| *x == Operand::Special(SpecialReg::Globaltimer)));
+    let reads_timer = m
+        .funcs
+        .iter()
+        .flat_map(|f| &f.body)
+        .any(|i| i.ops.iter().any(|x| *x == Operand::Special(SpecialReg::Globaltimer)));
     assert!(reads_timer, "the %globaltimer reads decode to SpecialReg::Globaltimer");
 }
 
@@ -73,7 +77,13 @@ fn tma_bulk_parses_with_scoped_inline_asm_blocks() {
     // the two inline-asm copies each declare their own `P1` and their own `WAIT` label:
     // each `@!P1 bra WAIT` must branch back to the try_wait of its own block
     let f = m.funcs.iter().find(|f| f.name == "tma_bulk").unwrap();
-    let waits: Vec<usize> = f.body.iter().enumerate().filter(|(_, i)| matches!(i.op, Opcode::MbTestWait { try_wait: true, .. })).map(|(k, _)| k).collect();
+    let waits: Vec<usize> = f
+        .body
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| matches!(i.op, Opcode::MbTestWait { try_wait: true, .. }))
+        .map(|(k, _)| k)
+        .collect();
     assert_eq!(waits.len(), 2);
     for &w in &waits {
         let bra = &f.body[w + 1];
@@ -82,7 +92,10 @@ fn tma_bulk_parses_with_scoped_inline_asm_blocks() {
         assert!(g.negated);
         assert_eq!(f.body[w].ops[0], Operand::Reg(g.pred));
     }
-    let p1 = |k: usize| match f.body[k].ops[0] { Operand::Reg(r) => r, _ => panic!() };
+    let p1 = |k: usize| match f.body[k].ops[0] {
+        Operand::Reg(r) => r,
+        _ => panic!(),
+    };
     assert_ne!(p1(waits[0]), p1(waits[1]), "shadowed P1 gets its own RegId per block");
 }
 

@@ -20,7 +20,11 @@ const REJECTED: &[(&str, &str, &str)] = &[
     ("000:252", "example omits the type of ld", "needs a type"),
     ("000:264", "example omits the type of ld", "needs a type"),
     ("000:672", "example `mbarrier.init [bar]` omits type and count", "needs type `.b64`"),
-    ("000:694", "checklist 32 / digest §15.4: a .shared::cluster arrive must write `_`, the example writes `state`", "destination must be `_`"),
+    (
+        "000:694",
+        "checklist 32 / digest §15.4: a .shared::cluster arrive must write `_`, the example writes `state`",
+        "destination must be `_`",
+    ),
     ("000:992", "`atom ... d, a, b, c` writes the address without [ ]", "expected an address"),
     ("000:994", "`atom ... d, a, b` writes the address without [ ]", "expected an address"),
     ("000:1281", "digest §21.4: red takes no .acquire", "does not take `.acquire`"),
@@ -82,7 +86,11 @@ impl Names {
     fn operand(&mut self, o: &OperandAst, pred: bool) {
         let mut add = |n: &str, p: bool| {
             if !n.contains('.') && n != "_" {
-                if p { self.preds.insert(n.to_string()); } else { self.others.insert(n.to_string()); }
+                if p {
+                    self.preds.insert(n.to_string());
+                } else {
+                    self.others.insert(n.to_string());
+                }
             }
         };
         match o {
@@ -94,7 +102,9 @@ impl Names {
                 }
                 rest.iter().for_each(|r| self.operand(r, false));
             }
-            OperandAst::Vector { items, .. } | OperandAst::Paren { items, .. } => items.iter().for_each(|i| self.operand(i, false)),
+            OperandAst::Vector { items, .. } | OperandAst::Paren { items, .. } => {
+                items.iter().for_each(|i| self.operand(i, false))
+            }
             OperandAst::Pair { first, second, .. } => {
                 self.operand(first, pred);
                 self.operand(second, true);
@@ -152,7 +162,9 @@ fn every_seed_example_parses_or_is_listed_with_a_reason() {
         let expected = REJECTED.iter().find(|r| r.0 == id);
         match (parse_example(stmt), expected) {
             (Ok(()), None) => {}
-            (Ok(()), Some((_, why, _))) => problems.push(format!("{id}: listed as rejected ({why}) but parses: {stmt}")),
+            (Ok(()), Some((_, why, _))) => {
+                problems.push(format!("{id}: listed as rejected ({why}) but parses: {stmt}"))
+            }
             (Err(e), None) => problems.push(format!("{id}: {stmt}\n{e}")),
             (Err(e), Some((_, _, frag))) => {
                 if !e.message.contains(frag) {

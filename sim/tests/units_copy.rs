@@ -269,7 +269,8 @@ fn c043_shared_to_cluster_copy() {
     let mut b = Bench::with_config(cfg, 1);
     b.mem.write_shared(0, 0x100, 16, 0xABCD).unwrap();
     init(&mut b, 1, MB, 1);
-    let mut c = bulk(&mut b, BulkDir::SharedToCluster, CLUSTER_BASE + WINDOW + 0x200, 0x100, 16, CLUSTER_BASE + WINDOW + MB);
+    let mut c =
+        bulk(&mut b, BulkDir::SharedToCluster, CLUSTER_BASE + WINDOW + 0x200, 0x100, 16, CLUSTER_BASE + WINDOW + MB);
     c.space = Space::SharedCluster;
     b.ok(&c);
     b.drain();

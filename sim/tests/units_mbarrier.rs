@@ -282,7 +282,7 @@ fn c017_token_two_phases_old_is_flagged() {
     let mut b = Bench::new(1);
     init(&mut b, M, 1);
     let t = arrive(&mut b, M, 1); // phase 0 -> 1
-    // Another thread (warp 1) completes phase 1.
+                                  // Another thread (warp 1) completes phase 1.
     let mut r = b.req(Op::MbArrive, 1);
     r.lanes[0].addr = M;
     r.lanes[0].a = 1;
@@ -338,7 +338,10 @@ fn c021_try_wait_suspends_until_completion() {
     r.lanes[0].addr = M;
     r.flags = flags::PARITY;
     assert!(b.submit(&r).is_empty(), "suspended");
-    assert_eq!(b.units.describe_waits(), vec!["cta 0 warp 1: mbarrier.try_wait [0x40] phase 0 incomplete (pending 1, tx 0)".to_string()]);
+    assert_eq!(
+        b.units.describe_waits(),
+        vec!["cta 0 warp 1: mbarrier.try_wait [0x40] phase 0 incomplete (pending 1, tx 0)".to_string()]
+    );
     // A non-idle tick does not time it out.
     assert!(b.tick(false).1.is_empty());
     let a = arrive_req(&mut b, Op::MbArrive, M, 1, 0);

@@ -83,7 +83,10 @@ fn c069_match_any_in_two_partial_requests() {
     let mut hi = wreq(&mut b, Op::MatchAny, 0xF, 0xC, |l| (l / 2) as u128);
     hi.dtype = DataType::B32;
     assert!(b.submit(&lo).is_empty());
-    assert_eq!(b.units.describe_waits(), vec!["cta 0 warp 0 lanes 0-1: match.any.sync (mask 0x0000000f) waiting for lanes 2-3".to_string()]);
+    assert_eq!(
+        b.units.describe_waits(),
+        vec!["cta 0 warp 0 lanes 0-1: match.any.sync (mask 0x0000000f) waiting for lanes 2-3".to_string()]
+    );
     let out = b.submit(&hi);
     assert_eq!(out.len(), 2);
     assert_eq!(out[0].values[1], 0b0011);
@@ -236,7 +239,10 @@ fn c082_warp_sync_waits_for_all_mask_lanes_with_same_mask() {
     b.ok(&c);
     let d = wreq(&mut b, Op::WarpSync, 0xFF, 0xF0, |_| 0);
     let out = b.submit(&d);
-    assert_eq!(out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(), vec![(a.tag, ErrorCode::None), (d.tag, ErrorCode::None)]);
+    assert_eq!(
+        out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(),
+        vec![(a.tag, ErrorCode::None), (d.tag, ErrorCode::None)]
+    );
     // Disjoint masks are independent rendezvous.
     let a = wreq(&mut b, Op::WarpSync, 0x0F, 0x0F, |_| 0);
     let c = wreq(&mut b, Op::WarpSync, 0xF0, 0x30, |_| 0);
@@ -323,18 +329,18 @@ fn c082_disjoint_lane_groups_wait_at_different_collectives() {
     let mut low_rest = wreq(&mut b, Op::VoteSync, 0x0000_FFFF, 0x0000_FF00, |_| 0);
     low_rest.sub = any;
     let out = b.submit(&low_rest);
-    assert_eq!(out.iter().map(|r| (r.tag, r.error, r.preds)).collect::<Vec<_>>(), vec![
-        (low_first.tag, ErrorCode::None, 0x0000_00FF),
-        (low_rest.tag, ErrorCode::None, 0x0000_FF00),
-    ]);
+    assert_eq!(
+        out.iter().map(|r| (r.tag, r.error, r.preds)).collect::<Vec<_>>(),
+        vec![(low_first.tag, ErrorCode::None, 0x0000_00FF), (low_rest.tag, ErrorCode::None, 0x0000_FF00),]
+    );
     // Lanes 0-15 reach the full-mask vote with false predicates: that vote is false everywhere.
     let mut low_full = wreq(&mut b, Op::VoteSync, 0xFFFF_FFFF, 0x0000_FFFF, |_| 0);
     low_full.sub = any;
     let out = b.submit(&low_full);
-    assert_eq!(out.iter().map(|r| (r.tag, r.error, r.preds)).collect::<Vec<_>>(), vec![
-        (high_full.tag, ErrorCode::None, 0),
-        (low_full.tag, ErrorCode::None, 0),
-    ]);
+    assert_eq!(
+        out.iter().map(|r| (r.tag, r.error, r.preds)).collect::<Vec<_>>(),
+        vec![(high_full.tag, ErrorCode::None, 0), (low_full.tag, ErrorCode::None, 0),]
+    );
 }
 
 /// Same membermask, other op: the pending lanes wait for lanes that now wait for them at another
@@ -346,18 +352,18 @@ fn c082_same_mask_other_op_and_double_arrival_fail() {
     assert!(b.submit(&a).is_empty());
     let c = wreq(&mut b, Op::ElectSync, 0xFF, 0xF0, |_| 0);
     let out = b.submit(&c);
-    assert_eq!(out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(), vec![
-        (a.tag, ErrorCode::MemberMaskMismatch),
-        (c.tag, ErrorCode::MemberMaskMismatch),
-    ]);
+    assert_eq!(
+        out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(),
+        vec![(a.tag, ErrorCode::MemberMaskMismatch), (c.tag, ErrorCode::MemberMaskMismatch),]
+    );
     let a = wreq(&mut b, Op::WarpSync, 0xFF, 0x0F, |_| 0);
     assert!(b.submit(&a).is_empty());
     let twice = wreq(&mut b, Op::WarpSync, 0x0F, 0x01, |_| 0);
     let out = b.submit(&twice);
-    assert_eq!(out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(), vec![
-        (a.tag, ErrorCode::MemberMaskMismatch),
-        (twice.tag, ErrorCode::MemberMaskMismatch),
-    ]);
+    assert_eq!(
+        out.iter().map(|r| (r.tag, r.error)).collect::<Vec<_>>(),
+        vec![(a.tag, ErrorCode::MemberMaskMismatch), (twice.tag, ErrorCode::MemberMaskMismatch),]
+    );
     // A cycle of three rendezvous, closed by the last request: A waits for C, C for B, B for A.
     let a = wreq(&mut b, Op::WarpSync, 0x00FF, 0x000F, |_| 0); // needs 4-7
     assert!(b.submit(&a).is_empty());

@@ -2,8 +2,8 @@
 //! object (`verilator`), the RTL `sync_unit` top as a request/response object (`rtl_unit`, the
 //! seed of the cosim backend), and later the lockstep comparator and the conformance corpus.
 
-pub mod fuzz;
 pub mod cosim;
+pub mod fuzz;
 pub mod rtl_unit;
 pub mod uart_host;
 pub mod verilator;

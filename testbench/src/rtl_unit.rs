@@ -100,8 +100,20 @@ impl Ports {
     pub fn resolve(h: &Harness) -> Result<Ports, String> {
         let i = |n: &str| h.index_of(n);
         let names = [
-            "req_tag", "req_cta", "req_warp", "req_op", "req_sub", "req_dtype", "req_space", "req_flags", "req_vec", "req_imm", "req_imm2",
-            "req_member", "req_active", "req_live",
+            "req_tag",
+            "req_cta",
+            "req_warp",
+            "req_op",
+            "req_sub",
+            "req_dtype",
+            "req_space",
+            "req_flags",
+            "req_vec",
+            "req_imm",
+            "req_imm2",
+            "req_member",
+            "req_active",
+            "req_live",
         ];
         let mut req_fields = [0; 14];
         for (f, n) in req_fields.iter_mut().zip(names) {
@@ -111,7 +123,14 @@ impl Ports {
         let mut resp_values = Vec::with_capacity(WARP);
         for l in 0..WARP {
             let li = |n: &str| i(&format!("{n}${l}"));
-            lane.push([li("lane_addr")?, li("lane_src")?, li("lane_mbar")?, li("lane_a")?, li("lane_b")?, li("lane_c")?]);
+            lane.push([
+                li("lane_addr")?,
+                li("lane_src")?,
+                li("lane_mbar")?,
+                li("lane_a")?,
+                li("lane_b")?,
+                li("lane_c")?,
+            ]);
             resp_values.push(li("resp_values")?);
         }
         Ok(Ports {
@@ -447,7 +466,8 @@ impl RtlSyncUnit {
         }
         let [wake_valid, wake_cta, wake_warp, wake_lane, wake_pred] = p.wake;
         if h.get_bit_at(wake_valid) {
-            let (cta, warp, lane) = (h.get_u64_at(wake_cta) as u16, h.get_u64_at(wake_warp) as u16, h.get_u64_at(wake_lane) as u8);
+            let (cta, warp, lane) =
+                (h.get_u64_at(wake_cta) as u16, h.get_u64_at(wake_warp) as u16, h.get_u64_at(wake_lane) as u8);
             if let Some(r) = self.waiting.wake(cta, warp, lane, h.get_bit_at(wake_pred)) {
                 out.push(r);
             }

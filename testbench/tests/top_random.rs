@@ -197,7 +197,8 @@ fn barrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
             continue;
         }
         let warp = free[rng.below(free.len() as u64) as usize];
-        let op = [Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr][rng.below(6) as usize];
+        let op = [Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr]
+            [rng.below(6) as usize];
         let mut r = full(*tag, slot, warp, op);
         *tag += 1;
         r.imm = rng.below(4) as u32;
@@ -294,7 +295,9 @@ fn mbarrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
                         r.flags |= flags::NO_COMPLETE;
                     }
                 }
-                Op::MbExpectTx | Op::MbCompleteTx => ops.a = [rng.below(64), 1 << 19, (1 << 20) - 1][rng.below(3) as usize] as u128,
+                Op::MbExpectTx | Op::MbCompleteTx => {
+                    ops.a = [rng.below(64), 1 << 19, (1 << 20) - 1][rng.below(3) as usize] as u128
+                }
                 Op::MbTestWait => {
                     if rng.chance(2) {
                         r.flags |= flags::PARITY;
@@ -348,8 +351,16 @@ fn mbarrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
 
 // ---------------------------------------------------------------- warp network
 
-const WN_OPS: [Op; 8] =
-    [Op::VoteSync, Op::MatchAny, Op::MatchAll, Op::ReduxSync, Op::ElectSync, Op::Activemask, Op::WarpSync, Op::ShflSync];
+const WN_OPS: [Op; 8] = [
+    Op::VoteSync,
+    Op::MatchAny,
+    Op::MatchAll,
+    Op::ReduxSync,
+    Op::ElectSync,
+    Op::Activemask,
+    Op::WarpSync,
+    Op::ShflSync,
+];
 
 /// Converged warp-network requests (active covers member & live: the top does not build
 /// divergent rendezvous), live masks with exited lanes, every sub-op and type.
@@ -454,7 +465,11 @@ fn atomic_operand(rng: &mut Rng, dt: DataType) -> u128 {
         return special[rng.below(special.len() as u64) as usize] & mask;
     }
     // small values make equal operands, wraps of inc/dec and cas hits likely
-    if rng.chance(2) { raw % 4 } else { raw & mask }
+    if rng.chance(2) {
+        raw % 4
+    } else {
+        raw & mask
+    }
 }
 
 /// atom / red of every legal (op, type) pair of the config, scalar on shared::cta and global,
@@ -487,7 +502,12 @@ fn atomic_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
     for _ in 0..n {
         let (op, dt, vec) = forms[rng.below(forms.len() as u64) as usize];
         let global = vec > 1 || rng.chance(2);
-        let mut r = full(*tag, rng.below(slots as u64) as u16, rng.below(warps as u64) as u16, if rng.chance(3) { Op::Red } else { Op::Atom });
+        let mut r = full(
+            *tag,
+            rng.below(slots as u64) as u16,
+            rng.below(warps as u64) as u16,
+            if rng.chance(3) { Op::Red } else { Op::Atom },
+        );
         *tag += 1;
         r.sub = op.code();
         r.dtype = dt;
@@ -560,7 +580,13 @@ fn copy_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
             _ => 4,
         };
         kinds[kind] += 1;
-        let op = [Op::CpAsync, Op::CpAsyncCommit, Op::CpAsyncWait, Op::CpBulk, if rng.chance(2) { Op::BulkCommit } else { Op::BulkWait }][kind];
+        let op = [
+            Op::CpAsync,
+            Op::CpAsyncCommit,
+            Op::CpAsyncWait,
+            Op::CpBulk,
+            if rng.chance(2) { Op::BulkCommit } else { Op::BulkWait },
+        ][kind];
         let mut r = full(*tag, rng.below(slots as u64) as u16, rng.below(warps as u64) as u16, op);
         *tag += 1;
         r.active_mask = match rng.below(3) {
@@ -620,8 +646,15 @@ fn copy_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
         }
         p.submit_async(&r);
     }
-    eprintln!("  copy: cp.async {}, commit {}, wait {}, bulk s2g {}, bulk commit/wait {}", kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]);
-    assert!(p.mem.global.bytes == p.rtl_mem.global.bytes, "seed {}: global memory differs after the copy stream", p.seed);
+    eprintln!(
+        "  copy: cp.async {}, commit {}, wait {}, bulk s2g {}, bulk commit/wait {}",
+        kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]
+    );
+    assert!(
+        p.mem.global.bytes == p.rtl_mem.global.bytes,
+        "seed {}: global memory differs after the copy stream",
+        p.seed
+    );
 }
 
 // ---------------------------------------------------------------- LSU
@@ -683,7 +716,10 @@ fn random_requests_per_unit_match_golden_fpga_small() {
         eprintln!("  lsu: {:?}", t.elapsed());
         atomic_stream(&mut p, &mut rng, count, &mut tag);
         eprintln!("  atomic: {:?}", t.elapsed());
-        assert!(p.mem.global.bytes == p.rtl_mem.global.bytes, "seed {seed}: global memory differs after the atomic stream");
+        assert!(
+            p.mem.global.bytes == p.rtl_mem.global.bytes,
+            "seed {seed}: global memory differs after the atomic stream"
+        );
         copy_stream(&mut p, &mut rng, count, &mut tag);
         eprintln!("  copy: {:?}", t.elapsed());
         p.compare_shared_memory(&mut tag);

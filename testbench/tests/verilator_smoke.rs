@@ -110,7 +110,11 @@ fn example_block_runs_under_verilator() {
     // Echo: 100-bit value through a register, low 16 bits XOR-ed with the count (5).
     let value = [0xdead_beef, 0x0123_4567, 0x89ab_cdef, 0xf];
     h.set("echo_in", &value);
-    assert_ne!(h.get("echo_out"), vec![0xdead_beef ^ 5, 0x0123_4567, 0x89ab_cdef, 0xf], "registered, not combinational");
+    assert_ne!(
+        h.get("echo_out"),
+        vec![0xdead_beef ^ 5, 0x0123_4567, 0x89ab_cdef, 0xf],
+        "registered, not combinational"
+    );
     h.tick();
     assert_eq!(h.get("echo_out"), vec![0xdead_beef ^ 5, 0x0123_4567, 0x89ab_cdef, 0xf]);
     // Bits above the port width are dropped on the way in.

@@ -70,7 +70,9 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic for BoardCore<A, D, B, RD, R> {
+impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic
+    for BoardCore<A, D, B, RD, R>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, por, reset_sync1, reset_sync2, heartbeat);
@@ -198,7 +200,9 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic for Ulx3sTop<A, D, B, RD, R> {
+impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic
+    for Ulx3sTop<A, D, B, RD, R>
+{
     #[hdl_gen]
     fn update(&mut self) {
         self.core.clock.next = self.clk_25mhz.val();
@@ -239,7 +243,9 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic for ArtyTop<A, D, B, RD, R> {
+impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic
+    for ArtyTop<A, D, B, RD, R>
+{
     #[hdl_gen]
     fn update(&mut self) {
         self.divider.clock.next = self.CLK100MHZ.val();
@@ -312,7 +318,9 @@ pub fn board_verilog(board: Board, config: &Config, cpb: u32) -> Result<String, 
         ));
     }
     if !(2..=65535).contains(&cpb) {
-        return Err(format!("UART cycles per bit {cpb} outside 2..=65535 (baud rate too high or too low for the 25 MHz core clock)"));
+        return Err(format!(
+            "UART cycles per bit {cpb} outside 2..=65535 (baud rate too high or too low for the 25 MHz core clock)"
+        ));
     }
     if smsync_hdl::copy_engine::thread_bits(config) > 15 {
         return Err("the copy engine's thread table needs more than 15 address bits".into());

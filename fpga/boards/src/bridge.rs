@@ -270,7 +270,10 @@ pub struct HostBridge<const D: usize, const B: usize> {
 
 impl<const D: usize, const B: usize> HostBridge<D, B> {
     pub fn new() -> Self {
-        assert!(D % 8 == 0 && (8..=128).contains(&D) && B == D / 8, "HostBridge: copy port of {D} bits / {B} enables unsupported (8..=128 bits)");
+        assert!(
+            D % 8 == 0 && (8..=128).contains(&D) && B == D / 8,
+            "HostBridge: copy port of {D} bits / {B} enables unsupported (8..=128 bits)"
+        );
         let gm_write_len = 9 + D / 8 + B.div_ceil(8);
         HostBridge {
             clock: Default::default(),
@@ -455,12 +458,70 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, rx_state, cmd, need, rxp, fields, field, lane_rem, lane_n, cur_addr, cur_src, cur_mbar, cur_a, cur_b,
-            cur_c, r_tag, r_cta, r_warp, r_op, r_sub, r_dtype, r_space, r_flags, r_vec, r_imm, r_imm2, r_member, r_active,
-            r_live, r_slot, r_warps, r_global_end, launch_pulse, exec_state, run_left, run_timeout, reset_count, cycle,
-            f_framing, f_overflow, f_bad_command, f_error_response, gm_state, gm_we_r, gm_addr_r, gm_wdata_r, gm_be_r,
-            gm_data_r, ag_state, ag_we_r, ag_addr_r, ag_wdata_r, ag_be_r, ag_data_r, val_full, tx_state, txf, tx_left,
-            tx_values, tx_uniform, v_rem, v_n, v_acc
+            self,
+            clock,
+            rx_state,
+            cmd,
+            need,
+            rxp,
+            fields,
+            field,
+            lane_rem,
+            lane_n,
+            cur_addr,
+            cur_src,
+            cur_mbar,
+            cur_a,
+            cur_b,
+            cur_c,
+            r_tag,
+            r_cta,
+            r_warp,
+            r_op,
+            r_sub,
+            r_dtype,
+            r_space,
+            r_flags,
+            r_vec,
+            r_imm,
+            r_imm2,
+            r_member,
+            r_active,
+            r_live,
+            r_slot,
+            r_warps,
+            r_global_end,
+            launch_pulse,
+            exec_state,
+            run_left,
+            run_timeout,
+            reset_count,
+            cycle,
+            f_framing,
+            f_overflow,
+            f_bad_command,
+            f_error_response,
+            gm_state,
+            gm_we_r,
+            gm_addr_r,
+            gm_wdata_r,
+            gm_be_r,
+            gm_data_r,
+            ag_state,
+            ag_we_r,
+            ag_addr_r,
+            ag_wdata_r,
+            ag_be_r,
+            ag_data_r,
+            val_full,
+            tx_state,
+            txf,
+            tx_left,
+            tx_values,
+            tx_uniform,
+            v_rem,
+            v_n,
+            v_acc
         );
         for i in 0..32 {
             self.ch_addr[i].clock.next = self.clock.val();
@@ -638,22 +699,28 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                 } else if self.byte_valid.val() {
                     self.rx_fifo.pop.next = true;
                     if self.field.q.val() == 0 {
-                        self.cur_addr.d.next = (self.cur_addr.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
+                        self.cur_addr.d.next =
+                            (self.cur_addr.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 1 {
-                        self.cur_src.d.next = (self.cur_src.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
+                        self.cur_src.d.next =
+                            (self.cur_src.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 2 {
-                        self.cur_mbar.d.next = (self.cur_mbar.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
+                        self.cur_mbar.d.next =
+                            (self.cur_mbar.q.val() << 7) | bit_cast::<64, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 3 {
-                        self.cur_a.d.next = (self.cur_a.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
+                        self.cur_a.d.next =
+                            (self.cur_a.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 4 {
-                        self.cur_b.d.next = (self.cur_b.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
+                        self.cur_b.d.next =
+                            (self.cur_b.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     if self.field.q.val() == 5 {
-                        self.cur_c.d.next = (self.cur_c.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
+                        self.cur_c.d.next =
+                            (self.cur_c.q.val() << 7) | bit_cast::<128, 7>(self.rx_byte.val().get_bits::<7>(0));
                     }
                     // The last group of a VLQ has bit 7 clear.
                     if !self.rx_byte.val().get_bit(7) {
@@ -730,8 +797,10 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
         self.timeout.next = (self.exec_state.q.val() == ExecState::Run) && self.run_timeout.q.val();
         self.core_reset.next = self.exec_state.q.val() == ExecState::Reset;
         self.in_flight.next = self.exec_state.q.val() != ExecState::Idle;
-        self.error_seen.next =
-            self.f_framing.q.val() || self.f_overflow.q.val() || self.f_bad_command.q.val() || self.f_error_response.q.val();
+        self.error_seen.next = self.f_framing.q.val()
+            || self.f_overflow.q.val()
+            || self.f_bad_command.q.val()
+            || self.f_error_response.q.val();
         match self.exec_state.q.val() {
             ExecState::Idle => {}
             ExecState::Hold => {

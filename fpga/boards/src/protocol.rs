@@ -124,7 +124,16 @@ pub fn encode_request(req: &Request) -> Result<Vec<u8>, String> {
     }
     let mut p = vec![CMD_REQUEST];
     p.extend_from_slice(&req.tag.to_be_bytes());
-    p.extend_from_slice(&[req.cta as u8, req.warp as u8, req.op.code(), req.sub, req.dtype.code(), req.space.code(), req.flags, req.vec]);
+    p.extend_from_slice(&[
+        req.cta as u8,
+        req.warp as u8,
+        req.op.code(),
+        req.sub,
+        req.dtype.code(),
+        req.space.code(),
+        req.flags,
+        req.vec,
+    ]);
     for v in [req.imm, req.imm2, req.member_mask, req.active_mask, req.live_mask] {
         p.extend_from_slice(&v.to_be_bytes());
     }
@@ -141,7 +150,9 @@ pub fn encode_request(req: &Request) -> Result<Vec<u8>, String> {
 
 pub fn encode_launch(slot: u16, warps: u16) -> Result<Vec<u8>, String> {
     if slot >= 32 || warps > 32 {
-        return Err(format!("launch of slot {slot} with {warps} warps does not fit the bridge (slot < 32, warps <= 32)"));
+        return Err(format!(
+            "launch of slot {slot} with {warps} warps does not fit the bridge (slot < 32, warps <= 32)"
+        ));
     }
     Ok(vec![CMD_LAUNCH, slot as u8, warps as u8])
 }
@@ -170,13 +181,29 @@ pub fn encode_read_data(cmd: u8, bytes: &[u8]) -> Vec<u8> {
 /// A frame from the board.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BoardFrame {
-    Status { flags: u8, cycle: u32 },
+    Status {
+        flags: u8,
+        cycle: u32,
+    },
     Response(Response),
-    Wake { cta: u8, warp: u8, lane: u8, pred: bool },
+    Wake {
+        cta: u8,
+        warp: u8,
+        lane: u8,
+        pred: bool,
+    },
     /// A global read (`atomic` = the atomic ALU's 16-byte port, else the copy engine's).
-    Read { atomic: bool, addr: u64 },
+    Read {
+        atomic: bool,
+        addr: u64,
+    },
     /// A global write: `data` in address order, `enables` one flag per byte.
-    Write { atomic: bool, addr: u64, data: Vec<u8>, enables: Vec<bool> },
+    Write {
+        atomic: bool,
+        addr: u64,
+        data: Vec<u8>,
+        enables: Vec<bool>,
+    },
 }
 
 /// Splits the board's byte stream into frames; keeps partial frames between calls.
@@ -219,7 +246,9 @@ impl FrameDecoder {
             FRAME_GM_READ | FRAME_AG_READ => 9,
             FRAME_GM_WRITE => 9 + self.port_bytes + be_bytes,
             FRAME_AG_WRITE => 9 + 16 + 2,
-            other => return Err(format!("UART bridge: unknown frame type {other:#04x} from the board (stream out of sync)")),
+            other => {
+                return Err(format!("UART bridge: unknown frame type {other:#04x} from the board (stream out of sync)"))
+            }
         };
         if b.len() < fixed {
             return Ok(None);
@@ -272,8 +301,9 @@ impl FrameDecoder {
                     }
                 }
                 let tag = le(&b[1..9]) as u64;
-                let error = ErrorCode::from_code(b[19])
-                    .ok_or_else(|| format!("UART bridge: response for tag {tag} has an unknown error code {}", b[19]))?;
+                let error = ErrorCode::from_code(b[19]).ok_or_else(|| {
+                    format!("UART bridge: response for tag {tag} has an unknown error code {}", b[19])
+                })?;
                 let r = Response {
                     tag,
                     cta: b[9] as u16,
@@ -374,7 +404,11 @@ impl LineSampler {
             }
             9 => {
                 self.since_start = None;
-                Some(if level { Ok(self.byte) } else { Err(format!("framing error: stop bit of {:#04x} is 0", self.byte)) })
+                Some(if level {
+                    Ok(self.byte)
+                } else {
+                    Err(format!("framing error: stop bit of {:#04x} is 0", self.byte))
+                })
             }
             _ => None,
         }

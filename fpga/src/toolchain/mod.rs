@@ -77,7 +77,8 @@ pub fn run_logged(step: &str, mut cmd: Command, log: &Path, limit: Duration) -> 
                 let tail: Vec<&str> = text.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect();
                 // Both yosys and nextpnr start their fatal message with `ERROR:`; put it on the
                 // first line, which is the one a report row shows.
-                let error = text.lines().find(|l| l.starts_with("ERROR:")).map(|l| format!(": {l}")).unwrap_or_default();
+                let error =
+                    text.lines().find(|l| l.starts_with("ERROR:")).map(|l| format!(": {l}")).unwrap_or_default();
                 return Err(ToolError(format!(
                     "{step} failed ({status}){error}; log {}:\n{}",
                     log.display(),

@@ -205,7 +205,8 @@ pub fn parse_report(text: &str) -> Result<PnrOutput, ToolError> {
         };
         let worst_of = |io: bool| paths.iter().filter(|p| is_io(p) == io).max_by(|a, b| total(a).total_cmp(&total(b)));
         if let Some(worst) = worst_of(false).or_else(|| worst_of(true)) {
-            let segs: Vec<&serde_json::Value> = worst.get("path").and_then(|s| s.as_array()).into_iter().flatten().collect();
+            let segs: Vec<&serde_json::Value> =
+                worst.get("path").and_then(|s| s.as_array()).into_iter().flatten().collect();
             let point = |seg: Option<&&serde_json::Value>, key: &str| {
                 seg.and_then(|s| s.get(key))
                     .map(|e| {

@@ -122,10 +122,7 @@ pub fn last_pass(log: &str) -> Option<String> {
 /// text-mode hierarchy lines (`    leaf    2`) into the JSON; every JSON line of that output
 /// has a quote or is punctuation only, so drop the others.
 fn strip_stat_noise(text: &str) -> String {
-    text.lines()
-        .filter(|l| l.contains('"') || !l.chars().any(|c| c.is_alphanumeric()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    text.lines().filter(|l| l.contains('"') || !l.chars().any(|c| c.is_alphanumeric())).collect::<Vec<_>>().join("\n")
 }
 
 /// Cells of one module (its own, not its submodules') from `stat -json`, if it is there.
@@ -182,7 +179,10 @@ mod tests {
             last_pass(log).as_deref(),
             Some("4.47 ABC pass (technology mapping using ABC) (inside 4 SYNTH_XILINX pass)")
         );
-        assert_eq!(last_pass("1. Executing Verilog-2005 frontend: a.v\n").as_deref(), Some("1 Verilog-2005 frontend: a.v"));
+        assert_eq!(
+            last_pass("1. Executing Verilog-2005 frontend: a.v\n").as_deref(),
+            Some("1 Verilog-2005 frontend: a.v")
+        );
         assert_eq!(last_pass("no headers here\n"), None);
     }
 

@@ -47,7 +47,6 @@ pub const F64: FloatFormat = FloatFormat { exp_bits: 11, man_bits: 52, canonical
 /// Width of the exponent arithmetic (biased exponents up to 2047 plus a carry).
 const EXP_W: usize = 16;
 
-
 #[derive(LogicBlock)]
 pub struct FloatAdder<const W: usize> {
     pub a: Signal<In, Bits<W>>,
@@ -425,7 +424,10 @@ impl<const W: usize> Logic for FloatAdder<W> {
         if self.b_inf.val() {
             self.sum.next = self.fb.val();
         }
-        if self.a_nan.val() | self.b_nan.val() | (self.a_inf.val() & self.b_inf.val() & (self.big_sign.val() != self.small_sign.val())) {
+        if self.a_nan.val()
+            | self.b_nan.val()
+            | (self.a_inf.val() & self.b_inf.val() & (self.big_sign.val() != self.small_sign.val()))
+        {
             self.sum.next = self.k_nan.val();
         }
     }

@@ -61,12 +61,7 @@ impl<const N: usize, const M: usize> Logic for Truncate<N, M> {
         Verilog::Custom(if M == N {
             "always @(*) narrow = wide;".to_string()
         } else {
-            format!(
-                "always @(*) narrow = wide[{}:0];\nwire unused_high_bits = ^wide[{}:{}];",
-                M - 1,
-                N - 1,
-                M
-            )
+            format!("always @(*) narrow = wide[{}:0];\nwire unused_high_bits = ^wide[{}:{}];", M - 1, N - 1, M)
         })
     }
 }

@@ -718,9 +718,44 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, rem, drain, ld_valid, ld_lane, ld_mask, mb_rd_off, ce_rd_off, seq_rd_off, at_rd_valid,
-            ce_ev1, ce_ev2, cp_answered, exit_wn_done, clr_pending, clr_active, clr_slot, clr_row, acc_preds, acc_suspended, acc_error, acc_error_lane, rel_rem, rel_cta, rel_popc,
-            rel_and, rel_or, rel_rd_valid, rel_rd_warp, o_valid, o_tag, o_cta, o_warp, o_lanes, o_preds, o_error,
+            self,
+            clock,
+            state,
+            rem,
+            drain,
+            ld_valid,
+            ld_lane,
+            ld_mask,
+            mb_rd_off,
+            ce_rd_off,
+            seq_rd_off,
+            at_rd_valid,
+            ce_ev1,
+            ce_ev2,
+            cp_answered,
+            exit_wn_done,
+            clr_pending,
+            clr_active,
+            clr_slot,
+            clr_row,
+            acc_preds,
+            acc_suspended,
+            acc_error,
+            acc_error_lane,
+            rel_rem,
+            rel_cta,
+            rel_popc,
+            rel_and,
+            rel_or,
+            rel_rd_valid,
+            rel_rd_warp,
+            o_valid,
+            o_tag,
+            o_cta,
+            o_warp,
+            o_lanes,
+            o_preds,
+            o_error,
             o_error_lane
         );
         for i in 0..32 {
@@ -882,7 +917,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.rel_pick_id.next = self.lane_id[i].val();
             }
             if self.lane_a[i].val().get_bit(0) {
-                self.barrier.req_pred.next = self.barrier.req_pred.val() | (bit_cast::<32, 5>(1.into()) << self.lane_id[i].val());
+                self.barrier.req_pred.next =
+                    self.barrier.req_pred.val() | (bit_cast::<32, 5>(1.into()) << self.lane_id[i].val());
             }
         }
 
@@ -918,8 +954,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.blocked.write_clock.next = self.clock.val();
         self.blocked.read_address.next =
             (bit_cast::<10, 5>(self.rel_cta.q.val()) << 5u64) | bit_cast::<10, 5>(self.rel_pick_id.val());
-        self.blocked.write_address.next = (bit_cast::<10, 5>(self.barrier.resp_cta.val()) << 5u64)
-            | bit_cast::<10, 5>(self.barrier.resp_warp.val());
+        self.blocked.write_address.next =
+            (bit_cast::<10, 5>(self.barrier.resp_cta.val()) << 5u64) | bit_cast::<10, 5>(self.barrier.resp_warp.val());
         self.blocked.write_data.next = (bit_cast::<TABLE_BITS, 6>(self.req_op.val()) << 96u64)
             | (bit_cast::<TABLE_BITS, 32>(self.req_active.val()) << 64u64)
             | bit_cast::<TABLE_BITS, 64>(self.req_tag.val());
@@ -931,7 +967,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---------------- mbarrier ALU: the sequenced request's lanes, else copy-engine events ----------------
         // Decided from registered state before anything reads the memory grants (one
         // combinational block, in order).
-        self.seq_mb_issue.next = (self.state.q.val() == self.k_s_seq.val()) && self.is_mb.val() && (self.rem.q.val() != 0);
+        self.seq_mb_issue.next =
+            (self.state.q.val() == self.k_s_seq.val()) && self.is_mb.val() && (self.rem.q.val() != 0);
         self.copy.mb_ready.next = !self.seq_mb_issue.val();
         self.ce_mb_go.next = self.copy.mb_valid.val() && !self.seq_mb_issue.val();
         self.mbar.clock.next = self.clock.val();
@@ -1022,9 +1059,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             | bit_cast::<RAM_ADDR_BITS, 24>(self.copy.sm_raddr.val() >> self.k_log_row.val());
         self.ce_wr_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.copy.sm_wslot.val()) << self.k_row_bits.val())
             | bit_cast::<RAM_ADDR_BITS, 24>(self.copy.sm_waddr.val() >> self.k_log_row.val());
-        self.ce_wr_off.next = bit_cast::<OFF_BITS, 24>(self.copy.sm_waddr.val() & bit_cast::<24, 64>(self.k_row_mask.val()));
+        self.ce_wr_off.next =
+            bit_cast::<OFF_BITS, 24>(self.copy.sm_waddr.val() & bit_cast::<24, 64>(self.k_row_mask.val()));
         if self.mbar.mem_rd.val() {
-            self.mb_rd_off.d.next = bit_cast::<OFF_BITS, 15>(self.mbar.mem_rd_word.val() & self.k_word_mask.val()) << 6u64;
+            self.mb_rd_off.d.next =
+                bit_cast::<OFF_BITS, 15>(self.mbar.mem_rd_word.val() & self.k_word_mask.val()) << 6u64;
         }
         if self.copy.sm_re.val() {
             self.ce_rd_off.d.next =
@@ -1076,8 +1115,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.atom.lane_c[i].next = self.lane_c[i].val();
         }
         // Global lines go out on ag_*, shared lines to the shared RAM (granted like the LSU).
-        self.at_shared.next = (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_req.val() && !self.atom.m_global.val();
-        self.ag_req.next = (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_req.val() && self.atom.m_global.val();
+        self.at_shared.next =
+            (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_req.val() && !self.atom.m_global.val();
+        self.ag_req.next =
+            (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_req.val() && self.atom.m_global.val();
         self.ag_we.next = self.atom.m_we.val();
         self.ag_addr.next = self.atom.m_addr.val();
         self.ag_wdata.next = self.atom.m_wdata.val();
@@ -1142,13 +1183,16 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         }
         if self.mbar.resp_valid.val() && !self.ce_ev2.q.val() {
             if self.mbar.resp_pred.val() {
-                self.acc_preds.d.next = self.acc_preds.q.val() | (bit_cast::<32, 5>(1.into()) << self.mbar.resp_lane.val());
+                self.acc_preds.d.next =
+                    self.acc_preds.q.val() | (bit_cast::<32, 5>(1.into()) << self.mbar.resp_lane.val());
             }
             if self.mbar.resp_suspended.val() {
                 self.acc_suspended.d.next =
                     self.acc_suspended.q.val() | (bit_cast::<32, 5>(1.into()) << self.mbar.resp_lane.val());
             }
-            if (self.mbar.resp_error.val() != self.k_err_none.val()) && (self.acc_error.q.val() == self.k_err_none.val()) {
+            if (self.mbar.resp_error.val() != self.k_err_none.val())
+                && (self.acc_error.q.val() == self.k_err_none.val())
+            {
                 self.acc_error.d.next = self.mbar.resp_error.val();
                 self.acc_error_lane.d.next = self.mbar.resp_lane.val();
             }
@@ -1158,8 +1202,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             && (self.copy.resp_cta.val() == self.req_cta.val())
             && (self.copy.resp_warp.val() == self.req_warp.val())
         {
-            self.cp_answered.d.next = self.cp_answered.q.val() | (bit_cast::<32, 5>(1.into()) << self.copy.resp_lane.val());
-            if (self.copy.resp_error.val() != self.k_err_none.val()) && (self.acc_error.q.val() == self.k_err_none.val()) {
+            self.cp_answered.d.next =
+                self.cp_answered.q.val() | (bit_cast::<32, 5>(1.into()) << self.copy.resp_lane.val());
+            if (self.copy.resp_error.val() != self.k_err_none.val())
+                && (self.acc_error.q.val() == self.k_err_none.val())
+            {
                 self.acc_error.d.next = self.copy.resp_error.val();
                 self.acc_error_lane.d.next = self.copy.resp_lane.val();
             }
@@ -1340,7 +1387,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 // An answer of no lanes and no error: a partial arrival was recorded (its lanes
                 // are answered when the rendezvous fires), or an exit fired nothing. Nothing
                 // leaves on the response port then.
-                self.o_valid.d.next = (self.wnet.resp_lanes.val() != 0) || (self.wnet.resp_error.val() != self.k_err_none.val());
+                self.o_valid.d.next =
+                    (self.wnet.resp_lanes.val() != 0) || (self.wnet.resp_error.val() != self.k_err_none.val());
                 self.o_tag.d.next = self.req_tag.val();
                 self.o_cta.d.next = self.wnet.resp_cta.val();
                 self.o_warp.d.next = self.wnet.resp_warp.val();
@@ -1445,7 +1493,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.mem_wbytes.next = self.seq_be.val() << self.seq_off.val();
         if self.clr_we.val() {
             self.mem_we.next = true;
-            self.mem_waddr.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.clr_slot.q.val()) << self.k_row_bits.val()) | self.clr_row.q.val();
+            self.mem_waddr.next =
+                (bit_cast::<RAM_ADDR_BITS, 5>(self.clr_slot.q.val()) << self.k_row_bits.val()) | self.clr_row.q.val();
             self.mem_wdata.next = 0.into();
             self.mem_wbytes.next = self.k_all_bytes.val();
         }
@@ -1648,7 +1697,9 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic for SyncUnitTop<A, D, B, RD, R> {
+impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic
+    for SyncUnitTop<A, D, B, RD, R>
+{
     #[hdl_gen]
     fn update(&mut self) {
         self.core.clock.next = self.clock.val();

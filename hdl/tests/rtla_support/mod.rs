@@ -111,7 +111,12 @@ pub fn lint_verilog(top: &str, tag: &str, verilog: &str) {
         .expect("run verilator");
     let msg = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     let head: String = msg.lines().take(40).collect::<Vec<_>>().join("\n");
-    assert!(out.status.success() && !msg.contains("%Warning"), "verilator -Wall on {top} ({} files in {}):\n{head}", files.len(), dir.display());
+    assert!(
+        out.status.success() && !msg.contains("%Warning"),
+        "verilator -Wall on {top} ({} files in {}):\n{head}",
+        files.len(),
+        dir.display()
+    );
     let script = dir.join("lint.ys");
     let mut text: String = files.iter().map(|f| format!("read_verilog {}\n", f.display())).collect();
     text.push_str(&format!("hierarchy -check -top {top}\nproc\ncheck -assert\n"));

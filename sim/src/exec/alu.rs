@@ -46,7 +46,15 @@ pub fn widen(v: u64, ty: Ty) -> u64 {
 // ---- integer arithmetic -----------------------------------------------------------------------
 
 /// Integer `Arith` ops. `Err` carries the reason an op/type pair is not an integer op.
-pub fn int_arith(op: ArithOp, ty: Ty, mode: Option<MulMode>, sat: bool, a: u64, b: u64, c: u64) -> Result<u64, &'static str> {
+pub fn int_arith(
+    op: ArithOp,
+    ty: Ty,
+    mode: Option<MulMode>,
+    sat: bool,
+    a: u64,
+    b: u64,
+    c: u64,
+) -> Result<u64, &'static str> {
     let bits = ty.bits().min(64);
     let m = width_mask(bits);
     let signed = ty.is_signed();
@@ -179,7 +187,13 @@ fn directed<F: Fl>(r: F, residual: i32, rnd: Rounding, finite_inputs: bool) -> F
     if r.is_inf() && finite_inputs {
         let neg = r.sign_neg();
         return match rnd {
-            Rounding::Rz => if neg { -F::MAX } else { F::MAX },
+            Rounding::Rz => {
+                if neg {
+                    -F::MAX
+                } else {
+                    F::MAX
+                }
+            }
             Rounding::Rm if !neg => F::MAX,
             Rounding::Rp if neg => -F::MAX,
             _ => r,
@@ -192,13 +206,29 @@ fn directed<F: Fl>(r: F, residual: i32, rnd: Rounding, finite_inputs: bool) -> F
         Rounding::Rz | Rounding::Rzi => {
             if (residual < 0) != r.sign_neg() && r != F::zero() {
                 // the exact value is closer to zero than r
-                if r.sign_neg() { r.up() } else { r.down() }
+                if r.sign_neg() {
+                    r.up()
+                } else {
+                    r.down()
+                }
             } else {
                 r
             }
         }
-        Rounding::Rm | Rounding::Rmi => if residual < 0 { r.down() } else { r },
-        Rounding::Rp | Rounding::Rpi => if residual > 0 { r.up() } else { r },
+        Rounding::Rm | Rounding::Rmi => {
+            if residual < 0 {
+                r.down()
+            } else {
+                r
+            }
+        }
+        Rounding::Rp | Rounding::Rpi => {
+            if residual > 0 {
+                r.up()
+            } else {
+                r
+            }
+        }
         _ => r,
     }
 }
@@ -230,7 +260,8 @@ macro_rules! float_ops {
                 ArithOp::Add | ArithOp::Sub => {
                     let y = if op == ArithOp::Sub { -b } else { b };
                     let (s, e) = two_sum(a, y);
-                    let s = if s == 0.0 && e == 0.0 && rnd == Rounding::Rm && (a != 0.0 || y != 0.0) { -0.0 } else { s };
+                    let s =
+                        if s == 0.0 && e == 0.0 && rnd == Rounding::Rm && (a != 0.0 || y != 0.0) { -0.0 } else { s };
                     directed(s, if s.is_finite() { sgn(e) } else { 0 }, rnd, fin)
                 }
                 ArithOp::Mul => {
@@ -273,7 +304,11 @@ macro_rules! float_ops {
                         a
                     } else if a == b {
                         let pick_neg = op == ArithOp::Min;
-                        if a.is_sign_negative() == pick_neg { a } else { b }
+                        if a.is_sign_negative() == pick_neg {
+                            a
+                        } else {
+                            b
+                        }
                     } else if (a < b) == (op == ArithOp::Min) {
                         a
                     } else {
@@ -339,7 +374,11 @@ fn round_f64_to_half(x: f64, rnd: Rounding, bf: bool) -> u16 {
         if mag == 0 {
             return if toward_up { 1 } else { 0x8001 };
         }
-        if toward_up != neg { b + 1 } else { b - 1 }
+        if toward_up != neg {
+            b + 1
+        } else {
+            b - 1
+        }
     };
     let inf_bits: u16 = if bf { 0x7f80 } else { 0x7c00 };
     let too_big = back.is_infinite();
@@ -355,10 +394,22 @@ fn round_f64_to_half(x: f64, rnd: Rounding, bf: bool) -> u16 {
             }
         }
         Rounding::Rm | Rounding::Rmi => {
-            if too_big && back > 0.0 { finite_max } else if back > x { step(bits, false) } else { bits }
+            if too_big && back > 0.0 {
+                finite_max
+            } else if back > x {
+                step(bits, false)
+            } else {
+                bits
+            }
         }
         Rounding::Rp | Rounding::Rpi => {
-            if too_big && back < 0.0 { finite_max | 0x8000 } else if back < x { step(bits, true) } else { bits }
+            if too_big && back < 0.0 {
+                finite_max | 0x8000
+            } else if back < x {
+                step(bits, true)
+            } else {
+                bits
+            }
         }
         _ => bits,
     }
@@ -374,7 +425,16 @@ fn half_to_f64(bits: u64, bf: bool) -> f64 {
 
 /// Float `Arith` ops on f16/bf16/f16x2/bf16x2/f32/f64 bits.
 #[allow(clippy::too_many_arguments)]
-pub fn float_arith(op: ArithOp, ty: Ty, rnd: Option<Rounding>, sat: bool, ftz: bool, a: u64, b: u64, c: u64) -> Result<u64, &'static str> {
+pub fn float_arith(
+    op: ArithOp,
+    ty: Ty,
+    rnd: Option<Rounding>,
+    sat: bool,
+    ftz: bool,
+    a: u64,
+    b: u64,
+    c: u64,
+) -> Result<u64, &'static str> {
     let rnd = rnd.unwrap_or(Rounding::Rn);
     let sat_f = |x: f64| -> f64 {
         if x.is_nan() {
@@ -387,10 +447,18 @@ pub fn float_arith(op: ArithOp, ty: Ty, rnd: Option<Rounding>, sat: bool, ftz: b
         Ty::F32 => {
             let f = |x: u64| {
                 let v = f32::from_bits(x as u32);
-                if ftz { flush32(v) } else { v }
+                if ftz {
+                    flush32(v)
+                } else {
+                    v
+                }
             };
             let (fa, fb, fc) = (f(a), f(b), f(c));
-            let mut r = if matches!(op, ArithOp::Fma | ArithOp::Mad) { fma32(fa, fb, fc, rnd) } else { f32_op(op, rnd, fa, fb, fc)? };
+            let mut r = if matches!(op, ArithOp::Fma | ArithOp::Mad) {
+                fma32(fa, fb, fc, rnd)
+            } else {
+                f32_op(op, rnd, fa, fb, fc)?
+            };
             if ftz {
                 r = flush32(r);
             }
@@ -431,7 +499,15 @@ fn half_op(op: ArithOp, rnd: Rounding, sat: bool, bf: bool, a: u64, b: u64, c: u
         ArithOp::Min | ArithOp::Max | ArithOp::Copysign => f64_op(op, Rounding::Rn, x, y, z)?,
         _ => return Err("operation not defined on f16/bf16"),
     };
-    let r = if sat { if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) } } else { r };
+    let r = if sat {
+        if r.is_nan() {
+            0.0
+        } else {
+            r.clamp(0.0, 1.0)
+        }
+    } else {
+        r
+    };
     Ok(round_f64_to_half(r, rnd, bf) as u64)
 }
 
@@ -459,7 +535,11 @@ pub fn logic(op: LogicOp, ty: Ty, a: u64, b: u64) -> u64 {
         // shift amounts are unsigned 32-bit and clamp at the width
         LogicOp::Shl => {
             let s = b as u32;
-            if s >= bits { 0 } else { (a << s) & m }
+            if s >= bits {
+                0
+            } else {
+                (a << s) & m
+            }
         }
         LogicOp::Shr => {
             let s = (b as u32).min(bits - 1 + (!ty.is_signed()) as u32);
@@ -485,13 +565,22 @@ pub fn bit(op: BitOp, ty: Ty, a: u64, b: u64, c: u64, d: u64) -> Result<u64, &'s
         BitOp::Bfind => {
             // position of the most significant non-sign bit; 0xffffffff when none
             let v = if ty.is_signed() && sext(a, bits) < 0 { !a & m } else { a_m };
-            if v == 0 { 0xffff_ffff } else { (63 - v.leading_zeros()) as u64 }
+            if v == 0 {
+                0xffff_ffff
+            } else {
+                (63 - v.leading_zeros()) as u64
+            }
         }
         BitOp::Bfe => {
             let pos = (b & 0xff) as u32;
             let len = (c & 0xff) as u32;
             let sbit = if ty.is_signed() {
-                if len == 0 { false } else { let i = (pos + len - 1).min(bits - 1); (a >> i) & 1 == 1 }
+                if len == 0 {
+                    false
+                } else {
+                    let i = (pos + len - 1).min(bits - 1);
+                    (a >> i) & 1 == 1
+                }
             } else {
                 false
             };
@@ -522,7 +611,15 @@ pub fn bit(op: BitOp, ty: Ty, a: u64, b: u64, c: u64, d: u64) -> Result<u64, &'s
             for i in 0..4 {
                 let sel = (c >> (4 * i)) & 0xf;
                 let byte = (src >> (8 * (sel & 7))) & 0xff;
-                let byte = if sel & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+                let byte = if sel & 8 != 0 {
+                    if byte & 0x80 != 0 {
+                        0xff
+                    } else {
+                        0
+                    }
+                } else {
+                    byte
+                };
                 r |= byte << (8 * i);
             }
             r
@@ -530,13 +627,21 @@ pub fn bit(op: BitOp, ty: Ty, a: u64, b: u64, c: u64, d: u64) -> Result<u64, &'s
         BitOp::BfindShiftamt => {
             // the left shift that brings the found bit to the MSB: (bits - 1) - position
             let v = if ty.is_signed() && sext(a, bits) < 0 { !a & m } else { a_m };
-            if v == 0 { 0xffff_ffff } else { (bits - 1 - (63 - v.leading_zeros())) as u64 }
+            if v == 0 {
+                0xffff_ffff
+            } else {
+                (bits - 1 - (63 - v.leading_zeros())) as u64
+            }
         }
         BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp => {
             // funnel shift of the 64-bit value b:a; wrap takes c mod 32, clamp takes min(c, 32)
             let n = if matches!(op, BitOp::ShfLClamp | BitOp::ShfRClamp) { (c as u32).min(32) } else { c as u32 & 31 };
             let v = ((b as u32 as u64) << 32) | a as u32 as u64;
-            if matches!(op, BitOp::ShfLWrap | BitOp::ShfLClamp) { ((v << n) >> 32) & 0xffff_ffff } else { (v >> n) & 0xffff_ffff }
+            if matches!(op, BitOp::ShfLWrap | BitOp::ShfLClamp) {
+                ((v << n) >> 32) & 0xffff_ffff
+            } else {
+                (v >> n) & 0xffff_ffff
+            }
         }
         BitOp::Lop3 => {
             // bit i of the result is LUT[(a_i << 2) | (b_i << 1) | c_i] (ta = 0xF0, tb = 0xCC, tc = 0xAA)
@@ -601,10 +706,34 @@ pub fn compare(cmp: CmpOp, ty: Ty, ftz: bool, a: u64, b: u64) -> bool {
     match cmp {
         CmpOp::Eq | CmpOp::Equ => ua == ub,
         CmpOp::Ne | CmpOp::Neu => ua != ub,
-        CmpOp::Lt | CmpOp::Ltu => if signed { sa < sb } else { ua < ub },
-        CmpOp::Le | CmpOp::Leu => if signed { sa <= sb } else { ua <= ub },
-        CmpOp::Gt | CmpOp::Gtu => if signed { sa > sb } else { ua > ub },
-        CmpOp::Ge | CmpOp::Geu => if signed { sa >= sb } else { ua >= ub },
+        CmpOp::Lt | CmpOp::Ltu => {
+            if signed {
+                sa < sb
+            } else {
+                ua < ub
+            }
+        }
+        CmpOp::Le | CmpOp::Leu => {
+            if signed {
+                sa <= sb
+            } else {
+                ua <= ub
+            }
+        }
+        CmpOp::Gt | CmpOp::Gtu => {
+            if signed {
+                sa > sb
+            } else {
+                ua > ub
+            }
+        }
+        CmpOp::Ge | CmpOp::Geu => {
+            if signed {
+                sa >= sb
+            } else {
+                ua >= ub
+            }
+        }
         CmpOp::Lo => ua < ub,
         CmpOp::Ls => ua <= ub,
         CmpOp::Hi => ua > ub,
@@ -666,11 +795,21 @@ pub fn cvt(dst: Ty, src: Ty, rnd: Option<Rounding>, sat: bool, ftz: bool, a: u64
                 _ => x.trunc(),
             };
             let (lo, hi) = int_range(dst);
-            let v = if r <= lo as f64 { lo } else if r >= hi as f64 { hi } else { r as i128 };
+            let v = if r <= lo as f64 {
+                lo
+            } else if r >= hi as f64 {
+                hi
+            } else {
+                r as i128
+            };
             Ok(v as u64 & dm)
         }
         (false, true) => {
-            let v: i128 = if src.is_signed() { widen(a, src) as i64 as i128 } else { (a & width_mask(src.bits().min(64))) as i128 };
+            let v: i128 = if src.is_signed() {
+                widen(a, src) as i64 as i128
+            } else {
+                (a & width_mask(src.bits().min(64))) as i128
+            };
             let rnd = rnd.unwrap_or(Rounding::Rn);
             let r = match dst {
                 Ty::F64 => {

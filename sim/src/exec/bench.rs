@@ -5,7 +5,7 @@
 
 use super::{run, ExecError, Launch, RunOptions, RunResult};
 use crate::config::Config;
-use crate::encoding::{ReduxOp, ShflMode, DataType};
+use crate::encoding::{DataType, ReduxOp, ShflMode};
 use crate::ptx::ir::*;
 use crate::units::GoldenUnits;
 
@@ -150,7 +150,16 @@ struct B {
 impl B {
     fn new(name: &str, source: &str) -> B {
         B {
-            f: Function { name: name.into(), is_entry: true, params: vec![], rets: vec![], regs: vec![], body: vec![], locals: vec![], loc: Loc { line: 1, col: 1 } },
+            f: Function {
+                name: name.into(),
+                is_entry: true,
+                params: vec![],
+                rets: vec![],
+                regs: vec![],
+                body: vec![],
+                locals: vec![],
+                loc: Loc { line: 1, col: 1 },
+            },
             source: source.lines().map(|s| s.to_string()).collect(),
         }
     }
@@ -167,10 +176,24 @@ impl B {
     }
     /// `line` is the 1-based line of the PTX text the instruction corresponds to (for reports).
     fn i(&mut self, line: u32, guard: Option<(RegId, bool)>, op: Opcode, ops: Vec<Operand>) {
-        self.f.body.push(Instr { guard: guard.map(|(pred, negated)| Guard { pred, negated }), op, ops, loc: Loc { line, col: 5 } });
+        self.f.body.push(Instr {
+            guard: guard.map(|(pred, negated)| Guard { pred, negated }),
+            op,
+            ops,
+            loc: Loc { line, col: 5 },
+        });
     }
     fn module(self, vars: Vec<VarInfo>, file: &str) -> Module {
-        Module { file: file.into(), source: self.source, version: (8, 0), target_sm: 90, target: "sm_90".into(), address_size: 64, vars, funcs: vec![self.f] }
+        Module {
+            file: file.into(),
+            source: self.source,
+            version: (8, 0),
+            target_sm: 90,
+            target: "sm_90".into(),
+            address_size: 64,
+            vars,
+            funcs: vec![self.f],
+        }
     }
 }
 
@@ -190,7 +213,16 @@ fn setp(cmp: CmpOp) -> Opcode {
     Opcode::Setp { cmp, ty: Ty::U32, combine: None, ftz: false }
 }
 fn shared_var(name: &str, ty: Ty, size: u32) -> VarInfo {
-    VarInfo { name: name.into(), space: StateSpace::Shared, ty, align: ty.bytes(), size, extern_dynamic: false, init: vec![], offset: 0 }
+    VarInfo {
+        name: name.into(),
+        space: StateSpace::Shared,
+        ty,
+        align: ty.bytes(),
+        size,
+        extern_dynamic: false,
+        init: vec![],
+        offset: 0,
+    }
 }
 
 fn build_alu() -> Module {
@@ -198,7 +230,12 @@ fn build_alu() -> Module {
     let out = b.param_u64("out");
     let (p, x, y, i) = (b.reg(Ty::Pred), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32));
     let (rd, off) = (b.reg(Ty::B64), b.reg(Ty::B64));
-    b.i(10, None, Opcode::Ld { space: StateSpace::Param, ty: Ty::U64, vec: 1 }, vec![r(rd), Operand::Addr { base: AddrBase::Param(out), offset: 0 }]);
+    b.i(
+        10,
+        None,
+        Opcode::Ld { space: StateSpace::Param, ty: Ty::U64, vec: 1 },
+        vec![r(rd), Operand::Addr { base: AddrBase::Param(out), offset: 0 }],
+    );
     b.i(11, None, Opcode::Mov(Ty::U32), vec![r(x), Operand::Special(SpecialReg::Tid(0))]);
     b.i(12, None, Opcode::Mov(Ty::U32), vec![r(y), imm(0)]);
     b.i(13, None, Opcode::Mov(Ty::U32), vec![r(i), imm(0)]);
@@ -237,25 +274,58 @@ fn build_reduce() -> Module {
     let mut b = B::new("block_reduce", REDUCE_PTX);
     let out = b.param_u64("out");
     let (p, lead) = (b.reg(Ty::Pred), b.reg(Ty::Pred));
-    let (v, s, t, w, lane, rr, acc) = (b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32));
+    let (v, s, t, w, lane, rr, acc) = (
+        b.reg(Ty::B32),
+        b.reg(Ty::B32),
+        b.reg(Ty::B32),
+        b.reg(Ty::B32),
+        b.reg(Ty::B32),
+        b.reg(Ty::B32),
+        b.reg(Ty::B32),
+    );
     let (rd, sa) = (b.reg(Ty::B64), b.reg(Ty::B64));
     let partial = VarId(0);
-    b.i(10, None, Opcode::Ld { space: StateSpace::Param, ty: Ty::U64, vec: 1 }, vec![r(rd), Operand::Addr { base: AddrBase::Param(out), offset: 0 }]);
+    b.i(
+        10,
+        None,
+        Opcode::Ld { space: StateSpace::Param, ty: Ty::U64, vec: 1 },
+        vec![r(rd), Operand::Addr { base: AddrBase::Param(out), offset: 0 }],
+    );
     b.i(11, None, Opcode::Mov(Ty::U32), vec![r(v), Operand::Special(SpecialReg::Tid(0))]);
     b.i(12, None, Opcode::Mov(Ty::U32), vec![r(lane), Operand::Special(SpecialReg::Laneid)]);
     b.i(13, None, Opcode::Mov(Ty::U32), vec![r(w), Operand::Special(SpecialReg::Warpid)]);
     b.i(14, None, Opcode::Mov(Ty::U32), vec![r(acc), imm(0)]);
     b.i(15, None, Opcode::Mov(Ty::U32), vec![r(rr), imm(0)]);
     let top = b.here();
-    b.i(17, None, Opcode::Redux { op: ReduxOp::Add, ty: DataType::U32, abs: false, nan: false }, vec![r(s), r(v), imm(0xffff_ffff)]);
+    b.i(
+        17,
+        None,
+        Opcode::Redux { op: ReduxOp::Add, ty: DataType::U32, abs: false, nan: false },
+        vec![r(s), r(v), imm(0xffff_ffff)],
+    );
     b.i(18, None, Opcode::Shfl { mode: ShflMode::Bfly }, vec![r(t), r(s), imm(16), imm(31), imm(0xffff_ffff)]);
     b.i(19, None, setp(CmpOp::Eq), vec![r(lead), r(lane), imm(0)]);
     b.i(20, None, arith(ArithOp::Mul, Ty::U32, Some(MulMode::Wide)), vec![r(sa), r(w), imm(4)]);
-    b.i(20, Some((lead, false)), Opcode::St { space: StateSpace::Shared, ty: Ty::U32, vec: 1 }, vec![Operand::Addr { base: AddrBase::Reg(sa), offset: 0 }, r(t)]);
+    b.i(
+        20,
+        Some((lead, false)),
+        Opcode::St { space: StateSpace::Shared, ty: Ty::U32, vec: 1 },
+        vec![Operand::Addr { base: AddrBase::Reg(sa), offset: 0 }, r(t)],
+    );
     b.i(21, None, Opcode::Bar { kind: BarKind::Sync, aligned: true }, vec![imm(0)]);
     b.i(22, None, arith(ArithOp::Mul, Ty::U32, Some(MulMode::Wide)), vec![r(sa), r(lane), imm(4)]);
-    b.i(22, None, Opcode::Ld { space: StateSpace::Shared, ty: Ty::U32, vec: 1 }, vec![r(t), Operand::Addr { base: AddrBase::Reg(sa), offset: 0 }]);
-    b.i(23, None, Opcode::Redux { op: ReduxOp::Add, ty: DataType::U32, abs: false, nan: false }, vec![r(t), r(t), imm(0xffff_ffff)]);
+    b.i(
+        22,
+        None,
+        Opcode::Ld { space: StateSpace::Shared, ty: Ty::U32, vec: 1 },
+        vec![r(t), Operand::Addr { base: AddrBase::Reg(sa), offset: 0 }],
+    );
+    b.i(
+        23,
+        None,
+        Opcode::Redux { op: ReduxOp::Add, ty: DataType::U32, abs: false, nan: false },
+        vec![r(t), r(t), imm(0xffff_ffff)],
+    );
     b.i(24, None, arith(ArithOp::Add, Ty::U32, None), vec![r(acc), r(acc), r(t)]);
     b.i(25, None, Opcode::Bar { kind: BarKind::Sync, aligned: true }, vec![imm(0)]);
     b.i(26, None, arith(ArithOp::Add, Ty::U32, None), vec![r(rr), r(rr), imm(1)]);
@@ -287,7 +357,8 @@ fn build_pipeline() -> Module {
     let mut b = B::new("pipeline", PIPE_PTX);
     let out = b.param_u64("out");
     let (p, done, ok) = (b.reg(Ty::Pred), b.reg(Ty::Pred), b.reg(Ty::Pred));
-    let (w, i, v, sum, par, lane) = (b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32));
+    let (w, i, v, sum, par, lane) =
+        (b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32), b.reg(Ty::B32));
     let (rd, tok, sa) = (b.reg(Ty::B64), b.reg(Ty::B64), b.reg(Ty::B64));
     let (full, empty) = (VarId(0), VarId(1)); // VarId(2) is `slot`, at shared offset 16
     let var = |v: VarId| Operand::Addr { base: AddrBase::Var(v), offset: 0 };
@@ -312,11 +383,28 @@ fn build_pipeline() -> Module {
     let prod = b.here();
     b.i(19, None, Opcode::Logic { op: LogicOp::Xor, ty: Ty::B32 }, vec![r(v), r(par), imm(1)]);
     let pwait = b.here();
-    b.i(19, None, Opcode::MbTestWait { try_wait: true, parity: true, space: sp, sem: Sem::Acquire, scope: Scope::Cta }, vec![r(ok), var(empty), r(v)]);
+    b.i(
+        19,
+        None,
+        Opcode::MbTestWait { try_wait: true, parity: true, space: sp, sem: Sem::Acquire, scope: Scope::Cta },
+        vec![r(ok), var(empty), r(v)],
+    );
     b.i(19, Some((ok, true)), Opcode::Bra { uni: false }, vec![Operand::Label(pwait)]);
     b.i(19, None, arith(ArithOp::Add, Ty::U32, None), vec![r(v), r(i), r(lane)]);
     b.i(19, None, Opcode::St { space: sp, ty: Ty::U32, vec: 1 }, vec![at(sa), r(v)]);
-    b.i(19, None, Opcode::MbArrive { drop: false, expect_tx: false, no_complete: false, space: sp, sem: Sem::Release, scope: Scope::Cta }, vec![r(tok), var(full)]);
+    b.i(
+        19,
+        None,
+        Opcode::MbArrive {
+            drop: false,
+            expect_tx: false,
+            no_complete: false,
+            space: sp,
+            sem: Sem::Release,
+            scope: Scope::Cta,
+        },
+        vec![r(tok), var(full)],
+    );
     b.i(19, None, Opcode::Logic { op: LogicOp::Xor, ty: Ty::B32 }, vec![r(par), r(par), imm(1)]);
     b.i(19, None, arith(ArithOp::Add, Ty::U32, None), vec![r(i), r(i), imm(1)]);
     b.i(19, None, setp(CmpOp::Lt), vec![r(done), r(i), imm(PIPE_ITERS as u64)]);
@@ -324,22 +412,47 @@ fn build_pipeline() -> Module {
     b.i(19, None, Opcode::Exit, vec![]);
     // consumer: wait `full` phase par, read, arrive `empty`
     let cons = b.here();
-    b.i(20, None, Opcode::MbTestWait { try_wait: true, parity: true, space: sp, sem: Sem::Acquire, scope: Scope::Cta }, vec![r(ok), var(full), r(par)]);
+    b.i(
+        20,
+        None,
+        Opcode::MbTestWait { try_wait: true, parity: true, space: sp, sem: Sem::Acquire, scope: Scope::Cta },
+        vec![r(ok), var(full), r(par)],
+    );
     b.i(20, Some((ok, true)), Opcode::Bra { uni: false }, vec![Operand::Label(cons)]);
     b.i(20, None, Opcode::Ld { space: sp, ty: Ty::U32, vec: 1 }, vec![r(v), at(sa)]);
     b.i(20, None, arith(ArithOp::Add, Ty::U32, None), vec![r(sum), r(sum), r(v)]);
-    b.i(20, None, Opcode::MbArrive { drop: false, expect_tx: false, no_complete: false, space: sp, sem: Sem::Release, scope: Scope::Cta }, vec![r(tok), var(empty)]);
+    b.i(
+        20,
+        None,
+        Opcode::MbArrive {
+            drop: false,
+            expect_tx: false,
+            no_complete: false,
+            space: sp,
+            sem: Sem::Release,
+            scope: Scope::Cta,
+        },
+        vec![r(tok), var(empty)],
+    );
     b.i(20, None, Opcode::Logic { op: LogicOp::Xor, ty: Ty::B32 }, vec![r(par), r(par), imm(1)]);
     b.i(20, None, arith(ArithOp::Add, Ty::U32, None), vec![r(i), r(i), imm(1)]);
     b.i(20, None, setp(CmpOp::Lt), vec![r(done), r(i), imm(PIPE_ITERS as u64)]);
     b.i(20, Some((done, false)), Opcode::Bra { uni: false }, vec![Operand::Label(cons)]);
-    b.i(20, None, Opcode::Ld { space: StateSpace::Param, ty: Ty::U64, vec: 1 }, vec![r(rd), Operand::Addr { base: AddrBase::Param(out), offset: 0 }]);
+    b.i(
+        20,
+        None,
+        Opcode::Ld { space: StateSpace::Param, ty: Ty::U64, vec: 1 },
+        vec![r(rd), Operand::Addr { base: AddrBase::Param(out), offset: 0 }],
+    );
     b.i(20, None, arith(ArithOp::Mul, Ty::U32, Some(MulMode::Wide)), vec![r(tok), r(lane), imm(4)]);
     b.i(20, None, arith(ArithOp::Add, Ty::U64, None), vec![r(rd), r(rd), r(tok)]);
     b.i(20, None, Opcode::St { space: StateSpace::Global, ty: Ty::U32, vec: 1 }, vec![at(rd), r(sum)]);
     b.i(20, None, Opcode::Exit, vec![]);
     b.f.body[bra_consumer as usize].ops[0] = Operand::Label(cons);
-    b.module(vec![shared_var("full", Ty::B64, 8), shared_var("empty", Ty::B64, 8), shared_var("slot", Ty::B32, 128)], "bench/pipeline.ptx")
+    b.module(
+        vec![shared_var("full", Ty::B64, 8), shared_var("empty", Ty::B64, 8), shared_var("slot", Ty::B32, 128)],
+        "bench/pipeline.ptx",
+    )
 }
 
 fn check_pipeline(res: &RunResult) -> Result<(), String> {
@@ -401,7 +514,8 @@ pub fn measure(k: &BenchKernel, config: &Config, reps: u32) -> Result<BenchFigur
     for _ in 0..reps.max(1) {
         let mut unit = GoldenUnits::new(config);
         let t0 = std::time::Instant::now();
-        let res = run(&module, &launch, config, &mut unit, RunOptions::default()).map_err(|e| format!("{}: {e}", k.name))?;
+        let res =
+            run(&module, &launch, config, &mut unit, RunOptions::default()).map_err(|e| format!("{}: {e}", k.name))?;
         let secs = t0.elapsed().as_secs_f64();
         (k.check)(&res)?;
         let n = res.stats.thread_instructions;

@@ -20,7 +20,11 @@ pub struct Site {
 
 impl fmt::Display for Site {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at {} (`{}`), CTA ({}, {}, {}), warp {}", self.at, self.source, self.cta[0], self.cta[1], self.cta[2], self.warp)?;
+        write!(
+            f,
+            "at {} (`{}`), CTA ({}, {}, {}), warp {}",
+            self.at, self.source, self.cta[0], self.cta[1], self.cta[2], self.warp
+        )?;
         if let Some(l) = self.lane {
             write!(f, ", lane {l}")?;
         }

@@ -23,14 +23,34 @@ use std::fmt;
 /// An element type of a buffer or a parameter value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ElemType {
-    U8, U16, U32, U64, S8, S16, S32, S64, F16, Bf16, F32, F64,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    F16,
+    Bf16,
+    F32,
+    F64,
 }
 
 impl ElemType {
     pub const ALL: &'static [(&'static str, ElemType)] = &[
-        ("u8", ElemType::U8), ("u16", ElemType::U16), ("u32", ElemType::U32), ("u64", ElemType::U64),
-        ("s8", ElemType::S8), ("s16", ElemType::S16), ("s32", ElemType::S32), ("s64", ElemType::S64),
-        ("f16", ElemType::F16), ("bf16", ElemType::Bf16), ("f32", ElemType::F32), ("f64", ElemType::F64),
+        ("u8", ElemType::U8),
+        ("u16", ElemType::U16),
+        ("u32", ElemType::U32),
+        ("u64", ElemType::U64),
+        ("s8", ElemType::S8),
+        ("s16", ElemType::S16),
+        ("s32", ElemType::S32),
+        ("s64", ElemType::S64),
+        ("f16", ElemType::F16),
+        ("bf16", ElemType::Bf16),
+        ("f32", ElemType::F32),
+        ("f64", ElemType::F64),
     ];
     pub fn from_name(s: &str) -> Option<ElemType> {
         ElemType::ALL.iter().find(|(n, _)| *n == s).map(|(_, t)| *t)
@@ -61,7 +81,10 @@ impl ElemType {
                     "nan" | "NaN" => Ok(f64::NAN),
                     "inf" | "+inf" => Ok(f64::INFINITY),
                     "-inf" => Ok(f64::NEG_INFINITY),
-                    _ => Err(launch_err(field, format!("`{s}` is not a number (floats also take \"nan\", \"inf\", \"-inf\")"))),
+                    _ => Err(launch_err(
+                        field,
+                        format!("`{s}` is not a number (floats also take \"nan\", \"inf\", \"-inf\")"),
+                    )),
                 },
                 other => Err(launch_err(field, format!("expected a number, found {}", other.kind()))),
             }
@@ -71,7 +94,10 @@ impl ElemType {
                 Yaml::Int(i) => Ok(*i as i128),
                 Yaml::UInt(u) => Ok(*u as i128),
                 Yaml::Float(f) if f.fract() == 0.0 && f.abs() < 1.9e19 => Ok(*f as i128),
-                other => Err(launch_err(field, format!("expected an integer for type {}, found {}", self.name(), other.kind()))),
+                other => Err(launch_err(
+                    field,
+                    format!("expected an integer for type {}, found {}", self.name(), other.kind()),
+                )),
             }
         };
         let ranged = |lo: i128, hi: i128| -> Result<u64, ExecError> {
@@ -174,7 +200,15 @@ pub struct Launch {
 impl Launch {
     /// A launch of one CTA of `threads` threads with no buffers or params (tests build on it).
     pub fn simple(threads: u32) -> Launch {
-        Launch { entry: None, grid: [1, 1, 1], block: [threads, 1, 1], dynamic_shared: 0, cluster: [1, 1, 1], buffers: vec![], params: vec![] }
+        Launch {
+            entry: None,
+            grid: [1, 1, 1],
+            block: [threads, 1, 1],
+            dynamic_shared: 0,
+            cluster: [1, 1, 1],
+            buffers: vec![],
+            params: vec![],
+        }
     }
     pub fn threads_per_cta(&self) -> u32 {
         self.block.iter().product()
@@ -184,14 +218,19 @@ impl Launch {
     }
 
     pub fn from_file(path: &std::path::Path) -> Result<Launch, ExecError> {
-        let text = std::fs::read_to_string(path).map_err(|e| launch_err("(file)", format!("{}: {e}", path.display())))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| launch_err("(file)", format!("{}: {e}", path.display())))?;
         Launch::from_yaml(&text)
     }
 
     pub fn from_yaml(text: &str) -> Result<Launch, ExecError> {
-        let doc: Yaml = serde_saphyr::from_str(text).map_err(|e| launch_err("(document)", format!("not valid YAML: {e}")))?;
+        let doc: Yaml =
+            serde_saphyr::from_str(text).map_err(|e| launch_err("(document)", format!("not valid YAML: {e}")))?;
         let Yaml::Map(fields) = doc else {
-            return Err(launch_err("(document)", format!("a launch file is a mapping of fields, found {}", doc.kind())));
+            return Err(launch_err(
+                "(document)",
+                format!("a launch file is a mapping of fields, found {}", doc.kind()),
+            ));
         };
         const KNOWN: &[&str] = &["entry", "grid", "block", "shared_bytes", "cluster", "buffers", "params"];
         for (k, _) in &fields {
@@ -220,7 +259,9 @@ impl Launch {
             let mut out = [1u32; 3];
             for (i, it) in items.iter().enumerate() {
                 let f = format!("{k}[{i}]");
-                let n = it.as_u64().ok_or_else(|| launch_err(&f, format!("expected a positive integer, found {}", it.kind())))?;
+                let n = it
+                    .as_u64()
+                    .ok_or_else(|| launch_err(&f, format!("expected a positive integer, found {}", it.kind())))?;
                 if n == 0 || n > u32::MAX as u64 {
                     return Err(launch_err(&f, format!("{n} is out of range: allowed 1..={}", u32::MAX)));
                 }
@@ -234,7 +275,9 @@ impl Launch {
         let dynamic_shared = match get("shared_bytes") {
             None => 0,
             Some(v) => {
-                let n = v.as_u64().ok_or_else(|| launch_err("shared_bytes", format!("expected a byte count, found {}", v.kind())))?;
+                let n = v
+                    .as_u64()
+                    .ok_or_else(|| launch_err("shared_bytes", format!("expected a byte count, found {}", v.kind())))?;
                 u32::try_from(n).map_err(|_| launch_err("shared_bytes", format!("{n} is too large")))?
             }
         };
@@ -247,7 +290,12 @@ impl Launch {
                     buffers.push(parse_buffer(name, spec)?);
                 }
             }
-            Some(v) => return Err(launch_err("buffers", format!("expected a mapping name -> {{type, data|len}}, found {}", v.kind()))),
+            Some(v) => {
+                return Err(launch_err(
+                    "buffers",
+                    format!("expected a mapping name -> {{type, data|len}}, found {}", v.kind()),
+                ))
+            }
         }
 
         let mut params = Vec::new();
@@ -259,17 +307,36 @@ impl Launch {
                     params.push(match it {
                         Yaml::Str(s) => {
                             if !buffers.iter().any(|b| &b.name == s) {
-                                return Err(launch_err(&field, format!("`{s}` is not a buffer of this launch; buffers: {}", buffers.iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(", "))));
+                                return Err(launch_err(
+                                    &field,
+                                    format!(
+                                        "`{s}` is not a buffer of this launch; buffers: {}",
+                                        buffers.iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(", ")
+                                    ),
+                                ));
                             }
                             ParamValue::Buffer(s.clone())
                         }
                         Yaml::Map(m) if m.len() == 1 => {
                             let (tn, v) = &m[0];
-                            let ty = ElemType::from_name(tn).ok_or_else(|| launch_err(format!("{field}.{tn}"), format!("unknown type; allowed: {}", ElemType::allowed())))?;
+                            let ty = ElemType::from_name(tn).ok_or_else(|| {
+                                launch_err(
+                                    format!("{field}.{tn}"),
+                                    format!("unknown type; allowed: {}", ElemType::allowed()),
+                                )
+                            })?;
                             let bits = ty.encode(v, &format!("{field}.{tn}"))?;
                             ParamValue::Scalar { ty, bits }
                         }
-                        other => return Err(launch_err(&field, format!("expected a buffer name or {{type: value}} such as {{u32: 7}}, found {}", other.kind()))),
+                        other => {
+                            return Err(launch_err(
+                                &field,
+                                format!(
+                                    "expected a buffer name or {{type: value}} such as {{u32: 7}}, found {}",
+                                    other.kind()
+                                ),
+                            ))
+                        }
                     });
                 }
             }
@@ -283,7 +350,10 @@ impl Launch {
 fn parse_buffer(name: &str, spec: &Yaml) -> Result<BufferSpec, ExecError> {
     let base = format!("buffers.{name}");
     let Yaml::Map(m) = spec else {
-        return Err(launch_err(&base, format!("expected {{type: T, data: [...]}} or {{type: T, len: N}}, found {}", spec.kind())));
+        return Err(launch_err(
+            &base,
+            format!("expected {{type: T, data: [...]}} or {{type: T, len: N}}, found {}", spec.kind()),
+        ));
     };
     for (k, _) in m {
         if !["type", "data", "len"].contains(&k.as_str()) {
@@ -292,18 +362,27 @@ fn parse_buffer(name: &str, spec: &Yaml) -> Result<BufferSpec, ExecError> {
     }
     let get = |k: &str| m.iter().find(|(n, _)| n == k).map(|(_, v)| v);
     let ty = match get("type") {
-        Some(Yaml::Str(s)) => ElemType::from_name(s).ok_or_else(|| launch_err(format!("{base}.type"), format!("`{s}` is not an element type; allowed: {}", ElemType::allowed())))?,
+        Some(Yaml::Str(s)) => ElemType::from_name(s).ok_or_else(|| {
+            launch_err(
+                format!("{base}.type"),
+                format!("`{s}` is not an element type; allowed: {}", ElemType::allowed()),
+            )
+        })?,
         Some(v) => return Err(launch_err(format!("{base}.type"), format!("expected a type name, found {}", v.kind()))),
         None => return Err(launch_err(format!("{base}.type"), "missing (required)")),
     };
     let data = match get("data") {
         None => None,
         Some(Yaml::Seq(items)) => Some(items),
-        Some(v) => return Err(launch_err(format!("{base}.data"), format!("expected a list of values, found {}", v.kind()))),
+        Some(v) => {
+            return Err(launch_err(format!("{base}.data"), format!("expected a list of values, found {}", v.kind())))
+        }
     };
     let len = match get("len") {
         None => None,
-        Some(v) => Some(v.as_u64().ok_or_else(|| launch_err(format!("{base}.len"), format!("expected an element count, found {}", v.kind())))?),
+        Some(v) => Some(v.as_u64().ok_or_else(|| {
+            launch_err(format!("{base}.len"), format!("expected an element count, found {}", v.kind()))
+        })?),
     };
     let count = match (data, len) {
         (None, None) => return Err(launch_err(&base, "needs `data` or `len`")),
@@ -311,14 +390,20 @@ fn parse_buffer(name: &str, spec: &Yaml) -> Result<BufferSpec, ExecError> {
         (None, Some(n)) => n,
         (Some(d), Some(n)) => {
             if (d.len() as u64) > n {
-                return Err(launch_err(format!("{base}.len"), format!("{n} is smaller than data's {} elements", d.len())));
+                return Err(launch_err(
+                    format!("{base}.len"),
+                    format!("{n} is smaller than data's {} elements", d.len()),
+                ));
             }
             n
         }
     };
     const MAX_BYTES: u64 = 1 << 30;
     if count * ty.bytes() as u64 > MAX_BYTES {
-        return Err(launch_err(format!("{base}.len"), format!("{count} elements exceed the 1 GiB limit of one buffer")));
+        return Err(launch_err(
+            format!("{base}.len"),
+            format!("{count} elements exceed the 1 GiB limit of one buffer"),
+        ));
     }
     let mut bytes = vec![0u8; count as usize * ty.bytes()];
     if let Some(items) = data {

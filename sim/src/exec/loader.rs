@@ -82,7 +82,14 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
     let entries: Vec<_> = module.entries().collect();
     let entry = match &launch.entry {
         Some(name) => entries.iter().find(|(_, f)| &f.name == name).map(|(id, _)| *id).ok_or_else(|| {
-            launch_err("entry", format!("no .entry `{name}` in {}; entries: {}", module.file, entries.iter().map(|(_, f)| f.name.as_str()).collect::<Vec<_>>().join(", ")))
+            launch_err(
+                "entry",
+                format!(
+                    "no .entry `{name}` in {}; entries: {}",
+                    module.file,
+                    entries.iter().map(|(_, f)| f.name.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )
         })?,
         None => match entries.as_slice() {
             [(id, _)] => *id,
@@ -90,7 +97,12 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
             many => {
                 return Err(launch_err(
                     "entry",
-                    format!("{} has {} entries, name one: {}", module.file, many.len(), many.iter().map(|(_, f)| f.name.as_str()).collect::<Vec<_>>().join(", ")),
+                    format!(
+                        "{} has {} entries, name one: {}",
+                        module.file,
+                        many.len(),
+                        many.iter().map(|(_, f)| f.name.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
                 ))
             }
         },
@@ -101,15 +113,30 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
     let threads = launch.threads_per_cta();
     let max_threads = cfg.max_warps_per_cta * cfg.warp_size;
     if threads == 0 || threads > max_threads {
-        return Err(launch_err("block", format!("{threads} threads per CTA; this config allows 1..={max_threads} (max_warps_per_cta = {})", cfg.max_warps_per_cta)));
+        return Err(launch_err(
+            "block",
+            format!(
+                "{threads} threads per CTA; this config allows 1..={max_threads} (max_warps_per_cta = {})",
+                cfg.max_warps_per_cta
+            ),
+        ));
     }
     let cluster_ctas: u32 = launch.cluster.iter().product();
     if cluster_ctas > cfg.cluster_size || cluster_ctas > cfg.cta_slots {
-        return Err(launch_err("cluster", format!("{cluster_ctas} CTAs per cluster; this config allows at most {} (cluster_size) and {} (cta_slots)", cfg.cluster_size, cfg.cta_slots)));
+        return Err(launch_err(
+            "cluster",
+            format!(
+                "{cluster_ctas} CTAs per cluster; this config allows at most {} (cluster_size) and {} (cta_slots)",
+                cfg.cluster_size, cfg.cta_slots
+            ),
+        ));
     }
     for d in 0..3 {
         if launch.grid[d] % launch.cluster[d] != 0 {
-            return Err(launch_err(format!("cluster[{d}]"), format!("grid[{d}] = {} is not a multiple of cluster[{d}] = {}", launch.grid[d], launch.cluster[d])));
+            return Err(launch_err(
+                format!("cluster[{d}]"),
+                format!("grid[{d}] = {} is not a multiple of cluster[{d}] = {}", launch.grid[d], launch.cluster[d]),
+            ));
         }
     }
 
@@ -161,7 +188,10 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
     if total_shared > cfg.shared_bytes as u64 {
         return Err(launch_err(
             "shared_bytes",
-            format!("{} static + {} dynamic shared bytes exceed the config's shared_bytes = {}", shared_static, launch.dynamic_shared, cfg.shared_bytes),
+            format!(
+                "{} static + {} dynamic shared bytes exceed the config's shared_bytes = {}",
+                shared_static, launch.dynamic_shared, cfg.shared_bytes
+            ),
         ));
     }
 
@@ -185,7 +215,12 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
     if launch.params.len() != kernel.params.len() {
         return Err(launch_err(
             "params",
-            format!("kernel `{}` takes {} parameters, the launch gives {}", kernel.name, kernel.params.len(), launch.params.len()),
+            format!(
+                "kernel `{}` takes {} parameters, the launch gives {}",
+                kernel.name,
+                kernel.params.len(),
+                launch.params.len()
+            ),
         ));
     }
     for (i, (p, v)) in kernel.params.iter().zip(&launch.params).enumerate() {
@@ -199,7 +234,10 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
             ParamValue::Scalar { ty, bits } => (*bits, ty.bytes()),
         };
         if bytes != size {
-            return Err(launch_err(&field, format!("parameter `{}` is {size} bytes ({:?}), the value is {bytes} bytes", p.name, p.ty)));
+            return Err(launch_err(
+                &field,
+                format!("parameter `{}` is {size} bytes ({:?}), the value is {bytes} bytes", p.name, p.ty),
+            ));
         }
         let off = kf.offsets[i] as usize;
         kernel_params[off..off + size].copy_from_slice(&bits.to_le_bytes()[..size]);

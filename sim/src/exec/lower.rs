@@ -82,7 +82,15 @@ fn split_dests(ops: &[Operand], nsrc: usize) -> (Vec<&Operand>, &[Operand]) {
 
 impl<'a> Machine<'a> {
     /// Execute a sync instruction for the lanes of `m` (guard true); `off` lanes skip it.
-    pub(super) fn exec_sync(&mut self, slot: usize, w: &mut Warp, g: Group, m: u32, off: u32, instr: &'a Instr) -> Result<(), ExecError> {
+    pub(super) fn exec_sync(
+        &mut self,
+        slot: usize,
+        w: &mut Warp,
+        g: Group,
+        m: u32,
+        off: u32,
+        instr: &'a Instr,
+    ) -> Result<(), ExecError> {
         w.advance(off);
         if m == 0 {
             return Ok(());
@@ -92,7 +100,9 @@ impl<'a> Machine<'a> {
             // a different aligned barrier already has lanes of this warp parked: divergence UB
             if w.parked != 0 {
                 let l = w.parked.trailing_zeros() as usize;
-                if (w.func[l], w.pc[l]) != (g.func, g.pc) && (is_aligned(&instr.op) || is_aligned(&self.instr(w.func[l], w.pc[l]).op)) {
+                if (w.func[l], w.pc[l]) != (g.func, g.pc)
+                    && (is_aligned(&instr.op) || is_aligned(&self.instr(w.func[l], w.pc[l]).op))
+                {
                     let other = self.site(slot, w.index, w.func[l], w.pc[l], None);
                     return Err(self.ub(
                         slot,
@@ -154,15 +164,31 @@ impl<'a> Machine<'a> {
         for gr in &groups {
             let ins = self.instr(gr.func, gr.pc);
             if groups.len() > 1 && (is_aligned(&ins.op) || is_aligned(&instr.op)) {
-                return Err(self.ub(slot, w, gr, "aligned barrier in divergent code: lanes of one warp reached different barrier instructions", Some(59), Some(gr.mask.trailing_zeros() as usize)));
+                return Err(self.ub(
+                    slot,
+                    w,
+                    gr,
+                    "aligned barrier in divergent code: lanes of one warp reached different barrier instructions",
+                    Some(59),
+                    Some(gr.mask.trailing_zeros() as usize),
+                ));
             }
             let mut rs = self.lower(slot, w, gr, ins)?;
             let r = rs.remove(0);
             match &mut req {
                 None => req = Some(r),
                 Some(acc) => {
-                    if (acc.op, acc.imm, acc.imm2, acc.flags & !flags::NEGATE) != (r.op, r.imm, r.imm2, r.flags & !flags::NEGATE) {
-                        return Err(self.ub(slot, w, gr, "lanes of one warp arrived at barriers with different operands", None, Some(gr.mask.trailing_zeros() as usize)));
+                    if (acc.op, acc.imm, acc.imm2, acc.flags & !flags::NEGATE)
+                        != (r.op, r.imm, r.imm2, r.flags & !flags::NEGATE)
+                    {
+                        return Err(self.ub(
+                            slot,
+                            w,
+                            gr,
+                            "lanes of one warp arrived at barriers with different operands",
+                            None,
+                            Some(gr.mask.trailing_zeros() as usize),
+                        ));
                     }
                     acc.active_mask |= r.active_mask;
                     for l in lanes(r.active_mask) {
@@ -190,7 +216,14 @@ impl<'a> Machine<'a> {
         self.src(slot, w, g.depth, op, g.mask, &mut c).map_err(|e| self.unsupported(slot, w, g, e))?;
         let l0 = g.mask.trailing_zeros() as usize;
         if let Some(l) = lanes(g.mask).find(|&l| c[l] != c[l0]) {
-            return Err(self.ub(slot, w, g, format!("{what} must be the same in every lane of the warp (lane {l0}: {}, lane {l}: {})", c[l0], c[l]), None, Some(l)));
+            return Err(self.ub(
+                slot,
+                w,
+                g,
+                format!("{what} must be the same in every lane of the warp (lane {l0}: {}, lane {l}: {})", c[l0], c[l]),
+                None,
+                Some(l),
+            ));
         }
         Ok(c[l0])
     }
@@ -210,7 +243,14 @@ impl<'a> Machine<'a> {
     }
 
     /// Resolve the per-lane addresses of a sync op's address operand to (space, address).
-    fn sync_addrs(&self, slot: usize, w: &Warp, g: &Group, op: &Operand, space: StateSpace) -> Result<[(Space, u64); LANES], ExecError> {
+    fn sync_addrs(
+        &self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        op: &Operand,
+        space: StateSpace,
+    ) -> Result<[(Space, u64); LANES], ExecError> {
         let a = self.addrs(slot, w, g, op, space, g.mask).map_err(|e| self.unsupported(slot, w, g, e))?;
         let rank = self.ctas[slot].as_ref().map(|c| c.rank).unwrap_or(0);
         let mut out = [(Space::SharedCta, 0u64); LANES];
@@ -223,15 +263,44 @@ impl<'a> Machine<'a> {
                 StateSpace::SharedCluster => match classify(x) {
                     Generic::Cluster(r, o) if r == rank => (Space::SharedCta, o as u64),
                     Generic::Cluster(..) => (Space::SharedCluster, x),
-                    _ => return Err(self.ub(slot, w, g, format!("address {x:#x} is not a shared::cluster address"), None, Some(l))),
+                    _ => {
+                        return Err(self.ub(
+                            slot,
+                            w,
+                            g,
+                            format!("address {x:#x} is not a shared::cluster address"),
+                            None,
+                            Some(l),
+                        ))
+                    }
                 },
                 _ => match classify(x) {
                     Generic::Global(x) => (Space::Global, x),
                     Generic::Shared(o) => (Space::SharedCta, o as u64),
                     Generic::Cluster(r, o) if r == rank => (Space::SharedCta, o as u64),
                     Generic::Cluster(..) => (Space::SharedCluster, x),
-                    Generic::Local(_) => return Err(self.ub(slot, w, g, format!("generic address {x:#x} points to local memory, which sync operations cannot access"), None, Some(l))),
-                    Generic::Invalid => return Err(self.ub(slot, w, g, format!("generic address {x:#x} is in no memory window (global, shared, local)"), None, Some(l))),
+                    Generic::Local(_) => {
+                        return Err(self.ub(
+                            slot,
+                            w,
+                            g,
+                            format!(
+                                "generic address {x:#x} points to local memory, which sync operations cannot access"
+                            ),
+                            None,
+                            Some(l),
+                        ))
+                    }
+                    Generic::Invalid => {
+                        return Err(self.ub(
+                            slot,
+                            w,
+                            g,
+                            format!("generic address {x:#x} is in no memory window (global, shared, local)"),
+                            None,
+                            Some(l),
+                        ))
+                    }
                 },
             };
         }
@@ -247,7 +316,14 @@ impl<'a> Machine<'a> {
     }
 
     /// Split `r` by the per-lane address spaces in `spaces` (one request per distinct space).
-    fn split_by_space(&mut self, slot: usize, w: &Warp, g: &Group, r: Request, spaces: &[(Space, u64); LANES]) -> Vec<Request> {
+    fn split_by_space(
+        &mut self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        r: Request,
+        spaces: &[(Space, u64); LANES],
+    ) -> Vec<Request> {
         let mut out: Vec<Request> = Vec::new();
         for l in lanes(g.mask) {
             let sp = spaces[l].0;
@@ -268,7 +344,13 @@ impl<'a> Machine<'a> {
     }
 
     /// Build the request(s) for one sync instruction executed by the lanes of `g`.
-    pub(super) fn lower(&mut self, slot: usize, w: &Warp, g: &Group, instr: &'a Instr) -> Result<Vec<Request>, ExecError> {
+    pub(super) fn lower(
+        &mut self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        instr: &'a Instr,
+    ) -> Result<Vec<Request>, ExecError> {
         let ops = &instr.ops;
         let arg = |i: usize| ops.get(i).ok_or(());
         let missing = |me: &Self| me.unsupported(slot, w, g, format!("{:?}: missing operand", instr.op));
@@ -281,7 +363,8 @@ impl<'a> Machine<'a> {
             };
         }
         let features = &self.cfg.features;
-        let not_built = |me: &Self, what: &str| me.ub(slot, w, g, format!("{} ({what})", ErrorCode::NotBuilt.name()), None, None);
+        let not_built =
+            |me: &Self, what: &str| me.ub(slot, w, g, format!("{} ({what})", ErrorCode::NotBuilt.name()), None, None);
         let mut reqs = Vec::new();
         match &instr.op {
             Opcode::Bar { kind, .. } => {
@@ -312,7 +395,9 @@ impl<'a> Machine<'a> {
                 }
                 reqs.push(r);
             }
-            Opcode::BarrierCluster { wait, .. } => reqs.push(self.base_req(slot, w, g, if *wait { Op::BarClusterWait } else { Op::BarClusterArrive })),
+            Opcode::BarrierCluster { wait, .. } => {
+                reqs.push(self.base_req(slot, w, g, if *wait { Op::BarClusterWait } else { Op::BarClusterArrive }))
+            }
             Opcode::BarWarpSync => {
                 let mut r = self.base_req(slot, w, g, Op::WarpSync);
                 r.member_mask = self.uniform(slot, w, g, op!(0), "membermask")? as u32;
@@ -380,7 +465,8 @@ impl<'a> Machine<'a> {
                 }
                 let mut r = self.base_req(slot, w, g, Op::ShflSync);
                 r.sub = mode.code();
-                let (a, b, c) = (self.col(slot, w, g, &srcs[0])?, self.col(slot, w, g, &srcs[1])?, self.col(slot, w, g, &srcs[2])?);
+                let (a, b, c) =
+                    (self.col(slot, w, g, &srcs[0])?, self.col(slot, w, g, &srcs[1])?, self.col(slot, w, g, &srcs[2])?);
                 for l in lanes(g.mask) {
                     r.lanes[l].a = (a[l] & 0xffff_ffff) as u128;
                     r.lanes[l].b = (b[l] & 0xffff_ffff) as u128;
@@ -407,9 +493,13 @@ impl<'a> Machine<'a> {
                 }
                 let addrs = self.sync_addrs(slot, w, g, op!(base), *space)?;
                 let eb = ty.bytes() as usize;
-                let b = self.pack_values(slot, w, g, op!(base + 1), g.mask, bytes_ty(eb), r.vec as usize).map_err(|e| self.unsupported(slot, w, g, e))?;
+                let b = self
+                    .pack_values(slot, w, g, op!(base + 1), g.mask, bytes_ty(eb), r.vec as usize)
+                    .map_err(|e| self.unsupported(slot, w, g, e))?;
                 let c = match ops.get(base + 2) {
-                    Some(o) if *aop == crate::encoding::AtomOp::Cas => self.pack_values(slot, w, g, o, g.mask, bytes_ty(eb), 1).map_err(|e| self.unsupported(slot, w, g, e))?,
+                    Some(o) if *aop == crate::encoding::AtomOp::Cas => self
+                        .pack_values(slot, w, g, o, g.mask, bytes_ty(eb), 1)
+                        .map_err(|e| self.unsupported(slot, w, g, e))?,
                     _ => [0u128; LANES],
                 };
                 for l in lanes(g.mask) {
@@ -427,10 +517,13 @@ impl<'a> Machine<'a> {
                 r.dtype = *ty;
                 r.space = Space::SharedCluster;
                 let rank = self.ctas[slot].as_ref().map(|c| c.rank).unwrap_or(0) as u64;
-                let window = |(sp, x): (Space, u64)| if sp == Space::SharedCta { CLUSTER_BASE + rank * WINDOW + x } else { x };
+                let window =
+                    |(sp, x): (Space, u64)| if sp == Space::SharedCta { CLUSTER_BASE + rank * WINDOW + x } else { x };
                 let addrs = self.sync_addrs(slot, w, g, op!(0), StateSpace::SharedCluster)?;
                 let mbars = self.sync_addrs(slot, w, g, op!(2), StateSpace::SharedCluster)?;
-                let b = self.pack_values(slot, w, g, op!(1), g.mask, bytes_ty(ty.bytes() as usize), 1).map_err(|e| self.unsupported(slot, w, g, e))?;
+                let b = self
+                    .pack_values(slot, w, g, op!(1), g.mask, bytes_ty(ty.bytes() as usize), 1)
+                    .map_err(|e| self.unsupported(slot, w, g, e))?;
                 for l in lanes(g.mask) {
                     r.lanes[l].addr = window(addrs[l]);
                     r.lanes[l].mbar = window(mbars[l]);
@@ -438,7 +531,11 @@ impl<'a> Machine<'a> {
                 }
                 reqs.push(r);
             }
-            Opcode::MbInit { space } | Opcode::MbInval { space } | Opcode::MbExpectTx { space } | Opcode::MbCompleteTx { space } | Opcode::CpAsyncMbArrive { space, .. } => {
+            Opcode::MbInit { space }
+            | Opcode::MbInval { space }
+            | Opcode::MbExpectTx { space }
+            | Opcode::MbCompleteTx { space }
+            | Opcode::CpAsyncMbArrive { space, .. } => {
                 let code = match instr.op {
                     Opcode::MbInit { .. } => Op::MbInit,
                     Opcode::MbInval { .. } => Op::MbInval,
@@ -610,7 +707,11 @@ impl<'a> Machine<'a> {
                 let dst = self.sync_addrs(slot, w, g, op!(0), dsp)?;
                 let src = self.sync_addrs(slot, w, g, op!(1), ssp)?;
                 let size = self.col(slot, w, g, op!(2))?;
-                let mbar = if *dir != BulkDir::SharedToGlobal { Some(self.sync_addrs(slot, w, g, op!(3), StateSpace::SharedCluster)?) } else { None };
+                let mbar = if *dir != BulkDir::SharedToGlobal {
+                    Some(self.sync_addrs(slot, w, g, op!(3), StateSpace::SharedCluster)?)
+                } else {
+                    None
+                };
                 for l in lanes(g.mask) {
                     r.lanes[l].addr = dst[l].1;
                     r.lanes[l].src = src[l].1;
@@ -636,13 +737,15 @@ impl<'a> Machine<'a> {
                 let load = dir != BulkDir::SharedToGlobal;
                 let (smem_i, tmap_i) = if load { (0, 1) } else { (1, 0) };
                 let smem = self.sync_addrs(slot, w, g, op!(smem_i), StateSpace::SharedCluster)?;
-                let (tmap_op, coords) = tensor_operand(op!(tmap_i)).ok_or_else(|| self.unsupported(slot, w, g, "expected [tensorMap, {coords}]"))?;
+                let (tmap_op, coords) = tensor_operand(op!(tmap_i))
+                    .ok_or_else(|| self.unsupported(slot, w, g, "expected [tensorMap, {coords}]"))?;
                 let tmap = self.sync_addrs(slot, w, g, &tmap_op, StateSpace::Generic)?;
                 let mut cs = Vec::new();
                 for c in &coords {
                     cs.push(self.col(slot, w, g, c)?);
                 }
-                let mbar = if load { Some(self.sync_addrs(slot, w, g, op!(2), StateSpace::SharedCluster)?) } else { None };
+                let mbar =
+                    if load { Some(self.sync_addrs(slot, w, g, op!(2), StateSpace::SharedCluster)?) } else { None };
                 let cta_mask = if multicast {
                     r.flags |= flags::MOD_B;
                     Some(self.col(slot, w, g, op!(3))?)
@@ -711,13 +814,17 @@ impl<'a> Machine<'a> {
             preds[l] = ((r.preds >> l) & 1) as u64;
         }
         let is_pred = |o: &Operand| match o {
-            Operand::Reg(id) => self.module.funcs[g.func as usize].regs.get(id.0 as usize).map(|ri| ri.ty == Ty::Pred).unwrap_or(false),
+            Operand::Reg(id) => {
+                self.module.funcs[g.func as usize].regs.get(id.0 as usize).map(|ri| ri.ty == Ty::Pred).unwrap_or(false)
+            }
             _ => false,
         };
         let ops = &instr.ops;
         let _ = match &instr.op {
             Opcode::Bar { kind: BarKind::RedPopc, .. } => self.dst(w, &g, &ops[0], &vals, done, Ty::U32),
-            Opcode::Bar { kind: BarKind::RedAnd | BarKind::RedOr, .. } => self.dst(w, &g, &ops[0], &preds, done, Ty::Pred),
+            Opcode::Bar { kind: BarKind::RedAnd | BarKind::RedOr, .. } => {
+                self.dst(w, &g, &ops[0], &preds, done, Ty::Pred)
+            }
             Opcode::Vote { mode, .. } => {
                 if *mode == crate::encoding::VoteMode::Ballot {
                     self.dst(w, &g, &ops[0], &vals, done, Ty::B32)
@@ -735,7 +842,11 @@ impl<'a> Machine<'a> {
                 // d (value) then p (predicate); a lone predicate destination takes the predicate
                 let mut res = Ok(());
                 for (i, d) in dests.iter().enumerate() {
-                    res = if i == 1 || (dests.len() == 1 && is_pred(d)) { self.dst(w, &g, d, &preds, done, Ty::Pred) } else { self.dst(w, &g, d, &vals, done, Ty::B32) };
+                    res = if i == 1 || (dests.len() == 1 && is_pred(d)) {
+                        self.dst(w, &g, d, &preds, done, Ty::Pred)
+                    } else {
+                        self.dst(w, &g, d, &vals, done, Ty::B32)
+                    };
                 }
                 res
             }
@@ -799,4 +910,3 @@ fn tensor_operand(op: &Operand) -> Option<(Operand, Vec<Operand>)> {
     };
     Some((addr, coords))
 }
-

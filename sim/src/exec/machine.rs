@@ -70,7 +70,13 @@ pub struct Machine<'a> {
 }
 
 impl<'a> Machine<'a> {
-    pub fn new(module: &'a Module, launch: &'a Launch, cfg: &'a Config, unit: &'a mut dyn SyncUnit, opts: RunOptions) -> Result<Machine<'a>, ExecError> {
+    pub fn new(
+        module: &'a Module,
+        launch: &'a Launch,
+        cfg: &'a Config,
+        unit: &'a mut dyn SyncUnit,
+        opts: RunOptions,
+    ) -> Result<Machine<'a>, ExecError> {
         let layout = loader::load(module, launch, cfg)?;
         let mut mem = MemorySystem::new(layout.global_bytes, cfg.cta_slots as usize, cfg.shared_bytes as usize);
         for (addr, bytes) in &layout.global_init {
@@ -114,8 +120,13 @@ impl<'a> Machine<'a> {
                 let cid = [c % ncl[0], (c / ncl[0]) % ncl[1], c / (ncl[0] * ncl[1])];
                 let slot0 = slot;
                 for r in 0..cluster_ctas {
-                    let inner = [r % l.cluster[0], (r / l.cluster[0]) % l.cluster[1], r / (l.cluster[0] * l.cluster[1])];
-                    let ctaid = [cid[0] * l.cluster[0] + inner[0], cid[1] * l.cluster[1] + inner[1], cid[2] * l.cluster[2] + inner[2]];
+                    let inner =
+                        [r % l.cluster[0], (r / l.cluster[0]) % l.cluster[1], r / (l.cluster[0] * l.cluster[1])];
+                    let ctaid = [
+                        cid[0] * l.cluster[0] + inner[0],
+                        cid[1] * l.cluster[1] + inner[1],
+                        cid[2] * l.cluster[2] + inner[2],
+                    ];
                     self.launch_cta(slot as usize, ctaid, r, slot0);
                     slot += 1;
                 }
@@ -129,7 +140,9 @@ impl<'a> Machine<'a> {
             .buffers
             .iter()
             .zip(&self.layout.buffer_addr)
-            .map(|(b, &a)| (b.name.clone(), b.ty, self.mem.global.slice(a, b.bytes.len()).map(|s| s.to_vec()).unwrap_or_default()))
+            .map(|(b, &a)| {
+                (b.name.clone(), b.ty, self.mem.global.slice(a, b.bytes.len()).map(|s| s.to_vec()).unwrap_or_default())
+            })
             .collect();
         Ok(RunResult { buffers, stats: self.stats, trace: self.trace })
     }
@@ -149,7 +162,8 @@ impl<'a> Machine<'a> {
             r.bytes.fill(0);
         }
         self.unit.launch_cta(slot as u16, nwarps as u16, threads);
-        self.ctas[slot] = Some(Cta { ctaid, rank, cluster_slot0: slot0, warps, local: vec![0; (threads * local) as usize] });
+        self.ctas[slot] =
+            Some(Cta { ctaid, rank, cluster_slot0: slot0, warps, local: vec![0; (threads * local) as usize] });
         self.stats.ctas += 1;
     }
 
@@ -286,7 +300,8 @@ impl<'a> Machine<'a> {
     fn check_unit(&self) -> Result<(), ExecError> {
         let Some(f) = self.unit.failure() else { return Ok(()) };
         // Warps are stored in index order (`launch_cta`), so the vector index is the warp id.
-        let site = f.tag.and_then(|t| self.pending.get(&t)).map(|p| self.site(p.slot, p.warp as u32, p.func, p.pc, None));
+        let site =
+            f.tag.and_then(|t| self.pending.get(&t)).map(|p| self.site(p.slot, p.warp as u32, p.func, p.pc, None));
         Err(ExecError::Backend { message: f.message, site })
     }
 
@@ -300,12 +315,23 @@ impl<'a> Machine<'a> {
         let ctaid = self.ctas[slot].as_ref().map(|c| c.ctaid).unwrap_or_default();
         let (at, source) = match self.module.funcs.get(func as usize).and_then(|f| f.body.get(pc as usize)) {
             Some(i) => (self.module.where_(i.loc), self.module.line_text(i.loc).to_string()),
-            None => (format!("{}: end of function `{}`", self.module.file, self.module.funcs[func as usize].name), String::new()),
+            None => (
+                format!("{}: end of function `{}`", self.module.file, self.module.funcs[func as usize].name),
+                String::new(),
+            ),
         };
         Site { at, source, cta: ctaid, warp, lane }
     }
 
-    pub(super) fn ub(&self, slot: usize, w: &Warp, g: &Group, rule: impl Into<String>, item: Option<u32>, lane: Option<usize>) -> ExecError {
+    pub(super) fn ub(
+        &self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        rule: impl Into<String>,
+        item: Option<u32>,
+        lane: Option<usize>,
+    ) -> ExecError {
         ExecError::Ub { rule: rule.into(), item, site: self.site(slot, w.index, g.func, g.pc, lane.map(|l| l as u32)) }
     }
 
@@ -319,7 +345,8 @@ impl<'a> Machine<'a> {
             if seen.iter().any(|&(f, p, _)| f == w.func[l] && p == w.pc[l]) {
                 continue;
             }
-            let m: u32 = lanes(mask).filter(|&k| w.func[k] == w.func[l] && w.pc[k] == w.pc[l]).fold(0, |a, k| a | 1 << k);
+            let m: u32 =
+                lanes(mask).filter(|&k| w.func[k] == w.func[l] && w.pc[k] == w.pc[l]).fold(0, |a, k| a | 1 << k);
             seen.push((w.func[l], w.pc[l], m));
             let site = self.site(slot, w.index, w.func[l], w.pc[l], None);
             out.push(format!(
@@ -350,7 +377,9 @@ impl<'a> Machine<'a> {
             for w in &c.warps {
                 if w.parked != 0 && w.parked != w.live {
                     let l = w.parked.trailing_zeros() as usize;
-                    if let Opcode::Bar { aligned: true, .. } | Opcode::BarrierCluster { .. } = self.instr(w.func[l], w.pc[l]).op {
+                    if let Opcode::Bar { aligned: true, .. } | Opcode::BarrierCluster { .. } =
+                        self.instr(w.func[l], w.pc[l]).op
+                    {
                         let others = w.live & !w.parked;
                         let o = others.trailing_zeros() as usize;
                         let osite = self.site(s, w.index, w.func[o], w.pc[o], None);
@@ -436,7 +465,15 @@ impl<'a> Machine<'a> {
     }
 
     /// Read a source operand for the lanes of `mask` into `out`.
-    pub(super) fn src(&self, slot: usize, w: &Warp, depth: u8, op: &Operand, mask: u32, out: &mut Col) -> Result<(), String> {
+    pub(super) fn src(
+        &self,
+        slot: usize,
+        w: &Warp,
+        depth: u8,
+        op: &Operand,
+        mask: u32,
+        out: &mut Col,
+    ) -> Result<(), String> {
         match op {
             Operand::Reg(r) => *out = w.regs[depth as usize][r.0 as usize],
             Operand::NotPred(r) => {
@@ -462,7 +499,15 @@ impl<'a> Machine<'a> {
 
     /// Write `vals` (bits of type `ty`) to a destination operand for the lanes of `mask`,
     /// extending to the register's width (sign-extending signed types).
-    pub(super) fn dst(&self, w: &mut Warp, g: &Group, op: &Operand, vals: &Col, mask: u32, ty: Ty) -> Result<(), String> {
+    pub(super) fn dst(
+        &self,
+        w: &mut Warp,
+        g: &Group,
+        op: &Operand,
+        vals: &Col,
+        mask: u32,
+        ty: Ty,
+    ) -> Result<(), String> {
         match op {
             Operand::Reg(r) => {
                 let rm = self.layout.reg_mask[g.func as usize][r.0 as usize];
@@ -521,7 +566,15 @@ impl<'a> Machine<'a> {
 
     /// Per-lane addresses of an address operand, in the instruction's space (`space`). A variable
     /// base in a generic access yields the variable's generic address.
-    pub(super) fn addrs(&self, slot: usize, w: &Warp, g: &Group, op: &Operand, space: StateSpace, mask: u32) -> Result<Col, String> {
+    pub(super) fn addrs(
+        &self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        op: &Operand,
+        space: StateSpace,
+        mask: u32,
+    ) -> Result<Col, String> {
         let Operand::Addr { base, offset } = op else {
             return Err(format!("expected an address operand [..], found {op:?}"));
         };
@@ -546,7 +599,11 @@ impl<'a> Machine<'a> {
                 out = [a; LANES];
             }
             AddrBase::Param(p) => {
-                let off = self.layout.frames[g.func as usize].offsets.get(p.0 as usize).copied().ok_or("parameter index out of range")? as u64;
+                let off = self.layout.frames[g.func as usize]
+                    .offsets
+                    .get(p.0 as usize)
+                    .copied()
+                    .ok_or("parameter index out of range")? as u64;
                 if g.func == self.layout.entry.0 {
                     out = [off.wrapping_add(*offset as u64); LANES];
                 } else {
@@ -564,7 +621,14 @@ impl<'a> Machine<'a> {
     }
 
     /// Resolve one lane's address in `space` to a target; `None` when the address is in no window.
-    pub(super) fn resolve(&self, slot: usize, g: &Group, space: StateSpace, base_is_var_param: bool, a: u64) -> Option<Target> {
+    pub(super) fn resolve(
+        &self,
+        slot: usize,
+        g: &Group,
+        space: StateSpace,
+        base_is_var_param: bool,
+        a: u64,
+    ) -> Option<Target> {
         let cta = self.ctas[slot].as_ref().expect("resident");
         Some(match space {
             StateSpace::Global | StateSpace::Const => Target::Global(a),
@@ -602,7 +666,14 @@ impl<'a> Machine<'a> {
         Some(Target::Shared((cta.cluster_slot0 + rank) as usize, off % WINDOW))
     }
 
-    pub(super) fn read_target(&self, slot: usize, w: &Warp, l: usize, t: Target, len: usize) -> Result<u128, ErrorCode> {
+    pub(super) fn read_target(
+        &self,
+        slot: usize,
+        w: &Warp,
+        l: usize,
+        t: Target,
+        len: usize,
+    ) -> Result<u128, ErrorCode> {
         match t {
             Target::Global(a) => self.mem.read_global(a, len),
             Target::Shared(s, o) => self.mem.read_shared(s, o, len),
@@ -629,7 +700,15 @@ impl<'a> Machine<'a> {
         }
     }
 
-    pub(super) fn write_target(&mut self, slot: usize, w: &Warp, l: usize, t: Target, len: usize, v: u128) -> Result<(), ErrorCode> {
+    pub(super) fn write_target(
+        &mut self,
+        slot: usize,
+        w: &Warp,
+        l: usize,
+        t: Target,
+        len: usize,
+        v: u128,
+    ) -> Result<(), ErrorCode> {
         match t {
             Target::Global(a) => self.mem.write_global(a, len, v),
             Target::Shared(s, o) => self.mem.write_shared(s, o, len, v),
@@ -729,9 +808,14 @@ impl<'a> Machine<'a> {
                 let dty = if mode == Some(crate::ptx::ir::MulMode::Wide) { wide_ty(ty) } else { ty };
                 if ty.is_float() {
                     for l in lanes(m) {
-                        d[l] = alu::float_arith(op, ty, rnd, sat, ftz, a[l], b[l], c[l]).map_err(|e| self.unsupported(slot, w, &g, e))?;
+                        d[l] = alu::float_arith(op, ty, rnd, sat, ftz, a[l], b[l], c[l])
+                            .map_err(|e| self.unsupported(slot, w, &g, e))?;
                     }
-                } else if m == u32::MAX && !sat && matches!(mode, None | Some(crate::ptx::ir::MulMode::Lo)) && fast_int(op) {
+                } else if m == u32::MAX
+                    && !sat
+                    && matches!(mode, None | Some(crate::ptx::ir::MulMode::Lo))
+                    && fast_int(op)
+                {
                     // the hottest integer ops on a converged warp: one tight loop each (the
                     // destination write masks to the type's width)
                     use crate::ptx::ir::ArithOp as A;
@@ -743,7 +827,8 @@ impl<'a> Machine<'a> {
                     }
                 } else {
                     for l in lanes(m) {
-                        d[l] = alu::int_arith(op, ty, mode, sat, a[l], b[l], c[l]).map_err(|e| self.unsupported(slot, w, &g, e))?;
+                        d[l] = alu::int_arith(op, ty, mode, sat, a[l], b[l], c[l])
+                            .map_err(|e| self.unsupported(slot, w, &g, e))?;
                     }
                 }
                 self.dst(w, &g, &instr.ops[0], &d, m, dty).map_err(|e| self.unsupported(slot, w, &g, e))?;
@@ -767,9 +852,13 @@ impl<'a> Machine<'a> {
                     let bits = ty.bits().min(64) as u64;
                     let wm = alu::width_mask(bits as u32);
                     if *op == L::Shl {
-                        (0..LANES).for_each(|l| d[l] = if (b[l] as u32 as u64) < bits { (a[l] << (b[l] as u32)) & wm } else { 0 });
+                        (0..LANES).for_each(|l| {
+                            d[l] = if (b[l] as u32 as u64) < bits { (a[l] << (b[l] as u32)) & wm } else { 0 }
+                        });
                     } else {
-                        (0..LANES).for_each(|l| d[l] = if (b[l] as u32 as u64) < bits { (a[l] & wm) >> (b[l] as u32) } else { 0 });
+                        (0..LANES).for_each(|l| {
+                            d[l] = if (b[l] as u32 as u64) < bits { (a[l] & wm) >> (b[l] as u32) } else { 0 }
+                        });
                     }
                 } else {
                     for l in lanes(m) {
@@ -785,10 +874,14 @@ impl<'a> Machine<'a> {
                 }
                 let mut d = [0u64; LANES];
                 for l in lanes(m) {
-                    d[l] = alu::bit(*op, *ty, s[0][l], s[1][l], s[2][l], s[3][l]).map_err(|e| self.unsupported(slot, w, &g, e))?;
+                    d[l] = alu::bit(*op, *ty, s[0][l], s[1][l], s[2][l], s[3][l])
+                        .map_err(|e| self.unsupported(slot, w, &g, e))?;
                 }
                 let dty = match op {
-                    crate::ptx::ir::BitOp::Popc | crate::ptx::ir::BitOp::Clz | crate::ptx::ir::BitOp::Bfind | crate::ptx::ir::BitOp::BfindShiftamt => Ty::U32,
+                    crate::ptx::ir::BitOp::Popc
+                    | crate::ptx::ir::BitOp::Clz
+                    | crate::ptx::ir::BitOp::Bfind
+                    | crate::ptx::ir::BitOp::BfindShiftamt => Ty::U32,
                     crate::ptx::ir::BitOp::Prmt => Ty::B32,
                     _ => *ty,
                 };
@@ -834,18 +927,18 @@ impl<'a> Machine<'a> {
                         q[l] = !v as u64;
                     }
                 } else {
-                for l in lanes(m) {
-                    let t = alu::compare(*cmp, *ty, *ftz, a[l], b[l]);
-                    let cc = c[l] & 1 == 1;
-                    let (pv, qv) = match combine {
-                        None => (t, !t),
-                        Some(crate::ptx::ir::BoolOp::And) => (t && cc, !t && cc),
-                        Some(crate::ptx::ir::BoolOp::Or) => (t || cc, !t || cc),
-                        Some(crate::ptx::ir::BoolOp::Xor) => (t ^ cc, !t ^ cc),
-                    };
-                    p[l] = pv as u64;
-                    q[l] = qv as u64;
-                }
+                    for l in lanes(m) {
+                        let t = alu::compare(*cmp, *ty, *ftz, a[l], b[l]);
+                        let cc = c[l] & 1 == 1;
+                        let (pv, qv) = match combine {
+                            None => (t, !t),
+                            Some(crate::ptx::ir::BoolOp::And) => (t && cc, !t && cc),
+                            Some(crate::ptx::ir::BoolOp::Or) => (t || cc, !t || cc),
+                            Some(crate::ptx::ir::BoolOp::Xor) => (t ^ cc, !t ^ cc),
+                        };
+                        p[l] = pv as u64;
+                        q[l] = qv as u64;
+                    }
                 }
                 self.dst(w, &g, dsts[0], &p, m, Ty::Pred).map_err(|e| self.unsupported(slot, w, &g, e))?;
                 if let Some(qd) = dsts.get(1) {
@@ -893,7 +986,8 @@ impl<'a> Machine<'a> {
                 self.src(slot, w, g.depth, &instr.ops[1], m, &mut a).map_err(wrap)?;
                 let mut d = [0u64; LANES];
                 for l in lanes(m) {
-                    d[l] = alu::cvt(*dst, *src, *rnd, *sat, *ftz, a[l]).map_err(|e| self.unsupported(slot, w, &g, e))?;
+                    d[l] =
+                        alu::cvt(*dst, *src, *rnd, *sat, *ftz, a[l]).map_err(|e| self.unsupported(slot, w, &g, e))?;
                 }
                 self.dst(w, &g, &instr.ops[0], &d, m, *dst).map_err(|e| self.unsupported(slot, w, &g, e))?;
             }
@@ -952,10 +1046,24 @@ impl<'a> Machine<'a> {
                 for l in lanes(m) {
                     for chunk in 0..8u64 {
                         let v = self.mem.read_shared(slot, src[l] + 16 * chunk, 16).map_err(|e| {
-                            self.ub(slot, w, &g, format!("tensormap.cp_fenceproxy source {:#x}: {}", src[l], e.name()), Some(115), Some(l))
+                            self.ub(
+                                slot,
+                                w,
+                                &g,
+                                format!("tensormap.cp_fenceproxy source {:#x}: {}", src[l], e.name()),
+                                Some(115),
+                                Some(l),
+                            )
                         })?;
                         self.mem.write_global(dst[l] + 16 * chunk, 16, v).map_err(|e| {
-                            self.ub(slot, w, &g, format!("tensormap.cp_fenceproxy destination {:#x}: {}", dst[l], e.name()), Some(115), Some(l))
+                            self.ub(
+                                slot,
+                                w,
+                                &g,
+                                format!("tensormap.cp_fenceproxy destination {:#x}: {}", dst[l], e.name()),
+                                Some(115),
+                                Some(l),
+                            )
                         })?;
                     }
                 }
@@ -995,14 +1103,27 @@ impl<'a> Machine<'a> {
                         for l in lanes(m) {
                             d[l] = h[l] & 1;
                         }
-                        self.dst(w, &g, &instr.ops[0], &d, m, Ty::Pred).map_err(|e| self.unsupported(slot, w, &g, e))?;
+                        self.dst(w, &g, &instr.ops[0], &d, m, Ty::Pred)
+                            .map_err(|e| self.unsupported(slot, w, &g, e))?;
                     }
                     Some(_) => {
                         let l = m.trailing_zeros() as usize;
                         if h[l] & 1 == 0 {
-                            return Err(self.ub(slot, w, &g, "clusterlaunchcontrol.query_cancel.get_first_ctaid on a failed try_cancel response", Some(45), Some(l)));
+                            return Err(self.ub(
+                                slot,
+                                w,
+                                &g,
+                                "clusterlaunchcontrol.query_cancel.get_first_ctaid on a failed try_cancel response",
+                                Some(45),
+                                Some(l),
+                            ));
                         }
-                        return Err(self.unsupported(slot, w, &g, "get_first_ctaid of a successful response: this model never cancels a cluster"));
+                        return Err(self.unsupported(
+                            slot,
+                            w,
+                            &g,
+                            "get_first_ctaid of a successful response: this model never cancels a cluster",
+                        ));
                     }
                 }
             }
@@ -1027,13 +1148,31 @@ impl<'a> Machine<'a> {
                         _ => None,
                     };
                     let Some((rank, offset)) = place else {
-                        let what = if *space == StateSpace::Generic { "a generic address of shared memory" } else { "a shared::cluster address" };
-                        return Err(self.ub(slot, w, &g, format!("{name}: {x:#x} is not {what} of this cluster"), None, Some(l)));
+                        let what = if *space == StateSpace::Generic {
+                            "a generic address of shared memory"
+                        } else {
+                            "a shared::cluster address"
+                        };
+                        return Err(self.ub(
+                            slot,
+                            w,
+                            &g,
+                            format!("{name}: {x:#x} is not {what} of this cluster"),
+                            None,
+                            Some(l),
+                        ));
                     };
                     d[l] = if is_mapa {
                         let target = b[l] as u32;
                         if target >= nctas {
-                            return Err(self.ub(slot, w, &g, format!("mapa: target CTA rank {target} is not in the cluster ({nctas} CTAs)"), None, Some(l)));
+                            return Err(self.ub(
+                                slot,
+                                w,
+                                &g,
+                                format!("mapa: target CTA rank {target} is not in the cluster ({nctas} CTAs)"),
+                                None,
+                                Some(l),
+                            ));
                         }
                         CLUSTER_BASE + target as u64 * WINDOW + offset
                     } else {
@@ -1073,7 +1212,18 @@ impl<'a> Machine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn exec_ld(&mut self, slot: usize, w: &mut Warp, g: Group, m: u32, off: u32, instr: &'a Instr, space: StateSpace, ty: Ty, vec: u8) -> Result<(), ExecError> {
+    fn exec_ld(
+        &mut self,
+        slot: usize,
+        w: &mut Warp,
+        g: Group,
+        m: u32,
+        off: u32,
+        instr: &'a Instr,
+        space: StateSpace,
+        ty: Ty,
+        vec: u8,
+    ) -> Result<(), ExecError> {
         let vec = vec.max(1) as usize;
         let eb = ty.bytes() as usize;
         let len = eb * vec;
@@ -1084,7 +1234,14 @@ impl<'a> Machine<'a> {
         let mut lsu = Request::new(0, slot as u16, w.index as u16, Op::LdShared);
         for l in lanes(m) {
             let t = self.resolve(slot, &g, space, var_param, a[l]).ok_or_else(|| {
-                self.ub(slot, w, &g, format!("generic address {:#x} is in no memory window (global, shared, local)", a[l]), None, Some(l))
+                self.ub(
+                    slot,
+                    w,
+                    &g,
+                    format!("generic address {:#x} is in no memory window (global, shared, local)", a[l]),
+                    None,
+                    Some(l),
+                )
             })?;
             self.check_align(slot, w, &g, l, a[l], len, t)?;
             match t {
@@ -1093,7 +1250,8 @@ impl<'a> Machine<'a> {
                     lsu.lanes[l].addr = o;
                 }
                 _ => {
-                    vals[l] = self.read_target(slot, w, l, t, len).map_err(|e| self.mem_err(slot, w, &g, l, a[l], len, e))?;
+                    vals[l] =
+                        self.read_target(slot, w, l, t, len).map_err(|e| self.mem_err(slot, w, &g, l, a[l], len, e))?;
                 }
             }
         }
@@ -1104,7 +1262,16 @@ impl<'a> Machine<'a> {
     }
 
     /// Unpack loaded bytes into the destination (vector or scalar), extending per `ty`.
-    pub(super) fn write_loaded(&self, w: &mut Warp, g: &Group, d: &Operand, vals: &[u128; LANES], mask: u32, ty: Ty, vec: usize) {
+    pub(super) fn write_loaded(
+        &self,
+        w: &mut Warp,
+        g: &Group,
+        d: &Operand,
+        vals: &[u128; LANES],
+        mask: u32,
+        ty: Ty,
+        vec: usize,
+    ) {
         let eb = ty.bytes() as usize * 8;
         let items: Vec<&Operand> = match d {
             Operand::Vector(v) => v.iter().collect(),
@@ -1120,20 +1287,39 @@ impl<'a> Machine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn exec_st(&mut self, slot: usize, w: &mut Warp, g: Group, m: u32, off: u32, instr: &'a Instr, space: StateSpace, ty: Ty, vec: u8) -> Result<(), ExecError> {
+    fn exec_st(
+        &mut self,
+        slot: usize,
+        w: &mut Warp,
+        g: Group,
+        m: u32,
+        off: u32,
+        instr: &'a Instr,
+        space: StateSpace,
+        ty: Ty,
+        vec: u8,
+    ) -> Result<(), ExecError> {
         let vec = vec.max(1) as usize;
         let eb = ty.bytes() as usize;
         let len = eb * vec;
         let a = self.addrs(slot, w, &g, &instr.ops[0], space, m).map_err(|e| self.unsupported(slot, w, &g, e))?;
         let var_param = matches!(&instr.ops[0], Operand::Addr { base: AddrBase::Var(_), .. });
-        let data = self.pack_values(slot, w, &g, &instr.ops[1], m, ty, vec).map_err(|e| self.unsupported(slot, w, &g, e))?;
+        let data =
+            self.pack_values(slot, w, &g, &instr.ops[1], m, ty, vec).map_err(|e| self.unsupported(slot, w, &g, e))?;
         let mut shared_lanes = 0u32;
         let mut lsu = Request::new(0, slot as u16, w.index as u16, Op::StShared);
         // Lanes are processed in ascending order, so the highest lane's store wins on a
         // same-address conflict (deterministic).
         for l in lanes(m) {
             let t = self.resolve(slot, &g, space, var_param, a[l]).ok_or_else(|| {
-                self.ub(slot, w, &g, format!("generic address {:#x} is in no memory window (global, shared, local)", a[l]), None, Some(l))
+                self.ub(
+                    slot,
+                    w,
+                    &g,
+                    format!("generic address {:#x} is in no memory window (global, shared, local)", a[l]),
+                    None,
+                    Some(l),
+                )
             })?;
             self.check_align(slot, w, &g, l, a[l], len, t)?;
             match t {
@@ -1142,8 +1328,19 @@ impl<'a> Machine<'a> {
                     lsu.lanes[l].addr = o;
                     lsu.lanes[l].a = data[l];
                 }
-                Target::KernelParam(_) => return Err(self.ub(slot, w, &g, "st.param to a kernel parameter (kernel parameters are read-only)", None, Some(l))),
-                _ => self.write_target(slot, w, l, t, len, data[l]).map_err(|e| self.mem_err(slot, w, &g, l, a[l], len, e))?,
+                Target::KernelParam(_) => {
+                    return Err(self.ub(
+                        slot,
+                        w,
+                        &g,
+                        "st.param to a kernel parameter (kernel parameters are read-only)",
+                        None,
+                        Some(l),
+                    ))
+                }
+                _ => self
+                    .write_target(slot, w, l, t, len, data[l])
+                    .map_err(|e| self.mem_err(slot, w, &g, l, a[l], len, e))?,
             }
         }
         w.advance((m & !shared_lanes) | off);
@@ -1152,7 +1349,16 @@ impl<'a> Machine<'a> {
 
     /// Pack a (vector) source operand into per-lane little-endian bytes.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn pack_values(&self, slot: usize, w: &Warp, g: &Group, op: &Operand, m: u32, ty: Ty, vec: usize) -> Result<[u128; LANES], String> {
+    pub(super) fn pack_values(
+        &self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        op: &Operand,
+        m: u32,
+        ty: Ty,
+        vec: usize,
+    ) -> Result<[u128; LANES], String> {
         let eb = ty.bytes() as usize * 8;
         let items: Vec<&Operand> = match op {
             Operand::Vector(v) => v.iter().collect(),
@@ -1176,7 +1382,17 @@ impl<'a> Machine<'a> {
     /// Send the shared-memory lanes of a plain ld/st through the sync unit's LSU port (so the RTL
     /// sees every shared access); the warp blocks until the response arrives.
     #[allow(clippy::too_many_arguments)]
-    fn submit_lsu(&mut self, slot: usize, w: &mut Warp, g: &Group, mut lsu: Request, shared_lanes: u32, eb: usize, vec: u8, len: usize) -> Result<(), ExecError> {
+    fn submit_lsu(
+        &mut self,
+        slot: usize,
+        w: &mut Warp,
+        g: &Group,
+        mut lsu: Request,
+        shared_lanes: u32,
+        eb: usize,
+        vec: u8,
+        len: usize,
+    ) -> Result<(), ExecError> {
         if shared_lanes == 0 {
             return Ok(());
         }
@@ -1193,13 +1409,29 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    fn check_align(&self, slot: usize, w: &Warp, g: &Group, l: usize, a: u64, len: usize, t: Target) -> Result<(), ExecError> {
+    fn check_align(
+        &self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        l: usize,
+        a: u64,
+        len: usize,
+        t: Target,
+    ) -> Result<(), ExecError> {
         let off = match t {
             Target::Global(x) => x,
             Target::Shared(_, o) | Target::Local(o) | Target::KernelParam(o) => o,
         };
         if len.is_power_of_two() && off % len as u64 != 0 {
-            return Err(self.ub(slot, w, g, format!("misaligned plain access: address {a:#x} is not {len}-byte aligned"), None, Some(l)));
+            return Err(self.ub(
+                slot,
+                w,
+                g,
+                format!("misaligned plain access: address {a:#x} is not {len}-byte aligned"),
+                None,
+                Some(l),
+            ));
         }
         Ok(())
     }
@@ -1207,14 +1439,31 @@ impl<'a> Machine<'a> {
     #[allow(clippy::too_many_arguments)]
     fn mem_err(&self, slot: usize, w: &Warp, g: &Group, l: usize, a: u64, len: usize, e: ErrorCode) -> ExecError {
         let what = match e {
-            ErrorCode::SharedOutOfRange => format!("{} ({len} bytes at shared offset {a:#x}; shared_bytes = {})", e.name(), self.cfg.shared_bytes),
-            _ => format!("{} ({len} bytes at {a:#x}; global memory is {:#x}..{:#x}, local memory {} bytes per thread)", e.name(), self.mem.global.base, self.mem.global.base + self.mem.global.bytes.len() as u64, self.layout.local_bytes()),
+            ErrorCode::SharedOutOfRange => {
+                format!("{} ({len} bytes at shared offset {a:#x}; shared_bytes = {})", e.name(), self.cfg.shared_bytes)
+            }
+            _ => format!(
+                "{} ({len} bytes at {a:#x}; global memory is {:#x}..{:#x}, local memory {} bytes per thread)",
+                e.name(),
+                self.mem.global.base,
+                self.mem.global.base + self.mem.global.bytes.len() as u64,
+                self.layout.local_bytes()
+            ),
         };
         self.ub(slot, w, g, what, None, Some(l))
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn do_call(&mut self, slot: usize, w: &mut Warp, g: Group, m: u32, off: u32, instr: &'a Instr, callee: u32) -> Result<(), ExecError> {
+    fn do_call(
+        &mut self,
+        slot: usize,
+        w: &mut Warp,
+        g: Group,
+        m: u32,
+        off: u32,
+        instr: &'a Instr,
+        callee: u32,
+    ) -> Result<(), ExecError> {
         let cf = &self.module.funcs[callee as usize];
         let frame = self.layout.frames[callee as usize].clone();
         let (rets, args) = match (&instr.ops.first(), &instr.ops.get(1)) {
@@ -1223,20 +1472,33 @@ impl<'a> Machine<'a> {
         };
         let _ = rets;
         if args.len() != cf.params.len() {
-            return Err(self.unsupported(slot, w, &g, format!("call passes {} arguments, `{}` takes {}", args.len(), cf.name, cf.params.len())));
+            return Err(self.unsupported(
+                slot,
+                w,
+                &g,
+                format!("call passes {} arguments, `{}` takes {}", args.len(), cf.name, cf.params.len()),
+            ));
         }
         // copy arguments into each lane's new frame on its local stack
         let lb = self.layout.local_bytes();
         for l in lanes(m) {
             let base = w.sp[l];
             if base + frame.size > lb {
-                return Err(self.ub(slot, w, &g, format!("call stack overflow ({} bytes of local stack per thread)", self.layout.stack_bytes), None, Some(l)));
+                return Err(self.ub(
+                    slot,
+                    w,
+                    &g,
+                    format!("call stack overflow ({} bytes of local stack per thread)", self.layout.stack_bytes),
+                    None,
+                    Some(l),
+                ));
             }
             for (i, (arg, p)) in args.iter().zip(&cf.params).enumerate() {
                 let size = loader::param_size(p) as usize;
                 let dst = Target::Local((base + frame.offsets[i]) as u64);
                 let v = self.arg_value(slot, w, &g, l, arg, size).map_err(|e| self.unsupported(slot, w, &g, e))?;
-                self.write_target(slot, w, l, dst, size.min(16), v).map_err(|e| self.mem_err(slot, w, &g, l, base as u64, size, e))?;
+                self.write_target(slot, w, l, dst, size.min(16), v)
+                    .map_err(|e| self.mem_err(slot, w, &g, l, base as u64, size, e))?;
             }
             w.frames[l].push(Frame { ret_func: g.func, ret_pc: g.pc, base, saved_sp: base });
             w.sp[l] = base + frame.size;
@@ -1253,7 +1515,15 @@ impl<'a> Machine<'a> {
     }
 
     /// One call argument's bytes for lane `l`: a param variable's contents, or a value.
-    fn arg_value(&self, slot: usize, w: &Warp, g: &Group, l: usize, arg: &Operand, size: usize) -> Result<u128, String> {
+    fn arg_value(
+        &self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        l: usize,
+        arg: &Operand,
+        size: usize,
+    ) -> Result<u128, String> {
         match arg {
             Operand::VarAddr { var, offset } | Operand::Addr { base: AddrBase::Var(var), offset } => {
                 let a = (self.var_value(*var) as i64 + offset) as u64;
@@ -1336,7 +1606,10 @@ impl<'a> Machine<'a> {
         }
         let Some(p) = self.pending.get(&r.tag).copied() else {
             return Err(ExecError::Unsupported {
-                message: format!("sync unit answered tag {} that no request carries (CTA slot {}, warp {})", r.tag, r.cta, r.warp),
+                message: format!(
+                    "sync unit answered tag {} that no request carries (CTA slot {}, warp {})",
+                    r.tag, r.cta, r.warp
+                ),
                 site: Site::default(),
             });
         };
@@ -1355,7 +1628,14 @@ impl<'a> Machine<'a> {
         let instr = self.instr(p.func, p.pc);
         if r.error != ErrorCode::None {
             let g = Group { mask: r.lanes, func: p.func, pc: p.pc, depth: 0 };
-            return Err(self.ub(p.slot, w, &g, r.error.name(), super::lower::checklist_item(r.error), Some(r.error_lane as usize)));
+            return Err(self.ub(
+                p.slot,
+                w,
+                &g,
+                r.error.name(),
+                super::lower::checklist_item(r.error),
+                Some(r.error_lane as usize),
+            ));
         }
         let lanes_done = r.lanes & w.waiting;
         let mut done = 0u32;

@@ -118,7 +118,13 @@ impl RunResult {
 }
 
 /// Run `module` with `launch` on `unit`.
-pub fn run(module: &Module, launch: &Launch, config: &Config, unit: &mut dyn SyncUnit, opts: RunOptions) -> Result<RunResult, ExecError> {
+pub fn run(
+    module: &Module,
+    launch: &Launch,
+    config: &Config,
+    unit: &mut dyn SyncUnit,
+    opts: RunOptions,
+) -> Result<RunResult, ExecError> {
     machine::Machine::new(module, launch, config, unit, opts)?.run()
 }
 

@@ -99,12 +99,16 @@ impl Warp {
         // Fastest path: a fully converged warp (every lane runnable at one place).
         if runnable == u32::MAX {
             let (p0, f0, d0) = (self.pc[0], self.func[0], self.depth[0]);
-            if self.pc.iter().all(|&p| p == p0) && self.func.iter().all(|&f| f == f0) && self.depth.iter().all(|&d| d == d0) {
+            if self.pc.iter().all(|&p| p == p0)
+                && self.func.iter().all(|&f| f == f0)
+                && self.depth.iter().all(|&d| d == d0)
+            {
                 self.streak = 0;
                 return Group { mask: u32::MAX, func: f0, pc: p0, depth: d0 };
             }
         }
-        let key = |l: usize| ((func_base[self.func[l] as usize] + self.pc[l]) as u64) << 8 | (255 - self.depth[l] as u64);
+        let key =
+            |l: usize| ((func_base[self.func[l] as usize] + self.pc[l]) as u64) << 8 | (255 - self.depth[l] as u64);
         // Fast path: every runnable lane at the first lane's place (a converged warp).
         let k0 = key(first);
         let mut same = 0u32;

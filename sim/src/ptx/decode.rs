@@ -65,9 +65,7 @@ pub fn decode_module(items: &[TopItem], file: &str, text: &str) -> DResult<Modul
                 for n in names {
                     if let Some(rest) = n.strip_prefix("sm_").or_else(|| n.strip_prefix("compute_")) {
                         let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-                        m.target_sm = digits
-                            .parse()
-                            .map_err(|_| Diag::new(*loc, format!("malformed target `{n}`")))?;
+                        m.target_sm = digits.parse().map_err(|_| Diag::new(*loc, format!("malformed target `{n}`")))?;
                         m.target = n.clone();
                     }
                 }
@@ -340,7 +338,11 @@ pub(crate) struct Mods<'a> {
 
 impl<'a> Mods<'a> {
     fn new(ins: &'a Instruction) -> Self {
-        Mods { items: ins.mods.iter().map(|(s, l)| (s.as_str(), *l, false)).collect(), opcode: &ins.opcode, loc: ins.loc }
+        Mods {
+            items: ins.mods.iter().map(|(s, l)| (s.as_str(), *l, false)).collect(),
+            opcode: &ins.opcode,
+            loc: ins.loc,
+        }
     }
     /// Takes `name` if present (error if given twice).
     fn has(&mut self, name: &str) -> DResult<bool> {
@@ -367,7 +369,10 @@ impl<'a> Mods<'a> {
             }
             if let Some((_, v)) = table.iter().find(|(n, _)| *n == it.0) {
                 if let Some((_, prev, _)) = got {
-                    return Err(Diag::new(it.1, format!("conflicting modifiers `.{prev}` and `.{}` for `{}`", it.0, self.opcode)));
+                    return Err(Diag::new(
+                        it.1,
+                        format!("conflicting modifiers `.{prev}` and `.{}` for `{}`", it.0, self.opcode),
+                    ));
                 }
                 it.2 = true;
                 got = Some((*v, it.0, it.1));
@@ -425,15 +430,88 @@ impl<'a> Mods<'a> {
 /// Every modifier spelling some decoder understands (used only to word error messages).
 fn is_known_modifier(m: &str) -> bool {
     const OTHER: &[&str] = &[
-        "uni", "to", "nc", "sat", "ftz", "approx", "full", "lo", "hi", "wide", "cc", "and", "or", "xor", "popc",
-        "sync", "arrive", "wait", "red", "aligned", "warp", "noftz", "L2::cache_hint", "async", "bulk", "tensor",
-        "reduce", "mbarrier", "noinc", "commit_group", "wait_group", "wait_all", "read", "prefetch", "L2", "ca", "cg",
-        "mbarrier::complete_tx::bytes", "bulk_group", "multicast::cluster", "cp_mask", "init", "inval", "arrive_drop",
-        "expect_tx", "complete_tx", "test_wait", "try_wait", "pending_count", "noComplete", "parity", "all", "any",
-        "uni", "ballot", "abs", "NaN", "up", "down", "bfly", "idx", "proxy", "alias", "mbarrier_init", "gl",
-        "launch_dependents", "tile", "tensormap::generic", "async::generic", "shiftamt", "l", "r", "wrap", "clamp",
-        "cp_fenceproxy", "try_cancel", "query_cancel", "is_canceled", "get_first_ctaid", "multicast::cluster::all",
-        "mbarrier::complete_tx::bytes", "pred",
+        "uni",
+        "to",
+        "nc",
+        "sat",
+        "ftz",
+        "approx",
+        "full",
+        "lo",
+        "hi",
+        "wide",
+        "cc",
+        "and",
+        "or",
+        "xor",
+        "popc",
+        "sync",
+        "arrive",
+        "wait",
+        "red",
+        "aligned",
+        "warp",
+        "noftz",
+        "L2::cache_hint",
+        "async",
+        "bulk",
+        "tensor",
+        "reduce",
+        "mbarrier",
+        "noinc",
+        "commit_group",
+        "wait_group",
+        "wait_all",
+        "read",
+        "prefetch",
+        "L2",
+        "ca",
+        "cg",
+        "mbarrier::complete_tx::bytes",
+        "bulk_group",
+        "multicast::cluster",
+        "cp_mask",
+        "init",
+        "inval",
+        "arrive_drop",
+        "expect_tx",
+        "complete_tx",
+        "test_wait",
+        "try_wait",
+        "pending_count",
+        "noComplete",
+        "parity",
+        "all",
+        "any",
+        "uni",
+        "ballot",
+        "abs",
+        "NaN",
+        "up",
+        "down",
+        "bfly",
+        "idx",
+        "proxy",
+        "alias",
+        "mbarrier_init",
+        "gl",
+        "launch_dependents",
+        "tile",
+        "tensormap::generic",
+        "async::generic",
+        "shiftamt",
+        "l",
+        "r",
+        "wrap",
+        "clamp",
+        "cp_fenceproxy",
+        "try_cancel",
+        "query_cancel",
+        "is_canceled",
+        "get_first_ctaid",
+        "multicast::cluster::all",
+        "mbarrier::complete_tx::bytes",
+        "pred",
     ];
     OTHER.contains(&m)
         || SEMS.iter().any(|x| x.0 == m)
@@ -456,7 +534,8 @@ const SEMS: &[(&str, Sem)] = &[
     ("weak", Sem::Weak),
     ("volatile", Sem::Volatile),
 ];
-const SCOPES: &[(&str, Scope)] = &[("cta", Scope::Cta), ("cluster", Scope::Cluster), ("gpu", Scope::Gpu), ("sys", Scope::Sys)];
+const SCOPES: &[(&str, Scope)] =
+    &[("cta", Scope::Cta), ("cluster", Scope::Cluster), ("gpu", Scope::Gpu), ("sys", Scope::Sys)];
 const SPACES: &[(&str, StateSpace)] = &[
     ("global", StateSpace::Global),
     ("shared", StateSpace::Shared),
@@ -554,13 +633,72 @@ const BOOLS: &[(&str, BoolOp)] = &[("and", BoolOp::And), ("or", BoolOp::Or), ("x
 
 /// Valid PTX instructions this model does not execute: reported as "not supported".
 const UNSUPPORTED: &[&str] = &[
-    "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "mma", "wmma", "wgmma", "ldmatrix", "stmatrix",
-    "movmatrix", "tcgen05", "ldu", "prefetch", "prefetchu", "isspacep", "applypriority",
-    "discard", "createpolicy", "multimem", "tensormap", "clusterlaunchcontrol", "istypep", "trap", "brkpt",
-    "pmevent", "dp4a", "dp2a", "mul24", "mad24", "sad", "testp", "tanh", "addc", "subc", "madc",
-    "bmsk", "szext", "alloca", "stacksave", "stackrestore", "brx", "setmaxnreg", "st.async",
-    "ld.async", "cvt.pack", "slct", "vabsdiff", "vadd", "vsub", "vmin", "vmax", "vshl", "vshr", "vmad",
-    "vset", "vabsdiff2", "vadd2", "vabsdiff4", "vadd4", "shfl", "st.bulk", "copysign", "ex2.approx.f16",
+    "tex",
+    "tld4",
+    "txq",
+    "suld",
+    "sust",
+    "sured",
+    "suq",
+    "mma",
+    "wmma",
+    "wgmma",
+    "ldmatrix",
+    "stmatrix",
+    "movmatrix",
+    "tcgen05",
+    "ldu",
+    "prefetch",
+    "prefetchu",
+    "isspacep",
+    "applypriority",
+    "discard",
+    "createpolicy",
+    "multimem",
+    "tensormap",
+    "clusterlaunchcontrol",
+    "istypep",
+    "trap",
+    "brkpt",
+    "pmevent",
+    "dp4a",
+    "dp2a",
+    "mul24",
+    "mad24",
+    "sad",
+    "testp",
+    "tanh",
+    "addc",
+    "subc",
+    "madc",
+    "bmsk",
+    "szext",
+    "alloca",
+    "stacksave",
+    "stackrestore",
+    "brx",
+    "setmaxnreg",
+    "st.async",
+    "ld.async",
+    "cvt.pack",
+    "slct",
+    "vabsdiff",
+    "vadd",
+    "vsub",
+    "vmin",
+    "vmax",
+    "vshl",
+    "vshr",
+    "vmad",
+    "vset",
+    "vabsdiff2",
+    "vadd2",
+    "vabsdiff4",
+    "vadd4",
+    "shfl",
+    "st.bulk",
+    "copysign",
+    "ex2.approx.f16",
 ];
 
 // ---- per-function decoding ------------------------------------------------------------------
@@ -752,7 +890,23 @@ impl<'m> FuncDecoder<'m> {
                     if let Some(s) = special_reg(name) {
                         return Ok(Operand::Special(s));
                     }
-                    let known = ["%tid", "%ntid", "%ctaid", "%nctaid", "%cluster", "%nclusterid", "%clusterid", "%is_explicit_cluster", "%globaltimer", "%envreg", "%pm", "%gridid", "%reserved_smem", "%aggr_smem", "%current_graph_exec"];
+                    let known = [
+                        "%tid",
+                        "%ntid",
+                        "%ctaid",
+                        "%nctaid",
+                        "%cluster",
+                        "%nclusterid",
+                        "%clusterid",
+                        "%is_explicit_cluster",
+                        "%globaltimer",
+                        "%envreg",
+                        "%pm",
+                        "%gridid",
+                        "%reserved_smem",
+                        "%aggr_smem",
+                        "%current_graph_exec",
+                    ];
                     if known.iter().any(|k| name.starts_with(k)) {
                         return Err(Diag::new(*loc, format!("special register `{name}` is not supported by smsync")));
                     }
@@ -762,7 +916,10 @@ impl<'m> FuncDecoder<'m> {
                     return Ok(Operand::VarAddr { var: v, offset: *offset });
                 }
                 if self.params.contains_key(name) {
-                    return Err(Diag::new(*loc, format!("taking the address of parameter `{name}` is not supported by smsync")));
+                    return Err(Diag::new(
+                        *loc,
+                        format!("taking the address of parameter `{name}` is not supported by smsync"),
+                    ));
                 }
                 Err(Diag::new(*loc, format!("unknown register or symbol `{name}`")))
             }
@@ -796,7 +953,9 @@ impl<'m> FuncDecoder<'m> {
                 _ => Err(Diag::new(*loc, format!("destination `{name}` is not a declared register"))),
             },
             OperandAst::Sink { .. } => Ok(Operand::Sink),
-            OperandAst::Vector { items, .. } => Ok(Operand::Vector(items.iter().map(|i| self.dest(i)).collect::<DResult<_>>()?)),
+            OperandAst::Vector { items, .. } => {
+                Ok(Operand::Vector(items.iter().map(|i| self.dest(i)).collect::<DResult<_>>()?))
+            }
             OperandAst::Pair { first, second, .. } => Ok(Operand::Vector(vec![self.dest(first)?, self.dest(second)?])),
             other => Err(Diag::new(other.loc(), "expected a destination register")),
         }
@@ -894,7 +1053,9 @@ impl<'m> FuncDecoder<'m> {
     }
 
     fn op<'i>(&self, ins: &'i Instruction, i: usize) -> DResult<&'i OperandAst> {
-        ins.operands.get(i).ok_or_else(|| Diag::new(ins.loc, format!("`{}` is missing operand {}", full_name(ins), i + 1)))
+        ins.operands
+            .get(i)
+            .ok_or_else(|| Diag::new(ins.loc, format!("`{}` is missing operand {}", full_name(ins), i + 1)))
     }
 
     fn decode(&self, ins: &Instruction) -> DResult<(Opcode, Vec<Operand>)> {
@@ -908,7 +1069,9 @@ impl<'m> FuncDecoder<'m> {
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "neg" | "abs" | "min" | "max" | "rcp" | "sqrt"
             | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => self.d_arith(ins, &mut m)?,
             "and" | "or" | "xor" | "not" | "cnot" | "shl" | "shr" => self.d_logic(ins, &mut m)?,
-            "popc" | "clz" | "brev" | "bfe" | "bfi" | "bfind" | "prmt" | "fns" | "shf" | "lop3" => self.d_bit(ins, &mut m)?,
+            "popc" | "clz" | "brev" | "bfe" | "bfi" | "bfind" | "prmt" | "fns" | "shf" | "lop3" => {
+                self.d_bit(ins, &mut m)?
+            }
             "mapa" | "getctarank" => self.d_mapa(ins, &mut m)?,
             "setp" | "set" => self.d_setp(ins, &mut m, name == "set")?,
             "selp" => {
@@ -944,7 +1107,8 @@ impl<'m> FuncDecoder<'m> {
             }
             "membar" | "fence" => self.d_fence(ins, &mut m)?,
             "griddepcontrol" => {
-                let launch = m.need(&[("launch_dependents", true), ("wait", false)], "`.launch_dependents` or `.wait`")?;
+                let launch =
+                    m.need(&[("launch_dependents", true), ("wait", false)], "`.launch_dependents` or `.wait`")?;
                 self.nops(ins, 0..=0)?;
                 (Opcode::GridDepControl { launch_dependents: launch }, vec![])
             }
@@ -974,7 +1138,9 @@ impl<'m> FuncDecoder<'m> {
             }
             "mbarrier" => self.d_mbarrier(ins, &mut m)?,
             "cp" => self.d_cp(ins, &mut m)?,
-            "tensormap" if ins.mods.iter().any(|(s, _)| s == "cp_fenceproxy") => self.d_tensormap_cp_fenceproxy(ins, &mut m)?,
+            "tensormap" if ins.mods.iter().any(|(s, _)| s == "cp_fenceproxy") => {
+                self.d_tensormap_cp_fenceproxy(ins, &mut m)?
+            }
             "clusterlaunchcontrol" => self.d_clusterlaunchcontrol(ins, &mut m)?,
             _ => {
                 let full = full_name(ins);
@@ -1035,7 +1201,9 @@ impl<'m> FuncDecoder<'m> {
         let check_vec = |o: &Operand, loc: Loc| -> DResult<()> {
             match o {
                 Operand::Vector(v) if vec > 1 && v.len() == vec as usize => Ok(()),
-                Operand::Vector(v) if vec > 1 => Err(Diag::new(loc, format!("`.v{vec}` needs {vec} elements, found {}", v.len()))),
+                Operand::Vector(v) if vec > 1 => {
+                    Err(Diag::new(loc, format!("`.v{vec}` needs {vec} elements, found {}", v.len())))
+                }
                 Operand::Vector(_) => Err(Diag::new(loc, "a vector operand needs `.v2`/`.v4`")),
                 _ if vec > 1 => Err(Diag::new(loc, format!("`.v{vec}` needs a vector operand `{{...}}`"))),
                 _ => Ok(()),
@@ -1120,15 +1288,23 @@ impl<'m> FuncDecoder<'m> {
         let ftz = m.has("ftz")?;
         let ty = m.need(TYPES, "a type")?;
         if mode.is_some() && !matches!(op, ArithOp::Mul | ArithOp::Mad) {
-            return Err(Diag::new(ins.loc, format!("`.lo/.hi/.wide` are only valid on `mul` and `mad`, not `{}`", ins.opcode)));
+            return Err(Diag::new(
+                ins.loc,
+                format!("`.lo/.hi/.wide` are only valid on `mul` and `mad`, not `{}`", ins.opcode),
+            ));
         }
-        if matches!(op, ArithOp::Rcp | ArithOp::Sqrt | ArithOp::Rsqrt | ArithOp::Ex2 | ArithOp::Lg2 | ArithOp::Sin | ArithOp::Cos)
-            && !matches!(ty, Ty::F32 | Ty::F64)
+        if matches!(
+            op,
+            ArithOp::Rcp | ArithOp::Sqrt | ArithOp::Rsqrt | ArithOp::Ex2 | ArithOp::Lg2 | ArithOp::Sin | ArithOp::Cos
+        ) && !matches!(ty, Ty::F32 | Ty::F64)
         {
             return Err(Diag::new(ins.loc, format!("`{}` is supported on `.f32`/`.f64` only by smsync", ins.opcode)));
         }
         if ty.is_float() && matches!(ty, Ty::F16 | Ty::F16x2 | Ty::Bf16 | Ty::Bf16x2) {
-            return Err(Diag::new(ins.loc, format!("`{}` on `.{}` is not supported by smsync", ins.opcode, ty_name(ty))));
+            return Err(Diag::new(
+                ins.loc,
+                format!("`{}` on `.{}` is not supported by smsync", ins.opcode, ty_name(ty)),
+            ));
         }
         self.nops(ins, n..=n)?;
         let wide = |t: Ty| match t {
@@ -1191,7 +1367,9 @@ impl<'m> FuncDecoder<'m> {
             _ => (BitOp::Fns, 4),
         };
         let ty = m.need(TYPES, "a type")?;
-        if matches!(op, BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp | BitOp::Lop3) && ty != Ty::B32 {
+        if matches!(op, BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp | BitOp::Lop3)
+            && ty != Ty::B32
+        {
             return Err(Diag::new(m.loc_of(ty_name(ty)), format!("`{}` takes only the type `.b32`", ins.opcode)));
         }
         if op == BitOp::Lop3 && !matches!(ins.operands.get(4), Some(OperandAst::Num { value: Num::Int(0..=255), .. })) {
@@ -1204,7 +1382,13 @@ impl<'m> FuncDecoder<'m> {
             let t = match op {
                 BitOp::Bfe if i >= 2 => Ty::U32,
                 BitOp::Bfi if i >= 3 => Ty::U32,
-                BitOp::Fns if i >= 2 => if i == 3 { Ty::S32 } else { Ty::U32 },
+                BitOp::Fns if i >= 2 => {
+                    if i == 3 {
+                        Ty::S32
+                    } else {
+                        Ty::U32
+                    }
+                }
                 BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp if i == 3 => Ty::U32,
                 _ => ty,
             };
@@ -1252,14 +1436,17 @@ impl<'m> FuncDecoder<'m> {
         if combine.is_some() {
             ops.push(self.value(self.op(ins, 3)?, Ty::Pred)?);
         }
-        let op = if is_set { Opcode::Set { cmp, dst, ty, combine, ftz } } else { Opcode::Setp { cmp, ty, combine, ftz } };
+        let op =
+            if is_set { Opcode::Set { cmp, dst, ty, combine, ftz } } else { Opcode::Setp { cmp, ty, combine, ftz } };
         Ok((op, ops))
     }
 
     fn d_call(&self, ins: &Instruction, m: &mut Mods) -> DResult<(Opcode, Vec<Operand>)> {
         let uni = m.has("uni")?;
         let (rets, fname, args) = match ins.operands.as_slice() {
-            [OperandAst::Paren { items: r, .. }, f, OperandAst::Paren { items: a, .. }] => (r.as_slice(), f, a.as_slice()),
+            [OperandAst::Paren { items: r, .. }, f, OperandAst::Paren { items: a, .. }] => {
+                (r.as_slice(), f, a.as_slice())
+            }
             [OperandAst::Paren { items: r, .. }, f] => (r.as_slice(), f, &[][..]),
             [f, OperandAst::Paren { items: a, .. }] => (&[][..], f, a.as_slice()),
             [f] => (&[][..], f, &[][..]),
@@ -1270,7 +1457,9 @@ impl<'m> FuncDecoder<'m> {
         };
         let func = match self.func_ids.get(name) {
             Some(Some(f)) => *f,
-            Some(None) => return Err(Diag::new(*loc, format!("function `{name}` is declared but not defined in this module"))),
+            Some(None) => {
+                return Err(Diag::new(*loc, format!("function `{name}` is declared but not defined in this module")))
+            }
             None if self.find_reg(name).is_some() => {
                 return Err(Diag::new(*loc, "indirect calls are not supported by smsync"))
             }
@@ -1303,7 +1492,10 @@ impl<'m> FuncDecoder<'m> {
                 self.nops(ins, 0..=0)?;
                 return Ok((Opcode::Fence { sem: None, scope: None, proxy: true }, vec![]));
             }
-            let scope = m.need(&[("cta", Scope::Cta), ("gl", Scope::Gpu), ("sys", Scope::Sys)], "a level `.cta`, `.gl` or `.sys`")?;
+            let scope = m.need(
+                &[("cta", Scope::Cta), ("gl", Scope::Gpu), ("sys", Scope::Sys)],
+                "a level `.cta`, `.gl` or `.sys`",
+            )?;
             self.nops(ins, 0..=0)?;
             return Ok((Opcode::Fence { sem: Some(Sem::Sc), scope: Some(scope), proxy: false }, vec![]));
         }
@@ -1313,7 +1505,10 @@ impl<'m> FuncDecoder<'m> {
         if let Some((cluster, text, loc)) = restrict {
             let need = if cluster { Sem::Acquire } else { Sem::Release };
             if sem.map(|s| s.0) != Some(need) {
-                return Err(Diag::new(loc, format!("`.{text}` requires `.{}`", if cluster { "acquire" } else { "release" })));
+                return Err(Diag::new(
+                    loc,
+                    format!("`.{text}` requires `.{}`", if cluster { "acquire" } else { "release" }),
+                ));
             }
             if scope.map(|s| s.0) != Some(Scope::Cluster) {
                 return Err(Diag::new(loc, format!("`.{text}` requires scope `.cluster`")));
@@ -1352,7 +1547,10 @@ impl<'m> FuncDecoder<'m> {
                         ops.push(self.addr(self.op(ins, 0)?)?);
                         let size = self.op(ins, 1)?;
                         if !matches!(size, OperandAst::Num { value: Num::Int(128), .. }) {
-                            return Err(Diag::new(size.loc(), "`fence.proxy.tensormap::generic.acquire` size must be the integer 128"));
+                            return Err(Diag::new(
+                                size.loc(),
+                                "`fence.proxy.tensormap::generic.acquire` size must be the integer 128",
+                            ));
                         }
                         ops.push(Operand::Imm(128));
                     } else {
@@ -1362,9 +1560,14 @@ impl<'m> FuncDecoder<'m> {
             }
             return Ok((Opcode::Fence { sem: sem.map(|s| s.0), scope: scope.map(|s| s.0), proxy: true }, ops));
         }
-        let Some(scope) = scope else { return Err(Diag::new(ins.loc, "`fence` needs a scope (`.cta`, `.cluster`, `.gpu`, `.sys`)")) };
+        let Some(scope) = scope else {
+            return Err(Diag::new(ins.loc, "`fence` needs a scope (`.cta`, `.cluster`, `.gpu`, `.sys`)"));
+        };
         self.nops(ins, 0..=0)?;
-        Ok((Opcode::Fence { sem: Some(sem.map(|s| s.0).unwrap_or(Sem::AcqRel)), scope: Some(scope.0), proxy: false }, vec![]))
+        Ok((
+            Opcode::Fence { sem: Some(sem.map(|s| s.0).unwrap_or(Sem::AcqRel)), scope: Some(scope.0), proxy: false },
+            vec![],
+        ))
     }
 }
 

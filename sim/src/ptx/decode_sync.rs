@@ -54,18 +54,27 @@ impl<'m> FuncDecoder<'m> {
         }
         if !legacy && m.has("cluster")? {
             let wait = m.need(&[("arrive", false), ("wait", true)], "`.arrive` or `.wait`")?;
-            let sems: &[(&str, Sem)] =
-                if wait { &[("acquire", Sem::Acquire)] } else { &[("release", Sem::Release), ("relaxed", Sem::Relaxed)] };
+            let sems: &[(&str, Sem)] = if wait {
+                &[("acquire", Sem::Acquire)]
+            } else {
+                &[("release", Sem::Release), ("relaxed", Sem::Relaxed)]
+            };
             let sem = m.pick_v(sems)?.unwrap_or(if wait { Sem::Acquire } else { Sem::Release });
             m.has("aligned")?;
             self.nops(ins, 0..=0)?;
             return Ok((Opcode::BarrierCluster { wait, sem }, vec![]));
         }
         m.has("cta")?;
-        let kind = m.need(&[("sync", BarKind::Sync), ("arrive", BarKind::Arrive), ("red", BarKind::RedPopc)], "`.sync`, `.arrive` or `.red`")?;
+        let kind = m.need(
+            &[("sync", BarKind::Sync), ("arrive", BarKind::Arrive), ("red", BarKind::RedPopc)],
+            "`.sync`, `.arrive` or `.red`",
+        )?;
         let aligned = m.has("aligned")? || legacy;
         let kind = if kind == BarKind::RedPopc {
-            m.need(&[("popc", BarKind::RedPopc), ("and", BarKind::RedAnd), ("or", BarKind::RedOr)], "`.popc`, `.and` or `.or`")?
+            m.need(
+                &[("popc", BarKind::RedPopc), ("and", BarKind::RedAnd), ("or", BarKind::RedOr)],
+                "`.popc`, `.and` or `.or`",
+            )?
         } else {
             kind
         };
@@ -110,7 +119,10 @@ impl<'m> FuncDecoder<'m> {
                     return Err(Diag::new(b.loc(), "`bar.arrive` requires a non-zero thread count"));
                 }
                 if v % 32 != 0 || v < 0 {
-                    return Err(Diag::new(b.loc(), format!("barrier thread count {v} is not a multiple of the warp size 32")));
+                    return Err(Diag::new(
+                        b.loc(),
+                        format!("barrier thread count {v} is not a multiple of the warp size 32"),
+                    ));
                 }
             }
             ops.push(self.value(b, Ty::U32)?);
@@ -177,12 +189,22 @@ impl<'m> FuncDecoder<'m> {
             return Err(Diag::new(ins.loc, "`redux` needs `.sync`"));
         }
         let op = m.need(
-            &[("add", ReduxOp::Add), ("min", ReduxOp::Min), ("max", ReduxOp::Max), ("and", ReduxOp::And), ("or", ReduxOp::Or), ("xor", ReduxOp::Xor)],
+            &[
+                ("add", ReduxOp::Add),
+                ("min", ReduxOp::Min),
+                ("max", ReduxOp::Max),
+                ("and", ReduxOp::And),
+                ("or", ReduxOp::Or),
+                ("xor", ReduxOp::Xor),
+            ],
             "an operation",
         )?;
         let abs = m.has("abs")?;
         let nan = m.has("NaN")?;
-        let ty = m.need(&[("u32", DataType::U32), ("s32", DataType::S32), ("b32", DataType::B32), ("f32", DataType::F32)], "a type")?;
+        let ty = m.need(
+            &[("u32", DataType::U32), ("s32", DataType::S32), ("b32", DataType::B32), ("f32", DataType::F32)],
+            "a type",
+        )?;
         let ok = match op {
             ReduxOp::Add => matches!(ty, DataType::U32 | DataType::S32),
             ReduxOp::Min | ReduxOp::Max => matches!(ty, DataType::U32 | DataType::S32 | DataType::F32),
@@ -197,7 +219,11 @@ impl<'m> FuncDecoder<'m> {
         self.nops(ins, 3..=3)?;
         Ok((
             Opcode::Redux { op, ty, abs, nan },
-            vec![self.dest(self.op(ins, 0)?)?, self.value(self.op(ins, 1)?, dt_to_ty(ty))?, self.value(self.op(ins, 2)?, Ty::B32)?],
+            vec![
+                self.dest(self.op(ins, 0)?)?,
+                self.value(self.op(ins, 1)?, dt_to_ty(ty))?,
+                self.value(self.op(ins, 2)?, Ty::B32)?,
+            ],
         ))
     }
 
@@ -223,7 +249,10 @@ impl<'m> FuncDecoder<'m> {
         if red {
             if let Some((s, text, loc)) = sem {
                 if !matches!(s, Sem::Relaxed | Sem::Release) {
-                    return Err(Diag::new(loc, format!("`red` does not take `.{text}` (only `.relaxed` or `.release`)")));
+                    return Err(Diag::new(
+                        loc,
+                        format!("`red` does not take `.{text}` (only `.relaxed` or `.release`)"),
+                    ));
                 }
             }
         }
@@ -258,7 +287,10 @@ impl<'m> FuncDecoder<'m> {
             return Err(Diag::new(m.loc_of("noftz"), "`.noftz` is only valid with f16/bf16 types"));
         }
         if hint && matches!(space_v, StateSpace::Shared | StateSpace::SharedCluster) {
-            return Err(Diag::new(m.loc_of("L2::cache_hint"), "`.L2::cache_hint` is not allowed with a `.shared` address"));
+            return Err(Diag::new(
+                m.loc_of("L2::cache_hint"),
+                "`.L2::cache_hint` is not allowed with a `.shared` address",
+            ));
         }
         if red {
             if let Some(first) = ins.operands.first() {
@@ -267,7 +299,13 @@ impl<'m> FuncDecoder<'m> {
                 }
             }
         }
-        let base = if red { 2 } else if op == AtomOp::Cas { 4 } else { 3 };
+        let base = if red {
+            2
+        } else if op == AtomOp::Cas {
+            4
+        } else {
+            3
+        };
         let n = ins.operands.len();
         if n == base + 1 && !hint {
             let at = ins.operands.get(base).map(|o| o.loc()).unwrap_or(ins.loc);
@@ -336,7 +374,11 @@ impl<'m> FuncDecoder<'m> {
         self.nops(ins, 3..=3)?;
         Ok((
             Opcode::RedAsync { op, ty },
-            vec![self.addr(self.op(ins, 0)?)?, self.value(self.op(ins, 1)?, dt_to_ty(ty))?, self.addr(self.op(ins, 2)?)?],
+            vec![
+                self.addr(self.op(ins, 0)?)?,
+                self.value(self.op(ins, 1)?, dt_to_ty(ty))?,
+                self.addr(self.op(ins, 2)?)?,
+            ],
         ))
     }
 
@@ -421,13 +463,21 @@ impl<'m> FuncDecoder<'m> {
             }
             K::ExpectTx | K::CompleteTx => {
                 self.nops(ins, 2..=2)?;
-                let op = if k == K::ExpectTx { Opcode::MbExpectTx { space: space_v } } else { Opcode::MbCompleteTx { space: space_v } };
+                let op = if k == K::ExpectTx {
+                    Opcode::MbExpectTx { space: space_v }
+                } else {
+                    Opcode::MbCompleteTx { space: space_v }
+                };
                 (op, vec![self.addr(self.op(ins, 0)?)?, u32v(1)?])
             }
             K::Arrive | K::Drop => {
                 if expect_tx || no_complete {
                     if n == 2 {
-                        let what = if expect_tx { "`.expect_tx` needs a txCount operand" } else { "`.noComplete` needs a count operand" };
+                        let what = if expect_tx {
+                            "`.expect_tx` needs a txCount operand"
+                        } else {
+                            "`.noComplete` needs a count operand"
+                        };
                         return Err(Diag::new(ins.loc, what));
                     }
                     self.nops(ins, 3..=3)?;
@@ -437,12 +487,18 @@ impl<'m> FuncDecoder<'m> {
                 if n == 3 && !expect_tx && !no_complete && (80..90).contains(&self.module.target_sm) {
                     return Err(Diag::new(
                         ins.loc,
-                        format!("on {} an arrive count needs `.noComplete` (count without `.noComplete` needs sm_90)", self.module.target),
+                        format!(
+                            "on {} an arrive count needs `.noComplete` (count without `.noComplete` needs sm_90)",
+                            self.module.target
+                        ),
                     ));
                 }
                 let d = self.op(ins, 0)?;
                 if space_v == StateSpace::SharedCluster && !matches!(d, OperandAst::Sink { .. }) {
-                    return Err(Diag::new(d.loc(), "an arrive on a `.shared::cluster` mbarrier cannot return a state: the destination must be `_`"));
+                    return Err(Diag::new(
+                        d.loc(),
+                        "an arrive on a `.shared::cluster` mbarrier cannot return a state: the destination must be `_`",
+                    ));
                 }
                 let mut ops = vec![self.dest(d)?, self.addr(self.op(ins, 1)?)?];
                 if n == 3 {
@@ -487,9 +543,17 @@ impl<'m> FuncDecoder<'m> {
         m.has("cp_fenceproxy")?;
         let spaces = m.take_all(&SPACES[..4]);
         if !matches!(spaces.as_slice(), [(StateSpace::Global, _, _), (StateSpace::Shared, _, _)]) {
-            return Err(Diag::new(ins.loc, "`tensormap.cp_fenceproxy` needs `.global.shared::cta` (copy from shared::cta to global)"));
+            return Err(Diag::new(
+                ins.loc,
+                "`tensormap.cp_fenceproxy` needs `.global.shared::cta` (copy from shared::cta to global)",
+            ));
         }
-        for (q, what) in [("tensormap::generic", "the proxy kind `.tensormap::generic`"), ("release", "`.release`"), ("sync", "`.sync`"), ("aligned", "`.aligned`")] {
+        for (q, what) in [
+            ("tensormap::generic", "the proxy kind `.tensormap::generic`"),
+            ("release", "`.release`"),
+            ("sync", "`.sync`"),
+            ("aligned", "`.aligned`"),
+        ] {
             if !m.has(q)? {
                 return Err(Diag::new(ins.loc, format!("`tensormap.cp_fenceproxy` needs {what}")));
             }
@@ -500,13 +564,19 @@ impl<'m> FuncDecoder<'m> {
         if imm_int(size) != Some(128) {
             return Err(Diag::new(size.loc(), "`tensormap.cp_fenceproxy` size must be the integer 128"));
         }
-        Ok((Opcode::TensormapCpFenceproxy { scope }, vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?, Operand::Imm(128)]))
+        Ok((
+            Opcode::TensormapCpFenceproxy { scope },
+            vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?, Operand::Imm(128)],
+        ))
     }
 
     /// `clusterlaunchcontrol.try_cancel` and `.query_cancel` (sm_100+).
     pub(super) fn d_clusterlaunchcontrol(&self, ins: &Instruction, m: &mut Mods) -> DResult<Decoded> {
         if self.module.target_sm < 100 {
-            return Err(Diag::new(ins.loc, format!("`clusterlaunchcontrol` requires sm_100 or higher (target is {})", self.module.target)));
+            return Err(Diag::new(
+                ins.loc,
+                format!("`clusterlaunchcontrol` requires sm_100 or higher (target is {})", self.module.target),
+            ));
         }
         let kind = m.need(&[("try_cancel", true), ("query_cancel", false)], "`.try_cancel` or `.query_cancel`")?;
         if kind {
@@ -515,15 +585,27 @@ impl<'m> FuncDecoder<'m> {
             }
             let space = if m.has("shared::cta")? { StateSpace::Shared } else { StateSpace::Generic };
             if !m.has("mbarrier::complete_tx::bytes")? {
-                return Err(Diag::new(ins.loc, "`clusterlaunchcontrol.try_cancel` needs the completion mechanism `.mbarrier::complete_tx::bytes`"));
+                return Err(Diag::new(
+                    ins.loc,
+                    "`clusterlaunchcontrol.try_cancel` needs the completion mechanism `.mbarrier::complete_tx::bytes`",
+                ));
             }
             let multicast = m.has("multicast::cluster::all")?;
             m.need(&[("b128", ())], "type `.b128`")?;
             self.nops(ins, 2..=2)?;
-            return Ok((Opcode::ClcTryCancel { multicast, space }, vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?]));
+            return Ok((
+                Opcode::ClcTryCancel { multicast, space },
+                vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?],
+            ));
         }
         let query = m.need(
-            &[("is_canceled", None), ("get_first_ctaid", Some(3u8)), ("get_first_ctaid::x", Some(0)), ("get_first_ctaid::y", Some(1)), ("get_first_ctaid::z", Some(2))],
+            &[
+                ("is_canceled", None),
+                ("get_first_ctaid", Some(3u8)),
+                ("get_first_ctaid::x", Some(0)),
+                ("get_first_ctaid::y", Some(1)),
+                ("get_first_ctaid::z", Some(2)),
+            ],
             "`.is_canceled` or `.get_first_ctaid`",
         )?;
         match query {
@@ -538,7 +620,10 @@ impl<'m> FuncDecoder<'m> {
         self.nops(ins, 2..=2)?;
         let d = self.dest(self.op(ins, 0)?)?;
         if (query == Some(3)) != matches!(&d, Operand::Vector(v) if v.len() == 4) {
-            return Err(Diag::new(self.op(ins, 0)?.loc(), "`.get_first_ctaid.v4` writes a 4-vector `{x, y, z, _}`; the other forms one register"));
+            return Err(Diag::new(
+                self.op(ins, 0)?.loc(),
+                "`.get_first_ctaid.v4` writes a 4-vector `{x, y, z, _}`; the other forms one register",
+            ));
         }
         Ok((Opcode::ClcQueryCancel { first_ctaid: query }, vec![d, self.value(self.op(ins, 1)?, Ty::B128)?]))
     }
@@ -621,7 +706,11 @@ impl<'m> FuncDecoder<'m> {
                 let text: Vec<String> = spaces.iter().map(|s| format!(".{}", s.1)).collect();
                 return Err(Diag::new(
                     spaces.first().map(|s| s.2).unwrap_or(ins.loc),
-                    format!("`{}` needs a destination and a source state space, found `{}`", full_name(ins), text.join("")),
+                    format!(
+                        "`{}` needs a destination and a source state space, found `{}`",
+                        full_name(ins),
+                        text.join("")
+                    ),
                 ));
             }
         };
@@ -634,19 +723,34 @@ impl<'m> FuncDecoder<'m> {
             mbar = true;
         }
         match (dir, mbar, group) {
-            (BulkDir::SharedToGlobal, false, true) | (BulkDir::GlobalToShared | BulkDir::SharedToCluster, true, false) => {}
+            (BulkDir::SharedToGlobal, false, true)
+            | (BulkDir::GlobalToShared | BulkDir::SharedToCluster, true, false) => {}
             (BulkDir::SharedToGlobal, _, _) => {
-                return Err(Diag::new(ins.loc, "the `.global.shared::cta` direction needs the `.bulk_group` completion mechanism"))
+                return Err(Diag::new(
+                    ins.loc,
+                    "the `.global.shared::cta` direction needs the `.bulk_group` completion mechanism",
+                ))
             }
-            _ => return Err(Diag::new(ins.loc, "this direction needs the `.mbarrier::complete_tx::bytes` completion mechanism")),
+            _ => {
+                return Err(Diag::new(
+                    ins.loc,
+                    "this direction needs the `.mbarrier::complete_tx::bytes` completion mechanism",
+                ))
+            }
         }
         let multicast = m.has("multicast::cluster")?;
         if multicast && !(dir == BulkDir::GlobalToShared && !dst_cta) {
-            return Err(Diag::new(m.loc_of("multicast::cluster"), "`.multicast::cluster` is only valid for global -> shared::cluster"));
+            return Err(Diag::new(
+                m.loc_of("multicast::cluster"),
+                "`.multicast::cluster` is only valid for global -> shared::cluster",
+            ));
         }
         let hint = m.has("L2::cache_hint")?;
         if hint && dir == BulkDir::SharedToCluster {
-            return Err(Diag::new(m.loc_of("L2::cache_hint"), "`.L2::cache_hint` needs a global source or destination"));
+            return Err(Diag::new(
+                m.loc_of("L2::cache_hint"),
+                "`.L2::cache_hint` needs a global source or destination",
+            ));
         }
         if tensor {
             return self.d_bulk_tensor(ins, m, reduce, dir, mbar, multicast, hint);
@@ -674,7 +778,10 @@ impl<'m> FuncDecoder<'m> {
                 }
             };
             if !ok {
-                return Err(Diag::new(ins.loc, format!("`cp.reduce.async.bulk` does not support `.{}.{}` in this direction", op.name(), ty.name())));
+                return Err(Diag::new(
+                    ins.loc,
+                    format!("`cp.reduce.async.bulk` does not support `.{}.{}` in this direction", op.name(), ty.name()),
+                ));
             }
             if op == AtomOp::Add && matches!(ty, F16 | Bf16) && !noftz {
                 return Err(Diag::new(ins.loc, format!("`cp.reduce.async.bulk .add.{}` requires `.noftz`", ty.name())));
@@ -689,7 +796,11 @@ impl<'m> FuncDecoder<'m> {
             }
             self.nops(ins, base..=base + hint as usize)?;
             self.check_bulk_size(self.op(ins, 2)?)?;
-            let mut ops = vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?, self.value(self.op(ins, 2)?, Ty::U32)?];
+            let mut ops = vec![
+                self.addr(self.op(ins, 0)?)?,
+                self.addr(self.op(ins, 1)?)?,
+                self.value(self.op(ins, 2)?, Ty::U32)?,
+            ];
             if mbar {
                 ops.push(self.addr(self.op(ins, 3)?)?);
             }
@@ -709,7 +820,8 @@ impl<'m> FuncDecoder<'m> {
         }
         self.nops(ins, want..=want)?;
         self.check_bulk_size(self.op(ins, 2)?)?;
-        let mut ops = vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?, self.value(self.op(ins, 2)?, Ty::U32)?];
+        let mut ops =
+            vec![self.addr(self.op(ins, 0)?)?, self.addr(self.op(ins, 1)?)?, self.value(self.op(ins, 2)?, Ty::U32)?];
         let mut i = 3;
         if mbar {
             ops.push(self.addr(self.op(ins, i)?)?);
@@ -786,7 +898,16 @@ impl<'m> FuncDecoder<'m> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn d_bulk_tensor(&self, ins: &Instruction, m: &mut Mods, reduce: bool, dir: BulkDir, mbar: bool, multicast: bool, hint: bool) -> DResult<Decoded> {
+    fn d_bulk_tensor(
+        &self,
+        ins: &Instruction,
+        m: &mut Mods,
+        reduce: bool,
+        dir: BulkDir,
+        mbar: bool,
+        multicast: bool,
+        hint: bool,
+    ) -> DResult<Decoded> {
         if dir == BulkDir::SharedToCluster {
             return Err(Diag::new(ins.loc, "tensor copies go between global and shared memory"));
         }
@@ -794,7 +915,10 @@ impl<'m> FuncDecoder<'m> {
         let cta_group = m.pick(&[("cta_group::1", 1u8), ("cta_group::2", 2)])?;
         if let Some((g, text, loc)) = cta_group {
             if !mbar {
-                return Err(Diag::new(loc, format!("`.{text}` needs the `.mbarrier::complete_tx::bytes` completion mechanism")));
+                return Err(Diag::new(
+                    loc,
+                    format!("`.{text}` needs the `.mbarrier::complete_tx::bytes` completion mechanism"),
+                ));
             }
             if g == 2 {
                 return Err(Diag::new(loc, "`.cta_group::2` is not supported by smsync"));
@@ -816,7 +940,11 @@ impl<'m> FuncDecoder<'m> {
                 return Err(Diag::new(ins.loc, "a cache-policy operand needs `.L2::cache_hint`"));
             }
             self.nops(ins, base..=base + hint as usize)?;
-            let mut ops = vec![self.addr(self.op(ins, 0)?)?, self.tensor(self.op(ins, 1)?, ncoords)?, self.addr(self.op(ins, 2)?)?];
+            let mut ops = vec![
+                self.addr(self.op(ins, 0)?)?,
+                self.tensor(self.op(ins, 1)?, ncoords)?,
+                self.addr(self.op(ins, 2)?)?,
+            ];
             if multicast {
                 ops.push(self.value(self.op(ins, 3)?, Ty::B16)?);
             }
@@ -845,7 +973,10 @@ impl<'m> FuncDecoder<'m> {
         let cg = m.need(&[("ca", false), ("cg", true)], "`.ca` or `.cg`")?;
         let spaces = m.take_all(&[("global", 'g'), ("shared::cta", 'c'), ("shared", 'c'), ("shared::cluster", 'k')]);
         if spaces.iter().map(|s| s.0).collect::<String>() != "cg" {
-            return Err(Diag::new(ins.loc, "`cp.async` copies `.shared{::cta}.global` (destination shared, source global)"));
+            return Err(Diag::new(
+                ins.loc,
+                "`cp.async` copies `.shared{::cta}.global` (destination shared, source global)",
+            ));
         }
         let hint = m.has("L2::cache_hint")?;
         m.pick(&[("L2::64B", ()), ("L2::128B", ()), ("L2::256B", ())])?;

@@ -50,11 +50,7 @@ impl Diag {
 
     /// Attaches the file name and the source line.
     pub fn into_error(self, file: &str, text: &str) -> PtxError {
-        let source_line = text
-            .lines()
-            .nth(self.loc.line.saturating_sub(1) as usize)
-            .unwrap_or("")
-            .to_string();
+        let source_line = text.lines().nth(self.loc.line.saturating_sub(1) as usize).unwrap_or("").to_string();
         PtxError { file: file.to_string(), loc: self.loc, message: self.message, source_line }
     }
 }

@@ -22,10 +22,25 @@ pub struct RegId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Pred,
-    B8, B16, B32, B64, B128,
-    U8, U16, U32, U64,
-    S8, S16, S32, S64,
-    F16, F16x2, Bf16, Bf16x2, F32, F64,
+    B8,
+    B16,
+    B32,
+    B64,
+    B128,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    F16,
+    F16x2,
+    Bf16,
+    Bf16x2,
+    F32,
+    F64,
 }
 
 impl Ty {
@@ -40,7 +55,11 @@ impl Ty {
         }
     }
     pub const fn bytes(self) -> u32 {
-        if self.bits() < 8 { 1 } else { self.bits() / 8 }
+        if self.bits() < 8 {
+            1
+        } else {
+            self.bits() / 8
+        }
     }
     pub const fn is_signed(self) -> bool {
         matches!(self, Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)
@@ -119,9 +138,15 @@ pub enum Operand {
     Imm(u64),
     Special(SpecialReg),
     /// `[base+offset]`.
-    Addr { base: AddrBase, offset: i64 },
+    Addr {
+        base: AddrBase,
+        offset: i64,
+    },
     /// The address of a variable as a value (`mov.u64 %rd, smem;`), plus an offset.
-    VarAddr { var: VarId, offset: i64 },
+    VarAddr {
+        var: VarId,
+        offset: i64,
+    },
     /// `{a, b, ...}` vector operand.
     Vector(Vec<Operand>),
     /// The sink `_`.
@@ -143,9 +168,15 @@ pub enum StateSpace {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rounding {
-    Rn, Rz, Rm, Rp,
+    Rn,
+    Rz,
+    Rm,
+    Rp,
     /// Integer rounding of cvt: .rni .rzi .rmi .rpi
-    Rni, Rzi, Rmi, Rpi,
+    Rni,
+    Rzi,
+    Rmi,
+    Rpi,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,41 +188,90 @@ pub enum MulMode {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArithOp {
-    Add, Sub, Mul, Mad, Fma, Div, Rem, Neg, Abs, Min, Max,
+    Add,
+    Sub,
+    Mul,
+    Mad,
+    Fma,
+    Div,
+    Rem,
+    Neg,
+    Abs,
+    Min,
+    Max,
     /// f32/f64 only
-    Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos,
+    Rcp,
+    Sqrt,
+    Rsqrt,
+    Ex2,
+    Lg2,
+    Sin,
+    Cos,
     /// mul24/mad24 are not supported; copysign is
     Copysign,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LogicOp {
-    And, Or, Xor, Not, Cnot, Shl, Shr,
+    And,
+    Or,
+    Xor,
+    Not,
+    Cnot,
+    Shl,
+    Shr,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BitOp {
-    Popc, Clz, Brev, Bfe, Bfi, Prmt, Fns, Bfind,
+    Popc,
+    Clz,
+    Brev,
+    Bfe,
+    Bfi,
+    Prmt,
+    Fns,
+    Bfind,
     /// bfind.shiftamt: the left-shift amount that moves the found bit to the MSB (0xffffffff when none).
     BfindShiftamt,
     /// shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of the 64-bit value b:a by c.
-    ShfLWrap, ShfLClamp, ShfRWrap, ShfRClamp,
+    ShfLWrap,
+    ShfLClamp,
+    ShfRWrap,
+    ShfRClamp,
     /// lop3.b32 d, a, b, c, immLut: any three-input logic function given by its truth table.
     Lop3,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CmpOp {
-    Eq, Ne, Lt, Le, Gt, Ge,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
     // unsigned-integer spellings
-    Lo, Ls, Hi, Hs,
+    Lo,
+    Ls,
+    Hi,
+    Hs,
     // float ordered/unordered
-    Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+    Equ,
+    Neu,
+    Ltu,
+    Leu,
+    Gtu,
+    Geu,
+    Num,
+    Nan,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoolOp {
-    And, Or, Xor,
+    And,
+    Or,
+    Xor,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,12 +285,21 @@ pub enum BarKind {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sem {
-    Relaxed, Acquire, Release, AcqRel, Sc, Weak, Volatile,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    Sc,
+    Weak,
+    Volatile,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
-    Cta, Cluster, Gpu, Sys,
+    Cta,
+    Cluster,
+    Gpu,
+    Sys,
 }
 
 /// Typed opcodes with their modifiers. Operands are in [`Instr::ops`], destinations first, in
@@ -221,118 +310,267 @@ pub enum Opcode {
     /// d, a
     Mov(Ty),
     /// d, [addr]   (d may be a vector operand)
-    Ld { space: StateSpace, ty: Ty, vec: u8 },
+    Ld {
+        space: StateSpace,
+        ty: Ty,
+        vec: u8,
+    },
     /// [addr], a
-    St { space: StateSpace, ty: Ty, vec: u8 },
+    St {
+        space: StateSpace,
+        ty: Ty,
+        vec: u8,
+    },
     /// d, a   cvta.space (to_generic = false means cvta.to.space)
-    Cvta { space: StateSpace, to_generic: bool, ty: Ty },
+    Cvta {
+        space: StateSpace,
+        to_generic: bool,
+        ty: Ty,
+    },
     /// d, a
-    Cvt { dst: Ty, src: Ty, rnd: Option<Rounding>, sat: bool, ftz: bool },
+    Cvt {
+        dst: Ty,
+        src: Ty,
+        rnd: Option<Rounding>,
+        sat: bool,
+        ftz: bool,
+    },
     // ---- arithmetic and logic --------------------------------------------------------------
     /// d, a{, b{, c}}
-    Arith { op: ArithOp, ty: Ty, mode: Option<MulMode>, rnd: Option<Rounding>, sat: bool, ftz: bool },
+    Arith {
+        op: ArithOp,
+        ty: Ty,
+        mode: Option<MulMode>,
+        rnd: Option<Rounding>,
+        sat: bool,
+        ftz: bool,
+    },
     /// d, a{, b}
-    Logic { op: LogicOp, ty: Ty },
+    Logic {
+        op: LogicOp,
+        ty: Ty,
+    },
     /// d, a{, b{, c{, e}}}
-    Bit { op: BitOp, ty: Ty },
+    Bit {
+        op: BitOp,
+        ty: Ty,
+    },
     /// p[|q], a, b{, {!}c}
-    Setp { cmp: CmpOp, ty: Ty, combine: Option<BoolOp>, ftz: bool },
+    Setp {
+        cmp: CmpOp,
+        ty: Ty,
+        combine: Option<BoolOp>,
+        ftz: bool,
+    },
     /// d, a, b, {!}c   set.cmp.dtype.stype
-    Set { cmp: CmpOp, dst: Ty, ty: Ty, combine: Option<BoolOp>, ftz: bool },
+    Set {
+        cmp: CmpOp,
+        dst: Ty,
+        ty: Ty,
+        combine: Option<BoolOp>,
+        ftz: bool,
+    },
     /// d, a, b, c
     Selp(Ty),
     // ---- control ----------------------------------------------------------------------------
     /// target
-    Bra { uni: bool },
+    Bra {
+        uni: bool,
+    },
     /// (rets...), func, (args...)  -> ops: [Vector(rets), Vector(args)]; the callee is `func`
-    Call { func: FuncId, uni: bool },
+    Call {
+        func: FuncId,
+        uni: bool,
+    },
     Ret,
     Exit,
     /// t (ns)
     Nanosleep,
     // ---- ordering (executed as no-ops by an in-order model, validated) ----------------------
-    Fence { sem: Option<Sem>, scope: Option<Scope>, proxy: bool },
-    GridDepControl { launch_dependents: bool },
+    Fence {
+        sem: Option<Sem>,
+        scope: Option<Scope>,
+        proxy: bool,
+    },
+    GridDepControl {
+        launch_dependents: bool,
+    },
     // ---- cluster address mapping -----------------------------------------------------------
     /// d, a, b   mapa{.shared::cluster}.{u32,u64}: the address of the variable at `a` in the CTA of
     /// cluster rank `b` (space `SharedCluster` or `Generic`).
-    Mapa { space: StateSpace, ty: Ty },
+    Mapa {
+        space: StateSpace,
+        ty: Ty,
+    },
     /// d, a   getctarank{.shared::cluster}.{u32,u64}: the cluster rank of the CTA holding address `a`.
-    GetCtaRank { space: StateSpace, ty: Ty },
+    GetCtaRank {
+        space: StateSpace,
+        ty: Ty,
+    },
     // ---- named barriers --------------------------------------------------------------------
     /// sync: a{, b}   arrive: a, b   red.popc: d, a{, b}, {!}c   red.and/or: p, a{, b}, {!}c
-    Bar { kind: BarKind, aligned: bool },
+    Bar {
+        kind: BarKind,
+        aligned: bool,
+    },
     /// membermask
     BarWarpSync,
     /// barrier.cluster.arrive / wait. `sem` as written or its default (arrive `.release`, wait
     /// `.acquire`; arrive may be `.relaxed`), recorded for checking, not used by the SC executor.
-    BarrierCluster { wait: bool, sem: Sem },
+    BarrierCluster {
+        wait: bool,
+        sem: Sem,
+    },
     // ---- warp network ----------------------------------------------------------------------
     /// d, {!}a{, membermask}   (sync = false is the legacy vote)
-    Vote { mode: VoteMode, sync: bool },
+    Vote {
+        mode: VoteMode,
+        sync: bool,
+    },
     /// d, a, membermask   /   d|p, a, membermask
-    Match { all: bool, ty: DataType },
+    Match {
+        all: bool,
+        ty: DataType,
+    },
     /// d
     Activemask,
     /// d, a, membermask
-    Redux { op: ReduxOp, ty: DataType, abs: bool, nan: bool },
+    Redux {
+        op: ReduxOp,
+        ty: DataType,
+        abs: bool,
+        nan: bool,
+    },
     /// d|p, membermask
     Elect,
     /// d|p, a, b, c, membermask
-    Shfl { mode: ShflMode },
+    Shfl {
+        mode: ShflMode,
+    },
     // ---- atomics ---------------------------------------------------------------------------
     /// atom: d, [a], b{, c}   red: [a], b   (vector forms use vector operands)
-    Atom { red: bool, op: AtomOp, ty: DataType, space: StateSpace, vec: u8, sem: Sem, scope: Scope, noftz: bool, cache_hint: bool },
+    Atom {
+        red: bool,
+        op: AtomOp,
+        ty: DataType,
+        space: StateSpace,
+        vec: u8,
+        sem: Sem,
+        scope: Scope,
+        noftz: bool,
+        cache_hint: bool,
+    },
     /// red.async: [a], b, [mbar]
-    RedAsync { op: AtomOp, ty: DataType },
+    RedAsync {
+        op: AtomOp,
+        ty: DataType,
+    },
     // ---- mbarrier --------------------------------------------------------------------------
     /// [addr], count
-    MbInit { space: StateSpace },
+    MbInit {
+        space: StateSpace,
+    },
     /// [addr]
-    MbInval { space: StateSpace },
+    MbInval {
+        space: StateSpace,
+    },
     /// state, [addr]{, count|txCount}. `sem`/`scope` as written or the defaults `.release`/`.cta`.
-    MbArrive { drop: bool, expect_tx: bool, no_complete: bool, space: StateSpace, sem: Sem, scope: Scope },
+    MbArrive {
+        drop: bool,
+        expect_tx: bool,
+        no_complete: bool,
+        space: StateSpace,
+        sem: Sem,
+        scope: Scope,
+    },
     /// [addr], txCount
-    MbExpectTx { space: StateSpace },
+    MbExpectTx {
+        space: StateSpace,
+    },
     /// [addr], txCount
-    MbCompleteTx { space: StateSpace },
+    MbCompleteTx {
+        space: StateSpace,
+    },
     /// waitComplete, [addr], state|phaseParity{, suspendTimeHint}. `sem`/`scope` as written or the
     /// defaults `.acquire`/`.cta`.
-    MbTestWait { try_wait: bool, parity: bool, space: StateSpace, sem: Sem, scope: Scope },
+    MbTestWait {
+        try_wait: bool,
+        parity: bool,
+        space: StateSpace,
+        sem: Sem,
+        scope: Scope,
+    },
     /// count, state
     MbPendingCount,
     /// [addr]
-    CpAsyncMbArrive { noinc: bool, space: StateSpace },
+    CpAsyncMbArrive {
+        noinc: bool,
+        space: StateSpace,
+    },
     // ---- async copies ----------------------------------------------------------------------
     /// [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}
-    CpAsync { cg: bool, size: u8, has_src_size: bool, has_ignore_src: bool, cache_hint: bool },
+    CpAsync {
+        cg: bool,
+        size: u8,
+        has_src_size: bool,
+        has_ignore_src: bool,
+        cache_hint: bool,
+    },
     CpAsyncCommit,
     /// N
     CpAsyncWaitGroup,
     CpAsyncWaitAll,
     /// [dst], [src], size{, [mbar]}{, ctaMask}{, cache-policy}{, byteMask}
-    CpBulk { dir: BulkDir, multicast: bool, cache_hint: bool, cp_mask: bool },
+    CpBulk {
+        dir: BulkDir,
+        multicast: bool,
+        cache_hint: bool,
+        cp_mask: bool,
+    },
     /// [dst], [src], size{, [mbar]}{, cache-policy}
-    CpReduceBulk { dir: BulkDir, op: AtomOp, ty: DataType, noftz: bool, cache_hint: bool },
+    CpReduceBulk {
+        dir: BulkDir,
+        op: AtomOp,
+        ty: DataType,
+        noftz: bool,
+        cache_hint: bool,
+    },
     /// load: [dst], [tmap, {coords}], [mbar]{, ctaMask}   store: [tmap, {coords}], [src]
-    CpBulkTensor { dims: u8, dir: BulkDir, multicast: bool, cache_hint: bool },
+    CpBulkTensor {
+        dims: u8,
+        dir: BulkDir,
+        multicast: bool,
+        cache_hint: bool,
+    },
     /// [tmap, {coords}], [src]
-    CpReduceBulkTensor { dims: u8, op: AtomOp },
+    CpReduceBulkTensor {
+        dims: u8,
+        op: AtomOp,
+    },
     /// [src], size
     BulkPrefetch,
     /// [dst], [src], 128   tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned:
     /// copies the 128-byte tensor map from shared::cta to global (the proxy release is trivially
     /// satisfied by the sequentially consistent model).
-    TensormapCpFenceproxy { scope: Scope },
+    TensormapCpFenceproxy {
+        scope: Scope,
+    },
     // ---- cluster launch control (sm_100) ----------------------------------------------------
     /// [addr], [mbar]   clusterlaunchcontrol.try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128
-    ClcTryCancel { multicast: bool, space: StateSpace },
+    ClcTryCancel {
+        multicast: bool,
+        space: StateSpace,
+    },
     /// d, handle   clusterlaunchcontrol.query_cancel: `.is_canceled.pred` (first_ctaid None),
     /// `.get_first_ctaid.v4.b32` (Some(3), d a 4-vector) or `.get_first_ctaid::{x,y,z}.b32` (Some(0..=2)).
-    ClcQueryCancel { first_ctaid: Option<u8> },
+    ClcQueryCancel {
+        first_ctaid: Option<u8>,
+    },
     BulkCommit,
     /// N
-    BulkWaitGroup { read: bool },
+    BulkWaitGroup {
+        read: bool,
+    },
 }
 
 /// `@p` / `@!p`

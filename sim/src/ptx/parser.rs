@@ -30,21 +30,48 @@ pub enum Num {
 pub enum OperandAst {
     /// A register, special register (`%tid.x` is one name), label, variable, parameter or
     /// function name, with an optional `+imm` (`smem+4`).
-    Name { name: String, offset: i64, loc: Loc },
+    Name {
+        name: String,
+        offset: i64,
+        loc: Loc,
+    },
     /// `!p`
-    Not { name: String, loc: Loc },
-    Num { value: Num, loc: Loc },
+    Not {
+        name: String,
+        loc: Loc,
+    },
+    Num {
+        value: Num,
+        loc: Loc,
+    },
     /// `[base+off]`, `[imm]`, `[tmap, {c0, c1}]`: `base` is None for an absolute address; `rest`
     /// holds the operands after a comma.
-    Addr { base: Option<(String, Loc)>, offset: i64, rest: Vec<OperandAst>, loc: Loc },
+    Addr {
+        base: Option<(String, Loc)>,
+        offset: i64,
+        rest: Vec<OperandAst>,
+        loc: Loc,
+    },
     /// `{a, b, ...}`
-    Vector { items: Vec<OperandAst>, loc: Loc },
+    Vector {
+        items: Vec<OperandAst>,
+        loc: Loc,
+    },
     /// `(a, b, ...)` — call argument/return lists.
-    Paren { items: Vec<OperandAst>, loc: Loc },
+    Paren {
+        items: Vec<OperandAst>,
+        loc: Loc,
+    },
     /// The sink `_`.
-    Sink { loc: Loc },
+    Sink {
+        loc: Loc,
+    },
     /// `d|p`
-    Pair { first: Box<OperandAst>, second: Box<OperandAst>, loc: Loc },
+    Pair {
+        first: Box<OperandAst>,
+        second: Box<OperandAst>,
+        loc: Loc,
+    },
 }
 
 impl OperandAst {
@@ -178,7 +205,8 @@ struct Parser<'t, 'a> {
     depth: usize,
 }
 
-const SPACES: &[&str] = &[".global", ".shared", ".shared::cta", ".shared::cluster", ".const", ".local", ".param", ".tex"];
+const SPACES: &[&str] =
+    &[".global", ".shared", ".shared::cta", ".shared::cluster", ".const", ".local", ".param", ".tex"];
 const LINKAGE: &[&str] = &[".extern", ".visible", ".weak", ".common"];
 
 impl<'t, 'a> Parser<'t, 'a> {

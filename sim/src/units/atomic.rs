@@ -35,11 +35,11 @@
 use super::float::{f32_add, f64_add, half_add, half_minmax, Half};
 use super::mbarrier::MbarrierUnit;
 use super::space::resolve_shared;
+use super::TraceEvent;
 use super::{Request, Response};
 use crate::config::Config;
 use crate::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
 use crate::memory::MemorySystem;
-use super::TraceEvent;
 
 pub struct AtomicAlu {
     cluster_size: u32,
@@ -160,7 +160,14 @@ impl AtomicAlu {
         Ok(op)
     }
 
-    pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, out: &mut Vec<Response>, events: &mut Vec<TraceEvent>) {
+    pub fn submit(
+        &mut self,
+        req: &Request,
+        mem: &mut MemorySystem,
+        mbar: &mut MbarrierUnit,
+        out: &mut Vec<Response>,
+        events: &mut Vec<TraceEvent>,
+    ) {
         if req.op == Op::RedAsync {
             return self.red_async(req, mem, mbar, out, events);
         }
@@ -194,7 +201,14 @@ impl AtomicAlu {
         }
     }
 
-    fn red_async(&self, req: &Request, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, out: &mut Vec<Response>, events: &mut Vec<TraceEvent>) {
+    fn red_async(
+        &self,
+        req: &Request,
+        mem: &mut MemorySystem,
+        mbar: &mut MbarrierUnit,
+        out: &mut Vec<Response>,
+        events: &mut Vec<TraceEvent>,
+    ) {
         let first = req.first_active().unwrap_or(0);
         let op = match AtomOp::from_code(req.sub) {
             Some(op) if Self::red_async_legal(op, req.dtype) && req.vec == 1 => op,
@@ -208,7 +222,15 @@ impl AtomicAlu {
         out.push(Response::to(req, req.active_mask));
     }
 
-    fn red_async_lane(&self, req: &Request, op: AtomOp, lane: usize, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, events: &mut Vec<TraceEvent>) -> Result<(), ErrorCode> {
+    fn red_async_lane(
+        &self,
+        req: &Request,
+        op: AtomOp,
+        lane: usize,
+        mem: &mut MemorySystem,
+        mbar: &mut MbarrierUnit,
+        events: &mut Vec<TraceEvent>,
+    ) -> Result<(), ErrorCode> {
         let ops = req.lanes[lane];
         let size = req.dtype.bytes() as usize;
         let (slot, off) = resolve_shared(req.cta, self.cluster_size, req.space, ops.addr)?;
@@ -230,7 +252,14 @@ impl AtomicAlu {
     }
 
     /// One lane's read-modify-write; returns the old value (packed for vectors).
-    fn lane(&self, req: &Request, op: AtomOp, lane: usize, mem: &mut MemorySystem, mbar: &MbarrierUnit) -> Result<u128, ErrorCode> {
+    fn lane(
+        &self,
+        req: &Request,
+        op: AtomOp,
+        lane: usize,
+        mem: &mut MemorySystem,
+        mbar: &MbarrierUnit,
+    ) -> Result<u128, ErrorCode> {
         let ops = req.lanes[lane];
         let elem = req.dtype.bytes() as usize;
         let size = elem * req.vec as usize;

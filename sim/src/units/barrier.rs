@@ -158,7 +158,9 @@ impl BarrierFile {
         let bar = &cta.barriers[req.imm as usize];
         if let Some((round_count, round_kind)) = bar.round {
             match (round_kind, kind) {
-                (RoundKind::Plain, RoundKind::Red(_)) | (RoundKind::Red(_), RoundKind::Plain) => return Err(ErrorCode::BarRedMixed),
+                (RoundKind::Plain, RoundKind::Red(_)) | (RoundKind::Red(_), RoundKind::Plain) => {
+                    return Err(ErrorCode::BarRedMixed)
+                }
                 (RoundKind::Red(a), RoundKind::Red(b)) if a != b => return Err(ErrorCode::BarRedOpMismatch),
                 _ => {}
             }

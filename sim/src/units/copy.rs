@@ -60,11 +60,32 @@ enum Loc {
 #[derive(Clone, Debug)]
 enum Kind {
     /// Copy `len` bytes; bytes from `src_bytes` on are zero (cp.async src-size / ignore-src).
-    Plain { src: Loc, dsts: Vec<Loc>, len: u64, src_bytes: u64, byte_mask: Option<u16> },
+    Plain {
+        src: Loc,
+        dsts: Vec<Loc>,
+        len: u64,
+        src_bytes: u64,
+        byte_mask: Option<u16>,
+    },
     /// Element-wise reduction of `len` bytes.
-    Reduce { src: Loc, dst: Loc, len: u64, op: AtomOp, dtype: DataType },
-    TensorLoad { map: TensorMap, coords: [i32; 5], dsts: Vec<Loc> },
-    TensorStore { map: TensorMap, coords: [i32; 5], src: Loc, reduce: Option<(AtomOp, DataType)> },
+    Reduce {
+        src: Loc,
+        dst: Loc,
+        len: u64,
+        op: AtomOp,
+        dtype: DataType,
+    },
+    TensorLoad {
+        map: TensorMap,
+        coords: [i32; 5],
+        dsts: Vec<Loc>,
+    },
+    TensorStore {
+        map: TensorMap,
+        coords: [i32; 5],
+        src: Loc,
+        reduce: Option<(AtomOp, DataType)>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,14 +137,21 @@ pub struct CopyEngine {
 fn read_loc(mem: &MemorySystem, loc: Loc, len: u64) -> Result<Vec<u8>, ErrorCode> {
     match loc {
         Loc::Global(a) => mem.global.slice(a, len as usize).map(|s| s.to_vec()).ok_or(ErrorCode::GlobalOutOfRange),
-        Loc::Shared(s, o) => mem.shared.get(s).and_then(|r| r.slice(o, len as usize)).map(|s| s.to_vec()).ok_or(ErrorCode::SharedOutOfRange),
+        Loc::Shared(s, o) => mem
+            .shared
+            .get(s)
+            .and_then(|r| r.slice(o, len as usize))
+            .map(|s| s.to_vec())
+            .ok_or(ErrorCode::SharedOutOfRange),
     }
 }
 
 fn slice_mut(mem: &mut MemorySystem, loc: Loc, len: u64) -> Result<&mut [u8], ErrorCode> {
     match loc {
         Loc::Global(a) => mem.global.slice_mut(a, len as usize).ok_or(ErrorCode::GlobalOutOfRange),
-        Loc::Shared(s, o) => mem.shared.get_mut(s).and_then(|r| r.slice_mut(o, len as usize)).ok_or(ErrorCode::SharedOutOfRange),
+        Loc::Shared(s, o) => {
+            mem.shared.get_mut(s).and_then(|r| r.slice_mut(o, len as usize)).ok_or(ErrorCode::SharedOutOfRange)
+        }
     }
 }
 
@@ -223,7 +251,14 @@ impl CopyEngine {
         oldest.map_or(0, |g| open - g)
     }
 
-    pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, out: &mut Vec<Response>, events: &mut Vec<TraceEvent>) {
+    pub fn submit(
+        &mut self,
+        req: &Request,
+        mem: &mut MemorySystem,
+        mbar: &mut MbarrierUnit,
+        out: &mut Vec<Response>,
+        events: &mut Vec<TraceEvent>,
+    ) {
         let _ = events;
         match req.op {
             Op::CpAsyncCommit | Op::BulkCommit => {
@@ -267,7 +302,8 @@ impl CopyEngine {
     fn wait_satisfied(&self, req: &Request) -> bool {
         let n = if req.op == Op::CpAsyncWait && req.imm2 == 1 { 0 } else { req.imm as u64 };
         let bulk = req.op == Op::BulkWait;
-        req.active_lanes().all(|l| self.pending_groups((req.cta, req.warp, l as u8), bulk, bulk && req.has(flags::MOD_A)) <= n)
+        req.active_lanes()
+            .all(|l| self.pending_groups((req.cta, req.warp, l as u8), bulk, bulk && req.has(flags::MOD_A)) <= n)
     }
 
     fn shared_dst(&self, mem: &MemorySystem, mbar: &MbarrierUnit, loc: Loc, len: u64) -> Result<(), ErrorCode> {
@@ -281,7 +317,15 @@ impl CopyEngine {
     }
 
     /// Destination CTAs of a load into shared::cluster (multicast) or shared::cta: (dst, mbar) pairs.
-    fn load_targets(&self, req: &Request, lane: usize, mem: &MemorySystem, mbar: &MbarrierUnit, len: u64, mask: u128) -> Result<(Vec<Loc>, Vec<(usize, u64)>), ErrorCode> {
+    fn load_targets(
+        &self,
+        req: &Request,
+        lane: usize,
+        mem: &MemorySystem,
+        mbar: &MbarrierUnit,
+        len: u64,
+        mask: u128,
+    ) -> Result<(Vec<Loc>, Vec<(usize, u64)>), ErrorCode> {
         let ops = req.lanes[lane];
         let (slot, off) = resolve_shared(req.cta, self.cluster_size, req.space, ops.addr)?;
         let (mslot, moff) = mbar.locate_in(req.cta, req.space, ops.mbar)?;
@@ -306,7 +350,13 @@ impl CopyEngine {
         Ok((dsts, mbars))
     }
 
-    fn issue(&mut self, req: &Request, lane: usize, mem: &mut MemorySystem, mbar: &mut MbarrierUnit) -> Result<(), ErrorCode> {
+    fn issue(
+        &mut self,
+        req: &Request,
+        lane: usize,
+        mem: &mut MemorySystem,
+        mbar: &mut MbarrierUnit,
+    ) -> Result<(), ErrorCode> {
         let ops = req.lanes[lane];
         let thread = (req.cta, req.warp, lane as u8);
         let mut mbars = Vec::new();
@@ -336,7 +386,10 @@ impl CopyEngine {
                     check_range(mem, Loc::Global(ops.src), src_bytes)?;
                 }
                 let g = self.group_id(thread, false);
-                (Kind::Plain { src: Loc::Global(ops.src), dsts: vec![dst], len: cp, src_bytes, byte_mask: None }, Completion::AsyncGroup(thread, g))
+                (
+                    Kind::Plain { src: Loc::Global(ops.src), dsts: vec![dst], len: cp, src_bytes, byte_mask: None },
+                    Completion::AsyncGroup(thread, g),
+                )
             }
             Op::CpBulk | Op::CpReduceBulk => {
                 let len = ops.a as u64;
@@ -347,7 +400,9 @@ impl CopyEngine {
                 let dir = BulkDir::from_code(dir).ok_or(ErrorCode::BulkSizeAlign)?;
                 let reduce = if req.op == Op::CpReduceBulk {
                     let op = AtomOp::from_code(req.sub).ok_or(ErrorCode::AtomBadType)?;
-                    if dir == BulkDir::GlobalToShared || !bulk_reduce_legal(op, req.dtype, dir == BulkDir::SharedToGlobal, req.has(flags::MOD_A)) {
+                    if dir == BulkDir::GlobalToShared
+                        || !bulk_reduce_legal(op, req.dtype, dir == BulkDir::SharedToGlobal, req.has(flags::MOD_A))
+                    {
                         return Err(ErrorCode::AtomBadType);
                     }
                     Some(op)
@@ -406,7 +461,10 @@ impl CopyEngine {
                     let reduce = match req.imm2 {
                         0 => None,
                         code => {
-                            let op = u8::try_from(code - 1).ok().and_then(AtomOp::from_code).ok_or(ErrorCode::AtomBadType)?;
+                            let op = u8::try_from(code - 1)
+                                .ok()
+                                .and_then(AtomOp::from_code)
+                                .ok_or(ErrorCode::AtomBadType)?;
                             let bitwise = matches!(op, AtomOp::And | AtomOp::Or | AtomOp::Xor);
                             let dtype = map.reduce_type(bitwise).ok_or(ErrorCode::AtomBadType)?;
                             if !tensor_reduce_legal(op, dtype) {
@@ -434,12 +492,25 @@ impl CopyEngine {
                 let (dsts, m) = self.load_targets(req, lane, mem, mbar, 16, all_ranks)?;
                 mbars = m;
                 // src_bytes = 0: the response is 16 zero bytes (failed), nothing is read
-                (Kind::Plain { src: Loc::Global(0), dsts, len: 16, src_bytes: 0, byte_mask: None }, Completion::Mbarrier)
+                (
+                    Kind::Plain { src: Loc::Global(0), dsts, len: 16, src_bytes: 0, byte_mask: None },
+                    Completion::Mbarrier,
+                )
             }
             _ => return Err(ErrorCode::NotBuilt),
         };
         self.seq += 1;
-        self.ops.push(AsyncOp { seq: self.seq, tag: req.tag, cta: req.cta, warp: req.warp, lane: lane as u8, kind, completion, mbars, data: None });
+        self.ops.push(AsyncOp {
+            seq: self.seq,
+            tag: req.tag,
+            cta: req.cta,
+            warp: req.warp,
+            lane: lane as u8,
+            kind,
+            completion,
+            mbars,
+            data: None,
+        });
         Ok(())
     }
 
@@ -513,10 +584,18 @@ impl CopyEngine {
         Response { tag: op_tag, cta, warp, lanes: 0, values: [0; 32], preds: 0, error: e, error_lane: lane }
     }
 
-    pub fn tick(&mut self, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, idle: bool, out: &mut Vec<Response>, events: &mut Vec<TraceEvent>) -> bool {
+    pub fn tick(
+        &mut self,
+        mem: &mut MemorySystem,
+        mbar: &mut MbarrierUnit,
+        idle: bool,
+        out: &mut Vec<Response>,
+        events: &mut Vec<TraceEvent>,
+    ) -> bool {
         loop {
             // Write stage for operations read on an earlier pass.
-            let (ready, rest): (Vec<AsyncOp>, Vec<AsyncOp>) = std::mem::take(&mut self.ops).into_iter().partition(|o| o.data.is_some());
+            let (ready, rest): (Vec<AsyncOp>, Vec<AsyncOp>) =
+                std::mem::take(&mut self.ops).into_iter().partition(|o| o.data.is_some());
             self.ops = rest;
             for op in ready {
                 match Self::write_stage(&op, mem) {
@@ -561,11 +640,21 @@ impl CopyEngine {
     }
 
     /// cp.async.mbarrier.arrive whose earlier cp.async have all completed.
-    fn fire_arrives(&mut self, mem: &mut MemorySystem, mbar: &mut MbarrierUnit, out: &mut Vec<Response>, events: &mut Vec<TraceEvent>) {
+    fn fire_arrives(
+        &mut self,
+        mem: &mut MemorySystem,
+        mbar: &mut MbarrierUnit,
+        out: &mut Vec<Response>,
+        events: &mut Vec<TraceEvent>,
+    ) {
         let mut i = 0;
         while i < self.arrives.len() {
             let a = &self.arrives[i];
-            let blocked = self.ops.iter().any(|o| (o.cta, o.warp, o.lane) == a.thread && o.seq <= a.after_seq && matches!(o.completion, Completion::AsyncGroup(..)));
+            let blocked = self.ops.iter().any(|o| {
+                (o.cta, o.warp, o.lane) == a.thread
+                    && o.seq <= a.after_seq
+                    && matches!(o.completion, Completion::AsyncGroup(..))
+            });
             if blocked {
                 i += 1;
                 continue;
@@ -594,13 +683,21 @@ impl CopyEngine {
             .map(|r| {
                 let bulk = r.op == Op::BulkWait;
                 let lanes: Vec<usize> = r.active_lanes().collect();
-                let pending = lanes.iter().map(|&l| self.pending_groups((r.cta, r.warp, l as u8), bulk, bulk && r.has(flags::MOD_A))).max().unwrap_or(0);
+                let pending = lanes
+                    .iter()
+                    .map(|&l| self.pending_groups((r.cta, r.warp, l as u8), bulk, bulk && r.has(flags::MOD_A)))
+                    .max()
+                    .unwrap_or(0);
                 let range = match (lanes.first(), lanes.last()) {
                     (Some(a), Some(b)) if a != b => format!("{a}-{b}"),
                     (Some(a), _) => format!("{a}"),
                     _ => String::new(),
                 };
-                let what = if r.op == Op::CpAsyncWait && r.imm2 == 1 { "cp.async.wait_all".to_string() } else { format!("{} {}", r.op.name(), r.imm) };
+                let what = if r.op == Op::CpAsyncWait && r.imm2 == 1 {
+                    "cp.async.wait_all".to_string()
+                } else {
+                    format!("{} {}", r.op.name(), r.imm)
+                };
                 format!("cta {} warp {} lanes {range}: {what} ({pending} groups pending)", r.cta, r.warp)
             })
             .collect()

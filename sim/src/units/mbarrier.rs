@@ -158,7 +158,14 @@ impl MbarrierUnit {
 
     /// Write back a mutated word, completing the phase if pending and tx are both zero.
     /// Returns true when the phase completed.
-    fn commit(&mut self, mem: &mut MemorySystem, slot: usize, off: u64, mut f: Fields, events: &mut Vec<TraceEvent>) -> Result<bool, ErrorCode> {
+    fn commit(
+        &mut self,
+        mem: &mut MemorySystem,
+        slot: usize,
+        off: u64,
+        mut f: Fields,
+        events: &mut Vec<TraceEvent>,
+    ) -> Result<bool, ErrorCode> {
         let completed = f.pending == 0 && f.tx == 0;
         if completed {
             f.parity = !f.parity;
@@ -182,14 +189,27 @@ impl MbarrierUnit {
     }
 
     /// complete-tx(bytes) from an asynchronous copy (or mbarrier.complete_tx).
-    pub fn complete_tx_at(&mut self, mem: &mut MemorySystem, slot: usize, off: u64, bytes: u32, events: &mut Vec<TraceEvent>) -> Result<(), ErrorCode> {
+    pub fn complete_tx_at(
+        &mut self,
+        mem: &mut MemorySystem,
+        slot: usize,
+        off: u64,
+        bytes: u32,
+        events: &mut Vec<TraceEvent>,
+    ) -> Result<(), ErrorCode> {
         let mut f = self.load(mem, slot, off)?;
         f.tx = Self::add_tx(f.tx, -(bytes as i64))?;
         self.commit(mem, slot, off, f, events).map(|_| ())
     }
 
     /// The asynchronous arrive-on(1) of cp.async.mbarrier.arrive.
-    pub fn arrive_on_at(&mut self, mem: &mut MemorySystem, slot: usize, off: u64, events: &mut Vec<TraceEvent>) -> Result<(), ErrorCode> {
+    pub fn arrive_on_at(
+        &mut self,
+        mem: &mut MemorySystem,
+        slot: usize,
+        off: u64,
+        events: &mut Vec<TraceEvent>,
+    ) -> Result<(), ErrorCode> {
         let mut f = self.load(mem, slot, off)?;
         if f.pending == 0 {
             return Err(ErrorCode::MbPendingUnderflow);
@@ -208,7 +228,13 @@ impl MbarrierUnit {
         Self::store(mem, slot, off, f)
     }
 
-    pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>, events: &mut Vec<TraceEvent>) {
+    pub fn submit(
+        &mut self,
+        req: &Request,
+        mem: &mut MemorySystem,
+        out: &mut Vec<Response>,
+        events: &mut Vec<TraceEvent>,
+    ) {
         let mut resp = Response::to(req, req.active_mask);
         let mut suspended = Vec::new();
         for lane in req.active_lanes() {
@@ -243,7 +269,13 @@ impl MbarrierUnit {
     }
 
     /// One lane of one request, in ascending lane order.
-    fn lane_op(&mut self, req: &Request, lane: usize, mem: &mut MemorySystem, events: &mut Vec<TraceEvent>) -> Result<LaneResult, ErrorCode> {
+    fn lane_op(
+        &mut self,
+        req: &Request,
+        lane: usize,
+        mem: &mut MemorySystem,
+        events: &mut Vec<TraceEvent>,
+    ) -> Result<LaneResult, ErrorCode> {
         let ops = req.lanes[lane];
         if req.op == Op::MbPendingCount {
             let t = ops.a as u64;
@@ -302,7 +334,11 @@ impl MbarrierUnit {
                     return Err(ErrorCode::MbNoCompleteCompleted);
                 }
                 let phase_before = self.live[slot][&off].phase;
-                self.live[slot].get_mut(&off).unwrap().tokens.insert((req.cta, req.warp, lane as u8), (token, phase_before));
+                self.live[slot]
+                    .get_mut(&off)
+                    .unwrap()
+                    .tokens
+                    .insert((req.cta, req.warp, lane as u8), (token, phase_before));
                 self.commit(mem, slot, off, f, events)?;
                 Ok(LaneResult::Value(token as u128, false))
             }
@@ -382,7 +418,10 @@ impl MbarrierUnit {
                 None => false,
             });
             if let Some(first) = w.waiting.first() {
-                w.last_seen = mem.read_shared(first.slot, first.off, 8).map(|x| mbarrier_word::unpack(x as u64)).unwrap_or_default();
+                w.last_seen = mem
+                    .read_shared(first.slot, first.off, 8)
+                    .map(|x| mbarrier_word::unpack(x as u64))
+                    .unwrap_or_default();
             }
             if w.waiting.is_empty() || timeout || w.age >= WAITER_TIMEOUT_TICKS {
                 let w = self.waiters.remove(i);
@@ -408,7 +447,11 @@ impl MbarrierUnit {
                     l.phase,
                     w.last_seen.pending,
                     w.last_seen.tx,
-                    if w.waiting.len() > 1 { format!(" and {} more lanes", w.waiting.len() - 1) } else { String::new() }
+                    if w.waiting.len() > 1 {
+                        format!(" and {} more lanes", w.waiting.len() - 1)
+                    } else {
+                        String::new()
+                    }
                 )
             })
             .collect()

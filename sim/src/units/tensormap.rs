@@ -74,7 +74,16 @@ impl TensorMap {
                 Some(t)
             }
         };
-        Ok(TensorMap { dims: dims as usize, elem_bytes, fill_ones: u32_at(12) == 1, base: u64_at(16), size, boxs, stride, elem_type })
+        Ok(TensorMap {
+            dims: dims as usize,
+            elem_bytes,
+            fill_ones: u32_at(12) == 1,
+            base: u64_at(16),
+            size,
+            boxs,
+            stride,
+            elem_type,
+        })
     }
 
     pub fn box_elements(&self) -> u64 {

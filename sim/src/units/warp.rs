@@ -76,7 +76,11 @@ pub struct WarpNetwork {
 
 impl WarpNetwork {
     pub fn new(config: &Config) -> Self {
-        WarpNetwork { redux_f32: config.features.redux_f32, match_sync: config.features.match_sync, pending: Vec::new() }
+        WarpNetwork {
+            redux_f32: config.features.redux_f32,
+            match_sync: config.features.match_sync,
+            pending: Vec::new(),
+        }
     }
 
     pub fn launch_cta(&mut self, slot: u16) {
@@ -94,7 +98,9 @@ impl WarpNetwork {
                 }
                 return out.push(r);
             }
-            Op::MatchAny | Op::MatchAll if !self.match_sync => return out.push(Response::error(req, ErrorCode::NotBuilt, lane0)),
+            Op::MatchAny | Op::MatchAll if !self.match_sync => {
+                return out.push(Response::error(req, ErrorCode::NotBuilt, lane0))
+            }
             Op::ReduxSync if req.dtype == DataType::F32 && !self.redux_f32 => {
                 return out.push(Response::error(req, ErrorCode::NotBuilt, lane0))
             }
@@ -105,19 +111,30 @@ impl WarpNetwork {
             return out.push(Response::error(req, ErrorCode::NotInMemberMask, outside.trailing_zeros() as usize));
         }
         // A lane already blocked at a pending rendezvous cannot arrive anywhere else.
-        let twice = self.pending.iter().position(|g| (g.cta, g.warp) == (req.cta, req.warp) && g.arrived & req.active_mask != 0);
+        let twice = self
+            .pending
+            .iter()
+            .position(|g| (g.cta, g.warp) == (req.cta, req.warp) && g.arrived & req.active_mask != 0);
         if let Some(i) = twice {
             let g = self.pending.remove(i);
             return fail(&[g], req, out);
         }
         // Join the rendezvous of the same mask and kind, or open one.
-        let join = self.pending.iter().position(|g| {
-            (g.cta, g.warp, g.mask) == (req.cta, req.warp, req.member_mask) && g.same_kind(req)
-        });
+        let join = self
+            .pending
+            .iter()
+            .position(|g| (g.cta, g.warp, g.mask) == (req.cta, req.warp, req.member_mask) && g.same_kind(req));
         let i = match join {
             Some(i) => i,
             None => {
-                self.pending.push(Rendezvous { cta: req.cta, warp: req.warp, mask: req.member_mask, arrived: 0, live: req.live_mask, reqs: Vec::new() });
+                self.pending.push(Rendezvous {
+                    cta: req.cta,
+                    warp: req.warp,
+                    mask: req.member_mask,
+                    arrived: 0,
+                    live: req.live_mask,
+                    reqs: Vec::new(),
+                });
                 self.pending.len() - 1
             }
         };
@@ -154,7 +171,9 @@ impl WarpNetwork {
     /// or none: those that `start` reaches by "waits for" and that reach `start` back.
     fn cycle_through(&self, start: usize) -> Vec<usize> {
         let s = &self.pending[start];
-        let warp: Vec<usize> = (0..self.pending.len()).filter(|&j| (self.pending[j].cta, self.pending[j].warp) == (s.cta, s.warp)).collect();
+        let warp: Vec<usize> = (0..self.pending.len())
+            .filter(|&j| (self.pending[j].cta, self.pending[j].warp) == (s.cta, s.warp))
+            .collect();
         let closure = |edge: &dyn Fn(usize, usize) -> bool| {
             let mut seen = vec![start];
             let mut k = 0;
@@ -268,7 +287,8 @@ fn finish(g: &Rendezvous, out: &mut Vec<Response>) {
         }
         Op::MatchAny | Op::MatchAll => {
             let width = if first.dtype == DataType::B64 { u64::MAX as u128 } else { u32::MAX as u128 };
-            let equal_to = |v: u128| members().filter(|&m| lanes[m].a & width == v & width).fold(0u32, |acc, m| acc | 1 << m);
+            let equal_to =
+                |v: u128| members().filter(|&m| lanes[m].a & width == v & width).fold(0u32, |acc, m| acc | 1 << m);
             if first.op == Op::MatchAny {
                 for l in members() {
                     values[l] = equal_to(lanes[l].a) as u128;

@@ -33,11 +33,29 @@ impl ModuleBuilder {
         }
     }
     pub fn var(&mut self, name: &str, space: StateSpace, ty: Ty, size: u32, init: Vec<u8>) -> VarId {
-        self.m.vars.push(VarInfo { name: name.into(), space, ty, align: ty.bytes(), size, extern_dynamic: false, init, offset: 0 });
+        self.m.vars.push(VarInfo {
+            name: name.into(),
+            space,
+            ty,
+            align: ty.bytes(),
+            size,
+            extern_dynamic: false,
+            init,
+            offset: 0,
+        });
         VarId(self.m.vars.len() as u32 - 1)
     }
     pub fn extern_shared(&mut self, name: &str) -> VarId {
-        self.m.vars.push(VarInfo { name: name.into(), space: StateSpace::Shared, ty: Ty::B8, align: 16, size: 0, extern_dynamic: true, init: vec![], offset: 0 });
+        self.m.vars.push(VarInfo {
+            name: name.into(),
+            space: StateSpace::Shared,
+            ty: Ty::B8,
+            align: 16,
+            size: 0,
+            extern_dynamic: true,
+            init: vec![],
+            offset: 0,
+        });
         VarId(self.m.vars.len() as u32 - 1)
     }
     /// Reserve a function id (for calls to a function defined later).
@@ -49,7 +67,16 @@ impl ModuleBuilder {
         self.m.source.push(format!(".{} {name}", if is_entry { "entry" } else { "func" }));
         FuncBuilder {
             mb: self,
-            f: Function { name: name.into(), is_entry, params: vec![], rets: vec![], regs: vec![], body: vec![], locals: vec![], loc: Loc { line, col: 1 } },
+            f: Function {
+                name: name.into(),
+                is_entry,
+                params: vec![],
+                rets: vec![],
+                regs: vec![],
+                body: vec![],
+                locals: vec![],
+                loc: Loc { line, col: 1 },
+            },
         }
     }
     pub fn finish(self) -> Module {
@@ -150,7 +177,11 @@ pub fn prologue_out(f: &mut FuncBuilder, out: ParamId) -> (RegId, RegId) {
     let addr = f.reg("%addr", Ty::U64);
     f.i("ld.param.u64 %rd_out, [out];", ld(StateSpace::Param, Ty::U64), vec![r(base), at_param(out)]);
     f.i("mov.u32 %tid, %tid.x;", Opcode::Mov(Ty::U32), vec![r(tid), sreg(SpecialReg::Tid(0))]);
-    f.i("mul.wide.u32 %off, %tid, 4;", Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Wide), rnd: None, sat: false, ftz: false }, vec![r(off), r(tid), imm(4)]);
+    f.i(
+        "mul.wide.u32 %off, %tid, 4;",
+        Opcode::Arith { op: ArithOp::Mul, ty: Ty::U32, mode: Some(MulMode::Wide), rnd: None, sat: false, ftz: false },
+        vec![r(off), r(tid), imm(4)],
+    );
     f.i("add.u64 %addr, %rd_out, %off;", arith(ArithOp::Add, Ty::U64), vec![r(addr), r(base), r(off)]);
     (tid, addr)
 }

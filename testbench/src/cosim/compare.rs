@@ -115,7 +115,14 @@ pub fn is_poll(op: Op) -> bool {
 pub fn compare_responses(req: &Request, golden: &Response, rtl: &Response) -> Result<(), String> {
     let mut diffs = String::new();
     if golden.error != rtl.error {
-        let _ = writeln!(diffs, "  error: expected {} ({:?}), actual {} ({:?})", golden.error.name(), golden.error, rtl.error.name(), rtl.error);
+        let _ = writeln!(
+            diffs,
+            "  error: expected {} ({:?}), actual {} ({:?})",
+            golden.error.name(),
+            golden.error,
+            rtl.error.name(),
+            rtl.error
+        );
         if rtl.error == ErrorCode::NotBuilt {
             let _ = writeln!(diffs, "  (the RTL answers NotBuilt: `{}` is not built in the RTL yet)", req.op.name());
         }
@@ -123,7 +130,13 @@ pub fn compare_responses(req: &Request, golden: &Response, rtl: &Response) -> Re
     }
     if golden.error != ErrorCode::None {
         if golden.error_lane != rtl.error_lane {
-            let _ = writeln!(diffs, "  error lane of {}: expected {}, actual {}", golden.error.name(), golden.error_lane, rtl.error_lane);
+            let _ = writeln!(
+                diffs,
+                "  error lane of {}: expected {}, actual {}",
+                golden.error.name(),
+                golden.error_lane,
+                rtl.error_lane
+            );
             return Err(diffs);
         }
         return Ok(());
@@ -132,7 +145,12 @@ pub fn compare_responses(req: &Request, golden: &Response, rtl: &Response) -> Re
         let _ = writeln!(diffs, "  lanes: expected {:#010x}, actual {:#010x}", golden.lanes, rtl.lanes);
     }
     if golden.preds & golden.lanes != rtl.preds & golden.lanes {
-        let _ = writeln!(diffs, "  preds (over lanes): expected {:#010x}, actual {:#010x}", golden.preds & golden.lanes, rtl.preds & golden.lanes);
+        let _ = writeln!(
+            diffs,
+            "  preds (over lanes): expected {:#010x}, actual {:#010x}",
+            golden.preds & golden.lanes,
+            rtl.preds & golden.lanes
+        );
     }
     let atomic = req.op.unit() == Unit::AtomicAlu;
     let racing = if atomic { same_address_lanes(req) } else { 0 };
@@ -158,7 +176,11 @@ pub fn compare_responses(req: &Request, golden: &Response, rtl: &Response) -> Re
 /// tolerance of their width. Returns the first differing elements (at most 8).
 pub fn compare_buffer(name: &str, ty: ElemType, golden: &[u8], rtl: &[u8]) -> Result<(), String> {
     if golden.len() != rtl.len() {
-        return Err(format!("buffer `{name}`: {} bytes in the golden memory, {} in the RTL mirror", golden.len(), rtl.len()));
+        return Err(format!(
+            "buffer `{name}`: {} bytes in the golden memory, {} in the RTL mirror",
+            golden.len(),
+            rtl.len()
+        ));
     }
     let w = ty.bytes();
     let float = matches!(ty, ElemType::F16 | ElemType::Bf16 | ElemType::F32 | ElemType::F64);
@@ -177,7 +199,11 @@ pub fn compare_buffer(name: &str, ty: ElemType, golden: &[u8], rtl: &[u8]) -> Re
             gb == rb
         };
         if !equal {
-            diffs.push(format!("{name}[{i}]: expected {} ({gb:#x}), actual {} ({rb:#x})", ty.decode(gb), ty.decode(rb)));
+            diffs.push(format!(
+                "{name}[{i}]: expected {} ({gb:#x}), actual {} ({rb:#x})",
+                ty.decode(gb),
+                ty.decode(rb)
+            ));
             if diffs.len() == 8 {
                 break;
             }
@@ -218,7 +244,8 @@ pub fn describe_request(req: &Request) -> String {
 
 /// A response in one line plus its lane values.
 pub fn describe_response(r: &Response) -> String {
-    let mut s = format!("lanes {:#010x} preds {:#010x} error {} (lane {})", r.lanes, r.preds, r.error.name(), r.error_lane);
+    let mut s =
+        format!("lanes {:#010x} preds {:#010x} error {} (lane {})", r.lanes, r.preds, r.error.name(), r.error_lane);
     for l in (0..WARP).filter(|l| r.lanes >> l & 1 == 1) {
         let _ = write!(s, " [{l}]={:#x}", r.values[l]);
     }

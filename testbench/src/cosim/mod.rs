@@ -58,7 +58,14 @@ pub const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
 
 impl Default for CosimOptions {
     fn default() -> Self {
-        CosimOptions { gm_latency: 20, fault_inject: false, vcd: None, vcd_cycles: 2000, max_steps: 20_000_000, backend: BackendKind::Verilator }
+        CosimOptions {
+            gm_latency: 20,
+            fault_inject: false,
+            vcd: None,
+            vcd_cycles: 2000,
+            max_steps: 20_000_000,
+            backend: BackendKind::Verilator,
+        }
     }
 }
 
@@ -106,7 +113,12 @@ impl std::error::Error for CosimFailure {}
 
 /// Run `module` with `launch` on `config` under the cosim (at most [`DEFAULT_MAX_CYCLES`] RTL
 /// cycles).
-pub fn run_cosim(module: &Module, launch: &Launch, config: &Config, opts: &CosimOptions) -> Result<CosimReport, CosimFailure> {
+pub fn run_cosim(
+    module: &Module,
+    launch: &Launch,
+    config: &Config,
+    opts: &CosimOptions,
+) -> Result<CosimReport, CosimFailure> {
     run_cosim_bounded(module, launch, config, opts, DEFAULT_MAX_CYCLES)
 }
 
@@ -114,11 +126,22 @@ pub fn run_cosim(module: &Module, launch: &Launch, config: &Config, opts: &Cosim
 /// `max_cycles` RTL cycles (0 = no limit). Without a bound, a livelock or a top that never goes
 /// idle would spin for hours: the executor's idle loop allows a million idle ticks of up to
 /// `unit::IDLE_CYCLE_BUDGET` cycles each.
-pub fn run_cosim_bounded(module: &Module, launch: &Launch, config: &Config, opts: &CosimOptions, max_cycles: u64) -> Result<CosimReport, CosimFailure> {
+pub fn run_cosim_bounded(
+    module: &Module,
+    launch: &Launch,
+    config: &Config,
+    opts: &CosimOptions,
+    max_cycles: u64,
+) -> Result<CosimReport, CosimFailure> {
     let setup_start = Instant::now();
-    let setup = RtlSetup { gm_latency: opts.gm_latency, fault_inject: opts.fault_inject, backend: opts.backend.clone() };
-    let mut backend = rtl::checkout(config, &setup)
-        .map_err(|message| CosimFailure { kind: FailureKind::Setup, message, vcd: None, cycles: 0 })?;
+    let setup =
+        RtlSetup { gm_latency: opts.gm_latency, fault_inject: opts.fault_inject, backend: opts.backend.clone() };
+    let mut backend = rtl::checkout(config, &setup).map_err(|message| CosimFailure {
+        kind: FailureKind::Setup,
+        message,
+        vcd: None,
+        cycles: 0,
+    })?;
     if opts.vcd.is_some() {
         if let Some(h) = backend.harness() {
             h.record_history(opts.vcd_cycles);
@@ -132,7 +155,9 @@ pub fn run_cosim_bounded(module: &Module, launch: &Launch, config: &Config, opts
     let run_opts = RunOptions { seed: None, trace: false, max_steps: opts.max_steps };
     let result = exec::run(module, launch, config, &mut unit, run_opts);
     let outcome = match result {
-        Ok(result) => unit.finish().and_then(|()| compare_final_buffers(module, launch, config, &result, &unit)).map(|()| result),
+        Ok(result) => {
+            unit.finish().and_then(|()| compare_final_buffers(module, launch, config, &result, &unit)).map(|()| result)
+        }
         Err(e @ ExecError::Backend { .. }) => Err(e.to_string()),
         Err(e) if unit.failed() => Err(format!("{e}\n{}", unit.finish().err().unwrap_or_default())),
         Err(e) => {
@@ -145,13 +170,7 @@ pub fn run_cosim_bounded(module: &Module, launch: &Launch, config: &Config, opts
     let cycles = unit.cycles();
     match outcome {
         Ok(result) => {
-            let report = CosimReport {
-                result,
-                counts: unit.counts.clone(),
-                cycles,
-                seconds,
-                setup_seconds,
-            };
+            let report = CosimReport { result, counts: unit.counts.clone(), cycles, seconds, setup_seconds };
             rtl::checkin(unit.rtl);
             Ok(report)
         }
@@ -172,7 +191,13 @@ pub fn run_cosim_bounded(module: &Module, launch: &Launch, config: &Config, opts
 }
 
 /// The executor's final buffers (golden memory) against the same bytes of the RTL mirror.
-fn compare_final_buffers(module: &Module, launch: &Launch, config: &Config, result: &exec::RunResult, unit: &CosimUnit) -> Result<(), String> {
+fn compare_final_buffers(
+    module: &Module,
+    launch: &Launch,
+    config: &Config,
+    result: &exec::RunResult,
+    unit: &CosimUnit,
+) -> Result<(), String> {
     if !unit.mirror_ready() {
         return Ok(());
     }

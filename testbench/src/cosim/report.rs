@@ -86,7 +86,8 @@ impl CosimReport {
                 (u.name().to_string(), v)
             })
             .collect();
-        let result: serde_json::Value = serde_json::from_str(&self.result.to_json(false)).unwrap_or(serde_json::Value::Null);
+        let result: serde_json::Value =
+            serde_json::from_str(&self.result.to_json(false)).unwrap_or(serde_json::Value::Null);
         serde_json::json!({
             "passed": true,
             "cycles": self.cycles,
@@ -124,7 +125,8 @@ impl CosimReport {
         );
         let _ = writeln!(s, "{:<14} {:>9} {:>9} {:>11} {:>10}", "unit", "requests", "lanes", "cycles", "conflicts");
         for (u, p) in Unit::ALL.iter().zip(&self.counts.per_unit) {
-            let _ = writeln!(s, "{:<14} {:>9} {:>9} {:>11} {:>10}", u.name(), p.requests, p.lanes, p.cycles, p.conflicts);
+            let _ =
+                writeln!(s, "{:<14} {:>9} {:>9} {:>11} {:>10}", u.name(), p.requests, p.lanes, p.cycles, p.conflicts);
         }
         s
     }

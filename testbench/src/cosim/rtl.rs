@@ -77,7 +77,9 @@ fn pool() -> &'static Mutex<HashMap<String, Vec<Rtl>>> {
 /// from the Verilator cache on disk) or opened.
 pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String> {
     if setup.fault_inject && setup.backend != BackendKind::Verilator {
-        return Err("fault_inject is a pin of the sync_unit top; the board tops tie it to 0 (use --backend verilator)".into());
+        return Err(
+            "fault_inject is a pin of the sync_unit top; the board tops tie it to 0 (use --backend verilator)".into()
+        );
     }
     let key = format!("{}\n{setup:?}", config.to_yaml());
     let pooled = pool().lock().map_err(|_| "RTL model pool poisoned".to_string())?.get_mut(&key).and_then(Vec::pop);
@@ -94,7 +96,8 @@ pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String>
         }
         None => match &setup.backend {
             BackendKind::Verilator => {
-                let options = RtlOptions { gm_latency: setup.gm_latency, fault_inject: setup.fault_inject, build: None };
+                let options =
+                    RtlOptions { gm_latency: setup.gm_latency, fault_inject: setup.fault_inject, build: None };
                 Rtl::Direct(RtlSyncUnit::new(config, &options)?)
             }
             BackendKind::UartSim { cycles_per_bit } => {

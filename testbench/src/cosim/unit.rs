@@ -113,7 +113,12 @@ impl CosimUnit {
         waits.truncate(12);
         // Name the oldest request the RTL has not fully answered (the executor reports its
         // instruction).
-        let oldest = self.inflight.values().filter(|f| f.rtl_lanes & f.req.active_mask != f.req.active_mask).map(|f| f.req.tag).min();
+        let oldest = self
+            .inflight
+            .values()
+            .filter(|f| f.rtl_lanes & f.req.active_mask != f.req.active_mask)
+            .map(|f| f.req.tag)
+            .min();
         self.fail(
             oldest,
             format!(
@@ -192,7 +197,8 @@ impl CosimUnit {
         let req = self.inflight[&r.tag].req.clone();
         let first_golden = self.golden_answers.remove(&r.tag).and_then(|mut v| (!v.is_empty()).then(|| v.remove(0)));
         if let Some(g) = &first_golden {
-            if g.error != r.error || (g.error != smsync_sim::encoding::ErrorCode::None && g.error_lane != r.error_lane) {
+            if g.error != r.error || (g.error != smsync_sim::encoding::ErrorCode::None && g.error_lane != r.error_lane)
+            {
                 let what = format!(
                     "{} of CTA slot {} warp {}: error differs\n  expected (golden): {}\n  actual (RTL):     {}",
                     req.op.name(),
@@ -229,7 +235,10 @@ impl CosimUnit {
         q.active_mask = unjustified;
         let mut out = Vec::new();
         self.golden.submit(&q, mem, &mut out);
-        let now = out.iter().filter(|a| a.error == smsync_sim::encoding::ErrorCode::None).fold(0u32, |m, a| m | (a.preds & a.lanes));
+        let now = out
+            .iter()
+            .filter(|a| a.error == smsync_sim::encoding::ErrorCode::None)
+            .fold(0u32, |m, a| m | (a.preds & a.lanes));
         // A stale-token error on the re-query means the phase moved on twice since: completed.
         let stale = out.iter().any(|a| a.error == smsync_sim::encoding::ErrorCode::MbStaleToken);
         if unjustified & !now != 0 && !stale {
@@ -254,7 +263,14 @@ impl CosimUnit {
                 return;
             }
             let Some(f) = self.inflight.get_mut(&r.tag) else {
-                self.fail(None, format!("the RTL answered tag {} that no request in flight carries: {}", r.tag, describe_response(&r)));
+                self.fail(
+                    None,
+                    format!(
+                        "the RTL answered tag {} that no request in flight carries: {}",
+                        r.tag,
+                        describe_response(&r)
+                    ),
+                );
                 return;
             };
             f.rtl_lanes |= r.lanes;
@@ -305,7 +321,11 @@ impl CosimUnit {
         if let Some(r) = self.rtl_early.first().cloned() {
             self.fail(
                 Some(r.tag),
-                format!("the RTL answered tag {}, the golden model did not (it has nothing in flight)\n  actual (RTL): {}", r.tag, describe_response(&r)),
+                format!(
+                    "the RTL answered tag {}, the golden model did not (it has nothing in flight)\n  actual (RTL): {}",
+                    r.tag,
+                    describe_response(&r)
+                ),
             );
         }
     }
@@ -405,7 +425,8 @@ impl SyncUnit for CosimUnit {
 
     fn describe_waits(&self) -> Vec<String> {
         let mut w = self.golden.describe_waits();
-        let mut open: Vec<&InFlight> = self.inflight.values().filter(|f| f.rtl_lanes & f.req.active_mask != f.req.active_mask).collect();
+        let mut open: Vec<&InFlight> =
+            self.inflight.values().filter(|f| f.rtl_lanes & f.req.active_mask != f.req.active_mask).collect();
         open.sort_by_key(|f| f.req.tag);
         for f in open {
             w.push(format!(

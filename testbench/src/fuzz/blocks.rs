@@ -87,10 +87,20 @@ impl Block {
             Block::Plain(b) => format!("plain ld/st, neighbour +{}", b.neighbour),
             Block::BarRed(b) => format!("bar.red.{} on barrier {}", b.op.name(), b.id),
             Block::BarSubset(b) => format!("bar.sync {} by warps {:#x}", b.id, b.warps),
-            Block::BarProdCons(b) => format!("named-barrier producer warp {} / consumer warp {}, {} rounds", b.producer, b.consumer, b.rounds),
+            Block::BarProdCons(b) => format!(
+                "named-barrier producer warp {} / consumer warp {}, {} rounds",
+                b.producer, b.consumer, b.rounds
+            ),
             Block::MbarPhases(b) => format!("mbarrier over {} phases (tx: {})", b.rounds, b.tx),
-            Block::MbarPipeline(b) => format!("mbarrier pipeline {} stages x {} B, {} chunks, cp.async.bulk", b.stages, b.chunk_bytes, b.chunks),
-            Block::CpAsync(b) => format!("cp.async, {} group(s){}", b.groups.len(), if b.by_mbarrier { ", mbarrier completion" } else { "" }),
+            Block::MbarPipeline(b) => format!(
+                "mbarrier pipeline {} stages x {} B, {} chunks, cp.async.bulk",
+                b.stages, b.chunk_bytes, b.chunks
+            ),
+            Block::CpAsync(b) => format!(
+                "cp.async, {} group(s){}",
+                b.groups.len(),
+                if b.by_mbarrier { ", mbarrier completion" } else { "" }
+            ),
             Block::Atomics(b) => format!("{} atomic op(s)", b.ops.len()),
             Block::Warp(b) => format!("{} warp collective(s)", b.ops.len()),
             Block::Tensor(b) => format!("{} tensor tile load(s), {}d", b.loads.len(), b.dims),
@@ -130,7 +140,9 @@ impl Block {
     pub fn smaller(&self) -> Vec<Block> {
         let mut out = vec![];
         match self {
-            Block::BarProdCons(b) if b.rounds > 1 => out.push(Block::BarProdCons(BarProdCons { rounds: b.rounds - 1, ..b.clone() })),
+            Block::BarProdCons(b) if b.rounds > 1 => {
+                out.push(Block::BarProdCons(BarProdCons { rounds: b.rounds - 1, ..b.clone() }))
+            }
             Block::MbarPhases(b) => {
                 if b.rounds > 1 {
                     out.push(Block::MbarPhases(MbarPhases { rounds: b.rounds - 1, ..b.clone() }));
@@ -384,7 +396,12 @@ impl BarSubset {
     fn generate(rng: &mut Rng, lim: &Limits) -> Option<BarSubset> {
         let all = (1u32 << lim.warps) - 1;
         let warps = (rng.u32() & all).max(1);
-        Some(BarSubset { id: rng.range(1, lim.config.named_barriers - 1), warps, red: rng.chance(40), id_in_register: rng.chance(40) })
+        Some(BarSubset {
+            id: rng.range(1, lim.config.named_barriers - 1),
+            warps,
+            red: rng.chance(40),
+            id_in_register: rng.chance(40),
+        })
     }
     fn emit(&self, e: &mut Emit) {
         let skip = e.label("subset_skip");
@@ -444,7 +461,13 @@ impl BarProdCons {
         let slot = e.r();
         e.line(format!("mov.u32 {slot}, {s};"));
         e.line(format!("mad.lo.u32 {slot}, %r3, 4, {slot};"));
-        let (cons, done, ploop, pwrite, cloop) = (e.label("consumer"), e.label("pc_done"), e.label("prod_loop"), e.label("prod_write"), e.label("cons_loop"));
+        let (cons, done, ploop, pwrite, cloop) = (
+            e.label("consumer"),
+            e.label("pc_done"),
+            e.label("prod_loop"),
+            e.label("prod_write"),
+            e.label("cons_loop"),
+        );
         let round = e.r();
         let acc = e.r();
         e.line(format!("mov.u32 {round}, 0;"));
@@ -503,7 +526,12 @@ impl MbarPhases {
         if lim.shared_free < 8 + lim.warps * 32 * 8 {
             return None;
         }
-        Some(MbarPhases { rounds: rng.range(1, 6), tx: rng.chance(50), tx_bytes: rng.range(1, 4096), test_wait: rng.chance(40) })
+        Some(MbarPhases {
+            rounds: rng.range(1, 6),
+            tx: rng.chance(50),
+            tx_bytes: rng.range(1, 4096),
+            test_wait: rng.chance(40),
+        })
     }
     fn emit(&self, e: &mut Emit) {
         let t = e.threads;
@@ -579,7 +607,13 @@ impl MbarPipeline {
         if lim.shared_free < stages * chunk_bytes + stages * 16 {
             return None;
         }
-        Some(MbarPipeline { stages, chunk_bytes, chunks: rng.range(1, 9), wait: rng.pick(WAITS), keep_state: rng.chance(40) })
+        Some(MbarPipeline {
+            stages,
+            chunk_bytes,
+            chunks: rng.range(1, 9),
+            wait: rng.pick(WAITS),
+            keep_state: rng.chance(40),
+        })
     }
     fn emit(&self, e: &mut Emit) {
         let (t, s_n, ch) = (e.threads, self.stages, self.chunk_bytes);
@@ -623,7 +657,9 @@ impl MbarPipeline {
         let src64 = e.rd();
         e.line(format!("cvt.u64.u32 {src64}, {src};"));
         e.line(format!("add.s64 {src64}, {src64}, %rd2;"));
-        e.line(format!("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{dst}], [{src64}], {ch}, [{full}];"));
+        e.line(format!(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{dst}], [{src64}], {ch}, [{full}];"
+        ));
         e.place(&cons);
         let par2 = e.r();
         e.line(format!("and.b32 {par2}, {k}, 1;"));
@@ -1088,11 +1124,20 @@ impl WarpOps {
             1 => WarpKind::MatchAny(rng.chance(30)),
             2 => WarpKind::MatchAll(rng.chance(30)),
             3 => {
-                let (op, tys): (&str, &[&str]) = rng.pick(&[("add", &["u32", "s32"][..]), ("min", &["u32", "s32"]), ("max", &["u32", "s32"]), ("and", &["b32"]), ("or", &["b32"]), ("xor", &["b32"])]);
+                let (op, tys): (&str, &[&str]) = rng.pick(&[
+                    ("add", &["u32", "s32"][..]),
+                    ("min", &["u32", "s32"]),
+                    ("max", &["u32", "s32"]),
+                    ("and", &["b32"]),
+                    ("or", &["b32"]),
+                    ("xor", &["b32"]),
+                ]);
                 WarpKind::Redux(op, rng.pick(tys))
             }
             4 => WarpKind::Elect,
-            5 => WarpKind::Shfl(rng.pick(&["up", "down", "bfly", "idx"]), rng.pick(&[2, 4, 8, 16, 32]), rng.range(0, 31)),
+            5 => {
+                WarpKind::Shfl(rng.pick(&["up", "down", "bfly", "idx"]), rng.pick(&[2, 4, 8, 16, 32]), rng.range(0, 31))
+            }
             _ => WarpKind::Activemask,
         };
         let mask = match (mask, &kind) {
@@ -1240,7 +1285,8 @@ impl TensorLoads {
     fn emit(&self, e: &mut Emit) {
         let elems = self.pitch * self.size[1];
         let data: Vec<u32> = (0..elems).map(|i| (i / self.pitch) * 1000 + i % self.pitch + 1).collect();
-        let (tparam, taddr) = e.buffer("tensor", format!("{{ type: u32, data: [{}] }}", super::render::join(&data)), elems as u64 * 4);
+        let (tparam, taddr) =
+            e.buffer("tensor", format!("{{ type: u32, data: [{}] }}", super::render::join(&data)), elems as u64 * 4);
         let _ = tparam;
         let mut map = vec![0u8; 128];
         let put32 = |m: &mut Vec<u8>, off: usize, v: u32| m[off..off + 4].copy_from_slice(&v.to_le_bytes());

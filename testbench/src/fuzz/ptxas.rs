@@ -16,7 +16,10 @@ pub fn find_ptxas() -> Result<PathBuf, String> {
         return Ok(PathBuf::from(p));
     }
     let py = Command::new("python3")
-        .args(["-c", "import nvidia.cuda_nvcc, os; print(os.path.join(list(nvidia.cuda_nvcc.__path__)[0], 'bin', 'ptxas'))"])
+        .args([
+            "-c",
+            "import nvidia.cuda_nvcc, os; print(os.path.join(list(nvidia.cuda_nvcc.__path__)[0], 'bin', 'ptxas'))",
+        ])
         .output();
     if let Ok(out) = py {
         if out.status.success() {
@@ -55,7 +58,9 @@ pub fn assemble(ptxas: &std::path::Path, ptx: &str) -> Result<(), String> {
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout)).trim().to_string())
+        Err(format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout))
+            .trim()
+            .to_string())
     }
 }
 

@@ -189,9 +189,13 @@ pub fn render(program: &Program, name: &str) -> Rendered {
         entry.push_str(&format!(",\n\t.param .u64 {p}"));
     }
     entry.push_str(",\n\t.param .u64 p_out\n)\n{\n");
-    entry.push_str(&format!("\t.reg .pred %p<{REG_P}>;\n\t.reg .b32 %r<{REG_R}>;\n\t.reg .b64 %rd<{REG_RD}>;\n\t.reg .f32 %f<{REG_F}>;\n\n"));
+    entry.push_str(&format!(
+        "\t.reg .pred %p<{REG_P}>;\n\t.reg .b32 %r<{REG_R}>;\n\t.reg .b64 %rd<{REG_RD}>;\n\t.reg .f32 %f<{REG_F}>;\n\n"
+    ));
     entry.push_str("\tld.param.u64 %rd2, [p_input];\n\tld.param.u64 %rd3, [p_gatom];\n\tld.param.u64 %rd1, [p_out];\n");
-    entry.push_str("\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tand.b32 %r3, %r1, 31;\n\tshr.u32 %r4, %r1, 5;\n");
+    entry.push_str(
+        "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tand.b32 %r3, %r1, 31;\n\tshr.u32 %r4, %r1, 5;\n",
+    );
     entry.push_str("\tmov.u32 %r5, %ntid.x;\n\tmad.lo.u32 %r6, %r2, %r5, %r1;\n\tmul.wide.u32 %rd4, %r6, 4;\n\tadd.s64 %rd5, %rd1, %rd4;\n\n");
     entry.push_str(&e.body);
     entry.push_str("\tret;\n}\n");

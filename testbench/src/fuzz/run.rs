@@ -17,7 +17,8 @@ pub fn load(program: &Program) -> Result<(smsync_sim::ptx::ir::Module, Launch), 
     let r = program.render();
     let file = format!("{}.ptx", program.kernel_name());
     let module = exec::parse_module(&r.module("smsync fuzz"), &file)?;
-    let launch = Launch::from_yaml(&r.launch_yaml).map_err(|e| format!("{}.launch.yaml: {e}", program.kernel_name()))?;
+    let launch =
+        Launch::from_yaml(&r.launch_yaml).map_err(|e| format!("{}.launch.yaml: {e}", program.kernel_name()))?;
     Ok((module, launch))
 }
 

@@ -106,14 +106,21 @@ impl UartHost {
         self.busy
     }
 
-    pub fn launch_cta(&mut self, slot: u16, warps: u16, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
+    pub fn launch_cta(
+        &mut self,
+        slot: u16,
+        warps: u16,
+        mem: &mut MemorySystem,
+        out: &mut Vec<Response>,
+    ) -> Result<(), String> {
         self.waiting.clear_slot(slot);
         self.command(&p::encode_launch(slot, warps)?, mem, out)
     }
 
     /// The request, then everything until the board reports it consumed and the top idle.
     pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
-        let frame = p::encode_request(req).map_err(|why| format!("request {} ({}) cannot be sent: {why}", req.tag, req.op))?;
+        let frame =
+            p::encode_request(req).map_err(|why| format!("request {} ({}) cannot be sent: {why}", req.tag, req.op))?;
         self.sync_global_end(mem, out)?;
         let first_new = out.len();
         self.command(&frame, mem, out)?;
@@ -122,7 +129,13 @@ impl UartHost {
     }
 
     /// `cycles` board cycles with the top's `timeout` input at `timeout`.
-    pub fn run(&mut self, cycles: u32, timeout: bool, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
+    pub fn run(
+        &mut self,
+        cycles: u32,
+        timeout: bool,
+        mem: &mut MemorySystem,
+        out: &mut Vec<Response>,
+    ) -> Result<(), String> {
         self.sync_global_end(mem, out)?;
         self.command(&p::encode_run(cycles, timeout), mem, out)
     }
@@ -149,7 +162,9 @@ impl UartHost {
                 self.handle(f, mem, out)?;
             }
             buf.clear();
-            self.link.exchange(&mut buf).map_err(|e| format!("{} (command {:#04x}): {e}", self.link.describe(), frame[0]))?;
+            self.link
+                .exchange(&mut buf)
+                .map_err(|e| format!("{} (command {:#04x}): {e}", self.link.describe(), frame[0]))?;
             self.bytes_in += buf.len() as u64;
             self.frames.extend(self.decoder.push(&buf)?);
         }
@@ -164,7 +179,8 @@ impl UartHost {
             problems.push("the board saw a UART framing error (wrong baud rate or a noisy line)");
         }
         if flags & p::STATUS_OVERFLOW != 0 {
-            problems.push("the bridge dropped a response or wake (queue overflow, or two responses with values in flight)");
+            problems
+                .push("the bridge dropped a response or wake (queue overflow, or two responses with values in flight)");
         }
         if flags & p::STATUS_BAD_COMMAND != 0 {
             problems.push("the board received an unknown command byte (stream out of sync)");

@@ -24,13 +24,31 @@ impl SerialLink {
         let status = std::process::Command::new("stty")
             .arg("-F")
             .arg(path)
-            .args([&baud.to_string(), "raw", "-echo", "cs8", "-cstopb", "-parenb", "-crtscts", "-ixon", "-ixoff", "min", "0", "time", "1"])
+            .args([
+                &baud.to_string(),
+                "raw",
+                "-echo",
+                "cs8",
+                "-cstopb",
+                "-parenb",
+                "-crtscts",
+                "-ixon",
+                "-ixoff",
+                "min",
+                "0",
+                "time",
+                "1",
+            ])
             .status()
             .map_err(|e| format!("running stty on {}: {e}", path.display()))?;
         if !status.success() {
             return Err(format!("stty could not set {} raw at {baud} baud ({status})", path.display()));
         }
-        let file = OpenOptions::new().read(true).write(true).open(path).map_err(|e| format!("opening {}: {e}", path.display()))?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("opening {}: {e}", path.display()))?;
         Ok(SerialLink { path: path.to_path_buf(), baud, file, last_activity: Instant::now() })
     }
 }

@@ -104,8 +104,12 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
     let tc = Toolchain::find()?;
     let shim = shim_source(top, ports, opts.trace);
     // A waiver file's contents decide which warnings the build log holds: part of the key.
-    let waivers: Vec<u8> =
-        opts.extra_args.iter().filter(|a| a.ends_with(".vlt")).flat_map(|p| std::fs::read(p).unwrap_or_default()).collect();
+    let waivers: Vec<u8> = opts
+        .extra_args
+        .iter()
+        .filter(|a| a.ends_with(".vlt"))
+        .flat_map(|p| std::fs::read(p).unwrap_or_default())
+        .collect();
     let key = fnv1a(&[
         &waivers,
         shim.as_bytes(),
@@ -130,11 +134,8 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
         });
     }
     std::fs::create_dir_all(cache_dir()).map_err(|e| format!("{}: {e}", cache_dir().display()))?;
-    let tmp = cache_dir().join(format!(
-        ".build-{top}-{key:016x}-{}-{}",
-        std::process::id(),
-        start.elapsed().as_nanos()
-    ));
+    let tmp =
+        cache_dir().join(format!(".build-{top}-{key:016x}-{}-{}", std::process::id(), start.elapsed().as_nanos()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let result = build_in(&tc, &tmp, verilog, top, &shim, opts);
@@ -159,7 +160,14 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
     })
 }
 
-fn build_in(tc: &Toolchain, dir: &Path, verilog: &str, top: &str, shim: &str, opts: &BuildOptions) -> Result<(), String> {
+fn build_in(
+    tc: &Toolchain,
+    dir: &Path,
+    verilog: &str,
+    top: &str,
+    shim: &str,
+    opts: &BuildOptions,
+) -> Result<(), String> {
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"));
     write("model.v", verilog)?;
     write("shim.cpp", shim)?;
@@ -225,9 +233,7 @@ pub fn shim_source(top: &str, ports: &[Port], trace: bool) -> String {
     s.push_str("const char* smsync_port_name(int i) { return NAMES[i]; }\n");
     s.push_str("int smsync_port_width(int i) { return WIDTHS[i]; }\n");
     s.push_str("int smsync_port_is_input(int i) { return INPUTS[i]; }\n\n");
-    s.push_str(
-        "void* smsync_new() {\n  Handle* h = new Handle();\n  h->ctx = new VerilatedContext;\n",
-    );
+    s.push_str("void* smsync_new() {\n  Handle* h = new Handle();\n  h->ctx = new VerilatedContext;\n");
     if trace {
         s.push_str("  h->ctx->traceEverOn(true);\n  h->vcd = nullptr;\n");
     }
@@ -270,7 +276,9 @@ pub fn shim_source(top: &str, ports: &[Port], trace: bool) -> String {
         let _ = writeln!(s, "  case {i}: {}; break;", setter(port));
     }
     s.push_str("  default: break;\n  }\n}\n\n");
-    s.push_str("void smsync_get(void* p, int i, uint32_t* w) {\n  Vmodel* t = static_cast<Handle*>(p)->top;\n  switch (i) {\n");
+    s.push_str(
+        "void smsync_get(void* p, int i, uint32_t* w) {\n  Vmodel* t = static_cast<Handle*>(p)->top;\n  switch (i) {\n",
+    );
     for (i, port) in ports.iter().enumerate() {
         let _ = writeln!(s, "  case {i}: {}; break;", getter(port));
     }

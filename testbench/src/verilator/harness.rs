@@ -53,13 +53,24 @@ impl Harness {
     /// Load an already built model.
     pub fn load(built: Built) -> Result<Harness, String> {
         let model = Model::load(&built)?;
-        let index: HashMap<String, usize> =
-            built.ports.iter().enumerate().map(|(i, p)| (p.name.clone(), i)).collect();
+        let index: HashMap<String, usize> = built.ports.iter().enumerate().map(|(i, p)| (p.name.clone(), i)).collect();
         let input = |n: &str| index.get(n).copied().filter(|&i| built.ports[i].dir == PortDir::Input);
         let clock = input("clock");
         let reset = input("reset");
         let driven = (0..model.ports().len()).map(|i| model.get(i)).collect();
-        let mut h = Harness { model, index, clock, reset, dirty: true, low_pending: false, driven, cycle: 0, time: 0, built, history: None };
+        let mut h = Harness {
+            model,
+            index,
+            clock,
+            reset,
+            dirty: true,
+            low_pending: false,
+            driven,
+            cycle: 0,
+            time: 0,
+            built,
+            history: None,
+        };
         h.eval();
         Ok(h)
     }

@@ -48,12 +48,22 @@ impl PortHistory {
     /// change only where a port changed. `$` in port names (rust-hdl's vector ports) becomes `_`.
     pub fn to_vcd(&self, top: &str, ports: &[Port]) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "$comment smsync: the ports of `{top}` sampled after each clock edge (last {} cycles) $end", self.samples.len());
+        let _ = writeln!(
+            s,
+            "$comment smsync: the ports of `{top}` sampled after each clock edge (last {} cycles) $end",
+            self.samples.len()
+        );
         s.push_str("$timescale 1ns $end\n");
         let _ = writeln!(s, "$scope module {top} $end");
         for (i, p) in ports.iter().enumerate() {
             let dir = if p.dir == PortDir::Input { "input" } else { "output" };
-            let _ = writeln!(s, "$var wire {} {} {} $end $comment {dir} $end", p.width, vcd_id(i), p.name.replace('$', "_"));
+            let _ = writeln!(
+                s,
+                "$var wire {} {} {} $end $comment {dir} $end",
+                p.width,
+                vcd_id(i),
+                p.name.replace('$', "_")
+            );
         }
         s.push_str("$upscope $end\n$enddefinitions $end\n");
         let mut prev: Option<&Vec<Vec<u32>>> = None;
@@ -93,7 +103,10 @@ fn vcd_id(mut i: usize) -> String {
 
 /// `width` bits of `words` (least significant word first), most significant bit first.
 fn binary(words: &[u32], width: usize) -> String {
-    (0..width).rev().map(|b| if words.get(b / 32).is_some_and(|w| w >> (b % 32) & 1 == 1) { '1' } else { '0' }).collect()
+    (0..width)
+        .rev()
+        .map(|b| if words.get(b / 32).is_some_and(|w| w >> (b % 32) & 1 == 1) { '1' } else { '0' })
+        .collect()
 }
 
 #[cfg(test)]

@@ -50,10 +50,7 @@ pub fn verilator_lint_with(file: &Path, top: &str, extra_waivers: &[&Path]) -> R
 /// log for inferred latches (`proc` infers a latch silently when a combinational block leaves a
 /// signal unassigned on some path).
 pub fn yosys_check(file: &Path, top: &str) -> Result<(), String> {
-    let script = format!(
-        "read_verilog {}; hierarchy -check -top {top}; proc; flatten; check -assert",
-        file.display()
-    );
+    let script = format!("read_verilog {}; hierarchy -check -top {top}; proc; flatten; check -assert", file.display());
     let out = Command::new("yosys")
         .args(["-q", "-l", "/dev/stdout", "-p", &script])
         .output()
