@@ -11,10 +11,9 @@
 //!   at the same instruction.
 //!
 //! `cargo test -p smsync --test board_uart -- --nocapture`; SMSYNC_CORPUS_FILTER=substring
-//! runs a subset of the corpus. The suite runs [`SUITE_KERNELS`] (15 of the 26 kernels, ~40 s
-//! after the model build); the whole corpus is `uart_sim_corpus_fpga_small_all`:
-//! `cargo test -p smsync --test board_uart -- --ignored --nocapture` (the known failure
-//! cp_reduce_bulk fails where it must; 326 s plus the build here).
+//! runs a subset of the corpus. The quick tier runs [`QUICK_KERNELS`] (6 of the 26 kernels); the
+//! full tier (`SMSYNC_TIER=full`, `./scripts/test.sh --full`) runs the whole corpus (326 s plus
+//! the model build, docs/BENCHMARKS.md).
 
 use smsync_boards::{board_verilog, cycles_per_bit, Board};
 use smsync_sim::config::Config;
@@ -79,37 +78,27 @@ fn board_tops_are_lint_clean() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The kernels the suite runs through the bridge (the whole corpus costs more UART time than
-/// the suite's budget; `uart_sim_corpus_fpga_small_all` runs every kernel). Chosen to cover
-/// every frame type: responses with per-lane and uniform values, wakes, both global-memory
-/// ports (reads and writes), barrier-release bursts, and a known failure.
-const SUITE_KERNELS: &[&str] = &[
-    "atomics_float", // atom.global: the atomic ALU's port (AG_READ / AG_WRITE), per-lane values
-    "bar_red",       // bar.red: released warps in a burst (RESPONSE_UNIFORM)
-    "block_reduce",
-    "cp_async_zfill", // cp.async: the copy engine's port (GM_READ / GM_WRITE)
-    "elect_activemask",
-    "match_sync",
-    "named_barrier_prodcons",
-    "shfl_modes", // per-lane values (RESPONSE)
-    "syncthreads_count",
-    "tensor_2d_load", // tensor map reads, mbarrier try_wait
-    "tensor_2d_store",
-    "vote_ballot",
+/// The kernels the quick tier runs through the bridge (the whole corpus costs more UART time than
+/// the quick tier's budget; the full tier, `./scripts/test.sh --full`, runs every kernel). Chosen
+/// to cover every frame type: responses with per-lane and uniform values, wakes, both
+/// global-memory ports (reads and writes), barrier-release bursts and partial rendezvous.
+const QUICK_KERNELS: &[&str] = &[
+    "atomics_float",      // atom.global: the atomic ALU's port (AG_READ / AG_WRITE), per-lane values
+    "bar_red",            // bar.red: released warps in a burst (RESPONSE_UNIFORM)
+    "cp_async_zfill",     // cp.async: the copy engine's port (GM_READ / GM_WRITE)
+    "shfl_modes",         // per-lane values (RESPONSE)
+    "tensor_2d_load",     // tensor map reads, mbarrier try_wait
     "vote_match_partial", // partial rendezvous: lanes answered when the rendezvous fires
-    "cp_reduce_bulk",     // a known failure of the top: must still fail at the same place
-    "warp_reduce_sync",
 ];
 
+/// The corpus through the simulated ULX3S top's UART pins: [`QUICK_KERNELS`] in the quick tier,
+/// every kernel in the full tier.
 #[test]
 fn uart_sim_corpus_fpga_small() {
-    run_uart_corpus(Some(SUITE_KERNELS));
-}
-
-#[test]
-#[ignore = "the whole corpus through the simulated UART takes ~6 minutes here (plus the model build); see docs/FPGA.md"]
-fn uart_sim_corpus_fpga_small_all() {
-    run_uart_corpus(None);
+    match smsync_testkit::tier() {
+        smsync_testkit::Tier::Quick => run_uart_corpus(Some(QUICK_KERNELS)),
+        smsync_testkit::Tier::Full => run_uart_corpus(None),
+    }
 }
 
 fn run_uart_corpus(only: Option<&[&str]>) {

@@ -17,7 +17,10 @@
 //! Verilated top is cached by `cosim_corpus` (docs/BENCHMARKS.md, cosim section): the two
 //! configs of `configs/` each get 200 programs in the suite.
 //!
-//! Environment: SMSYNC_FUZZ_COSIM_COUNT=N changes the number of programs (default 200).
+//! Sizes: the quick tier (`./scripts/test.sh`, CI) runs a fixed sample, seeds 1..=40 on
+//! fpga-small and 1..=10 on the default config (each default-config program costs ~4 s of
+//! cosim); the full tier (`./scripts/test.sh --full`) runs seeds 1..=200 on each, the issue-4
+//! acceptance figure. SMSYNC_FUZZ_COSIM_COUNT=N sets both configs' count by hand.
 
 use smsync_sim::config::Config;
 use smsync_sim::exec::{self, Launch};
@@ -26,6 +29,11 @@ use smsync_testbench::fuzz::run::{without_rtl_exclusions, RTL_EXCLUSIONS};
 use smsync_testbench::fuzz::{ptxas, run, shrink, Program};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// Programs per config: quick tier (fpga-small, default) and full tier.
+const QUICK_FPGA_SMALL: usize = 40;
+const QUICK_DEFAULT: usize = 10;
+const FULL: usize = 200;
 
 /// Wall-time budget of shrinking one failing program.
 const SHRINK_SECONDS: u64 = 300;
@@ -48,14 +56,14 @@ fn ptxas_or_skip() -> Option<PathBuf> {
 }
 
 /// Run seeds 1..=count under the cosim on `name`; panic with the shrunk failures.
-fn campaign(name: &str, count: u64) {
+fn campaign(name: &str, count: usize) {
     let config = config(name);
     let ptxas_path = ptxas_or_skip();
     let start = Instant::now();
     let (mut cycles, mut requests) = (0u64, 0u64);
     let mut failures = Vec::new();
     let mut slowest = (0.0f64, 0u64);
-    for seed in 1..=count {
+    for seed in 1..=count as u64 {
         let program = without_rtl_exclusions(Program::generate(seed, &config));
         let t = Instant::now();
         match run::run_cosim_report(&program, &config) {
@@ -108,16 +116,14 @@ fn campaign(name: &str, count: u64) {
 
 #[test]
 fn fuzz_cosim_fpga_small() {
-    let count = std::env::var("SMSYNC_FUZZ_COSIM_COUNT").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
-    campaign("fpga-small", count);
+    campaign("fpga-small", smsync_testkit::count("SMSYNC_FUZZ_COSIM_COUNT", QUICK_FPGA_SMALL, FULL));
 }
 
 /// The default config's top (a Verilator build of about 2.2 min on 2 cores when not cached; see
 /// docs/BENCHMARKS.md).
 #[test]
 fn fuzz_cosim_default_config() {
-    let count = std::env::var("SMSYNC_FUZZ_COSIM_COUNT").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
-    campaign("default", count);
+    campaign("default", smsync_testkit::count("SMSYNC_FUZZ_COSIM_COUNT", QUICK_DEFAULT, FULL));
 }
 
 /// Every reproducer under testbench/fuzz-repro/: while its feature is listed in `RTL_EXCLUSIONS`

@@ -5,13 +5,12 @@
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test atomic_alu`
 //! (the count is per op/type pair for the element tests).
 
-mod rtla_support;
-
-use rtla_support::{seeds_and_count, settle, Rng};
 use rust_hdl::prelude::*;
 use smsync_hdl::atomic_alu::element::AtomicElement;
 use smsync_sim::encoding::{AtomOp, DataType};
 use smsync_sim::units::atomic::{element as golden_element, legal};
+use smsync_testkit::hdl_sim::settle;
+use smsync_testkit::{Campaign, Rng};
 
 /// The element block under the rust-hdl simulator.
 struct ElementBench {
@@ -147,7 +146,7 @@ fn operands(rng: &mut Rng, dt: DataType) -> (u128, u128, u128) {
 
 #[test]
 fn element_matches_golden_on_random_operands() {
-    let (seeds, count) = seeds_and_count(&[1], 200);
+    let (seeds, count) = Campaign::new("UNIT", (&[1], 200), (&[1, 2, 3], 1_000)).split();
     let mut bench = ElementBench::new();
     for seed in seeds {
         let mut rng = Rng::new(seed);
@@ -286,7 +285,6 @@ fn element_half_pairs_dense_sample() {
 
 mod alu {
     use super::*;
-    use rtla_support::{lint_verilog, tick};
     use smsync_hdl::atomic_alu::{atomic_alu_verilog, AtomicAlu};
     use smsync_sim::config::Config;
     use smsync_sim::encoding::{flags, ErrorCode, Op, Space};
@@ -294,6 +292,8 @@ mod alu {
     use smsync_sim::units::atomic::AtomicAlu as GoldenAlu;
     use smsync_sim::units::mbarrier::MbarrierUnit;
     use smsync_sim::units::{Request, Response};
+    use smsync_testkit::assert_lint_clean;
+    use smsync_testkit::hdl_sim::tick;
     use std::collections::VecDeque;
 
     pub const GLOBAL_BYTES: usize = 4096;
@@ -547,7 +547,7 @@ mod alu {
 
     #[test]
     fn alu_matches_golden_on_random_requests() {
-        let (seeds, count) = seeds_and_count(&[11], 100);
+        let (seeds, count) = Campaign::new("UNIT", (&[11], 100), (&[11, 12, 13], 1_000)).split();
         let pairs = legal_pairs();
         for config in [Config::fpga_small(), Config::hopper_like()] {
             for &seed in &seeds {
@@ -724,7 +724,7 @@ mod alu {
         one_lane.name = "fpga-small-1-lane".into();
         for config in [Config::fpga_small(), Config::hopper_like(), one_lane] {
             let text = atomic_alu_verilog(&config, "top").expect("atomic_alu is well formed");
-            lint_verilog("top", &format!("atomic_alu_{}", config.name), &text);
+            assert_lint_clean(&text, "top", &format!("atomic_alu_{}", config.name));
         }
     }
 }

