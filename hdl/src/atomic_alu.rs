@@ -1,5 +1,5 @@
 //! atomic_alu: the RTL of the atomic ALU (atom, red, red.async), compared against the golden
-//! `smsync_sim::units::atomic::AtomicAlu` (digest §6, §7).
+//! `smsync_sim::units::atomic::AtomicAlu` (PTX ISA §9.7.13.5 atom, §9.7.13.6 red, §9.7.13.7 red.async).
 //!
 //! * [`element`]: `AtomicElement`, the combinational new-value function of one element
 //!   (`smsync_sim::units::atomic::element`), shared with the copy engine's bulk reductions.

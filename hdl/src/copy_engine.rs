@@ -1,4 +1,4 @@
-//! Async copy engine (digest §16): cp.async with per-thread groups, cp.async.mbarrier.arrive,
+//! Async copy engine (PTX ISA §9.7.9.25): cp.async with per-thread groups, cp.async.mbarrier.arrive,
 //! cp.async.bulk in its three directions (multicast, `.cp_mask`), the bulk groups and
 //! cp.async.bulk.tensor in tile mode (1d-5d, load with out-of-bounds fill and multicast, store
 //! clipped to the tensor), cp.reduce.async.bulk (to global with bulk groups, to shared::cluster
