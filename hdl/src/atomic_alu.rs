@@ -78,7 +78,7 @@
 //! on a new line, 1 cycle on the line just written, plus `vec - 1` cycles for vector forms; plus
 //! 2 cycles per request (IDLE, RESP). 32 consecutive u32 lanes (4 per line): 18 cycles with
 //! `atomic_lanes` >= 4, 42 with 1. Lanes spread over 32 lines still take 2 cycles each: one
-//! memory port, 16 bytes wide (see docs/ARCHITECTURE.md, atomic_alu).
+//! memory port, 16 bytes wide (see docs/units/atomic_alu.md).
 //!
 //! # Errors (golden order)
 //!
