@@ -1759,8 +1759,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.done.next = true;
                 }
             } else {
-                // cp.reduce.async.bulk (not built in this RTL), bulk copies without
-                // features.bulk_copy, tensor copies without features.tensor_copy, unknown codes.
+                // Bulk copies and bulk reduces without features.bulk_copy, tensor copies without
+                // features.tensor_copy, unknown codes (clusterlaunchcontrol.try_cancel among them).
                 self.err.next = self.e_not_built.val();
                 self.done.next = true;
             }
