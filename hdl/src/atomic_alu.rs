@@ -1,5 +1,5 @@
 //! atomic_alu: the RTL of the atomic ALU (atom, red, red.async), compared against the golden
-//! `smsync_sim::units::atomic::AtomicAlu` (digest §6, §7).
+//! `smsync_sim::units::atomic::AtomicAlu` (PTX ISA §9.7.13.5 atom, §9.7.13.6 red, §9.7.13.7 red.async).
 //!
 //! * [`element`]: `AtomicElement`, the combinational new-value function of one element
 //!   (`smsync_sim::units::atomic::element`), shared with the copy engine's bulk reductions.
@@ -78,7 +78,7 @@
 //! on a new line, 1 cycle on the line just written, plus `vec - 1` cycles for vector forms; plus
 //! 2 cycles per request (IDLE, RESP). 32 consecutive u32 lanes (4 per line): 18 cycles with
 //! `atomic_lanes` >= 4, 42 with 1. Lanes spread over 32 lines still take 2 cycles each: one
-//! memory port, 16 bytes wide (see docs/ARCHITECTURE.md, atomic_alu).
+//! memory port, 16 bytes wide (see docs/units/atomic_alu.md).
 //!
 //! # Errors (golden order)
 //!

@@ -1,4 +1,4 @@
-//! Async copy engine (digest §16): cp.async with per-thread groups, cp.async.mbarrier.arrive,
+//! Async copy engine (PTX ISA §9.7.9.25): cp.async with per-thread groups, cp.async.mbarrier.arrive,
 //! cp.async.bulk in its three directions (multicast, `.cp_mask`), the bulk groups and
 //! cp.async.bulk.tensor in tile mode (1d-5d, load with out-of-bounds fill and multicast, store
 //! clipped to the tensor), cp.reduce.async.bulk (to global with bulk groups, to shared::cluster
@@ -1759,8 +1759,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.done.next = true;
                 }
             } else {
-                // cp.reduce.async.bulk (not built in this RTL), bulk copies without
-                // features.bulk_copy, tensor copies without features.tensor_copy, unknown codes.
+                // Bulk copies and bulk reduces without features.bulk_copy, tensor copies without
+                // features.tensor_copy, unknown codes (clusterlaunchcontrol.try_cancel among them).
                 self.err.next = self.e_not_built.val();
                 self.done.next = true;
             }

@@ -19,7 +19,8 @@
 //! slot (rust-hdl's `RAM` widget: LUT or block RAM on an FPGA) with a flip-flop valid bit per warp,
 //! so that completion and reset clear a record at once. A request merges its active
 //! lanes into the record; the op fires when every live lane of the membermask has arrived
-//! (exited lanes count as arrived, digest §22.2). The 1-bit vote predicates live in the record.
+//! (exited lanes count as arrived: PTX ISA §9.7.13.9-§9.7.13.12 for vote/match/redux, and the
+//! project reads bar.warp.sync, §9.7.13.2, the same way). The 1-bit vote predicates live in the record.
 //! The 64-bit operands of match/redux/shfl lanes that arrived early are held in ONE staging buffer
 //! shared by the unit: while it holds a partial data op of warp W, a partial or completing data op
 //! of another warp is back-pressured (`req_ready` low) until W completes.
@@ -45,7 +46,7 @@ use smsync_sim::config::{Config, MatchImpl};
 use smsync_sim::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, VoteMode};
 
 pub const LANES: usize = 32;
-/// The canonical NaN redux.sync.f32 returns (digest §12; project constant).
+/// The canonical NaN redux.sync.f32 returns (PTX ISA §9.7.13.12 gives no bit pattern; project constant).
 pub const CANONICAL_NAN: u32 = 0x7FFF_FFFF;
 
 /// Arrival-record word: arrived lanes [31:0], membermask [63:32], kind [84:64] ({flags, dtype,
@@ -235,7 +236,7 @@ impl Logic for ReduxNode {
     #[hdl_gen]
     fn update(&mut self) {
         // Order keys: unsigned compare of the key gives the value order. Signed ints flip the sign
-        // bit; floats map negative numbers to their complement so that -0 < +0 (digest §12).
+        // bit; floats map negative numbers to their complement so that -0 < +0 (PTX ISA §9.7.13.12).
         self.x_key.next = self.x.val();
         self.y_key.next = self.y.val();
         if self.is_signed.val() {
@@ -798,7 +799,7 @@ impl Logic for WarpNetwork {
         // ---------------- the op the request acts as ----------------
         // An exit (WarpExit) acts as an arrival of no lanes at the warp's pending rendezvous,
         // with the exit's (smaller) live mask: it fires the rendezvous if the exited lanes were
-        // the last ones it waited for (exited lanes count as arrived, digest §22.2).
+        // the last ones it waited for (exited lanes count as arrived, PTX ISA §9.7.13.2 / §9.7.13.9).
         self.is_exit.next = self.req_op.val() == self.k_op_exit.val();
         self.eff_op.next = self.req_op.val();
         self.eff_sub.next = self.req_sub.val();

@@ -308,8 +308,8 @@ pub mod state_token {
 }
 
 code_enum! {
-    /// Errors a unit reports. Each names the PTX rule it enforces; `docs/ARCHITECTURE.md` and the
-    /// manifest list them. The golden model and the RTL must report the same code.
+    /// Errors a unit reports. Each names the PTX rule it enforces; the unit pages (`docs/units/`)
+    /// and the manifest list them. The golden model and the RTL must report the same code.
     ErrorCode, bits = 6, {
         None = 0 => "none",
         BarIdRange = 1 => "barrier id must be 0..15 (or below named_barriers)",

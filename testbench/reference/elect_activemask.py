@@ -1,6 +1,6 @@
 """Hand PTX: elect.sync with full/divergent/shrinking masks; activemask under divergence/loops.
 
-Project rule (digest section 13): the elected leader is the lowest active lane of the mask.
+Project rule (PTX ISA section 9.7.13.14 only asks for a deterministic leader): the lowest active lane of the mask.
 activemask values assume the warp is converged at each branch point (bar.warp.sync before it)
 and that the lanes taking the same path run together."""
 from corpus import Launch

@@ -12,7 +12,8 @@ def launch():
 
 
 class MBarrier:
-    """The state machine of the PTX ISA (digest section 15.13), for the single-thread steps."""
+    """The mbarrier state machine of PTX ISA section 9.7.13.15 (phases: 9.7.13.15.4-9.7.13.15.7),
+    for the single-thread steps."""
 
     def __init__(self, count):
         self.phase, self.expected, self.pending, self.tx = 0, count, count, 0

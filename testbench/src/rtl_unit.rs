@@ -1,7 +1,7 @@
 //! The RTL `sync_unit` top as a request/response object: packing a [`Request`] onto the top's
 //! ports and unpacking its response port into a [`Response`]. The seed of the cosim backend
 //! (a `SyncUnit` over the Verilated top); the port list and packing are documented in
-//! `smsync_hdl::sync_unit::top` and `docs/ARCHITECTURE.md`.
+//! `smsync_hdl::sync_unit::top` and `docs/units/sync_unit.md`.
 //!
 //! Protocol (see the top's module doc): the request is held on the ports with `req_valid` high
 //! until `req_ready` is seen high (then it is consumed at that clock edge); the response port

@@ -1,4 +1,4 @@
-//! Atomic ALU: atom and red (digest §6, §7), and the element operation used by the copy engine's
+//! Atomic ALU: atom and red (PTX ISA §9.7.13.5, §9.7.13.6), and the element operation used by the copy engine's
 //! bulk reductions.
 //!
 //! Lanes are executed in ascending lane order, each as one indivisible read-modify-write, so
@@ -26,7 +26,8 @@
 //! ranges (`GlobalOutOfRange` / `SharedOutOfRange`); a family the config leaves out (`NotBuilt`).
 //! Float rules are in [`super::float`].
 //!
-//! red.async (`Op::RedAsync`, digest §7/§15): lane `addr` and `mbar` are shared::cluster addresses
+//! red.async (`Op::RedAsync`, PTX ISA §9.7.13.7; its complete-tx: §9.7.13.15.5.2): lane `addr` and
+//! `mbar` are shared::cluster addresses
 //! of one *other* CTA of the cluster. The reduction (table: add u32/s32/u64, min/max u32/s32,
 //! inc/dec u32, and/or/xor b32) is applied to that CTA's shared memory, then complete_tx(4, or 8
 //! for u64) on the mbarrier there. The golden model is untimed, so both happen at issue. A target

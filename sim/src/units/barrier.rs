@@ -1,10 +1,10 @@
-//! Named-barrier file and cluster barrier: the golden model of digest §2 (bar/barrier) and §4
-//! (barrier.cluster).
+//! Named-barrier file and cluster barrier: the golden model of PTX ISA §9.7.13.1 (bar/barrier) and
+//! §9.7.13.3 (barrier.cluster).
 //!
 //! Named barriers. Each CTA slot has `config.named_barriers` barriers. Arrivals are per warp: a warp
 //! arrives once all of its non-exited lanes have reached the barrier (the executor usually sends one
 //! converged request; partial requests of a divergent warp are accumulated), and each warp arrival
-//! counts 32 threads (digest §2 counting rule). A barrier with a thread count `b` completes when
+//! counts 32 threads (PTX ISA §9.7.13.1 counting rule). A barrier with a thread count `b` completes when
 //! 32 * arrivals >= b; without a count it completes when every non-exited warp of the CTA has
 //! arrived. `WarpExit` removes a warp from the CTA's live set, which can complete a whole-CTA
 //! barrier that was waiting only on exited warps. bar.arrive answers at once; bar.sync and bar.red
@@ -22,7 +22,8 @@
 //! Cluster barrier. The CTAs of a cluster occupy `cluster_size` consecutive slots. A round completes
 //! when every non-exited warp of every CTA of the cluster has arrived; then each warp's wait (earlier
 //! or later) returns. A warp arriving twice in one round (`BarClusterArriveTwice`) and a wait with no
-//! preceding arrive (`BarClusterWaitNoArrive`, digest §22.3) are flagged.
+//! preceding arrive (`BarClusterWaitNoArrive`: PTX ISA §9.7.13.3 does not define it; project choice: UB)
+//! are flagged.
 
 use std::collections::BTreeMap;
 

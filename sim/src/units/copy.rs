@@ -1,4 +1,4 @@
-//! Async copy / TMA engine (digest §16): cp.async with its per-thread groups,
+//! Async copy / TMA engine (PTX ISA §9.7.9.25): cp.async with its per-thread groups,
 //! cp.async.mbarrier.arrive, cp.async.bulk (three directions, multicast, .cp_mask),
 //! cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode, 1d-5d; load, store, reduce) and the bulk
 //! groups.
@@ -8,14 +8,15 @@
 //! earlier tick (destination written, complete-tx sent, group bookkeeping), then the read stage of
 //! every newly issued operation (source and tensor map read, data captured). An idle tick runs
 //! both stages until nothing is left. So `cp.async.bulk.wait_group.read` is satisfied one tick
-//! before the full `wait_group` (digest §16.11).
+//! before the full `wait_group` (PTX ISA §9.7.9.25.6.2).
 //!
 //! Groups: each thread has an open (uncommitted) cp.async group and an open bulk group; commit
 //! closes it (an empty group is complete at once). `wait_group N` waits until at most the N newest
 //! committed groups of every active lane are incomplete; `wait_all` (imm2 = 1) commits first.
 //! Groups retire in commit order (a group counts as pending while any older one is). Only
 //! `.bulk_group` operations (bulk/reduce/tensor copies to global) join bulk groups; mbarrier-variant
-//! operations do not (digest §21.9).
+//! operations do not (PTX ISA §9.7.9.25.6.1; the completion tables of §9.7.9.25.4.1 say they
+//! "optionally" may, the project says no).
 //!
 //! cp.async.mbarrier.arrive: pending += 1 at issue unless .noinc (`MbPendingOverflow`), then an
 //! arrive-on(1) once every cp.async the thread issued before it has completed (fired at the end of
@@ -169,7 +170,7 @@ fn le(bytes: &[u8]) -> u128 {
 fn reduce_into(dst: &mut [u8], src: &[u8], op: AtomOp, dtype: DataType) {
     let n = dtype.bytes() as usize;
     for (d, s) in dst.chunks_mut(n).zip(src.chunks(n)) {
-        // Bulk f32 adds flush subnormals (digest §16.5); f16/bf16 adds are .noftz.
+        // Bulk f32 adds flush subnormals (PTX ISA §9.7.9.25.4.2); f16/bf16 adds are .noftz.
         let v = element(op, dtype, le(d), le(s), 0, true);
         d.copy_from_slice(&v.to_le_bytes()[..n]);
     }

@@ -1,14 +1,14 @@
 //! Floating-point element arithmetic of the atomic ALU and the bulk-reduce path, bit-exact.
 //!
 //! * f32 add: IEEE round-to-nearest-even (the host's f32 add); with `ftz` (global atom/red, bulk
-//!   reduce) subnormal inputs and results are flushed to zero with their sign kept (digest §6).
+//!   reduce) subnormal inputs and results are flushed to zero with their sign kept (PTX ISA §9.7.13.5).
 //! * f64 add: round-to-nearest-even, no flush.
 //! * f16 / bf16 add (.noftz): computed exactly in f64 (the sum of two f16 or two bf16 values
 //!   rounded to 53 bits then to 11 / 8 bits is correctly rounded: 53 >= 2p+2) and rounded once to
 //!   nearest-even by the `half` crate; subnormals are kept.
 //! * A NaN result is the canonical NaN of the format (f32 0x7FFFFFFF, f64 0x7FFFFFFFFFFFFFFF,
 //!   f16/bf16 0x7FFF), as NVIDIA arithmetic units produce; the RTL emits the same constants.
-//! * f16 / bf16 min/max (vector atoms; PTX leaves NaN and zero handling open, digest §22.6): the
+//! * f16 / bf16 min/max (vector atoms; PTX ISA §9.7.13.5 leaves NaN and zero handling open): the
 //!   rules of the PTX `min`/`max` instructions: a NaN operand is ignored (the other one is the
 //!   result), two NaNs give the canonical NaN, and -0.0 is below +0.0.
 

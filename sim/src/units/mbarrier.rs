@@ -1,4 +1,6 @@
-//! mbarrier arithmetic unit: the golden model of digest §15 (reference state machine §15.13).
+//! mbarrier arithmetic unit: the golden model of PTX ISA §9.7.13.15 (the object, its phases,
+//! expect-tx / complete-tx and arrive-on: §9.7.13.15.1-§9.7.13.15.8; the instructions:
+//! §9.7.13.15.9-§9.7.13.15.17).
 //!
 //! The mbarrier object is the 64-bit word of [`encoding::mbarrier_word`] (valid bit, phase parity,
 //! expected count, pending count, 21-bit signed tx-count), stored in the CTA slot's shared memory
@@ -11,8 +13,9 @@
 //!   thread testing its own token two or more phases old is flagged (`MbStaleToken`). A token that
 //!   is not the thread's latest (for instance one passed through memory) is judged by its parity only.
 //!
-//! Project decision (digest §22.1): `try_complete` is evaluated after every mutation, including a
-//! standalone expect_tx.
+//! Project decision (PTX ISA §9.7.13.15.6 names only arrive-on and complete-tx as completing a
+//! phase; a standalone expect_tx, §9.7.13.15.11, is left open): `try_complete` is evaluated after
+//! every mutation, including a standalone expect_tx.
 //!
 //! Waiter table: a try_wait whose phase is incomplete suspends (no response). It is answered True
 //! when the phase completes, or False when it times out. The table holds `config.mbarrier_waiters`

@@ -112,7 +112,8 @@ impl SyncUnit for GoldenUnits {
             _ if req.op == Op::MbCpAsyncArrive => self.copy.submit(req, mem, &mut self.mbarrier, out, &mut events),
             Unit::BarrierFile => {
                 self.barrier.submit(req, out, &mut events);
-                // Exited lanes count as arrived at warp-level rendezvous (digest §22.2).
+                // Exited lanes count as arrived at warp-level rendezvous (PTX ISA §9.7.13.9-§9.7.13.12;
+                // the project reads bar.warp.sync, §9.7.13.2, the same way).
                 if req.op == Op::WarpExit {
                     self.warp.submit(req, out);
                 }

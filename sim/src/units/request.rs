@@ -56,8 +56,8 @@ use crate::encoding::{DataType, ErrorCode, Op, Space};
 
 pub const WARP: usize = 32;
 
-/// Operands of one lane. Which fields an op reads is listed with each op in `docs/ARCHITECTURE.md`
-/// (and below); unused fields are zero.
+/// Operands of one lane. Which fields an op reads is listed with each op in the table at the top
+/// of this file; unused fields are zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LaneOps {
     /// Primary address: the atomic/mbarrier/shared address, the copy destination.

@@ -1,5 +1,6 @@
 //! Warp network: vote.sync, match.sync, redux.sync, elect.sync, activemask, bar.warp.sync and
-//! shfl.sync (digest §3, §9-§13; shfl.sync from the PTX ISA data-movement section).
+//! shfl.sync (PTX ISA §9.7.13.2 and §9.7.13.8-§9.7.13.14; shfl.sync from the PTX ISA data-movement
+//! section, which is not among the seed texts).
 //!
 //! Every *.sync op is a rendezvous of one warp's lanes: the executor may deliver it as several
 //! partial requests (divergent lanes, independent thread scheduling). A rendezvous is identified by
@@ -34,7 +35,7 @@ use super::{Request, Response};
 use crate::config::Config;
 use crate::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, VoteMode};
 
-/// The canonical NaN of redux.sync.f32 (project constant, digest §22.7).
+/// The canonical NaN of redux.sync.f32 (project constant: PTX ISA §9.7.13.12 gives no bit pattern).
 pub const CANONICAL_NAN_F32: u32 = 0x7FFF_FFFF;
 
 /// One pending rendezvous.
