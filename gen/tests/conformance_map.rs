@@ -1,4 +1,4 @@
-//! The conformance checklist (docs/conformance-items.tsv, from the PTX sync digest §23) must be
+//! The conformance checklist (docs/conformance-items.tsv, the project's conformance checklist) must be
 //! covered: every item has at least one test named `cNNN_...`, and docs/CONFORMANCE.md is the
 //! current map from items to tests.
 

@@ -1,7 +1,7 @@
 //! copy_engine: Verilog lint (verilator -Wall with the project waivers, yosys `proc; check
 //! -assert`), directed tests against the golden copy engine (`smsync_sim::units::copy`), a random
 //! comparison of lane-op streams, and the bulk-copy throughput measurement quoted in
-//! docs/ARCHITECTURE.md.
+//! docs/units/copy_engine.md.
 //!
 //! The block runs in rust-hdl's simulator. The bench models the three memory-side ports: global
 //! memory (requests granted at once, read data returned in order after `latency` cycles), shared

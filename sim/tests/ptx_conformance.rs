@@ -1,4 +1,4 @@
-//! Syntactic conformance rules of the digest checked by the front end (checklist items 29, 32,
+//! Syntactic conformance rules of the PTX ISA text checked by the front end (checklist items 29, 32,
 //! 33, 51, 68, 91, 93, 96, 98, 105, 108, 111, 113). Each test shows the legal form parses and the
 //! illegal one is rejected with a positioned message.
 

@@ -1,4 +1,4 @@
-//! Atomic ALU tests (digest §6, §7; checklist items 83-94). Float expectations are hand-computed
+//! Atomic ALU tests (PTX ISA §9.7.13.5, §9.7.13.6; checklist items 83-94). Float expectations are hand-computed
 //! bit patterns.
 mod units_common;
 

@@ -1,4 +1,4 @@
-//! Named-barrier file and cluster-barrier tests (digest §2, §4; checklist items 47-62).
+//! Named-barrier file and cluster-barrier tests (PTX ISA §9.7.13.1, §9.7.13.3; checklist items 47-62).
 mod units_common;
 
 use smsync_sim::config::Config;

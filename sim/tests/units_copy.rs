@@ -1,4 +1,4 @@
-//! Copy-engine tests (digest §15.10, §16; checklist items 37-43, 98-107, 109, 110, 114).
+//! Copy-engine tests (PTX ISA §9.7.13.15.15, §9.7.9.25; checklist items 37-43, 98-107, 109, 110, 114).
 mod units_common;
 
 use smsync_sim::config::Config;

@@ -1,4 +1,4 @@
-//! mbarrier unit conformance tests (digest §15, checklist items 1-31, 34, 46).
+//! mbarrier unit conformance tests (PTX ISA §9.7.13.15, checklist items 1-31, 34, 46).
 mod units_common;
 
 use smsync_sim::config::Config;

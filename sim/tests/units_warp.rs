@@ -1,4 +1,4 @@
-//! Warp-network tests (digest §3, §9-§13, shfl.sync; checklist items 64-82).
+//! Warp-network tests (PTX ISA §9.7.13.2, §9.7.13.8-§9.7.13.14, shfl.sync; checklist items 64-82).
 mod units_common;
 
 use smsync_sim::config::Config;

@@ -700,7 +700,7 @@ fn random_requests_per_unit_match_golden_fpga_small() {
     }
 }
 
-/// Digest §15: with a pending tx-count the phase does not complete when the last arrival comes;
+/// PTX ISA §9.7.13.15.6: with a pending tx-count the phase does not complete when the last arrival comes;
 /// it flips on the complete_tx that brings the tx-count to zero.
 #[test]
 fn c008_phase_waits_on_tx_count_through_the_top() {
