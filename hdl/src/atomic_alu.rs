@@ -100,9 +100,9 @@ pub mod group;
 pub mod width;
 
 use rust_hdl::prelude::*;
-use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
-use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE, WINDOW};
+use smsync_contract::config::Config;
+use smsync_contract::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
+use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE, WINDOW};
 
 use crate::common::{
     dtype_log2_bytes_table, error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS,

@@ -34,8 +34,8 @@
 //! * `barrier.cluster.arrive/wait` are answered `ErrorCode::NotBuilt` here.
 
 use rust_hdl::prelude::*;
-use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, ErrorCode, Op};
+use smsync_contract::config::Config;
+use smsync_contract::encoding::{flags, ErrorCode, Op};
 
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
 

@@ -21,7 +21,7 @@
 //! construction.
 
 use rust_hdl::prelude::*;
-use smsync_sim::encoding::{DataType, ErrorCode, Op, Unit};
+use smsync_contract::encoding::{DataType, ErrorCode, Op, Unit};
 
 /// Width of the request op-code field (`encoding::Op::BITS`).
 pub const OP_BITS: usize = Op::BITS as usize;

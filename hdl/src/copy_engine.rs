@@ -93,10 +93,10 @@ pub mod fifo;
 
 use fifo::{FifoCtl, FifoStore, RegFifo};
 use rust_hdl::prelude::*;
-use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
-use smsync_sim::memory::{CLUSTER_BASE, GLOBAL_BASE};
-use smsync_sim::units::copy::{bulk_reduce_legal, tensor_reduce_legal};
+use smsync_contract::config::Config;
+use smsync_contract::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
+use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE};
+use smsync_contract::legality::{bulk_reduce_legal, tensor_reduce_legal};
 
 use crate::atomic_alu::element::{AtomicElement, ELEM_BITS};
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
@@ -1005,7 +1005,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             fill1: Default::default(),
             last_dst_gm: Default::default(),
             k_tensor_built: Constant::new(config.features.tensor_copy),
-            k_magic: k(smsync_sim::units::tensormap::MAGIC as u64),
+            k_magic: k(smsync_contract::tensor_map_layout::MAGIC as u64),
             k_bit31: k(0x8000_0000),
             k_ones160: Constant::new(Bits::<160>::mask()),
             k_one_pat: Constant::new(pattern160(1)),
@@ -1018,7 +1018,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             }),
             k_log_d: k(D.trailing_zeros() as u64),
             k_log_b: k(B.trailing_zeros() as u64),
-            k_box_limit: k(smsync_sim::units::tensormap::MAX_BOX_ELEMENTS),
+            k_box_limit: k(smsync_contract::tensor_map_layout::MAX_BOX_ELEMENTS),
             op_tensor: op(Op::CpBulkTensor),
             e_tensor_map: err(ErrorCode::TensorMap),
             e_tensor_neg: err(ErrorCode::TensorNegativeStore),

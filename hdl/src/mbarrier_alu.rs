@@ -33,8 +33,8 @@
 //! operand ranges are exact because |tx| < 2^20 and the operands are u32.
 
 use rust_hdl::prelude::*;
-use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, mbarrier_word as mw, state_token as st, ErrorCode, Op};
+use smsync_contract::config::Config;
+use smsync_contract::encoding::{flags, mbarrier_word as mw, state_token as st, ErrorCode, Op};
 
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
 

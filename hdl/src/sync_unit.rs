@@ -14,8 +14,8 @@ use crate::common::{try_verilog_named, VerilogError};
 use crate::copy_engine::copy_engine_verilog;
 use crate::mbarrier_alu::MbarrierAlu;
 use crate::warp_network::WarpNetwork;
-use smsync_sim::config::Config;
-use smsync_sim::encoding::Unit;
+use smsync_contract::config::Config;
+use smsync_contract::encoding::Unit;
 
 /// One generated Verilog file: module `module` in `<module>.v`.
 pub struct RtlModule {

@@ -42,8 +42,8 @@
 //! `NotBuilt` (match with `features.match_sync` off, redux.f32 with `features.redux_f32` off).
 
 use rust_hdl::prelude::*;
-use smsync_sim::config::{Config, MatchImpl};
-use smsync_sim::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, VoteMode};
+use smsync_contract::config::{Config, MatchImpl};
+use smsync_contract::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, VoteMode};
 
 pub const LANES: usize = 32;
 /// The canonical NaN redux.sync.f32 returns (PTX ISA §9.7.13.12 gives no bit pattern; project constant).

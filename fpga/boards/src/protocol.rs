@@ -20,8 +20,8 @@
 //!   waits for the board's STATUS frame that ends it; in between the board sends responses, wakes
 //!   and global-memory requests, and the host answers memory reads with GM_DATA / AG_DATA.
 
-use smsync_sim::encoding::ErrorCode;
-use smsync_sim::units::request::{Request, Response};
+use smsync_contract::encoding::ErrorCode;
+use smsync_contract::request::{Request, Response};
 
 // ---- host -> board command bytes ----
 /// Pulse the sync unit's reset (16 cycles), clear the bridge's sticky flags. No payload.
@@ -418,7 +418,7 @@ impl LineSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use smsync_sim::encoding::Op;
+    use smsync_contract::encoding::Op;
 
     #[test]
     fn vlq_groups_most_significant_first() {

@@ -30,7 +30,7 @@
 //!   rules), low and high half.
 
 use rust_hdl::prelude::*;
-use smsync_sim::encoding::{AtomOp, DataType};
+use smsync_contract::encoding::{AtomOp, DataType};
 
 use super::float_add::{FloatAdder, BF16, F16, F32, F64};
 use super::width::ZeroExtend;
@@ -92,7 +92,7 @@ impl Default for HalfMinMax {
             k_bf16_exp: k16(0x7F80),
             k_bf16_frac: k16(0x007F),
             k_sign: k16(0x8000),
-            k_nan: k16(smsync_sim::units::float::HALF_CANONICAL_NAN as u64),
+            k_nan: k16(smsync_contract::encoding::canonical_nan::HALF as u64),
         }
     }
 }

@@ -98,8 +98,8 @@
 //! the lanes after an mbarrier lane in error are still executed (the golden model stops).
 
 use rust_hdl::prelude::*;
-use smsync_sim::config::Config;
-use smsync_sim::encoding::{ErrorCode, Op, Space, Unit};
+use smsync_contract::config::Config;
+use smsync_contract::encoding::{ErrorCode, Op, Space, Unit};
 
 use super::shared_mem::SharedMemory;
 use crate::atomic_alu::AtomicAlu;

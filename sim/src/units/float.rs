@@ -14,9 +14,7 @@
 
 use half::{bf16, f16};
 
-pub const F32_CANONICAL_NAN: u32 = 0x7FFF_FFFF;
-pub const F64_CANONICAL_NAN: u64 = 0x7FFF_FFFF_FFFF_FFFF;
-pub const HALF_CANONICAL_NAN: u16 = 0x7FFF;
+pub use smsync_contract::encoding::canonical_nan::{F32 as F32_CANONICAL_NAN, F64 as F64_CANONICAL_NAN, HALF as HALF_CANONICAL_NAN};
 
 fn flush_f32(bits: u32) -> u32 {
     if bits & 0x7F80_0000 == 0 {

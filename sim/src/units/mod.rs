@@ -2,7 +2,8 @@
 //! implementation built from one module per hardware unit. The RTL mirrors these modules one to one
 //! (`hdl/src/<unit>.rs`), and the cosim backend in `testbench` implements the same trait.
 
-pub mod request;
+/// The request/response types are part of the contract with the RTL (`smsync-contract`).
+pub use smsync_contract::request;
 
 pub mod atomic;
 pub mod barrier;

@@ -16,10 +16,7 @@
 use crate::encoding::{DataType, ErrorCode};
 use crate::memory::MemorySystem;
 
-pub const MAGIC: u32 = 0x5041_4D54;
-pub const BYTES: usize = 128;
-/// Largest box the golden model accepts (elements), so that a malformed map cannot exhaust memory.
-pub const MAX_BOX_ELEMENTS: u64 = 1 << 20;
+pub use smsync_contract::tensor_map_layout::{BYTES, MAGIC, MAX_BOX_ELEMENTS};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TensorMap {

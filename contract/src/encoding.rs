@@ -207,6 +207,15 @@ code_enum! {
 }
 
 /// Request flag bits (the `flags` field, 8 bits). Each is meaningful for the ops named.
+/// The NaN every NVIDIA arithmetic unit produces for a NaN result, per format; the golden
+/// float arithmetic and the RTL's adders emit these bit patterns.
+pub mod canonical_nan {
+    pub const F32: u32 = 0x7FFF_FFFF;
+    pub const F64: u64 = 0x7FFF_FFFF_FFFF_FFFF;
+    /// f16 and bf16.
+    pub const HALF: u16 = 0x7FFF;
+}
+
 pub mod flags {
     /// `!c` on bar.red; `!a` on vote: negate the lane predicate before use.
     pub const NEGATE: u8 = 1 << 0;
