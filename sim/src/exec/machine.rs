@@ -1128,7 +1128,11 @@ impl<'a> Machine<'a> {
                                 slot,
                                 w,
                                 &g,
-                                format!("cvta.to.{space:?}: address {:#x} is not in the {space:?} window of the generic address space", a[l]).to_lowercase(),
+                                                if *space == StateSpace::Param {
+                                    format!("cvta{}.param: address {:#x} is not in the kernel's parameter block ({} bytes)", if *to_generic { "" } else { ".to" }, a[l], self.layout.kernel_params.len())
+                                } else {
+                                    format!("cvta.to.{space:?}: address {:#x} is not in the {space:?} window of the generic address space", a[l]).to_lowercase()
+                                },
                                 None,
                                 Some(l),
                             ))
@@ -1321,6 +1325,16 @@ impl<'a> Machine<'a> {
     }
 
     fn cvta(&self, space: StateSpace, to_generic: bool, a: u64) -> Option<u64> {
+        if space == StateSpace::Param {
+            // the kernel's parameter block and its read-only copy in global memory (loader)
+            let (base, len) = (self.layout.param_base, self.layout.kernel_params.len() as u64);
+            debug_assert!(base != 0, "the loader maps the parameter block when cvta.param occurs");
+            return if to_generic {
+                (a < len).then(|| base + a)
+            } else {
+                (base..base + len).contains(&a).then(|| a - base)
+            };
+        }
         let (base, local) = match space {
             StateSpace::Shared => (SHARED_BASE, true),
             StateSpace::Local => (LOCAL_BASE, true),
@@ -1456,6 +1470,21 @@ impl<'a> Machine<'a> {
                     shared_lanes |= 1 << l;
                     lsu.lanes[l].addr = o;
                     lsu.lanes[l].a = data[l];
+                }
+                Target::Global(x)
+                    if (self.layout.param_base..self.layout.param_base + self.layout.kernel_params.len() as u64)
+                        .contains(&x) =>
+                {
+                    return Err(self.ub(
+                        slot,
+                        w,
+                        &g,
+                        format!(
+                            "store to {x:#x}, a kernel parameter's generic address (kernel parameters are read-only)"
+                        ),
+                        None,
+                        Some(l),
+                    ))
                 }
                 Target::KernelParam(_) => {
                     return Err(self.ub(
