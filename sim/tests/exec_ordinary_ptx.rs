@@ -230,6 +230,8 @@ fn sad_adds_the_absolute_difference() {
         cvt.u64.u32 %rd2, %u3; st.global.u64 [%rd1+8], %rd2;\n\
         st.global.u64 [%rd1+16], %d3;";
     let out = run_kernel(body, 1, 3);
+    let e = parse_err(".reg .f32 %f;\nsad.f32 %f, %f, %f, %f;");
+    assert!(e.contains("k.ptx:7:1") && e.contains("`sad` takes an integer type"), "{e}");
     assert_eq!(out[0] as i64, 100 + (-7i64 - 12).abs());
     assert_eq!(out[1], (1 + (0xffff_fff0u32 - 5)) as u64);
     assert_eq!(out[2], 0x8000_0000_0000_0000u64 - 3);
@@ -305,6 +307,10 @@ fn warp_sz_and_vector_registers() {
     assert_eq!(out[0], v[0] | v[1] << 32);
     assert_eq!(out[1], v[2] | v[3] << 32);
     assert_eq!(out[2], out[0].wrapping_add(out[1]));
+    let e = parse_err(".reg .v8 .u32 v;");
+    assert!(e.contains("vector registers are `.v2` or `.v4`, not `.v8`"), "{e}");
+    let e = parse_err(".reg .v4 .pred v;");
+    assert!(e.contains("a vector register of `.pred` is not valid PTX"), "{e}");
 }
 
 #[test]
@@ -323,6 +329,9 @@ fn reg_parameters_and_return_values_of_a_func() {
     let out = run(&m, &l).unwrap_or_else(|e| panic!("{e}")).bits("out").unwrap();
     let want: Vec<u64> = (0..8u64).map(|t| t * (t + 3) + t).collect();
     assert_eq!(out, want);
+    let e =
+        ptx::parse(&format!("{HEAD}.visible .entry k(.reg .u32 a)\n{{\nret;\n}}\n"), "e.ptx").unwrap_err().to_string();
+    assert!(e.contains("e.ptx:4:") && e.contains("kernel parameters are `.param`"), "{e}");
 }
 
 // ---- addresses, .b128 ---------------------------------------------------------------------------
