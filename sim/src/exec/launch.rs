@@ -13,6 +13,8 @@
 //! params: [input, output]  # a buffer name (its address) or e.g. {u32: 7}
 //! # by-value aggregates (`.param .align 16 .b8 p[32]`): {bytes: [1, 0, ...]} or a C struct's
 //! # fields at their natural alignment, {fields: [{f32: 1.5}, {s32: 2}, {pad: 8}, {f64: 0.25}]}
+//! # a tensor map by value or as a buffer: {tensor_map: {...}} with cuTensorMapEncodeTiled's
+//! # fields (see `tmap`)
 //! ```
 //!
 //! The file is read into an order-preserving tree first (buffer order matters) and then walked
@@ -167,6 +169,8 @@ pub struct BufferSpec {
     pub ty: ElemType,
     /// Initial contents (already encoded, little-endian), `len * ty.bytes()` long.
     pub bytes: Vec<u8>,
+    /// A 128-byte tensor map built at load (`{tensor_map: {...}}`), when the buffer holds one.
+    pub tensor_map: Option<super::tmap::TensorMapSpec>,
 }
 
 impl BufferSpec {
@@ -189,6 +193,8 @@ pub enum ParamValue {
     /// the byte offsets that take a buffer's address (patched in at load), and whether the
     /// value may be shorter than the parameter (a struct's tail padding, zero-filled).
     Bytes { bytes: Vec<u8>, buffers: Vec<(usize, String)>, tail_padding: bool },
+    /// A tensor map by value (`const __grid_constant__ CUtensorMap`), built at load.
+    TensorMap(super::tmap::TensorMapSpec),
 }
 
 /// A parsed launch file.
@@ -292,8 +298,21 @@ impl Launch {
         match get("buffers") {
             None | Some(Yaml::Null) => {}
             Some(Yaml::Map(m)) => {
+                let names: Vec<String> = m.iter().map(|(n, _)| n.clone()).collect();
                 for (name, spec) in m {
-                    buffers.push(parse_buffer(name, spec)?);
+                    buffers.push(match spec {
+                        Yaml::Map(f) if f.len() == 1 && f[0].0 == "tensor_map" => {
+                            // a map in global memory (a `const CUtensorMap*` parameter)
+                            let spec = super::tmap::parse(&f[0].1, &format!("buffers.{name}.tensor_map"), &names)?;
+                            BufferSpec {
+                                name: name.clone(),
+                                ty: ElemType::U8,
+                                bytes: vec![0; crate::units::tensormap::BYTES],
+                                tensor_map: Some(spec),
+                            }
+                        }
+                        _ => parse_buffer(name, spec)?,
+                    });
                 }
             }
             Some(v) => {
@@ -329,6 +348,10 @@ impl Launch {
                             tail_padding: false,
                         },
                         Yaml::Map(m) if m.len() == 1 && m[0].0 == "fields" => param_fields(&m[0].1, &field, &buffers)?,
+                        Yaml::Map(m) if m.len() == 1 && m[0].0 == "tensor_map" => {
+                            let names: Vec<String> = buffers.iter().map(|b| b.name.clone()).collect();
+                            ParamValue::TensorMap(super::tmap::parse(&m[0].1, &format!("{field}.tensor_map"), &names)?)
+                        }
                         Yaml::Map(m) if m.len() == 1 => {
                             let (tn, v) = &m[0];
                             let ty = ElemType::from_name(tn).ok_or_else(|| {
@@ -344,8 +367,8 @@ impl Launch {
                             return Err(launch_err(
                                 &field,
                                 format!(
-                                    "expected a buffer name, {{type: value}} such as {{u32: 7}}, {{bytes: [..]}} or \
-                                     {{fields: [..]}}, found {}",
+                                    "expected a buffer name, {{type: value}} such as {{u32: 7}}, {{bytes: [..]}}, \
+                                     {{fields: [..]}} or {{tensor_map: {{..}}}}, found {}",
                                     other.kind()
                                 ),
                             ))
@@ -487,7 +510,7 @@ fn parse_buffer(name: &str, spec: &Yaml) -> Result<BufferSpec, ExecError> {
             bytes[i * w..(i + 1) * w].copy_from_slice(&bits.to_le_bytes()[..w]);
         }
     }
-    Ok(BufferSpec { name: name.to_string(), ty, bytes })
+    Ok(BufferSpec { name: name.to_string(), ty, bytes, tensor_map: None })
 }
 
 /// An order-preserving YAML tree (serde_json's map would sort the buffers by name).

@@ -75,6 +75,12 @@ fn frame_layout(f: &Function) -> FrameLayout {
     FrameLayout { offsets, size: align_up(off, 16) as u32 }
 }
 
+/// The 128 bytes of a launch-file tensor map over its global buffer.
+fn encode_map(spec: &super::tmap::TensorMapSpec, launch: &Launch, buffer_addr: &[u64]) -> Result<Vec<u8>, ExecError> {
+    let bi = launch.buffers.iter().position(|x| x.name == spec.global).expect("checked when parsed");
+    spec.encode(buffer_addr[bi], launch.buffers[bi].bytes.len())
+}
+
 /// Does any instruction take a kernel parameter's address (`mov` of its symbol, `cvta.param`)?
 fn takes_param_addresses(module: &Module) -> bool {
     fn has(op: &Operand) -> bool {
@@ -165,8 +171,14 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
     for b in &launch.buffers {
         addr = align_up(addr, 256);
         buffer_addr.push(addr);
-        global_init.push((addr, b.bytes.clone()));
         addr += b.bytes.len().max(1) as u64;
+    }
+    for (b, &at) in launch.buffers.iter().zip(&buffer_addr) {
+        let bytes = match &b.tensor_map {
+            Some(spec) => encode_map(spec, launch, &buffer_addr)?,
+            None => b.bytes.clone(),
+        };
+        global_init.push((at, bytes));
     }
     let mut var_addr = vec![0u64; module.vars.len()];
     for (i, v) in module.vars.iter().enumerate() {
@@ -250,6 +262,7 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
                 buffer_addr[bi].to_le_bytes().to_vec()
             }
             ParamValue::Scalar { ty, bits } => bits.to_le_bytes()[..ty.bytes()].to_vec(),
+            ParamValue::TensorMap(spec) => encode_map(spec, launch, &buffer_addr)?,
             ParamValue::Bytes { bytes, buffers, tail_padding } => {
                 let mut b = bytes.clone();
                 for (at, name) in buffers {
