@@ -147,3 +147,32 @@ fn func_parameter_address_is_refused_clearly() {
     let e = ptx::parse(&text, "f.ptx").unwrap_err().to_string();
     assert!(e.contains("f.ptx:7:") && e.contains("`.func` parameter `a`") && e.contains('^'), "{e}");
 }
+
+#[test]
+fn by_value_structs_larger_than_16_bytes_pass_to_and_return_from_a_func() {
+    // a 32-byte struct argument and a 24-byte struct return value travel whole through the
+    // call's `.param` variables
+    let text = format!(
+        "{HEAD}.func (.param .align 8 .b8 r[24]) mix(.param .align 8 .b8 s[32])\n{{\n.reg .b64 %rd<6>;\n\
+         ld.param.u64 %rd1, [s]; ld.param.u64 %rd2, [s+8]; ld.param.u64 %rd3, [s+16]; ld.param.u64 %rd4, [s+24];\n\
+         add.u64 %rd5, %rd1, %rd4; st.param.u64 [r], %rd5; st.param.u64 [r+8], %rd3; st.param.u64 [r+16], %rd2;\n\
+         ret;\n}}\n\
+         .visible .entry k(.param .align 8 .b8 a[32], .param .u64 out)\n{{\n.reg .b64 %rd<9>;\n\
+         ld.param.v2.u64 {{%rd1, %rd2}}, [a]; ld.param.v2.u64 {{%rd3, %rd4}}, [a+16];\n\
+         {{\n.param .align 8 .b8 param0[32];\n.param .align 8 .b8 retval0[24];\n\
+         st.param.v2.u64 [param0], {{%rd1, %rd2}}; st.param.v2.u64 [param0+16], {{%rd3, %rd4}};\n\
+         call.uni (retval0), mix, (param0);\n\
+         ld.param.u64 %rd5, [retval0]; ld.param.u64 %rd6, [retval0+8]; ld.param.u64 %rd7, [retval0+16];\n}}\n\
+         ld.param.u64 %rd8, [out]; st.global.u64 [%rd8], %rd5; st.global.u64 [%rd8+8], %rd6; st.global.u64 [%rd8+16], %rd7;\n\
+         ret;\n}}\n"
+    );
+    let m = ptx::parse(&text, "big.ptx").unwrap_or_else(|e| panic!("{e}"));
+    let a = [0x1111_0000_0000_0001u64, 0x2222_0000_0000_0002, 0x3333_0000_0000_0003, 0x4444_0000_0000_0004];
+    let l = Launch::from_yaml(&format!(
+        "block: [2]\nbuffers:\n  out: {{type: u64, len: 3}}\nparams: [{{fields: [{{u64: {}}}, {{u64: {}}}, {{u64: {}}}, {{u64: {}}}]}}, out]\n",
+        a[0], a[1], a[2], a[3]
+    ))
+    .unwrap();
+    let out = run(&m, &l).unwrap_or_else(|e| panic!("{e}")).bits("out").unwrap();
+    assert_eq!(out, vec![a[0].wrapping_add(a[3]), a[2], a[1]]);
+}

@@ -1662,6 +1662,13 @@ impl<'a> Machine<'a> {
             for (i, (arg, p)) in args.iter().zip(&cf.params).enumerate() {
                 let size = loader::param_size(p) as usize;
                 let dst = Target::Local((base + frame.offsets[i]) as u64);
+                if let (Operand::VarAddr { var, offset }, None) = (arg, p.reg) {
+                    // a `.param` variable of any size (a by-value struct): copied whole
+                    let from = (self.var_value(*var) as i64 + offset) as u64;
+                    self.copy_local(slot, w, l, from, (base + frame.offsets[i]) as u64, size)
+                        .map_err(|e| self.mem_err(slot, w, &g, l, base as u64, size, e))?;
+                    continue;
+                }
                 let v = self.arg_value(slot, w, &g, l, arg, size).map_err(|e| self.unsupported(slot, w, &g, e))?;
                 if let Some(r) = p.reg {
                     let rm = self.layout.reg_mask[callee as usize][r.0 as usize];
@@ -1696,12 +1703,31 @@ impl<'a> Machine<'a> {
                 let a = (self.var_value(*var) as i64 + offset) as u64;
                 self.read_target(slot, w, l, Target::Local(a), size.min(16)).map_err(|e| e.name().to_string())
             }
+            other if size == 16 => Ok(self.src128(slot, w, g, other, 1 << l)?[l]),
             other => {
                 let mut c = [0u64; LANES];
                 self.src(slot, w, g.depth, other, 1 << l, &mut c)?;
                 Ok(c[l] as u128)
             }
         }
+    }
+
+    /// Copies `size` bytes of lane `l`'s local memory from `from` to `to`, 16 bytes at a time.
+    fn copy_local(
+        &mut self,
+        slot: usize,
+        w: &Warp,
+        l: usize,
+        from: u64,
+        to: u64,
+        size: usize,
+    ) -> Result<(), ErrorCode> {
+        for at in (0..size).step_by(16) {
+            let n = (size - at).min(16);
+            let v = self.read_target(slot, w, l, Target::Local(from + at as u64), n)?;
+            self.write_target(slot, w, l, Target::Local(to + at as u64), n, v)?;
+        }
+        Ok(())
     }
 
     fn do_ret(&mut self, slot: usize, w: &mut Warp, g: Group, m: u32) -> Result<(), ExecError> {
@@ -1727,6 +1753,13 @@ impl<'a> Machine<'a> {
             w.depth[l] = g.depth - 1;
             w.sp[l] = fr.saved_sp;
             for (i, (r, p)) in rets.iter().zip(&cf.rets).enumerate() {
+                if let (Operand::VarAddr { var, offset }, None) = (r, p.reg) {
+                    // a `.param` return value of any size: copied whole into the caller's variable
+                    let from = (fr.base + frame.offsets[cf.params.len() + i]) as u64;
+                    let to = (self.var_value(*var) as i64 + offset) as u64;
+                    let _ = self.copy_local(slot, w, l, from, to, loader::param_size(p) as usize);
+                    continue;
+                }
                 let size = (loader::param_size(p) as usize).min(16);
                 let v = match p.reg {
                     // a `.reg` return value is the callee's register (its depth is g.depth)
