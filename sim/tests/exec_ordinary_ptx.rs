@@ -55,6 +55,27 @@ fn cvt_rn_f16x2_and_bf16x2_from_two_f32_put_a_in_the_upper_half() {
 }
 
 #[test]
+fn cvt_rz_bf16x2_truncates() {
+    // round toward zero to bf16 keeps the upper 16 bits of a finite f32
+    let (a, b) = (1.0f32 + 255.0 / 256.0, -3.999_999_8f32);
+    let body = format!(
+        ".reg .f32 %f<3>; .reg .b32 %r<3>; .reg .b64 %rd<3>;\n\
+         mov.f32 %f1, 0f{:08X}; mov.f32 %f2, 0f{:08X};\n\
+         cvt.rz.bf16x2.f32 %r1, %f1, %f2; cvt.rn.bf16x2.f32 %r2, %f1, %f2;\n\
+         ld.param.u64 %rd1, [out];\n\
+         cvt.u64.u32 %rd2, %r1; st.global.u64 [%rd1], %rd2;\n\
+         cvt.u64.u32 %rd2, %r2; st.global.u64 [%rd1+8], %rd2;",
+        a.to_bits(),
+        b.to_bits()
+    );
+    let out = run_kernel(&body, 1, 2);
+    assert_eq!(out[0], ((a.to_bits() >> 16) as u64) << 16 | (b.to_bits() >> 16) as u64);
+    let rn = (half::bf16::from_f32(a).to_bits() as u64) << 16 | half::bf16::from_f32(b).to_bits() as u64;
+    assert_eq!(out[1], rn);
+    assert_ne!(out[0], out[1], "the inputs round differently");
+}
+
+#[test]
 fn cvt_f16x2_relu_and_satfinite() {
     // .relu: negative results become +0; .satfinite: values beyond the format's range become its
     // largest finite value (f16: 65504 = 0x7bff) with their sign
