@@ -41,6 +41,24 @@ def tests():
     return found
 
 
+def ptx_forms():
+    """The decoder's own tables (sim/src/ptx/decode.rs): the opcodes its dispatch accepts, the
+    packed `cvt` formats, and the valid PTX opcodes it refuses as not supported."""
+    src = open(os.path.join(ROOT, 'sim/src/ptx/decode.rs'), encoding='utf-8').read()
+    body = src[src.index('    fn decode(&self, ins: &Instruction)'):]
+    body = body[body.index('let r = match name {'):body.index('            _ => {')]
+    accepted = []
+    for line in body.splitlines():
+        if not re.match(r'\s+\|?\s*"', line):
+            continue  # only the arms' patterns, not the code inside them
+        pattern = re.split(r' if |=>', line, maxsplit=1)[0]
+        for name in re.findall(r'"([^"]+)"', pattern):
+            if name not in accepted:
+                accepted.append(name)
+    table = lambda name: re.findall(r'"([^"]+)"', src[src.index(f'const {name}'):].split('];', 1)[0])
+    return accepted, table('PACKED'), table('UNSUPPORTED')
+
+
 def render():
     found = tests()
     out = ['# Conformance map', '',
@@ -60,6 +78,15 @@ def render():
         cell = '<br>'.join(names) if names else '**none**'
         out.append(f'| {num} | {text.replace("|", "∣")} | {cell} |')
     out += ['', f'Items without a test: {", ".join(map(str, missing)) if missing else "none"}.', '']
+    accepted, packed, unsupported = ptx_forms()
+    out += ['## PTX instruction forms', '',
+            'Read from the decoder\'s tables in `sim/src/ptx/decode.rs` by `scripts/conformance.py`, so',
+            'this list follows the parser. Forms of an accepted opcode that the decoder refuses (e.g.',
+            '`.f16` arithmetic other than through `cvt`) are refused with a `file:line:col` error naming them;',
+            'an opcode in both lists is decoded in some forms only (`shfl` with `.sync`, `tensormap.cp_fenceproxy`).', '',
+            '- Decoded and executed opcodes: ' + ', '.join(f'`{a}`' for a in accepted) + '.',
+            '- `cvt` packed formats (two-element forms, PTX ISA §9.7.9): ' + ', '.join(f'`.{p}`' for p in packed) + '.',
+            '- Valid PTX refused as not supported by smsync: ' + ', '.join(f'`{u}`' for u in unsupported) + '.', '']
     return '\n'.join(out), missing
 
 

@@ -10,7 +10,7 @@
 //! * fma/mad on f64 with a directed rounding mode rounds to nearest (the exact residual of an
 //!   f64 fma is not available without wide arithmetic); every other directed-rounding case is exact.
 
-use crate::ptx::ir::{ArithOp, BitOp, CmpOp, LogicOp, MulMode, Rounding, Ty};
+use crate::ptx::ir::{ArithOp, BitOp, CarryOp, CmpOp, LogicOp, MulMode, PackedFmt, Rounding, Ty};
 
 #[inline]
 pub fn width_mask(bits: u32) -> u64 {
@@ -131,6 +131,11 @@ pub fn int_arith(
             } else {
                 ua.max(ub)
             }
+        }
+        ArithOp::Sad => {
+            // PTX ISA §9.7.1 (sad): d = c + |a - b|, the difference taken in the source type
+            let diff = if signed { (sa as i128 - sb as i128).unsigned_abs() as u64 } else { ua.abs_diff(ub) };
+            c.wrapping_add(diff)
         }
         _ => return Err("not an integer operation"),
     } & if mode == Some(MulMode::Wide) { width_mask(2 * bits) } else { m })
@@ -316,6 +321,7 @@ macro_rules! float_ops {
                     }
                 }
                 ArithOp::Rem => return Err("rem is an integer operation"),
+                ArithOp::Sad => return Err("sad is an integer operation"),
             })
         }
     };
@@ -653,6 +659,22 @@ pub fn bit(op: BitOp, ty: Ty, a: u64, b: u64, c: u64, d: u64) -> Result<u64, &'s
             }
             r
         }
+        BitOp::BmskClamp | BitOp::BmskWrap => {
+            // PTX ISA §9.7.1 (bmsk): mask0 = ~0 << a1, mask1 = ~0 << (a1 + b1), d = mask0 & ~mask1;
+            // .clamp: a >= 32 gives 0 and b >= 32 runs the mask to bit 31; .wrap takes both mod 32
+            let (a, b) = (a as u32, b as u32);
+            let (a1, b1) = (a & 0x1f, b & 0x1f);
+            let clamp = op == BitOp::BmskClamp;
+            let mask0 = if clamp && a >= 32 { 0 } else { u32::MAX << a1 };
+            let mask1 = if a1 + b1 >= 32 || (clamp && b >= 32) {
+                0
+            } else if b1 == 0 {
+                u32::MAX
+            } else {
+                u32::MAX << (a1 + b1)
+            };
+            (mask0 & !mask1) as u64
+        }
         BitOp::Fns => return Err("fns is not supported by this executor"),
     })
 }
@@ -871,4 +893,132 @@ fn float_sat(ty: Ty, bits: u64) -> u64 {
         Ty::F16 => half::f16::from_f64(c).to_bits() as u64,
         _ => half::bf16::from_f64(c).to_bits() as u64,
     }
+}
+
+// ---- carry chains ----------------------------------------------------------------------------
+
+/// One step of the extended-precision instructions of PTX ISA §9.7.2 on `ty` (32 or 64 bits):
+/// returns (d, CC.CF out). `cf` is CC.CF in (0 when the instruction does not read it).
+/// `sub`'s flag is the borrow: subc computes a - (b + CC.CF).
+pub fn carry(op: CarryOp, ty: Ty, cf: bool, a: u64, b: u64, c: u64) -> (u64, bool) {
+    let bits = ty.bits().min(64);
+    let m = width_mask(bits);
+    let (ua, ub, uc) = ((a & m) as u128, (b & m) as u128, (c & m) as u128);
+    let cf = cf as u128;
+    let (wide, borrow) = match op {
+        CarryOp::Add => (ua + ub + cf, None),
+        CarryOp::Sub => (ua.wrapping_sub(ub + cf), Some(ua < ub + cf)),
+        CarryOp::MadLo | CarryOp::MadHi => {
+            let prod: u128 =
+                if ty.is_signed() { (sext(a, bits) as i128 * sext(b, bits) as i128) as u128 } else { ua * ub };
+            let part = if op == CarryOp::MadLo { prod } else { prod >> bits } & m as u128;
+            (part + uc + cf, None)
+        }
+    };
+    let out = borrow.unwrap_or(wide >> bits != 0);
+    (wide as u64 & m, out)
+}
+
+// ---- packed conversions --------------------------------------------------------------------
+
+/// Layout of an 8-bit float: (exponent bits, mantissa bits, has infinity).
+fn fp8_format(f: PackedFmt) -> (i32, i32, bool) {
+    match f {
+        PackedFmt::E4m3x2 => (4, 3, false),
+        _ => (5, 2, true),
+    }
+}
+
+/// The value of an fp8 code (PTX ISA §5.2.5.1: e4m3 has no infinity and one NaN mantissa;
+/// e5m2 follows IEEE 754 conventions).
+pub fn fp8_to_f64(code: u8, f: PackedFmt) -> f64 {
+    let (e, mb, has_inf) = fp8_format(f);
+    let sign = if code & 0x80 != 0 { -1.0 } else { 1.0 };
+    let exp = ((code >> mb) & ((1 << e) - 1) as u8) as i32;
+    let man = (code & ((1 << mb) - 1) as u8) as i32;
+    let bias = (1 << (e - 1)) - 1;
+    let emax = (1 << e) - 1;
+    if has_inf && exp == emax {
+        return if man == 0 { sign * f64::INFINITY } else { f64::NAN };
+    }
+    if !has_inf && exp == emax && man == (1 << mb) - 1 {
+        return f64::NAN;
+    }
+    if exp == 0 {
+        sign * man as f64 * 2f64.powi(1 - bias - mb)
+    } else {
+        sign * (1.0 + man as f64 / (1 << mb) as f64) * 2f64.powi(exp - bias)
+    }
+}
+
+/// f64 -> fp8 with round-to-nearest-even and `.satfinite` (out-of-range and infinite values
+/// become the largest finite value of their sign; NaN becomes the canonical NaN 0x7f).
+pub fn f64_to_fp8_satfinite(x: f64, f: PackedFmt) -> u8 {
+    let (e, mb, has_inf) = fp8_format(f);
+    if x.is_nan() {
+        return 0x7f;
+    }
+    let sign: u8 = if x.is_sign_negative() { 0x80 } else { 0 };
+    let bias = (1 << (e - 1)) - 1;
+    // largest finite code: e5m2 0x7b (57344), e4m3 0x7e (448)
+    let max_code: u8 = if has_inf { 0x7b } else { 0x7e };
+    let a = x.abs();
+    let max = fp8_to_f64(max_code, f);
+    if a >= max {
+        return sign | max_code;
+    }
+    // quantum of a's binade (the subnormal quantum below the smallest normal)
+    let ex = if a == 0.0 { 1 - bias } else { (a.log2().floor() as i32).max(1 - bias) };
+    let q = 2f64.powi(ex - mb);
+    let r = (a / q).round_ties_even() * q; // exact: a is an f32 or f16 value, q a power of two
+    if r >= max {
+        return sign | max_code;
+    }
+    let min_normal = 2f64.powi(1 - bias);
+    let code = if r < min_normal {
+        (r / 2f64.powi(1 - bias - mb)) as u8
+    } else {
+        let re = r.log2().floor() as i32;
+        let man = (r / 2f64.powi(re - mb)) as i32 - (1 << mb);
+        (((re + bias) << mb) | man) as u8
+    };
+    sign | code
+}
+
+/// `cvt` to a packed format (see [`crate::ptx::ir::Opcode::CvtPacked`]): `a`/`b` are the two f32
+/// sources (a to the upper half), or `a` alone the packed source.
+pub fn cvt_packed(dst: PackedFmt, src: Option<PackedFmt>, rnd: Rounding, relu: bool, sat: bool, a: u64, b: u64) -> u64 {
+    // .relu: negative results become +0, NaN stays (canonical) NaN
+    let relu_f = |x: f64| if relu && x < 0.0 { 0.0 } else { x };
+    let elems: [f64; 2] = match src {
+        None => [f32::from_bits(b as u32) as f64, f32::from_bits(a as u32) as f64],
+        Some(PackedFmt::F16x2) => [half_to_f64(a & 0xffff, false), half_to_f64((a >> 16) & 0xffff, false)],
+        Some(PackedFmt::Bf16x2) => [half_to_f64(a & 0xffff, true), half_to_f64((a >> 16) & 0xffff, true)],
+        Some(f) => [fp8_to_f64(a as u8, f), fp8_to_f64((a >> 8) as u8, f)],
+    };
+    let mut out = 0u64;
+    for (i, x) in elems.into_iter().enumerate() {
+        let x = relu_f(x);
+        let bits = match dst {
+            PackedFmt::F16x2 | PackedFmt::Bf16x2 => {
+                let bf = dst == PackedFmt::Bf16x2;
+                if x.is_nan() {
+                    // the canonical NaN of both 16-bit formats (PTX ISA §9.7.9, cvt)
+                    0x7fff
+                } else {
+                    let h = round_f64_to_half(x, rnd, bf);
+                    let inf = if bf { 0x7f80 } else { 0x7c00 };
+                    if sat && h & 0x7fff == inf {
+                        ((h & 0x8000) | (inf - 1)) as u64
+                    } else {
+                        h as u64
+                    }
+                }
+            }
+            f => f64_to_fp8_satfinite(x, f) as u64,
+        };
+        let w = if matches!(dst, PackedFmt::E4m3x2 | PackedFmt::E5m2x2) { 8 } else { 16 };
+        out |= bits << (w * i);
+    }
+    out
 }

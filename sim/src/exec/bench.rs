@@ -168,7 +168,7 @@ impl B {
         RegId(self.f.regs.len() as u32 - 1)
     }
     fn param_u64(&mut self, name: &str) -> ParamId {
-        self.f.params.push(ParamInfo { name: name.into(), ty: Ty::U64, size: 8, align: 8, offset: 0 });
+        self.f.params.push(ParamInfo { name: name.into(), ty: Ty::U64, size: 8, align: 8, offset: 0, reg: None });
         ParamId(self.f.params.len() as u32 - 1)
     }
     fn here(&self) -> u32 {

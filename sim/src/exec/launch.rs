@@ -11,6 +11,10 @@
 //!   input:  { type: u32, data: [2, 4] }
 //!   output: { type: u32, len: 64 }        # zero-filled
 //! params: [input, output]  # a buffer name (its address) or e.g. {u32: 7}
+//! # by-value aggregates (`.param .align 16 .b8 p[32]`): {bytes: [1, 0, ...]} or a C struct's
+//! # fields at their natural alignment, {fields: [{f32: 1.5}, {s32: 2}, {pad: 8}, {f64: 0.25}]}
+//! # a tensor map by value or as a buffer: {tensor_map: {...}} with cuTensorMapEncodeTiled's
+//! # fields (see `tmap`)
 //! ```
 //!
 //! The file is read into an order-preserving tree first (buffer order matters) and then walked
@@ -165,6 +169,8 @@ pub struct BufferSpec {
     pub ty: ElemType,
     /// Initial contents (already encoded, little-endian), `len * ty.bytes()` long.
     pub bytes: Vec<u8>,
+    /// A 128-byte tensor map built at load (`{tensor_map: {...}}`), when the buffer holds one.
+    pub tensor_map: Option<super::tmap::TensorMapSpec>,
 }
 
 impl BufferSpec {
@@ -183,6 +189,12 @@ pub enum ParamValue {
     Buffer(String),
     /// A typed scalar (bits already encoded).
     Scalar { ty: ElemType, bits: u64 },
+    /// A by-value aggregate (`.param .align 16 .b8 p[32]`, a C struct): its little-endian bytes,
+    /// the byte offsets that take a buffer's address (patched in at load), and whether the
+    /// value may be shorter than the parameter (a struct's tail padding, zero-filled).
+    Bytes { bytes: Vec<u8>, buffers: Vec<(usize, String)>, tail_padding: bool },
+    /// A tensor map by value (`const __grid_constant__ CUtensorMap`), built at load.
+    TensorMap(super::tmap::TensorMapSpec),
 }
 
 /// A parsed launch file.
@@ -286,8 +298,21 @@ impl Launch {
         match get("buffers") {
             None | Some(Yaml::Null) => {}
             Some(Yaml::Map(m)) => {
+                let names: Vec<String> = m.iter().map(|(n, _)| n.clone()).collect();
                 for (name, spec) in m {
-                    buffers.push(parse_buffer(name, spec)?);
+                    buffers.push(match spec {
+                        Yaml::Map(f) if f.len() == 1 && f[0].0 == "tensor_map" => {
+                            // a map in global memory (a `const CUtensorMap*` parameter)
+                            let spec = super::tmap::parse(&f[0].1, &format!("buffers.{name}.tensor_map"), &names)?;
+                            BufferSpec {
+                                name: name.clone(),
+                                ty: ElemType::U8,
+                                bytes: vec![0; crate::units::tensormap::BYTES],
+                                tensor_map: Some(spec),
+                            }
+                        }
+                        _ => parse_buffer(name, spec)?,
+                    });
                 }
             }
             Some(v) => {
@@ -317,6 +342,16 @@ impl Launch {
                             }
                             ParamValue::Buffer(s.clone())
                         }
+                        Yaml::Map(m) if m.len() == 1 && m[0].0 == "bytes" => ParamValue::Bytes {
+                            bytes: param_bytes(&m[0].1, &field)?,
+                            buffers: vec![],
+                            tail_padding: false,
+                        },
+                        Yaml::Map(m) if m.len() == 1 && m[0].0 == "fields" => param_fields(&m[0].1, &field, &buffers)?,
+                        Yaml::Map(m) if m.len() == 1 && m[0].0 == "tensor_map" => {
+                            let names: Vec<String> = buffers.iter().map(|b| b.name.clone()).collect();
+                            ParamValue::TensorMap(super::tmap::parse(&m[0].1, &format!("{field}.tensor_map"), &names)?)
+                        }
                         Yaml::Map(m) if m.len() == 1 => {
                             let (tn, v) = &m[0];
                             let ty = ElemType::from_name(tn).ok_or_else(|| {
@@ -332,7 +367,8 @@ impl Launch {
                             return Err(launch_err(
                                 &field,
                                 format!(
-                                    "expected a buffer name or {{type: value}} such as {{u32: 7}}, found {}",
+                                    "expected a buffer name, {{type: value}} such as {{u32: 7}}, {{bytes: [..]}}, \
+                                     {{fields: [..]}} or {{tensor_map: {{..}}}}, found {}",
                                     other.kind()
                                 ),
                             ))
@@ -345,6 +381,67 @@ impl Launch {
 
         Ok(Launch { entry, grid, block, dynamic_shared, cluster, buffers, params })
     }
+}
+
+/// `{bytes: [b0, b1, ...]}`: a by-value parameter's bytes, each 0..=255.
+fn param_bytes(v: &Yaml, field: &str) -> Result<Vec<u8>, ExecError> {
+    let Yaml::Seq(items) = v else {
+        return Err(launch_err(format!("{field}.bytes"), format!("expected a list of bytes, found {}", v.kind())));
+    };
+    items.iter().enumerate().map(|(j, it)| Ok(ElemType::U8.encode(it, &format!("{field}.bytes[{j}]"))? as u8)).collect()
+}
+
+/// `{fields: [{f32: 1.5}, {s32: -2}, out, {pad: 4}, ...]}`: a C struct's fields in order, each
+/// at its natural alignment as a CUDA compiler lays out a struct (a buffer name is its 8-byte
+/// address; `{pad: N}` skips N zero bytes). The parameter's declared size is checked at load.
+fn param_fields(v: &Yaml, field: &str, buffers: &[BufferSpec]) -> Result<ParamValue, ExecError> {
+    let Yaml::Seq(items) = v else {
+        return Err(launch_err(format!("{field}.fields"), format!("expected a list of fields, found {}", v.kind())));
+    };
+    let mut out: Vec<u8> = Vec::new();
+    let mut addrs = Vec::new();
+    for (j, it) in items.iter().enumerate() {
+        let f = format!("{field}.fields[{j}]");
+        let (bytes, align): (Vec<u8>, usize) = match it {
+            Yaml::Str(s) if buffers.iter().any(|b| &b.name == s) => (vec![0; 8], 8),
+            Yaml::Str(s) => {
+                return Err(launch_err(
+                    &f,
+                    format!(
+                        "`{s}` is not a buffer of this launch; buffers: {}",
+                        buffers.iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                ))
+            }
+            Yaml::Map(m) if m.len() == 1 && m[0].0 == "pad" => {
+                let n = m[0].1.as_u64().filter(|n| *n <= 1 << 16).ok_or_else(|| {
+                    launch_err(format!("{f}.pad"), format!("expected a byte count 0..=65536, found {}", m[0].1.kind()))
+                })?;
+                (vec![0; n as usize], 1)
+            }
+            Yaml::Map(m) if m.len() == 1 => {
+                let (tn, val) = &m[0];
+                let ty = ElemType::from_name(tn).ok_or_else(|| {
+                    launch_err(format!("{f}.{tn}"), format!("unknown type; allowed: {}, pad", ElemType::allowed()))
+                })?;
+                let bits = ty.encode(val, &format!("{f}.{tn}"))?;
+                (bits.to_le_bytes()[..ty.bytes()].to_vec(), ty.bytes())
+            }
+            other => {
+                return Err(launch_err(
+                    &f,
+                    format!("expected {{type: value}}, {{pad: N}} or a buffer name, found {}", other.kind()),
+                ))
+            }
+        };
+        out.resize(out.len().div_ceil(align) * align, 0);
+        if let Yaml::Str(s) = it {
+            // the buffer's address is only known at load, which patches it in
+            addrs.push((out.len(), s.clone()));
+        }
+        out.extend_from_slice(&bytes);
+    }
+    Ok(ParamValue::Bytes { bytes: out, buffers: addrs, tail_padding: true })
 }
 
 fn parse_buffer(name: &str, spec: &Yaml) -> Result<BufferSpec, ExecError> {
@@ -413,7 +510,7 @@ fn parse_buffer(name: &str, spec: &Yaml) -> Result<BufferSpec, ExecError> {
             bytes[i * w..(i + 1) * w].copy_from_slice(&bits.to_le_bytes()[..w]);
         }
     }
-    Ok(BufferSpec { name: name.to_string(), ty, bytes })
+    Ok(BufferSpec { name: name.to_string(), ty, bytes, tensor_map: None })
 }
 
 /// An order-preserving YAML tree (serde_json's map would sort the buffers by name).

@@ -14,7 +14,7 @@ use super::error::{launch_err, ExecError};
 use super::launch::{Launch, ParamValue};
 use crate::config::Config;
 use crate::memory::GLOBAL_BASE;
-use crate::ptx::ir::{FuncId, Function, Module, Opcode, ParamInfo, StateSpace};
+use crate::ptx::ir::{FuncId, Function, Module, Opcode, Operand, ParamInfo, StateSpace};
 
 /// Bytes of call stack per thread when the module makes calls.
 pub const STACK_BYTES: u32 = 4096;
@@ -39,6 +39,8 @@ pub struct Layout {
     pub stack_bytes: u32,
     pub frames: Vec<FrameLayout>,
     pub kernel_params: Vec<u8>,
+    /// Generic (global) address of the read-only copy of `kernel_params` (`cvta.param`).
+    pub param_base: u64,
     pub buffer_addr: Vec<u64>,
     pub global_bytes: usize,
     /// Global image: initial bytes of global memory (buffers + initialized variables).
@@ -71,6 +73,28 @@ fn frame_layout(f: &Function) -> FrameLayout {
         off += p.size as u64;
     }
     FrameLayout { offsets, size: align_up(off, 16) as u32 }
+}
+
+/// The 128 bytes of a launch-file tensor map over its global buffer.
+fn encode_map(spec: &super::tmap::TensorMapSpec, launch: &Launch, buffer_addr: &[u64]) -> Result<Vec<u8>, ExecError> {
+    let bi = launch.buffers.iter().position(|x| x.name == spec.global).expect("checked when parsed");
+    spec.encode(buffer_addr[bi], launch.buffers[bi].bytes.len())
+}
+
+/// Does any instruction take a kernel parameter's address (`mov` of its symbol, `cvta.param`)?
+fn takes_param_addresses(module: &Module) -> bool {
+    fn has(op: &Operand) -> bool {
+        match op {
+            Operand::ParamAddr { .. } => true,
+            Operand::Vector(v) => v.iter().any(has),
+            _ => false,
+        }
+    }
+    module
+        .funcs
+        .iter()
+        .flat_map(|f| &f.body)
+        .any(|i| matches!(i.op, Opcode::Cvta { space: StateSpace::Param, .. }) || i.ops.iter().any(has))
 }
 
 pub fn param_size(p: &ParamInfo) -> u32 {
@@ -147,8 +171,14 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
     for b in &launch.buffers {
         addr = align_up(addr, 256);
         buffer_addr.push(addr);
-        global_init.push((addr, b.bytes.clone()));
         addr += b.bytes.len().max(1) as u64;
+    }
+    for (b, &at) in launch.buffers.iter().zip(&buffer_addr) {
+        let bytes = match &b.tensor_map {
+            Some(spec) => encode_map(spec, launch, &buffer_addr)?,
+            None => b.bytes.clone(),
+        };
+        global_init.push((at, bytes));
     }
     let mut var_addr = vec![0u64; module.vars.len()];
     for (i, v) in module.vars.iter().enumerate() {
@@ -161,7 +191,7 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
             addr += v.size.max(1) as u64;
         }
     }
-    let global_bytes = (align_up(addr, 256) - GLOBAL_BASE) as usize;
+    // the kernel's parameter block follows, see below
 
     // ---- shared memory ----
     let mut sh = 0u64;
@@ -226,22 +256,51 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
     for (i, (p, v)) in kernel.params.iter().zip(&launch.params).enumerate() {
         let field = format!("params[{i}]");
         let size = param_size(p) as usize;
-        let (bits, bytes) = match v {
+        let value: Vec<u8> = match v {
             ParamValue::Buffer(name) => {
                 let bi = launch.buffers.iter().position(|b| &b.name == name).expect("checked when parsed");
-                (buffer_addr[bi], 8)
+                buffer_addr[bi].to_le_bytes().to_vec()
             }
-            ParamValue::Scalar { ty, bits } => (*bits, ty.bytes()),
+            ParamValue::Scalar { ty, bits } => bits.to_le_bytes()[..ty.bytes()].to_vec(),
+            ParamValue::TensorMap(spec) => encode_map(spec, launch, &buffer_addr)?,
+            ParamValue::Bytes { bytes, buffers, tail_padding } => {
+                let mut b = bytes.clone();
+                for (at, name) in buffers {
+                    let bi = launch.buffers.iter().position(|x| &x.name == name).expect("checked when parsed");
+                    b[*at..*at + 8].copy_from_slice(&buffer_addr[bi].to_le_bytes());
+                }
+                if *tail_padding && b.len() < size {
+                    b.resize(size, 0);
+                }
+                b
+            }
         };
-        if bytes != size {
+        if value.len() != size {
+            let what = if p.size > p.ty.bytes() {
+                format!("{} x .{:?}", p.size / p.ty.bytes(), p.ty)
+            } else {
+                format!("{:?}", p.ty)
+            };
             return Err(launch_err(
                 &field,
-                format!("parameter `{}` is {size} bytes ({:?}), the value is {bytes} bytes", p.name, p.ty),
+                format!("parameter `{}` is {size} bytes ({what}), the value is {} bytes", p.name, value.len()),
             ));
         }
         let off = kf.offsets[i] as usize;
-        kernel_params[off..off + size].copy_from_slice(&bits.to_le_bytes()[..size]);
+        kernel_params[off..off + size].copy_from_slice(&value);
     }
+    // Kernel parameters are addressable (PTX ISA §5.1.6.1): `cvta.param` maps the block into the
+    // generic address space, where this model keeps a read-only copy in global memory after
+    // the module's variables (the `.param` space itself reads `kernel_params`). Only a module
+    // that takes a parameter's address gets the copy, so other runs keep their memory image.
+    let mut param_base = 0;
+    if takes_param_addresses(module) {
+        addr = align_up(addr, 256);
+        param_base = addr;
+        global_init.push((param_base, kernel_params.clone()));
+        addr += kernel_params.len().max(1) as u64;
+    }
+    let global_bytes = (align_up(addr, 256) - GLOBAL_BASE) as usize;
 
     // ---- per-function tables ----
     let mut func_base = Vec::new();
@@ -267,6 +326,7 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
         stack_bytes,
         frames,
         kernel_params,
+        param_base,
         buffer_addr,
         global_bytes,
         global_init,

@@ -16,7 +16,7 @@ use super::{alu, RunOptions, RunResult, Stats};
 use crate::config::Config;
 use crate::encoding::{ErrorCode, Op};
 use crate::memory::{classify, Generic, MemorySystem, CLUSTER_BASE, LOCAL_BASE, SHARED_BASE, WINDOW};
-use crate::ptx::ir::{AddrBase, Instr, Module, Opcode, Operand, SpecialReg, StateSpace, Ty};
+use crate::ptx::ir::{AddrBase, Instr, Module, Opcode, Operand, PackedFmt, SpecialReg, StateSpace, Ty};
 use crate::units::{Request, Response, SyncUnit};
 use std::collections::HashMap;
 
@@ -489,6 +489,12 @@ impl<'a> Machine<'a> {
                 }
             }
             Operand::VarAddr { var, offset } => *out = [self.var_value(*var).wrapping_add(*offset as u64); LANES],
+            Operand::ParamAddr { param, offset } => {
+                // a kernel parameter's .param-space address: its offset in the parameter block
+                let frame = &self.layout.frames[self.layout.entry.0 as usize];
+                let off = frame.offsets.get(param.0 as usize).copied().ok_or("parameter index out of range")?;
+                *out = [(off as u64).wrapping_add(*offset as u64); LANES];
+            }
             Operand::Sink => *out = [0; LANES],
             Operand::Vector(_) => return Err("a vector operand is not allowed here".into()),
             Operand::Addr { .. } => return Err("an address operand is not allowed here".into()),
@@ -560,6 +566,91 @@ impl<'a> Machine<'a> {
         let mut c = [0u64; LANES];
         c[l] = v;
         let _ = self.dst(w, &g, op, &c, 1 << l, ty);
+    }
+
+    /// Is `op` a `.b128` register of function `func` (two slots: low half, then high half)?
+    fn b128_reg(&self, func: u32, op: &Operand) -> Option<usize> {
+        match op {
+            Operand::Reg(r) => {
+                let regs = &self.module.funcs[func as usize].regs;
+                // the high half's slot follows (the decoder allocates it); a hand-built module
+                // without it keeps 64 bits
+                (regs.get(r.0 as usize)?.ty == Ty::B128 && regs.len() > r.0 as usize + 1).then_some(r.0 as usize)
+            }
+            _ => None,
+        }
+    }
+
+    /// A 128-bit source: a `.b128` register (both halves), or `{lo, hi}` of two 64-bit values, or
+    /// any other value zero-extended.
+    pub(super) fn src128(
+        &self,
+        slot: usize,
+        w: &Warp,
+        g: &Group,
+        op: &Operand,
+        m: u32,
+    ) -> Result<[u128; LANES], String> {
+        let mut out = [0u128; LANES];
+        if let Some(r) = self.b128_reg(g.func, op) {
+            let regs = &w.regs[g.depth as usize];
+            for l in lanes(m) {
+                out[l] = regs[r][l] as u128 | (regs[r + 1][l] as u128) << 64;
+            }
+            return Ok(out);
+        }
+        let items: Vec<&Operand> = match op {
+            Operand::Vector(v) => v.iter().collect(),
+            one => vec![one],
+        };
+        let part = 128 / items.len().max(1);
+        let mut t = [0u64; LANES];
+        for (i, it) in items.iter().enumerate() {
+            self.src(slot, w, g.depth, it, m, &mut t)?;
+            for l in lanes(m) {
+                out[l] |= ((t[l] as u128) & ((1u128 << part.min(64)) - 1)) << (part * i);
+            }
+        }
+        Ok(out)
+    }
+
+    /// A 128-bit destination: a `.b128` register (both halves), `{lo, hi}` (or four 32-bit parts),
+    /// or a narrower register taking the low bits.
+    pub(super) fn dst128(
+        &self,
+        w: &mut Warp,
+        g: &Group,
+        op: &Operand,
+        vals: &[u128; LANES],
+        m: u32,
+    ) -> Result<(), String> {
+        if let Some(r) = self.b128_reg(g.func, op) {
+            let regs = &mut w.regs[g.depth as usize];
+            for l in lanes(m) {
+                regs[r][l] = vals[l] as u64;
+                regs[r + 1][l] = (vals[l] >> 64) as u64;
+            }
+            return Ok(());
+        }
+        let items: Vec<&Operand> = match op {
+            Operand::Vector(v) => v.iter().collect(),
+            one => vec![one],
+        };
+        let part = (128 / items.len().max(1)).min(64);
+        let pty = match part {
+            8 => Ty::B8,
+            16 => Ty::B16,
+            32 => Ty::B32,
+            _ => Ty::B64,
+        };
+        for (i, it) in items.iter().enumerate() {
+            let mut c = [0u64; LANES];
+            for l in lanes(m) {
+                c[l] = (vals[l] >> (part * i)) as u64 & alu::width_mask(part as u32);
+            }
+            self.dst(w, g, it, &c, m, pty)?;
+        }
+        Ok(())
     }
 
     // ---- addresses and plain memory -----------------------------------------------------------
@@ -776,6 +867,11 @@ impl<'a> Machine<'a> {
         let off = g.mask & !m;
         let wrap = |e: String| self.unsupported(slot, w, &g, e);
         match &instr.op {
+            Opcode::Mov(Ty::B128) => {
+                // all 128 bits travel: mov.b128 d, {lo, hi} / {lo, hi}, d / d, s
+                let v = self.src128(slot, w, &g, &instr.ops[1], m).map_err(wrap)?;
+                self.dst128(w, &g, &instr.ops[0], &v, m).map_err(|e| self.unsupported(slot, w, &g, e))?;
+            }
             Opcode::Mov(ty) => {
                 let mut a = [0u64; LANES];
                 if let Operand::Vector(items) = &instr.ops[1] {
@@ -991,6 +1087,35 @@ impl<'a> Machine<'a> {
                 }
                 self.dst(w, &g, &instr.ops[0], &d, m, *dst).map_err(|e| self.unsupported(slot, w, &g, e))?;
             }
+            Opcode::CvtPacked { dst, src, rnd, relu, satfinite } => {
+                let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);
+                self.src(slot, w, g.depth, &instr.ops[1], m, &mut a).map_err(wrap)?;
+                if let Some(bop) = instr.ops.get(2) {
+                    self.src(slot, w, g.depth, bop, m, &mut b).map_err(wrap)?;
+                }
+                let mut d = [0u64; LANES];
+                for l in lanes(m) {
+                    d[l] = alu::cvt_packed(*dst, *src, *rnd, *relu, *satfinite, a[l], b[l]);
+                }
+                let dty = if matches!(dst, PackedFmt::E4m3x2 | PackedFmt::E5m2x2) { Ty::B16 } else { Ty::B32 };
+                self.dst(w, &g, &instr.ops[0], &d, m, dty).map_err(|e| self.unsupported(slot, w, &g, e))?;
+            }
+            Opcode::Carry { op, ty, cin, cout } => {
+                let mut s = [[0u64; LANES]; 3];
+                for i in 1..instr.ops.len().min(4) {
+                    self.src(slot, w, g.depth, &instr.ops[i], m, &mut s[i - 1]).map_err(wrap)?;
+                }
+                let mut d = [0u64; LANES];
+                for l in lanes(m) {
+                    let cf = *cin && w.carry >> l & 1 == 1;
+                    let (v, out) = alu::carry(*op, *ty, cf, s[0][l], s[1][l], s[2][l]);
+                    d[l] = v;
+                    if *cout {
+                        w.carry = (w.carry & !(1 << l)) | (out as u32) << l;
+                    }
+                }
+                self.dst(w, &g, &instr.ops[0], &d, m, *ty).map_err(|e| self.unsupported(slot, w, &g, e))?;
+            }
             Opcode::Cvta { space, to_generic, ty } => {
                 let mut a = [0u64; LANES];
                 self.src(slot, w, g.depth, &instr.ops[1], m, &mut a).map_err(wrap)?;
@@ -1003,7 +1128,11 @@ impl<'a> Machine<'a> {
                                 slot,
                                 w,
                                 &g,
-                                format!("cvta.to.{space:?}: address {:#x} is not in the {space:?} window of the generic address space", a[l]).to_lowercase(),
+                                                if *space == StateSpace::Param {
+                                    format!("cvta{}.param: address {:#x} is not in the kernel's parameter block ({} bytes)", if *to_generic { "" } else { ".to" }, a[l], self.layout.kernel_params.len())
+                                } else {
+                                    format!("cvta.to.{space:?}: address {:#x} is not in the {space:?} window of the generic address space", a[l]).to_lowercase()
+                                },
                                 None,
                                 Some(l),
                             ))
@@ -1196,6 +1325,16 @@ impl<'a> Machine<'a> {
     }
 
     fn cvta(&self, space: StateSpace, to_generic: bool, a: u64) -> Option<u64> {
+        if space == StateSpace::Param {
+            // the kernel's parameter block and its read-only copy in global memory (loader)
+            let (base, len) = (self.layout.param_base, self.layout.kernel_params.len() as u64);
+            debug_assert!(base != 0, "the loader maps the parameter block when cvta.param occurs");
+            return if to_generic {
+                (a < len).then(|| base + a)
+            } else {
+                (base..base + len).contains(&a).then(|| a - base)
+            };
+        }
         let (base, local) = match space {
             StateSpace::Shared => (SHARED_BASE, true),
             StateSpace::Local => (LOCAL_BASE, true),
@@ -1273,6 +1412,10 @@ impl<'a> Machine<'a> {
         vec: usize,
     ) {
         let eb = ty.bytes() as usize * 8;
+        if eb == 128 && vec == 1 {
+            let _ = self.dst128(w, g, d, vals, mask);
+            return;
+        }
         let items: Vec<&Operand> = match d {
             Operand::Vector(v) => v.iter().collect(),
             one => vec![one],
@@ -1328,6 +1471,21 @@ impl<'a> Machine<'a> {
                     lsu.lanes[l].addr = o;
                     lsu.lanes[l].a = data[l];
                 }
+                Target::Global(x)
+                    if (self.layout.param_base..self.layout.param_base + self.layout.kernel_params.len() as u64)
+                        .contains(&x) =>
+                {
+                    return Err(self.ub(
+                        slot,
+                        w,
+                        &g,
+                        format!(
+                            "store to {x:#x}, a kernel parameter's generic address (kernel parameters are read-only)"
+                        ),
+                        None,
+                        Some(l),
+                    ))
+                }
                 Target::KernelParam(_) => {
                     return Err(self.ub(
                         slot,
@@ -1360,6 +1518,9 @@ impl<'a> Machine<'a> {
         vec: usize,
     ) -> Result<[u128; LANES], String> {
         let eb = ty.bytes() as usize * 8;
+        if eb == 128 && vec == 1 {
+            return self.src128(slot, w, g, op, m);
+        }
         let items: Vec<&Operand> = match op {
             Operand::Vector(v) => v.iter().collect(),
             one => vec![one],
@@ -1479,7 +1640,12 @@ impl<'a> Machine<'a> {
                 format!("call passes {} arguments, `{}` takes {}", args.len(), cf.name, cf.params.len()),
             ));
         }
-        // copy arguments into each lane's new frame on its local stack
+        let need = g.depth as usize + 2;
+        while w.regs.len() < need {
+            w.regs.push(vec![[0u64; LANES]; self.layout.max_regs]);
+        }
+        // copy arguments into each lane's new frame on its local stack (`.reg` parameters into
+        // the callee's registers)
         let lb = self.layout.local_bytes();
         for l in lanes(m) {
             let base = w.sp[l];
@@ -1496,7 +1662,19 @@ impl<'a> Machine<'a> {
             for (i, (arg, p)) in args.iter().zip(&cf.params).enumerate() {
                 let size = loader::param_size(p) as usize;
                 let dst = Target::Local((base + frame.offsets[i]) as u64);
+                if let (Operand::VarAddr { var, offset }, None) = (arg, p.reg) {
+                    // a `.param` variable of any size (a by-value struct): copied whole
+                    let from = (self.var_value(*var) as i64 + offset) as u64;
+                    self.copy_local(slot, w, l, from, (base + frame.offsets[i]) as u64, size)
+                        .map_err(|e| self.mem_err(slot, w, &g, l, base as u64, size, e))?;
+                    continue;
+                }
                 let v = self.arg_value(slot, w, &g, l, arg, size).map_err(|e| self.unsupported(slot, w, &g, e))?;
+                if let Some(r) = p.reg {
+                    let rm = self.layout.reg_mask[callee as usize][r.0 as usize];
+                    w.regs[g.depth as usize + 1][r.0 as usize][l] = alu::widen(v as u64, p.ty) & rm;
+                    continue;
+                }
                 self.write_target(slot, w, l, dst, size.min(16), v)
                     .map_err(|e| self.mem_err(slot, w, &g, l, base as u64, size, e))?;
             }
@@ -1505,10 +1683,6 @@ impl<'a> Machine<'a> {
             w.func[l] = callee;
             w.pc[l] = 0;
             w.depth[l] = g.depth + 1;
-        }
-        let need = g.depth as usize + 2;
-        while w.regs.len() < need {
-            w.regs.push(vec![[0u64; LANES]; self.layout.max_regs]);
         }
         w.advance(off);
         Ok(())
@@ -1529,12 +1703,31 @@ impl<'a> Machine<'a> {
                 let a = (self.var_value(*var) as i64 + offset) as u64;
                 self.read_target(slot, w, l, Target::Local(a), size.min(16)).map_err(|e| e.name().to_string())
             }
+            other if size == 16 => Ok(self.src128(slot, w, g, other, 1 << l)?[l]),
             other => {
                 let mut c = [0u64; LANES];
                 self.src(slot, w, g.depth, other, 1 << l, &mut c)?;
                 Ok(c[l] as u128)
             }
         }
+    }
+
+    /// Copies `size` bytes of lane `l`'s local memory from `from` to `to`, 16 bytes at a time.
+    fn copy_local(
+        &mut self,
+        slot: usize,
+        w: &Warp,
+        l: usize,
+        from: u64,
+        to: u64,
+        size: usize,
+    ) -> Result<(), ErrorCode> {
+        for at in (0..size).step_by(16) {
+            let n = (size - at).min(16);
+            let v = self.read_target(slot, w, l, Target::Local(from + at as u64), n)?;
+            self.write_target(slot, w, l, Target::Local(to + at as u64), n, v)?;
+        }
+        Ok(())
     }
 
     fn do_ret(&mut self, slot: usize, w: &mut Warp, g: Group, m: u32) -> Result<(), ExecError> {
@@ -1560,9 +1753,22 @@ impl<'a> Machine<'a> {
             w.depth[l] = g.depth - 1;
             w.sp[l] = fr.saved_sp;
             for (i, (r, p)) in rets.iter().zip(&cf.rets).enumerate() {
+                if let (Operand::VarAddr { var, offset }, None) = (r, p.reg) {
+                    // a `.param` return value of any size: copied whole into the caller's variable
+                    let from = (fr.base + frame.offsets[cf.params.len() + i]) as u64;
+                    let to = (self.var_value(*var) as i64 + offset) as u64;
+                    let _ = self.copy_local(slot, w, l, from, to, loader::param_size(p) as usize);
+                    continue;
+                }
                 let size = (loader::param_size(p) as usize).min(16);
-                let src = Target::Local((fr.base + frame.offsets[cf.params.len() + i]) as u64);
-                let v = self.read_target(slot, w, l, src, size).unwrap_or(0);
+                let v = match p.reg {
+                    // a `.reg` return value is the callee's register (its depth is g.depth)
+                    Some(reg) => w.regs[g.depth as usize][reg.0 as usize][l] as u128,
+                    None => {
+                        let src = Target::Local((fr.base + frame.offsets[cf.params.len() + i]) as u64);
+                        self.read_target(slot, w, l, src, size).unwrap_or(0)
+                    }
+                };
                 match r {
                     Operand::VarAddr { var, offset } | Operand::Addr { base: AddrBase::Var(var), offset } => {
                         let a = (self.var_value(*var) as i64 + offset) as u64;

@@ -3,6 +3,7 @@
 //!
 //! Walk-through for a newcomer:
 //! * [`launch`]  — the launch file (grid, block, buffers, params) and the typed JSON output;
+//! * [`tmap`]    — tensor maps described with `cuTensorMapEncodeTiled`'s fields in a launch file;
 //! * [`loader`]  — memory layout: buffers, module variables, shared/local/param frames;
 //! * [`warp`]    — per-lane PCs, lane masks and the SoA register file; the group choice;
 //! * [`machine`] — waves of CTAs, the scheduler, ordinary instructions, plain memory, responses;
@@ -18,6 +19,7 @@ pub mod loader;
 pub mod lower;
 pub mod machine;
 pub mod rng;
+pub mod tmap;
 pub mod warp;
 
 pub use error::{ExecError, Site};

@@ -36,6 +36,8 @@ pub struct Warp {
     pub waiting: u32,
     /// Lanes parked at a barrier, waiting for the rest of the warp to arrive (sm_70+ rule).
     pub parked: u32,
+    /// Each lane's CC.CF flag of the carry instructions (PTX ISA §9.7.2), one bit per lane.
+    pub carry: u32,
     pub pc: [u32; LANES],
     pub func: [u32; LANES],
     pub depth: [u8; LANES],
@@ -69,6 +71,7 @@ impl Warp {
             live,
             waiting: 0,
             parked: 0,
+            carry: 0,
             pc: [0; LANES],
             func: [entry; LANES],
             depth: [0; LANES],

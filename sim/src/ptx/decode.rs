@@ -257,6 +257,10 @@ pub(crate) fn imm_bits(n: Num, ty: Ty, loc: Loc) -> DResult<u64> {
     }
 }
 
+fn is_int_ty(t: Ty) -> bool {
+    matches!(t, Ty::U16 | Ty::U32 | Ty::U64 | Ty::S16 | Ty::S32 | Ty::S64)
+}
+
 pub(crate) fn ty_name(t: Ty) -> &'static str {
     match t {
         Ty::Pred => "pred",
@@ -512,6 +516,10 @@ fn is_known_modifier(m: &str) -> bool {
         "multicast::cluster::all",
         "mbarrier::complete_tx::bytes",
         "pred",
+        "relu",
+        "satfinite",
+        "e4m3x2",
+        "e5m2x2",
     ];
     OTHER.contains(&m)
         || SEMS.iter().any(|x| x.0 == m)
@@ -607,6 +615,12 @@ const ROUNDINGS: &[(&str, Rounding)] = &[
     ("rmi", Rounding::Rmi),
     ("rpi", Rounding::Rpi),
 ];
+const PACKED: &[(&str, PackedFmt)] = &[
+    ("f16x2", PackedFmt::F16x2),
+    ("bf16x2", PackedFmt::Bf16x2),
+    ("e4m3x2", PackedFmt::E4m3x2),
+    ("e5m2x2", PackedFmt::E5m2x2),
+];
 const VECS: &[(&str, u8)] = &[("v2", 2), ("v4", 4), ("v8", 8)];
 const DIMS: &[(&str, u8)] = &[("1d", 1), ("2d", 2), ("3d", 3), ("4d", 4), ("5d", 5)];
 const CMPS: &[(&str, CmpOp)] = &[
@@ -665,13 +679,8 @@ const UNSUPPORTED: &[&str] = &[
     "dp2a",
     "mul24",
     "mad24",
-    "sad",
     "testp",
     "tanh",
-    "addc",
-    "subc",
-    "madc",
-    "bmsk",
     "szext",
     "alloca",
     "stacksave",
@@ -697,7 +706,6 @@ const UNSUPPORTED: &[&str] = &[
     "vadd4",
     "shfl",
     "st.bulk",
-    "copysign",
     "ex2.approx.f16",
 ];
 
@@ -707,6 +715,8 @@ const UNSUPPORTED: &[&str] = &[
 #[derive(Default)]
 struct NameScope {
     regs: HashMap<String, RegId>,
+    /// Vector registers (`.reg .v4 .u32 v;`, PTX ISA §5.4.2): their components, in order.
+    vecs: HashMap<String, Vec<RegId>>,
     labels: HashMap<String, u32>,
     vars: HashMap<String, VarId>,
 }
@@ -747,7 +757,7 @@ fn param_info(v: &VarDecl, offset: &mut u32) -> DResult<ParamInfo> {
     }
     let off = offset.div_ceil(align).saturating_mul(align);
     *offset = off.saturating_add(size);
-    Ok(ParamInfo { name: v.name.clone(), ty, size, align, offset: off })
+    Ok(ParamInfo { name: v.name.clone(), ty, size, align, offset: off, reg: None })
 }
 
 impl<'m> FuncDecoder<'m> {
@@ -760,32 +770,52 @@ impl<'m> FuncDecoder<'m> {
         let mut offset = 0u32;
         let mut params = HashMap::new();
         let mut plist = Vec::new();
-        for p in &f.params {
-            if p.space != "param" {
-                return Err(Diag::new(p.loc, format!("`.{}` parameters are not supported (use `.param`)", p.space)));
-            }
-            params.insert(p.name.clone(), ParamId(plist.len() as u32));
-            plist.push(param_info(p, &mut offset)?);
-        }
         let mut rets = Vec::new();
-        for r in &f.rets {
-            if r.space != "param" {
-                return Err(Diag::new(r.loc, format!("`.{}` return values are not supported (use `.param`)", r.space)));
+        // `.reg` parameters and return values of a `.func` (PTX ISA §7.1) are registers
+        // of the callee, declared in a scope around its body; `call` copies values in and out.
+        let mut outer = NameScope::default();
+        let mut regs = Vec::new();
+        for (is_ret, p) in f.params.iter().map(|p| (false, p)).chain(f.rets.iter().map(|r| (true, r))) {
+            let mut info = param_info(p, &mut offset)?;
+            match p.space.as_str() {
+                "param" => {}
+                "reg" if !f.is_entry => {
+                    if !p.dims.is_empty() || p.vec.is_some() || info.ty == Ty::B128 {
+                        return Err(Diag::new(p.loc, "a `.reg` parameter must be a scalar of at most 64 bits"));
+                    }
+                    let id = RegId(regs.len() as u32);
+                    regs.push(RegInfo { name: p.name.clone(), ty: info.ty });
+                    outer.regs.insert(p.name.clone(), id);
+                    info.reg = Some(id);
+                }
+                other => {
+                    let what = if is_ret { "return values" } else { "parameters" };
+                    let hint = if f.is_entry { "kernel parameters are `.param`" } else { "use `.param` or `.reg`" };
+                    return Err(Diag::new(p.loc, format!("`.{other}` {what} are not supported ({hint})")));
+                }
             }
-            params.insert(r.name.clone(), ParamId((plist.len() + rets.len()) as u32));
-            rets.push(param_info(r, &mut offset)?);
+            if info.reg.is_none() {
+                let id =
+                    if is_ret { ParamId((f.params.len() + rets.len()) as u32) } else { ParamId(plist.len() as u32) };
+                params.insert(p.name.clone(), id);
+            }
+            if is_ret {
+                rets.push(info);
+            } else {
+                plist.push(info);
+            }
         }
         let func = Function {
             name: f.name.clone(),
             is_entry: f.is_entry,
             params: plist,
             rets,
-            regs: Vec::new(),
+            regs,
             body: Vec::new(),
             locals: Vec::new(),
             loc: f.loc,
         };
-        Ok(FuncDecoder { module, globals, func_ids, params, func, scopes: Vec::new() })
+        Ok(FuncDecoder { module, globals, func_ids, params, func, scopes: vec![outer] })
     }
 
     fn run(mut self, f: &FuncDecl) -> DResult<Function> {
@@ -837,8 +867,14 @@ impl<'m> FuncDecoder<'m> {
 
     fn reg_decl(&mut self, r: &RegDecl) -> DResult<()> {
         let ty = ty_of(&r.ty.0).ok_or_else(|| Diag::new(r.ty.1, format!("unknown register type `.{}`", r.ty.0)))?;
-        if r.vec.is_some() {
-            return Err(Diag::new(r.loc, "vector registers (`.reg .v4`) are not supported by smsync"));
+        let comps: &[&str] = match r.vec {
+            None => &[],
+            Some(2) => &["x", "y"],
+            Some(4) => &["x", "y", "z", "w"],
+            Some(n) => return Err(Diag::new(r.loc, format!("vector registers are `.v2` or `.v4`, not `.v{n}`"))),
+        };
+        if !comps.is_empty() && matches!(ty, Ty::Pred | Ty::B128) {
+            return Err(Diag::new(r.ty.1, format!("a vector register of `.{}` is not valid PTX", r.ty.0)));
         }
         for (name, count, loc) in &r.names {
             let names: Vec<String> = match count {
@@ -851,14 +887,37 @@ impl<'m> FuncDecoder<'m> {
                 }
             };
             for n in names {
-                let id = RegId(self.func.regs.len() as u32);
-                self.func.regs.push(RegInfo { name: n.clone(), ty });
+                if comps.is_empty() {
+                    let id = self.new_reg(&n, ty);
+                    if let Some(sc) = self.scopes.last_mut() {
+                        sc.regs.insert(n, id);
+                    }
+                    continue;
+                }
+                // v.x v.y v.z v.w, also spelt v.r v.g v.b v.a (PTX ISA §5.4.2)
+                let ids: Vec<RegId> = comps.iter().map(|c| self.new_reg(&format!("{n}.{c}"), ty)).collect();
                 if let Some(sc) = self.scopes.last_mut() {
-                    sc.regs.insert(n, id);
+                    for (i, id) in ids.iter().enumerate() {
+                        sc.regs.insert(format!("{n}.{}", ["x", "y", "z", "w"][i]), *id);
+                        sc.regs.insert(format!("{n}.{}", ["r", "g", "b", "a"][i]), *id);
+                    }
+                    sc.vecs.insert(n, ids);
                 }
             }
         }
         Ok(())
+    }
+
+    /// A new register slot. A `.b128` register takes two consecutive slots: its low 64 bits in
+    /// the named one, its high 64 bits in the next (unnamed) one, so the register file stays
+    /// 64 bits wide and a `.b128` value keeps all 128 bits.
+    fn new_reg(&mut self, name: &str, ty: Ty) -> RegId {
+        let id = RegId(self.func.regs.len() as u32);
+        self.func.regs.push(RegInfo { name: name.to_string(), ty });
+        if ty == Ty::B128 {
+            self.func.regs.push(RegInfo { name: format!("{name}(hi)"), ty: Ty::B64 });
+        }
+        id
     }
 
     // ---- name resolution ----
@@ -868,6 +927,9 @@ impl<'m> FuncDecoder<'m> {
     }
     fn find_var(&self, name: &str) -> Option<VarId> {
         self.scopes.iter().rev().find_map(|s| s.vars.get(name).copied()).or_else(|| self.globals.get(name).copied())
+    }
+    fn find_vec(&self, name: &str) -> Option<&Vec<RegId>> {
+        self.scopes.iter().rev().find_map(|s| s.vecs.get(name))
     }
     fn find_label(&self, name: &str) -> Option<u32> {
         self.scopes.iter().rev().find_map(|s| s.labels.get(name).copied())
@@ -885,6 +947,12 @@ impl<'m> FuncDecoder<'m> {
                         return Err(Diag::new(*loc, "a register cannot take an offset here"));
                     }
                     return Ok(Operand::Reg(r));
+                }
+                if let Some(v) = self.find_vec(name) {
+                    if *offset != 0 {
+                        return Err(Diag::new(*loc, "a vector register cannot take an offset"));
+                    }
+                    return Ok(Operand::Vector(v.iter().map(|r| Operand::Reg(*r)).collect()));
                 }
                 if name.starts_with('%') {
                     if let Some(s) = special_reg(name) {
@@ -915,11 +983,19 @@ impl<'m> FuncDecoder<'m> {
                 if let Some(v) = self.find_var(name) {
                     return Ok(Operand::VarAddr { var: v, offset: *offset });
                 }
-                if self.params.contains_key(name) {
-                    return Err(Diag::new(
-                        *loc,
-                        format!("taking the address of parameter `{name}` is not supported by smsync"),
-                    ));
+                if let Some(p) = self.params.get(name) {
+                    // PTX ISA §5.1.6.1: a kernel parameter's address may be taken with `mov`
+                    if !self.func.is_entry {
+                        return Err(Diag::new(
+                            *loc,
+                            format!("taking the address of `.func` parameter `{name}` is not supported by smsync"),
+                        ));
+                    }
+                    return Ok(Operand::ParamAddr { param: *p, offset: *offset });
+                }
+                if name == "WARP_SZ" {
+                    // the predefined constant of PTX ISA §4.4 (a warp is 32 threads)
+                    return Ok(Operand::Imm(imm_bits(Num::Int(32), ty, *loc)?));
                 }
                 Err(Diag::new(*loc, format!("unknown register or symbol `{name}`")))
             }
@@ -950,6 +1026,11 @@ impl<'m> FuncDecoder<'m> {
         match a {
             OperandAst::Name { name, loc, offset } => match self.find_reg(name) {
                 Some(r) if *offset == 0 => Ok(Operand::Reg(r)),
+                None if *offset == 0 && self.find_vec(name).is_some() => {
+                    let v =
+                        self.find_vec(name).map(|v| v.iter().map(|r| Operand::Reg(*r)).collect()).unwrap_or_default();
+                    Ok(Operand::Vector(v))
+                }
                 _ => Err(Diag::new(*loc, format!("destination `{name}` is not a declared register"))),
             },
             OperandAst::Sink { .. } => Ok(Operand::Sink),
@@ -1066,10 +1147,12 @@ impl<'m> FuncDecoder<'m> {
             "ld" | "st" => self.d_ldst(ins, &mut m, name == "st")?,
             "cvta" => self.d_cvta(ins, &mut m)?,
             "cvt" => self.d_cvt(ins, &mut m)?,
+            "add" | "sub" | "mad" if ins.mods.iter().any(|(s, _)| s == "cc") => self.d_carry(ins, &mut m)?,
+            "addc" | "subc" | "madc" => self.d_carry(ins, &mut m)?,
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "neg" | "abs" | "min" | "max" | "rcp" | "sqrt"
-            | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => self.d_arith(ins, &mut m)?,
+            | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "copysign" | "sad" => self.d_arith(ins, &mut m)?,
             "and" | "or" | "xor" | "not" | "cnot" | "shl" | "shr" => self.d_logic(ins, &mut m)?,
-            "popc" | "clz" | "brev" | "bfe" | "bfi" | "bfind" | "prmt" | "fns" | "shf" | "lop3" => {
+            "popc" | "clz" | "brev" | "bfe" | "bfi" | "bfind" | "prmt" | "fns" | "shf" | "lop3" | "bmsk" => {
                 self.d_bit(ins, &mut m)?
             }
             "mapa" | "getctarank" => self.d_mapa(ins, &mut m)?,
@@ -1240,6 +1323,11 @@ impl<'m> FuncDecoder<'m> {
     }
 
     fn d_cvt(&self, ins: &Instruction, m: &mut Mods) -> DResult<(Opcode, Vec<Operand>)> {
+        // The first type names the destination; a packed one selects the two-element forms.
+        let first_ty = ins.mods.iter().find(|(s, _)| ty_of(s).is_some() || PACKED.iter().any(|p| p.0 == s));
+        if first_ty.is_some_and(|(s, _)| PACKED.iter().any(|p| p.0 == s)) {
+            return self.d_cvt_packed(ins, m);
+        }
         let rnd = m.pick_v(ROUNDINGS)?;
         let sat = m.has("sat")?;
         let ftz = m.has("ftz")?;
@@ -1254,6 +1342,66 @@ impl<'m> FuncDecoder<'m> {
             Opcode::Cvt { dst, src, rnd, sat, ftz },
             vec![self.dest(self.op(ins, 0)?)?, self.value(self.op(ins, 1)?, src)?],
         ))
+    }
+
+    /// The two-element `cvt` forms of PTX ISA §9.7.9 (`cvt`):
+    /// `cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b` (a to the upper half),
+    /// `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32 d, a, b | f16x2 d, a}` and
+    /// `cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a`.
+    fn d_cvt_packed(&self, ins: &Instruction, m: &mut Mods) -> DResult<(Opcode, Vec<Operand>)> {
+        use PackedFmt as P;
+        let rnd = m.pick(ROUNDINGS)?;
+        let relu = m.has("relu")?;
+        let satfinite = m.has("satfinite")?;
+        let mut table: Vec<(&str, Option<PackedFmt>)> = PACKED.iter().map(|(n, f)| (*n, Some(*f))).collect();
+        table.push(("f32", None));
+        let fmts = m.take_all(&table);
+        let (dst, src) = match fmts.as_slice() {
+            [(Some(d), _, _), (s, _, _)] => (*d, *s),
+            [_, _, (_, t, loc), ..] => return Err(Diag::new(*loc, format!("extra type `.{t}` for `cvt`"))),
+            _ => return Err(Diag::new(ins.loc, "`cvt` needs a destination and a source type, e.g. `.f16x2.f32`")),
+        };
+        let fp8 = |f: PackedFmt| matches!(f, P::E4m3x2 | P::E5m2x2);
+        let valid = match (dst, src) {
+            (P::F16x2 | P::Bf16x2, None) => true,
+            (d, None | Some(P::F16x2)) if fp8(d) => true,
+            (P::F16x2, Some(s)) => fp8(s),
+            _ => false,
+        };
+        if !valid {
+            let (d, s) = (fmts[0].1, fmts[1].1);
+            return Err(Diag::new(ins.loc, format!("`cvt.{d}.{s}` is not a PTX conversion")));
+        }
+        let rnd = match rnd {
+            Some((r @ (Rounding::Rn | Rounding::Rz), _, _)) if src.is_none() && !fp8(dst) => r,
+            Some((Rounding::Rn, _, _)) => Rounding::Rn,
+            Some((_, t, loc)) => {
+                return Err(Diag::new(loc, format!("rounding `.{t}` is not valid on this `cvt` form")))
+            }
+            None => return Err(Diag::new(ins.loc, "this `cvt` form needs a rounding modifier (`.rn`)")),
+        };
+        if fp8(dst) && !satfinite {
+            return Err(Diag::new(ins.loc, "`.satfinite` is required for an `.e4m3x2`/`.e5m2x2` destination"));
+        }
+        if satfinite && src.is_some_and(fp8) {
+            return Err(Diag::new(m.loc_of("satfinite"), "`.satfinite` is not valid on a conversion from fp8"));
+        }
+        let ops = match src {
+            None => {
+                self.nops(ins, 3..=3)?;
+                vec![
+                    self.dest(self.op(ins, 0)?)?,
+                    self.value(self.op(ins, 1)?, Ty::F32)?,
+                    self.value(self.op(ins, 2)?, Ty::F32)?,
+                ]
+            }
+            Some(s) => {
+                self.nops(ins, 2..=2)?;
+                let sty = if fp8(s) { Ty::B16 } else { Ty::B32 };
+                vec![self.dest(self.op(ins, 0)?)?, self.value(self.op(ins, 1)?, sty)?]
+            }
+        };
+        Ok((Opcode::CvtPacked { dst, src, rnd, relu, satfinite }, ops))
     }
 
     fn d_arith(&self, ins: &Instruction, m: &mut Mods) -> DResult<(Opcode, Vec<Operand>)> {
@@ -1276,11 +1424,10 @@ impl<'m> FuncDecoder<'m> {
             "lg2" => (ArithOp::Lg2, 2),
             "sin" => (ArithOp::Sin, 2),
             "cos" => (ArithOp::Cos, 2),
+            "copysign" => (ArithOp::Copysign, 3),
+            "sad" => (ArithOp::Sad, 4),
             _ => return Err(Diag::new(ins.loc, "internal: not an arithmetic opcode")),
         };
-        if m.has("cc")? {
-            return Err(Diag::new(m.loc_of("cc"), "carry (`.cc`) arithmetic is not supported by smsync"));
-        }
         let mode = m.pick_v(&[("lo", MulMode::Lo), ("hi", MulMode::Hi), ("wide", MulMode::Wide)])?;
         let rnd = m.pick_v(&ROUNDINGS[..4])?;
         let _approx = m.pick(&[("approx", ()), ("full", ())])?;
@@ -1299,6 +1446,12 @@ impl<'m> FuncDecoder<'m> {
         ) && !matches!(ty, Ty::F32 | Ty::F64)
         {
             return Err(Diag::new(ins.loc, format!("`{}` is supported on `.f32`/`.f64` only by smsync", ins.opcode)));
+        }
+        if op == ArithOp::Copysign && !matches!(ty, Ty::F32 | Ty::F64) {
+            return Err(Diag::new(ins.loc, "`copysign` takes the type `.f32` or `.f64`"));
+        }
+        if op == ArithOp::Sad && (ty.is_float() || !matches!(ty.bits(), 16 | 32 | 64) || !is_int_ty(ty)) {
+            return Err(Diag::new(ins.loc, "`sad` takes an integer type `.u16/.u32/.u64/.s16/.s32/.s64`"));
         }
         if ty.is_float() && matches!(ty, Ty::F16 | Ty::F16x2 | Ty::Bf16 | Ty::Bf16x2) {
             return Err(Diag::new(
@@ -1320,6 +1473,33 @@ impl<'m> FuncDecoder<'m> {
             ops.push(self.value(self.op(ins, i)?, t)?);
         }
         Ok((Opcode::Arith { op, ty, mode, rnd, sat, ftz }, ops))
+    }
+
+    /// The extended-precision instructions of PTX ISA §9.7.2: `add.cc`, `addc{.cc}`, `sub.cc`,
+    /// `subc{.cc}`, `mad{.lo,.hi}.cc`, `madc{.lo,.hi}{.cc}` on `.u32/.s32/.u64/.s64`.
+    fn d_carry(&self, ins: &Instruction, m: &mut Mods) -> DResult<(Opcode, Vec<Operand>)> {
+        let cin = ins.opcode.ends_with('c');
+        let cout = m.has("cc")?;
+        let mode = m.pick_v(&[("lo", MulMode::Lo), ("hi", MulMode::Hi)])?;
+        let op = match (ins.opcode.trim_end_matches('c'), mode) {
+            ("add", None) => CarryOp::Add,
+            ("sub", None) => CarryOp::Sub,
+            ("mad", Some(MulMode::Lo)) => CarryOp::MadLo,
+            ("mad", Some(_)) => CarryOp::MadHi,
+            ("mad", None) => return Err(Diag::new(ins.loc, format!("`{}` needs `.lo` or `.hi`", ins.opcode))),
+            _ => return Err(Diag::new(ins.loc, format!("`.lo/.hi` are not valid on `{}`", ins.opcode))),
+        };
+        let ty = m.need(
+            &[("u32", Ty::U32), ("s32", Ty::S32), ("u64", Ty::U64), ("s64", Ty::S64)],
+            "a type `.u32`, `.s32`, `.u64` or `.s64`",
+        )?;
+        let n = if matches!(op, CarryOp::MadLo | CarryOp::MadHi) { 4 } else { 3 };
+        self.nops(ins, n..=n)?;
+        let mut ops = vec![self.dest(self.op(ins, 0)?)?];
+        for i in 1..n {
+            ops.push(self.value(self.op(ins, i)?, ty)?);
+        }
+        Ok((Opcode::Carry { op, ty, cin, cout }, ops))
     }
 
     fn d_logic(&self, ins: &Instruction, m: &mut Mods) -> DResult<(Opcode, Vec<Operand>)> {
@@ -1364,11 +1544,23 @@ impl<'m> FuncDecoder<'m> {
                 (op, 4)
             }
             "lop3" => (BitOp::Lop3, 5),
+            "bmsk" => {
+                let clamp = m.need(&[("clamp", true), ("wrap", false)], "a mode `.clamp` or `.wrap`")?;
+                (if clamp { BitOp::BmskClamp } else { BitOp::BmskWrap }, 3)
+            }
             _ => (BitOp::Fns, 4),
         };
         let ty = m.need(TYPES, "a type")?;
-        if matches!(op, BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp | BitOp::Lop3)
-            && ty != Ty::B32
+        if matches!(
+            op,
+            BitOp::ShfLWrap
+                | BitOp::ShfLClamp
+                | BitOp::ShfRWrap
+                | BitOp::ShfRClamp
+                | BitOp::Lop3
+                | BitOp::BmskClamp
+                | BitOp::BmskWrap
+        ) && ty != Ty::B32
         {
             return Err(Diag::new(m.loc_of(ty_name(ty)), format!("`{}` takes only the type `.b32`", ins.opcode)));
         }
@@ -1390,6 +1582,7 @@ impl<'m> FuncDecoder<'m> {
                     }
                 }
                 BitOp::ShfLWrap | BitOp::ShfLClamp | BitOp::ShfRWrap | BitOp::ShfRClamp if i == 3 => Ty::U32,
+                BitOp::BmskClamp | BitOp::BmskWrap => Ty::U32,
                 _ => ty,
             };
             ops.push(self.value(self.op(ins, i)?, t)?);

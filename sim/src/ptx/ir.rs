@@ -147,6 +147,12 @@ pub enum Operand {
         var: VarId,
         offset: i64,
     },
+    /// The `.param`-space address of a kernel parameter as a value (`mov.b64 %rd, k_param_0;`,
+    /// PTX ISA §5.1.6.1: kernel parameters are addressable), plus an offset.
+    ParamAddr {
+        param: ParamId,
+        offset: i64,
+    },
     /// `{a, b, ...}` vector operand.
     Vector(Vec<Operand>),
     /// The sink `_`.
@@ -207,8 +213,34 @@ pub enum ArithOp {
     Lg2,
     Sin,
     Cos,
-    /// mul24/mad24 are not supported; copysign is
+    /// copysign.{f32,f64} d, a, b: b's magnitude with a's sign (PTX ISA §9.7.3, `copysign`).
     Copysign,
+    /// sad.{u,s}{16,32,64} d, a, b, c: c + |a - b| (PTX ISA §9.7.1, `sad`).
+    Sad,
+}
+
+/// The carry-chain instructions of PTX ISA §9.7.2 (extended-precision integer arithmetic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CarryOp {
+    /// add.cc / addc: d = a + b (+ CC.CF)
+    Add,
+    /// sub.cc / subc: d = a - (b + CC.CF); CC.CF is the borrow
+    Sub,
+    /// mad.lo.cc / madc.lo: d = (a * b).lo + c (+ CC.CF)
+    MadLo,
+    /// mad.hi.cc / madc.hi: d = (a * b).hi + c (+ CC.CF)
+    MadHi,
+}
+
+/// The packed formats of the two-element `cvt` forms (PTX ISA §9.7.9, `cvt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackedFmt {
+    F16x2,
+    Bf16x2,
+    /// two fp8 values (4 exponent bits, 3 mantissa bits, bias 7, no infinity) in a .b16
+    E4m3x2,
+    /// two fp8 values (5 exponent bits, 2 mantissa bits, bias 15) in a .b16
+    E5m2x2,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,6 +273,9 @@ pub enum BitOp {
     ShfRClamp,
     /// lop3.b32 d, a, b, c, immLut: any three-input logic function given by its truth table.
     Lop3,
+    /// bmsk.{clamp,wrap}.b32 d, a, b: a mask of b bits starting at bit a (PTX ISA §9.7.1, `bmsk`).
+    BmskClamp,
+    BmskWrap,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -335,6 +370,15 @@ pub enum Opcode {
         sat: bool,
         ftz: bool,
     },
+    /// Two-element conversions: `d, a, b` from two f32 (`src` None: a goes to the upper half, b to
+    /// the lower) or `d, a` between packed formats.
+    CvtPacked {
+        dst: PackedFmt,
+        src: Option<PackedFmt>,
+        rnd: Rounding,
+        relu: bool,
+        satfinite: bool,
+    },
     // ---- arithmetic and logic --------------------------------------------------------------
     /// d, a{, b{, c}}
     Arith {
@@ -372,6 +416,13 @@ pub enum Opcode {
     },
     /// d, a, b, c
     Selp(Ty),
+    /// d, a, b{, c}   add.cc/addc/sub.cc/subc/mad.cc/madc: `cin` reads CC.CF, `cout` writes it.
+    Carry {
+        op: CarryOp,
+        ty: Ty,
+        cin: bool,
+        cout: bool,
+    },
     // ---- control ----------------------------------------------------------------------------
     /// target
     Bra {
@@ -603,6 +654,8 @@ pub struct ParamInfo {
     pub align: u32,
     /// Byte offset in the function's parameter block.
     pub offset: u32,
+    /// A `.reg` parameter or return value of a `.func` lives in this register of the callee.
+    pub reg: Option<RegId>,
 }
 
 /// A `.shared`, `.global`, `.const` or `.local` variable.

@@ -716,16 +716,16 @@ impl<'t, 'a> Parser<'t, 'a> {
         Ok(first)
     }
 
-    /// A name; `%tid` `.x` touching become `%tid.x`.
+    /// A name; `%tid` `.x` touching become `%tid.x`, and a vector register's component `v` `.x`
+    /// (`.x .y .z .w .r .g .b .a`, PTX ISA §5.4.2) becomes `v.x`.
     fn name(&mut self) -> DResult<(String, Loc)> {
         let t = self.expect(Tok::Ident)?;
         let mut name = t.text.to_string();
-        if t.text.starts_with('%') {
-            if let Some(d) = self.peek().copied() {
-                if d.kind == Tok::DotWord && d.start == t.end {
-                    name.push_str(d.text);
-                    self.bump();
-                }
+        if let Some(d) = self.peek().copied() {
+            let component = [".x", ".y", ".z", ".w", ".r", ".g", ".b", ".a"].contains(&d.text);
+            if d.kind == Tok::DotWord && d.start == t.end && (t.text.starts_with('%') || component) {
+                name.push_str(d.text);
+                self.bump();
             }
         }
         Ok((name, t.loc))

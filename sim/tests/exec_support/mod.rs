@@ -91,12 +91,26 @@ impl<'a> FuncBuilder<'a> {
     }
     pub fn param(&mut self, name: &str, ty: Ty) -> ParamId {
         let off = self.f.params.len() as u32 * 8;
-        self.f.params.push(ParamInfo { name: name.into(), ty, size: ty.bytes(), align: ty.bytes(), offset: off });
+        self.f.params.push(ParamInfo {
+            name: name.into(),
+            ty,
+            size: ty.bytes(),
+            align: ty.bytes(),
+            offset: off,
+            reg: None,
+        });
         ParamId(self.f.params.len() as u32 - 1)
     }
     /// A return value: its ParamId follows the parameters.
     pub fn ret_param(&mut self, name: &str, ty: Ty) -> ParamId {
-        self.f.rets.push(ParamInfo { name: name.into(), ty, size: ty.bytes(), align: ty.bytes(), offset: 0 });
+        self.f.rets.push(ParamInfo {
+            name: name.into(),
+            ty,
+            size: ty.bytes(),
+            align: ty.bytes(),
+            offset: 0,
+            reg: None,
+        });
         ParamId((self.f.params.len() + self.f.rets.len()) as u32 - 1)
     }
     /// The index the next instruction will get (a label target).
