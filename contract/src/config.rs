@@ -145,8 +145,11 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// A preset's constructor.
+pub type PresetFn = fn() -> Config;
+
 /// Built-in presets; `configs/*.yaml` are these written out, and `base:` refers to them by name.
-pub const PRESETS: &[(&str, fn() -> Config)] = &[("default", Config::hopper_like), ("fpga-small", Config::fpga_small)];
+pub const PRESETS: &[(&str, PresetFn)] = &[("default", Config::hopper_like), ("fpga-small", Config::fpga_small)];
 
 impl Default for Config {
     fn default() -> Self {
@@ -278,10 +281,10 @@ impl Config {
                 return Err(range(name, v as i64, *min as i64, *max as i64, "must be a power of two"));
             }
         }
-        if self.shared_bytes % 16 != 0 {
+        if !self.shared_bytes.is_multiple_of(16) {
             return Err(range("shared_bytes", self.shared_bytes as i64, 1024, 232448, "must be a multiple of 16"));
         }
-        if self.cta_slots % self.cluster_size != 0 {
+        if !self.cta_slots.is_multiple_of(self.cluster_size) {
             return Err(range(
                 "cluster_size",
                 self.cluster_size as i64,

@@ -44,4 +44,3 @@ pub fn classify(addr: u64) -> Generic {
         Generic::Invalid
     }
 }
-

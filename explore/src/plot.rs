@@ -230,7 +230,10 @@ fn pareto_svg(pts: &[(f64, f64, String)], title: &str, x_label: &str, y_label: &
     svg + "</svg>\n"
 }
 
-fn effect_svg(title: &str, axis: &str, panels: &[(String, Vec<(String, Option<f64>)>)]) -> String {
+/// One panel of an effect plot: its title and (label, value) bars; `None` is a missing value.
+type Panel = (String, Vec<(String, Option<f64>)>);
+
+fn effect_svg(title: &str, axis: &str, panels: &[Panel]) -> String {
     let h = M_TOP + panels.len() as f64 * (PANEL_H * 0.7 + M_BOTTOM);
     let mut svg = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>"##

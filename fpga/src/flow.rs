@@ -220,7 +220,7 @@ pub fn unit_submodules(verilog: &str, module: &str) -> Vec<String> {
         .filter_map(|line| line.strip_prefix("module "))
         .filter_map(|rest| {
             let (name, ports) = rest.split_once('(')?;
-            let has_request = ports.split(|c| c == ',' || c == ')').any(|p| p.trim() == "req_valid");
+            let has_request = ports.split([',', ')']).any(|p| p.trim() == "req_valid");
             (name != module && has_request).then(|| name.to_string())
         })
         .collect()

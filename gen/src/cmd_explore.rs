@@ -143,7 +143,7 @@ pub fn main(a: Args) -> Result<(), String> {
 /// `[#####-----] 5/10`
 fn bar(done: usize, total: usize) -> String {
     let width = 20;
-    let filled = if total == 0 { width } else { done * width / total };
+    let filled = (done * width).checked_div(total).unwrap_or(width);
     format!("[{}{}] {done}/{total}", "#".repeat(filled), "-".repeat(width - filled))
 }
 

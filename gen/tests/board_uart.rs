@@ -114,7 +114,7 @@ fn run_uart_corpus(only: Option<&[&str]>) {
         .filter_map(|e| e.ok())
         .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".launch.yaml")).map(String::from))
         .filter(|n| n.contains(&filter))
-        .filter(|n| only.map_or(true, |list| list.contains(&n.as_str())))
+        .filter(|n| only.is_none_or(|list| list.contains(&n.as_str())))
         .collect();
     names.sort();
     if let Some(list) = only {

@@ -934,29 +934,27 @@ impl Logic for AtomicAlu {
         // ================= sequencer =================
         self.req_ready.next = false;
         self.resp_valid.next = false;
-        if self.state.q.val() == self.st_idle.val() {
-            if self.req_valid.val() {
-                self.fwd_valid.d.next = false;
-                self.remaining.d.next = self.req_active.val();
-                self.elem_index.d.next = self.k_zero_idx.val();
-                self.err.d.next = self.e_none.val();
-                self.err_lane.d.next = self.cur_lane.val();
-                for i in 0..32 {
-                    self.values[i].d.next = self.k_zero128.val();
-                }
-                if self.req_error.val() != self.e_none.val() {
-                    self.err.d.next = self.req_error.val();
-                    self.state.d.next = self.st_resp.val();
-                } else if !self.any_lane.val() {
-                    self.state.d.next = self.st_resp.val();
-                } else if self.req_op.val() == self.op_red_async.val() {
-                    // cluster_size 1: every lane's target is the executing CTA; the first
-                    // active lane reports its first error.
-                    self.err.d.next = self.red_async_error.val();
-                    self.state.d.next = self.st_resp.val();
-                } else {
-                    self.state.d.next = self.st_lane.val();
-                }
+        if self.state.q.val() == self.st_idle.val() && self.req_valid.val() {
+            self.fwd_valid.d.next = false;
+            self.remaining.d.next = self.req_active.val();
+            self.elem_index.d.next = self.k_zero_idx.val();
+            self.err.d.next = self.e_none.val();
+            self.err_lane.d.next = self.cur_lane.val();
+            for i in 0..32 {
+                self.values[i].d.next = self.k_zero128.val();
+            }
+            if self.req_error.val() != self.e_none.val() {
+                self.err.d.next = self.req_error.val();
+                self.state.d.next = self.st_resp.val();
+            } else if !self.any_lane.val() {
+                self.state.d.next = self.st_resp.val();
+            } else if self.req_op.val() == self.op_red_async.val() {
+                // cluster_size 1: every lane's target is the executing CTA; the first
+                // active lane reports its first error.
+                self.err.d.next = self.red_async_error.val();
+                self.state.d.next = self.st_resp.val();
+            } else {
+                self.state.d.next = self.st_lane.val();
             }
         }
         if self.state.q.val() == self.st_lane.val() {

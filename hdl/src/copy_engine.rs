@@ -95,8 +95,8 @@ use fifo::{FifoCtl, FifoStore, RegFifo};
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
-use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE};
 use smsync_contract::legality::{bulk_reduce_legal, tensor_reduce_legal};
+use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE};
 
 use crate::atomic_alu::element::{AtomicElement, ELEM_BITS};
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
@@ -1472,7 +1472,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // mbarrier port arbitration: complete_tx > arrive-on > issue event.
         self.arr_seq.next = self.arrive_q.dout.val().get_bits::<SEQ_BITS>(29);
         self.arr_ready.next =
-            !self.arrive_q.empty.val() & !((self.issued_seq.q.val() - self.arr_seq.val()) < self.in_flight.val());
+            !self.arrive_q.empty.val() & ((self.issued_seq.q.val() - self.arr_seq.val()) >= self.in_flight.val());
         self.comp_go.next = !self.comp_q.empty.val() & self.mb_ready.val();
         self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_ready.val();
         self.ctl_mb_go.next =
@@ -1644,10 +1644,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
                 if self.err.val() != self.e_none.val() {
                     self.done.next = true;
-                } else if self.arrive_q.count.val() != self.k_qdepth.val() {
-                    if self.ctl_mb_sent.q.val() | self.ctl_mb_go.val() {
-                        self.done.next = true;
-                    }
+                } else if self.arrive_q.count.val() != self.k_qdepth.val()
+                    && self.ctl_mb_sent.q.val() | self.ctl_mb_go.val()
+                {
+                    self.done.next = true;
                 }
             } else if (self.is_bulk.val() | self.is_reduce.val()) & self.k_bulk_built.val() {
                 if ((self.blen.val() & 15) != 0)

@@ -55,7 +55,7 @@ fn c64(v: u64) -> Constant<Bits<64>> {
 
 /// One entry of the waiter table: a suspended try_wait lane waiting for the phase of the object
 /// at (slot, word) whose parity it saw to complete.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct WaiterEntry {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -98,46 +98,6 @@ pub struct WaiterEntry {
     w_slot: DFF<Bits<SLOT_BITS>>,
     w_word: DFF<Bits<WORD_BITS>>,
     w_parity: DFF<Bit>,
-}
-
-impl Default for WaiterEntry {
-    fn default() -> Self {
-        WaiterEntry {
-            clock: Default::default(),
-            reset: Default::default(),
-            alloc: Default::default(),
-            alloc_cta: Default::default(),
-            alloc_warp: Default::default(),
-            alloc_lane: Default::default(),
-            alloc_slot: Default::default(),
-            alloc_word: Default::default(),
-            alloc_parity: Default::default(),
-            complete: Default::default(),
-            kill: Default::default(),
-            event_slot: Default::default(),
-            event_word: Default::default(),
-            event_parity: Default::default(),
-            timeout: Default::default(),
-            launch: Default::default(),
-            launch_slot: Default::default(),
-            emitted: Default::default(),
-            busy: Default::default(),
-            ready: Default::default(),
-            answer: Default::default(),
-            cta: Default::default(),
-            warp: Default::default(),
-            lane: Default::default(),
-            held: Default::default(),
-            answered: Default::default(),
-            result: Default::default(),
-            w_cta: Default::default(),
-            w_warp: Default::default(),
-            w_lane: Default::default(),
-            w_slot: Default::default(),
-            w_word: Default::default(),
-            w_parity: Default::default(),
-        }
-    }
 }
 
 impl Logic for WaiterEntry {

@@ -138,7 +138,7 @@ impl Logic for Pack32 {
 
 /// One row of the match comparator matrix: which lanes of `part` hold a value equal to `key`
 /// (64-bit compare when `wide`, else the low 32 bits).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct MatchRow {
     pub key: Signal<In, Bits<64>>,
     pub wide: Signal<In, Bit>,
@@ -147,19 +147,6 @@ pub struct MatchRow {
     pub vals: Signal<In, Bits<2048>>,
     pub row: Signal<Out, Bits<32>>,
     pack: Pack32,
-}
-
-impl Default for MatchRow {
-    fn default() -> Self {
-        MatchRow {
-            key: Default::default(),
-            wide: Default::default(),
-            part: Default::default(),
-            vals: Default::default(),
-            row: Default::default(),
-            pack: Default::default(),
-        }
-    }
 }
 
 impl Logic for MatchRow {
@@ -1013,10 +1000,8 @@ impl Logic for WarpNetwork {
                 self.redux_identity.next = self.k_id_int_max.val();
             }
         }
-        if self.eff_sub.val() == self.k_redux_max.val() {
-            if self.eff_dtype.val() == self.k_dt_s32.val() {
-                self.redux_identity.next = self.k_id_int_min.val();
-            }
+        if self.eff_sub.val() == self.k_redux_max.val() && self.eff_dtype.val() == self.k_dt_s32.val() {
+            self.redux_identity.next = self.k_id_int_min.val();
         }
         if self.redux_float.val() {
             // Without .NaN a NaN operand is ignored: the canonical NaN is the identity.
@@ -1201,13 +1186,12 @@ impl Logic for WarpNetwork {
                             }
                         }
                     }
-                    if self.eff_op.val() == self.k_op_match_all.val() {
-                        if self.match_all_row.row.val() == self.part.val() {
-                            self.out_preds.d.next = self.arrived.val();
-                            for i in 0..32 {
-                                if self.arrived.val().get_bit(i) {
-                                    self.out_value[i].d.next = self.part.val();
-                                }
+                    if self.eff_op.val() == self.k_op_match_all.val() && self.match_all_row.row.val() == self.part.val()
+                    {
+                        self.out_preds.d.next = self.arrived.val();
+                        for i in 0..32 {
+                            if self.arrived.val().get_bit(i) {
+                                self.out_value[i].d.next = self.part.val();
                             }
                         }
                     }

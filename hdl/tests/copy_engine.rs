@@ -1425,7 +1425,7 @@ fn random_map(rng: &mut Rng) -> MapSpec {
             .stride
             .iter()
             .take(m.dims as usize - 1)
-            .last()
+            .next_back()
             .map_or(m.size[0] as u64 * m.elem_bytes as u64, |&s| s * m.size[m.dims as usize - 1] as u64);
         if m.base + extent <= G + 0xE000 {
             return m;

@@ -9,10 +9,7 @@ use smsync_sim::units::GoldenUnits;
 
 /// A config whose clusters have two CTAs (cta_slots a multiple of it).
 pub fn cluster2() -> Config {
-    let mut c = Config::default();
-    c.cluster_size = 2;
-    c.cta_slots = 4;
-    c
+    Config { cluster_size: 2, cta_slots: 4, ..Config::default() }
 }
 
 pub fn run_ptx(ptx: &str, launch_yaml: &str, cfg: &Config) -> Result<RunResult, String> {
@@ -86,7 +83,7 @@ DONE:
     for cta in 0..4u64 {
         let row = &got[cta as usize * 8..cta as usize * 8 + 8];
         let partner = cta ^ 1;
-        assert_eq!(row, &[cta % 2, cta / 2, 2, 2, partner * 100, cta % 2 ^ 1, partner * 100, cta % 2], "CTA {cta}");
+        assert_eq!(row, &[cta % 2, cta / 2, 2, 2, partner * 100, (cta % 2) ^ 1, partner * 100, cta % 2], "CTA {cta}");
     }
 }
 

@@ -56,11 +56,8 @@ fn cuda_barrier_memcpy_async_parses_with_globaltimer() {
     assert!(o.iter().any(|op| matches!(op, Opcode::MbInit { .. })));
     assert!(o.iter().any(|op| matches!(op, Opcode::MbArrive { .. })));
     assert!(o.iter().any(|op| matches!(op, Opcode::MbTestWait { .. })));
-    let reads_timer = m
-        .funcs
-        .iter()
-        .flat_map(|f| &f.body)
-        .any(|i| i.ops.iter().any(|x| *x == Operand::Special(SpecialReg::Globaltimer)));
+    let reads_timer =
+        m.funcs.iter().flat_map(|f| &f.body).any(|i| i.ops.contains(&Operand::Special(SpecialReg::Globaltimer)));
     assert!(reads_timer, "the %globaltimer reads decode to SpecialReg::Globaltimer");
 }
 

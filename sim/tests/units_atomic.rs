@@ -174,15 +174,15 @@ fn c092_packed_and_vector_elements_are_independent() {
     let mut r = atom(&mut b, AtomOp::Add, DataType::F32, Space::Global, G, addend, 0);
     r.vec = 4;
     assert_eq!(b.ok(&r).values[0], old);
-    let expect: u128 = 0x4000_0000 | 0x4040_0000 << 32 | 0u128 << 64 | 0x7FFF_FFFFu128 << 96;
+    let expect: u128 = (0x4000_0000 | 0x4040_0000 << 32) | 0x7FFF_FFFFu128 << 96;
     assert_eq!(get(&b, Space::Global, G, 16), expect);
     // v2.f16 max (.noftz): NaN ignored, +0 above -0.
     let mut b = Bench::new(1);
     put(&mut b, Space::Global, G, 4, 0x8000 | 0x7E00 << 16);
-    let mut r = atom(&mut b, AtomOp::Max, DataType::F16, Space::Global, G, 0x0000 | 0xBC00 << 16, 0);
+    let mut r = atom(&mut b, AtomOp::Max, DataType::F16, Space::Global, G, 0xBC00 << 16, 0);
     r.vec = 2;
     b.ok(&r);
-    assert_eq!(get(&b, Space::Global, G, 4), 0x0000 | 0xBC00 << 16);
+    assert_eq!(get(&b, Space::Global, G, 4), (0xBC00 << 16));
 }
 
 #[test]

@@ -251,7 +251,7 @@ fn c043_multicast_delivers_data_and_complete_tx_to_each_cta() {
     b.drain();
     for cta in [0usize, 2, 3] {
         assert_eq!(b.mem.read_shared(cta, 0x400, 16).unwrap(), b.mem.read_global(G, 16).unwrap());
-        assert_eq!(unpack(b.shared_u64(cta, MB)).tx, -32 + 32 - 0, "tx back to 0 after expect 32 / complete 32");
+        assert_eq!(unpack(b.shared_u64(cta, MB)).tx, (-32 + 32), "tx back to 0 after expect 32 / complete 32");
     }
     assert_eq!(b.mem.read_shared(1, 0x400, 16).unwrap(), 0, "rank 1 not in ctaMask");
     // Each selected mbarrier went from pending 1/tx 32 to tx 0: the arrive completes the phase.
@@ -328,7 +328,7 @@ fn reduce(b: &mut Bench, op: AtomOp, dtype: DataType, noftz: bool) -> Request {
 fn c107_bulk_reduce_elementwise_with_inc_dec_and_f32_flush() {
     let mut b = Bench::new(1);
     // inc: dst = [5, 4, 0, 9], src = [5, 5, 1, 3] -> [0, 5, 1, 0]
-    b.mem.write_global(G, 16, 5 | 4 << 32 | 0u128 << 64 | 9u128 << 96).unwrap();
+    b.mem.write_global(G, 16, (5 | 4 << 32) | 9u128 << 96).unwrap();
     b.mem.write_shared(0, 0x100, 16, 5 | 5 << 32 | 1u128 << 64 | 3u128 << 96).unwrap();
     let r = reduce(&mut b, AtomOp::Inc, DataType::U32, false);
     b.ok(&r);

@@ -10,8 +10,8 @@
 use crate::bridge::HostBridge;
 use crate::uart::{UartRx, UartTx};
 use rust_hdl::prelude::*;
-use smsync_hdl::sync_unit::top::{shared_addr_bits, SyncUnitTop};
 use smsync_contract::config::Config;
+use smsync_hdl::sync_unit::top::{shared_addr_bits, SyncUnitTop};
 
 /// The core clock of both boards (Hz).
 pub const CORE_CLOCK_HZ: u32 = 25_000_000;

@@ -271,7 +271,7 @@ pub struct HostBridge<const D: usize, const B: usize> {
 impl<const D: usize, const B: usize> HostBridge<D, B> {
     pub fn new() -> Self {
         assert!(
-            D % 8 == 0 && (8..=128).contains(&D) && B == D / 8,
+            D.is_multiple_of(8) && (8..=128).contains(&D) && B == D / 8,
             "HostBridge: copy port of {D} bits / {B} enables unsupported (8..=128 bits)"
         );
         let gm_write_len = 9 + D / 8 + B.div_ceil(8);

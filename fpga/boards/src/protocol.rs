@@ -96,7 +96,7 @@ fn lane_field(req: &Request, lane: usize, field: usize) -> u128 {
 
 /// `v` as VLQ: 7-bit groups, most significant first, bit 7 set on all but the last.
 pub fn vlq(v: u128, out: &mut Vec<u8>) {
-    let groups = ((128 - v.leading_zeros() as usize) + 6) / 7;
+    let groups = (128 - v.leading_zeros() as usize).div_ceil(7);
     for g in (0..groups.max(1)).rev() {
         let low7 = ((v >> (7 * g)) & 0x7f) as u8;
         out.push(if g > 0 { low7 | 0x80 } else { low7 });
@@ -179,6 +179,9 @@ pub fn encode_read_data(cmd: u8, bytes: &[u8]) -> Vec<u8> {
 }
 
 /// A frame from the board.
+// A response frame carries a whole warp's values; frames are decoded one at a time and consumed
+// at once, so boxing the large variant would only add an allocation per frame.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum BoardFrame {
     Status {

@@ -140,8 +140,11 @@ fn histogram(node: &serde_json::Value) -> BTreeMap<String, u64> {
         .unwrap_or_default()
 }
 
+/// Cell counts by cell type.
+pub type CellCounts = BTreeMap<String, u64>;
+
 /// From yosys `stat -json`: (cells of module `core`, cells of the whole design).
-pub fn parse_stat(text: &str, core: &str) -> Result<(BTreeMap<String, u64>, BTreeMap<String, u64>), ToolError> {
+pub fn parse_stat(text: &str, core: &str) -> Result<(CellCounts, CellCounts), ToolError> {
     let v: serde_json::Value = serde_json::from_str(&strip_stat_noise(text))
         .map_err(|e| ToolError(format!("yosys stat -json is not JSON: {e}")))?;
     let cells = histogram;

@@ -97,10 +97,9 @@ pub fn int_arith(
                 } else {
                     sa.wrapping_div(sb) as u64
                 }
-            } else if ub == 0 {
-                u64::MAX
             } else {
-                ua / ub
+                // PTX ISA integer `div`: division by zero is unspecified; all ones, as the signed case above.
+                ua.checked_div(ub).unwrap_or(u64::MAX)
             }
         }
         ArithOp::Rem => {
@@ -592,7 +591,7 @@ pub fn bit(op: BitOp, ty: Ty, a: u64, b: u64, c: u64, d: u64) -> Result<u64, &'s
             };
             let mut r = 0u64;
             for i in 0..bits {
-                let bitv = if i < len && pos + i <= bits - 1 { (a >> (pos + i)) & 1 == 1 } else { sbit };
+                let bitv = if i < len && pos + i < bits { (a >> (pos + i)) & 1 == 1 } else { sbit };
                 r |= (bitv as u64) << i;
             }
             r

@@ -156,7 +156,7 @@ pub fn load(module: &Module, launch: &Launch, cfg: &Config) -> Result<Layout, Ex
         ));
     }
     for d in 0..3 {
-        if launch.grid[d] % launch.cluster[d] != 0 {
+        if !launch.grid[d].is_multiple_of(launch.cluster[d]) {
             return Err(launch_err(
                 format!("cluster[{d}]"),
                 format!("grid[{d}] = {} is not a multiple of cluster[{d}] = {}", launch.grid[d], launch.cluster[d]),

@@ -832,10 +832,8 @@ impl<'m> FuncDecoder<'m> {
             match s {
                 Statement::Instr(_) => idx += 1,
                 Statement::Block { body, .. } => idx += count_instrs(body),
-                Statement::Label { name, loc } => {
-                    if scope.labels.insert(name.clone(), idx).is_some() {
-                        return Err(Diag::new(*loc, format!("label `{name}` defined twice")));
-                    }
+                Statement::Label { name, loc } if scope.labels.insert(name.clone(), idx).is_some() => {
+                    return Err(Diag::new(*loc, format!("label `{name}` defined twice")));
                 }
                 _ => {}
             }

@@ -739,7 +739,7 @@ impl<'m> FuncDecoder<'m> {
             }
         }
         let multicast = m.has("multicast::cluster")?;
-        if multicast && !(dir == BulkDir::GlobalToShared && !dst_cta) {
+        if multicast && (dir != BulkDir::GlobalToShared || dst_cta) {
             return Err(Diag::new(
                 m.loc_of("multicast::cluster"),
                 "`.multicast::cluster` is only valid for global -> shared::cluster",

@@ -239,7 +239,7 @@ impl AtomicAlu {
         if slot == req.cta as usize || mslot != slot {
             return Err(ErrorCode::RedAsyncTarget);
         }
-        if ops.addr % size as u64 != 0 {
+        if !ops.addr.is_multiple_of(size as u64) {
             return Err(ErrorCode::AtomAlign);
         }
         if mbar.overlaps_live(slot as u16, off, size as u64) {
@@ -264,7 +264,7 @@ impl AtomicAlu {
         let ops = req.lanes[lane];
         let elem = req.dtype.bytes() as usize;
         let size = elem * req.vec as usize;
-        if ops.addr % size as u64 != 0 {
+        if !ops.addr.is_multiple_of(size as u64) {
             return Err(ErrorCode::AtomAlign);
         }
         let region = match req.space {

@@ -140,7 +140,7 @@ impl BarrierFile {
             if b == 0 && req.op == Op::BarArrive {
                 return Err(ErrorCode::BarArriveNeedsCount);
             }
-            if b == 0 || b % 32 != 0 {
+            if b == 0 || !b.is_multiple_of(32) {
                 return Err(ErrorCode::BarCountNotWarpMultiple);
             }
             if b > cta.warps as u32 * 32 {

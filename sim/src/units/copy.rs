@@ -178,6 +178,9 @@ fn reduce_into(dst: &mut [u8], src: &[u8], op: AtomOp, dtype: DataType) {
 
 pub use smsync_contract::legality::{bulk_reduce_legal, tensor_reduce_legal};
 
+/// A load's destinations and the (slot, address) of each destination's mbarrier.
+type LoadTargets = (Vec<Loc>, Vec<(usize, u64)>);
+
 impl CopyEngine {
     pub fn new(config: &Config) -> Self {
         CopyEngine {
@@ -298,7 +301,7 @@ impl CopyEngine {
         mbar: &MbarrierUnit,
         len: u64,
         mask: u128,
-    ) -> Result<(Vec<Loc>, Vec<(usize, u64)>), ErrorCode> {
+    ) -> Result<LoadTargets, ErrorCode> {
         let ops = req.lanes[lane];
         let (slot, off) = resolve_shared(req.cta, self.cluster_size, req.space, ops.addr)?;
         let (mslot, moff) = mbar.locate_in(req.cta, req.space, ops.mbar)?;
@@ -345,7 +348,7 @@ impl CopyEngine {
             }
             Op::CpAsync => {
                 let cp = req.imm as u64;
-                if ![4, 8, 16].contains(&cp) || ops.addr % cp != 0 || ops.src % cp != 0 {
+                if ![4, 8, 16].contains(&cp) || !ops.addr.is_multiple_of(cp) || !ops.src.is_multiple_of(cp) {
                     return Err(ErrorCode::CpAsyncAlign);
                 }
                 let ignore = ops.b & 1 == 1;
@@ -366,7 +369,7 @@ impl CopyEngine {
             }
             Op::CpBulk | Op::CpReduceBulk => {
                 let len = ops.a as u64;
-                if len % 16 != 0 || ops.addr % 16 != 0 || ops.src % 16 != 0 {
+                if !len.is_multiple_of(16) || !ops.addr.is_multiple_of(16) || !ops.src.is_multiple_of(16) {
                     return Err(ErrorCode::BulkSizeAlign);
                 }
                 let dir = if req.op == Op::CpBulk { req.sub } else { req.imm as u8 };
@@ -426,7 +429,7 @@ impl CopyEngine {
                     if coords[..map.dims].iter().any(|&c| c < 0) {
                         return Err(ErrorCode::TensorNegativeStore);
                     }
-                    if ops.addr % 16 != 0 {
+                    if !ops.addr.is_multiple_of(16) {
                         return Err(ErrorCode::BulkSizeAlign);
                     }
                     let src = Loc::Shared(req.cta as usize, ops.addr);
@@ -449,7 +452,7 @@ impl CopyEngine {
                     let g = self.group_id(thread, true);
                     (Kind::TensorStore { map, coords, src, reduce }, Completion::BulkGroup(thread, g))
                 } else {
-                    if ops.addr % 16 != 0 {
+                    if !ops.addr.is_multiple_of(16) {
                         return Err(ErrorCode::BulkSizeAlign);
                     }
                     let (dsts, m) = self.load_targets(req, lane, mem, mbar, smem_len, ops.c)?;
@@ -458,7 +461,7 @@ impl CopyEngine {
                 }
             }
             Op::ClcTryCancel => {
-                if ops.addr % 16 != 0 {
+                if !ops.addr.is_multiple_of(16) {
                     return Err(ErrorCode::BulkSizeAlign);
                 }
                 let all_ranks = (1u128 << self.cluster_size) - 1;
@@ -502,7 +505,7 @@ impl CopyEngine {
                 for i in 0..map.box_elements() {
                     match map.element(coords, i) {
                         Some(a) => data.extend(read_loc(mem, Loc::Global(a), map.elem_bytes)?),
-                        None => data.extend(std::iter::repeat(fill).take(map.elem_bytes as usize)),
+                        None => data.extend(std::iter::repeat_n(fill, map.elem_bytes as usize)),
                     }
                 }
                 Ok(data)
@@ -519,7 +522,7 @@ impl CopyEngine {
                 for &d in dsts {
                     let dst = slice_mut(mem, d, *len)?;
                     for (i, b) in data.iter().enumerate() {
-                        if byte_mask.map_or(true, |m| m >> (i % 16) & 1 == 1) {
+                        if byte_mask.is_none_or(|m| m >> (i % 16) & 1 == 1) {
                             dst[i] = *b;
                         }
                     }

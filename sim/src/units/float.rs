@@ -14,7 +14,9 @@
 
 use half::{bf16, f16};
 
-pub use smsync_contract::encoding::canonical_nan::{F32 as F32_CANONICAL_NAN, F64 as F64_CANONICAL_NAN, HALF as HALF_CANONICAL_NAN};
+pub use smsync_contract::encoding::canonical_nan::{
+    F32 as F32_CANONICAL_NAN, F64 as F64_CANONICAL_NAN, HALF as HALF_CANONICAL_NAN,
+};
 
 fn flush_f32(bits: u32) -> u32 {
     if bits & 0x7F80_0000 == 0 {
@@ -60,7 +62,7 @@ impl Half {
             Half::Bf16 => bf16::from_bits(x).to_f64(),
         }
     }
-    fn from_f64(self, x: f64) -> u16 {
+    fn bits_of_f64(self, x: f64) -> u16 {
         match self {
             Half::F16 => f16::from_f64(x).to_bits(),
             Half::Bf16 => bf16::from_f64(x).to_bits(),
@@ -79,7 +81,7 @@ pub fn half_add(kind: Half, a: u16, b: u16) -> u16 {
     if r.is_nan() {
         HALF_CANONICAL_NAN
     } else {
-        kind.from_f64(r)
+        kind.bits_of_f64(r)
     }
 }
 

@@ -53,7 +53,7 @@ impl TensorMap {
                 return Err(bad);
             }
         }
-        if boxs[0] as u64 * elem_bytes % 16 != 0 {
+        if !(boxs[0] as u64 * elem_bytes).is_multiple_of(16) {
             return Err(bad);
         }
         let total: u64 = boxs[..dims as usize].iter().map(|&b| b as u64).product();

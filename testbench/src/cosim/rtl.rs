@@ -54,6 +54,8 @@ pub struct RtlSetup {
     pub backend: BackendKind,
 }
 
+// One value per cosim run, never moved in a hot loop: boxing the larger backend buys nothing.
+#[allow(clippy::large_enum_variant)]
 enum Rtl {
     Direct(RtlSyncUnit),
     Uart(UartHost),

@@ -711,13 +711,13 @@ impl CpAsync {
     fn generate(rng: &mut Rng, lim: &Limits) -> Option<CpAsync> {
         let t = lim.warps * 32;
         let region = [64u32, 32, 16].into_iter().find(|r| r * t + 8 <= lim.shared_free)?;
-        let mut used = 0;
+        let mut used = 0u32;
         let mut groups = vec![];
         for _ in 0..rng.range(1, 4) {
             let mut g = vec![];
             for _ in 0..rng.range(1, 3) {
-                let size = rng.pick(&[4, 8, 16]);
-                let at = (used + size - 1) / size * size;
+                let size = rng.pick(&[4u32, 8, 16]);
+                let at = used.div_ceil(size) * size;
                 if at + size > region {
                     break;
                 }
@@ -739,11 +739,11 @@ impl CpAsync {
 
     /// (group, offset in region, copy) in issue order.
     fn layout(&self) -> Vec<(usize, u32, &Copy)> {
-        let mut used = 0;
+        let mut used = 0u32;
         let mut out = vec![];
         for (g, copies) in self.groups.iter().enumerate() {
             for c in copies {
-                let at = (used + c.size - 1) / c.size * c.size;
+                let at = used.div_ceil(c.size) * c.size;
                 used = at + c.size;
                 out.push((g, at, c));
             }
@@ -1262,13 +1262,13 @@ impl TensorLoads {
         self.boxd[0] * self.boxd[1] * 4
     }
     fn box_bytes_padded(&self) -> u32 {
-        (self.box_bytes() + 127) / 128 * 128
+        self.box_bytes().div_ceil(128) * 128
     }
 
     fn generate(rng: &mut Rng, lim: &Limits) -> Option<TensorLoads> {
         let dims = rng.range(1, 2);
         let size = [rng.range(1, 24), if dims == 2 { rng.range(1, 10) } else { 1 }];
-        let pitch = (size[0] + 3) / 4 * 4 + rng.pick(&[0, 4]);
+        let pitch = size[0].div_ceil(4) * 4 + rng.pick(&[0, 4]);
         let boxd = [rng.pick(&[4, 8, 16]), if dims == 2 { rng.range(1, 4) } else { 1 }];
         let mut t = TensorLoads { dims, size, pitch, boxd, fill_ones: rng.chance(50), loads: vec![] };
         for _ in 0..rng.range(1, 3) {
