@@ -59,7 +59,8 @@ const LINE_INTERVAL: Duration = Duration::from_secs(10);
 /// A heartbeat line when nothing was printed for this long (Lines mode).
 const HEARTBEAT: Duration = Duration::from_secs(60);
 
-/// The progress of one run: `done` of `total` items.
+/// The progress of one run: `done` of `total` items. Dropping it ends the run as
+/// [`Progress::finish`] does (on an early return with an error, too).
 pub struct Progress {
     shared: Arc<Shared>,
     ticker: Option<JoinHandle<()>>,
@@ -128,13 +129,13 @@ impl Progress {
         if let Some((_, bar)) = &s.bars {
             bar.inc(n);
         }
+        let mut st = s.state.lock().unwrap();
+        st.done += n;
         if s.mode != Mode::Lines {
             return;
         }
-        let mut st = s.state.lock().unwrap();
-        st.done += n;
         let now = Instant::now();
-        let due = st.done >= st.next_mark || st.last_line.is_none_or(|t| now - t >= LINE_INTERVAL);
+        let due = st.done >= st.next_mark || st.last_line.map_or(true, |t| now - t >= LINE_INTERVAL);
         if due {
             let step = step(s.total);
             st.next_mark = (st.done / step + 1) * step;
@@ -168,14 +169,18 @@ impl Progress {
         Task { progress: self, id, spinner }
     }
 
-    /// Leave the bar at its final state (terminal) and stop the heartbeat.
+    /// The end of the run: on a terminal the bar gives way to a plain line with the final figures
+    /// (the bar would leave the cursor on its line, under the result); stops the heartbeat.
     pub fn finish(mut self) {
         self.stop();
     }
 
     fn stop(&mut self) {
         if let Some((_, bar)) = &self.shared.bars {
-            bar.finish();
+            if !bar.is_finished() {
+                bar.finish_and_clear();
+                eprintln!("{}", self.shared.status(self.shared.state.lock().unwrap().done));
+            }
         }
         self.shared.state.lock().unwrap().stopped = true;
         self.shared.stop.notify_all();
@@ -241,15 +246,13 @@ impl Shared {
     /// `smsync fuzz: 300/1000 programs (30%), 12s elapsed, 24.6/s, ~28s left`
     fn status(&self, done: u64) -> String {
         let elapsed = self.start.elapsed();
-        let pct = if self.total == 0 { 100 } else { done * 100 / self.total };
+        let pct = (done * 100).checked_div(self.total).unwrap_or(100);
         let mut line =
             format!("{}: {done}/{} {} ({pct}%), {} elapsed", self.label, self.total, self.unit, duration(elapsed));
-        if done > 0 {
-            let secs = elapsed.as_secs_f64();
-            line += &format!(", {}", rate(done as f64 / secs.max(1e-9)));
+        if let Some((per_sec, left)) = estimate(done, self.total, elapsed) {
+            line += &format!(", {}", rate(per_sec));
             if done < self.total {
-                let left = secs / done as f64 * (self.total - done) as f64;
-                line += &format!(", ~{} left", duration(Duration::from_secs_f64(left)));
+                line += &format!(", ~{} left", duration(left));
             }
         }
         line
@@ -309,15 +312,30 @@ fn bar_style(unit: &str) -> ProgressStyle {
         .expect("the bar template is valid")
         .progress_chars("#>-")
         .with_key("rate", |st: &ProgressState, w: &mut dyn std::fmt::Write| {
-            let known = st.pos() > 0 && st.per_sec() > 0.0;
-            let _ = w.write_str(&if known { rate(st.per_sec()) } else { "-/s".to_string() });
+            let _ = w.write_str(&average(st).map_or("-/s".to_string(), |(per_sec, _)| rate(per_sec)));
         })
         .with_key("took", |st: &ProgressState, w: &mut dyn std::fmt::Write| {
             let _ = w.write_str(&duration(st.elapsed()));
         })
         .with_key("left", |st: &ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = w.write_str(&if st.pos() == 0 { "?".to_string() } else { duration(st.eta()) });
+            let _ = w.write_str(&average(st).map_or("?".to_string(), |(_, left)| duration(left)));
         })
+}
+
+/// Rate and time left over the whole run so far, as the plain lines have them. (indicatif's own
+/// estimate weighs recent ticks, which undercounts items that take minutes each.)
+fn average(st: &ProgressState) -> Option<(f64, Duration)> {
+    estimate(st.pos(), st.len()?, st.elapsed())
+}
+
+/// (items per second, time left) after `done` of `total` items in `elapsed`; None before the first.
+fn estimate(done: u64, total: u64, elapsed: Duration) -> Option<(f64, Duration)> {
+    let secs = elapsed.as_secs_f64();
+    if done == 0 || secs <= 0.0 {
+        return None;
+    }
+    let left = secs / done as f64 * total.saturating_sub(done) as f64;
+    Some((done as f64 / secs, Duration::from_secs_f64(left)))
 }
 
 fn spinner_style() -> ProgressStyle {
