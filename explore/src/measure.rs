@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | gen | `smsync gen --config point.yaml --out rtl` | always re-run (about a second); its Verilog hash keys the rest |
 //! | lint | `smsync lint --rtl rtl` | the Verilog |
-//! | synth | `smsync synth --config point.yaml --target T --out synth-T` | the Verilog and the target |
+//! | synth | `smsync synth --quiet --config point.yaml --target T --out synth-T` | the Verilog and the target |
 //! | cosim | `smsync cosim K --launch L --config point.yaml --json` | the Verilog, the workload files and the `smsync` executable (the golden model lives there) |
 //!
 //! Layout: `<out>/points/<config-key>/{point.yaml, rtl/, <stage>.json}`. Every stage has a time
@@ -100,8 +100,18 @@ impl Measure {
             let modules = sweep.synth_modules.join(",");
             let key = hash::key(&[rtl_key.as_bytes(), target.as_bytes(), modules.as_bytes()]);
             let figures = self.cached(&dir.join(format!("synth-{target}.json")), &key, m, || {
-                let mut args =
-                    vec![a("synth"), a("--config"), a(&config_file), a("--target"), a(target), a("--out"), a(&out)];
+                // --quiet: a failing run's stderr becomes the row's note, so it must hold the error
+                // and not progress lines.
+                let mut args = vec![
+                    a("synth"),
+                    a("--quiet"),
+                    a("--config"),
+                    a(&config_file),
+                    a("--target"),
+                    a(target),
+                    a("--out"),
+                    a(&out),
+                ];
                 let secs = self.synth_timeout.as_secs().to_string();
                 args.extend([a("--timeout"), a(&secs)]);
                 for module in &sweep.synth_modules {

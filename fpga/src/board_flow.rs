@@ -17,6 +17,7 @@ use crate::target::{Resources, Target};
 use crate::toolchain::nextpnr::{ecppack, Nextpnr, PnrOutput, SEED};
 use crate::toolchain::yosys::Yosys;
 use serde::Serialize;
+use smsync_progress::{Mode, Progress};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -35,6 +36,9 @@ pub struct BoardInput<'a> {
     pub out: PathBuf,
     pub timeout: Duration,
     pub command: String,
+    /// How progress (yosys, nextpnr-ecp5, ecppack: done / 3, the one running and for how long)
+    /// is shown on stderr.
+    pub progress: Mode,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -150,10 +154,12 @@ pub fn run(input: &BoardInput) -> Result<BoardReport, String> {
         bitstream: None,
         error: None,
     };
-    if let Err(e) = steps(input, target, &vfile, &lpf, &work, &mut report) {
-        eprintln!("smsync synth --board: {e}");
+    let progress = Progress::new(input.progress, &format!("smsync synth --board {}", input.board), "steps", 3);
+    if let Err(e) = steps(input, target, &vfile, &lpf, &work, &mut report, &progress) {
+        progress.println(&format!("smsync synth --board: {e}"));
         report.error = Some(e);
     }
+    progress.finish();
     write(&input.out.join("report.json"), &report.to_json())?;
     write(&input.out.join("report.md"), &report.to_markdown())?;
     Ok(report)
@@ -166,6 +172,7 @@ fn steps(
     lpf: &Path,
     work: &Path,
     report: &mut BoardReport,
+    progress: &Progress,
 ) -> Result<(), String> {
     let yosys = Yosys::find().map_err(|e| e.to_string())?;
     report.tools.push(ToolVersion { tool: "yosys".into(), version: yosys.version() });
@@ -175,7 +182,8 @@ fn steps(
         version: nextpnr.version(),
     });
 
-    eprintln!("smsync synth --board {}: yosys...", input.board);
+    let task = progress.task();
+    task.phase("yosys (synth_ecp5)");
     // The sync unit's blocks (and the bridge) stay separate modules, as in the per-module flow.
     let keep = crate::flow::unit_submodules(input.verilog, input.top);
     let out = yosys
@@ -190,19 +198,22 @@ fn steps(
         return Err(format!("not placed: the synthesised board top exceeds the {}", target.device()));
     }
     let netlist = out.netlist.ok_or("yosys wrote no netlist")?;
+    progress.inc(1);
 
-    eprintln!("smsync synth --board {}: nextpnr-ecp5 (seed {SEED}, {} MHz)...", input.board, input.clock_mhz);
+    task.phase(&format!("nextpnr-ecp5 (seed {SEED}, {} MHz)", input.clock_mhz));
     let pnr = nextpnr
         .place_and_route(&netlist, input.top, Some(lpf), input.clock_mhz, work, input.timeout)
         .map_err(|e| e.to_string())?;
     let routed = pnr.routed.clone();
     report.pnr = Some(pnr);
+    progress.inc(1);
 
-    eprintln!("smsync synth --board {}: ecppack...", input.board);
+    task.phase("ecppack");
     let bit = input.out.join(format!("{}.bit", input.top));
     let version = ecppack(&routed, &bit, work, input.timeout).map_err(|e| e.to_string())?;
     report.tools.push(ToolVersion { tool: "ecppack".into(), version });
     report.bitstream = Some(bit);
+    progress.inc(1);
     Ok(())
 }
 

@@ -8,6 +8,8 @@
 //! 4. write `<out>/report.json` and `<out>/report.md`.
 //!
 //! A tool failure or time-out on one module is recorded in its entry and the flow goes on.
+//! Progress (modules done / total, the module and tool phase running and for how long) goes to
+//! stderr through `smsync_progress`.
 
 use crate::fit;
 use crate::regio;
@@ -17,6 +19,7 @@ use crate::toolchain::nextpnr::{Nextpnr, SEED, TARGET_MHZ};
 use crate::toolchain::yosys::Yosys;
 use smsync_hdl::common::ports_of;
 use smsync_hdl::sync_unit;
+use smsync_progress::{Mode, Progress, Task};
 use smsync_sim::config::Config;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -32,6 +35,8 @@ pub struct FlowOptions {
     pub no_pnr: bool,
     /// The command line, recorded in the report.
     pub command: String,
+    /// How progress is shown on stderr.
+    pub progress: Mode,
 }
 
 pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
@@ -107,22 +112,29 @@ pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
         None => None,
     };
     let mut modules = Vec::new();
+    let progress = Progress::new(opt.progress, "smsync synth", "modules", entries.len() as u64);
+    let task = progress.task();
     for (m, file, ports, mut entry) in entries {
         if !entry.fit.refused.is_empty() {
-            eprintln!("smsync synth: {}: skipped, does not fit: {}", m.module, entry.fit.refused.join("; "));
+            progress.println(&format!(
+                "smsync synth: {}: skipped, does not fit: {}",
+                m.module,
+                entry.fit.refused.join("; ")
+            ));
             modules.push(entry);
+            progress.inc(1);
             continue;
         }
-        eprintln!("smsync synth: {}: yosys ({})...", m.module, opt.target.name());
-        match synth_and_place(&yosys, nextpnr.as_ref(), opt, m.module, &file, &ports, &work, &mut entry) {
-            Ok(()) => {}
-            Err(e) => {
-                eprintln!("smsync synth: {}: {e}", m.module);
-                entry.error = Some(e);
-            }
+        let run = ModuleRun { yosys: &yosys, nextpnr: nextpnr.as_ref(), opt, progress: &progress, task: &task };
+        if let Err(e) = run.synth_and_place(m.module, &file, &ports, &work, &mut entry) {
+            progress.println(&format!("smsync synth: {}: {e}", m.module));
+            entry.error = Some(e);
         }
         modules.push(entry);
+        progress.inc(1);
     }
+    drop(task);
+    progress.finish();
 
     let report = SynthReport {
         generator: format!("smsync {}", env!("CARGO_PKG_VERSION")),
@@ -141,71 +153,91 @@ pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
     Ok(report)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn synth_and_place(
-    yosys: &Yosys,
-    nextpnr: Option<&Nextpnr>,
-    opt: &FlowOptions,
-    module: &str,
-    file: &Path,
-    ports: &[smsync_hdl::common::Port],
-    work: &Path,
-    entry: &mut ModuleReport,
-) -> Result<(), String> {
-    let mut sources = vec![file.to_path_buf()];
-    let wrapper = nextpnr.map(|_| regio::wrapper_name(module));
-    if let Some(w) = &wrapper {
-        let wfile = work.join(format!("{w}.v"));
-        write(&wfile, &regio::wrapper_verilog(module, ports))?;
-        sources.push(wfile);
-    }
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let units = unit_submodules(&text, module);
-    let out = yosys
-        .synth(opt.target, &sources, module, wrapper.as_deref(), work, nextpnr.is_some(), &units, opt.timeout)
-        .map_err(|e| e.to_string())?;
-    let counts = opt.target.count(&out.core_cells);
-    entry.synth = Some(counts);
-    entry.parts = out.kept_cells.iter().map(|(name, cells)| (name.clone(), opt.target.count(cells))).collect();
-    entry.synth_seconds = Some(out.seconds);
-    if nextpnr.is_some() {
-        let chain = (entry.input_bits + entry.output_bits + 1) as u64;
-        let over = fit::check_synthesised(opt.target, &counts, chain, entry.output_bits as u64);
-        if !over.is_empty() {
-            eprintln!("smsync synth: {module}: not placed, exceeds the device: {}", over.join("; "));
-            entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis, {r}; not placed")));
-            return Ok(());
+/// What one module's tool runs need besides the module itself.
+struct ModuleRun<'a> {
+    yosys: &'a Yosys,
+    nextpnr: Option<&'a Nextpnr>,
+    opt: &'a FlowOptions,
+    progress: &'a Progress,
+    /// Shows the module and tool phase running, and for how long.
+    task: &'a Task<'a>,
+}
+
+impl ModuleRun<'_> {
+    fn synth_and_place(
+        &self,
+        module: &str,
+        file: &Path,
+        ports: &[smsync_hdl::common::Port],
+        work: &Path,
+        entry: &mut ModuleReport,
+    ) -> Result<(), String> {
+        let (opt, nextpnr) = (self.opt, self.nextpnr);
+        let mut sources = vec![file.to_path_buf()];
+        let wrapper = nextpnr.map(|_| regio::wrapper_name(module));
+        if let Some(w) = &wrapper {
+            let wfile = work.join(format!("{w}.v"));
+            write(&wfile, &regio::wrapper_verilog(module, ports))?;
+            sources.push(wfile);
         }
-    } else {
-        // No place-and-route (xilinx-7, or --no-pnr): still say when the estimate exceeds the device
-        // (the module alone, no wrapper), so a row never reads as fitting when it cannot.
-        let over = fit::check_synthesised(opt.target, &counts, 0, 0);
-        if !over.is_empty() {
-            eprintln!("smsync synth: {module}: the synthesised module exceeds the device: {}", over.join("; "));
-            entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis (no place-and-route), {r}")));
-        }
-    }
-    if let (Some(n), Some(w), Some(netlist)) = (nextpnr, &wrapper, &out.netlist) {
-        eprintln!("smsync synth: {module}: nextpnr (seed {SEED})...");
-        match n.place_and_route(netlist, w, None, TARGET_MHZ, work, opt.timeout) {
-            Ok(p) => entry.pnr = Some(p),
-            Err(e) => {
-                // Over capacity after nextpnr's packing: the row says which resource and by how
-                // much, as the checks before it do, instead of a bare tool failure.
-                let log = std::fs::read_to_string(work.join(format!("{w}.nextpnr.log"))).unwrap_or_default();
-                let over = crate::toolchain::nextpnr::overfull(&log);
-                if over.is_empty() {
-                    return Err(e.to_string());
-                }
-                eprintln!("smsync synth: {module}: does not fit after packing: {}", over.join("; "));
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let units = unit_submodules(&text, module);
+        self.task.phase(&format!("{module}: yosys ({})", opt.target.name()));
+        let out = self
+            .yosys
+            .synth(opt.target, &sources, module, wrapper.as_deref(), work, nextpnr.is_some(), &units, opt.timeout)
+            .map_err(|e| e.to_string())?;
+        let counts = opt.target.count(&out.core_cells);
+        entry.synth = Some(counts);
+        entry.parts = out.kept_cells.iter().map(|(name, cells)| (name.clone(), opt.target.count(cells))).collect();
+        entry.synth_seconds = Some(out.seconds);
+        if nextpnr.is_some() {
+            let chain = (entry.input_bits + entry.output_bits + 1) as u64;
+            let over = fit::check_synthesised(opt.target, &counts, chain, entry.output_bits as u64);
+            if !over.is_empty() {
+                self.progress
+                    .println(&format!("smsync synth: {module}: not placed, exceeds the device: {}", over.join("; ")));
+                entry.fit.refused.extend(over.into_iter().map(|r| format!("after synthesis, {r}; not placed")));
+                return Ok(());
+            }
+        } else {
+            // No place-and-route (xilinx-7, or --no-pnr): still say when the estimate exceeds the device
+            // (the module alone, no wrapper), so a row never reads as fitting when it cannot.
+            let over = fit::check_synthesised(opt.target, &counts, 0, 0);
+            if !over.is_empty() {
+                self.progress.println(&format!(
+                    "smsync synth: {module}: the synthesised module exceeds the device: {}",
+                    over.join("; ")
+                ));
                 entry
                     .fit
                     .refused
-                    .extend(over.into_iter().map(|r| format!("in placement (nextpnr packing), {r}; not placed")));
+                    .extend(over.into_iter().map(|r| format!("after synthesis (no place-and-route), {r}")));
             }
         }
+        if let (Some(n), Some(w), Some(netlist)) = (nextpnr, &wrapper, &out.netlist) {
+            self.task.phase(&format!("{module}: nextpnr (seed {SEED})"));
+            match n.place_and_route(netlist, w, None, TARGET_MHZ, work, opt.timeout) {
+                Ok(p) => entry.pnr = Some(p),
+                Err(e) => {
+                    // Over capacity after nextpnr's packing: the row says which resource and by how
+                    // much, as the checks before it do, instead of a bare tool failure.
+                    let log = std::fs::read_to_string(work.join(format!("{w}.nextpnr.log"))).unwrap_or_default();
+                    let over = crate::toolchain::nextpnr::overfull(&log);
+                    if over.is_empty() {
+                        return Err(e.to_string());
+                    }
+                    self.progress
+                        .println(&format!("smsync synth: {module}: does not fit after packing: {}", over.join("; ")));
+                    entry
+                        .fit
+                        .refused
+                        .extend(over.into_iter().map(|r| format!("in placement (nextpnr packing), {r}; not placed")));
+                }
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The unit blocks inside a generated module: every submodule (not `module` itself) whose port

@@ -27,6 +27,7 @@ fn options(target: Target, out: PathBuf, modules: &[&str], timeout_s: u64) -> Fl
         timeout: Duration::from_secs(timeout_s),
         no_pnr: false,
         command: "fpga/tests/flow.rs".into(),
+        progress: smsync_progress::Mode::Lines,
     }
 }
 

@@ -7,6 +7,7 @@
 use smsync_explore::measure::Measure;
 use smsync_explore::results::SweepResults;
 use smsync_explore::sweep::{parse_shard, Point, Sweep};
+use smsync_progress::{Mode, Progress};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -36,6 +37,8 @@ pub struct Args {
     /// Time limit of one cosim run, seconds.
     #[arg(long, default_value_t = 900)]
     pub cosim_timeout: u64,
+    #[command(flatten)]
+    pub progress: crate::ProgressArgs,
 }
 
 #[derive(clap::Subcommand)]
@@ -83,41 +86,49 @@ pub fn main(a: Args) -> Result<(), String> {
         cosim_timeout: Duration::from_secs(a.cosim_timeout),
         other_timeout: Duration::from_secs(600),
     };
-    eprintln!(
-        "sweep `{}`: {} of {} points, {} workload(s), target(s) [{}], -j {}, out {}",
-        sweep.name,
-        points.len(),
-        sweep.points.len(),
-        sweep.workloads.len(),
-        sweep.targets.join(", "),
-        a.jobs,
-        out.display()
-    );
+    let mode = a.progress.mode();
+    if mode != Mode::Quiet {
+        eprintln!(
+            "sweep `{}`: {} of {} points, {} workload(s), target(s) [{}], -j {}, out {}",
+            sweep.name,
+            points.len(),
+            sweep.points.len(),
+            sweep.workloads.len(),
+            sweep.targets.join(", "),
+            a.jobs,
+            out.display()
+        );
+    }
 
+    let total = points.len();
     let queue = Mutex::new(points.into_iter());
-    let done = Mutex::new((Vec::new(), 0usize, 0usize, 0usize));
-    let total = queue.lock().unwrap().len();
+    // (results, stages computed, stages from the cache)
+    let done = Mutex::new((Vec::new(), 0usize, 0usize));
+    let progress = Progress::new(mode, "smsync explore", "points", total as u64);
     std::thread::scope(|s| {
         for _ in 0..a.jobs.max(1) {
-            s.spawn(|| loop {
-                let Some(point) = queue.lock().unwrap().next() else { break };
-                let progress = |stage: &str| {
-                    let finished = done.lock().unwrap().1;
-                    eprintln!("{} point {} ({}): {stage}", bar(finished, total), point.index, point.label());
-                };
-                let m = measure.point(&sweep, point, &progress);
-                let mut d = done.lock().unwrap();
-                d.1 += 1;
-                d.2 += m.computed;
-                d.3 += m.cached;
-                if let Some(e) = &m.result.error {
-                    eprintln!("{} point {}: error: {e}", bar(d.1, total), point.index);
+            s.spawn(|| {
+                // One line per worker: the point and stage it runs, and for how long.
+                let task = progress.task();
+                loop {
+                    let Some(point) = queue.lock().unwrap().next() else { break };
+                    let what = format!("point {} ({})", point.index, point.label());
+                    let m = measure.point(&sweep, point, &|stage| task.phase(&format!("{what}: {stage}")));
+                    if let Some(e) = &m.result.error {
+                        progress.println(&format!("point {}: error: {e}", point.index));
+                    }
+                    let mut d = done.lock().unwrap();
+                    d.1 += m.computed;
+                    d.2 += m.cached;
+                    d.0.push(m.result);
+                    drop(d);
+                    progress.inc(1);
                 }
-                d.0.push(m.result);
             });
         }
     });
-    let (mut results, _, computed, cached) = done.into_inner().unwrap();
+    progress.finish();
+    let (mut results, computed, cached) = done.into_inner().unwrap();
     results.sort_by_key(|p| p.index);
     let r = SweepResults {
         sweep: sweep.name.clone(),
@@ -140,7 +151,7 @@ pub fn main(a: Args) -> Result<(), String> {
     Ok(())
 }
 
-/// `[#####-----] 5/10`
+/// `[#####-----] 5/10`, in the final summary line.
 fn bar(done: usize, total: usize) -> String {
     let width = 20;
     let filled = (done * width).checked_div(total).unwrap_or(width);

@@ -7,6 +7,7 @@
 //! programs are legal by construction; on the cosim backend (`smsync_testbench::cosim`), any
 //! divergence between the golden model and the Verilated RTL is one too.
 
+use smsync_progress::Progress;
 use smsync_sim::config::Config;
 use smsync_testbench::fuzz::{ptxas, run, run::Schedule, shrink, Program};
 use std::path::{Path, PathBuf};
@@ -57,6 +58,8 @@ pub struct Args {
     /// reproducer in testbench/fuzz-repro/) in the programs; by default they are taken out.
     #[arg(long)]
     pub keep_rtl_bugs: bool,
+    #[command(flatten)]
+    pub progress: crate::ProgressArgs,
 }
 
 pub fn main(a: Args) -> Result<(), String> {
@@ -81,6 +84,9 @@ pub fn main(a: Args) -> Result<(), String> {
             eprintln!("excluded (known RTL bug, --keep-rtl-bugs keeps it): {feature}: {why} (reproducer: testbench/fuzz-repro/{repro})");
         }
     }
+    let progress = Progress::new(a.progress.mode(), "smsync fuzz", "programs", a.count);
+    // What runs now (the ptxas batch, the program, its shrinking) and for how long.
+    let task = progress.task();
     let start = Instant::now();
     let (mut passed, mut failed, mut rejected) = (0u64, 0u64, 0u64);
     let mut requests = 0u64;
@@ -94,21 +100,24 @@ pub fn main(a: Args) -> Result<(), String> {
             .map(|s| Program::generate(s, &config))
             .map(|p| if exclude { run::without_rtl_exclusions(p) } else { p })
             .collect();
+        task.set(&format!("ptxas: seeds {first}..={}", first + n - 1));
         let bad = ptxas::check_batch(&ptxas_path, &programs)?;
         for (i, program) in programs.iter().enumerate() {
             if let Some((_, msg)) = bad.iter().find(|(j, _)| *j == i) {
                 rejected += 1;
                 let dir = save(&a.out, program, &format!("generator bug: ptxas rejects seed {}\n{msg}", program.seed))?;
-                eprintln!(
+                progress.println(&format!(
                     "seed {}: REJECTED by ptxas (generator bug), saved in {}\n{msg}",
                     program.seed,
                     dir.display()
-                );
+                ));
+                progress.inc(1);
                 continue;
             }
             if a.save_all {
                 save(&a.out, program, &format!("seed {}: {}\n", program.seed, program.summary()))?;
             }
+            task.set(&format!("seed {}", program.seed));
             let t = Instant::now();
             let outcome = run_first(program);
             if a.verbose {
@@ -120,7 +129,7 @@ pub fn main(a: Args) -> Result<(), String> {
                     ),
                     Err(_) => "FAILED".to_string(),
                 };
-                eprintln!("seed {}: {what}, {:.2} s", program.seed, t.elapsed().as_secs_f64());
+                progress.println(&format!("seed {}: {what}, {:.2} s", program.seed, t.elapsed().as_secs_f64()));
             }
             match outcome.map(|(r, _)| r) {
                 Ok(r) => {
@@ -129,6 +138,7 @@ pub fn main(a: Args) -> Result<(), String> {
                 }
                 Err(err) => {
                     failed += 1;
+                    task.set(&format!("seed {}: failed, shrinking", program.seed));
                     let (small, steps) = if a.no_shrink {
                         (program.clone(), 0)
                     } else {
@@ -146,16 +156,19 @@ pub fn main(a: Args) -> Result<(), String> {
                         small.summary()
                     );
                     let dir = save(&a.out, &small, &report)?;
-                    eprintln!(
+                    progress.println(&format!(
                         "seed {}: FAILED: {err}\n  shrunk ({steps} steps) and saved in {}",
                         program.seed,
                         dir.display()
-                    );
+                    ));
                 }
             }
+            progress.inc(1);
         }
         first += n;
     }
+    drop(task);
+    progress.finish();
     let secs = start.elapsed().as_secs_f64();
     println!(
         "smsync fuzz: config {}, seeds {}..{}: {passed} passed, {failed} failed, {rejected} rejected by ptxas; {requests} sync requests; {secs:.1} s ({:.0} programs/s)",

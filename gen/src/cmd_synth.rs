@@ -39,6 +39,8 @@ pub struct Args {
     /// Stop after yosys (no place-and-route, no Fmax).
     #[arg(long)]
     pub no_pnr: bool,
+    #[command(flatten)]
+    pub progress: crate::ProgressArgs,
 }
 
 pub fn main(a: Args) -> Result<(), String> {
@@ -59,6 +61,7 @@ pub fn main(a: Args) -> Result<(), String> {
         timeout: Duration::from_secs(a.timeout),
         no_pnr: a.no_pnr,
         command,
+        progress: a.progress.mode(),
     };
     let report = flow::run(&config, &opts)?;
     println!("{}", report.to_markdown());
@@ -99,6 +102,7 @@ fn board_main(a: &Args, name: &str, config: &Config) -> Result<(), String> {
         out: out.clone(),
         timeout: Duration::from_secs(a.timeout),
         command: command_line(),
+        progress: a.progress.mode(),
     };
     let report = smsync_fpga::board_flow::run(&input)?;
     println!("{}", report.to_markdown());

@@ -41,6 +41,22 @@ enum Command {
     Explore(cmd_explore::Args),
 }
 
+/// `--quiet` of the long runs (`fuzz`, `explore`, `synth`), whose progress goes to stderr.
+#[derive(clap::Args)]
+pub struct ProgressArgs {
+    /// Print no progress. Without it, progress goes to stderr: a live bar (done / total, rate,
+    /// time left, what runs now) on a terminal, plain periodic lines otherwise. Errors and the
+    /// result print either way.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl ProgressArgs {
+    pub fn mode(&self) -> smsync_progress::Mode {
+        smsync_progress::Mode::detect(self.quiet)
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
