@@ -1,14 +1,14 @@
 ## Arty A7-100T (XC7A100T-1CSG324C) pins for the smsync board top (fpga/: `arty_top`).
 ## Pin sites from Digilent's Arty-A7-100-Master.xdc.
 
-## 100 MHz oscillator. The board top (`smsync gen --board arty`) runs the sync unit on
-## CLK100MHZ / 4 = 25 MHz from a flip-flop divider (rust-hdl has no MMCM primitive), below the
-## fpga-small Fmax estimate (docs/FPGA.md; the xilinx-7 numbers of `smsync synth` are yosys
-## estimates without timing, so check Vivado's timing report). The register name below is the
-## divider's bit 1 as rust-hdl names it (`divider$q`); adjust if your synthesis renames it.
+## 100 MHz oscillator. It feeds the PLL (PLLE2_BASE, instance `pll/pll_i`, CLKOUT0 through a
+## BUFG), whose output is the core clock at the config's `core_clock_mhz` (or `--core-mhz`).
+## Vivado derives that clock from the PLL's attributes; the copy that `smsync gen --board arty`
+## writes ends with a generated `create_generated_clock -name core_clk ...` on CLKOUT0 stating
+## it (multiply/divide = CLKFBOUT_MULT / (DIVCLK_DIVIDE * CLKOUT0_DIVIDE)). The xilinx-7
+## numbers of `smsync synth` are yosys estimates without timing: check Vivado's timing report.
 set_property -dict { PACKAGE_PIN E3 IOSTANDARD LVCMOS33 } [get_ports { CLK100MHZ }];
 create_clock -add -name sys_clk_pin -period 10.00 -waveform {0 5} [get_ports { CLK100MHZ }];
-create_generated_clock -name core_clk -source [get_ports { CLK100MHZ }] -divide_by 4 [get_pins -hierarchical -filter {NAME =~ *divider*q_reg[1]/Q}];
 
 ## USB-UART (names from the FPGA's side).
 set_property -dict { PACKAGE_PIN A9  IOSTANDARD LVCMOS33 } [get_ports { uart_txd_in }];   # host -> FPGA

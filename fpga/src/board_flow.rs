@@ -1,7 +1,10 @@
 //! `smsync synth --board ulx3s`: the board top-level (board shell + UART host bridge + the
 //! `sync_unit` top, one Verilog file from `smsync gen --board`) through yosys `synth_ecp5`,
-//! nextpnr-ecp5 with the board's pin constraints (`constraints/ulx3s.lpf`, whose `FREQUENCY`
-//! line is the 25 MHz oscillator), and `ecppack` into a bitstream `<out>/<top>.bit`.
+//! nextpnr-ecp5 with the board's pin constraints (`constraints/ulx3s.lpf` plus the generated
+//! `FREQUENCY` line of the PLL's output), and `ecppack` into a bitstream `<out>/<top>.bit`.
+//! nextpnr times the design against the core clock, the EHXPLLL's output (`clock_mhz`; it also
+//! derives that constraint from the oscillator's `FREQUENCY` and the PLL's dividers), and the
+//! report compares the core clock's Fmax with it.
 //!
 //! Unlike the per-module flow ([`crate::flow`]) there is no registered-I/O wrapper: the board top
 //! has real pins, so the design is placed as it would be loaded. Each step that cannot run is
@@ -30,8 +33,11 @@ pub struct BoardInput<'a> {
     /// Name and text of the constraint file (`ulx3s.lpf`).
     pub constraints_name: &'a str,
     pub constraints: &'a str,
-    /// The board's clock (MHz): the frequency nextpnr is asked for and Fmax is compared with.
+    /// The core clock (MHz), the PLL's output: the frequency nextpnr is asked for and Fmax is
+    /// compared with.
     pub clock_mhz: f64,
+    /// How that clock is made (the PLL setting, one line), for the report.
+    pub clock: String,
     pub config: &'a str,
     pub out: PathBuf,
     pub timeout: Duration,
@@ -49,7 +55,9 @@ pub struct BoardReport {
     pub device: String,
     pub tools: Vec<ToolVersion>,
     pub seed: u32,
+    /// The core clock (MHz) and how the PLL makes it.
     pub clock_mhz: f64,
+    pub clock: String,
     pub command: String,
     /// yosys counts of the whole board top.
     pub synth: Option<Resources>,
@@ -77,7 +85,7 @@ impl BoardReport {
             "Tools: {}  \n",
             self.tools.iter().map(|t| format!("{} = `{}`", t.tool, t.version)).collect::<Vec<_>>().join(", ")
         );
-        md += &format!("nextpnr seed {}, board clock {} MHz\n\n", self.seed, self.clock_mhz);
+        md += &format!("nextpnr seed {}, core clock {} MHz: {}\n\n", self.seed, self.clock_mhz, self.clock);
         match &self.synth {
             Some(r) => {
                 md += &format!(
@@ -109,7 +117,7 @@ impl BoardReport {
             match p.fmax_mhz {
                 Some(f) => {
                     let verdict = if f >= self.clock_mhz { "meets" } else { "MISSES" };
-                    md += &format!("* Fmax {f:.1} MHz: {verdict} the {} MHz board clock\n", self.clock_mhz)
+                    md += &format!("* Fmax {f:.1} MHz: {verdict} the {} MHz core clock\n", self.clock_mhz)
                 }
                 None => md += "* Fmax: nextpnr reported none\n",
             }
@@ -146,6 +154,7 @@ pub fn run(input: &BoardInput) -> Result<BoardReport, String> {
         tools: Vec::new(),
         seed: SEED,
         clock_mhz: input.clock_mhz,
+        clock: input.clock.clone(),
         command: input.command.clone(),
         synth: None,
         synth_seconds: None,

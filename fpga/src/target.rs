@@ -93,6 +93,17 @@ impl Target {
         }
     }
 
+    /// yosys' black-box declarations of the family's vendor cells (`+/` is yosys' share
+    /// directory), read before `hierarchy -check` so that a design instantiating one (the board
+    /// tops' PLL) elaborates; the synthesis pass reads the same library again. Only ECP5 has a
+    /// board flow here (the Arty top goes through Vivado), so only ECP5 needs it.
+    pub fn cell_library(self) -> Option<&'static str> {
+        match self {
+            Target::Ecp5_85k => Some("+/ecp5/cells_bb.v"),
+            Target::Ice40Up5k | Target::Xilinx7 => None,
+        }
+    }
+
     /// The yosys synthesis pass for this family (writes the netlist nextpnr reads when `json`).
     pub fn synth_pass(self, top: &str, json: Option<&str>) -> String {
         let json = json.map(|j| format!(" -json {j}")).unwrap_or_default();

@@ -3,7 +3,8 @@
 //! The flow itself lives in the `smsync-fpga` crate (fpga/src/flow.rs).
 //!
 //! With `--board ulx3s`: the board top-level (`smsync gen --board ulx3s`) through synth_ecp5,
-//! nextpnr-ecp5 with constraints/ulx3s.lpf and ecppack (fpga/src/board_flow.rs).
+//! nextpnr-ecp5 with constraints/ulx3s.lpf and ecppack (fpga/src/board_flow.rs), timed against
+//! the PLL's core clock (`core_clock_mhz`, or `--core-mhz`).
 
 use smsync_fpga::flow::{self, FlowOptions};
 use smsync_fpga::target::Target;
@@ -27,6 +28,9 @@ pub struct Args {
     /// UART baud rate of the board top (--board only).
     #[arg(long, default_value_t = smsync_boards::board::DEFAULT_BAUD)]
     pub baud: u32,
+    /// Core clock of the board top in MHz, instead of the config's `core_clock_mhz` (--board only).
+    #[arg(long, requires = "board")]
+    pub core_mhz: Option<u32>,
     /// Output directory (default build/synth/<config>-<target>).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -49,6 +53,10 @@ pub fn main(a: Args) -> Result<(), String> {
         None => Config::default(),
     };
     if let Some(board) = &a.board {
+        let config = match a.core_mhz {
+            Some(mhz) => crate::cmd_gen::with_core_clock(config, mhz)?,
+            None => config,
+        };
         return board_main(&a, board, &config);
     }
     let target = Target::parse(a.target.as_deref().unwrap_or_default())?;
@@ -80,7 +88,7 @@ fn command_line() -> String {
 
 /// `--board`: generate the board top (as `smsync gen --board` does) and build its bitstream.
 fn board_main(a: &Args, name: &str, config: &Config) -> Result<(), String> {
-    use smsync_boards::board::{board_verilog, cycles_per_bit, Board, CORE_CLOCK_HZ};
+    use smsync_boards::board::{board_verilog, core_clock, cycles_per_bit, Board};
     let board = Board::parse(name)?;
     if board != Board::Ulx3s {
         return Err(format!(
@@ -88,7 +96,10 @@ fn board_main(a: &Args, name: &str, config: &Config) -> Result<(), String> {
              `smsync gen --board arty` and constraints/arty-a7-100t.xdc (`smsync synth --target xilinx-7` gives a yosys estimate)"
         ));
     }
-    let verilog = board_verilog(board, config, cycles_per_bit(a.baud))?;
+    let clock = core_clock(board, config)?;
+    eprintln!("smsync synth --board {name}: core clock {}", clock.describe());
+    let verilog = board_verilog(board, config, cycles_per_bit(clock.fout_hz(), a.baud))?;
+    let constraints = board.constraints_for(&clock);
     let out =
         a.out.clone().unwrap_or_else(|| PathBuf::from(format!("build/synth/{}-board-{}", config.name, board.name())));
     let input = smsync_fpga::board_flow::BoardInput {
@@ -96,8 +107,9 @@ fn board_main(a: &Args, name: &str, config: &Config) -> Result<(), String> {
         top: board.module(),
         verilog: &verilog,
         constraints_name: board.constraints(),
-        constraints: board.constraint_text(),
-        clock_mhz: CORE_CLOCK_HZ as f64 / 1e6,
+        constraints: &constraints,
+        clock_mhz: clock.fout,
+        clock: clock.describe(),
         config: &config.name,
         out: out.clone(),
         timeout: Duration::from_secs(a.timeout),

@@ -2,7 +2,8 @@
 //! host bridge"):
 //!
 //! * `board_tops_are_lint_clean`: the ULX3S and Arty tops for fpga-small, generated at the
-//!   default 115200 baud, pass `verilator --lint-only -Wall` (with the project's waivers), and
+//!   default 115200 baud and the config's core clock, pass `verilator --lint-only -Wall` (with
+//!   the project's waivers; the vendor PLL primitives from their simulation-only stand-ins), and
 //!   their ports are the names the constraint files use.
 //! * `uart_sim_corpus_fpga_small`: the conformance corpus (`testbench/ptx`) under the cosim
 //!   with the `uart-sim` backend: the ULX3S top Verilated, driven only through its UART pins by
@@ -15,7 +16,8 @@
 //! full tier (`SMSYNC_TIER=full`, `./scripts/test.sh --full`) runs the whole corpus (326 s plus
 //! the model build, docs/BENCHMARKS.md).
 
-use smsync_boards::{board_verilog, cycles_per_bit, Board};
+use smsync_boards::pll::SIM_PRIMITIVES;
+use smsync_boards::{board_verilog, core_clock, cycles_per_bit, Board};
 use smsync_sim::config::Config;
 use smsync_sim::exec::{self, Launch};
 use smsync_testbench::cosim::{run_cosim, BackendKind, CosimOptions};
@@ -51,10 +53,14 @@ fn board_tops_are_lint_clean() {
     std::fs::create_dir_all(&dir).unwrap();
     for board in Board::ALL {
         let t = Instant::now();
-        let verilog =
-            board_verilog(board, &config, cycles_per_bit(115_200)).unwrap_or_else(|e| panic!("{}: {e}", board.name()));
+        let clock = core_clock(board, &config).unwrap_or_else(|e| panic!("{e}"));
+        let verilog = board_verilog(board, &config, cycles_per_bit(clock.fout_hz(), 115_200))
+            .unwrap_or_else(|e| panic!("{}: {e}", board.name()));
+        // The synthesis output instantiates the vendor PLL and does not define it.
+        assert!(verilog.contains(&format!("{} #(", board.pll_rules().primitive)), "{}: no PLL", board.name());
+        assert!(!verilog.contains("module EHXPLLL") && !verilog.contains("module PLLE2_BASE"));
         let file = dir.join(format!("{}.v", board.module()));
-        std::fs::write(&file, &verilog).unwrap();
+        std::fs::write(&file, verilog.clone() + SIM_PRIMITIVES).unwrap();
         // The constraint file names every top-level port.
         let constraints = std::fs::read_to_string(root().join("constraints").join(board.constraints())).unwrap();
         let ports = smsync_hdl::common::ports_of(&verilog, board.module()).expect("top module present");
@@ -76,6 +82,57 @@ fn board_tops_are_lint_clean() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The clocking through the real ECP5 tools (the full top does not fit the LFE5U-85F yet): the
+/// PLL-and-counter design `Ulx3sPllCheck` at 100 MHz through the board flow (yosys with the
+/// ECP5 cell library, nextpnr-ecp5 with the generated constraints, ecppack). nextpnr computes
+/// the PLL's output frequency from the EHXPLLL's dividers itself and warns ("Overriding derived
+/// constraint") when the constraint file states another: no such warning means the solver's
+/// dividers give the stated 100 MHz by nextpnr's own PLL model. ~15 s.
+#[test]
+fn pll_check_top_is_timed_at_the_pll_clock_on_the_ulx3s() {
+    if smsync_testbench::verilator::rtl_tools_skipped() {
+        eprintln!("SMSYNC_SKIP_RTL_TOOLS=1: not run");
+        return;
+    }
+    let config = Config { core_clock_mhz: 100, ..fpga_small() };
+    let clock = core_clock(Board::Ulx3s, &config).unwrap_or_else(|e| panic!("{e}"));
+    let verilog = smsync_boards::board::pll_check_verilog(&config).unwrap_or_else(|e| panic!("{e}"));
+    // Under the target directory: the WebAssembly nextpnr does not see the host's /tmp.
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pll-check-{}", std::process::id()));
+    let constraints = Board::Ulx3s.constraints_for(&clock);
+    let input = smsync_fpga::board_flow::BoardInput {
+        board: "ulx3s",
+        top: "ulx3s_pll_check",
+        verilog: &verilog,
+        constraints_name: "ulx3s.lpf",
+        constraints: &constraints,
+        clock_mhz: clock.fout,
+        clock: clock.describe(),
+        config: "fpga-small",
+        out: out.clone(),
+        timeout: std::time::Duration::from_secs(600),
+        command: "gen/tests/board_uart.rs".into(),
+    };
+    let report = smsync_fpga::board_flow::run(&input).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{}", report.to_markdown());
+    assert!(report.error.is_none(), "{:?}", report.error);
+    assert!(report.bitstream.as_ref().is_some_and(|b| b.exists()), "no bitstream");
+    let pnr = report.pnr.as_ref().expect("placed");
+    assert_eq!(pnr.utilisation.get("EHXPLLL").map(|u| u.used), Some(1), "{:?}", pnr.utilisation);
+    // The generated line names the PLL's output net, and the one clock domain (the counter's; its
+    // global net takes the counter's name) is timed at 100 MHz.
+    let log = std::fs::read_to_string(out.join("work/ulx3s_pll_check.nextpnr.log")).unwrap();
+    assert!(log.contains("constraining clock net 'pll.clock_out' to 100.00 MHz"), "{log}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("work/ulx3s_pll_check.pnr.json")).unwrap()).unwrap();
+    let fmax = json["fmax"].as_object().expect("fmax per clock");
+    assert_eq!(fmax.len(), 1, "{fmax:?}");
+    assert!(fmax.values().all(|c| c["constraint"].as_f64() == Some(100.0)), "{fmax:?}");
+    assert!(log.contains("Input frequency of PLL"), "nextpnr did not see the PLL's input clock");
+    assert!(!log.contains("Overriding derived constraint"), "nextpnr derives another PLL frequency:\n{log}");
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// The kernels the quick tier runs through the bridge (the whole corpus costs more UART time than

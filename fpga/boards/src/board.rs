@@ -2,25 +2,25 @@
 //! core clock domain, and the two boards' pin shells around it, [`Ulx3sTop`] and [`ArtyTop`],
 //! whose port names are the ones in constraints/ulx3s.lpf and constraints/arty-a7-100t.xdc.
 //!
-//! Clocking: rust-hdl ships no PLL / MMCM primitive, so the sync unit runs at 25 MHz on both
-//! boards, below the fpga-small Fmax (docs/FPGA.md): the ULX3S oscillator directly, and on the
-//! Arty the 100 MHz oscillator divided by 4 in a flip-flop (a fabric clock; the .xdc declares
-//! it as a generated clock).
+//! Clocking: each shell makes the core clock with its FPGA's PLL from the board oscillator
+//! (ULX3S: ECP5 EHXPLLL from 25 MHz; Arty: PLLE2_BASE from 100 MHz), at the config's
+//! `core_clock_mhz` ([`core_clock`] solves the dividers, crate::pll). The UART bit time is
+//! counted in core cycles, and the core stays in reset until the PLL reports lock.
 
 use crate::bridge::HostBridge;
+use crate::pll::{self, Ecp5Pll, PllSetting, Xc7Pll};
 use crate::uart::{UartRx, UartTx};
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_hdl::sync_unit::top::{shared_addr_bits, SyncUnitTop};
 
-/// The core clock of both boards (Hz).
-pub const CORE_CLOCK_HZ: u32 = 25_000_000;
 /// Default UART speed.
 pub const DEFAULT_BAUD: u32 = 115_200;
 
-/// Clock cycles per UART bit at `baud` on the core clock.
-pub fn cycles_per_bit(baud: u32) -> u32 {
-    (CORE_CLOCK_HZ + baud / 2) / baud.max(1)
+/// Core clock cycles per UART bit at `baud` on a `core_hz` clock (rounded to the nearest).
+pub fn cycles_per_bit(core_hz: u64, baud: u32) -> u32 {
+    let baud = baud.max(1) as u64;
+    ((core_hz + baud / 2) / baud).min(u32::MAX as u64) as u32
 }
 
 /// Everything of a board top in the core clock domain.
@@ -29,6 +29,8 @@ pub struct BoardCore<const A: usize, const D: usize, const B: usize, const RD: u
     pub clock: Signal<In, Clock>,
     /// Raw reset request (a button), active high, asynchronous: synchronised here.
     pub ext_reset: Signal<In, Bit>,
+    /// The PLL that makes `clock` is locked (asynchronous: synchronised here with the button).
+    pub pll_locked: Signal<In, Bit>,
     pub uart_rx: Signal<In, Bit>,
     pub uart_tx: Signal<Out, Bit>,
     /// 0: heartbeat, 1: a host command in progress, 2: an error (framing, overflow, bad
@@ -53,6 +55,7 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
         BoardCore {
             clock: Default::default(),
             ext_reset: Default::default(),
+            pll_locked: Default::default(),
             uart_rx: Default::default(),
             uart_tx: Default::default(),
             led: Default::default(),
@@ -79,7 +82,8 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
         if self.por.q.val() != 15 {
             self.por.d.next = self.por.q.val() + 1;
         }
-        self.reset_sync1.d.next = self.ext_reset.val();
+        // Held in reset while the button is pressed or the PLL is not locked.
+        self.reset_sync1.d.next = self.ext_reset.val() || !self.pll_locked.val();
         self.reset_sync2.d.next = self.reset_sync1.q.val();
         self.board_reset.next = self.reset_sync2.q.val() || (self.por.q.val() != 15);
         self.heartbeat.d.next = self.heartbeat.q.val() + 1;
@@ -174,7 +178,8 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-/// ULX3S (ECP5-85F): the core on the 25 MHz oscillator; BTN0 (active low) resets.
+/// ULX3S (ECP5-85F): the core on the EHXPLLL's output from the 25 MHz oscillator; BTN0
+/// (active low) resets.
 #[derive(LogicBlock)]
 pub struct Ulx3sTop<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> {
     pub clk_25mhz: Signal<In, Clock>,
@@ -184,17 +189,19 @@ pub struct Ulx3sTop<const A: usize, const D: usize, const B: usize, const RD: us
     /// FTDI RXD: FPGA -> host.
     pub ftdi_rxd: Signal<Out, Bit>,
     pub led: Signal<Out, Bits<3>>,
+    pll: Ecp5Pll,
     core: BoardCore<A, D, B, RD, R>,
 }
 
 impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Ulx3sTop<A, D, B, RD, R> {
-    pub fn new(config: &Config, cpb: u32) -> Self {
+    pub fn new(config: &Config, pll: PllSetting, cpb: u32) -> Self {
         Ulx3sTop {
             clk_25mhz: Default::default(),
             btn_n: Default::default(),
             ftdi_txd: Default::default(),
             ftdi_rxd: Default::default(),
             led: Default::default(),
+            pll: Ecp5Pll::new(pll),
             core: BoardCore::new(config, cpb),
         }
     }
@@ -205,7 +212,9 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.core.clock.next = self.clk_25mhz.val();
+        self.pll.clock_in.next = self.clk_25mhz.val();
+        self.core.clock.next = self.pll.clock_out.val();
+        self.core.pll_locked.next = self.pll.locked.val();
         self.core.ext_reset.next = !self.btn_n.val();
         self.core.uart_rx.next = self.ftdi_txd.val();
         self.ftdi_rxd.next = self.core.uart_tx.val();
@@ -213,8 +222,8 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-/// Arty A7-100T: the core on CLK100MHZ / 4 (a flip-flop divider: no MMCM primitive in
-/// rust-hdl); the RESET button `ck_rst` (active low) resets.
+/// Arty A7-100T: the core on the PLLE2_BASE's output (through a BUFG) from CLK100MHZ; the
+/// RESET button `ck_rst` (active low) resets.
 #[allow(non_snake_case)]
 #[derive(LogicBlock)]
 pub struct ArtyTop<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> {
@@ -225,19 +234,19 @@ pub struct ArtyTop<const A: usize, const D: usize, const B: usize, const RD: usi
     /// USB-UART: FPGA -> host.
     pub uart_rxd_out: Signal<Out, Bit>,
     pub led: Signal<Out, Bits<3>>,
-    divider: DFF<Bits<2>>,
+    pll: Xc7Pll,
     core: BoardCore<A, D, B, RD, R>,
 }
 
 impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> ArtyTop<A, D, B, RD, R> {
-    pub fn new(config: &Config, cpb: u32) -> Self {
+    pub fn new(config: &Config, pll: PllSetting, cpb: u32) -> Self {
         ArtyTop {
             CLK100MHZ: Default::default(),
             ck_rst: Default::default(),
             uart_txd_in: Default::default(),
             uart_rxd_out: Default::default(),
             led: Default::default(),
-            divider: Default::default(),
+            pll: Xc7Pll::new(pll),
             core: BoardCore::new(config, cpb),
         }
     }
@@ -248,14 +257,50 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.divider.clock.next = self.CLK100MHZ.val();
-        self.divider.d.next = self.divider.q.val() + 1;
-        self.core.clock.next = self.divider.q.val().get_bit(1).into();
+        self.pll.clock_in.next = self.CLK100MHZ.val();
+        self.core.clock.next = self.pll.clock_out.val();
+        self.core.pll_locked.next = self.pll.locked.val();
         self.core.ext_reset.next = !self.ck_rst.val();
         self.core.uart_rx.next = self.uart_txd_in.val();
         self.uart_rxd_out.next = self.core.uart_tx.val();
         self.led.next = self.core.led.val();
     }
+}
+
+/// A ULX3S design with nothing but the PLL and a counter: `led[0]` is the PLL's lock (and
+/// `btn_n`), `led[1..2]` the counter's top bits (`led[2]` toggles every 2^26 core cycles:
+/// about 1.5 s at 25 MHz, so the core clock can be checked by eye). It runs the clocking (PLL,
+/// constraints, the board flow) through the real tools while the full top does not fit.
+#[derive(LogicBlock)]
+pub struct Ulx3sPllCheck {
+    pub clk_25mhz: Signal<In, Clock>,
+    pub btn_n: Signal<In, Bit>,
+    pub led: Signal<Out, Bits<3>>,
+    pll: Ecp5Pll,
+    count: DFF<Bits<27>>,
+}
+
+impl Logic for Ulx3sPllCheck {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.pll.clock_in.next = self.clk_25mhz.val();
+        self.count.clock.next = self.pll.clock_out.val();
+        self.count.d.next = self.count.q.val() + 1;
+        self.led.next = self.count.q.val().get_bits::<3>(24).replace_bit(0, self.pll.locked.val() && self.btn_n.val());
+    }
+}
+
+/// Verilog of [`Ulx3sPllCheck`] (module `ulx3s_pll_check`) at `config.core_clock_mhz`.
+pub fn pll_check_verilog(config: &Config) -> Result<String, String> {
+    let clock = core_clock(Board::Ulx3s, config)?;
+    let mut top = Ulx3sPllCheck {
+        clk_25mhz: Default::default(),
+        btn_n: Default::default(),
+        led: Default::default(),
+        pll: Ecp5Pll::new(clock),
+        count: Default::default(),
+    };
+    smsync_hdl::common::try_verilog_named(&mut top, "ulx3s_pll_check").map_err(|e| e.to_string())
 }
 
 /// The supported boards.
@@ -299,6 +344,44 @@ impl Board {
         }
     }
 
+    /// The constraints of a build whose PLL is set to `clock`: the board's file, then a generated
+    /// line stating the core clock on the PLL's output (the tools would derive the same from the
+    /// PLL's dividers; stating it makes the file say what the design is timed at).
+    pub fn constraints_for(self, clock: &PllSetting) -> String {
+        let generated = match self {
+            // yosys flattens the PLL wrapper `pll`: its output net is `pll.clock_out`.
+            Board::Ulx3s => format!("FREQUENCY NET \"pll.clock_out\" {} MHZ;", pll::mhz(clock.fout)),
+            Board::Arty => format!(
+                "create_generated_clock -name core_clk -source [get_pins pll/pll_i/CLKIN1] -multiply_by {} \
+                 -divide_by {} [get_pins pll/pll_i/CLKOUT0];",
+                clock.feedback_div,
+                clock.input_div * clock.output_div
+            ),
+        };
+        let comment = if self == Board::Ulx3s { "#" } else { "##" };
+        format!(
+            "{}\n{comment} Generated for this build: the core clock, {}.\n{generated}\n",
+            self.constraint_text().trim_end(),
+            clock.describe()
+        )
+    }
+
+    /// The board's oscillator (MHz), the PLL's input.
+    pub fn oscillator_mhz(self) -> f64 {
+        match self {
+            Board::Ulx3s => 25.0,
+            Board::Arty => 100.0,
+        }
+    }
+
+    /// The PLL family of the board's FPGA (the Arty A7-100T is the -1 speed grade).
+    pub fn pll_rules(self) -> &'static pll::PllRules {
+        match self {
+            Board::Ulx3s => &pll::ECP5_EHXPLLL,
+            Board::Arty => &pll::XC7_PLLE2_SPEED1,
+        }
+    }
+
     pub fn parse(name: &str) -> Result<Board, String> {
         Board::ALL
             .into_iter()
@@ -307,9 +390,18 @@ impl Board {
     }
 }
 
-/// Verilog of `board`'s top-level for `config`, with `cpb` core cycles per UART bit (see
-/// [`cycles_per_bit`]). The top's shape is a set of const generics; the board tops are
-/// instantiated for 8-byte copy ports (the fpga-small shape) and 10..=12 shared-RAM address bits.
+/// The PLL setting that makes `config.core_clock_mhz` on `board`, or why it cannot.
+pub fn core_clock(board: Board, config: &Config) -> Result<PllSetting, String> {
+    pll::solve(board.pll_rules(), board.oscillator_mhz(), config.core_clock_mhz as f64, "core_clock_mhz")
+        .map_err(|e| format!("board `{}`: {e}", board.name()))
+}
+
+/// Verilog of `board`'s top-level for `config`, its core clock from the PLL at
+/// `config.core_clock_mhz` ([`core_clock`]) and `cpb` core cycles per UART bit (see
+/// [`cycles_per_bit`]; the simulated board uses a few). The vendor PLL primitive is instantiated,
+/// not defined: simulation appends [`pll::SIM_PRIMITIVES`]. The top's shape is a set of const
+/// generics; the board tops are instantiated for 8-byte copy ports (the fpga-small shape) and
+/// 10..=12 shared-RAM address bits.
 pub fn board_verilog(board: Board, config: &Config, cpb: u32) -> Result<String, String> {
     if config.copy_port_bytes != 8 {
         return Err(format!(
@@ -317,9 +409,11 @@ pub fn board_verilog(board: Board, config: &Config, cpb: u32) -> Result<String, 
             config.copy_port_bytes
         ));
     }
+    let clock = core_clock(board, config)?;
     if !(2..=65535).contains(&cpb) {
         return Err(format!(
-            "UART cycles per bit {cpb} outside 2..=65535 (baud rate too high or too low for the 25 MHz core clock)"
+            "UART cycles per bit {cpb} outside 2..=65535 (baud rate too high or too low for the {} MHz core clock)",
+            pll::mhz(clock.fout)
         ));
     }
     if smsync_hdl::copy_engine::thread_bits(config) > 15 {
@@ -330,8 +424,8 @@ pub fn board_verilog(board: Board, config: &Config, cpb: u32) -> Result<String, 
     macro_rules! inst {
         ($($a:literal),*) => {
             match (board, a) {
-                $((Board::Ulx3s, $a) => smsync_hdl::common::try_verilog_named(&mut Ulx3sTop::<$a, 64, 8, 128, 16>::new(config, cpb), module),
-                  (Board::Arty, $a) => smsync_hdl::common::try_verilog_named(&mut ArtyTop::<$a, 64, 8, 128, 16>::new(config, cpb), module),)*
+                $((Board::Ulx3s, $a) => smsync_hdl::common::try_verilog_named(&mut Ulx3sTop::<$a, 64, 8, 128, 16>::new(config, clock, cpb), module),
+                  (Board::Arty, $a) => smsync_hdl::common::try_verilog_named(&mut ArtyTop::<$a, 64, 8, 128, 16>::new(config, clock, cpb), module),)*
                 (_, other) => return Err(format!("shared RAM needs {other} address bits (the board tops are instantiated for 10..=12, i.e. 16-64 KiB over all CTA slots, to keep this crate quick to build; add the value to `inst!` in fpga/boards/src/board.rs)")),
             }
         };

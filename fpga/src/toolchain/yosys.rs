@@ -58,7 +58,7 @@ impl Yosys {
         let stat = work.join(format!("{top}.{}.stat.json", target.name()));
         let core_stat = work.join(format!("{core}.{}.core-stat.json", target.name()));
         let log = work.join(format!("{top}.{}.yosys.log", target.name()));
-        let mut script = String::new();
+        let mut script = target.cell_library().map(|lib| format!("read_verilog -lib {lib}; ")).unwrap_or_default();
         for s in sources {
             script += &format!("read_verilog {}; ", s.display());
         }

@@ -1,11 +1,15 @@
 //! [`SimBoard`]: the ULX3S board top-level (`smsync_boards`) Verilated, with its UART pins
 //! driven and sampled cycle by cycle by the 8N1 line model. The board's clock port is
 //! `clk_25mhz` (the constraint file's name), so this toggles it itself rather than through
-//! `Harness::tick` (which drives a port called `clock`); the cycle count is kept here.
+//! `Harness::tick` (which drives a port called `clock`); the cycle count is kept here. The
+//! board's EHXPLLL is Verilated from its simulation-only stand-in
+//! (`smsync_boards::pll::SIM_PRIMITIVES`: the output is the input clock, lock after 8 cycles),
+//! so a board cycle is a core cycle.
 
 use super::BoardLink;
 use crate::rtl_unit::build_options;
 use crate::verilator::Harness;
+use smsync_boards::pll::SIM_PRIMITIVES;
 use smsync_boards::protocol::{LineDriver, LineSampler};
 use smsync_boards::{board_verilog, Board};
 use smsync_sim::config::Config;
@@ -38,7 +42,7 @@ impl SimBoard {
     /// Verilator cache) and power it up.
     pub fn new(config: &Config, cpb: u32) -> Result<SimBoard, String> {
         let board = Board::Ulx3s;
-        let verilog = board_verilog(board, config, cpb)?;
+        let verilog = board_verilog(board, config, cpb)? + SIM_PRIMITIVES;
         let vcd = std::env::var("SMSYNC_UART_SIM_VCD").ok();
         let vcd = vcd.as_deref().map(|v| -> Result<(String, u64, u64), String> {
             let parts: Vec<&str> = v.split(':').collect();
