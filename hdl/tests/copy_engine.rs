@@ -757,7 +757,7 @@ fn c_bulk_store_with_cp_mask_and_shared_to_cluster() {
 
 // ---------------------------------------------------------------- directed: reductions
 
-/// cp.reduce.async.bulk (operands per sim/src/units/request.rs): lane 0 of warp 0, CTA 0.
+/// cp.reduce.async.bulk (operands per contract/src/request.rs): lane 0 of warp 0, CTA 0.
 fn reduce(tag: u64, dir: BulkDir, op: AtomOp, dtype: DataType, dst: u64, src: u64, len: u128, mbar: u64) -> Request {
     let mut r = lane_req(tag, 0, 0, 0, Op::CpReduceBulk);
     r.sub = op.code();
@@ -1174,7 +1174,7 @@ impl MapSpec {
     }
 }
 
-/// cp.async.bulk.tensor (operands per sim/src/units/request.rs): lane 0 of warp 0, CTA 0.
+/// cp.async.bulk.tensor (operands per contract/src/request.rs): lane 0 of warp 0, CTA 0.
 fn tensor_req(tag: u64, dir: BulkDir, dims: u32, smem: u64, map: u64, coords: [i32; 5], mbar: u64) -> Request {
     let mut r = lane_req(tag, 0, 0, 0, Op::CpBulkTensor);
     r.sub = dir.code();
