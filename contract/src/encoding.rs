@@ -47,7 +47,7 @@ macro_rules! code_enum {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Unit {
     BarrierFile,
-    Mbarrier,
+    MbarrierAlu,
     AtomicAlu,
     WarpNetwork,
     CopyEngine,
@@ -56,11 +56,11 @@ pub enum Unit {
 
 impl Unit {
     pub const ALL: &'static [Unit] =
-        &[Unit::BarrierFile, Unit::Mbarrier, Unit::AtomicAlu, Unit::WarpNetwork, Unit::CopyEngine, Unit::Lsu];
+        &[Unit::BarrierFile, Unit::MbarrierAlu, Unit::AtomicAlu, Unit::WarpNetwork, Unit::CopyEngine, Unit::Lsu];
     pub fn name(self) -> &'static str {
         match self {
             Unit::BarrierFile => "barrier_file",
-            Unit::Mbarrier => "mbarrier_alu",
+            Unit::MbarrierAlu => "mbarrier_alu",
             Unit::AtomicAlu => "atomic_alu",
             Unit::WarpNetwork => "warp_network",
             Unit::CopyEngine => "copy_engine",
@@ -129,7 +129,7 @@ impl Op {
     pub const fn unit(self) -> Unit {
         match self.code() {
             0x00..=0x07 => Unit::BarrierFile,
-            0x08..=0x17 => Unit::Mbarrier,
+            0x08..=0x17 => Unit::MbarrierAlu,
             0x18..=0x1f => Unit::AtomicAlu,
             0x20..=0x2f => Unit::WarpNetwork,
             0x30..=0x3b => Unit::CopyEngine,

@@ -1,8 +1,8 @@
 //! atomic_alu: the RTL of the atomic ALU (atom, red, red.async), compared against the golden
-//! `smsync_sim::units::atomic::AtomicAlu` (PTX ISA §9.7.13.5 atom, §9.7.13.6 red, §9.7.13.7 red.async).
+//! `smsync_sim::units::atomic_alu::AtomicAlu` (PTX ISA §9.7.13.5 atom, §9.7.13.6 red, §9.7.13.7 red.async).
 //!
 //! * [`element`]: `AtomicElement`, the combinational new-value function of one element
-//!   (`smsync_sim::units::atomic::element`), shared with the copy engine's bulk reductions.
+//!   (`smsync_sim::units::atomic_alu::element`), shared with the copy engine's bulk reductions.
 //! * [`float_add`]: `FloatAdder<W>`, the IEEE add (round-to-nearest-even) used by the element.
 //! * [`group`]: `GroupLane`, one extra lane of a coalesced step (its own element datapath).
 //! * [`AtomicAlu`] (this file): the warp-request sequencer around the element datapaths and one

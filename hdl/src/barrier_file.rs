@@ -1,6 +1,6 @@
 //! Named-barrier file: `config.named_barriers` barriers per CTA slot × `config.cta_slots`
 //! (bar/barrier sync, arrive, red.popc/and/or, and warp exit), the RTL of
-//! `smsync_sim::units::barrier` (digest §2). Same behaviour and error codes as the golden unit.
+//! `smsync_sim::units::barrier_file` (digest §2). Same behaviour and error codes as the golden unit.
 //!
 //! # Structure
 //!

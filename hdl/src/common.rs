@@ -251,7 +251,7 @@ mod tests {
     #[test]
     fn unit_ranges_follow_the_table() {
         assert_eq!(unit_op_range(Unit::BarrierFile), Some((0x00, 0x07)));
-        assert_eq!(unit_op_range(Unit::Mbarrier), Some((0x08, 0x17)));
+        assert_eq!(unit_op_range(Unit::MbarrierAlu), Some((0x08, 0x17)));
         assert_eq!(unit_of_code(Op::Atom.code()), Unit::AtomicAlu);
         assert_eq!(unit_of_code(0x3f), Unit::Lsu);
         assert_eq!(op_code(Op::ShflSync).index(), 0x27);

@@ -3,7 +3,7 @@
 //! cp.async.bulk.tensor in tile mode (1d-5d, load with out-of-bounds fill and multicast, store
 //! clipped to the tensor), cp.reduce.async.bulk (to global with bulk groups, to shared::cluster
 //! with complete_tx) and the tensor reduce (`imm2` = AtomOp + 1). Behaviour and error codes follow
-//! the golden unit `smsync_sim::units::copy`; numbers come from `smsync_sim::encoding`, and the
+//! the golden unit `smsync_sim::units::copy_engine`; numbers come from `smsync_sim::encoding`, and the
 //! reduce op x type tables are built from the golden `bulk_reduce_legal` / `tensor_reduce_legal`.
 //!
 //! # Structure

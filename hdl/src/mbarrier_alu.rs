@@ -2,7 +2,7 @@
 //! memory, plus the waiter table of suspended `mbarrier.try_wait`s.
 //!
 //! Behaviour, error codes and token bits are those of the golden unit
-//! (`smsync_sim::units::mbarrier`, digest §15); every number comes from
+//! (`smsync_sim::units::mbarrier_alu`, digest §15); every number comes from
 //! `smsync_sim::encoding` (op codes, flag bits, `mbarrier_word` and `state_token` layouts,
 //! `ErrorCode`).
 //!

@@ -37,7 +37,7 @@ pub fn modules(config: &Config) -> Vec<RtlModule> {
         },
         RtlModule {
             module: "mbarrier_alu",
-            unit: Some(Unit::Mbarrier),
+            unit: Some(Unit::MbarrierAlu),
             generate: |c| unit_verilog(MbarrierAlu::new(c), "mbarrier_alu"),
         },
         RtlModule {

@@ -1,5 +1,5 @@
 //! warp_network: the warp-level vote / match / redux / elect / activemask / bar.warp.sync /
-//! shfl.sync network, in rust-hdl. Mirrors `smsync_sim::units::warp`.
+//! shfl.sync network, in rust-hdl. Mirrors `smsync_sim::units::warp_network`.
 //!
 //! ## Ports (one warp-level request in, one response out)
 //!

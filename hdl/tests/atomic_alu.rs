@@ -1,5 +1,5 @@
 //! atomic_alu: the element datapath (`AtomicElement`) against the golden
-//! `smsync_sim::units::atomic::element`, operand triple by operand triple, on every op/type pair
+//! `smsync_sim::units::atomic_alu::element`, operand triple by operand triple, on every op/type pair
 //! `legal()` accepts (random operands biased to float corners, plus directed corners).
 //!
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test atomic_alu`
@@ -8,7 +8,7 @@
 use rust_hdl::prelude::*;
 use smsync_hdl::atomic_alu::element::AtomicElement;
 use smsync_sim::encoding::{AtomOp, DataType};
-use smsync_sim::units::atomic::{element as golden_element, legal};
+use smsync_sim::units::atomic_alu::{element as golden_element, legal};
 use smsync_testkit::hdl_sim::settle;
 use smsync_testkit::{Campaign, Rng};
 
@@ -289,8 +289,8 @@ mod alu {
     use smsync_sim::config::Config;
     use smsync_sim::encoding::{flags, ErrorCode, Op, Space};
     use smsync_sim::memory::{MemorySystem, CLUSTER_BASE, GLOBAL_BASE};
-    use smsync_sim::units::atomic::AtomicAlu as GoldenAlu;
-    use smsync_sim::units::mbarrier::MbarrierUnit;
+    use smsync_sim::units::atomic_alu::AtomicAlu as GoldenAlu;
+    use smsync_sim::units::mbarrier_alu::MbarrierAlu;
     use smsync_sim::units::{Request, Response};
     use smsync_testkit::assert_lint_clean;
     use smsync_testkit::hdl_sim::tick;
@@ -441,7 +441,7 @@ mod alu {
         bench: &mut AluBench,
         golden: &mut GoldenAlu,
         gmem: &mut MemorySystem,
-        mbar: &mut MbarrierUnit,
+        mbar: &mut MbarrierAlu,
         req: &Request,
         ctx: &str,
     ) {
@@ -558,7 +558,7 @@ mod alu {
                 fill(&mut bench.mem, &mut rng);
                 let mut gmem = bench.mem.clone();
                 let mut golden = GoldenAlu::new(&config);
-                let mut mbar = MbarrierUnit::new(&config);
+                let mut mbar = MbarrierAlu::new(&config);
                 for i in 0..count {
                     let req = random_request(&mut rng, &config, &pairs);
                     compare(
@@ -594,7 +594,7 @@ mod alu {
             let mut bench = AluBench::new(&config, 1, 100, 1);
             let mut gmem = bench.mem.clone();
             let mut golden = GoldenAlu::new(&config);
-            let mut mbar = MbarrierUnit::new(&config);
+            let mut mbar = MbarrierAlu::new(&config);
             let mut go = |bench: &mut AluBench, req: &Request, what: &str| {
                 compare(bench, &mut golden, &mut gmem, &mut mbar, req, &format!("{} {what}", config.name))
             };
@@ -671,7 +671,7 @@ mod alu {
             fill(&mut bench.mem, &mut rng);
             let mut gmem = bench.mem.clone();
             let mut golden = GoldenAlu::new(&config);
-            let mut mbar = MbarrierUnit::new(&config);
+            let mut mbar = MbarrierAlu::new(&config);
             let ctx = |what: &str| format!("atomic_lanes {lanes}: {what}");
             // (type, bytes per lane): 32 lanes on consecutive elements, so 16 / bytes lanes per line.
             for (dt, bytes) in [(DataType::U32, 4u64), (DataType::F16, 2), (DataType::F64, 8)] {

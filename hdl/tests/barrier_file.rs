@@ -1,6 +1,6 @@
 //! barrier_file: Verilog lint (verilator -Wall, yosys `proc; check -assert`), directed corners,
 //! the bar.sync release latency, and a request-by-request comparison with the golden unit
-//! (`smsync_sim::units::barrier`) on random converged warp requests.
+//! (`smsync_sim::units::barrier_file`) on random converged warp requests.
 //!
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test barrier_file`.
 
@@ -9,7 +9,7 @@ use smsync_hdl::barrier_file::BarrierFile;
 use smsync_hdl::common::try_verilog_named;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, ErrorCode, Op};
-use smsync_sim::units::barrier::BarrierFile as GoldenBarrierFile;
+use smsync_sim::units::barrier_file::BarrierFile as GoldenBarrierFile;
 use smsync_sim::units::{Request, Response, TraceEvent};
 use smsync_testkit::hdl_sim::{settle, tick};
 use smsync_testkit::{assert_lint_clean, Campaign, Rng};

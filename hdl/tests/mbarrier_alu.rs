@@ -1,5 +1,5 @@
 //! mbarrier_alu: Verilog lint (verilator -Wall, yosys `proc; check -assert`), directed corners,
-//! and a lane-op by lane-op comparison with the golden unit (`smsync_sim::units::mbarrier`) on
+//! and a lane-op by lane-op comparison with the golden unit (`smsync_sim::units::mbarrier_alu`) on
 //! random request streams issued one per cycle (so the forwarding path is exercised).
 //!
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test mbarrier_alu`.
@@ -10,7 +10,7 @@ use smsync_hdl::mbarrier_alu::MbarrierAlu;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, mbarrier_word, state_token, ErrorCode, Op};
 use smsync_sim::memory::MemorySystem;
-use smsync_sim::units::mbarrier::MbarrierUnit;
+use smsync_sim::units::mbarrier_alu::MbarrierAlu;
 use smsync_sim::units::{Request, Response, TraceEvent};
 use smsync_testkit::hdl_sim::{settle, tick};
 use smsync_testkit::{assert_lint_clean, Campaign, Rng};
@@ -473,7 +473,7 @@ fn throughput_one_op_per_cycle() {
 
 /// The golden side: the golden unit plus what the test must know to generate legal requests.
 struct Golden {
-    unit: MbarrierUnit,
+    unit: MbarrierAlu,
     mem: MemorySystem,
     tag: u64,
     /// Phases completed per (slot, addr) (from the golden trace events).
@@ -488,7 +488,7 @@ struct Golden {
 impl Golden {
     fn new(cfg: &Config) -> Golden {
         Golden {
-            unit: MbarrierUnit::new(cfg),
+            unit: MbarrierAlu::new(cfg),
             mem: MemorySystem::new(4096, cfg.cta_slots as usize, cfg.shared_bytes as usize),
             tag: 0,
             phase: HashMap::new(),

@@ -2,7 +2,7 @@
 //! activemask/bar.warp.sync/shfl.sync semantics.
 //!
 //! Random requests are compared response by response with the golden unit
-//! `smsync_sim::units::warp` (its per-request responses merged per rendezvous); directed tests use
+//! `smsync_sim::units::warp_network` (its per-request responses merged per rendezvous); directed tests use
 //! hand-computed expectations.
 //!
 //! Random campaigns: SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test warp_network
@@ -151,13 +151,13 @@ impl Dut {
 /// completed rendezvous with one response covering every arrived lane. `Golden::submit` merges
 /// the golden responses of one submission into that form.
 struct Golden {
-    unit: smsync_sim::units::warp::WarpNetwork,
+    unit: smsync_sim::units::warp_network::WarpNetwork,
     tag: u64,
 }
 
 impl Golden {
     fn new(cfg: &Config) -> Golden {
-        Golden { unit: smsync_sim::units::warp::WarpNetwork::new(cfg), tag: 0 }
+        Golden { unit: smsync_sim::units::warp_network::WarpNetwork::new(cfg), tag: 0 }
     }
     fn submit(&mut self, r: &Req) -> Option<Resp> {
         self.tag += 1;

@@ -450,7 +450,7 @@ fn atomic_operand(rng: &mut Rng, dt: DataType) -> u128 {
 /// request conflict (serialized in lane order on both sides); now and then a misaligned or
 /// out-of-range lane.
 fn atomic_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
-    use smsync_sim::units::atomic::legal;
+    use smsync_sim::units::atomic_alu::legal;
     let warps = p.cfg.max_warps_per_cta as u16;
     let slots = p.cfg.cta_slots as u16;
     let half = |dt: DataType| matches!(dt, DataType::F16 | DataType::Bf16 | DataType::F16x2 | DataType::Bf16x2);

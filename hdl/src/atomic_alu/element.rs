@@ -1,6 +1,6 @@
 //! The element datapath of the atomic ALU: the new memory value of one element of an atom / red /
 //! red.async / cp.reduce.async.bulk, bit for bit as the golden
-//! `smsync_sim::units::atomic::element(op, dtype, r, s, t, ftz_f32)`. Purely combinational.
+//! `smsync_sim::units::atomic_alu::element(op, dtype, r, s, t, ftz_f32)`. Purely combinational.
 //!
 //! # Ports of `AtomicElement`
 //!

@@ -475,7 +475,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
         assert!(D == 8 * B && RD == 8 * R, "SyncUnitCore: D = 8 B and RD = 8 R");
         let range = |u: Unit| unit_op_range(u).expect("every unit has ops in the encoding table");
         let (bar_first, bar_last) = range(Unit::BarrierFile);
-        let (mb_first, mb_last) = range(Unit::Mbarrier);
+        let (mb_first, mb_last) = range(Unit::MbarrierAlu);
         let (wn_first, wn_last) = range(Unit::WarpNetwork);
         let (at_first, at_last) = range(Unit::AtomicAlu);
         let (ce_first, ce_last) = range(Unit::CopyEngine);

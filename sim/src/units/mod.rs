@@ -5,14 +5,14 @@
 /// The request/response types are part of the contract with the RTL (`smsync-contract`).
 pub use smsync_contract::request;
 
-pub mod atomic;
-pub mod barrier;
-pub mod copy;
+pub mod atomic_alu;
+pub mod barrier_file;
+pub mod copy_engine;
 pub mod float;
-pub mod mbarrier;
+pub mod mbarrier_alu;
 pub mod space;
 pub mod tensormap;
-pub mod warp;
+pub mod warp_network;
 
 pub use request::{LaneOps, Request, Response, TraceEvent, WARP};
 
@@ -65,7 +65,7 @@ pub struct BackendFailure {
 pub struct GoldenUnits {
     pub config: Config,
     pub barrier: barrier::BarrierFile,
-    pub mbarrier: mbarrier::MbarrierUnit,
+    pub mbarrier: mbarrier::MbarrierAlu,
     pub atomic: atomic::AtomicAlu,
     pub warp: warp::WarpNetwork,
     pub copy: copy::CopyEngine,
@@ -77,7 +77,7 @@ impl GoldenUnits {
         GoldenUnits {
             config: config.clone(),
             barrier: barrier::BarrierFile::new(config),
-            mbarrier: mbarrier::MbarrierUnit::new(config),
+            mbarrier: mbarrier::MbarrierAlu::new(config),
             atomic: atomic::AtomicAlu::new(config),
             warp: warp::WarpNetwork::new(config),
             copy: copy::CopyEngine::new(config),
@@ -119,7 +119,7 @@ impl SyncUnit for GoldenUnits {
                     self.warp.submit(req, out);
                 }
             }
-            Unit::Mbarrier => self.mbarrier.submit(req, mem, out, &mut events),
+            Unit::MbarrierAlu => self.mbarrier.submit(req, mem, out, &mut events),
             Unit::AtomicAlu => self.atomic.submit(req, mem, &mut self.mbarrier, out, &mut events),
             Unit::WarpNetwork => self.warp.submit(req, out),
             Unit::CopyEngine => self.copy.submit(req, mem, &mut self.mbarrier, out, &mut events),
@@ -154,7 +154,7 @@ impl SyncUnit for GoldenUnits {
 /// Plain ld.shared / st.shared through the LSU port. `imm` is the access size in bytes per vector
 /// element and `vec` the element count; lane `a` holds the store data (little-endian, packed).
 /// A plain access that overlaps a live mbarrier object is undefined behaviour and reported.
-fn lsu(req: &Request, mem: &mut MemorySystem, mbar: &mbarrier::MbarrierUnit, out: &mut Vec<Response>) {
+fn lsu(req: &Request, mem: &mut MemorySystem, mbar: &mbarrier::MbarrierAlu, out: &mut Vec<Response>) {
     let size = req.imm as usize * req.vec as usize;
     let mut resp = Response::to(req, req.active_mask);
     for lane in req.active_lanes() {

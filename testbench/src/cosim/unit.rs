@@ -360,7 +360,7 @@ impl SyncUnit for CosimUnit {
         }
         self.sync_mirror(mem);
         // Same-address lanes serialize only where lanes address memory words.
-        let word_unit = matches!(req.op.unit(), Unit::AtomicAlu | Unit::Mbarrier | Unit::Lsu);
+        let word_unit = matches!(req.op.unit(), Unit::AtomicAlu | Unit::MbarrierAlu | Unit::Lsu);
         self.counts.on_request(req, if word_unit { same_address_lanes(req) } else { 0 });
         self.inflight.insert(req.tag, InFlight { req: req.clone(), rtl_lanes: 0 });
 

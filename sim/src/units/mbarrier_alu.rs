@@ -8,7 +8,7 @@
 //!
 //! Beside the word, a side table keeps what the hardware cannot see but the golden model must check:
 //! * which objects are live (init'ed and not inval'ed), for the "plain access to a live mbarrier"
-//!   rule ([`MbarrierUnit::overlaps_live`], used by the LSU path, the atomic ALU and the copy engine);
+//!   rule ([`MbarrierAlu::overlaps_live`], used by the LSU path, the atomic ALU and the copy engine);
 //! * the full phase counter, and the phase in which each thread received its latest token, so that a
 //!   thread testing its own token two or more phases old is flagged (`MbStaleToken`). A token that
 //!   is not the thread's latest (for instance one passed through memory) is judged by its parity only.
@@ -25,7 +25,7 @@
 //! while one is free and answers the other lanes False at once.
 //!
 //! Timeouts (PTX: a suspended thread resumes when the phase completes "or the time limit expires"):
-//! * when no warp can run ([`MbarrierUnit::wake_waiters`] with `timeout = true`, the executor's idle
+//! * when no warp can run ([`MbarrierAlu::wake_waiters`] with `timeout = true`, the executor's idle
 //!   tick), every suspended try_wait answers False;
 //! * a try_wait suspended for [`WAITER_TIMEOUT_TICKS`] unit ticks answers False even while other
 //!   warps run. Without this, warps spinning on try_waits that found the table full keep the machine
@@ -85,7 +85,7 @@ struct Waiter {
     age: u32,
 }
 
-pub struct MbarrierUnit {
+pub struct MbarrierAlu {
     cluster_size: u32,
     waiter_capacity: usize,
     live: Vec<BTreeMap<u64, LiveObject>>,
@@ -100,9 +100,9 @@ enum LaneResult {
     Suspend(WaitingLane),
 }
 
-impl MbarrierUnit {
+impl MbarrierAlu {
     pub fn new(config: &Config) -> Self {
-        MbarrierUnit {
+        MbarrierAlu {
             cluster_size: config.cluster_size,
             waiter_capacity: config.mbarrier_waiters as usize,
             live: (0..config.cta_slots).map(|_| BTreeMap::new()).collect(),

@@ -7,7 +7,7 @@ mod units_common;
 
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, Op};
-use smsync_sim::units::mbarrier::WAITER_TIMEOUT_TICKS;
+use smsync_sim::units::mbarrier_alu::WAITER_TIMEOUT_TICKS;
 use units_common::*;
 
 const M: u64 = 0x40;

@@ -365,7 +365,7 @@ fn c107_bulk_reduce_type_table() {
         (AtomOp::Inc, DataType::U64, true, false),
         (AtomOp::Max, DataType::F32, true, false),
     ] {
-        let legal = smsync_sim::units::copy::bulk_reduce_legal(op, dt, to_global, false);
+        let legal = smsync_sim::units::copy_engine::bulk_reduce_legal(op, dt, to_global, false);
         assert_eq!(legal, ok, "{op:?} {dt:?} global={to_global}");
     }
     let r = reduce(&mut b, AtomOp::Max, DataType::F32, false);

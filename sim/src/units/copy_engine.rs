@@ -39,8 +39,8 @@
 
 use std::collections::HashMap;
 
-use super::atomic::element;
-use super::mbarrier::MbarrierUnit;
+use super::atomic_alu::element;
+use super::mbarrier_alu::MbarrierAlu;
 use super::space::{resolve_shared, slot_of_rank};
 use super::tensormap::TensorMap;
 use super::{Request, Response, TraceEvent};
@@ -231,7 +231,7 @@ impl CopyEngine {
         &mut self,
         req: &Request,
         mem: &mut MemorySystem,
-        mbar: &mut MbarrierUnit,
+        mbar: &mut MbarrierAlu,
         out: &mut Vec<Response>,
         events: &mut Vec<TraceEvent>,
     ) {
@@ -282,7 +282,7 @@ impl CopyEngine {
             .all(|l| self.pending_groups((req.cta, req.warp, l as u8), bulk, bulk && req.has(flags::MOD_A)) <= n)
     }
 
-    fn shared_dst(&self, mem: &MemorySystem, mbar: &MbarrierUnit, loc: Loc, len: u64) -> Result<(), ErrorCode> {
+    fn shared_dst(&self, mem: &MemorySystem, mbar: &MbarrierAlu, loc: Loc, len: u64) -> Result<(), ErrorCode> {
         check_range(mem, loc, len)?;
         if let Loc::Shared(slot, off) = loc {
             if mbar.overlaps_live(slot as u16, off, len) {
@@ -298,7 +298,7 @@ impl CopyEngine {
         req: &Request,
         lane: usize,
         mem: &MemorySystem,
-        mbar: &MbarrierUnit,
+        mbar: &MbarrierAlu,
         len: u64,
         mask: u128,
     ) -> Result<LoadTargets, ErrorCode> {
@@ -331,7 +331,7 @@ impl CopyEngine {
         req: &Request,
         lane: usize,
         mem: &mut MemorySystem,
-        mbar: &mut MbarrierUnit,
+        mbar: &mut MbarrierAlu,
     ) -> Result<(), ErrorCode> {
         let ops = req.lanes[lane];
         let thread = (req.cta, req.warp, lane as u8);
@@ -563,7 +563,7 @@ impl CopyEngine {
     pub fn tick(
         &mut self,
         mem: &mut MemorySystem,
-        mbar: &mut MbarrierUnit,
+        mbar: &mut MbarrierAlu,
         idle: bool,
         out: &mut Vec<Response>,
         events: &mut Vec<TraceEvent>,
@@ -619,7 +619,7 @@ impl CopyEngine {
     fn fire_arrives(
         &mut self,
         mem: &mut MemorySystem,
-        mbar: &mut MbarrierUnit,
+        mbar: &mut MbarrierAlu,
         out: &mut Vec<Response>,
         events: &mut Vec<TraceEvent>,
     ) {

@@ -34,7 +34,7 @@
 //! in the executing CTA, or `a` and `mbar` in different CTAs, is `RedAsyncTarget` (item 97).
 
 use super::float::{f32_add, f64_add, half_add, half_minmax, Half};
-use super::mbarrier::MbarrierUnit;
+use super::mbarrier_alu::MbarrierAlu;
 use super::space::resolve_shared;
 use super::TraceEvent;
 use super::{Request, Response};
@@ -165,7 +165,7 @@ impl AtomicAlu {
         &mut self,
         req: &Request,
         mem: &mut MemorySystem,
-        mbar: &mut MbarrierUnit,
+        mbar: &mut MbarrierAlu,
         out: &mut Vec<Response>,
         events: &mut Vec<TraceEvent>,
     ) {
@@ -206,7 +206,7 @@ impl AtomicAlu {
         &self,
         req: &Request,
         mem: &mut MemorySystem,
-        mbar: &mut MbarrierUnit,
+        mbar: &mut MbarrierAlu,
         out: &mut Vec<Response>,
         events: &mut Vec<TraceEvent>,
     ) {
@@ -229,7 +229,7 @@ impl AtomicAlu {
         op: AtomOp,
         lane: usize,
         mem: &mut MemorySystem,
-        mbar: &mut MbarrierUnit,
+        mbar: &mut MbarrierAlu,
         events: &mut Vec<TraceEvent>,
     ) -> Result<(), ErrorCode> {
         let ops = req.lanes[lane];
@@ -259,7 +259,7 @@ impl AtomicAlu {
         op: AtomOp,
         lane: usize,
         mem: &mut MemorySystem,
-        mbar: &MbarrierUnit,
+        mbar: &MbarrierAlu,
     ) -> Result<u128, ErrorCode> {
         let ops = req.lanes[lane];
         let elem = req.dtype.bytes() as usize;
