@@ -20,7 +20,7 @@ pub mod lower;
 pub mod machine;
 pub mod rng;
 pub mod tmap;
-pub mod warp_network;
+pub mod warp;
 
 pub use error::{ExecError, Site};
 pub use launch::{BufferSpec, ElemType, Launch, ParamValue};
