@@ -114,6 +114,7 @@ fn pll_check_top_is_timed_at_the_pll_clock_on_the_ulx3s() {
         out: out.clone(),
         timeout: std::time::Duration::from_secs(600),
         command: "gen/tests/board_uart.rs".into(),
+        progress: smsync_progress::Mode::Quiet,
     };
     let report = smsync_fpga::board_flow::run(&input).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{}", report.to_markdown());

@@ -290,7 +290,7 @@ mod alu {
     use smsync_sim::encoding::{flags, ErrorCode, Op, Space};
     use smsync_sim::memory::{MemorySystem, CLUSTER_BASE, GLOBAL_BASE};
     use smsync_sim::units::atomic_alu::AtomicAlu as GoldenAlu;
-    use smsync_sim::units::mbarrier_alu::MbarrierAlu;
+    use smsync_sim::units::mbarrier_alu::MbarrierAlu as GoldenMbarrierAlu;
     use smsync_sim::units::{Request, Response};
     use smsync_testkit::assert_lint_clean;
     use smsync_testkit::hdl_sim::tick;
@@ -441,7 +441,7 @@ mod alu {
         bench: &mut AluBench,
         golden: &mut GoldenAlu,
         gmem: &mut MemorySystem,
-        mbar: &mut MbarrierAlu,
+        mbar: &mut GoldenMbarrierAlu,
         req: &Request,
         ctx: &str,
     ) {
@@ -558,7 +558,7 @@ mod alu {
                 fill(&mut bench.mem, &mut rng);
                 let mut gmem = bench.mem.clone();
                 let mut golden = GoldenAlu::new(&config);
-                let mut mbar = MbarrierAlu::new(&config);
+                let mut mbar = GoldenMbarrierAlu::new(&config);
                 for i in 0..count {
                     let req = random_request(&mut rng, &config, &pairs);
                     compare(
@@ -594,7 +594,7 @@ mod alu {
             let mut bench = AluBench::new(&config, 1, 100, 1);
             let mut gmem = bench.mem.clone();
             let mut golden = GoldenAlu::new(&config);
-            let mut mbar = MbarrierAlu::new(&config);
+            let mut mbar = GoldenMbarrierAlu::new(&config);
             let mut go = |bench: &mut AluBench, req: &Request, what: &str| {
                 compare(bench, &mut golden, &mut gmem, &mut mbar, req, &format!("{} {what}", config.name))
             };
@@ -671,7 +671,7 @@ mod alu {
             fill(&mut bench.mem, &mut rng);
             let mut gmem = bench.mem.clone();
             let mut golden = GoldenAlu::new(&config);
-            let mut mbar = MbarrierAlu::new(&config);
+            let mut mbar = GoldenMbarrierAlu::new(&config);
             let ctx = |what: &str| format!("atomic_lanes {lanes}: {what}");
             // (type, bytes per lane): 32 lanes on consecutive elements, so 16 / bytes lanes per line.
             for (dt, bytes) in [(DataType::U32, 4u64), (DataType::F16, 2), (DataType::F64, 8)] {

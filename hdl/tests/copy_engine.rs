@@ -5,7 +5,7 @@
 //!
 //! The block runs in rust-hdl's simulator. The bench models the three memory-side ports: global
 //! memory (requests granted at once, read data returned in order after `latency` cycles), shared
-//! memory (1R1W, read data next cycle) and the mbarrier unit (the golden `MbarrierAlu` applied to
+//! memory (1R1W, read data next cycle) and the mbarrier unit (the golden `GoldenMbarrierAlu` applied to
 //! the engine's complete_tx / arrive-on / +1 events).
 //!
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=10000 cargo test -p smsync-hdl --test copy_engine`.
@@ -16,7 +16,7 @@ use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, mbarrier_word, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
 use smsync_sim::memory::{MemorySystem, GLOBAL_BASE};
 use smsync_sim::units::copy_engine::{bulk_reduce_legal, CopyEngine as GoldenCopy};
-use smsync_sim::units::mbarrier_alu::MbarrierAlu;
+use smsync_sim::units::mbarrier_alu::MbarrierAlu as GoldenMbarrierAlu;
 use smsync_sim::units::{Request, Response, TraceEvent};
 use smsync_testkit::hdl_sim::settle;
 use smsync_testkit::{assert_lint_clean, Campaign, Rng};
@@ -77,7 +77,7 @@ struct Trace {
 struct Bench<const D: usize, const B: usize, const T: usize> {
     uut: CopyEngine<D, B, T>,
     mem: MemorySystem,
-    mbar: MbarrierAlu,
+    mbar: GoldenMbarrierAlu,
     latency: u64,
     cycle: u64,
     /// (due cycle, aligned address) of global reads in flight.
@@ -99,7 +99,7 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
         let mut b = Bench {
             uut,
             mem,
-            mbar: MbarrierAlu::new(config),
+            mbar: GoldenMbarrierAlu::new(config),
             latency,
             cycle: 0,
             reads: VecDeque::new(),
@@ -295,7 +295,7 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
 
 struct Golden {
     copy: GoldenCopy,
-    mbar: MbarrierAlu,
+    mbar: GoldenMbarrierAlu,
     mem: MemorySystem,
     responses: Vec<Response>,
     events: Vec<TraceEvent>,
@@ -305,7 +305,7 @@ impl Golden {
     fn new(config: &Config) -> Golden {
         Golden {
             copy: GoldenCopy::new(config),
-            mbar: MbarrierAlu::new(config),
+            mbar: GoldenMbarrierAlu::new(config),
             mem: MemorySystem::new(GLOBAL_BYTES, config.cta_slots as usize, config.shared_bytes as usize),
             responses: Vec::new(),
             events: Vec::new(),
@@ -348,7 +348,7 @@ fn cp_async(tag: u64, lane: usize, dst: u64, src: u64, cp: u32, src_size: u128, 
     r
 }
 
-fn init_mbarrier(mem: &mut MemorySystem, mbar: &mut MbarrierAlu, slot: u16, off: u64, count: u128) {
+fn init_mbarrier(mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu, slot: u16, off: u64, count: u128) {
     let mut r = Request::new(0, slot, 0, Op::MbInit);
     r.active_mask = 1;
     r.lanes[0].addr = off;
@@ -359,7 +359,7 @@ fn init_mbarrier(mem: &mut MemorySystem, mbar: &mut MbarrierAlu, slot: u16, off:
     assert_eq!(out[0].error, ErrorCode::None);
 }
 
-fn expect_tx(mem: &mut MemorySystem, mbar: &mut MbarrierAlu, slot: u16, off: u64, tx: u128) {
+fn expect_tx(mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu, slot: u16, off: u64, tx: u128) {
     let mut r = Request::new(0, slot, 0, Op::MbExpectTx);
     r.active_mask = 1;
     r.lanes[0].addr = off;
@@ -389,7 +389,7 @@ fn small_config() -> Config {
 /// drained before the next on the golden side; compare responses, memories and events.
 fn compare(
     config: &Config,
-    setup: impl Fn(&mut MemorySystem, &mut MbarrierAlu),
+    setup: impl Fn(&mut MemorySystem, &mut GoldenMbarrierAlu),
     reqs: &[Request],
     latency: u64,
 ) -> (Small, Golden) {
@@ -402,7 +402,7 @@ fn compare(
 /// shared memory) is still compared.
 fn compare_with(
     config: &Config,
-    setup: impl Fn(&mut MemorySystem, &mut MbarrierAlu),
+    setup: impl Fn(&mut MemorySystem, &mut GoldenMbarrierAlu),
     reqs: &[Request],
     latency: u64,
     tx_events: bool,
@@ -608,7 +608,7 @@ fn c_cp_async_mbarrier_arrive_noinc_vs_inc() {
     let c = small_config();
     for noinc in [false, true] {
         let mb = 0x40;
-        let setup = |mem: &mut MemorySystem, mbar: &mut MbarrierAlu| init_mbarrier(mem, mbar, 0, mb, 1);
+        let setup = |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| init_mbarrier(mem, mbar, 0, mb, 1);
         let mut arrive = lane_req(3, 0, 0, 0, Op::MbCpAsyncArrive);
         arrive.lanes[0].addr = mb;
         if noinc {
@@ -634,7 +634,7 @@ fn c_cp_async_mbarrier_arrive_back_to_back_lanes() {
         let mb = 0x40;
         let lanes = 5usize;
         let count: u128 = if noinc { lanes as u128 } else { 1 };
-        let setup = move |mem: &mut MemorySystem, mbar: &mut MbarrierAlu| init_mbarrier(mem, mbar, 0, mb, count);
+        let setup = move |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| init_mbarrier(mem, mbar, 0, mb, count);
         let mut reqs = Vec::new();
         for lane in 0..lanes {
             let mut arrive = lane_req(10 + lane as u64, 0, 0, lane, Op::MbCpAsyncArrive);
@@ -703,7 +703,7 @@ fn bulk(tag: u64, dir: BulkDir, dst: u64, src: u64, len: u128, mbar: u64) -> Req
 fn c_bulk_copy_complete_tx_count() {
     let c = small_config();
     let mb = 0x8;
-    let setup = |mem: &mut MemorySystem, mbar: &mut MbarrierAlu| {
+    let setup = |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| {
         init_mbarrier(mem, mbar, 0, mb, 1);
         expect_tx(mem, mbar, 0, mb, 16 + 272 + 1024);
     };
@@ -724,7 +724,7 @@ fn c_bulk_copy_complete_tx_count() {
 fn c_bulk_store_with_cp_mask_and_shared_to_cluster() {
     let c = small_config();
     let mb = 0x8;
-    let setup = |mem: &mut MemorySystem, mbar: &mut MbarrierAlu| {
+    let setup = |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| {
         init_mbarrier(mem, mbar, 0, mb, 1);
         for (i, b) in mem.shared[0].bytes.iter_mut().enumerate().skip(0x100).take(0x400) {
             *b = (i * 7 + 3) as u8;
@@ -772,7 +772,7 @@ fn reduce(tag: u64, dir: BulkDir, op: AtomOp, dtype: DataType, dst: u64, src: u6
 
 /// Shared memory with values that exercise every reduction: small and large integers, signs,
 /// f32 subnormals / NaN / infinities (float bytes come from the same pattern).
-fn reduce_setup(mem: &mut MemorySystem, mbar: &mut MbarrierAlu) {
+fn reduce_setup(mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu) {
     init_mbarrier(mem, mbar, 0, 0x10, 1);
     expect_tx(mem, mbar, 0, 0x10, 1_000_000);
     let mut rng = Rng::new(99);
@@ -1033,7 +1033,7 @@ fn random_streams_match_golden() {
                 eprintln!("{:?} w{} l{} sub{} imm{} imm2{} {:x?}", r.op, r.warp, l, r.sub, r.imm, r.imm2, r.lanes[l]);
             }
         }
-        let setup = |mem: &mut MemorySystem, mbar: &mut MbarrierAlu| {
+        let setup = |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| {
             // A never-completing mbarrier receives the bulk loads' complete_tx.
             init_mbarrier(mem, mbar, 0, 0x10, 1);
             expect_tx(mem, mbar, 0, 0x10, 1_000_000);
@@ -1191,8 +1191,8 @@ fn tensor_req(tag: u64, dir: BulkDir, dims: u32, smem: u64, map: u64, coords: [i
 /// Where the directed tests keep their maps (tensor data stays below 0xE000).
 const MAPS: u64 = G + 0xF000;
 
-fn tensor_setup(maps: Vec<MapSpec>, mb_tx: u128) -> impl Fn(&mut MemorySystem, &mut MbarrierAlu) {
-    move |mem: &mut MemorySystem, mbar: &mut MbarrierAlu| {
+fn tensor_setup(maps: Vec<MapSpec>, mb_tx: u128) -> impl Fn(&mut MemorySystem, &mut GoldenMbarrierAlu) {
+    move |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| {
         for (i, m) in maps.iter().enumerate() {
             m.write(mem, MAPS + 128 * i as u64);
         }
@@ -1398,7 +1398,7 @@ fn c_tensor_multicast_matches_golden() {
     let mut c = small_config();
     c.cluster_size = 2;
     let m = MapSpec::d2(G + 0x1000, 40, 20, 160, 16, 6);
-    let setup = move |mem: &mut MemorySystem, mbar: &mut MbarrierAlu| {
+    let setup = move |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| {
         m.write(mem, MAPS);
         for s in 0..2u16 {
             init_mbarrier(mem, mbar, s, 0x10, 1);

@@ -10,7 +10,7 @@ use smsync_hdl::mbarrier_alu::MbarrierAlu;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, mbarrier_word, state_token, ErrorCode, Op};
 use smsync_sim::memory::MemorySystem;
-use smsync_sim::units::mbarrier_alu::MbarrierAlu;
+use smsync_sim::units::mbarrier_alu::MbarrierAlu as GoldenMbarrierAlu;
 use smsync_sim::units::{Request, Response, TraceEvent};
 use smsync_testkit::hdl_sim::{settle, tick};
 use smsync_testkit::{assert_lint_clean, Campaign, Rng};
@@ -473,7 +473,7 @@ fn throughput_one_op_per_cycle() {
 
 /// The golden side: the golden unit plus what the test must know to generate legal requests.
 struct Golden {
-    unit: MbarrierAlu,
+    unit: GoldenMbarrierAlu,
     mem: MemorySystem,
     tag: u64,
     /// Phases completed per (slot, addr) (from the golden trace events).
@@ -488,7 +488,7 @@ struct Golden {
 impl Golden {
     fn new(cfg: &Config) -> Golden {
         Golden {
-            unit: MbarrierAlu::new(cfg),
+            unit: GoldenMbarrierAlu::new(cfg),
             mem: MemorySystem::new(4096, cfg.cta_slots as usize, cfg.shared_bytes as usize),
             tag: 0,
             phase: HashMap::new(),

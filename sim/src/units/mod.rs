@@ -64,11 +64,11 @@ pub struct BackendFailure {
 /// The golden model: untimed and exact; the PTX text is its specification.
 pub struct GoldenUnits {
     pub config: Config,
-    pub barrier: barrier::BarrierFile,
-    pub mbarrier: mbarrier::MbarrierAlu,
-    pub atomic: atomic::AtomicAlu,
-    pub warp: warp::WarpNetwork,
-    pub copy: copy::CopyEngine,
+    pub barrier: barrier_file::BarrierFile,
+    pub mbarrier: mbarrier_alu::MbarrierAlu,
+    pub atomic: atomic_alu::AtomicAlu,
+    pub warp: warp_network::WarpNetwork,
+    pub copy: copy_engine::CopyEngine,
     trace: Option<Vec<TraceEvent>>,
 }
 
@@ -76,11 +76,11 @@ impl GoldenUnits {
     pub fn new(config: &Config) -> GoldenUnits {
         GoldenUnits {
             config: config.clone(),
-            barrier: barrier::BarrierFile::new(config),
-            mbarrier: mbarrier::MbarrierAlu::new(config),
-            atomic: atomic::AtomicAlu::new(config),
-            warp: warp::WarpNetwork::new(config),
-            copy: copy::CopyEngine::new(config),
+            barrier: barrier_file::BarrierFile::new(config),
+            mbarrier: mbarrier_alu::MbarrierAlu::new(config),
+            atomic: atomic_alu::AtomicAlu::new(config),
+            warp: warp_network::WarpNetwork::new(config),
+            copy: copy_engine::CopyEngine::new(config),
             trace: None,
         }
     }
@@ -154,7 +154,7 @@ impl SyncUnit for GoldenUnits {
 /// Plain ld.shared / st.shared through the LSU port. `imm` is the access size in bytes per vector
 /// element and `vec` the element count; lane `a` holds the store data (little-endian, packed).
 /// A plain access that overlaps a live mbarrier object is undefined behaviour and reported.
-fn lsu(req: &Request, mem: &mut MemorySystem, mbar: &mbarrier::MbarrierAlu, out: &mut Vec<Response>) {
+fn lsu(req: &Request, mem: &mut MemorySystem, mbar: &mbarrier_alu::MbarrierAlu, out: &mut Vec<Response>) {
     let size = req.imm as usize * req.vec as usize;
     let mut resp = Response::to(req, req.active_mask);
     for lane in req.active_lanes() {
