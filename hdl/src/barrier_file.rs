@@ -1,6 +1,7 @@
 //! Named-barrier file: `config.named_barriers` barriers per CTA slot × `config.cta_slots`
 //! (bar/barrier sync, arrive, red.popc/and/or, and warp exit), the RTL of
-//! `smsync_sim::units::barrier_file` (digest §2). Same behaviour and error codes as the golden unit.
+//! `smsync_sim::units::barrier_file` (PTX ISA §9.7.13.1). Same behaviour and error codes as the
+//! golden unit.
 //!
 //! # Structure
 //!
@@ -8,23 +9,28 @@
 //!   └ `Vec<CtaBarriers>` (one per CTA slot: live-warp mask, thread limit)
 //!       └ `Vec<NamedBarrier>` (one per barrier id: the round's state and a release register)
 //!
-//! Every barrier sees the broadcast request and a `hit` strobe; it checks the round-dependent
-//! rules itself (red mixed with sync/arrive, two red ops, two thread counts) and updates its
-//! state at the clock edge. Arrivals are per warp; a counted barrier completes when
-//! `arrivals * 32 >= b`, a whole-CTA barrier when every live warp of the CTA has arrived.
+//! Every barrier sees the broadcast (registered) request and a `hit` strobe; it checks the
+//! round-dependent rules itself (red mixed with sync/arrive, two red ops, two thread counts) and
+//! updates its state at the clock edge. Arrivals are per warp; a counted barrier completes when
+//! `arrivals * 32 >= b` (it counts down the arrivals it still needs), a whole-CTA barrier when
+//! every live warp of the CTA has arrived.
 //!
-//! # Cycle behaviour
+//! # Cycle behaviour (two stages)
 //!
-//! * cycle t: request on `req_*` (accepted when `req_ready`); the addressed barrier updates at the
-//!   edge ending t; a completion loads its release register and resets the barrier at once, so a
-//!   request in cycle t+1 already starts the next round.
-//! * cycle t+1: `resp_*` answers the request (error code, and whether the warp now waits);
-//!   `rel_*` carries the release event of a barrier that completed at the end of t
-//!   (release latency: 1 cycle after the last arrival).
+//! * cycle t, stage D: request on `req_*` (accepted when `req_ready`); decode, the request-only
+//!   checks, which barrier is hit (each barrier registers its own hit bit), the thread count in
+//!   warps (and whether the first arrival of a round already completes it), the bar.red
+//!   popc/and/or of the warp -> registers.
+//! * cycle t+1, stage U: the addressed barrier checks the round and updates at the edge ending
+//!   t+1, from registered operands only; a completion loads its release register and resets the
+//!   barrier at once, so a request in stage U at t+2 already starts the next round.
+//! * cycle t+2: `resp_*` answers the request (error code, and whether the warp now waits);
+//!   `rel_*` carries the release event of a barrier that completed at the end of t+1
+//!   (release latency: 2 cycles after the last arrival's request cycle; one arrival per cycle).
 //!
 //! A warp exit can complete several whole-CTA barriers at once; their releases leave one per
 //! cycle (highest slot, then highest barrier id first) and `req_ready` is low while more than one
-//! release is waiting.
+//! release is waiting, and in the cycle after an exit (its completions are not visible yet).
 //!
 //! # Not in this block
 //!
@@ -38,6 +44,9 @@ use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, ErrorCode, Op};
 
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
+
+// The response ORs the barriers' error codes (only the hit barrier has one): None must be 0.
+const _: () = assert!(ErrorCode::None.code() == 0);
 
 /// CTA slot index (config.cta_slots <= 32).
 pub const SLOT_BITS: usize = 5;
@@ -58,25 +67,30 @@ pub struct NamedBarrier {
     pub clock: Signal<In, Clock>,
     /// Reset or CTA launch: the barrier and its release register are cleared.
     pub clear: Signal<In, Bit>,
-    /// The request addresses this barrier and passed the request-only checks.
-    pub hit: Signal<In, Bit>,
+    /// The request in stage D addresses this barrier and passed the request-only checks
+    /// (registered here: `hit` in stage U).
+    pub hit_next: Signal<In, Bit>,
     pub req_red: Signal<In, Bit>,
     pub req_red_op: Signal<In, Bits<OP_BITS>>,
     pub req_counted: Signal<In, Bit>,
     pub req_count_warps: Signal<In, Bits<WARP_COUNT_BITS>>,
+    /// Arrivals still missing after the first one of a counted round (count_warps - 1), and
+    /// whether that first arrival already completes it (count_warps <= 1): decoded a cycle ahead.
+    pub req_left1: Signal<In, Bits<WARP_COUNT_BITS>>,
+    pub req_first_done: Signal<In, Bit>,
     /// bar.sync / bar.red: the warp waits for the release.
     pub req_blocking: Signal<In, Bit>,
     pub req_warp_bit: Signal<In, Bits<WARP_MASK_BITS>>,
     pub req_popc: Signal<In, Bits<POPC_BITS>>,
     pub req_all: Signal<In, Bit>,
     pub req_any: Signal<In, Bit>,
-    /// The CTA's live warps (already without an exiting warp).
+    /// The CTA's live warps (an exiting warp still in: it is `req_warp_bit`).
     pub live: Signal<In, Bits<WARP_MASK_BITS>>,
-    /// A warp of the CTA exited: a whole-CTA round may be complete now.
+    /// The warp `req_warp_bit` of the CTA exited: a whole-CTA round may be complete now.
     pub exit: Signal<In, Bit>,
     /// The arbiter emitted this barrier's release this cycle.
     pub emitted: Signal<In, Bit>,
-    /// Round-dependent error of a hit (ErrorCode::None otherwise).
+    /// Round-dependent error of a hit (ErrorCode::None = 0 otherwise).
     pub error: Signal<Out, Bits<ERROR_BITS>>,
     pub pending: Signal<Out, Bit>,
     pub rel_waiting: Signal<Out, Bits<WARP_MASK_BITS>>,
@@ -84,6 +98,7 @@ pub struct NamedBarrier {
     pub rel_popc: Signal<Out, Bits<POPC_BITS>>,
     pub rel_all: Signal<Out, Bit>,
     pub rel_any: Signal<Out, Bit>,
+    hit: DFF<Bit>,
     // round state
     active: DFF<Bit>,
     counted: DFF<Bit>,
@@ -91,7 +106,8 @@ pub struct NamedBarrier {
     red: DFF<Bit>,
     red_op: DFF<Bits<OP_BITS>>,
     arrived: DFF<Bits<WARP_MASK_BITS>>,
-    arrivals: DFF<Bits<WARP_COUNT_BITS>>,
+    /// Arrivals a counted round still needs (count_warps - arrivals, >= 1 while active).
+    left: DFF<Bits<WARP_COUNT_BITS>>,
     waiting: DFF<Bits<WARP_MASK_BITS>>,
     popc: DFF<Bits<POPC_BITS>>,
     all: DFF<Bit>,
@@ -104,9 +120,13 @@ pub struct NamedBarrier {
     r_all: DFF<Bit>,
     r_any: DFF<Bit>,
     // the round after this request
+    mismatch: Signal<Local, Bit>,
     apply: Signal<Local, Bit>,
+    seen: Signal<Local, Bits<WARP_MASK_BITS>>,
+    others_in: Signal<Local, Bit>,
+    count_done: Signal<Local, Bit>,
     n_arrived: Signal<Local, Bits<WARP_MASK_BITS>>,
-    n_arrivals: Signal<Local, Bits<WARP_COUNT_BITS>>,
+    n_left: Signal<Local, Bits<WARP_COUNT_BITS>>,
     n_waiting: Signal<Local, Bits<WARP_MASK_BITS>>,
     n_popc: Signal<Local, Bits<POPC_BITS>>,
     n_all: Signal<Local, Bit>,
@@ -119,7 +139,6 @@ pub struct NamedBarrier {
     e_red_op: Constant<Bits<ERROR_BITS>>,
     e_count_mismatch: Constant<Bits<ERROR_BITS>>,
     k_one: Constant<Bits<WARP_COUNT_BITS>>,
-    k_zero_count: Constant<Bits<WARP_COUNT_BITS>>,
     k_zero_mask: Constant<Bits<WARP_MASK_BITS>>,
     k_zero_popc: Constant<Bits<POPC_BITS>>,
 }
@@ -130,11 +149,13 @@ impl Default for NamedBarrier {
         NamedBarrier {
             clock: Default::default(),
             clear: Default::default(),
-            hit: Default::default(),
+            hit_next: Default::default(),
             req_red: Default::default(),
             req_red_op: Default::default(),
             req_counted: Default::default(),
             req_count_warps: Default::default(),
+            req_left1: Default::default(),
+            req_first_done: Default::default(),
             req_blocking: Default::default(),
             req_warp_bit: Default::default(),
             req_popc: Default::default(),
@@ -150,13 +171,14 @@ impl Default for NamedBarrier {
             rel_popc: Default::default(),
             rel_all: Default::default(),
             rel_any: Default::default(),
+            hit: Default::default(),
             active: Default::default(),
             counted: Default::default(),
             count_warps: Default::default(),
             red: Default::default(),
             red_op: Default::default(),
             arrived: Default::default(),
-            arrivals: Default::default(),
+            left: Default::default(),
             waiting: Default::default(),
             popc: Default::default(),
             all: Default::default(),
@@ -167,9 +189,13 @@ impl Default for NamedBarrier {
             r_popc: Default::default(),
             r_all: Default::default(),
             r_any: Default::default(),
+            mismatch: Default::default(),
             apply: Default::default(),
+            seen: Default::default(),
+            others_in: Default::default(),
+            count_done: Default::default(),
             n_arrived: Default::default(),
-            n_arrivals: Default::default(),
+            n_left: Default::default(),
             n_waiting: Default::default(),
             n_popc: Default::default(),
             n_all: Default::default(),
@@ -182,7 +208,6 @@ impl Default for NamedBarrier {
             e_red_op: err(ErrorCode::BarRedOpMismatch),
             e_count_mismatch: err(ErrorCode::BarCountMismatch),
             k_one: Constant::new(1u64.to_bits()),
-            k_zero_count: Constant::new(0u64.to_bits()),
             k_zero_mask: Constant::new(0u64.to_bits()),
             k_zero_popc: Constant::new(0u64.to_bits()),
         }
@@ -195,13 +220,14 @@ impl Logic for NamedBarrier {
         dff_setup!(
             self,
             clock,
+            hit,
             active,
             counted,
             count_warps,
             red,
             red_op,
             arrived,
-            arrivals,
+            left,
             waiting,
             popc,
             all,
@@ -213,9 +239,16 @@ impl Logic for NamedBarrier {
             r_all,
             r_any
         );
-        // Round-dependent checks (golden order: kind, red op, thread count).
+        // Round-dependent checks against the running round: `mismatch` gates the update, the
+        // code (golden order: kind, red op, thread count) only goes to the response.
+        self.mismatch.next = self.active.q.val()
+            & ((self.red.q.val() != self.req_red.val())
+                | (self.red.q.val() & (self.red_op.q.val() != self.req_red_op.val()))
+                | (self.counted.q.val() != self.req_counted.val())
+                | (self.counted.q.val() & (self.count_warps.q.val() != self.req_count_warps.val())));
+        self.hit.d.next = self.hit_next.val();
         self.error.next = self.e_none.val();
-        if self.hit.val() & self.active.q.val() {
+        if self.hit.q.val() & self.active.q.val() {
             if self.red.q.val() != self.req_red.val() {
                 self.error.next = self.e_red_mixed.val();
             } else if self.red.q.val() & (self.red_op.q.val() != self.req_red_op.val()) {
@@ -226,13 +259,38 @@ impl Logic for NamedBarrier {
                 self.error.next = self.e_count_mismatch.val();
             }
         }
-        self.apply.next = self.hit.val() & (self.error.val() == self.e_none.val());
+        self.apply.next = self.hit.q.val() & !self.mismatch.val();
 
-        // The round after this arrival (a new round when the barrier is idle).
+        // Completion, from registered operands only: a counted round completes on its last
+        // missing arrival (`left` <= 1, or count_warps <= 1 for a new round), a whole-CTA round
+        // when no live warp other than `req_warp_bit` (arriving, or exiting) is still missing.
+        self.seen.next = self.k_zero_mask.val();
+        if self.active.q.val() {
+            self.seen.next = self.arrived.q.val();
+        }
+        self.others_in.next = (self.live.val() & !self.req_warp_bit.val() & !self.seen.val()) == self.k_zero_mask.val();
+        self.count_done.next = self.req_first_done.val();
         self.n_counted.next = self.req_counted.val();
+        if self.active.q.val() {
+            self.count_done.next = self.left.q.val() <= self.k_one.val();
+            self.n_counted.next = self.counted.q.val();
+        }
+        self.completes.next = false;
+        if self.apply.val() {
+            if self.n_counted.val() {
+                self.completes.next = self.count_done.val();
+            } else {
+                self.completes.next = self.others_in.val();
+            }
+        }
+        if self.exit.val() & self.active.q.val() & !self.counted.q.val() {
+            self.completes.next = self.others_in.val();
+        }
+
+        // The round after this request (a new round when the barrier is idle).
         self.n_count_warps.next = self.req_count_warps.val();
         self.n_arrived.next = self.req_warp_bit.val();
-        self.n_arrivals.next = self.k_one.val();
+        self.n_left.next = self.req_left1.val();
         self.n_waiting.next = self.k_zero_mask.val();
         if self.req_blocking.val() {
             self.n_waiting.next = self.req_warp_bit.val();
@@ -241,10 +299,9 @@ impl Logic for NamedBarrier {
         self.n_all.next = self.req_all.val();
         self.n_any.next = self.req_any.val();
         if self.active.q.val() {
-            self.n_counted.next = self.counted.q.val();
             self.n_count_warps.next = self.count_warps.q.val();
             self.n_arrived.next = self.arrived.q.val() | self.req_warp_bit.val();
-            self.n_arrivals.next = self.arrivals.q.val() + self.k_one.val();
+            self.n_left.next = self.left.q.val() - self.k_one.val();
             self.n_waiting.next = self.waiting.q.val();
             if self.req_blocking.val() {
                 self.n_waiting.next = self.waiting.q.val() | self.req_warp_bit.val();
@@ -255,23 +312,13 @@ impl Logic for NamedBarrier {
         }
         if !self.apply.val() {
             // No arrival this cycle (a warp exit may still complete a whole-CTA round).
-            self.n_counted.next = self.counted.q.val();
             self.n_count_warps.next = self.count_warps.q.val();
             self.n_arrived.next = self.arrived.q.val();
-            self.n_arrivals.next = self.arrivals.q.val();
+            self.n_left.next = self.left.q.val();
             self.n_waiting.next = self.waiting.q.val();
             self.n_popc.next = self.popc.q.val();
             self.n_all.next = self.all.q.val();
             self.n_any.next = self.any.q.val();
-        }
-        // Completion: b/32 warp arrivals, or every live warp of the CTA.
-        self.completes.next = false;
-        if self.apply.val() | (self.exit.val() & self.active.q.val()) {
-            if self.n_counted.val() {
-                self.completes.next = self.n_arrivals.val() >= self.n_count_warps.val();
-            } else {
-                self.completes.next = (self.live.val() & !self.n_arrived.val()) == self.k_zero_mask.val();
-            }
         }
 
         if self.apply.val() {
@@ -281,7 +328,7 @@ impl Logic for NamedBarrier {
             self.red.d.next = self.req_red.val();
             self.red_op.d.next = self.req_red_op.val();
             self.arrived.d.next = self.n_arrived.val();
-            self.arrivals.d.next = self.n_arrivals.val();
+            self.left.d.next = self.n_left.val();
             self.waiting.d.next = self.n_waiting.val();
             self.popc.d.next = self.n_popc.val();
             self.all.d.next = self.n_all.val();
@@ -310,10 +357,9 @@ impl Logic for NamedBarrier {
         self.rel_popc.next = self.r_popc.q.val();
         self.rel_all.next = self.r_all.q.val();
         self.rel_any.next = self.r_any.q.val();
-        // (popc/all/any of an idle barrier are don't-care: a new round overwrites them)
+        // (popc/all/any/left of an idle barrier are don't-care: a new round overwrites them)
         if self.clear.val() {
             self.popc.d.next = self.k_zero_popc.val();
-            self.arrivals.d.next = self.k_zero_count.val();
         }
     }
 }
@@ -326,20 +372,24 @@ pub struct CtaBarriers {
     /// A CTA with `launch_warps` warps starts in this slot.
     pub launch: Signal<In, Bit>,
     pub launch_warps: Signal<In, Bits<32>>,
-    /// A named-barrier request for this slot that passed the request-only checks.
-    pub hit: Signal<In, Bit>,
-    pub req_id: Signal<In, Bits<ID_BITS>>,
+    /// Stage D: a named-barrier request for this slot that passed the request-only checks, and
+    /// its barrier id (each barrier registers its own hit).
+    pub hit_next: Signal<In, Bit>,
+    pub req_id_next: Signal<In, Bits<ID_BITS>>,
     pub req_red: Signal<In, Bit>,
     pub req_red_op: Signal<In, Bits<OP_BITS>>,
     pub req_counted: Signal<In, Bit>,
     pub req_count_warps: Signal<In, Bits<WARP_COUNT_BITS>>,
+    pub req_left1: Signal<In, Bits<WARP_COUNT_BITS>>,
+    pub req_first_done: Signal<In, Bit>,
     pub req_blocking: Signal<In, Bit>,
     pub req_warp_bit: Signal<In, Bits<WARP_MASK_BITS>>,
     pub req_popc: Signal<In, Bits<POPC_BITS>>,
     pub req_all: Signal<In, Bit>,
     pub req_any: Signal<In, Bit>,
-    /// The warp `req_warp_bit` exited.
-    pub exit: Signal<In, Bit>,
+    /// Stage D: the last lanes of a warp of this slot exit (registered: `exit`, with
+    /// `req_warp_bit` in stage U).
+    pub exit_next: Signal<In, Bit>,
     /// The arbiter emitted the release this slot offers (`sel_*`).
     pub emit: Signal<In, Bit>,
     /// Thread limit of the CTA (its warps * 32), for BarCountTooLarge.
@@ -357,9 +407,11 @@ pub struct CtaBarriers {
     barriers: Vec<NamedBarrier>,
     live: DFF<Bits<WARP_MASK_BITS>>,
     limit: DFF<Bits<32>>,
-    live_now: Signal<Local, Bits<WARP_MASK_BITS>>,
+    exit: DFF<Bit>,
+    /// OR of the barriers' error codes up to each index (at most one barrier is hit, and
+    /// ErrorCode::None is 0): an OR tree for synthesis instead of a priority chain.
+    err_upto: Vec<Signal<Local, Bits<ERROR_BITS>>>,
     ids: Vec<Constant<Bits<ID_BITS>>>,
-    e_none: Constant<Bits<ERROR_BITS>>,
     k_zero_id: Constant<Bits<ID_BITS>>,
     k_zero_mask: Constant<Bits<WARP_MASK_BITS>>,
     k_zero_popc: Constant<Bits<POPC_BITS>>,
@@ -374,18 +426,20 @@ impl CtaBarriers {
             reset: Default::default(),
             launch: Default::default(),
             launch_warps: Default::default(),
-            hit: Default::default(),
-            req_id: Default::default(),
+            hit_next: Default::default(),
+            req_id_next: Default::default(),
             req_red: Default::default(),
             req_red_op: Default::default(),
             req_counted: Default::default(),
             req_count_warps: Default::default(),
+            req_left1: Default::default(),
+            req_first_done: Default::default(),
             req_blocking: Default::default(),
             req_warp_bit: Default::default(),
             req_popc: Default::default(),
             req_all: Default::default(),
             req_any: Default::default(),
-            exit: Default::default(),
+            exit_next: Default::default(),
             emit: Default::default(),
             thread_limit: Default::default(),
             error: Default::default(),
@@ -400,9 +454,9 @@ impl CtaBarriers {
             barriers: (0..config.named_barriers).map(|_| NamedBarrier::default()).collect(),
             live: Default::default(),
             limit: Default::default(),
-            live_now: Default::default(),
+            exit: Default::default(),
+            err_upto: (0..config.named_barriers).map(|_| Default::default()).collect(),
             ids: (0..config.named_barriers).map(|i| Constant::new((i as u64).to_bits())).collect(),
-            e_none: Constant::new(error_code(ErrorCode::None)),
             k_zero_id: Constant::new(0u64.to_bits()),
             k_zero_mask: Constant::new(0u64.to_bits()),
             k_zero_popc: Constant::new(0u64.to_bits()),
@@ -415,7 +469,8 @@ impl CtaBarriers {
 impl Logic for CtaBarriers {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, live, limit);
+        dff_setup!(self, clock, live, limit, exit);
+        self.exit.d.next = self.exit_next.val();
         if self.launch.val() {
             self.limit.d.next = self.launch_warps.val() << 5;
             if self.launch_warps.val() >= self.k_full_warps.val() {
@@ -424,9 +479,7 @@ impl Logic for CtaBarriers {
                 self.live.d.next = !(self.k_all_ones.val() << self.launch_warps.val());
             }
         }
-        self.live_now.next = self.live.q.val();
-        if self.exit.val() {
-            self.live_now.next = self.live.q.val() & !self.req_warp_bit.val();
+        if self.exit.q.val() {
             self.live.d.next = self.live.q.val() & !self.req_warp_bit.val();
         }
         if self.reset.val() {
@@ -435,7 +488,6 @@ impl Logic for CtaBarriers {
         }
         self.thread_limit.next = self.limit.q.val();
 
-        self.error.next = self.e_none.val();
         self.pend_any.next = false;
         self.pend_other.next = false;
         self.sel_id.next = self.k_zero_id.val();
@@ -447,21 +499,20 @@ impl Logic for CtaBarriers {
         for i in 0..self.barriers.len() {
             self.barriers[i].clock.next = self.clock.val();
             self.barriers[i].clear.next = self.reset.val() | self.launch.val();
-            self.barriers[i].hit.next = self.hit.val() & (self.req_id.val() == self.ids[i].val());
+            self.barriers[i].hit_next.next = self.hit_next.val() & (self.req_id_next.val() == self.ids[i].val());
             self.barriers[i].req_red.next = self.req_red.val();
             self.barriers[i].req_red_op.next = self.req_red_op.val();
             self.barriers[i].req_counted.next = self.req_counted.val();
             self.barriers[i].req_count_warps.next = self.req_count_warps.val();
+            self.barriers[i].req_left1.next = self.req_left1.val();
+            self.barriers[i].req_first_done.next = self.req_first_done.val();
             self.barriers[i].req_blocking.next = self.req_blocking.val();
             self.barriers[i].req_warp_bit.next = self.req_warp_bit.val();
             self.barriers[i].req_popc.next = self.req_popc.val();
             self.barriers[i].req_all.next = self.req_all.val();
             self.barriers[i].req_any.next = self.req_any.val();
-            self.barriers[i].live.next = self.live_now.val();
-            self.barriers[i].exit.next = self.exit.val();
-            if self.barriers[i].error.val() != self.e_none.val() {
-                self.error.next = self.barriers[i].error.val();
-            }
+            self.barriers[i].live.next = self.live.q.val();
+            self.barriers[i].exit.next = self.exit.q.val();
             // The highest-numbered pending release is offered (later iterations override).
             if self.barriers[i].pending.val() {
                 self.pend_any.next = true;
@@ -472,6 +523,13 @@ impl Logic for CtaBarriers {
                 self.sel_all.next = self.barriers[i].rel_all.val();
                 self.sel_any.next = self.barriers[i].rel_any.val();
             }
+        }
+        // (the last iteration's assignment is the result: the generator cannot index by len - 1)
+        self.err_upto[0].next = self.barriers[0].error.val();
+        self.error.next = self.err_upto[0].val();
+        for i in 1..self.barriers.len() {
+            self.err_upto[i].next = self.err_upto[i - 1].val() | self.barriers[i].error.val();
+            self.error.next = self.err_upto[i].val();
         }
         for i in 0..self.barriers.len() {
             self.barriers[i].emitted.next = self.emit.val() & (self.sel_id.val() == self.ids[i].val());
@@ -532,6 +590,29 @@ pub struct BarrierFile {
     slots: Vec<CtaBarriers>,
     slot_ids: Vec<Constant<Bits<SLOT_BITS>>>,
 
+    // ---- decoded request (stage D -> U) ----
+    d_valid: DFF<Bit>,
+    d_cta: DFF<Bits<SLOT_BITS>>,
+    d_warp: DFF<Bits<WARP_BITS>>,
+    d_pre_error: DFF<Bits<ERROR_BITS>>,
+    /// A named-barrier arrival that passed the request-only checks (each barrier registers its
+    /// own hit).
+    d_hit: DFF<Bit>,
+    /// A warp exit of the warp's last live lanes: it leaves the CTA's live mask.
+    d_exit_done: DFF<Bit>,
+    /// bar.sync / bar.red: the warp waits for the release (if the arrival is accepted).
+    d_blocking: DFF<Bit>,
+    d_red: DFF<Bit>,
+    d_red_op: DFF<Bits<OP_BITS>>,
+    d_counted: DFF<Bit>,
+    d_count_warps: DFF<Bits<WARP_COUNT_BITS>>,
+    d_left1: DFF<Bits<WARP_COUNT_BITS>>,
+    d_first_done: DFF<Bit>,
+    d_warp_bit: DFF<Bits<WARP_MASK_BITS>>,
+    d_popc: DFF<Bits<POPC_BITS>>,
+    d_all: DFF<Bit>,
+    d_any: DFF<Bit>,
+    // ---- response (stage U -> out) ----
     o_valid: DFF<Bit>,
     o_cta: DFF<Bits<SLOT_BITS>>,
     o_warp: DFF<Bits<WARP_BITS>>,
@@ -548,6 +629,8 @@ pub struct BarrierFile {
     limit: Signal<Local, Bits<32>>,
     pre_error: Signal<Local, Bits<ERROR_BITS>>,
     bar_error: Signal<Local, Bits<ERROR_BITS>>,
+    /// OR of the slots' error codes up to each slot (see `CtaBarriers::err_upto`).
+    err_upto: Vec<Signal<Local, Bits<ERROR_BITS>>>,
     warp_bit: Signal<Local, Bits<WARP_MASK_BITS>>,
     preds: Signal<Local, Bits<WARP_LANES>>,
     pc1: Signal<Local, Bits<32>>,
@@ -582,6 +665,7 @@ pub struct BarrierFile {
     k_m4: Constant<Bits<32>>,
     k_m6: Constant<Bits<32>>,
     k_zero_slot: Constant<Bits<SLOT_BITS>>,
+    k_one_count: Constant<Bits<WARP_COUNT_BITS>>,
     k_zero_id: Constant<Bits<ID_BITS>>,
     k_zero_popc: Constant<Bits<POPC_BITS>>,
 }
@@ -623,6 +707,23 @@ impl BarrierFile {
             rel_or: Default::default(),
             slots: (0..config.cta_slots).map(|_| CtaBarriers::new(config)).collect(),
             slot_ids: (0..config.cta_slots).map(|i| Constant::new((i as u64).to_bits())).collect(),
+            d_valid: Default::default(),
+            d_cta: Default::default(),
+            d_warp: Default::default(),
+            d_pre_error: Default::default(),
+            d_hit: Default::default(),
+            d_exit_done: Default::default(),
+            d_blocking: Default::default(),
+            d_red: Default::default(),
+            d_red_op: Default::default(),
+            d_counted: Default::default(),
+            d_count_warps: Default::default(),
+            d_left1: Default::default(),
+            d_first_done: Default::default(),
+            d_warp_bit: Default::default(),
+            d_popc: Default::default(),
+            d_all: Default::default(),
+            d_any: Default::default(),
             o_valid: Default::default(),
             o_cta: Default::default(),
             o_warp: Default::default(),
@@ -638,6 +739,7 @@ impl BarrierFile {
             limit: Default::default(),
             pre_error: Default::default(),
             bar_error: Default::default(),
+            err_upto: (0..config.cta_slots).map(|_| Default::default()).collect(),
             warp_bit: Default::default(),
             preds: Default::default(),
             pc1: Default::default(),
@@ -671,6 +773,7 @@ impl BarrierFile {
             k_m4: c32(0x0f0f_0f0f),
             k_m6: c32(0x3f),
             k_zero_slot: Constant::new(0u64.to_bits()),
+            k_one_count: Constant::new(1u64.to_bits()),
             k_zero_id: Constant::new(0u64.to_bits()),
             k_zero_popc: Constant::new(0u64.to_bits()),
         }
@@ -680,7 +783,32 @@ impl BarrierFile {
 impl Logic for BarrierFile {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, o_valid, o_cta, o_warp, o_error, o_blocked);
+        dff_setup!(
+            self,
+            clock,
+            d_valid,
+            d_cta,
+            d_warp,
+            d_pre_error,
+            d_hit,
+            d_exit_done,
+            d_blocking,
+            d_red,
+            d_red_op,
+            d_counted,
+            d_count_warps,
+            d_left1,
+            d_first_done,
+            d_warp_bit,
+            d_popc,
+            d_all,
+            d_any,
+            o_valid,
+            o_cta,
+            o_warp,
+            o_error,
+            o_blocked
+        );
 
         // ---- release arbiter: highest slot with a waiting release, that slot's offer ----
         self.rel_valid.next = false;
@@ -713,8 +841,11 @@ impl Logic for BarrierFile {
                 self.multi.next = true;
             }
         }
-        self.req_ready.next = !self.multi.val();
-        self.accept.next = self.req_valid.val() & !self.multi.val() & !self.reset.val();
+        // An exit in stage U may complete several whole-CTA barriers, which `multi` only shows
+        // the cycle after: take no request meanwhile (a new round could otherwise complete a
+        // barrier whose release still waits, and overwrite it).
+        self.req_ready.next = !self.multi.val() & !self.d_exit_done.q.val();
+        self.accept.next = self.req_valid.val() & self.req_ready.val() & !self.reset.val();
 
         // ---- decode ----
         self.is_arrive.next = self.req_op.val() == self.op_arrive.val();
@@ -768,49 +899,75 @@ impl Logic for BarrierFile {
         self.pc4.next = self.pc3.val() + (self.pc3.val() >> 8);
         self.pc5.next = (self.pc4.val() + (self.pc4.val() >> 16)) & self.k_m6.val();
 
-        // ---- distribute ----
-        self.bar_error.next = self.e_none.val();
+        // ---- stage D -> U: the decoded request ----
+        self.d_valid.d.next = self.accept.val();
+        self.d_cta.d.next = self.req_cta.val();
+        self.d_warp.d.next = self.req_warp.val();
+        self.d_pre_error.d.next = self.pre_error.val();
+        self.d_hit.d.next = self.accept.val() & self.is_named.val() & (self.pre_error.val() == self.e_none.val());
+        self.d_exit_done.d.next = self.accept.val() & self.is_exit.val() & (self.req_live.val() == self.k_zero32.val());
+        self.d_blocking.d.next = self.is_named.val() & !self.is_arrive.val();
+        self.d_red.d.next = self.is_red.val();
+        self.d_red_op.d.next = self.req_op.val();
+        self.d_counted.d.next = self.has_count.val();
+        self.d_count_warps.d.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5);
+        self.d_left1.d.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5) - self.k_one_count.val();
+        self.d_first_done.d.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5) <= self.k_one_count.val();
+        self.d_warp_bit.d.next = self.warp_bit.val();
+        self.d_popc.d.next = self.pc5.val().get_bits::<POPC_BITS>(0);
+        self.d_all.d.next = self.preds.val() == self.req_active.val();
+        self.d_any.d.next = self.pc5.val() != self.k_zero32.val(); // some lane true
+        if self.reset.val() {
+            self.d_valid.d.next = false;
+            self.d_hit.d.next = false;
+            self.d_exit_done.d.next = false;
+        }
+
+        // ---- stage U: the addressed barrier (or, on an exit, every barrier of the slot); the
+        // hit and exit strobes are decoded here in stage D and registered in the blocks ----
         for s in 0..self.slots.len() {
             self.slots[s].clock.next = self.clock.val();
             self.slots[s].reset.next = self.reset.val();
             self.slots[s].launch.next = self.launch.val() & (self.launch_slot.val() == self.slot_ids[s].val());
             self.slots[s].launch_warps.next = self.launch_warps.val();
-            self.slots[s].hit.next = self.accept.val()
+            self.slots[s].hit_next.next = self.accept.val()
                 & self.is_named.val()
                 & (self.pre_error.val() == self.e_none.val())
                 & (self.req_cta.val() == self.slot_ids[s].val());
-            self.slots[s].req_id.next = self.req_id.val().get_bits::<ID_BITS>(0);
-            self.slots[s].req_red.next = self.is_red.val();
-            self.slots[s].req_red_op.next = self.req_op.val();
-            self.slots[s].req_counted.next = self.has_count.val();
-            self.slots[s].req_count_warps.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5);
-            self.slots[s].req_blocking.next = !self.is_arrive.val();
-            self.slots[s].req_warp_bit.next = self.warp_bit.val();
-            self.slots[s].req_popc.next = self.pc5.val().get_bits::<POPC_BITS>(0);
-            self.slots[s].req_all.next = self.preds.val() == self.req_active.val();
-            self.slots[s].req_any.next = self.pc5.val() != self.k_zero32.val(); // some lane true
-            self.slots[s].exit.next = self.accept.val()
+            self.slots[s].req_id_next.next = self.req_id.val().get_bits::<ID_BITS>(0);
+            self.slots[s].req_red.next = self.d_red.q.val();
+            self.slots[s].req_red_op.next = self.d_red_op.q.val();
+            self.slots[s].req_counted.next = self.d_counted.q.val();
+            self.slots[s].req_count_warps.next = self.d_count_warps.q.val();
+            self.slots[s].req_left1.next = self.d_left1.q.val();
+            self.slots[s].req_first_done.next = self.d_first_done.q.val();
+            self.slots[s].req_blocking.next = self.d_blocking.q.val();
+            self.slots[s].req_warp_bit.next = self.d_warp_bit.q.val();
+            self.slots[s].req_popc.next = self.d_popc.q.val();
+            self.slots[s].req_all.next = self.d_all.q.val();
+            self.slots[s].req_any.next = self.d_any.q.val();
+            self.slots[s].exit_next.next = self.accept.val()
                 & self.is_exit.val()
                 & (self.req_live.val() == self.k_zero32.val())
                 & (self.req_cta.val() == self.slot_ids[s].val());
             self.slots[s].emit.next = self.rel_valid.val() & (self.sel_slot.val() == self.slot_ids[s].val());
-            if self.slots[s].error.val() != self.e_none.val() {
-                self.bar_error.next = self.slots[s].error.val();
-            }
+        }
+        // Only the hit barrier reports an error and ErrorCode::None is 0: OR, not a priority chain.
+        self.err_upto[0].next = self.slots[0].error.val();
+        self.bar_error.next = self.err_upto[0].val();
+        for s in 1..self.slots.len() {
+            self.err_upto[s].next = self.err_upto[s - 1].val() | self.slots[s].error.val();
+            self.bar_error.next = self.err_upto[s].val();
         }
 
-        // ---- response (registered) ----
-        self.o_valid.d.next = self.accept.val();
-        self.o_cta.d.next = self.req_cta.val();
-        self.o_warp.d.next = self.req_warp.val();
-        self.o_error.d.next = self.pre_error.val();
-        if self.pre_error.val() == self.e_none.val() {
-            self.o_error.d.next = self.bar_error.val();
-        }
-        self.o_blocked.d.next = self.is_named.val()
-            & !self.is_arrive.val()
-            & (self.pre_error.val() == self.e_none.val())
-            & (self.bar_error.val() == self.e_none.val());
+        // ---- response (registered): a request-only error, else the barrier's ----
+        self.o_valid.d.next = self.d_valid.q.val() & !self.reset.val();
+        self.o_cta.d.next = self.d_cta.q.val();
+        self.o_warp.d.next = self.d_warp.q.val();
+        // (no barrier is hit when the request-only checks failed)
+        self.o_error.d.next = self.d_pre_error.q.val() | self.bar_error.val();
+        self.o_blocked.d.next =
+            self.d_hit.q.val() & self.d_blocking.q.val() & (self.bar_error.val() == self.e_none.val());
         self.resp_valid.next = self.o_valid.q.val();
         self.resp_cta.next = self.o_cta.q.val();
         self.resp_warp.next = self.o_warp.q.val();

@@ -2,7 +2,7 @@
 //! memory, plus the waiter table of suspended `mbarrier.try_wait`s.
 //!
 //! Behaviour, error codes and token bits are those of the golden unit
-//! (`smsync_sim::units::mbarrier_alu`, digest §15); every number comes from
+//! (`smsync_sim::units::mbarrier_alu`, PTX ISA §9.7.13.15); every number comes from
 //! `smsync_sim::encoding` (op codes, flag bits, `mbarrier_word` and `state_token` layouts,
 //! `ErrorCode`).
 //!
@@ -13,24 +13,42 @@
 //! `cp.async.mbarrier.arrive` (as `MbArrive` with `a = 1`, whose token it drops) on the same port.
 //!
 //! ```text
-//!  cycle t    S0  request in; read address to shared memory (mem_rd_*)
-//!  cycle t+1  S1  word = mem_rdata, or the word written at the end of cycle t when it is the same
-//!                 object (forwarding: the memory read of t ran before that write landed);
-//!                 compute errors / new word / token / wait result; write back (mem_we, mem_wr_*);
-//!                 waiter table: allocate (suspending try_wait) and match (phase completion, inval)
-//!  cycle t+2  S2  response registers (resp_*) and the phase-completed strobe (done_*)
+//!  cycle t    S0   request in; read address to shared memory (mem_rd_*)
+//!  cycle t+1  S1a  word = mem_rdata, or the word written in cycle t (`fwd_*`: the read of t ran
+//!                  before that write landed); op decode, operand-only checks, the narrowed
+//!                  operands (arrive count, tx delta and its negation) -> registers
+//!  cycle t+2  S1b  word = the S1a word, or the word written in cycle t+1 by the op ahead when it
+//!                  is the same object (`fwd_*` again, selected by an address match registered in
+//!                  S1a); tx / pending / expected arithmetic, completion, the word-dependent
+//!                  checks, the new word; write back (mem_we, mem_wr_*); waiter table: allocate
+//!                  (suspending try_wait) and match (phase completion, inval)
+//!  cycle t+3  S2   response registers (resp_*) and the phase-completed strobe (done_*)
 //! ```
+//!
+//! So back-to-back ops on one object run at one op per cycle with no stall: the op in S1b always
+//! sees the word as left by every op ahead of it (two writes can be in flight towards an op:
+//! the one of the cycle before its S1a, forwarded into S1a, and the one of the cycle before its
+//! S1b, forwarded into S1b). The forwarding muxes select between registers (their select is an
+//! address compare of registers, or a registered match), so no compare-and-mux sits behind the
+//! arithmetic.
 //!
 //! The memory port has a separate read and write address (a 1R1W block RAM per CTA slot):
 //! `mem_rdata` in cycle t+1 is the word at the address presented in cycle t (synchronous read).
 //! Whether the RAM returns old or new data on a same-cycle read/write collision does not matter:
-//! the forwarding path covers it.
+//! the forwarding path covers it. A write comes two cycles after its read; `mem_we_next` tells
+//! the top one cycle ahead that the op in S1a may write next cycle (its shared-memory
+//! arbitration keeps that cycle's write port free).
 //!
 //! # Widths
 //!
-//! Arithmetic runs on 64-bit values (the word's fields extracted with masks, the tx-count sign
-//! extended), so that every operator sees equal widths (lint-clean Verilog without casts); the
-//! operand ranges are exact because |tx| < 2^20 and the operands are u32.
+//! Fields at their true widths (PTX ISA §9.7.13.15.2: counts up to 2^20 - 1, tx-count within
+//! ±(2^20 - 1)): the checks and the completion compare 20-bit counts; the tx arithmetic is 23
+//! bits, enough for the 21-bit tx-count plus a delta that S1a has already bounded (a u32 txCount
+//! above 2 * (2^20 - 1) is out of range whatever the tx-count, `tx_big`; below it
+//! |tx + delta| < 3 * 2^20). The request's 64-bit operands are only compared (range checks) in
+//! S1a. The new word's data is assembled from 64-bit words holding masked fields (rust-hdl has no
+//! width-clean zero extension, and the unit is linted with `-Wall`): their upper bits are
+//! constant or unused, and synthesis trims the adders to the field widths.
 
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
@@ -48,6 +66,10 @@ pub const LANE_BITS: usize = 5;
 pub const WORD_BITS: usize = 15;
 /// Index into the waiter table (mbarrier_waiters <= 1024).
 pub const WAITER_INDEX_BITS: usize = 10;
+/// mbarrier count fields (expected, pending): PTX ISA §9.7.13.15.2, counts up to 2^20 - 1.
+pub const COUNT_BITS: usize = 20;
+/// tx arithmetic: the 21-bit tx-count plus a bounded delta (see "Widths").
+pub const TXA_BITS: usize = 23;
 
 fn c64(v: u64) -> Constant<Bits<64>> {
     Constant::new(v.to_bits())
@@ -178,12 +200,14 @@ pub struct MbarrierAlu {
     pub mem_rd_slot: Signal<Out, Bits<SLOT_BITS>>,
     pub mem_rd_word: Signal<Out, Bits<WORD_BITS>>,
     pub mem_rdata: Signal<In, Bits<64>>,
+    /// The op in S1a may write back next cycle (for the top's write-port arbitration).
+    pub mem_we_next: Signal<Out, Bit>,
     pub mem_we: Signal<Out, Bit>,
     pub mem_wr_slot: Signal<Out, Bits<SLOT_BITS>>,
     pub mem_wr_word: Signal<Out, Bits<WORD_BITS>>,
     pub mem_wdata: Signal<Out, Bits<64>>,
 
-    // ---- response (two cycles after the request) ----
+    // ---- response (three cycles after the request) ----
     pub resp_valid: Signal<Out, Bit>,
     pub resp_cta: Signal<Out, Bits<SLOT_BITS>>,
     pub resp_warp: Signal<Out, Bits<WARP_BITS>>,
@@ -218,7 +242,7 @@ pub struct MbarrierAlu {
 
     waiters: Vec<WaiterEntry>,
 
-    // ---- S1 pipeline registers ----
+    // ---- S0 -> S1a registers: the request ----
     s1_valid: DFF<Bit>,
     s1_op: DFF<Bits<OP_BITS>>,
     s1_flags: DFF<Bits<FLAG_BITS>>,
@@ -229,7 +253,57 @@ pub struct MbarrierAlu {
     s1_addr: DFF<Bits<64>>,
     s1_a: DFF<Bits<64>>,
     s1_b: DFF<Bits<64>>,
-    // ---- forwarding register: the write of the previous cycle ----
+    // ---- S1a -> S1b registers: the word, the one-hot decode, checks and narrowed operands ----
+    s2_valid: DFF<Bit>,
+    s2_cta: DFF<Bits<SLOT_BITS>>,
+    s2_warp: DFF<Bits<WARP_BITS>>,
+    s2_lane: DFF<Bits<LANE_BITS>>,
+    s2_slot: DFF<Bits<SLOT_BITS>>,
+    s2_word_addr: DFF<Bits<WORD_BITS>>,
+    /// The word after S1a's forwarding.
+    s2_word: DFF<Bits<64>>,
+    /// The op now entering S1b has the object of the op leaving it: if that op wrote, its word
+    /// (then in `fwd_*`) replaces `s2_word`.
+    s2_same: DFF<Bit>,
+    s2_init: DFF<Bit>,
+    s2_inval: DFF<Bit>,
+    s2_arrive: DFF<Bit>,
+    s2_drop: DFF<Bit>,
+    s2_expect: DFF<Bit>,
+    s2_complete_tx: DFF<Bit>,
+    s2_wait: DFF<Bit>,
+    s2_try: DFF<Bit>,
+    s2_pcount: DFF<Bit>,
+    /// cp.async.mbarrier.arrive without .noinc: pending += 1.
+    s2_cp_inc: DFF<Bit>,
+    /// The op changes the tx-count (expect_tx, complete_tx, arrive.expect_tx).
+    s2_tx_op: DFF<Bit>,
+    s2_nocomplete: DFF<Bit>,
+    /// The error chain ended in S1a (pending_count, or an operand-only error), with `s2_pre_error`.
+    s2_pre_stop: DFF<Bit>,
+    s2_pre_fail: DFF<Bit>,
+    s2_pre_error: DFF<Bits<ERROR_BITS>>,
+    /// The wait ops' operand errors (last in the chain; no other op has any).
+    s2_late_fail: DFF<Bit>,
+    s2_late_error: DFF<Bits<ERROR_BITS>>,
+    /// Arrive count 0 or above COUNT_MAX.
+    s2_cnt_bad: DFF<Bit>,
+    /// Arrive count (1 for .expect_tx), at the field width.
+    s2_cnt: DFF<Bits<COUNT_BITS>>,
+    /// Arrive count and operand a (init count, pending_count's value) masked to the field width
+    /// in 64-bit words, for the new word's data path (synthesis trims the constant-zero bits).
+    s2_cnt64: DFF<Bits<64>>,
+    s2_a64: DFF<Bits<64>>,
+    /// The txCount operand exceeds 2 * COUNT_MAX: out of range for any tx-count.
+    s2_tx_big: DFF<Bit>,
+    /// Signed tx delta and its negation (tx + delta == 0 <=> tx == -delta).
+    s2_delta: DFF<Bits<TXA_BITS>>,
+    s2_ndelta: DFF<Bits<TXA_BITS>>,
+    /// The delta as a 64-bit word (only its low 21 bits reach the new word's tx field).
+    s2_delta64: DFF<Bits<64>>,
+    /// The parity whose phase a wait awaits is complete when it differs from the word's parity.
+    s2_want: DFF<Bit>,
+    // ---- forwarding register: the write-back of the previous cycle ----
     fwd_valid: DFF<Bit>,
     fwd_slot: DFF<Bits<SLOT_BITS>>,
     fwd_word: DFF<Bits<WORD_BITS>>,
@@ -248,33 +322,41 @@ pub struct MbarrierAlu {
     o_done_word: DFF<Bits<WORD_BITS>>,
     o_done_parity: DFF<Bit>,
 
-    // ---- S1 combinational values ----
-    s1_word_addr: Signal<Local, Bits<WORD_BITS>>,
+    // ---- S1a combinational values ----
+    a_word_addr: Signal<Local, Bits<WORD_BITS>>,
+    a_init: Signal<Local, Bit>,
+    a_inval: Signal<Local, Bit>,
+    a_arrive: Signal<Local, Bit>,
+    a_drop: Signal<Local, Bit>,
+    a_expect: Signal<Local, Bit>,
+    a_complete_tx: Signal<Local, Bit>,
+    a_wait: Signal<Local, Bit>,
+    a_pcount: Signal<Local, Bit>,
+    a_cp_arrive: Signal<Local, Bit>,
+    a_known: Signal<Local, Bit>,
+    a_writes: Signal<Local, Bit>,
+    a_nocomplete: Signal<Local, Bit>,
+    a_expect_tx: Signal<Local, Bit>,
+    a_parity: Signal<Local, Bit>,
+    a_noinc: Signal<Local, Bit>,
+    a_pre_error: Signal<Local, Bits<ERROR_BITS>>,
+    a_late_error: Signal<Local, Bits<ERROR_BITS>>,
+    /// The u32 txCount operand of a tx op (0 otherwise), and its negation.
+    a_tx_k: Signal<Local, Bits<64>>,
+    a_tx_neg: Signal<Local, Bits<64>>,
+
+    // ---- S1b combinational values ----
     word: Signal<Local, Bits<64>>,
     w_valid: Signal<Local, Bit>,
     w_parity: Signal<Local, Bit>,
-    expected: Signal<Local, Bits<64>>,
-    pending: Signal<Local, Bits<64>>,
-    tx: Signal<Local, Bits<64>>,
-    is_init: Signal<Local, Bit>,
-    is_inval: Signal<Local, Bit>,
-    is_arrive: Signal<Local, Bit>,
-    is_drop: Signal<Local, Bit>,
-    is_expect: Signal<Local, Bit>,
-    is_complete_tx: Signal<Local, Bit>,
-    is_wait: Signal<Local, Bit>,
-    is_try: Signal<Local, Bit>,
-    is_pcount: Signal<Local, Bit>,
-    is_cp_arrive: Signal<Local, Bit>,
-    is_known: Signal<Local, Bit>,
-    f_nocomplete: Signal<Local, Bit>,
-    f_expect_tx: Signal<Local, Bit>,
-    f_parity: Signal<Local, Bit>,
-    f_noinc: Signal<Local, Bit>,
-    arrive_count: Signal<Local, Bits<64>>,
-    tx_add: Signal<Local, Bits<64>>,
-    tx_sub: Signal<Local, Bits<64>>,
-    tx_new: Signal<Local, Bits<64>>,
+    expected: Signal<Local, Bits<COUNT_BITS>>,
+    pending: Signal<Local, Bits<COUNT_BITS>>,
+    /// The fields zero-extended (tx sign-extended) in 64-bit words for the data path.
+    expected64: Signal<Local, Bits<64>>,
+    pending64: Signal<Local, Bits<64>>,
+    tx: Signal<Local, Bits<TXA_BITS>>,
+    tx_new: Signal<Local, Bits<TXA_BITS>>,
+    tx_zero: Signal<Local, Bit>,
     tx_bad: Signal<Local, Bit>,
     expected_new: Signal<Local, Bits<64>>,
     pending_new: Signal<Local, Bits<64>>,
@@ -282,8 +364,10 @@ pub struct MbarrierAlu {
     phase_completes: Signal<Local, Bit>,
     wait_complete: Signal<Local, Bit>,
     error: Signal<Local, Bits<ERROR_BITS>>,
+    fail: Signal<Local, Bit>,
     ok: Signal<Local, Bit>,
     writes: Signal<Local, Bit>,
+    new_fields: Signal<Local, Bits<64>>,
     new_word: Signal<Local, Bits<64>>,
     suspend: Signal<Local, Bit>,
     token: Signal<Local, Bits<64>>,
@@ -327,12 +411,20 @@ pub struct MbarrierAlu {
     k_zero_index: Constant<Bits<WAITER_INDEX_BITS>>,
     k_one: Constant<Bits<64>>,
     k_align_mask: Constant<Bits<64>>,
+    k_count_max: Constant<Bits<64>>,
     k_count_mask: Constant<Bits<64>>,
     k_tx_mask: Constant<Bits<64>>,
+    /// The tx-count's 21 bits within 23, and their sign extension.
+    k_tx_low23: Constant<Bits<TXA_BITS>>,
+    k_tx_ext23: Constant<Bits<TXA_BITS>>,
     k_u32_mask: Constant<Bits<64>>,
-    k_tx_sign_ext: Constant<Bits<64>>,
-    k_count_max: Constant<Bits<64>>,
+    k_zero20: Constant<Bits<COUNT_BITS>>,
+    k_one20: Constant<Bits<COUNT_BITS>>,
+    k_count_max20: Constant<Bits<COUNT_BITS>>,
+    /// 2 * COUNT_MAX: a larger txCount is out of range for any tx-count.
     k_tx_span: Constant<Bits<64>>,
+    k_zero3: Constant<Bits<3>>,
+    k_seven3: Constant<Bits<3>>,
     k_parity_bit: Constant<Bits<64>>,
     k_valid_bit: Constant<Bits<64>>,
     k_clear_valid: Constant<Bits<64>>,
@@ -368,6 +460,7 @@ impl MbarrierAlu {
             mem_rd_slot: Default::default(),
             mem_rd_word: Default::default(),
             mem_rdata: Default::default(),
+            mem_we_next: Default::default(),
             mem_we: Default::default(),
             mem_wr_slot: Default::default(),
             mem_wr_word: Default::default(),
@@ -403,6 +496,40 @@ impl MbarrierAlu {
             s1_addr: Default::default(),
             s1_a: Default::default(),
             s1_b: Default::default(),
+            s2_valid: Default::default(),
+            s2_cta: Default::default(),
+            s2_warp: Default::default(),
+            s2_lane: Default::default(),
+            s2_slot: Default::default(),
+            s2_word_addr: Default::default(),
+            s2_word: Default::default(),
+            s2_same: Default::default(),
+            s2_init: Default::default(),
+            s2_inval: Default::default(),
+            s2_arrive: Default::default(),
+            s2_drop: Default::default(),
+            s2_expect: Default::default(),
+            s2_complete_tx: Default::default(),
+            s2_wait: Default::default(),
+            s2_try: Default::default(),
+            s2_pcount: Default::default(),
+            s2_cp_inc: Default::default(),
+            s2_tx_op: Default::default(),
+            s2_nocomplete: Default::default(),
+            s2_pre_stop: Default::default(),
+            s2_pre_fail: Default::default(),
+            s2_pre_error: Default::default(),
+            s2_late_fail: Default::default(),
+            s2_late_error: Default::default(),
+            s2_cnt_bad: Default::default(),
+            s2_cnt: Default::default(),
+            s2_cnt64: Default::default(),
+            s2_a64: Default::default(),
+            s2_tx_big: Default::default(),
+            s2_delta: Default::default(),
+            s2_ndelta: Default::default(),
+            s2_delta64: Default::default(),
+            s2_want: Default::default(),
             fwd_valid: Default::default(),
             fwd_slot: Default::default(),
             fwd_word: Default::default(),
@@ -419,32 +546,36 @@ impl MbarrierAlu {
             o_done_slot: Default::default(),
             o_done_word: Default::default(),
             o_done_parity: Default::default(),
-            s1_word_addr: Default::default(),
+            a_word_addr: Default::default(),
+            a_init: Default::default(),
+            a_inval: Default::default(),
+            a_arrive: Default::default(),
+            a_drop: Default::default(),
+            a_expect: Default::default(),
+            a_complete_tx: Default::default(),
+            a_wait: Default::default(),
+            a_pcount: Default::default(),
+            a_cp_arrive: Default::default(),
+            a_known: Default::default(),
+            a_writes: Default::default(),
+            a_nocomplete: Default::default(),
+            a_expect_tx: Default::default(),
+            a_parity: Default::default(),
+            a_noinc: Default::default(),
+            a_pre_error: Default::default(),
+            a_late_error: Default::default(),
+            a_tx_k: Default::default(),
+            a_tx_neg: Default::default(),
             word: Default::default(),
             w_valid: Default::default(),
             w_parity: Default::default(),
             expected: Default::default(),
             pending: Default::default(),
+            expected64: Default::default(),
+            pending64: Default::default(),
             tx: Default::default(),
-            is_init: Default::default(),
-            is_inval: Default::default(),
-            is_arrive: Default::default(),
-            is_drop: Default::default(),
-            is_expect: Default::default(),
-            is_complete_tx: Default::default(),
-            is_wait: Default::default(),
-            is_try: Default::default(),
-            is_pcount: Default::default(),
-            is_cp_arrive: Default::default(),
-            is_known: Default::default(),
-            f_nocomplete: Default::default(),
-            f_expect_tx: Default::default(),
-            f_parity: Default::default(),
-            f_noinc: Default::default(),
-            arrive_count: Default::default(),
-            tx_add: Default::default(),
-            tx_sub: Default::default(),
             tx_new: Default::default(),
+            tx_zero: Default::default(),
             tx_bad: Default::default(),
             expected_new: Default::default(),
             pending_new: Default::default(),
@@ -452,8 +583,10 @@ impl MbarrierAlu {
             phase_completes: Default::default(),
             wait_complete: Default::default(),
             error: Default::default(),
+            fail: Default::default(),
             ok: Default::default(),
             writes: Default::default(),
+            new_fields: Default::default(),
             new_word: Default::default(),
             suspend: Default::default(),
             token: Default::default(),
@@ -495,13 +628,18 @@ impl MbarrierAlu {
             k_zero_index: Constant::new(0u64.to_bits()),
             k_one: c64(1),
             k_align_mask: c64(7),
+            k_count_max: c64(count_max),
             k_count_mask: c64(count_max),
             k_tx_mask: c64((1 << mw::TX_BITS) - 1),
+            k_tx_low23: Constant::new(((1u64 << mw::TX_BITS) - 1).to_bits()),
+            k_tx_ext23: Constant::new((((1u64 << TXA_BITS) - 1) & !((1u64 << mw::TX_BITS) - 1)).to_bits()),
             k_u32_mask: c64(u32::MAX as u64),
-            k_tx_sign_ext: c64(!0u64 << mw::TX_BITS),
-            k_count_max: c64(count_max),
-            // |tx| <= COUNT_MAX  <=>  tx + COUNT_MAX (mod 2^64) <= 2 * COUNT_MAX
+            k_zero20: Constant::new(0u64.to_bits()),
+            k_one20: Constant::new(1u64.to_bits()),
+            k_count_max20: Constant::new(count_max.to_bits()),
             k_tx_span: c64(2 * count_max),
+            k_zero3: Constant::new(0u64.to_bits()),
+            k_seven3: Constant::new(7u64.to_bits()),
             k_parity_bit: c64(1 << mw::PARITY_BIT),
             k_valid_bit: c64(1 << mw::VALID_BIT),
             k_clear_valid: c64(!(1u64 << mw::VALID_BIT)),
@@ -524,13 +662,13 @@ const fn mw_object_bytes() -> u64 {
     8
 }
 
-// The field extraction below shifts by the layout's LSB positions; they are literals in the HDL
-// kernel (rust-hdl cannot name Rust constants there), so pin them to the table at compile time.
+// The field extraction below takes the layout's bit positions as literals in the HDL kernel
+// (rust-hdl cannot name Rust constants there), so pin them to the table at compile time.
 const _: () = assert!(
     mw::EXPECTED_LSB == 0
         && mw::PENDING_LSB == 20
         && mw::TX_LSB == 40
-        && mw::COUNT_BITS == 20
+        && mw::COUNT_BITS as usize == COUNT_BITS
         && mw::TX_BITS == 21
         && mw::PARITY_BIT == 61
         && mw::VALID_BIT == 62
@@ -538,6 +676,8 @@ const _: () = assert!(
         && st::NO_COMPLETE_BIT == 20
         && st::PARITY_BIT == 21
         && st::VALID_BIT == 63
+        // tx + delta with |tx| <= COUNT_MAX and |delta| <= 2 * COUNT_MAX fits TXA_BITS signed.
+        && 3 * mw::COUNT_MAX as u64 <= (1u64 << (TXA_BITS - 1)) - 1
 );
 
 impl Logic for MbarrierAlu {
@@ -556,6 +696,40 @@ impl Logic for MbarrierAlu {
             s1_addr,
             s1_a,
             s1_b,
+            s2_valid,
+            s2_cta,
+            s2_warp,
+            s2_lane,
+            s2_slot,
+            s2_word_addr,
+            s2_word,
+            s2_same,
+            s2_init,
+            s2_inval,
+            s2_arrive,
+            s2_drop,
+            s2_expect,
+            s2_complete_tx,
+            s2_wait,
+            s2_try,
+            s2_pcount,
+            s2_cp_inc,
+            s2_tx_op,
+            s2_nocomplete,
+            s2_pre_stop,
+            s2_pre_fail,
+            s2_pre_error,
+            s2_late_fail,
+            s2_late_error,
+            s2_cnt_bad,
+            s2_cnt,
+            s2_cnt64,
+            s2_a64,
+            s2_tx_big,
+            s2_delta,
+            s2_ndelta,
+            s2_delta64,
+            s2_want,
             fwd_valid,
             fwd_slot,
             fwd_word,
@@ -589,187 +763,282 @@ impl Logic for MbarrierAlu {
         self.s1_a.d.next = self.req_a.val();
         self.s1_b.d.next = self.req_b.val();
 
-        // ================= S1: compute =================
-        self.s1_word_addr.next = self.s1_addr.q.val().get_bits::<WORD_BITS>(3);
-        // Forwarding: the previous cycle's write-back is not yet visible in the read data.
-        self.word.next = self.mem_rdata.val();
+        // ================= S1a: the word, decode, operand-only work =================
+        self.a_word_addr.next = self.s1_addr.q.val().get_bits::<WORD_BITS>(3);
+        // The write of the previous cycle raced this op's read: take it from the register.
+        self.s2_word.d.next = self.mem_rdata.val();
         if self.fwd_valid.q.val()
             & (self.fwd_slot.q.val() == self.s1_slot.q.val())
-            & (self.fwd_word.q.val() == self.s1_word_addr.val())
+            & (self.fwd_word.q.val() == self.a_word_addr.val())
         {
+            self.s2_word.d.next = self.fwd_data.q.val();
+        }
+        // The op now in S1b writes (if at all) this cycle: S1b takes that write from `fwd_*`.
+        self.s2_same.d.next =
+            (self.s2_slot.q.val() == self.s1_slot.q.val()) & (self.s2_word_addr.q.val() == self.a_word_addr.val());
+
+        // One-hot op and flag decode.
+        self.a_init.next = self.s1_op.q.val() == self.op_init.val();
+        self.a_inval.next = self.s1_op.q.val() == self.op_inval.val();
+        self.a_drop.next = self.s1_op.q.val() == self.op_drop.val();
+        self.a_arrive.next = (self.s1_op.q.val() == self.op_arrive.val()) | self.a_drop.val();
+        self.a_expect.next = self.s1_op.q.val() == self.op_expect.val();
+        self.a_complete_tx.next = self.s1_op.q.val() == self.op_complete.val();
+        self.a_wait.next = (self.s1_op.q.val() == self.op_test.val()) | (self.s1_op.q.val() == self.op_try.val());
+        self.a_pcount.next = self.s1_op.q.val() == self.op_pcount.val();
+        self.a_cp_arrive.next = self.s1_op.q.val() == self.op_cp_arrive.val();
+        self.a_known.next = self.a_init.val()
+            | self.a_inval.val()
+            | self.a_arrive.val()
+            | self.a_expect.val()
+            | self.a_complete_tx.val()
+            | self.a_wait.val()
+            | self.a_cp_arrive.val();
+        self.a_nocomplete.next = (self.s1_flags.q.val() & self.flag_nocomplete.val()).any();
+        self.a_expect_tx.next = (self.s1_flags.q.val() & self.flag_expect_tx.val()).any();
+        self.a_parity.next = (self.s1_flags.q.val() & self.flag_parity.val()).any();
+        self.a_noinc.next = (self.s1_flags.q.val() & self.flag_noinc.val()).any();
+        self.a_writes.next = self.a_init.val()
+            | self.a_inval.val()
+            | self.a_arrive.val()
+            | self.a_expect.val()
+            | self.a_complete_tx.val()
+            | (self.a_cp_arrive.val() & !self.a_noinc.val());
+        self.mem_we_next.next = self.s1_valid.q.val() & self.a_writes.val();
+        self.s2_init.d.next = self.a_init.val();
+        self.s2_inval.d.next = self.a_inval.val();
+        self.s2_arrive.d.next = self.a_arrive.val();
+        self.s2_drop.d.next = self.a_drop.val();
+        self.s2_expect.d.next = self.a_expect.val();
+        self.s2_complete_tx.d.next = self.a_complete_tx.val();
+        self.s2_wait.d.next = self.a_wait.val();
+        self.s2_try.d.next = self.s1_op.q.val() == self.op_try.val();
+        self.s2_pcount.d.next = self.a_pcount.val();
+        self.s2_cp_inc.d.next = self.a_cp_arrive.val() & !self.a_noinc.val();
+        self.s2_tx_op.d.next =
+            (self.a_arrive.val() & self.a_expect_tx.val()) | self.a_expect.val() | self.a_complete_tx.val();
+        self.s2_nocomplete.d.next = self.a_nocomplete.val();
+
+        // The golden unit's checks that need only the request, in its order; the chain stops
+        // here for pending_count and for any error found.
+        self.a_pre_error.next = self.e_none.val();
+        if self.a_pcount.val() {
+            if !(self.s1_a.q.val().get_bit(63) & self.s1_a.q.val().get_bit(20)) {
+                self.a_pre_error.next = self.e_pcount_token.val();
+            }
+        } else if (self.s1_addr.q.val() & self.k_align_mask.val()) != self.k_zero.val() {
+            self.a_pre_error.next = self.e_align.val();
+        } else if !self.a_known.val() {
+            self.a_pre_error.next = self.e_not_built.val();
+        } else if self.a_init.val()
+            & ((self.s1_a.q.val() == self.k_zero.val()) | (self.s1_a.q.val() > self.k_count_max.val()))
+        {
+            self.a_pre_error.next = self.e_init_count.val();
+        } else if (self.s1_addr.q.val() > self.k_last_offset.val()) | (self.s1_slot.q.val() > self.k_last_slot.val()) {
+            self.a_pre_error.next = self.e_shared_range.val();
+        }
+        self.s2_pre_error.d.next = self.a_pre_error.val();
+        self.s2_pre_fail.d.next = self.a_pre_error.val() != self.e_none.val();
+        self.s2_pre_stop.d.next = self.a_pcount.val() | (self.a_pre_error.val() != self.e_none.val());
+        // The wait ops' own checks come last in the golden order (after the word's validity).
+        self.a_late_error.next = self.e_none.val();
+        if self.a_wait.val() & self.a_parity.val() & (self.s1_a.q.val() > self.k_one.val()) {
+            self.a_late_error.next = self.e_parity_range.val();
+        } else if self.a_wait.val() & !self.a_parity.val() & !self.s1_a.q.val().get_bit(63) {
+            self.a_late_error.next = self.e_stale_token.val();
+        }
+        self.s2_late_error.d.next = self.a_late_error.val();
+        self.s2_late_fail.d.next = self.a_late_error.val() != self.e_none.val();
+        // waitComplete compares this with the word's parity (the awaited phase precedes it).
+        self.s2_want.d.next = self.s1_a.q.val().get_bit(21);
+        if self.a_parity.val() {
+            self.s2_want.d.next = self.s1_a.q.val() == self.k_one.val();
+        }
+
+        // Arrive count: operand a, or 1 for arrive.expect_tx; out-of-range counts are flagged
+        // here so that S1b works on the 20-bit field.
+        self.s2_a64.d.next = self.s1_a.q.val() & self.k_count_mask.val();
+        self.s2_cnt.d.next = self.s1_a.q.val().get_bits::<COUNT_BITS>(0);
+        self.s2_cnt64.d.next = self.s1_a.q.val() & self.k_count_mask.val();
+        self.s2_cnt_bad.d.next =
+            (self.s1_a.q.val() == self.k_zero.val()) | (self.s1_a.q.val() > self.k_count_max.val());
+        if self.a_expect_tx.val() {
+            self.s2_cnt.d.next = self.k_one20.val();
+            self.s2_cnt64.d.next = self.k_one.val();
+            self.s2_cnt_bad.d.next = false;
+        }
+        // tx delta: +txCount (expect_tx, arrive.expect_tx: operand b), -txCount (complete_tx).
+        // (64-bit words; only their low TXA_BITS bits are kept, the upper ones are trimmed.)
+        self.a_tx_k.next = self.s1_a.q.val() & self.k_u32_mask.val();
+        if self.a_arrive.val() {
+            self.a_tx_k.next = self.s1_b.q.val() & self.k_u32_mask.val();
+        }
+        if !((self.a_arrive.val() & self.a_expect_tx.val()) | self.a_expect.val() | self.a_complete_tx.val()) {
+            self.a_tx_k.next = self.k_zero.val();
+        }
+        self.s2_tx_big.d.next = self.a_tx_k.val() > self.k_tx_span.val();
+        self.a_tx_neg.next = self.k_zero.val() - self.a_tx_k.val();
+        if self.a_complete_tx.val() {
+            self.s2_delta.d.next = self.a_tx_neg.val().get_bits::<TXA_BITS>(0);
+            self.s2_ndelta.d.next = self.a_tx_k.val().get_bits::<TXA_BITS>(0);
+            self.s2_delta64.d.next = self.a_tx_neg.val();
+        } else {
+            self.s2_delta.d.next = self.a_tx_k.val().get_bits::<TXA_BITS>(0);
+            self.s2_ndelta.d.next = self.a_tx_neg.val().get_bits::<TXA_BITS>(0);
+            self.s2_delta64.d.next = self.a_tx_k.val();
+        }
+
+        self.s2_valid.d.next = self.s1_valid.q.val() & !self.reset.val();
+        self.s2_cta.d.next = self.s1_cta.q.val();
+        self.s2_warp.d.next = self.s1_warp.q.val();
+        self.s2_lane.d.next = self.s1_lane.q.val();
+        self.s2_slot.d.next = self.s1_slot.q.val();
+        self.s2_word_addr.d.next = self.a_word_addr.val();
+
+        // ================= S1b: arithmetic, checks, write-back =================
+        self.word.next = self.s2_word.q.val();
+        if self.s2_same.q.val() & self.fwd_valid.q.val() {
             self.word.next = self.fwd_data.q.val();
         }
         self.w_valid.next = self.word.val().get_bit(62);
         self.w_parity.next = self.word.val().get_bit(61);
-        self.expected.next = self.word.val() & self.k_count_mask.val();
-        self.pending.next = (self.word.val() >> 20) & self.k_count_mask.val();
-        // 21-bit two's-complement tx-count, sign-extended to 64 bits.
-        self.tx.next = (self.word.val() >> 40) & self.k_tx_mask.val();
+        self.expected.next = self.word.val().get_bits::<COUNT_BITS>(0);
+        self.pending.next = self.word.val().get_bits::<COUNT_BITS>(20);
+        // The same fields as 64-bit words (the HDL has no width-clean zero extension; the new
+        // word is assembled from these, and synthesis trims the constant or unused upper bits).
+        self.expected64.next = self.word.val() & self.k_count_mask.val();
+        self.pending64.next = (self.word.val() >> 20) & self.k_count_mask.val();
+        // The 21-bit two's-complement tx-count (word bits 40..60), sign-extended to 23 bits.
         if self.word.val().get_bit(60) {
-            self.tx.next = ((self.word.val() >> 40) & self.k_tx_mask.val()) | self.k_tx_sign_ext.val();
-        }
-
-        // Op and flag decode.
-        self.is_init.next = self.s1_op.q.val() == self.op_init.val();
-        self.is_inval.next = self.s1_op.q.val() == self.op_inval.val();
-        self.is_arrive.next = (self.s1_op.q.val() == self.op_arrive.val()) | (self.s1_op.q.val() == self.op_drop.val());
-        self.is_drop.next = self.s1_op.q.val() == self.op_drop.val();
-        self.is_expect.next = self.s1_op.q.val() == self.op_expect.val();
-        self.is_complete_tx.next = self.s1_op.q.val() == self.op_complete.val();
-        self.is_wait.next = (self.s1_op.q.val() == self.op_test.val()) | (self.s1_op.q.val() == self.op_try.val());
-        self.is_try.next = self.s1_op.q.val() == self.op_try.val();
-        self.is_pcount.next = self.s1_op.q.val() == self.op_pcount.val();
-        self.is_cp_arrive.next = self.s1_op.q.val() == self.op_cp_arrive.val();
-        self.is_known.next = self.is_init.val()
-            | self.is_inval.val()
-            | self.is_arrive.val()
-            | self.is_expect.val()
-            | self.is_complete_tx.val()
-            | self.is_wait.val()
-            | self.is_cp_arrive.val();
-        self.f_nocomplete.next = (self.s1_flags.q.val() & self.flag_nocomplete.val()).any();
-        self.f_expect_tx.next = (self.s1_flags.q.val() & self.flag_expect_tx.val()).any();
-        self.f_parity.next = (self.s1_flags.q.val() & self.flag_parity.val()).any();
-        self.f_noinc.next = (self.s1_flags.q.val() & self.flag_noinc.val()).any();
-
-        // Arithmetic of every mutating op (selected by the decode below).
-        // arrive.expect_tx arrives with count 1; its txCount is operand b.
-        self.arrive_count.next = self.s1_a.q.val();
-        if self.f_expect_tx.val() {
-            self.arrive_count.next = self.k_one.val();
-        }
-        self.tx_add.next = self.k_zero.val();
-        self.tx_sub.next = self.k_zero.val();
-        if self.is_arrive.val() & self.f_expect_tx.val() {
-            self.tx_add.next = self.s1_b.q.val() & self.k_u32_mask.val();
-        }
-        if self.is_expect.val() {
-            self.tx_add.next = self.s1_a.q.val() & self.k_u32_mask.val();
-        }
-        if self.is_complete_tx.val() {
-            self.tx_sub.next = self.s1_a.q.val() & self.k_u32_mask.val();
-        }
-        self.tx_new.next = self.tx.val() + self.tx_add.val() - self.tx_sub.val();
-        self.tx_bad.next = (self.tx_new.val() + self.k_count_max.val()) > self.k_tx_span.val();
-        self.expected_new.next = self.expected.val();
-        if self.is_drop.val() {
-            self.expected_new.next = self.expected.val() - self.arrive_count.val();
-        }
-        self.pending_new.next = self.pending.val();
-        if self.is_arrive.val() {
-            self.pending_new.next = self.pending.val() - self.arrive_count.val();
-        }
-        if self.is_cp_arrive.val() & !self.f_noinc.val() {
-            self.pending_new.next = self.pending.val() + self.k_one.val();
-        }
-        // try_complete(): evaluated after every arrive and every tx mutation (digest §22.1).
-        self.phase_completes.next = (self.is_arrive.val() | self.is_expect.val() | self.is_complete_tx.val())
-            & (self.pending_new.val() == self.k_zero.val())
-            & (self.tx_new.val() == self.k_zero.val());
-        // waitComplete: the awaited phase is the one before the current (parity differs).
-        if self.f_parity.val() {
-            self.wait_complete.next = (self.s1_a.q.val() == self.k_one.val()) != self.w_parity.val();
+            self.tx.next = (self.word.val().get_bits::<TXA_BITS>(40) & self.k_tx_low23.val()) | self.k_tx_ext23.val();
         } else {
-            self.wait_complete.next = self.s1_a.q.val().get_bit(21) != self.w_parity.val();
+            self.tx.next = self.word.val().get_bits::<TXA_BITS>(40) & self.k_tx_low23.val();
         }
+        // (rust-hdl's `#[hdl_gen]` translates one function: S1b's arithmetic, checks and new
+        // word stay inline here, in sections.)
 
-        // Errors, in the golden unit's order of checks.
-        self.error.next = self.e_none.val();
-        if self.is_pcount.val() {
-            if !(self.s1_a.q.val().get_bit(63) & self.s1_a.q.val().get_bit(20)) {
-                self.error.next = self.e_pcount_token.val();
-            }
-        } else if (self.s1_addr.q.val() & self.k_align_mask.val()) != self.k_zero.val() {
-            self.error.next = self.e_align.val();
-        } else if !self.is_known.val() {
-            self.error.next = self.e_not_built.val();
-        } else if self.is_init.val()
-            & ((self.s1_a.q.val() == self.k_zero.val()) | (self.s1_a.q.val() > self.k_count_max.val()))
+        // ---- arithmetic at the field widths ----
+        self.tx_new.next = self.tx.val() + self.s2_delta.q.val();
+        self.tx_zero.next = self.tx.val() == self.s2_ndelta.q.val();
+        // |tx_new| <= COUNT_MAX: 23-bit tx_new in [0, 2^20) or in [-(2^20 - 1), -1].
+        self.tx_bad.next = self.s2_tx_big.q.val();
+        if !((self.tx_new.val().get_bits::<3>(20) == self.k_zero3.val())
+            | ((self.tx_new.val().get_bits::<3>(20) == self.k_seven3.val())
+                & (self.tx_new.val().get_bits::<COUNT_BITS>(0) != self.k_zero20.val())))
         {
-            self.error.next = self.e_init_count.val();
-        } else if (self.s1_addr.q.val() > self.k_last_offset.val()) | (self.s1_slot.q.val() > self.k_last_slot.val()) {
-            self.error.next = self.e_shared_range.val();
-        } else if self.is_init.val() {
+            self.tx_bad.next = true;
+        }
+        // New counts (data only; the checks below keep them within 20 bits).
+        self.expected_new.next = self.expected64.val();
+        if self.s2_drop.q.val() {
+            self.expected_new.next = self.expected64.val() - self.s2_cnt64.q.val();
+        }
+        self.pending_new.next = self.pending64.val();
+        if self.s2_arrive.q.val() {
+            self.pending_new.next = self.pending64.val() - self.s2_cnt64.q.val();
+        }
+        if self.s2_cp_inc.q.val() {
+            self.pending_new.next = self.pending64.val() + self.k_one.val();
+        }
+        // try_complete() after every arrive and every tx mutation (PTX ISA §9.7.13.15.6): pending
+        // reaches 0 (an arrive of `pending` counts) and tx reaches 0, compared without the sums.
+        self.phase_completes.next = ((self.s2_arrive.q.val() & (self.pending.val() == self.s2_cnt.q.val()))
+            | ((self.s2_expect.q.val() | self.s2_complete_tx.q.val()) & (self.pending.val() == self.k_zero20.val())))
+            & self.tx_zero.val();
+        self.wait_complete.next = self.s2_want.q.val() != self.w_parity.val();
+
+        // ---- errors, in the golden unit's order of checks ----
+        self.error.next = self.s2_late_error.q.val();
+        if self.s2_pre_stop.q.val() {
+            self.error.next = self.s2_pre_error.q.val();
+        } else if self.s2_init.q.val() {
+            self.error.next = self.e_none.val();
             if self.w_valid.val() {
                 self.error.next = self.e_init_live.val();
             }
         } else if !self.w_valid.val() {
             self.error.next = self.e_not_init.val();
-        } else if self.is_arrive.val()
-            & ((self.arrive_count.val() == self.k_zero.val()) | (self.arrive_count.val() > self.k_count_max.val()))
-        {
+        } else if self.s2_arrive.q.val() & self.s2_cnt_bad.q.val() {
             self.error.next = self.e_arrive_count.val();
-        } else if self.is_arrive.val() & self.f_expect_tx.val() & self.tx_bad.val() {
+        } else if self.s2_arrive.q.val() & self.s2_tx_op.q.val() & self.tx_bad.val() {
             self.error.next = self.e_tx_range.val();
-        } else if self.is_drop.val() & (self.arrive_count.val() >= self.expected.val()) {
+        } else if self.s2_drop.q.val() & (self.s2_cnt.q.val() >= self.expected.val()) {
             self.error.next = self.e_expected_underflow.val();
-        } else if self.is_arrive.val() & (self.arrive_count.val() > self.pending.val()) {
+        } else if self.s2_arrive.q.val() & (self.s2_cnt.q.val() > self.pending.val()) {
             self.error.next = self.e_pending_underflow.val();
-        } else if self.is_arrive.val() & self.f_nocomplete.val() & self.phase_completes.val() {
+        } else if self.s2_arrive.q.val() & self.s2_nocomplete.q.val() & self.phase_completes.val() {
             self.error.next = self.e_nocomplete_completed.val();
-        } else if (self.is_expect.val() | self.is_complete_tx.val()) & self.tx_bad.val() {
+        } else if self.s2_tx_op.q.val() & self.tx_bad.val() {
             self.error.next = self.e_tx_range.val();
-        } else if self.is_cp_arrive.val() & !self.f_noinc.val() & (self.pending.val() >= self.k_count_max.val()) {
+        } else if self.s2_cp_inc.q.val() & (self.pending.val() == self.k_count_max20.val()) {
             self.error.next = self.e_pending_overflow.val();
-        } else if self.is_wait.val() & self.f_parity.val() & (self.s1_a.q.val() > self.k_one.val()) {
-            self.error.next = self.e_parity_range.val();
-        } else if self.is_wait.val() & !self.f_parity.val() & !self.s1_a.q.val().get_bit(63) {
-            self.error.next = self.e_stale_token.val();
         }
-        self.ok.next = self.s1_valid.q.val() & (self.error.val() == self.e_none.val());
+        // The same conditions as one OR (the order matters only for which code is reported), so
+        // that the write enable does not wait for the priority chain.
+        if self.s2_pre_stop.q.val() {
+            self.fail.next = self.s2_pre_fail.q.val();
+        } else if self.s2_init.q.val() {
+            self.fail.next = self.w_valid.val();
+        } else {
+            self.fail.next = !self.w_valid.val()
+                | (self.s2_arrive.q.val() & self.s2_cnt_bad.q.val())
+                | (self.s2_tx_op.q.val() & self.tx_bad.val())
+                | (self.s2_drop.q.val() & (self.s2_cnt.q.val() >= self.expected.val()))
+                | (self.s2_arrive.q.val() & (self.s2_cnt.q.val() > self.pending.val()))
+                | (self.s2_arrive.q.val() & self.s2_nocomplete.q.val() & self.phase_completes.val())
+                | (self.s2_cp_inc.q.val() & (self.pending.val() == self.k_count_max20.val()))
+                | self.s2_late_fail.q.val();
+        }
+        self.ok.next = self.s2_valid.q.val() & !self.fail.val();
 
-        // The new word: on completion the parity flips and pending reloads from expected.
+        // ---- the new word: on completion the parity flips and pending reloads from expected ----
         self.pending_final.next = self.pending_new.val();
         if self.phase_completes.val() {
             self.pending_final.next = self.expected_new.val();
         }
-        self.new_word.next = (self.expected_new.val() & self.k_count_mask.val())
+        // (tx field: the low 21 bits of tx + delta, a 21-bit adder after trimming)
+        self.new_fields.next = (self.expected_new.val() & self.k_count_mask.val())
             | ((self.pending_final.val() & self.k_count_mask.val()) << 20)
-            | ((self.tx_new.val() & self.k_tx_mask.val()) << 40)
+            | ((((self.word.val() >> 40) + self.s2_delta64.q.val()) & self.k_tx_mask.val()) << 40)
             | self.k_valid_bit.val();
+        self.new_word.next = self.new_fields.val();
         if self.w_parity.val() != self.phase_completes.val() {
-            self.new_word.next = (self.expected_new.val() & self.k_count_mask.val())
-                | ((self.pending_final.val() & self.k_count_mask.val()) << 20)
-                | ((self.tx_new.val() & self.k_tx_mask.val()) << 40)
-                | self.k_valid_bit.val()
-                | self.k_parity_bit.val();
+            self.new_word.next = self.new_fields.val() | self.k_parity_bit.val();
         }
-        if self.is_init.val() {
-            self.new_word.next = (self.s1_a.q.val() & self.k_count_mask.val())
-                | ((self.s1_a.q.val() & self.k_count_mask.val()) << 20)
-                | self.k_valid_bit.val();
+        if self.s2_init.q.val() {
+            self.new_word.next = self.s2_a64.q.val() | (self.s2_a64.q.val() << 20) | self.k_valid_bit.val();
         }
-        if self.is_inval.val() {
+        if self.s2_inval.q.val() {
             self.new_word.next = self.word.val() & self.k_clear_valid.val();
         }
-        self.writes.next = self.is_init.val()
-            | self.is_inval.val()
-            | self.is_arrive.val()
-            | self.is_expect.val()
-            | self.is_complete_tx.val()
-            | (self.is_cp_arrive.val() & !self.f_noinc.val());
+        self.writes.next = self.s2_init.q.val()
+            | self.s2_inval.q.val()
+            | self.s2_arrive.q.val()
+            | self.s2_expect.q.val()
+            | self.s2_complete_tx.q.val()
+            | self.s2_cp_inc.q.val();
 
         // Token: pending before the arrive, .noComplete, parity before the arrive, valid.
-        self.token.next = self.pending.val() | self.k_tok_valid.val();
-        if self.f_nocomplete.val() & !self.w_parity.val() {
-            self.token.next = self.pending.val() | self.k_tok_valid.val() | self.k_tok_nocomplete.val();
+        self.token.next = self.pending64.val() | self.k_tok_valid.val();
+        if self.s2_nocomplete.q.val() & !self.w_parity.val() {
+            self.token.next = self.pending64.val() | self.k_tok_valid.val() | self.k_tok_nocomplete.val();
         }
-        if !self.f_nocomplete.val() & self.w_parity.val() {
-            self.token.next = self.pending.val() | self.k_tok_valid.val() | self.k_tok_parity.val();
+        if !self.s2_nocomplete.q.val() & self.w_parity.val() {
+            self.token.next = self.pending64.val() | self.k_tok_valid.val() | self.k_tok_parity.val();
         }
-        if self.f_nocomplete.val() & self.w_parity.val() {
+        if self.s2_nocomplete.q.val() & self.w_parity.val() {
             self.token.next =
-                self.pending.val() | self.k_tok_valid.val() | self.k_tok_nocomplete.val() | self.k_tok_parity.val();
+                self.pending64.val() | self.k_tok_valid.val() | self.k_tok_nocomplete.val() | self.k_tok_parity.val();
         }
 
         // Write-back and forwarding register.
         self.mem_we.next = self.ok.val() & self.writes.val();
-        self.mem_wr_slot.next = self.s1_slot.q.val();
-        self.mem_wr_word.next = self.s1_word_addr.val();
+        self.mem_wr_slot.next = self.s2_slot.q.val();
+        self.mem_wr_word.next = self.s2_word_addr.q.val();
         self.mem_wdata.next = self.new_word.val();
         self.fwd_valid.d.next = self.ok.val() & self.writes.val() & !self.reset.val();
-        self.fwd_slot.d.next = self.s1_slot.q.val();
-        self.fwd_word.d.next = self.s1_word_addr.val();
+        self.fwd_slot.d.next = self.s2_slot.q.val();
+        self.fwd_word.d.next = self.s2_word_addr.q.val();
         self.fwd_data.d.next = self.new_word.val();
 
         // ---- waiter table ----
@@ -799,21 +1068,21 @@ impl Logic for MbarrierAlu {
         }
         // A try_wait on an incomplete phase suspends if an entry is free; with the table full it
         // answers False at once (as the golden unit does).
-        self.suspend.next = self.ok.val() & self.is_try.val() & !self.wait_complete.val() & self.free_found.val();
+        self.suspend.next = self.ok.val() & self.s2_try.q.val() & !self.wait_complete.val() & self.free_found.val();
         for i in 0..self.waiters.len() {
             self.waiters[i].clock.next = self.clock.val();
             self.waiters[i].reset.next = self.reset.val();
             self.waiters[i].alloc.next = self.suspend.val() & (self.free_index.val().index() == i);
-            self.waiters[i].alloc_cta.next = self.s1_cta.q.val();
-            self.waiters[i].alloc_warp.next = self.s1_warp.q.val();
-            self.waiters[i].alloc_lane.next = self.s1_lane.q.val();
-            self.waiters[i].alloc_slot.next = self.s1_slot.q.val();
-            self.waiters[i].alloc_word.next = self.s1_word_addr.val();
+            self.waiters[i].alloc_cta.next = self.s2_cta.q.val();
+            self.waiters[i].alloc_warp.next = self.s2_warp.q.val();
+            self.waiters[i].alloc_lane.next = self.s2_lane.q.val();
+            self.waiters[i].alloc_slot.next = self.s2_slot.q.val();
+            self.waiters[i].alloc_word.next = self.s2_word_addr.q.val();
             self.waiters[i].alloc_parity.next = self.w_parity.val();
             self.waiters[i].complete.next = self.ok.val() & self.phase_completes.val();
-            self.waiters[i].kill.next = self.ok.val() & self.is_inval.val();
-            self.waiters[i].event_slot.next = self.s1_slot.q.val();
-            self.waiters[i].event_word.next = self.s1_word_addr.val();
+            self.waiters[i].kill.next = self.ok.val() & self.s2_inval.q.val();
+            self.waiters[i].event_slot.next = self.s2_slot.q.val();
+            self.waiters[i].event_word.next = self.s2_word_addr.q.val();
             self.waiters[i].event_parity.next = self.w_parity.val();
             self.waiters[i].timeout.next = self.timeout.val();
             self.waiters[i].launch.next = self.launch.val();
@@ -821,24 +1090,24 @@ impl Logic for MbarrierAlu {
             self.waiters[i].emitted.next = self.wake_valid.val() & (self.wake_index.val().index() == i);
         }
 
-        // ================= S1 -> S2 registers =================
-        self.o_valid.d.next = self.s1_valid.q.val() & !self.reset.val();
-        self.o_cta.d.next = self.s1_cta.q.val();
-        self.o_warp.d.next = self.s1_warp.q.val();
-        self.o_lane.d.next = self.s1_lane.q.val();
+        // ================= S1b -> S2 registers =================
+        self.o_valid.d.next = self.s2_valid.q.val() & !self.reset.val();
+        self.o_cta.d.next = self.s2_cta.q.val();
+        self.o_warp.d.next = self.s2_warp.q.val();
+        self.o_lane.d.next = self.s2_lane.q.val();
         self.o_error.d.next = self.error.val();
         self.o_value.d.next = self.k_zero.val();
-        if self.ok.val() & self.is_arrive.val() {
+        if self.ok.val() & self.s2_arrive.q.val() {
             self.o_value.d.next = self.token.val();
         }
-        if self.ok.val() & self.is_pcount.val() {
-            self.o_value.d.next = self.s1_a.q.val() & self.k_count_mask.val();
+        if self.ok.val() & self.s2_pcount.q.val() {
+            self.o_value.d.next = self.s2_a64.q.val();
         }
-        self.o_pred.d.next = self.ok.val() & self.is_wait.val() & self.wait_complete.val();
+        self.o_pred.d.next = self.ok.val() & self.s2_wait.q.val() & self.wait_complete.val();
         self.o_suspended.d.next = self.suspend.val();
         self.o_done.d.next = self.ok.val() & self.phase_completes.val() & !self.reset.val();
-        self.o_done_slot.d.next = self.s1_slot.q.val();
-        self.o_done_word.d.next = self.s1_word_addr.val();
+        self.o_done_slot.d.next = self.s2_slot.q.val();
+        self.o_done_word.d.next = self.s2_word_addr.q.val();
         self.o_done_parity.d.next = !self.w_parity.val();
 
         // ================= S2: outputs =================

@@ -322,7 +322,9 @@ fn bar_sync_release_latency() {
     b.drain();
     let latency = b.rels[0].cycle - last;
     println!("barrier_file: bar.sync release {latency} cycle(s) after the last arrival's request cycle");
-    assert_eq!(latency, 1);
+    // Two stages (decode, update): the release leaves 2 cycles after the last arrival's request
+    // cycle (issue 16 asks for <= 2).
+    assert_eq!(latency, 2);
     // back-to-back rounds: one arrival per cycle, the next round starts the cycle after completion
     b.rels.clear();
     let start = b.cycles;
@@ -334,7 +336,9 @@ fn bar_sync_release_latency() {
     }
     b.drain();
     assert_eq!(b.rels.len(), 4);
-    assert_eq!(b.rels[3].cycle - start, 16, "16 arrivals in 16 cycles, last release one cycle later");
+    let cycles: Vec<u64> = b.rels.iter().map(|r| r.cycle - start).collect();
+    // round k's last arrival is issued in cycle 4k + 3 (counted from `start`), released 2 later
+    assert_eq!(cycles, vec![5, 9, 13, 17], "16 arrivals in 16 cycles, each release 2 cycles after its round");
 }
 
 // ------------------------------------------------------------------------------------------

@@ -453,10 +453,10 @@ fn throughput_one_op_per_cycle() {
         let cycles = b.cycles - start_cycle;
         let per_cycle = n as f64 / cycles as f64;
         println!(
-            "mbarrier_alu throughput ({}): {n} arrives in {cycles} cycles = {per_cycle:.3} ops/cycle (latency 2)",
+            "mbarrier_alu throughput ({}): {n} arrives in {cycles} cycles = {per_cycle:.3} ops/cycle (latency 3)",
             if same_address { "same address" } else { "different addresses" }
         );
-        assert_eq!(cycles, n + 2, "one op per cycle plus the 2-cycle pipeline latency");
+        assert_eq!(cycles, n + 3, "one op per cycle plus the 3-cycle pipeline latency");
         if same_address {
             assert_eq!(b.word(0, M).pending as u64, 1000 - n, "forwarding lost an update");
             let pend: Vec<u64> = b.answers[first..].iter().map(|a| state_token::pending(a.value) as u64).collect();
@@ -465,6 +465,32 @@ fn throughput_one_op_per_cycle() {
             assert!((0..n).all(|i| b.word(0, M + 8 * i).pending == 999));
         }
     }
+}
+
+/// Arrives on one object with 0, 1, 2 and 3 idle cycles between them: each distance takes the
+/// word from another place (S1b's forwarding, S1a's forwarding, the RAM). Expected tokens from
+/// the PTX definition: every arrive(1) sees the pending count left by the one before.
+#[test]
+fn forwarding_at_every_distance() {
+    let cfg = Config::fpga_small();
+    let mut b = Bench::new(&cfg);
+    b.run(&[LaneOp::new(Op::MbInit, 0, 0, 0, M, 100)]);
+    let first = b.answers.len();
+    let mut n = 0u64;
+    for gap in 0..4 {
+        for _ in 0..4 {
+            b.cycle(Some(LaneOp::new(Op::MbArrive, 0, 0, 0, M, 1)));
+            n += 1;
+            for _ in 0..gap {
+                b.cycle(None);
+            }
+        }
+    }
+    b.drain();
+    let pend: Vec<u64> = b.answers[first..].iter().map(|a| state_token::pending(a.value) as u64).collect();
+    assert_eq!(pend, (0..n).map(|i| 100 - i).collect::<Vec<_>>());
+    assert!(b.answers[first..].iter().all(|a| a.error == 0));
+    assert_eq!(b.word(0, M).pending as u64, 100 - n);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -667,7 +693,13 @@ fn compare_random(seed: u64, count: usize) {
         expected.push((op, ans));
         b.cycle(Some(op));
         issued_since_drain += 1;
-        // Sometimes idle cycles, sometimes a drain with a timeout (as the top does when idle).
+        // Sometimes idle cycles (1-3: every forwarding distance), sometimes a drain with a timeout
+        // (as the top does when idle).
+        if rng.below(8) == 0 {
+            for _ in 0..1 + rng.below(3) {
+                b.cycle(None);
+            }
+        }
         if rng.below(16) == 0 || i + 1 == count {
             b.drain();
             issued_since_drain = 0;

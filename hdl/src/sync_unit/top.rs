@@ -73,11 +73,15 @@
 //! # Shared-memory arbitration
 //!
 //! Read port: mbarrier ALU, then the copy engine (its `sm_rgrant`), then the LSU / atomic ALU.
-//! Write port: the mbarrier ALU's write-back (it follows a granted read by one cycle), then the
-//! copy engine (a shared-source beat's write follows a granted read; a global-source beat's
-//! write follows `gm_rvalid`, which is not taken while the mbarrier ALU writes), then the LSU /
-//! atomic ALU, which wait for a free cycle. The copy engine therefore never waits more than a
-//! cycle per mbarrier op, and the mbarrier ALU never waits.
+//! Write port: the mbarrier ALU's write-back, then the copy engine, then the LSU / atomic ALU,
+//! which wait for a free cycle. The mbarrier ALU's write follows its read by **two** cycles (its
+//! read-modify-write is two stages, S1a/S1b); it announces it one cycle ahead on `mem_we_next`
+//! (an op in S1a that may write). The copy engine's writes cannot wait, so: a shared-source
+//! beat's write follows its read by one cycle, and that read is granted only when the mbarrier
+//! ALU neither reads now nor may write next cycle (`!mem_rd && !mem_we_next`); a global-source
+//! beat's write follows `gm_rvalid`, which is not taken while the mbarrier ALU writes. The
+//! mbarrier ALU never waits; the copy engine's shared reads wait up to two cycles per mbarrier
+//! op (back-to-back mbarrier ops hold them off for the whole run).
 //!
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
@@ -331,7 +335,7 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     state: DFF<Bits<3>>,
     /// Lanes not yet issued by the lane sequencer (mbarrier, LSU, copy engine).
     rem: DFF<Bits<32>>,
-    /// Cycles since the sequencer's last issue (the mbarrier answers 2 cycles after a lane).
+    /// Cycles in the drain state (the mbarrier ALU answers 3 cycles after a lane, the LSU 1).
     drain: DFF<Bits<2>>,
     /// LSU load in flight: lane and the mask of its bytes.
     ld_valid: DFF<Bit>,
@@ -344,9 +348,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// The atomic ALU's shared-memory read of last cycle (its data is on the RAM now).
     at_rd_valid: DFF<Bit>,
     /// mbarrier ops issued for the copy engine (complete_tx, arrive-on, cp.async.mbarrier.arrive
-    /// +1), one and two cycles ago: their responses are not the sequenced request's.
+    /// +1), one, two and three cycles ago: their responses are not the sequenced request's.
     ce_ev1: DFF<Bit>,
     ce_ev2: DFF<Bit>,
+    ce_ev3: DFF<Bit>,
     /// Lanes of the copy request that the copy engine has answered.
     cp_answered: DFF<Bits<32>>,
     /// The exit being offered has been through the warp network (its re-check of the warp's
@@ -620,6 +625,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             at_rd_valid: Default::default(),
             ce_ev1: Default::default(),
             ce_ev2: Default::default(),
+            ce_ev3: Default::default(),
             cp_answered: Default::default(),
             exit_wn_done: Default::default(),
             clr_pending: Default::default(),
@@ -732,6 +738,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             at_rd_valid,
             ce_ev1,
             ce_ev2,
+            ce_ev3,
             cp_answered,
             exit_wn_done,
             clr_pending,
@@ -782,6 +789,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.busy.next = (self.state.q.val() != self.k_s_idle.val())
             || self.o_valid.q.val()
             || self.copy.busy.val()
+            || self.ce_ev1.q.val()
+            || self.ce_ev2.q.val()
+            || self.ce_ev3.q.val()
             || self.clr_active.q.val()
             || (self.clr_pending.q.val() != 0);
 
@@ -996,6 +1006,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         }
         self.ce_ev1.d.next = self.ce_mb_go.val();
         self.ce_ev2.d.next = self.ce_ev1.q.val();
+        self.ce_ev3.d.next = self.ce_ev2.q.val();
         self.mbar.timeout.next = self.timeout.val();
         self.mbar.launch.next = self.launch.val();
         self.mbar.launch_slot.next = self.launch_slot.val();
@@ -1011,11 +1022,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
 
         // ---------------- shared-memory arbitration ----------------
         // Read port: mbarrier ALU > copy engine (`sm_rgrant`) > LSU / atomic ALU.
-        // Write port: mbarrier ALU (its write-back in S1 follows a read it was granted) > copy
-        // engine (a shared-source beat's write follows a granted read; a global-source beat's
-        // write follows `gm_rvalid`, which is held off while the mbarrier ALU writes) > LSU /
-        // atomic ALU.
-        self.copy.sm_rgrant.next = !self.mbar.mem_rd.val();
+        // Write port: mbarrier ALU (its write-back in S1b, two cycles after a read it was
+        // granted, announced by `mem_we_next`) > copy engine (a shared-source beat's write
+        // follows its granted read by one cycle, so that read is not granted when the mbarrier
+        // ALU may write next cycle; a global-source beat's write follows `gm_rvalid`, which is
+        // held off while the mbarrier ALU writes) > LSU / atomic ALU.
+        self.copy.sm_rgrant.next = !self.mbar.mem_rd.val() && !self.mbar.mem_we_next.val();
         self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we.val();
         self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we.val();
         self.seq_rgrant.next = !self.mbar.mem_rd.val() && !self.copy.sm_re.val();
@@ -1170,7 +1182,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.ld_value.next = self.seq_rdata.val() & self.ld_mask.q.val();
         for i in 0..32 {
             if self.mbar.resp_valid.val()
-                && !self.ce_ev2.q.val()
+                && !self.ce_ev3.q.val()
                 && (self.mbar.resp_cta.val() == self.req_cta.val())
                 && (self.mbar.resp_warp.val() == self.req_warp.val())
                 && (self.mbar.resp_lane.val() == self.lane_id[i].val())
@@ -1181,7 +1193,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.acc_values[i].d.next = self.ld_value.val();
             }
         }
-        if self.mbar.resp_valid.val() && !self.ce_ev2.q.val() {
+        if self.mbar.resp_valid.val() && !self.ce_ev3.q.val() {
             if self.mbar.resp_pred.val() {
                 self.acc_preds.d.next =
                     self.acc_preds.q.val() | (bit_cast::<32, 5>(1.into()) << self.mbar.resp_lane.val());
@@ -1359,7 +1371,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             }
         } else if self.state.q.val() == self.k_s_seq_drain.val() {
             self.drain.d.next = self.drain.q.val() + 1u64;
-            if self.drain.q.val() == 1 {
+            // The last lane's result is in the accumulators 2 cycles after the sequencer went
+            // idle for an LSU load (1-cycle read), 3 cycles for an mbarrier op (3-cycle ALU).
+            if (self.drain.q.val() == 2) || ((self.drain.q.val() == 1) && !self.is_mb.val()) {
                 self.o_valid.d.next = true;
                 self.o_tag.d.next = self.req_tag.val();
                 self.o_cta.d.next = self.req_cta.val();
@@ -1518,6 +1532,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.at_rd_valid.d.next = false;
             self.ce_ev1.d.next = false;
             self.ce_ev2.d.next = false;
+            self.ce_ev3.d.next = false;
             self.exit_wn_done.d.next = false;
             self.rem.d.next = 0.into();
             self.rel_rem.d.next = 0.into();
