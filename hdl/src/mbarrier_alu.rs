@@ -677,7 +677,7 @@ const _: () = assert!(
         && st::PARITY_BIT == 21
         && st::VALID_BIT == 63
         // tx + delta with |tx| <= COUNT_MAX and |delta| <= 2 * COUNT_MAX fits TXA_BITS signed.
-        && 3 * mw::COUNT_MAX as u64 < (1u64 << (TXA_BITS - 1))
+        && (3 * mw::COUNT_MAX as u64) < (1u64 << (TXA_BITS - 1))
 );
 
 impl Logic for MbarrierAlu {
