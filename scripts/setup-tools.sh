@@ -14,6 +14,15 @@ PIP_PACKAGES=(
   "nvidia-cuda-nvcc-cu12==12.9.86"
 )
 
+# rustfmt and clippy gate the test command (scripts/test.sh); rustup's default profile has them,
+# a minimal profile does not.
+for component in rustfmt clippy; do
+  probe=fmt; [ "$component" = clippy ] && probe=clippy
+  if ! cargo "$probe" --version >/dev/null 2>&1; then
+    rustup component add "$component" >/dev/null
+  fi
+done
+
 python3 -m pip install --quiet --disable-pip-version-check "${PIP_PACKAGES[@]}" 2>&1 | grep -v 'Running pip as the' || true
 
 if ! command -v yosys >/dev/null 2>&1; then
