@@ -7,12 +7,13 @@
 use smsync_testbench::verilator::{rtl_tools_skipped, verilator_lint, yosys_check};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
 use std::time::Instant;
 
-/// The tests of this file run one at a time: the time budget test measures the CPU time of
-/// `smsync gen` through this process's child-CPU counters, which concurrent lint runs would inflate.
-static SERIAL: Mutex<()> = Mutex::new(());
+/// The lint tests share this lock (they run side by side, one per test thread); the time budget
+/// test takes it alone: it measures the CPU time of `smsync gen` through this process's child-CPU
+/// counters, which concurrent lint runs would inflate.
+static CHILD_CPU: RwLock<()> = RwLock::new(());
 
 /// CPU seconds (user + system) of this process's finished children (Linux: /proc/self/stat
 /// fields cutime and cstime, in clock ticks of 1/100 s).
@@ -109,18 +110,50 @@ fn lint_all(config_name: &str, files: &[(String, PathBuf)]) {
         eprintln!("SMSYNC_SKIP_RTL_TOOLS=1: generated Verilog not linted");
         return;
     }
-    let mut failures = Vec::new();
+    let mut jobs: Vec<(&str, &Path, Linter)> = Vec::new();
     for (module, file) in files {
         if module == "sync_unit" && TOP_VERILATED_BY_COSIM_CORPUS.contains(&config_name) {
             eprintln!("{config_name}: sync_unit: Verilator -Wall runs in its cosim build (cosim_corpus)");
-        } else if let Err(e) = verilator_lint(file, module) {
-            failures.push(e);
+        } else {
+            jobs.push((module, file, Linter::Verilator));
         }
-        if let Err(e) = yosys_check(file, module) {
-            failures.push(e);
-        }
+        jobs.push((module, file, Linter::Yosys));
     }
+    let failures = run_lint_jobs(&jobs);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[derive(Clone, Copy)]
+enum Linter {
+    Verilator,
+    Yosys,
+}
+
+/// The lint jobs on two worker threads (the machines have two cores and each tool is
+/// single-threaded), in order of submission; returns every failure.
+fn run_lint_jobs(jobs: &[(&str, &Path, Linter)]) -> Vec<String> {
+    let next = Mutex::new(0usize);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(&(module, file, linter)) = jobs.get(i) else { break };
+                let result = match linter {
+                    Linter::Verilator => verilator_lint(file, module),
+                    Linter::Yosys => yosys_check(file, module),
+                };
+                if let Err(e) = result {
+                    failures.lock().unwrap().push(e);
+                }
+            });
+        }
+    });
+    failures.into_inner().unwrap()
 }
 
 /// `configs/*.yaml`: the default alone (`default_only`) or every other config.
@@ -152,7 +185,7 @@ fn gen_and_lint(config: &Path) {
 
 #[test]
 fn every_config_generates_lint_clean_verilog() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _shared = CHILD_CPU.read().unwrap_or_else(|e| e.into_inner());
     let configs = config_files(false);
     assert!(!configs.is_empty(), "configs/ has fpga-small.yaml");
     for config in &configs {
@@ -169,7 +202,7 @@ fn every_config_generates_lint_clean_verilog() {
 /// in 30 min.
 #[test]
 fn default_config_generates_lint_clean_verilog() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _shared = CHILD_CPU.read().unwrap_or_else(|e| e.into_inner());
     let configs = config_files(true);
     assert_eq!(configs.len(), 1, "configs/default.yaml");
     for config in &configs {
@@ -182,7 +215,7 @@ fn default_config_generates_lint_clean_verilog() {
 /// (idle machine: ~1.3 s wall).
 #[test]
 fn default_config_generates_in_under_five_seconds() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = CHILD_CPU.write().unwrap_or_else(|e| e.into_inner());
     let out = out_dir("default-builtin");
     let cpu_before = children_cpu_seconds();
     let (secs, _) = gen(None, &out);
@@ -195,7 +228,7 @@ fn default_config_generates_in_under_five_seconds() {
 
 #[test]
 fn bad_config_names_field_value_and_range() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _shared = CHILD_CPU.read().unwrap_or_else(|e| e.into_inner());
     let dir = out_dir("bad");
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("bad.yaml");

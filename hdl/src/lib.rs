@@ -5,6 +5,7 @@
 //! constants, Verilog generation and the example block the tool flow is tested on.
 
 pub mod common;
+pub mod depth_ram;
 
 pub mod atomic_alu;
 pub mod barrier_file;

@@ -12,7 +12,7 @@ use crate::pll::{self, Ecp5Pll, PllSetting, Xc7Pll};
 use crate::uart::{UartRx, UartTx};
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
-use smsync_hdl::sync_unit::top::{shared_addr_bits, SyncUnitTop};
+use smsync_hdl::sync_unit::top::SyncUnitTop;
 
 /// Default UART speed.
 pub const DEFAULT_BAUD: u32 = 115_200;
@@ -25,7 +25,7 @@ pub fn cycles_per_bit(core_hz: u64, baud: u32) -> u32 {
 
 /// Everything of a board top in the core clock domain.
 #[derive(LogicBlock)]
-pub struct BoardCore<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> {
+pub struct BoardCore<const D: usize, const B: usize, const RD: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
     /// Raw reset request (a button), active high, asynchronous: synchronised here.
     pub ext_reset: Signal<In, Bit>,
@@ -46,10 +46,10 @@ pub struct BoardCore<const A: usize, const D: usize, const B: usize, const RD: u
     rx: UartRx,
     tx: UartTx,
     bridge: HostBridge<D, B>,
-    top: SyncUnitTop<A, D, B, RD, R>,
+    top: SyncUnitTop<D, B, RD, R>,
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> BoardCore<A, D, B, RD, R> {
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> BoardCore<D, B, RD, R> {
     /// `cpb`: core clock cycles per UART bit.
     pub fn new(config: &Config, cpb: u32) -> Self {
         BoardCore {
@@ -73,9 +73,7 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic
-    for BoardCore<A, D, B, RD, R>
-{
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for BoardCore<D, B, RD, R> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, por, reset_sync1, reset_sync2, heartbeat);
@@ -181,7 +179,7 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
 /// ULX3S (ECP5-85F): the core on the EHXPLLL's output from the 25 MHz oscillator; BTN0
 /// (active low) resets.
 #[derive(LogicBlock)]
-pub struct Ulx3sTop<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> {
+pub struct Ulx3sTop<const D: usize, const B: usize, const RD: usize, const R: usize> {
     pub clk_25mhz: Signal<In, Clock>,
     pub btn_n: Signal<In, Bit>,
     /// FTDI TXD: host -> FPGA.
@@ -190,10 +188,10 @@ pub struct Ulx3sTop<const A: usize, const D: usize, const B: usize, const RD: us
     pub ftdi_rxd: Signal<Out, Bit>,
     pub led: Signal<Out, Bits<3>>,
     pll: Ecp5Pll,
-    core: BoardCore<A, D, B, RD, R>,
+    core: BoardCore<D, B, RD, R>,
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Ulx3sTop<A, D, B, RD, R> {
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> Ulx3sTop<D, B, RD, R> {
     pub fn new(config: &Config, pll: PllSetting, cpb: u32) -> Self {
         Ulx3sTop {
             clk_25mhz: Default::default(),
@@ -207,9 +205,7 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic
-    for Ulx3sTop<A, D, B, RD, R>
-{
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for Ulx3sTop<D, B, RD, R> {
     #[hdl_gen]
     fn update(&mut self) {
         self.pll.clock_in.next = self.clk_25mhz.val();
@@ -226,7 +222,7 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
 /// RESET button `ck_rst` (active low) resets.
 #[allow(non_snake_case)]
 #[derive(LogicBlock)]
-pub struct ArtyTop<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> {
+pub struct ArtyTop<const D: usize, const B: usize, const RD: usize, const R: usize> {
     pub CLK100MHZ: Signal<In, Clock>,
     pub ck_rst: Signal<In, Bit>,
     /// USB-UART: host -> FPGA.
@@ -235,10 +231,10 @@ pub struct ArtyTop<const A: usize, const D: usize, const B: usize, const RD: usi
     pub uart_rxd_out: Signal<Out, Bit>,
     pub led: Signal<Out, Bits<3>>,
     pll: Xc7Pll,
-    core: BoardCore<A, D, B, RD, R>,
+    core: BoardCore<D, B, RD, R>,
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> ArtyTop<A, D, B, RD, R> {
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> ArtyTop<D, B, RD, R> {
     pub fn new(config: &Config, pll: PllSetting, cpb: u32) -> Self {
         ArtyTop {
             CLK100MHZ: Default::default(),
@@ -252,9 +248,7 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
     }
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic
-    for ArtyTop<A, D, B, RD, R>
-{
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for ArtyTop<D, B, RD, R> {
     #[hdl_gen]
     fn update(&mut self) {
         self.pll.clock_in.next = self.CLK100MHZ.val();
@@ -400,8 +394,7 @@ pub fn core_clock(board: Board, config: &Config) -> Result<PllSetting, String> {
 /// `config.core_clock_mhz` ([`core_clock`]) and `cpb` core cycles per UART bit (see
 /// [`cycles_per_bit`]; the simulated board uses a few). The vendor PLL primitive is instantiated,
 /// not defined: simulation appends [`pll::SIM_PRIMITIVES`]. The top's shape is a set of const
-/// generics; the board tops are instantiated for 8-byte copy ports (the fpga-small shape) and
-/// 10..=12 shared-RAM address bits.
+/// generics; the board tops are instantiated for 8-byte copy ports (the fpga-small shape).
 pub fn board_verilog(board: Board, config: &Config, cpb: u32) -> Result<String, String> {
     if config.copy_port_bytes != 8 {
         return Err(format!(
@@ -420,15 +413,13 @@ pub fn board_verilog(board: Board, config: &Config, cpb: u32) -> Result<String, 
         return Err("the copy engine's thread table needs more than 15 address bits".into());
     }
     let module = board.module();
-    let a = shared_addr_bits(config);
-    macro_rules! inst {
-        ($($a:literal),*) => {
-            match (board, a) {
-                $((Board::Ulx3s, $a) => smsync_hdl::common::try_verilog_named(&mut Ulx3sTop::<$a, 64, 8, 128, 16>::new(config, clock, cpb), module),
-                  (Board::Arty, $a) => smsync_hdl::common::try_verilog_named(&mut ArtyTop::<$a, 64, 8, 128, 16>::new(config, clock, cpb), module),)*
-                (_, other) => return Err(format!("shared RAM needs {other} address bits (the board tops are instantiated for 10..=12, i.e. 16-64 KiB over all CTA slots, to keep this crate quick to build; add the value to `inst!` in fpga/boards/src/board.rs)")),
-            }
-        };
+    match board {
+        Board::Ulx3s => {
+            smsync_hdl::common::try_verilog_named(&mut Ulx3sTop::<64, 8, 128, 16>::new(config, clock, cpb), module)
+        }
+        Board::Arty => {
+            smsync_hdl::common::try_verilog_named(&mut ArtyTop::<64, 8, 128, 16>::new(config, clock, cpb), module)
+        }
     }
-    inst!(10, 11, 12).map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())
 }

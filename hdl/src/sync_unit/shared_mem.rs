@@ -5,25 +5,29 @@
 //! copy-engine beat, an atomic's 16-byte line and an ld/st.shared of up to 16 bytes are each
 //! one row access (the mbarrier ALU's 8-byte word is part of a row). The RAM is `R` byte-wide
 //! `RAM` widgets sharing the address, so every byte has its own write enable and synthesis maps
-//! each to block RAM. Address = {slot, row}; `A` address bits (see `top::shared_addr_bits`).
+//! each to block RAM. Address = {slot, row}: the low `top::shared_addr_bits` bits of the core's
+//! `RAM_ADDR_BITS`-bit address (the depth is a count from the config, not a type parameter).
 //!
 //! Read data is the row at the address presented in the previous cycle (synchronous read). Who
 //! may use the ports in a cycle is decided by the top (`top.rs`, "shared-memory arbitration").
 
 use rust_hdl::prelude::*;
 
+use super::top::RAM_ADDR_BITS;
+use crate::depth_ram::DepthRam;
+
 #[derive(LogicBlock)]
-pub struct SharedMemory<const A: usize, const RD: usize, const R: usize> {
+pub struct SharedMemory<const RD: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
-    pub read_address: Signal<In, Bits<A>>,
+    pub read_address: Signal<In, Bits<RAM_ADDR_BITS>>,
     /// The row read at `read_address` in the previous cycle.
     pub read_data: Signal<Out, Bits<RD>>,
     pub write_enable: Signal<In, Bit>,
-    pub write_address: Signal<In, Bits<A>>,
+    pub write_address: Signal<In, Bits<RAM_ADDR_BITS>>,
     pub write_data: Signal<In, Bits<RD>>,
     /// Byte `i` of the row is written iff bit `i` is set (and `write_enable`).
     pub write_bytes: Signal<In, Bits<R>>,
-    bytes: Vec<RAM<Bits<8>, A>>,
+    bytes: Vec<DepthRam<Bits<8>, RAM_ADDR_BITS>>,
     byte_wide: Vec<super::top::ZeroExtend<8, RD>>,
     /// The row's write data shifted down to byte i, and its low 8 bits.
     byte_src: Vec<Signal<Local, Bits<RD>>>,
@@ -31,9 +35,10 @@ pub struct SharedMemory<const A: usize, const RD: usize, const R: usize> {
     byte_shift: Vec<Constant<Bits<16>>>,
 }
 
-impl<const A: usize, const RD: usize, const R: usize> Default for SharedMemory<A, RD, R> {
-    fn default() -> Self {
-        assert_eq!(RD, 8 * R, "SharedMemory<A, RD, R>: RD must be 8 * R");
+impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
+    /// `2^addr_bits` rows (`top::shared_addr_bits`).
+    pub fn new(addr_bits: usize) -> Self {
+        assert_eq!(RD, 8 * R, "SharedMemory<RD, R>: RD must be 8 * R");
         SharedMemory {
             clock: Default::default(),
             read_address: Default::default(),
@@ -42,7 +47,7 @@ impl<const A: usize, const RD: usize, const R: usize> Default for SharedMemory<A
             write_address: Default::default(),
             write_data: Default::default(),
             write_bytes: Default::default(),
-            bytes: (0..R).map(|_| Default::default()).collect(),
+            bytes: (0..R).map(|_| DepthRam::new(addr_bits)).collect(),
             byte_wide: (0..R).map(|_| Default::default()).collect(),
             byte_src: (0..R).map(|_| Default::default()).collect(),
             byte_low: (0..R).map(|_| Default::default()).collect(),
@@ -51,7 +56,7 @@ impl<const A: usize, const RD: usize, const R: usize> Default for SharedMemory<A
     }
 }
 
-impl<const A: usize, const RD: usize, const R: usize> Logic for SharedMemory<A, RD, R> {
+impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
     #[hdl_gen]
     fn update(&mut self) {
         for i in 0..R {

@@ -1543,10 +1543,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
 }
 
 /// The top: [`SyncUnitCore`] (all the logic) with its shared memory ([`SharedMemory`], whose
-/// depth `A` is a const generic). Split so that the large core is compiled once per port width,
-/// not once per shared-memory size. Its ports are the core's, minus the RAM port.
+/// depth comes from the config at build time). Its ports are the core's, minus the RAM port.
 #[derive(LogicBlock)]
-pub struct SyncUnitTop<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> {
+pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// A CTA with `launch_warps` warps starts in `launch_slot`.
@@ -1629,12 +1628,11 @@ pub struct SyncUnitTop<const A: usize, const D: usize, const B: usize, const RD:
     pub release_id: Signal<Out, Bits<4>>,
     pub release_warps: Signal<Out, Bits<32>>,
     core: SyncUnitCore<D, B, RD, R>,
-    smem: SharedMemory<A, RD, R>,
+    smem: SharedMemory<RD, R>,
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTop<A, D, B, RD, R> {
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTop<D, B, RD, R> {
     pub fn new(config: &Config) -> Self {
-        assert_eq!(A, shared_addr_bits(config), "SyncUnitTop<A>: A must be shared_addr_bits(config)");
         SyncUnitTop {
             clock: Default::default(),
             reset: Default::default(),
@@ -1707,14 +1705,12 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
             release_id: Default::default(),
             release_warps: Default::default(),
             core: SyncUnitCore::new(config),
-            smem: SharedMemory::default(),
+            smem: SharedMemory::new(shared_addr_bits(config)),
         }
     }
 }
 
-impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: usize> Logic
-    for SyncUnitTop<A, D, B, RD, R>
-{
+impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for SyncUnitTop<D, B, RD, R> {
     #[hdl_gen]
     fn update(&mut self) {
         self.core.clock.next = self.clock.val();
@@ -1790,18 +1786,18 @@ impl<const A: usize, const D: usize, const B: usize, const RD: usize, const R: u
             self.resp_values[i].next = self.core.resp_values[i].val();
         }
         self.smem.clock.next = self.clock.val();
-        self.smem.read_address.next = bit_cast::<A, RAM_ADDR_BITS>(self.core.mem_raddr.val());
+        self.smem.read_address.next = self.core.mem_raddr.val();
         self.core.mem_rdata.next = self.smem.read_data.val();
         self.smem.write_enable.next = self.core.mem_we.val();
-        self.smem.write_address.next = bit_cast::<A, RAM_ADDR_BITS>(self.core.mem_waddr.val());
+        self.smem.write_address.next = self.core.mem_waddr.val();
         self.smem.write_data.next = self.core.mem_wdata.val();
         self.smem.write_bytes.next = self.core.mem_wbytes.val();
     }
 }
 
-/// Verilog of the top for `config`, top module `module`. The shared RAM's address width and the
-/// copy port's and the row's widths are const generics, so this picks the instance for the
-/// config.
+/// Verilog of the top for `config`, top module `module`. The copy port's and the row's widths
+/// are const generics, so this picks the instance for the config (the shared RAM's depth is not:
+/// `SharedMemory::new` takes it).
 pub fn sync_unit_verilog(config: &Config, module: &str) -> Result<String, crate::common::VerilogError> {
     use crate::common::try_verilog_named;
     let bad = |message: String| crate::common::VerilogError { module: module.into(), message };
@@ -1809,21 +1805,21 @@ pub fn sync_unit_verilog(config: &Config, module: &str) -> Result<String, crate:
         return Err(bad(format!("the copy engine's thread table needs {} address bits (max 15)", thread_bits(config))));
     }
     let a = shared_addr_bits(config);
+    if !(1..RAM_ADDR_BITS).contains(&a) {
+        return Err(bad(format!("shared RAM needs {a} address bits (supported: 1..{RAM_ADDR_BITS})")));
+    }
     macro_rules! inst {
-        ($d:literal, $b:literal, $rd:literal, $r:literal; $($a:literal),*) => {
-            match a {
-                $($a => try_verilog_named(&mut SyncUnitTop::<$a, $d, $b, $rd, $r>::new(config), module),)*
-                other => Err(bad(format!("shared RAM needs {other} address bits (supported with {}-byte rows: {:?})", $r, [$($a),*]))),
-            }
+        ($d:literal, $b:literal, $rd:literal, $r:literal) => {
+            try_verilog_named(&mut SyncUnitTop::<$d, $b, $rd, $r>::new(config), module)
         };
     }
     match config.copy_port_bytes {
-        4 => inst!(32, 4, 128, 16; 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
-        8 => inst!(64, 8, 128, 16; 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
-        16 => inst!(128, 16, 128, 16; 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
-        32 => inst!(256, 32, 256, 32; 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18),
-        64 => inst!(512, 64, 512, 64; 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17),
-        128 => inst!(1024, 128, 1024, 128; 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16),
+        4 => inst!(32, 4, 128, 16),
+        8 => inst!(64, 8, 128, 16),
+        16 => inst!(128, 16, 128, 16),
+        32 => inst!(256, 32, 256, 32),
+        64 => inst!(512, 64, 512, 64),
+        128 => inst!(1024, 128, 1024, 128),
         other => Err(bad(format!("copy_port_bytes = {other} is not one of 4, 8, 16, 32, 64, 128"))),
     }
 }

@@ -1,0 +1,108 @@
+//! `DepthRam`: rust-hdl's `RAM` widget (one synchronous read port, one write port) whose depth is
+//! set when the block is built, from the config, instead of by a const-generic address width.
+//!
+//! Why: a RAM's depth is a count from the config (CTA slots × rows), and a const generic for it
+//! made every block above the RAM one Rust type per depth. The `sync_unit` top was compiled for
+//! 14 depths × 6 port widths = 84 types, which was 40 % of the hdl crate's compile time. Here
+//! the address port has a fixed width `AW` (the core's address width) and the RAM uses its low
+//! `addr_bits` bits, `2^addr_bits` words; the Verilog is the same template as rust-hdl's `RAM`
+//! (inferred as block RAM by yosys and vendor tools).
+
+use rust_hdl::prelude::*;
+use std::collections::BTreeMap;
+
+#[derive(LogicBlock)]
+pub struct DepthRam<D: Synth, const AW: usize> {
+    pub read_address: Signal<In, Bits<AW>>,
+    pub read_clock: Signal<In, Clock>,
+    /// The word at `read_address` (low `addr_bits` bits) of the previous read-clock edge.
+    pub read_data: Signal<Out, D>,
+    pub write_address: Signal<In, Bits<AW>>,
+    pub write_clock: Signal<In, Clock>,
+    pub write_data: Signal<In, D>,
+    pub write_enable: Signal<In, bool>,
+    _addr_bits: usize,
+    _sim: BTreeMap<u64, D>,
+}
+
+impl<D: Synth, const AW: usize> DepthRam<D, AW> {
+    /// A RAM of `2^addr_bits` words, zero-initialised in simulation. `addr_bits` must be below
+    /// `AW` (the unused high address bits are named in the Verilog so that lint sees them used).
+    pub fn new(addr_bits: usize) -> Self {
+        assert!((1..AW).contains(&addr_bits), "DepthRam<_, {AW}>: addr_bits {addr_bits} must be in 1..{AW}");
+        DepthRam {
+            read_address: Default::default(),
+            read_clock: Default::default(),
+            read_data: Default::default(),
+            write_address: Default::default(),
+            write_clock: Default::default(),
+            write_data: Default::default(),
+            write_enable: Default::default(),
+            _addr_bits: addr_bits,
+            _sim: BTreeMap::new(),
+        }
+    }
+
+    fn word_index(&self, address: Bits<AW>) -> u64 {
+        address.index() as u64 & ((1u64 << self._addr_bits) - 1)
+    }
+}
+
+impl<D: Synth, const AW: usize> Logic for DepthRam<D, AW> {
+    fn update(&mut self) {
+        if self.read_clock.pos_edge() {
+            let word = self.word_index(self.read_address.val());
+            self.read_data.next = self._sim.get(&word).copied().unwrap_or_default();
+        }
+        if self.write_clock.pos_edge() && self.write_enable.val() {
+            let word = self.word_index(self.write_address.val());
+            self._sim.insert(word, self.write_data.val());
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+reg[{msb}:0] mem[{last}:0];
+// The high address bits select nothing in a RAM of 2^{ab} words.
+wire _unused_high_address = &{{1'b0, read_address[{aw_msb}:{ab}], write_address[{aw_msb}:{ab}]}};
+
+always @(posedge read_clock) begin
+   read_data <= mem[read_address[{ab_msb}:0]];
+end
+
+always @(posedge write_clock) begin
+   if (write_enable) begin
+      mem[write_address[{ab_msb}:0]] <= write_data;
+   end
+end
+",
+            msb = D::BITS - 1,
+            last = (1u64 << self._addr_bits) - 1,
+            ab = self._addr_bits,
+            ab_msb = self._addr_bits - 1,
+            aw_msb = AW - 1,
+        ))
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![
+            TimingInfo {
+                name: "ram_read".into(),
+                clock: "read_clock".into(),
+                inputs: vec!["read_address".into()],
+                outputs: vec!["read_data".into()],
+            },
+            TimingInfo {
+                name: "ram_write".into(),
+                clock: "write_clock".into(),
+                inputs: vec!["write_address".into(), "write_data".into(), "write_enable".into()],
+                outputs: vec![],
+            },
+        ]
+    }
+}
