@@ -522,3 +522,38 @@ fn tensor_map_validation() {
     r.imm = 3; // map says 2-D
     b.err(&r, ErrorCode::TensorMap);
 }
+
+#[test]
+fn tensor_map_swizzle_and_mode_fields_are_validated() {
+    use smsync_sim::units::tensormap::offset;
+    let mut b = Bench::new(1);
+    init(&mut b, 0, MB, 1);
+    let set = |b: &mut Bench, o: usize, v: u32| {
+        b.mem.global.slice_mut(TMAP + o as u64, 4).unwrap().copy_from_slice(&v.to_le_bytes())
+    };
+    // box 8 x 2 of u32: a 32-byte inner dimension fits the 32B span (PTX ISA §5.5.7) ...
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 8, 2, false, 0);
+    set(&mut b, offset::SWIZZLE, 1);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.ok(&r);
+    b.drain();
+    // ... a 64-byte one does not
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 16, 2, false, 0);
+    set(&mut b, offset::SWIZZLE, 1);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.err(&r, ErrorCode::TensorMap);
+    // swizzle codes above 3 (128B) and modes above 1 (im2col) are not maps
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 4, 2, false, 0);
+    set(&mut b, offset::SWIZZLE, 4);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.err(&r, ErrorCode::TensorMap);
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 4, 2, false, 0);
+    set(&mut b, offset::MODE, 2);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.err(&r, ErrorCode::TensorMap);
+    // im2col needs a 3d..5d tensor (PTX ISA §5.5.4): a 2-D im2col map is malformed
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 4, 2, false, 0);
+    set(&mut b, offset::MODE, 1);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.err(&r, ErrorCode::TensorMap);
+}
