@@ -63,7 +63,7 @@ fn tile(t: &[f32], dims: &[i64], bx: &[i64], start: &[i64]) -> Vec<(Vec<i64>, f3
 fn round_trip(entry: &str, dims: &[i64], bx: &[i64], start: &[i64]) {
     let m = module("tma_swizzle");
     let n: i64 = dims.iter().product();
-    let input: Vec<f32> = (0..n).map(|i| (i % 97) as f32 * 0.25 - 11.0).collect();
+    let input = tensor(n);
     let strides: Vec<String> = (1..dims.len()).map(|d| (dims[..d].iter().product::<i64>() * 4).to_string()).collect();
     let map = |global: &str| {
         format!(
@@ -83,8 +83,21 @@ fn round_trip(entry: &str, dims: &[i64], bx: &[i64], start: &[i64]) {
         coords.join(", ")
     );
     let launch = Launch::from_yaml(&yaml).unwrap_or_else(|e| panic!("{e}"));
-    let r = run(&m, &launch).unwrap_or_else(|e| panic!("{entry} at {start:?}: {e}"));
-    let want_tile = tile(&input, dims, bx, start);
+    check_round_trip(&m, &launch, &input, dims, bx, start);
+}
+
+fn check_round_trip(
+    m: &smsync_sim::ptx::ir::Module,
+    launch: &Launch,
+    input: &[f32],
+    dims: &[i64],
+    bx: &[i64],
+    start: &[i64],
+) {
+    let n: i64 = dims.iter().product();
+    let entry = launch.entry.clone().unwrap_or_default();
+    let r = run(m, launch).unwrap_or_else(|e| panic!("{entry} at {start:?}: {e}"));
+    let want_tile = tile(input, dims, bx, start);
     let plain: Vec<f32> = want_tile.iter().map(|(_, v)| *v).collect();
     assert_eq!(f32s(r.bits("plain").unwrap()), plain, "{entry} at {start:?}: loaded tile");
     let mut out = vec![0.0f32; n as usize];
@@ -95,6 +108,18 @@ fn round_trip(entry: &str, dims: &[i64], bx: &[i64], start: &[i64]) {
         }
     }
     assert_eq!(f32s(r.bits("out").unwrap()), out, "{entry} at {start:?}: stored tile");
+}
+
+fn tensor(n: i64) -> Vec<f32> {
+    (0..n).map(|i| (i % 97) as f32 * 0.25 - 11.0).collect()
+}
+
+#[test]
+fn committed_launch_file_runs_as_smsync_run_would() {
+    // sim/tests/data/ptx/tma2d_swizzle128.launch.yaml: the same tensor, the box at (16, 4)
+    let path = format!("{}/tests/data/ptx/tma2d_swizzle128.launch.yaml", env!("CARGO_MANIFEST_DIR"));
+    let launch = Launch::from_file(std::path::Path::new(&path)).unwrap_or_else(|e| panic!("{e}"));
+    check_round_trip(&module("tma_swizzle"), &launch, &tensor(64 * 20), &[64, 20], &[32, 8], &[16, 4]);
 }
 
 #[test]
