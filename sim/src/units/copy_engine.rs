@@ -452,8 +452,11 @@ impl CopyEngine {
                     }
                     let src = Loc::Shared(req.cta as usize, ops.addr);
                     check_range(mem, src, smem_len)?;
-                    for (_, chunk) in box_chunks(&map, src) {
-                        check_range(mem, chunk, 16)?;
+                    // a swizzled box's chunks move within their 128-byte lines, maybe past its end
+                    if map.swizzle != 0 {
+                        for (_, chunk) in box_chunks(&map, src) {
+                            check_range(mem, chunk, 16)?;
+                        }
                     }
                     let reduce = match req.imm2 {
                         0 => None,
@@ -481,7 +484,8 @@ impl CopyEngine {
                         map.im2col_check(&coords, offs)?;
                     }
                     let (dsts, m) = self.load_targets(req, lane, mem, mbar, smem_len, ops.c)?;
-                    for &d in &dsts {
+                    // a swizzled box's chunks move within their 128-byte lines, maybe past its end
+                    for &d in dsts.iter().filter(|_| map.swizzle != 0) {
                         for (_, chunk) in box_chunks(&map, d) {
                             self.shared_dst(mem, mbar, chunk, 16)?;
                         }
