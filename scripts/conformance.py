@@ -41,22 +41,45 @@ def tests():
     return found
 
 
+ROW = re.compile(r'^\s*row\((Yes|No), "((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)", '
+                 r'"((?:[^"\\]|\\.)*)"\),\s*$')
+GROUP = re.compile(r'^\s*// ---- (.*)$')
+
+
 def ptx_forms():
-    """The decoder's own tables (sim/src/ptx/decode.rs): the opcodes its dispatch accepts, the
-    packed `cvt` formats, and the valid PTX opcodes it refuses as not supported."""
-    src = open(os.path.join(ROOT, 'sim/src/ptx/decode.rs'), encoding='utf-8').read()
-    body = src[src.index('    fn decode(&self, ins: &Instruction)'):]
-    body = body[body.index('let r = match name {'):body.index('            _ => {')]
-    accepted = []
-    for line in body.splitlines():
-        if not re.match(r'\s+\|?\s*"', line):
-            continue  # only the arms' patterns, not the code inside them
-        pattern = re.split(r' if |=>', line, maxsplit=1)[0]
-        for name in re.findall(r'"([^"]+)"', pattern):
-            if name not in accepted:
-                accepted.append(name)
-    table = lambda name: re.findall(r'"([^"]+)"', src[src.index(f'const {name}'):].split('];', 1)[0])
-    return accepted, table('PACKED'), table('UNSUPPORTED')
+    """The front end's instruction table (sim/src/ptx/forms.rs), which the decoder reads and
+    sim/tests/ptx_forms.rs checks against the parser: [(group, [(support, name, section, note,
+    example)])]."""
+    src = open(os.path.join(ROOT, 'sim/src/ptx/forms.rs'), encoding='utf-8').read()
+    body = src[src.index('pub const FORMS'):].split('\n];', 1)[0]
+    groups = []
+    for line in body.splitlines()[1:]:
+        g = GROUP.match(line)
+        if g:
+            groups.append((g.group(1), []))
+            continue
+        r = ROW.match(line)
+        if r:
+            groups[-1][1].append(tuple(x.replace('\\n', ' ').replace('\\"', '"') for x in r.groups()))
+        elif line.strip():
+            raise SystemExit(f'sim/src/ptx/forms.rs: not a table row: {line.strip()}')
+    return groups
+
+
+def forms_section():
+    out = ['## PTX instruction forms', '',
+           'The front end\'s instruction table (`sim/src/ptx/forms.rs`), rendered by `scripts/conformance.py`.',
+           'The decoder reads it (an opcode without a decoded row is an unknown instruction; a refused form',
+           'is reported as "not supported by smsync" with `file:line:col`), and `sim/tests/ptx_forms.rs` parses',
+           'every example against its row, so this list follows the parser. Sections are PTX ISA sections.', '']
+    for group, rows in ptx_forms():
+        out += [f'### {group[0].upper()}{group[1:]}', '', '| form | PTX ISA | smsync | notes | example |', '|---|---|---|---|---|']
+        for support, name, section, note, example in rows:
+            mark = '✅ decoded and executed' if support == 'Yes' else '❌ refused: not supported'
+            cell = lambda t: t.replace('|', '∣')
+            out.append(f'| `{cell(name)}` | {section} | {mark} | {cell(note)} | `{cell(example)}` |')
+        out.append('')
+    return out
 
 
 def render():
@@ -78,15 +101,7 @@ def render():
         cell = '<br>'.join(names) if names else '**none**'
         out.append(f'| {num} | {text.replace("|", "∣")} | {cell} |')
     out += ['', f'Items without a test: {", ".join(map(str, missing)) if missing else "none"}.', '']
-    accepted, packed, unsupported = ptx_forms()
-    out += ['## PTX instruction forms', '',
-            'Read from the decoder\'s tables in `sim/src/ptx/decode.rs` by `scripts/conformance.py`, so',
-            'this list follows the parser. Forms of an accepted opcode that the decoder refuses (e.g.',
-            '`.f16` arithmetic other than through `cvt`) are refused with a `file:line:col` error naming them;',
-            'an opcode in both lists is decoded in some forms only (`shfl` with `.sync`, `tensormap.cp_fenceproxy`).', '',
-            '- Decoded and executed opcodes: ' + ', '.join(f'`{a}`' for a in accepted) + '.',
-            '- `cvt` packed formats (two-element forms, PTX ISA §9.7.9): ' + ', '.join(f'`.{p}`' for p in packed) + '.',
-            '- Valid PTX refused as not supported by smsync: ' + ', '.join(f'`{u}`' for u in unsupported) + '.', '']
+    out += forms_section()
     return '\n'.join(out), missing
 
 

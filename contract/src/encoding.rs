@@ -358,6 +358,7 @@ code_enum! {
         TensorMap = 40 => "malformed tensor map",
         QueueOverflow = 41 => "copy engine queue overflow",
         RedAsyncTarget = 42 => "red.async target in the executing CTA, or its a and mbar in different CTAs",
+        TensorIm2col = 43 => "im2col load with the filter base outside the bounding box or an im2col offset out of range",
         NotBuilt = 48 => "op family not built in this config",
     }
 }

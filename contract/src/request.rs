@@ -41,7 +41,7 @@
 //! | CpAsyncWait | `imm` = N, `imm2` = 1 for wait_all | when at most N groups of each lane are pending |
 //! | CpBulk | `sub` BulkDir, lane `addr` dst, `src`, `a` = size, `mbar`, `b` = ctaMask (`MOD_B` multicast), `c` = byteMask (`imm2` bit 0 = .cp_mask) | immediate |
 //! | CpReduceBulk | `sub` AtomOp, `imm` BulkDir, `dtype`, lane `addr`, `src`, `a` = size, `mbar`; `MOD_A` .noftz | immediate |
-//! | CpBulkTensor | `sub` BulkDir, `imm` dims, `imm2` = AtomOp+1 for cp.reduce (0 = copy); lane `addr` smem, `src` tensor map, `a` = coords 0..3 (s32, packed low first), `b` bits 31:0 = coord 4, `mbar`, `c` = ctaMask (`MOD_B`) | immediate |
+//! | CpBulkTensor | `sub` BulkDir, `imm` dims, `imm2` = AtomOp+1 for cp.reduce (0 = copy), for a load the load mode (0 = .tile, 1 = .im2col); lane `addr` smem, `src` tensor map, `a` = coords 0..3 (s32, packed low first), `b` bits 31:0 = coord 4, bits 79:32 = the im2col offsets W, H, D (u16 each), `mbar`, `c` = ctaMask (`MOD_B`) | immediate |
 //! | ClcTryCancel | lane `addr` (16-byte response), `mbar`, both shared::cta; `MOD_B` = .multicast::cluster::all | immediate (response + complete_tx(16) land later, like a copy) |
 //! | BulkCommit | per lane | immediate |
 //! | BulkWait | `imm` = N, `MOD_A` = .read | when satisfied |

@@ -84,6 +84,11 @@ pub fn main(a: Args) -> Result<(), String> {
             eprintln!("excluded (known RTL bug, --keep-rtl-bugs keeps it): {feature}: {why} (reproducer: testbench/fuzz-repro/{repro})");
         }
     }
+    if backend == Backend::Cosim {
+        for (feature, why) in run::GOLDEN_ONLY {
+            eprintln!("excluded (golden only): {feature}: {why}");
+        }
+    }
     let progress = Progress::new(a.progress.mode(), "smsync fuzz", "programs", a.count);
     // What runs now (the ptxas batch, the program, its shrinking) and for how long.
     let task = progress.task();
@@ -98,7 +103,11 @@ pub fn main(a: Args) -> Result<(), String> {
         let exclude = backend == Backend::Cosim && !a.keep_rtl_bugs;
         let programs: Vec<Program> = (first..first + n)
             .map(|s| Program::generate(s, &config))
-            .map(|p| if exclude { run::without_rtl_exclusions(p) } else { p })
+            .map(|p| match backend {
+                Backend::Cosim if exclude => run::without_rtl_exclusions(p),
+                Backend::Cosim => run::without_golden_only(p),
+                _ => p,
+            })
             .collect();
         task.set(&format!("ptxas: seeds {first}..={}", first + n - 1));
         let bad = ptxas::check_batch(&ptxas_path, &programs)?;

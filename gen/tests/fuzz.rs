@@ -93,6 +93,31 @@ fn generator_covers_every_block_kind_and_respects_the_config() {
     }
 }
 
+/// The golden-only features (`fuzz::run::GOLDEN_ONLY`: swizzled tensor maps, maps by value) are
+/// generated, each swizzle fits the box (PTX ISA §5.5.7), and clearing them for cosim leaves a
+/// program with neither in its PTX or launch file.
+#[test]
+fn golden_only_tensor_features_are_generated_and_cleared_for_cosim() {
+    use smsync_testbench::fuzz::run::without_golden_only;
+    let config = Config::default();
+    let (mut swizzles, mut by_value) = (std::collections::BTreeSet::new(), 0);
+    for seed in 1..=400 {
+        let p = Program::generate(seed, &config);
+        for b in &p.blocks {
+            if let Block::Tensor(t) = b {
+                assert!(t.swizzle == 0 || t.boxd[0] * 4 <= 16 << t.swizzle, "seed {seed}: {t:?}");
+                swizzles.insert(t.swizzle);
+                by_value += t.by_value as u32;
+            }
+        }
+        let cleared = without_golden_only(p).render();
+        assert!(!cleared.launch_yaml.contains("tensor_map"), "seed {seed}: a by-value map left for cosim");
+        assert!(!cleared.entry.contains("cvta.param"), "seed {seed}: a by-value map left for cosim");
+    }
+    assert_eq!(swizzles.len(), 4, "swizzle codes generated: {swizzles:?}");
+    assert!(by_value > 0, "no map by value generated");
+}
+
 /// The shrinker on an injected failure: "fails" = contains an atomic compare-and-swap. From
 /// programs with several blocks, it must reach one Atomics block holding that one op, and the
 /// result must still be accepted by ptxas and run clean on the golden model.

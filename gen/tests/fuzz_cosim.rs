@@ -8,10 +8,13 @@
 //! the cosim still fails) and the test fails printing the seed, the shrunk program and the report.
 //!
 //! Features the RTL gets wrong today are taken out of the generated programs before the run, each
-//! listed in `fuzz::run::RTL_EXCLUSIONS` with its reason and reproducer (testbench/fuzz-repro/); nothing else is
-//! skipped. `excluded_features_still_fail_on_their_reproducer` checks that every reproducer still
-//! fails under cosim (and runs clean on the golden model), so an exclusion goes as soon as the RTL
-//! is fixed.
+//! listed in `fuzz::run::RTL_EXCLUSIONS` with its reason and reproducer (testbench/fuzz-repro/), and
+//! so are the golden-only features the RTL does not build yet, listed in `fuzz::run::GOLDEN_ONLY`
+//! with their reason (printed with the result); nothing else is skipped. Clearing the golden-only
+//! features gives each seed the program it gave before they existed.
+//! `excluded_features_still_fail_on_their_reproducer` checks that every reproducer still fails
+//! under cosim (and runs clean on the golden model), so an exclusion goes as soon as the RTL is
+//! fixed.
 //!
 //! `fuzz_cosim_default_config` runs the same seeds on the default (Hopper-sized) config, whose
 //! Verilated top is cached by `cosim_corpus` (docs/BENCHMARKS.md, cosim section): the two
@@ -25,7 +28,7 @@
 use smsync_sim::config::Config;
 use smsync_sim::exec::{self, Launch};
 use smsync_testbench::cosim::{run_cosim_bounded, CosimOptions};
-use smsync_testbench::fuzz::run::{without_rtl_exclusions, RTL_EXCLUSIONS};
+use smsync_testbench::fuzz::run::{without_rtl_exclusions, GOLDEN_ONLY, RTL_EXCLUSIONS};
 use smsync_testbench::fuzz::{ptxas, run, shrink, Program};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -105,6 +108,9 @@ fn campaign(name: &str, count: usize) {
     );
     for (feature, why, repro) in RTL_EXCLUSIONS {
         eprintln!("excluded: {feature} (testbench/fuzz-repro/{repro}): {why}");
+    }
+    for (feature, why) in GOLDEN_ONLY {
+        eprintln!("excluded (golden only): {feature}: {why}");
     }
     assert!(
         failures.is_empty(),

@@ -117,9 +117,101 @@ fn bad_tensor_maps_are_refused_with_field_value_and_rule() {
     let (f, m) = map_error(&format!("{{{base}, rank: 2, dims: [64, 33], box: [16, 8]}}"));
     assert_eq!(f, "params[0].tensor_map.dims");
     assert!(m.contains("spans 8448 bytes") && m.contains("holds 8192"), "{m}");
-    let (f, m) = map_error(&format!("{{{base}, rank: 2, dims: [64, 32], box: [8, 8], swizzle: 32B}}"));
-    assert_eq!(f, "params[0].tensor_map.swizzle");
-    assert!(m.contains("not supported by smsync's copy engine yet"), "{m}");
+    let (f, m) = map_error(&format!("{{{base}, rank: 2, dims: [64, 32], box: [16, 8], element_strides: [2, 1]}}"));
+    assert_eq!(f, "params[0].tensor_map.element_strides");
+    assert!(m.contains("elementStrides[0] = 2") && m.contains("not supported by smsync's copy engine yet"), "{m}");
     let (f, _) = map_error("{data_type: float33, global: input, rank: 1, dims: [64], strides: [], box: [16]}");
     assert_eq!(f, "params[0].tensor_map.data_type");
+}
+
+/// cuTensorMapEncodeIm2col's fields in a launch file (`mode: im2col`), refused with the field, the
+/// value and the rule. The tensor buffer is the 64 x 32 float input read as a 4 x 8 x 8 x 8 NHWC
+/// float tensor (2048 floats).
+#[test]
+fn bad_im2col_maps_are_refused_with_field_value_and_rule() {
+    let base = "mode: im2col, data_type: float32, global: input, rank: 4, dims: [4, 8, 8, 8], strides: [16, 128, 1024]";
+    let good = "pixel_box_lower_corner: [-1, -1], pixel_box_upper_corner: [-1, -1], channels_per_pixel: 4, pixels_per_column: 64";
+    let field = |k: &str| format!("params[0].tensor_map.{k}");
+    // the good map loads (its run is a different test's business: the kernel here is tiled)
+    let y = launch("tma_2d_grid_constant", &format!("{{tensor_map: {{{base}, {good}}}}}"), "", 0, 0);
+    assert!(Launch::from_yaml(&y).is_ok(), "{:?}", Launch::from_yaml(&y).err());
+    let cases: &[(&str, &str, &[&str])] = &[
+        // rank: im2col tensors are 3d..5d (PTX ISA §5.5.4)
+        (
+            "mode: im2col, data_type: float32, global: input, rank: 2, dims: [64, 32], strides: [256], channels_per_pixel: 4, pixels_per_column: 8",
+            "rank",
+            &["2", "im2col tensorRank must be 3..=5"],
+        ),
+        // corners: one per spatial dimension, in the rank's range (PTX ISA §5.5.4.1)
+        (
+            &format!("{base}, pixel_box_lower_corner: [-1], pixel_box_upper_corner: [-1, -1], channels_per_pixel: 4, pixels_per_column: 64"),
+            "pixel_box_lower_corner",
+            &["1 entries for rank 4, need 2"],
+        ),
+        (
+            &format!("{base}, pixel_box_lower_corner: [-1, -129], pixel_box_upper_corner: [-1, -1], channels_per_pixel: 4, pixels_per_column: 64"),
+            "pixel_box_lower_corner[1]",
+            &["-129", "-128..=127"],
+        ),
+        (
+            &format!("{base}, pixel_box_lower_corner: [-1, -1], channels_per_pixel: 4, pixels_per_column: 64"),
+            "pixel_box_upper_corner",
+            &["required for `mode: im2col`"],
+        ),
+        // channelsPerPixel: 1..=256, a multiple of 16 bytes; pixelsPerColumn: 1..=1024
+        (
+            &format!("{base}, pixel_box_lower_corner: [-1, -1], pixel_box_upper_corner: [-1, -1], channels_per_pixel: 2, pixels_per_column: 64"),
+            "channels_per_pixel",
+            &["2", "multiple of 16 bytes"],
+        ),
+        (
+            &format!("{base}, pixel_box_lower_corner: [-1, -1], pixel_box_upper_corner: [-1, -1], channels_per_pixel: 260, pixels_per_column: 64"),
+            "channels_per_pixel",
+            &["260", "channelsPerPixel must be in 1..=256"],
+        ),
+        (
+            &format!("{base}, pixel_box_lower_corner: [-1, -1], pixel_box_upper_corner: [-1, -1], channels_per_pixel: 4, pixels_per_column: 2048"),
+            "pixels_per_column",
+            &["2048", "pixelsPerColumn must be in 1..=1024"],
+        ),
+        // the swizzle span bounds channelsPerPixel * elementSize (PTX ISA §5.5.7)
+        (
+            &format!("{base}, pixel_box_lower_corner: [-1, -1], pixel_box_upper_corner: [-1, -1], channels_per_pixel: 16, pixels_per_column: 64, swizzle: 32B"),
+            "swizzle",
+            &["`32B`", "channelsPerPixel * elementSize <= 32 bytes", "64 bytes"],
+        ),
+        // the two encoders' fields do not mix
+        (&format!("{base}, {good}, box: [4, 8, 8, 8]"), "box", &["not boxDim"]),
+        (
+            "data_type: float32, global: input, rank: 2, dims: [64, 32], strides: [256], box: [16, 8], pixels_per_column: 8",
+            "pixels_per_column",
+            &["8", "a field of `mode: im2col` maps"],
+        ),
+        (
+            "mode: conv, data_type: float32, global: input, rank: 2, dims: [64, 32], strides: [256], box: [16, 8]",
+            "mode",
+            &["`conv`", "tiled, im2col"],
+        ),
+    ];
+    for (map, f, needles) in cases {
+        let (got_f, m) = map_error(&format!("{{{map}}}"));
+        assert_eq!(got_f, field(f), "{map}: {m}");
+        for n in *needles {
+            assert!(m.contains(n), "{map}: `{n}` not in: {m}");
+        }
+    }
+}
+
+#[test]
+fn swizzled_map_loads_and_encodes_the_swizzle() {
+    // 128B swizzle with a 128-byte inner box (32 floats) is valid; 64B with the same box is not
+    let ok =
+        "{data_type: float32, rank: 2, global: input, dims: [64, 32], strides: [256], box: [32, 8], swizzle: 128B}";
+    let y = launch("tma_2d_grid_constant", &format!("{{tensor_map: {ok}}}"), "", 0, 0);
+    assert!(Launch::from_yaml(&y).is_ok());
+    let (f, m) = map_error(
+        "{data_type: float32, rank: 2, global: input, dims: [64, 32], strides: [256], box: [32, 8], swizzle: 64B}",
+    );
+    assert_eq!(f, "params[0].tensor_map.swizzle");
+    assert!(m.contains("`64B`") && m.contains("<= 64 bytes") && m.contains("128 bytes"), "{m}");
 }

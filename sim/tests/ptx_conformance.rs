@@ -379,3 +379,19 @@ fn c045_clusterlaunchcontrol_decodes_on_sm100_only() {
     let e = parse("sm_100a", "clusterlaunchcontrol.try_cancel.async.b128 [%r1], [bar];").unwrap_err();
     assert!(e.message.contains("mbarrier::complete_tx::bytes"), "{e}");
 }
+
+#[test]
+fn im2col_load_takes_dims_minus_two_offsets() {
+    // PTX ISA §9.7.9.25.5.2: im2colInfo of `.im2col` holds dims - 2 offsets (W, H, D)
+    let m = ok90("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r7], [%rd1, {%r0, %r1, %r2, %r3}], [bar], {%h0, %h1};");
+    assert!(matches!(m.funcs[0].body[0].op, Opcode::CpBulkTensor { dims: 4, im2col: true, .. }));
+    let m = ok90("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%r7], [%rd1, {%r0, %r1, %r2}], [bar];");
+    assert!(matches!(m.funcs[0].body[0].op, Opcode::CpBulkTensor { im2col: false, .. }));
+    let e = err90("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r7], [%rd1, {%r0, %r1, %r2, %r3}], [bar], {%h0};");
+    assert!(e.message.contains("takes 2 im2col offsets, found 1"), "{e}");
+    let e = err90("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r7], [%rd1, {%r0, %r1, %r2}], [bar];");
+    assert!(e.message.contains("im2col"), "{e}");
+    // stores have no `.im2col` (their im2col form is `.im2col_no_offs`, not modelled)
+    let e = err90("cp.async.bulk.tensor.3d.global.shared::cta.im2col.bulk_group [%rd1, {%r0, %r1, %r2}], [%r7];");
+    assert!(e.message.contains("not valid in this direction"), "{e}");
+}

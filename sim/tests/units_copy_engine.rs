@@ -522,3 +522,64 @@ fn tensor_map_validation() {
     r.imm = 3; // map says 2-D
     b.err(&r, ErrorCode::TensorMap);
 }
+
+#[test]
+fn tensor_map_swizzle_and_mode_fields_are_validated() {
+    use smsync_sim::units::tensormap::offset;
+    let mut b = Bench::new(1);
+    init(&mut b, 0, MB, 1);
+    let set = |b: &mut Bench, o: usize, v: u32| {
+        b.mem.global.slice_mut(TMAP + o as u64, 4).unwrap().copy_from_slice(&v.to_le_bytes())
+    };
+    // box 8 x 2 of u32: a 32-byte inner dimension fits the 32B span (PTX ISA §5.5.7) ...
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 8, 2, false, 0);
+    set(&mut b, offset::SWIZZLE, 1);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.ok(&r);
+    b.drain();
+    // ... a 64-byte one does not
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 16, 2, false, 0);
+    set(&mut b, offset::SWIZZLE, 1);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.err(&r, ErrorCode::TensorMap);
+    // swizzle codes above 3 (128B) and modes above 1 (im2col) are not maps
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 4, 2, false, 0);
+    set(&mut b, offset::SWIZZLE, 4);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.err(&r, ErrorCode::TensorMap);
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 4, 2, false, 0);
+    set(&mut b, offset::MODE, 2);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.err(&r, ErrorCode::TensorMap);
+    // im2col needs a 3d..5d tensor (PTX ISA §5.5.4): a 2-D im2col map is malformed
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 4, 2, false, 0);
+    set(&mut b, offset::MODE, 1);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x400, 0, 0);
+    b.err(&r, ErrorCode::TensorMap);
+}
+
+#[test]
+fn swizzled_chunks_are_checked_where_they_land() {
+    use smsync_sim::units::tensormap::offset;
+    let mut b = Bench::new(1);
+    init(&mut b, 0, MB, 1);
+    // a live mbarrier at 0x390: line 7, chunk 1
+    init(&mut b, 0, 0x390, 1);
+    // a 32-byte box (8 x 1 of u32) at 0x3e0, chunks 6 and 7 of line 7: unswizzled it stays there
+    tensor_map(&mut b, TMAP, TBASE, 16, 3, 8, 1, false, 0);
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x3e0, 0, 0);
+    b.ok(&r);
+    b.drain();
+    // under the 128B swizzle (PTX ISA §5.5.7) line 7 XORs chunk indices with 7: chunk 6 lands on
+    // chunk 1, the mbarrier, which a copy must not overwrite
+    let off = TMAP + offset::SWIZZLE as u64;
+    b.mem.global.slice_mut(off, 4).unwrap().copy_from_slice(&3u32.to_le_bytes());
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x3e0, 0, 0);
+    b.err(&r, ErrorCode::MbarrierPlainAccess);
+    // one line lower (line 6, XOR 6) the chunks land on 0 and 1 of line 6: no mbarrier there
+    b.mem.write_global(TBASE, 4, 0xABCD).unwrap();
+    let r = tensor_req(&mut b, BulkDir::GlobalToShared, 0x360, 0, 0);
+    b.ok(&r);
+    b.drain();
+    assert_eq!(b.mem.read_shared(0, 0x300, 4).unwrap(), 0xABCD, "element 0: chunk 6 of line 6 -> chunk 0");
+}

@@ -722,9 +722,13 @@ impl<'a> Machine<'a> {
                 reqs.push(r);
             }
             Opcode::CpBulkTensor { .. } | Opcode::CpReduceBulkTensor { .. } => {
-                let (dims, dir, multicast, red_op) = match &instr.op {
-                    Opcode::CpBulkTensor { dims, dir, multicast, .. } => (*dims, *dir, *multicast, None),
-                    Opcode::CpReduceBulkTensor { dims, op: rop } => (*dims, BulkDir::SharedToGlobal, false, Some(*rop)),
+                let (dims, dir, multicast, red_op, im2col) = match &instr.op {
+                    Opcode::CpBulkTensor { dims, dir, multicast, im2col, .. } => {
+                        (*dims, *dir, *multicast, None, *im2col)
+                    }
+                    Opcode::CpReduceBulkTensor { dims, op: rop } => {
+                        (*dims, BulkDir::SharedToGlobal, false, Some(*rop), false)
+                    }
                     _ => unreachable!("matched above"),
                 };
                 if !features.tensor_copy {
@@ -733,7 +737,8 @@ impl<'a> Machine<'a> {
                 let mut r = self.base_req(slot, w, g, Op::CpBulkTensor);
                 r.sub = dir.code();
                 r.imm = dims as u32;
-                r.imm2 = red_op.map(|o| o.code() as u32 + 1).unwrap_or(0);
+                // a reduce's op, or a load's mode (request.rs: 1 = .im2col)
+                r.imm2 = red_op.map(|o| o.code() as u32 + 1).unwrap_or(im2col as u32);
                 let load = dir != BulkDir::SharedToGlobal;
                 let (smem_i, tmap_i) = if load { (0, 1) } else { (1, 0) };
                 let smem = self.sync_addrs(slot, w, g, op!(smem_i), StateSpace::SharedCluster)?;
@@ -746,9 +751,19 @@ impl<'a> Machine<'a> {
                 }
                 let mbar =
                     if load { Some(self.sync_addrs(slot, w, g, op!(2), StateSpace::SharedCluster)?) } else { None };
+                // im2col offsets W, H, D (zero when absent)
+                let mut offs = Vec::new();
+                if im2col {
+                    let Operand::Vector(items) = op!(3) else {
+                        return Err(self.unsupported(slot, w, g, "expected the im2col offsets {..}"));
+                    };
+                    for it in items {
+                        offs.push(self.col(slot, w, g, it)?);
+                    }
+                }
                 let cta_mask = if multicast {
                     r.flags |= flags::MOD_B;
-                    Some(self.col(slot, w, g, op!(3))?)
+                    Some(self.col(slot, w, g, op!(3 + im2col as usize))?)
                 } else {
                     None
                 };
@@ -761,6 +776,9 @@ impl<'a> Machine<'a> {
                     }
                     r.lanes[l].a = a;
                     r.lanes[l].b = cs.get(4).map(|c| c[l] & 0xffff_ffff).unwrap_or(0) as u128;
+                    for (s, o) in offs.iter().enumerate() {
+                        r.lanes[l].b |= ((o[l] & 0xffff) as u128) << (32 + 16 * s);
+                    }
                     r.lanes[l].mbar = mbar.map(|m| m[l].1).unwrap_or(0);
                     r.lanes[l].c = cta_mask.map(|c| c[l] & 0xffff).unwrap_or(0) as u128;
                 }

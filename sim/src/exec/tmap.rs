@@ -1,5 +1,6 @@
 //! Tensor maps in a launch file, described with the fields of the CUDA driver's
-//! `cuTensorMapEncodeTiled` and checked with its rules, so a kernel written for the driver API
+//! `cuTensorMapEncodeTiled` (or `cuTensorMapEncodeIm2col`) and checked with its rules, so a kernel
+//! written for the driver API
 //! (a `const __grid_constant__ CUtensorMap` parameter, or a map's address in global memory) runs
 //! unchanged. The 128-byte map the copy engine reads keeps smsync's own layout
 //! ([`crate::units::tensormap`]); only this module builds it.
@@ -18,6 +19,17 @@
 //!       swizzle: none           # optional: none, 32B, 64B, 128B
 //!       l2_promotion: none      # optional: none, 64B, 128B, 256B
 //!       oob_fill: none          # optional: none, nan_request_zero_fma
+//! ```
+//!
+//! An im2col map (PTX ISA §5.5.4) takes `mode: im2col`, rank 3..5 (NWC, NHWC, NDHWC) and,
+//! instead of `box`, cuTensorMapEncodeIm2col's bounding box:
+//!
+//! ```yaml
+//!       mode: im2col
+//!       pixel_box_lower_corner: [-1, -1]  # rank - 2 ints, W, H, D order
+//!       pixel_box_upper_corner: [-1, -1]
+//!       channels_per_pixel: 8             # 1..=256, a multiple of 16 bytes
+//!       pixels_per_column: 64             # 1..=1024
 //! ```
 
 use super::error::{launch_err, ExecError};
@@ -38,8 +50,13 @@ pub struct TensorMapSpec {
     pub global: String,
     pub dims: Vec<u64>,
     pub strides: Vec<u64>,
+    /// boxDim, or for im2col [channelsPerPixel, pixelsPerColumn].
     pub boxs: Vec<u32>,
     pub fill_nan: bool,
+    /// `CU_TENSOR_MAP_SWIZZLE_*` code (0 none, 1 32B, 2 64B, 3 128B).
+    pub swizzle: u32,
+    /// The bounding box of a `cuTensorMapEncodeIm2col` map (None: tiled).
+    pub im2col: Option<tensormap::Im2col>,
 }
 
 /// CU_TENSOR_MAP_DATA_TYPE_*: (name, element bytes, reduction type, floating point).
@@ -60,6 +77,7 @@ const DATA_TYPES: &[(&str, u32, Option<DataType>, bool)] = &[
 ];
 
 const KNOWN: &[&str] = &[
+    "mode",
     "data_type",
     "rank",
     "global",
@@ -132,37 +150,48 @@ fn n_rank(n: usize, what: &str) -> usize {
     }
 }
 
-/// Parses and validates `{tensor_map: {...}}` at `field` with `cuTensorMapEncodeTiled`'s rules.
-pub fn parse(v: &Yaml, field: &str, buffers: &[String]) -> Result<TensorMapSpec, ExecError> {
-    let Yaml::Map(m) = v else {
-        return Err(launch_err(
-            field,
-            format!("expected a mapping of the cuTensorMapEncodeTiled fields, found {}", describe(v)),
-        ));
-    };
-    for (k, _) in m {
-        if !KNOWN.contains(&k.as_str()) {
-            return Err(launch_err(format!("{field}.{k}"), format!("unknown field; allowed: {}", KNOWN.join(", "))));
-        }
-    }
-    let get = |k: &str| m.iter().find(|(n, _)| n == k).map(|(_, v)| v);
+/// The fields every map has, validated: (data type name, element bytes, reduction type, float).
+struct Common<'a> {
+    dt: &'a str,
+    elem_bytes: u32,
+    elem_type: Option<DataType>,
+    float: bool,
+    rank: usize,
+    im2col: bool,
+    interleave: &'a str,
+    global: String,
+    dims: Vec<u64>,
+    strides: Vec<u64>,
+}
+
+type Fields<'a> = [(String, Yaml)];
+
+fn get<'a>(m: &'a Fields, k: &str) -> Option<&'a Yaml> {
+    m.iter().find(|(n, _)| n == k).map(|(_, v)| v)
+}
+
+/// Data type, rank (1..=5 tiled, 3..=5 im2col), interleave, global buffer, dims and strides.
+fn common<'a>(m: &'a Fields, field: &str, buffers: &[String]) -> Result<Common<'a>, ExecError> {
     let f = |k: &str| format!("{field}.{k}");
     let names: Vec<&str> = DATA_TYPES.iter().map(|d| d.0).collect();
-    let dt = match get("data_type") {
+    let dt = match get(m, "data_type") {
         None => return Err(launch_err(f("data_type"), format!("missing (required); one of: {}", names.join(", ")))),
         some => choice(some, &f("data_type"), &names, "")?,
     };
     let &(_, elem_bytes, elem_type, float) = DATA_TYPES.iter().find(|d| d.0 == dt).expect("chosen from the table");
-    let rank = match get("rank") {
-        Some(Yaml::Int(r)) if (1..=5).contains(r) => *r as usize,
-        Some(other) => return Err(launch_err(f("rank"), format!("{}: tensorRank must be 1..=5", describe(other)))),
-        None => return Err(launch_err(f("rank"), "missing (required): tensorRank 1..=5")),
+    let im2col = choice(get(m, "mode"), &f("mode"), &["tiled", "im2col"], "tiled")? == "im2col";
+    // cuTensorMapEncodeIm2col: tensorRank must be 3, 4 or 5 (PTX ISA §5.5.4: NWC, NHWC, NDHWC)
+    let (low, rule) = if im2col { (3, "im2col tensorRank must be 3..=5") } else { (1, "tensorRank must be 1..=5") };
+    let rank = match get(m, "rank") {
+        Some(Yaml::Int(r)) if (low..=5).contains(r) => *r as usize,
+        Some(other) => return Err(launch_err(f("rank"), format!("{}: {rule}", describe(other)))),
+        None => return Err(launch_err(f("rank"), format!("missing (required): {rule}"))),
     };
-    let interleave = choice(get("interleave"), &f("interleave"), &["none", "16B", "32B"], "none")?;
+    let interleave = choice(get(m, "interleave"), &f("interleave"), &["none", "16B", "32B"], "none")?;
     if interleave != "none" && rank < 3 {
         return Err(launch_err(f("interleave"), format!("`{interleave}` needs tensorRank >= 3 (rank is {rank})")));
     }
-    let global = match get("global") {
+    let global = match get(m, "global") {
         Some(Yaml::Str(s)) if buffers.contains(s) => s.clone(),
         Some(other) => {
             return Err(launch_err(
@@ -172,11 +201,11 @@ pub fn parse(v: &Yaml, field: &str, buffers: &[String]) -> Result<TensorMapSpec,
         }
         None => return Err(launch_err(f("global"), "missing (required): the buffer holding the tensor")),
     };
-    let dims = uints(get("dims"), &f("dims"), rank, "globalDim", |_, x| {
+    let dims = uints(get(m, "dims"), &f("dims"), rank, "globalDim", |_, x| {
         (x == 0 || x > 1 << 32).then(|| "globalDim must be in 1..=2^32".to_string())
     })?;
     let stride_align = if interleave == "32B" { 32 } else { 16 };
-    let strides = uints(get("strides"), &f("strides"), rank - 1, "globalStrides in bytes", |_, x| {
+    let strides = uints(get(m, "strides"), &f("strides"), rank - 1, "globalStrides in bytes", |_, x| {
         if !x.is_multiple_of(stride_align) {
             Some(format!("globalStrides must be a multiple of {stride_align} bytes"))
         } else if x >= 1 << 40 {
@@ -185,15 +214,132 @@ pub fn parse(v: &Yaml, field: &str, buffers: &[String]) -> Result<TensorMapSpec,
             None
         }
     })?;
-    let boxs = uints(get("box"), &f("box"), rank, "boxDim", |i, x| {
+    Ok(Common { dt, elem_bytes, elem_type, float, rank, im2col, interleave, global, dims, strides })
+}
+
+/// cuTensorMapEncodeTiled's boxDim: `rank` sizes in 1..=256, the inner one a multiple of 16 bytes.
+fn tiled_box(m: &Fields, field: &str, c: &Common) -> Result<Vec<u64>, ExecError> {
+    for k in IM2COL_ONLY {
+        if let Some(v) = get(m, k) {
+            return Err(launch_err(
+                format!("{field}.{k}"),
+                format!("{}: a field of `mode: im2col` maps (cuTensorMapEncodeIm2col), this map is tiled", describe(v)),
+            ));
+        }
+    }
+    uints(get(m, "box"), &format!("{field}.box"), c.rank, "boxDim", |i, x| {
         if x == 0 || x > 256 {
             Some("boxDim must be in 1..=256".into())
-        } else if i == 0 && interleave == "none" && !(x * elem_bytes as u64).is_multiple_of(16) {
-            Some(format!("boxDim[0] * elementSize ({} bytes) must be a multiple of 16 bytes", x * elem_bytes as u64))
+        } else if i == 0 && c.interleave == "none" && !(x * c.elem_bytes as u64).is_multiple_of(16) {
+            Some(format!("boxDim[0] * elementSize ({} bytes) must be a multiple of 16 bytes", x * c.elem_bytes as u64))
+        } else {
+            None
+        }
+    })
+}
+
+/// The fields only cuTensorMapEncodeIm2col takes.
+const IM2COL_ONLY: [&str; 4] =
+    ["pixel_box_lower_corner", "pixel_box_upper_corner", "channels_per_pixel", "pixels_per_column"];
+
+/// One int per spatial dimension (W, H, D) in the corner range of PTX ISA §5.5.4.1.
+fn corner(m: &Fields, field: &str, k: &str, rank: usize) -> Result<[i32; 3], ExecError> {
+    let f = format!("{field}.{k}");
+    let range = tensormap::im2col_corner_range(rank);
+    let Some(Yaml::Seq(items)) = get(m, k) else {
+        return Err(launch_err(f, format!("required for `mode: im2col`: a list of {} ints (W, H, D order)", rank - 2)));
+    };
+    if items.len() != rank - 2 {
+        return Err(launch_err(
+            f,
+            format!("{} entries for rank {rank}, need {} (W, H, D order)", items.len(), rank - 2),
+        ));
+    }
+    let mut out = [0; 3];
+    for (i, it) in items.iter().enumerate() {
+        let v = match it {
+            Yaml::Int(v) => *v,
+            Yaml::UInt(v) => i64::try_from(*v).unwrap_or(i64::MAX),
+            other => {
+                return Err(launch_err(format!("{f}[{i}]"), format!("expected an int, found {}", describe(other))))
+            }
+        };
+        if !(*range.start() as i64..=*range.end() as i64).contains(&v) {
+            return Err(launch_err(
+                format!("{f}[{i}]"),
+                format!("{v}: a rank-{rank} corner must be in {}..={} (PTX ISA §5.5.4.1)", range.start(), range.end()),
+            ));
+        }
+        out[i] = v as i32;
+    }
+    Ok(out)
+}
+
+/// cuTensorMapEncodeIm2col's bounding box: corners, channelsPerPixel (1..=256, a multiple of 16
+/// bytes) and pixelsPerColumn (1..=1024); the box is stored as [channels, pixels].
+fn im2col_box(m: &Fields, field: &str, c: &Common) -> Result<(Vec<u64>, tensormap::Im2col), ExecError> {
+    if get(m, "box").is_some() {
+        return Err(launch_err(
+            format!("{field}.box"),
+            "`mode: im2col` maps take channels_per_pixel and pixels_per_column, not boxDim",
+        ));
+    }
+    let one = |k: &str, what: &str, rule: &dyn Fn(u64) -> Option<String>| -> Result<u64, ExecError> {
+        let f = format!("{field}.{k}");
+        match get(m, k) {
+            None => Err(launch_err(f, format!("required for `mode: im2col`: {what}"))),
+            Some(v) => {
+                uints(Some(&Yaml::Seq(vec![v.clone()])), &f, 1, what, |_, x| rule(x)).map(|v| v[0]).map_err(|e| match e
+                {
+                    ExecError::Launch { message, .. } => launch_err(&f, message),
+                    other => other,
+                })
+            }
+        }
+    };
+    let eb = c.elem_bytes as u64;
+    let channels = one("channels_per_pixel", "channelsPerPixel", &|x| {
+        if x == 0 || x > 256 {
+            Some("channelsPerPixel must be in 1..=256".into())
+        } else if c.interleave == "none" && !(x * eb).is_multiple_of(16) {
+            Some(format!("channelsPerPixel * elementSize ({} bytes) must be a multiple of 16 bytes", x * eb))
         } else {
             None
         }
     })?;
+    let pixels = one("pixels_per_column", "pixelsPerColumn", &|x| {
+        (x == 0 || x > 1024).then(|| "pixelsPerColumn must be in 1..=1024".to_string())
+    })?;
+    let lower = corner(m, field, "pixel_box_lower_corner", c.rank)?;
+    let upper = corner(m, field, "pixel_box_upper_corner", c.rank)?;
+    Ok((vec![channels, pixels], tensormap::Im2col { lower, upper }))
+}
+
+/// Parses and validates `{tensor_map: {...}}` at `field` with the rules of
+/// `cuTensorMapEncodeTiled` (default, `mode: tiled`) or `cuTensorMapEncodeIm2col` (`mode: im2col`).
+pub fn parse(v: &Yaml, field: &str, buffers: &[String]) -> Result<TensorMapSpec, ExecError> {
+    let Yaml::Map(m) = v else {
+        return Err(launch_err(
+            field,
+            format!("expected a mapping of the cuTensorMapEncodeTiled fields, found {}", describe(v)),
+        ));
+    };
+    for (k, _) in m {
+        if !KNOWN.contains(&k.as_str()) && !IM2COL_ONLY.contains(&k.as_str()) {
+            return Err(launch_err(
+                format!("{field}.{k}"),
+                format!("unknown field; allowed: {}, {}", KNOWN.join(", "), IM2COL_ONLY.join(", ")),
+            ));
+        }
+    }
+    let f = |k: &str| format!("{field}.{k}");
+    let c = common(m, field, buffers)?;
+    let (boxs, im2col) = if c.im2col {
+        let (b, im) = im2col_box(m, field, &c)?;
+        (b, Some(im))
+    } else {
+        (tiled_box(m, field, &c)?, None)
+    };
     let box_elements: u64 = boxs.iter().product();
     if box_elements > tensormap::MAX_BOX_ELEMENTS {
         return Err(launch_err(
@@ -201,57 +347,59 @@ pub fn parse(v: &Yaml, field: &str, buffers: &[String]) -> Result<TensorMapSpec,
             format!("{box_elements} elements per box exceed smsync's limit of {}", tensormap::MAX_BOX_ELEMENTS),
         ));
     }
-    let element_strides = match get("element_strides") {
-        None => vec![1; rank],
-        some => uints(some, &f("element_strides"), rank, "elementStrides", |_, x| {
+    let element_strides = match get(m, "element_strides") {
+        None => vec![1; c.rank],
+        some => uints(some, &f("element_strides"), c.rank, "elementStrides", |_, x| {
             (x == 0 || x > 8).then(|| "elementStrides must be in 1..=8".to_string())
         })?,
     };
-    let swizzle = choice(get("swizzle"), &f("swizzle"), &["none", "32B", "64B", "128B"], "none")?;
-    let span = match swizzle {
-        "32B" => 32,
-        "64B" => 64,
-        "128B" => 128,
-        _ => u64::MAX,
-    };
-    let inner = boxs[0] * elem_bytes as u64;
-    if interleave == "none" && inner > span {
-        return Err(launch_err(
-            f("swizzle"),
-            format!(
-                "`{swizzle}` needs boxDim[0] * elementSize <= {span} bytes, the box's inner dimension is {inner} bytes"
-            ),
-        ));
-    }
-    choice(get("l2_promotion"), &f("l2_promotion"), &["none", "64B", "128B", "256B"], "none")?;
-    let oob = choice(get("oob_fill"), &f("oob_fill"), &["none", "nan_request_zero_fma"], "none")?;
-    if oob != "none" && !float {
-        return Err(launch_err(f("oob_fill"), format!("`{oob}` needs a floating-point data_type, not `{dt}`")));
+    let swizzle = swizzle(m, field, &c, boxs[0])?;
+    choice(get(m, "l2_promotion"), &f("l2_promotion"), &["none", "64B", "128B", "256B"], "none")?;
+    let oob = choice(get(m, "oob_fill"), &f("oob_fill"), &["none", "nan_request_zero_fma"], "none")?;
+    if oob != "none" && !c.float {
+        return Err(launch_err(f("oob_fill"), format!("`{oob}` needs a floating-point data_type, not `{}`", c.dt)));
     }
     // Valid for the driver; what the copy engine does not implement yet is refused plainly.
     let unsupported = |k: &str, what: String| {
         Err(launch_err(f(k), format!("{what} is valid but not supported by smsync's copy engine yet")))
     };
-    if interleave != "none" {
-        return unsupported("interleave", format!("interleave `{interleave}`"));
-    }
-    if swizzle != "none" {
-        return unsupported("swizzle", format!("swizzle `{swizzle}`"));
+    if c.interleave != "none" {
+        return unsupported("interleave", format!("interleave `{}`", c.interleave));
     }
     if let Some(i) = element_strides.iter().position(|&s| s != 1) {
         return unsupported("element_strides", format!("elementStrides[{i}] = {}", element_strides[i]));
     }
     Ok(TensorMapSpec {
         field: field.to_string(),
-        elem_bytes,
-        elem_type,
-        rank,
-        global,
-        dims,
-        strides,
+        elem_bytes: c.elem_bytes,
+        elem_type: c.elem_type,
+        rank: c.rank,
+        global: c.global,
+        dims: c.dims,
+        strides: c.strides,
         boxs: boxs.iter().map(|&b| b as u32).collect(),
         fill_nan: oob != "none",
+        swizzle,
+        im2col,
     })
+}
+
+/// The swizzle's `CU_TENSOR_MAP_SWIZZLE_*` code; the box's inner dimension (boxDim[0], or
+/// channelsPerPixel for im2col) must fit its span (PTX ISA §5.5.7; the driver's rule).
+fn swizzle(m: &Fields, field: &str, c: &Common, inner_elems: u64) -> Result<u32, ExecError> {
+    let f = format!("{field}.swizzle");
+    let name = choice(get(m, "swizzle"), &f, &["none", "32B", "64B", "128B"], "none")?;
+    let code = ["none", "32B", "64B", "128B"].iter().position(|&n| n == name).expect("chosen from the list") as u32;
+    let span = tensormap::swizzle_span(code).expect("codes 0..=3 have a span");
+    let inner = inner_elems * c.elem_bytes as u64;
+    let what = if c.im2col { "channelsPerPixel" } else { "boxDim[0]" };
+    if c.interleave == "none" && inner > span {
+        return Err(launch_err(
+            f,
+            format!("`{name}` needs {what} * elementSize <= {span} bytes, the box's inner dimension is {inner} bytes"),
+        ));
+    }
+    Ok(code)
 }
 
 impl TensorMapSpec {
@@ -289,6 +437,15 @@ impl TensorMapSpec {
             b[64 + 8 * d..72 + 8 * d].copy_from_slice(&s.to_le_bytes());
         }
         put32(&mut b, 96, self.elem_type.map(|t| t.code() as u32 + 1).unwrap_or(0));
+        put32(&mut b, tensormap::offset::SWIZZLE, self.swizzle);
+        if let Some(im) = &self.im2col {
+            put32(&mut b, tensormap::offset::MODE, 1);
+            for s in 0..3 {
+                let (lo, up) = (tensormap::offset::LOWER + 2 * s, tensormap::offset::UPPER + 2 * s);
+                b[lo..lo + 2].copy_from_slice(&(im.lower[s] as i16).to_le_bytes());
+                b[up..up + 2].copy_from_slice(&(im.upper[s] as i16).to_le_bytes());
+            }
+        }
         Ok(b)
     }
 }

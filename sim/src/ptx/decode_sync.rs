@@ -680,8 +680,13 @@ impl<'m> FuncDecoder<'m> {
             let hint = m.has("L2::cache_hint")?;
             if tensor {
                 let dims = m.need(DIMS, "a dimension `.1d`..`.5d`")?;
-                self.load_mode(ins, m, dims, true)?;
-                self.nops(ins, 1..=if hint { 3 } else { 2 })?;
+                let im2col = self.load_mode(ins, m, dims, true)?;
+                // [tensorMap, coords]{, im2colInfo}{, cache-policy}
+                let base = 1 + im2col as usize;
+                self.nops(ins, base..=base + hint as usize)?;
+                if im2col {
+                    self.im2col_info(self.op(ins, 1)?, dims)?;
+                }
                 return Ok((Opcode::BulkPrefetch, vec![self.tensor(self.op(ins, 0)?, dims as usize)?]));
             }
             let n = ins.operands.len();
@@ -851,9 +856,10 @@ impl<'m> FuncDecoder<'m> {
         Ok(())
     }
 
-    /// `.tile` (default) and the other load modes; returns the coordinate count. Modes other
-    /// than `.tile` are validated (checklist 111) and then reported as not supported.
-    fn load_mode(&self, ins: &Instruction, m: &mut Mods, dims: u8, load: bool) -> DResult<usize> {
+    /// `.tile` (default) and the other load modes; returns whether the mode is `.im2col` (a
+    /// load, PTX ISA §5.5.4). The other modes are validated (checklist 111) and then reported as
+    /// not supported.
+    fn load_mode(&self, ins: &Instruction, m: &mut Mods, dims: u8, load: bool) -> DResult<bool> {
         let modes: &[(&str, u8)] = &[
             ("tile", 0),
             ("tile::gather4", 1),
@@ -863,15 +869,16 @@ impl<'m> FuncDecoder<'m> {
             ("im2col::w::128", 5),
             ("im2col_no_offs", 6),
         ];
-        let Some((mode, text, loc)) = m.pick(modes)? else { return Ok(dims as usize) };
+        let Some((mode, text, loc)) = m.pick(modes)? else { return Ok(false) };
         let legal = if load { matches!(mode, 0 | 1 | 3 | 4 | 5) } else { matches!(mode, 0 | 2 | 6) };
         if !legal {
             return Err(Diag::new(loc, format!("load mode `.{text}` is not valid in this direction")));
         }
         match mode {
-            0 => return Ok(dims as usize),
+            0 => return Ok(false),
             1 | 2 if dims != 2 => return Err(Diag::new(loc, format!("`.{text}` needs `.2d`"))),
             3..=6 if dims < 3 => return Err(Diag::new(loc, format!("`.{text}` needs at least `.3d`"))),
+            3 => return Ok(true),
             _ => {}
         }
         if matches!(mode, 4 | 5) {
@@ -894,7 +901,26 @@ impl<'m> FuncDecoder<'m> {
                 }
             }
         }
-        Err(Diag::new(loc, format!("tensor load mode `.{text}` is not supported by smsync (only `.tile`)")))
+        Err(Diag::new(
+            loc,
+            format!("tensor load mode `.{text}` is not supported by smsync (only `.tile` and `.im2col`)"),
+        ))
+    }
+
+    /// The `.im2col` operand `im2colInfo`: a vector of `dims - 2` im2col offsets (W, H, D),
+    /// 16-bit values (PTX ISA §9.7.9.25.5.2).
+    fn im2col_info(&self, a: &OperandAst, dims: u8) -> DResult<Operand> {
+        let want = dims as usize - 2;
+        match a {
+            OperandAst::Vector { items, loc } if items.len() == want => {
+                Ok(Operand::Vector(items.iter().map(|i| self.value(i, Ty::U16)).collect::<DResult<Vec<_>>>()?))
+            }
+            OperandAst::Vector { items, loc } => Err(Diag::new(
+                *loc,
+                format!("`.im2col` with `.{dims}d` takes {want} im2col offsets, found {}", items.len()),
+            )),
+            other => Err(Diag::new(other.loc(), format!("expected the im2col offsets `{{..}}` ({want} values)"))),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -931,11 +957,12 @@ impl<'m> FuncDecoder<'m> {
                 return Err(Diag::new(ins.loc, format!("`cp.reduce.async.bulk.tensor` has no `.{}`", op.name())));
             }
         }
-        let ncoords = self.load_mode(ins, m, dims, load)?;
+        let im2col = self.load_mode(ins, m, dims, load)?;
+        let ncoords = dims as usize;
         let n = ins.operands.len();
         let (base, ops) = if load {
-            // [dst], [tmap, coords], [mbar]{, ctaMask}{, cache-policy}
-            let base = 3 + multicast as usize;
+            // [dst], [tmap, coords], [mbar]{, im2colInfo}{, ctaMask}{, cache-policy}
+            let base = 3 + im2col as usize + multicast as usize;
             if n == base + 1 && !hint {
                 return Err(Diag::new(ins.loc, "a cache-policy operand needs `.L2::cache_hint`"));
             }
@@ -945,8 +972,11 @@ impl<'m> FuncDecoder<'m> {
                 self.tensor(self.op(ins, 1)?, ncoords)?,
                 self.addr(self.op(ins, 2)?)?,
             ];
+            if im2col {
+                ops.push(self.im2col_info(self.op(ins, 3)?, dims)?);
+            }
             if multicast {
-                ops.push(self.value(self.op(ins, 3)?, Ty::B16)?);
+                ops.push(self.value(self.op(ins, 3 + im2col as usize)?, Ty::B16)?);
             }
             (base, ops)
         } else {
@@ -963,7 +993,7 @@ impl<'m> FuncDecoder<'m> {
         }
         let op = match red_op {
             Some(op) => Opcode::CpReduceBulkTensor { dims, op },
-            None => Opcode::CpBulkTensor { dims, dir, multicast, cache_hint: hint },
+            None => Opcode::CpBulkTensor { dims, dir, multicast, cache_hint: hint, im2col },
         };
         Ok((op, ops))
     }

@@ -586,12 +586,14 @@ pub enum Opcode {
         noftz: bool,
         cache_hint: bool,
     },
-    /// load: [dst], [tmap, {coords}], [mbar]{, ctaMask}   store: [tmap, {coords}], [src]
+    /// load: [dst], [tmap, {coords}], [mbar]{, {im2colOffsets}}{, ctaMask}   store: [tmap, {coords}], [src]
     CpBulkTensor {
         dims: u8,
         dir: BulkDir,
         multicast: bool,
         cache_hint: bool,
+        /// `.im2col` load mode (PTX ISA §5.5.4); false: `.tile`.
+        im2col: bool,
     },
     /// [tmap, {coords}], [src]
     CpReduceBulkTensor {

@@ -8,6 +8,7 @@
 //! ```
 pub mod decode;
 pub mod error;
+pub mod forms;
 pub mod ir;
 pub mod lexer;
 pub mod parser;

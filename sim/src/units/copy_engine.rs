@@ -1,7 +1,8 @@
 //! Async copy / TMA engine (PTX ISA §9.7.9.25): cp.async with its per-thread groups,
 //! cp.async.mbarrier.arrive, cp.async.bulk (three directions, multicast, .cp_mask),
-//! cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode, 1d-5d; load, store, reduce) and the bulk
-//! groups.
+//! cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode, 1d-5d, load, store, reduce; im2col mode
+//! loads, PTX ISA §5.5.4; the 32B/64B/128B swizzle of the shared-memory side, PTX ISA §5.5.7) and
+//! the bulk groups.
 //!
 //! Timing (deterministic, untimed): every accepted copy is an operation that passes two stages.
 //! A non-idle `tick` first performs the write stage of every operation whose source was read on an
@@ -42,7 +43,7 @@ use std::collections::HashMap;
 use super::atomic_alu::element;
 use super::mbarrier_alu::MbarrierAlu;
 use super::space::{resolve_shared, slot_of_rank};
-use super::tensormap::TensorMap;
+use super::tensormap::{self, TensorMap};
 use super::{Request, Response, TraceEvent};
 use crate::config::Config;
 use crate::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
@@ -76,9 +77,11 @@ enum Kind {
         op: AtomOp,
         dtype: DataType,
     },
+    /// `offsets`: the im2col offsets of an im2col load (None: tile mode).
     TensorLoad {
         map: TensorMap,
         coords: [i32; 5],
+        offsets: Option<[u16; 3]>,
         dsts: Vec<Loc>,
     },
     TensorStore {
@@ -158,6 +161,16 @@ fn slice_mut(mem: &mut MemorySystem, loc: Loc, len: u64) -> Result<&mut [u8], Er
 
 fn check_range(mem: &MemorySystem, loc: Loc, len: u64) -> Result<(), ErrorCode> {
     read_loc(mem, loc, len.max(1)).map(|_| ())
+}
+
+/// The 16-byte chunks of a tensor box in shared memory at `loc`: (offset in the box's linear
+/// image, location after the map's swizzle, PTX ISA §5.5.7). The box is a multiple of 16 bytes
+/// (its inner dimension is, PTX ISA §5.5.3.1).
+fn box_chunks(map: &TensorMap, loc: Loc) -> impl Iterator<Item = (usize, Loc)> + '_ {
+    (0..map.box_bytes() / 16).map(move |k| match loc {
+        Loc::Shared(s, o) => ((16 * k) as usize, Loc::Shared(s, tensormap::swizzle(map.swizzle, o + 16 * k))),
+        Loc::Global(a) => ((16 * k) as usize, Loc::Global(a + 16 * k)),
+    })
 }
 
 fn le(bytes: &[u8]) -> u128 {
@@ -425,6 +438,11 @@ impl CopyEngine {
                 coords[4] = ops.b as u32 as i32;
                 let smem_len = map.box_bytes();
                 let dir = BulkDir::from_code(req.sub).ok_or(ErrorCode::TensorMap)?;
+                // the instruction's load mode must be the map's (tile for every store)
+                let im2col = dir != BulkDir::SharedToGlobal && req.imm2 == 1;
+                if im2col != map.im2col.is_some() {
+                    return Err(ErrorCode::TensorMap);
+                }
                 if dir == BulkDir::SharedToGlobal {
                     if coords[..map.dims].iter().any(|&c| c < 0) {
                         return Err(ErrorCode::TensorNegativeStore);
@@ -434,6 +452,12 @@ impl CopyEngine {
                     }
                     let src = Loc::Shared(req.cta as usize, ops.addr);
                     check_range(mem, src, smem_len)?;
+                    // a swizzled box's chunks move within their 128-byte lines, maybe past its end
+                    if map.swizzle != 0 {
+                        for (_, chunk) in box_chunks(&map, src) {
+                            check_range(mem, chunk, 16)?;
+                        }
+                    }
                     let reduce = match req.imm2 {
                         0 => None,
                         code => {
@@ -455,9 +479,19 @@ impl CopyEngine {
                     if !ops.addr.is_multiple_of(16) {
                         return Err(ErrorCode::BulkSizeAlign);
                     }
+                    let offsets = im2col.then(|| [0, 1, 2].map(|s| (ops.b >> (32 + 16 * s)) as u16));
+                    if let Some(offs) = &offsets {
+                        map.im2col_check(&coords, offs)?;
+                    }
                     let (dsts, m) = self.load_targets(req, lane, mem, mbar, smem_len, ops.c)?;
+                    // a swizzled box's chunks move within their 128-byte lines, maybe past its end
+                    for &d in dsts.iter().filter(|_| map.swizzle != 0) {
+                        for (_, chunk) in box_chunks(&map, d) {
+                            self.shared_dst(mem, mbar, chunk, 16)?;
+                        }
+                    }
                     mbars = m;
-                    (Kind::TensorLoad { map, coords, dsts }, Completion::Mbarrier)
+                    (Kind::TensorLoad { map, coords, offsets, dsts }, Completion::Mbarrier)
                 }
             }
             Op::ClcTryCancel => {
@@ -499,18 +533,28 @@ impl CopyEngine {
                 Ok(data)
             }
             Kind::Reduce { src, len, .. } => read_loc(mem, *src, *len),
-            Kind::TensorLoad { map, coords, .. } => {
+            Kind::TensorLoad { map, coords, offsets, .. } => {
                 let fill = if map.fill_ones { 0xFF } else { 0 };
                 let mut data = Vec::with_capacity(map.box_bytes() as usize);
                 for i in 0..map.box_elements() {
-                    match map.element(coords, i) {
+                    let at = match offsets {
+                        Some(offs) => map.im2col_element(coords, offs, i),
+                        None => map.element(coords, i),
+                    };
+                    match at {
                         Some(a) => data.extend(read_loc(mem, Loc::Global(a), map.elem_bytes)?),
                         None => data.extend(std::iter::repeat_n(fill, map.elem_bytes as usize)),
                     }
                 }
                 Ok(data)
             }
-            Kind::TensorStore { map, src, .. } => read_loc(mem, *src, map.box_bytes()),
+            Kind::TensorStore { map, src, .. } => {
+                let mut data = Vec::with_capacity(map.box_bytes() as usize);
+                for (_, chunk) in box_chunks(map, *src) {
+                    data.extend(read_loc(mem, chunk, 16)?);
+                }
+                Ok(data)
+            }
         }
     }
 
@@ -535,7 +579,9 @@ impl CopyEngine {
             }
             Kind::TensorLoad { map, dsts, .. } => {
                 for &d in dsts {
-                    slice_mut(mem, d, map.box_bytes())?.copy_from_slice(data);
+                    for (at, chunk) in box_chunks(map, d) {
+                        slice_mut(mem, chunk, 16)?.copy_from_slice(&data[at..at + 16]);
+                    }
                 }
                 Ok(map.box_bytes())
             }

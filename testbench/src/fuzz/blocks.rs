@@ -103,7 +103,13 @@ impl Block {
             ),
             Block::Atomics(b) => format!("{} atomic op(s)", b.ops.len()),
             Block::Warp(b) => format!("{} warp collective(s)", b.ops.len()),
-            Block::Tensor(b) => format!("{} tensor tile load(s), {}d", b.loads.len(), b.dims),
+            Block::Tensor(b) => format!(
+                "{} tensor tile load(s), {}d{}{}",
+                b.loads.len(),
+                b.dims,
+                ["", ", 32B swizzle", ", 64B swizzle", ", 128B swizzle"][b.swizzle as usize % 4],
+                if b.by_value { ", map by value" } else { "" }
+            ),
         }
     }
 
@@ -1255,6 +1261,14 @@ pub struct TensorLoads {
     pub boxd: [u32; 2],
     pub fill_ones: bool,
     pub loads: Vec<[i32; 2]>,
+    /// Golden only (the RTL has no swizzle yet, issue 16/18; `run::without_golden_only` clears
+    /// it for cosim): the map's `CU_TENSOR_MAP_SWIZZLE_*` code, 0 none .. 3 128B (PTX ISA §5.5.7).
+    pub swizzle: u32,
+    /// Golden only (not yet run under cosim): the map as a by-value `.param .align 64 .b8 [128]`
+    /// (a `__grid_constant__ CUtensorMap`) that the launch file builds from
+    /// cuTensorMapEncodeTiled's fields, read through `cvta.param`; otherwise 128 raw bytes in a
+    /// u8 buffer.
+    pub by_value: bool,
 }
 
 impl TensorLoads {
@@ -1270,12 +1284,29 @@ impl TensorLoads {
         let size = [rng.range(1, 24), if dims == 2 { rng.range(1, 10) } else { 1 }];
         let pitch = size[0].div_ceil(4) * 4 + rng.pick(&[0, 4]);
         let boxd = [rng.pick(&[4, 8, 16]), if dims == 2 { rng.range(1, 4) } else { 1 }];
-        let mut t = TensorLoads { dims, size, pitch, boxd, fill_ones: rng.chance(50), loads: vec![] };
+        let mut t = TensorLoads {
+            dims,
+            size,
+            pitch,
+            boxd,
+            fill_ones: rng.chance(50),
+            loads: vec![],
+            swizzle: 0,
+            by_value: false,
+        };
         for _ in 0..rng.range(1, 3) {
             let x = rng.range(0, size[0] + boxd[0]) as i32 - boxd[0] as i32;
             let y = if dims == 2 { rng.range(0, size[1] + boxd[1]) as i32 - boxd[1] as i32 } else { 0 };
             t.loads.push([x, y]);
         }
+        // The golden-only choices come from a copy of the stream: the main stream, and so every
+        // seed's program once they are cleared for cosim, stays what it was before they existed.
+        let mut side = rng.clone();
+        side.next_u64();
+        // the box's inner bytes must fit the swizzle span (32 << (code - 1) bytes)
+        let codes: Vec<u32> = (0..4).filter(|&c| c == 0 || boxd[0] * 4 <= 16 << c).collect();
+        t.swizzle = side.pick(&codes);
+        t.by_value = side.chance(50);
         if lim.shared_free < t.loads.len() as u32 * t.box_bytes_padded() + 8 {
             return None;
         }
@@ -1287,7 +1318,35 @@ impl TensorLoads {
         let data: Vec<u32> = (0..elems).map(|i| (i / self.pitch) * 1000 + i % self.pitch + 1).collect();
         let (tparam, taddr) =
             e.buffer("tensor", format!("{{ type: u32, data: [{}] }}", super::render::join(&data)), elems as u64 * 4);
-        let _ = tparam;
+        // the map's generic address: a by-value parameter's through cvta.param, else the u8
+        // buffer's address parameter
+        let load_map: Vec<String> = if self.by_value {
+            let tmap = e.tensor_map_param("tmap", self.map_fields(tparam.trim_start_matches("p_")));
+            vec![format!("mov.b64 {{map}}, {tmap};"), "cvta.param.u64 {map}, {map};".to_string()]
+        } else {
+            vec![format!("ld.param.u64 {{map}}, [{}];", self.raw_map(e, taddr))]
+        };
+        self.emit_loads(e, &load_map);
+    }
+
+    /// The map's cuTensorMapEncodeTiled fields for the launch file (`global`: the tensor buffer).
+    fn map_fields(&self, global: &str) -> String {
+        let d = self.dims as usize;
+        let strides = if d == 2 { format!("[{}]", self.pitch * 4) } else { "[]".to_string() };
+        // an all-ones fill is the driver's NaN fill, valid for a floating-point type of 4 bytes
+        let (ty, fill) = if self.fill_ones { ("float32", "nan_request_zero_fma") } else { ("uint32", "none") };
+        format!(
+            "{{data_type: {ty}, rank: {d}, global: {global}, dims: [{}], strides: {strides}, box: [{}], \
+             swizzle: {}, oob_fill: {fill}}}",
+            super::render::join(&self.size[..d]),
+            super::render::join(&self.boxd[..d]),
+            ["none", "32B", "64B", "128B"][self.swizzle as usize % 4]
+        )
+    }
+
+    /// The map as 128 raw bytes in the project layout (sim::units::tensormap), in a u8 buffer;
+    /// returns the buffer's parameter.
+    fn raw_map(&self, e: &mut Emit, taddr: u64) -> String {
         let mut map = vec![0u8; 128];
         let put32 = |m: &mut Vec<u8>, off: usize, v: u32| m[off..off + 4].copy_from_slice(&v.to_le_bytes());
         put32(&mut map, 0, 0x5041_4D54);
@@ -1300,8 +1359,13 @@ impl TensorLoads {
             put32(&mut map, 44 + 4 * d, if d < 2 { self.boxd[d] } else { 1 });
         }
         map[64..72].copy_from_slice(&(self.pitch as u64 * 4).to_le_bytes());
-        let (mparam, _) = e.buffer("tmap", format!("{{ type: u8, data: [{}] }}", super::render::join(&map)), 128);
+        put32(&mut map, 100, self.swizzle);
+        e.buffer("tmap", format!("{{ type: u8, data: [{}] }}", super::render::join(&map)), 128).0
+    }
 
+    /// The loads into 128-byte-aligned tiles (so a swizzled box stays in its own lines), the
+    /// wait, and one observed word per thread.
+    fn emit_loads(&self, e: &mut Emit, load_map: &[String]) {
         let padded = self.box_bytes_padded();
         let n = self.loads.len() as u32;
         let sdst = e.shared("tiles", n * padded, 128);
@@ -1311,7 +1375,9 @@ impl TensorLoads {
         e.line(format!("mov.u32 {bar}, {sbar};"));
         init_mbarriers(e, &bar, &[(0, 1)]);
         let map_addr = e.rd();
-        e.line(format!("ld.param.u64 {map_addr}, [{mparam}];"));
+        for l in load_map {
+            e.line(l.replace("{map}", &map_addr));
+        }
         let skip = e.label("tensor_issued");
         let p = e.p();
         e.line(format!("setp.ne.u32 {p}, %r1, 0;"));

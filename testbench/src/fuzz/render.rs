@@ -63,7 +63,8 @@ pub struct Emit {
     /// Extra buffers: (name, yaml spec), in launch order after input and gatom.
     buffers: Vec<(String, String)>,
     buffer_end: u64,
-    params: Vec<String>,
+    /// Kernel parameters after input and gatom: (PTX declaration, launch-file value).
+    params: Vec<(String, String)>,
 }
 
 impl Emit {
@@ -162,8 +163,17 @@ impl Emit {
         self.buffer_end = addr + bytes.max(1);
         self.buffers.push((name.clone(), yaml_spec));
         let param = format!("p_{name}");
-        self.params.push(param.clone());
+        self.params.push((format!(".param .u64 {param}"), name));
         (param, addr)
+    }
+
+    /// Add a kernel parameter holding a tensor map by value (`.param .align 64 .b8 NAME[128]`, a
+    /// `const __grid_constant__ CUtensorMap`), built by the launch file from `fields`
+    /// (cuTensorMapEncodeTiled's, see sim::exec::tmap); returns the parameter's name.
+    pub fn tensor_map_param(&mut self, what: &str, fields: String) -> String {
+        let param = format!("p_b{}_{what}", self.block);
+        self.params.push((format!(".param .align 64 .b8 {param}[128]"), format!("{{tensor_map: {fields}}}")));
+        param
     }
 }
 
@@ -185,8 +195,8 @@ pub fn render(program: &Program, name: &str) -> Rendered {
 
     let mut entry = String::new();
     entry.push_str(&format!(".visible .entry {name}(\n\t.param .u64 p_input,\n\t.param .u64 p_gatom"));
-    for p in &e.params {
-        entry.push_str(&format!(",\n\t.param .u64 {p}"));
+    for (decl, _) in &e.params {
+        entry.push_str(&format!(",\n\t{decl}"));
     }
     entry.push_str(",\n\t.param .u64 p_out\n)\n{\n");
     entry.push_str(&format!(
@@ -212,8 +222,8 @@ pub fn render(program: &Program, name: &str) -> Rendered {
     let out_len = (e.slots.max(1) as u64) * ctas as u64 * threads as u64;
     y.push_str(&format!("  out: {{ type: u32, len: {out_len} }}\n"));
     y.push_str("params: [input, gatom");
-    for (n, _) in &e.buffers {
-        y.push_str(&format!(", {n}"));
+    for (_, value) in &e.params {
+        y.push_str(&format!(", {value}"));
     }
     y.push_str(", out]\n");
     Rendered { decls: e.decls, entry, launch_yaml: y }
