@@ -69,6 +69,10 @@ pub struct Config {
     pub shared_bytes: u32,
     /// Atomic ALU lanes: how many lanes of a warp's atomic are executed per cycle.
     pub atomic_lanes: u32,
+    /// Lanes of a warp request carried per beat (per cycle) on a unit's operand stream, and the
+    /// width of the lane datapaths behind it (the warp network's shuffle crossbar and match rows):
+    /// 32 = a whole warp per cycle, 4 = eight beats per warp request.
+    pub lanes_per_beat: u32,
     /// Copy engine global-memory port width in bytes per cycle.
     pub copy_port_bytes: u32,
     /// Copy engine request queue depth.
@@ -94,6 +98,7 @@ pub const RANGES: &[(&str, u32, u32, &str)] = &[
     ("named_barriers", 1, 16, "PTX names barriers 0..15"),
     ("shared_bytes", 1024, 232448, "228 KiB is the sm_90 limit; must be a multiple of 16"),
     ("atomic_lanes", 1, 32, "a power of two"),
+    ("lanes_per_beat", 1, 32, "a power of two"),
     ("copy_port_bytes", 4, 128, "a power of two"),
     ("copy_queue_depth", 1, 256, ""),
     ("mbarrier_waiters", 1, 1024, ""),
@@ -174,6 +179,7 @@ impl Config {
             named_barriers: 16,
             shared_bytes: 232448,
             atomic_lanes: 32,
+            lanes_per_beat: 32,
             copy_port_bytes: 64,
             copy_queue_depth: 32,
             mbarrier_waiters: 64,
@@ -194,6 +200,7 @@ impl Config {
             named_barriers: 16,
             shared_bytes: 16384,
             atomic_lanes: 4,
+            lanes_per_beat: 4,
             copy_port_bytes: 8,
             copy_queue_depth: 4,
             mbarrier_waiters: 8,
@@ -267,6 +274,7 @@ impl Config {
             "named_barriers" => self.named_barriers,
             "shared_bytes" => self.shared_bytes,
             "atomic_lanes" => self.atomic_lanes,
+            "lanes_per_beat" => self.lanes_per_beat,
             "copy_port_bytes" => self.copy_port_bytes,
             "copy_queue_depth" => self.copy_queue_depth,
             "mbarrier_waiters" => self.mbarrier_waiters,
@@ -283,7 +291,7 @@ impl Config {
                 return Err(range(name, v as i64, min as i64, max as i64, note));
             }
         }
-        for name in ["atomic_lanes", "copy_port_bytes"] {
+        for name in ["atomic_lanes", "lanes_per_beat", "copy_port_bytes"] {
             let v = self.field(name);
             if !v.is_power_of_two() {
                 let (_, min, max, _) = RANGES.iter().find(|r| r.0 == name).unwrap();

@@ -1,16 +1,22 @@
 //! warp_network: the warp-level vote / match / redux / elect / activemask / bar.warp.sync /
 //! shfl.sync network, in rust-hdl. Mirrors `smsync_sim::units::warp_network`.
 //!
-//! ## Ports (one warp-level request in, one response out)
+//! ## Ports: a request header, its operand beats, one response
 //!
-//! * request: `req_valid`/`req_ready`, `req_op` (6-bit `encoding::Op` code), `req_sub` (VoteMode /
-//!   ReduxOp / ShflMode code), `req_dtype` (`DataType` code), `req_flags` (`encoding::flags`),
-//!   `req_cta`, `req_warp`, `req_member` (membermask), `req_active` (lanes executing this request),
-//!   `req_live` (non-exited lanes), and per lane `lane_a` (64-bit operand a), `lane_b` (shfl b[4:0])
-//!   `lane_clamp` (shfl c[4:0]) and `lane_segmask` (shfl c[12:8]).
+//! * header (`req_valid`/`req_ready`, held by the sender until ready): `req_op` (6-bit
+//!   `encoding::Op` code), `req_sub` (VoteMode / ReduxOp / ShflMode code), `req_dtype`
+//!   (`DataType` code), `req_flags` (`encoding::flags`), `req_cta`, `req_warp`, `req_member`
+//!   (membermask), `req_active` (lanes executing this request), `req_live` (non-exited lanes),
+//!   `req_pred` (bit i = lane i's vote predicate).
+//! * operand beats (`beat_valid`/`beat_ready`): a data op (match.any, match.all, redux, shfl;
+//!   [`carries_beats`]) is followed by `32 / lanes_per_beat` beats in lane order, beat k carrying
+//!   lanes `k*L .. k*L+L-1` (`L = lanes_per_beat`): per lane `beat_a` (64-bit operand a),
+//!   `beat_b` (shfl b[4:0]), `beat_clamp` (shfl c[4:0]) and `beat_segmask` (shfl c[12:8]). Beat
+//!   0 may come with the header (it is taken in the same cycle). Other ops have no beats.
 //! * response: `resp_valid` (one-cycle pulse), `resp_cta`, `resp_warp`, `resp_lanes` (the lanes
 //!   completed: every lane that arrived at the rendezvous), per-lane `resp_value` (32-bit d),
-//!   `resp_preds` (bit i = p of lane i), `resp_error` (`ErrorCode`), `resp_error_lane`.
+//!   `resp_preds` (bit i = p of lane i), `resp_error` (`ErrorCode`), `resp_error_lane`. A request
+//!   with beats is answered after its last beat.
 //!
 //! ## Rendezvous
 //!
@@ -21,19 +27,22 @@
 //! lanes into the record; the op fires when every live lane of the membermask has arrived
 //! (exited lanes count as arrived: PTX ISA §9.7.13.9-§9.7.13.12 for vote/match/redux, and the
 //! project reads bar.warp.sync, §9.7.13.2, the same way). The 1-bit vote predicates live in the record.
-//! The 64-bit operands of match/redux/shfl lanes that arrived early are held in ONE staging buffer
-//! shared by the unit: while it holds a partial data op of warp W, a partial or completing data op
-//! of another warp is back-pressured (`req_ready` low) until W completes.
+//! The 64-bit operands of match/redux/shfl lanes are written, beat by beat, into ONE operand store
+//! shared by the unit (32 lanes); it also keeps the lanes of a partial arrival: while it holds a
+//! partial data op of warp W, a data op of another warp is back-pressured (`req_ready` low) until
+//! W completes.
 //!
-//! ## Timing
+//! ## Datapath and timing (`L = lanes_per_beat`, `NB = 32 / L` beats)
 //!
-//! The sender holds a request on the port until `req_ready` (the top does). The first cycle of a
-//! request reads its warp's record from the RAM (`req_ready` low); in the second the request is
-//! accepted and everything but iterative match.any is computed and registered: the response is
-//! valid one clock after acceptance, two after the request appeared (vote, redux, elect,
-//! match.all, parallel match.any, shfl, activemask). One request per two cycles. With
-//! `match_impl: iterative`, match.any computes one lane's row per cycle over all 32 lanes:
-//! response 33 cycles after acceptance, `req_ready` low meanwhile.
+//! The header's first cycle on the port reads its warp's record (`req_ready` low); the second
+//! takes it (and beat 0 if present), decides the rendezvous and answers ops without operands
+//! (vote, elect, bar.warp.sync, activemask, exit) one clock later. A data op then takes its
+//! remaining beats (one per cycle) into the store and, when it fires, computes its answer from
+//! the store `L` lanes per cycle: redux folds `L` leaves per cycle through an `L`-leaf tree into
+//! an accumulator (NB cycles), then every data op emits `L` lanes per cycle (NB cycles): `L`
+//! shfl source computations with `L` 32:1 source muxes, and `L` match rows of 32 comparators
+//! (`match_impl: parallel`; `iterative`: one row, one lane per cycle, 32 cycles). The datapath
+//! is `L` lanes wide, not 32: that is what makes fpga-small's network small.
 //!
 //! ## Errors
 //!
@@ -41,9 +50,13 @@
 //! (a later request of the same warp uses another membermask or another op; the record is dropped),
 //! `NotBuilt` (match with `features.match_sync` off, redux.f32 with `features.redux_f32` off).
 
+mod datapath;
+
 use rust_hdl::prelude::*;
 use smsync_contract::config::{Config, MatchImpl};
-use smsync_contract::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, ShflMode, VoteMode};
+use smsync_contract::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, VoteMode};
+
+pub use datapath::{MatchRow, Pack32, PackLanes64, ReduxNode, ShflLane};
 
 pub const LANES: usize = 32;
 /// The canonical NaN redux.sync.f32 returns (PTX ISA §9.7.13.12 gives no bit pattern; project constant).
@@ -53,6 +66,25 @@ pub const CANONICAL_NAN: u32 = 0x7FFF_FFFF;
 /// sub, op}), vote predicates [116:85] (the offsets are literals in `update`, which `hdl_gen`
 /// turns into Verilog).
 const REC_BITS: usize = 117;
+
+/// Ops whose header is followed by operand beats (the others carry everything in the header).
+pub const BEAT_OPS: [Op; 4] = [Op::MatchAny, Op::MatchAll, Op::ReduxSync, Op::ShflSync];
+
+/// Does a request of `op` send operand beats to the warp network?
+pub fn carries_beats(op: Op) -> bool {
+    BEAT_OPS.contains(&op)
+}
+
+/// Operand beats of a data op for `config`: `32 / lanes_per_beat`.
+pub fn beats_per_request(config: &Config) -> usize {
+    LANES / config.lanes_per_beat as usize
+}
+
+// Work states of the unit.
+const ST_IDLE: u64 = 0;
+const ST_BEATS: u64 = 1;
+const ST_REDUCE: u64 = 2;
+const ST_EMIT: u64 = 3;
 
 fn c32(v: u32) -> Constant<Bits<32>> {
     Constant::new(bits(v as u64))
@@ -66,309 +98,15 @@ fn vec_of<T: Default>(n: usize) -> Vec<T> {
 fn one_hots() -> Vec<Constant<Bits<32>>> {
     (0..LANES).map(|i| c32(1 << i)).collect()
 }
-fn lane_ids() -> Vec<Constant<Bits<5>>> {
-    (0..LANES).map(|i| Constant::new(bits(i as u64))).collect()
-}
-
-/// Packs 32 one-bit signals into a 32-bit word (bit i = `bit[i]`).
-#[derive(LogicBlock)]
-pub struct Pack32 {
-    pub bit: Vec<Signal<In, Bit>>,
-    pub word: Signal<Out, Bits<32>>,
-    sh: Vec<Signal<Local, Bits<32>>>,
-    one_hot: Vec<Constant<Bits<32>>>,
-    zero: Constant<Bits<32>>,
-}
-
-impl Default for Pack32 {
-    fn default() -> Self {
-        Pack32 {
-            bit: (0..LANES).map(|_| Default::default()).collect(),
-            word: Default::default(),
-            sh: (0..LANES).map(|_| Default::default()).collect(),
-            one_hot: one_hots(),
-            zero: c32(0),
-        }
-    }
-}
-
-impl Logic for Pack32 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        for i in 0..32 {
-            self.sh[i].next = self.zero.val();
-            if self.bit[i].val() {
-                self.sh[i].next = self.one_hot[i].val();
-            }
-        }
-        self.word.next = self.sh[0].val()
-            | self.sh[1].val()
-            | self.sh[2].val()
-            | self.sh[3].val()
-            | self.sh[4].val()
-            | self.sh[5].val()
-            | self.sh[6].val()
-            | self.sh[7].val()
-            | self.sh[8].val()
-            | self.sh[9].val()
-            | self.sh[10].val()
-            | self.sh[11].val()
-            | self.sh[12].val()
-            | self.sh[13].val()
-            | self.sh[14].val()
-            | self.sh[15].val()
-            | self.sh[16].val()
-            | self.sh[17].val()
-            | self.sh[18].val()
-            | self.sh[19].val()
-            | self.sh[20].val()
-            | self.sh[21].val()
-            | self.sh[22].val()
-            | self.sh[23].val()
-            | self.sh[24].val()
-            | self.sh[25].val()
-            | self.sh[26].val()
-            | self.sh[27].val()
-            | self.sh[28].val()
-            | self.sh[29].val()
-            | self.sh[30].val()
-            | self.sh[31].val();
-    }
-}
-
-/// One row of the match comparator matrix: which lanes of `part` hold a value equal to `key`
-/// (64-bit compare when `wide`, else the low 32 bits).
-#[derive(LogicBlock, Default)]
-pub struct MatchRow {
-    pub key: Signal<In, Bits<64>>,
-    pub wide: Signal<In, Bit>,
-    pub part: Signal<In, Bits<32>>,
-    /// The 32 lane values, lane j in bits [64j+63:64j].
-    pub vals: Signal<In, Bits<2048>>,
-    pub row: Signal<Out, Bits<32>>,
-    pack: Pack32,
-}
-
-impl Logic for MatchRow {
-    #[hdl_gen]
-    fn update(&mut self) {
-        for j in 0..32 {
-            self.pack.bit[j].next = self.vals.val().get_bits::<32>(j * 64) == self.key.val().get_bits::<32>(0);
-            if self.wide.val() {
-                self.pack.bit[j].next = self.vals.val().get_bits::<64>(j * 64) == self.key.val();
-            }
-        }
-        self.row.next = self.pack.word.val() & self.part.val();
-    }
-}
-
-/// One combiner of the redux.sync tree.
-#[derive(LogicBlock)]
-pub struct ReduxNode {
-    pub x: Signal<In, Bits<32>>,
-    pub y: Signal<In, Bits<32>>,
-    pub op: Signal<In, Bits<3>>,
-    pub is_signed: Signal<In, Bit>,
-    pub float: Signal<In, Bit>,
-    /// `.NaN`: any NaN input makes the result the canonical NaN.
-    pub nan_mode: Signal<In, Bit>,
-    pub z: Signal<Out, Bits<32>>,
-    x_key: Signal<Local, Bits<32>>,
-    y_key: Signal<Local, Bits<32>>,
-    x_nan: Signal<Local, Bit>,
-    y_nan: Signal<Local, Bit>,
-    x_less: Signal<Local, Bit>,
-    op_add: Constant<Bits<3>>,
-    op_min: Constant<Bits<3>>,
-    op_max: Constant<Bits<3>>,
-    op_and: Constant<Bits<3>>,
-    op_or: Constant<Bits<3>>,
-    sign_bit: Constant<Bits<32>>,
-    exp_mask: Constant<Bits<32>>,
-    mant_mask: Constant<Bits<32>>,
-    canonical_nan: Constant<Bits<32>>,
-    zero: Constant<Bits<32>>,
-}
-
-impl Default for ReduxNode {
-    fn default() -> Self {
-        ReduxNode {
-            x: Default::default(),
-            y: Default::default(),
-            op: Default::default(),
-            is_signed: Default::default(),
-            float: Default::default(),
-            nan_mode: Default::default(),
-            z: Default::default(),
-            x_key: Default::default(),
-            y_key: Default::default(),
-            x_nan: Default::default(),
-            y_nan: Default::default(),
-            x_less: Default::default(),
-            op_add: c_code(ReduxOp::Add.code()),
-            op_min: c_code(ReduxOp::Min.code()),
-            op_max: c_code(ReduxOp::Max.code()),
-            op_and: c_code(ReduxOp::And.code()),
-            op_or: c_code(ReduxOp::Or.code()),
-            sign_bit: c32(0x8000_0000),
-            exp_mask: c32(0x7F80_0000),
-            mant_mask: c32(0x007F_FFFF),
-            canonical_nan: c32(CANONICAL_NAN),
-            zero: c32(0),
-        }
-    }
-}
-
-impl Logic for ReduxNode {
-    #[hdl_gen]
-    fn update(&mut self) {
-        // Order keys: unsigned compare of the key gives the value order. Signed ints flip the sign
-        // bit; floats map negative numbers to their complement so that -0 < +0 (PTX ISA §9.7.13.12).
-        self.x_key.next = self.x.val();
-        self.y_key.next = self.y.val();
-        if self.is_signed.val() {
-            self.x_key.next = self.x.val() ^ self.sign_bit.val();
-            self.y_key.next = self.y.val() ^ self.sign_bit.val();
-        }
-        if self.float.val() {
-            if self.x.val().get_bit(31) {
-                self.x_key.next = !self.x.val();
-            } else {
-                self.x_key.next = self.x.val() | self.sign_bit.val();
-            }
-            if self.y.val().get_bit(31) {
-                self.y_key.next = !self.y.val();
-            } else {
-                self.y_key.next = self.y.val() | self.sign_bit.val();
-            }
-        }
-        self.x_less.next = self.x_key.val() < self.y_key.val();
-        self.x_nan.next = self.float.val()
-            && ((self.x.val() & self.exp_mask.val()) == self.exp_mask.val())
-            && ((self.x.val() & self.mant_mask.val()) != self.zero.val());
-        self.y_nan.next = self.float.val()
-            && ((self.y.val() & self.exp_mask.val()) == self.exp_mask.val())
-            && ((self.y.val() & self.mant_mask.val()) != self.zero.val());
-        self.z.next = self.x.val() ^ self.y.val();
-        if self.op.val() == self.op_add.val() {
-            self.z.next = self.x.val() + self.y.val();
-        }
-        if self.op.val() == self.op_and.val() {
-            self.z.next = self.x.val() & self.y.val();
-        }
-        if self.op.val() == self.op_or.val() {
-            self.z.next = self.x.val() | self.y.val();
-        }
-        if self.op.val() == self.op_min.val() {
-            if self.x_less.val() {
-                self.z.next = self.x.val();
-            } else {
-                self.z.next = self.y.val();
-            }
-        }
-        if self.op.val() == self.op_max.val() {
-            if self.x_less.val() {
-                self.z.next = self.y.val();
-            } else {
-                self.z.next = self.x.val();
-            }
-        }
-        // NaN rules: with .NaN any NaN wins; without, a NaN operand is ignored and two NaNs give
-        // the canonical NaN (so the tree answers NaN only when every input is NaN).
-        if self.x_nan.val() && self.y_nan.val() {
-            self.z.next = self.canonical_nan.val();
-        } else if self.x_nan.val() || self.y_nan.val() {
-            if self.nan_mode.val() {
-                self.z.next = self.canonical_nan.val();
-            } else if self.x_nan.val() {
-                self.z.next = self.y.val();
-            } else {
-                self.z.next = self.x.val();
-            }
-        }
-    }
-}
-
-/// Source-lane computation of shfl.sync for one lane (PTX shfl.sync pseudo-code).
-#[derive(LogicBlock)]
-pub struct ShflLane {
-    pub mode: Signal<In, Bits<2>>,
-    /// b[4:0]
-    pub b: Signal<In, Bits<5>>,
-    /// c[4:0]: the clamp value
-    pub clamp: Signal<In, Bits<5>>,
-    /// c[12:8]: the segment mask
-    pub segmask: Signal<In, Bits<5>>,
-    pub src: Signal<Out, Bits<5>>,
-    pub pval: Signal<Out, Bit>,
-    lane: Constant<Bits<5>>,
-    seg: Signal<Local, Bits<5>>,
-    max_lane: Signal<Local, Bits<5>>,
-    j: Signal<Local, Bits<5>>,
-    up_sum: Signal<Local, Bits<7>>,
-    down_sum: Signal<Local, Bits<7>>,
-    mode_up: Constant<Bits<2>>,
-    mode_down: Constant<Bits<2>>,
-    mode_bfly: Constant<Bits<2>>,
-}
-
-impl ShflLane {
-    fn new(lane: usize) -> Self {
-        ShflLane {
-            mode: Default::default(),
-            b: Default::default(),
-            clamp: Default::default(),
-            segmask: Default::default(),
-            src: Default::default(),
-            pval: Default::default(),
-            lane: Constant::new(bits(lane as u64)),
-            seg: Default::default(),
-            max_lane: Default::default(),
-            j: Default::default(),
-            up_sum: Default::default(),
-            down_sum: Default::default(),
-            mode_up: c_code(ShflMode::Up.code()),
-            mode_down: c_code(ShflMode::Down.code()),
-            mode_bfly: c_code(ShflMode::Bfly.code()),
-        }
-    }
-}
-
-impl Logic for ShflLane {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.seg.next = self.segmask.val();
-        self.max_lane.next = (self.lane.val() & self.seg.val()) | (self.clamp.val() & !self.seg.val());
-        // up: j = lane - b is valid when j >= maxLane, i.e. lane >= b + maxLane (7-bit, no wrap).
-        self.up_sum.next = bit_cast::<7, 5>(self.b.val()) + bit_cast::<7, 5>(self.max_lane.val());
-        self.down_sum.next = bit_cast::<7, 5>(self.lane.val()) + bit_cast::<7, 5>(self.b.val());
-        // idx
-        self.j.next = (self.lane.val() & self.seg.val()) | (self.b.val() & !self.seg.val());
-        self.pval.next = self.j.val() <= self.max_lane.val();
-        if self.mode.val() == self.mode_up.val() {
-            self.j.next = self.lane.val() - self.b.val();
-            self.pval.next = bit_cast::<7, 5>(self.lane.val()) >= self.up_sum.val();
-        }
-        if self.mode.val() == self.mode_down.val() {
-            self.j.next = self.lane.val() + self.b.val();
-            self.pval.next = self.down_sum.val() <= bit_cast::<7, 5>(self.max_lane.val());
-        }
-        if self.mode.val() == self.mode_bfly.val() {
-            self.j.next = self.lane.val() ^ self.b.val();
-            self.pval.next = (self.lane.val() ^ self.b.val()) <= self.max_lane.val();
-        }
-        self.src.next = self.lane.val();
-        if self.pval.val() {
-            self.src.next = self.j.val();
-        }
-    }
+fn small_ids(n: usize) -> Vec<Constant<Bits<5>>> {
+    (0..n).map(|i| Constant::new(bits(i as u64))).collect()
 }
 
 /// The warp network. Build it with [`WarpNetwork::new`] from a [`Config`].
 #[derive(LogicBlock)]
 pub struct WarpNetwork {
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: drops every arrival record and the staging buffer.
+    /// Synchronous reset: drops every arrival record and the operand store.
     pub reset: Signal<In, Bit>,
     pub req_valid: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
@@ -381,10 +119,13 @@ pub struct WarpNetwork {
     pub req_member: Signal<In, Bits<32>>,
     pub req_active: Signal<In, Bits<32>>,
     pub req_live: Signal<In, Bits<32>>,
-    pub lane_a: Vec<Signal<In, Bits<64>>>,
-    pub lane_b: Vec<Signal<In, Bits<5>>>,
-    pub lane_clamp: Vec<Signal<In, Bits<5>>>,
-    pub lane_segmask: Vec<Signal<In, Bits<5>>>,
+    pub req_pred: Signal<In, Bits<32>>,
+    pub beat_valid: Signal<In, Bit>,
+    pub beat_ready: Signal<Out, Bit>,
+    pub beat_a: Vec<Signal<In, Bits<64>>>,
+    pub beat_b: Vec<Signal<In, Bits<5>>>,
+    pub beat_clamp: Vec<Signal<In, Bits<5>>>,
+    pub beat_segmask: Vec<Signal<In, Bits<5>>>,
 
     pub resp_valid: Signal<Out, Bit>,
     pub resp_cta: Signal<Out, Bits<5>>,
@@ -406,7 +147,7 @@ pub struct WarpNetwork {
     /// The request on the port has been looked up: the RAMs' read data is its warp's record.
     looked: DFF<Bit>,
 
-    // --- staging buffer for early lanes of match/redux/shfl (also the iterative match source) ---
+    // --- operand store: the data-op lanes of the request at work and of a partial arrival ---
     stage_busy: DFF<Bit>,
     stage_cta: DFF<Bits<5>>,
     stage_warp: DFF<Bits<5>>,
@@ -415,12 +156,22 @@ pub struct WarpNetwork {
     stage_clamp: Vec<DFF<Bits<5>>>,
     stage_segmask: Vec<DFF<Bits<5>>>,
 
-    // --- iterative match.any state ---
-    iter_busy: DFF<Bit>,
-    iter_lane: DFF<Bits<5>>,
-    iter_part: DFF<Bits<32>>,
-    iter_lanes: DFF<Bits<32>>,
-    iter_wide: DFF<Bit>,
+    // --- the data op at work (registered when its header is taken) ---
+    state: DFF<Bits<2>>,
+    /// BEATS: the next beat; REDUCE / EMIT: the lane group (or, iterative match.any, the lane).
+    step: DFF<Bits<5>>,
+    w_op: DFF<Bits<6>>,
+    w_sub: DFF<Bits<3>>,
+    w_dtype: DFF<Bits<4>>,
+    w_flags: DFF<Bits<8>>,
+    /// Lanes whose beats are stored (the request's active lanes; none when it failed).
+    w_store_lanes: DFF<Bits<32>>,
+    /// The op fires after its beats (else the registered answer leaves after them).
+    w_fire: DFF<Bit>,
+    w_arrived: DFF<Bits<32>>,
+    w_part: DFF<Bits<32>>,
+    w_leader: DFF<Bits<32>>,
+    redux_acc: DFF<Bits<32>>,
 
     // --- output registers ---
     out_valid: DFF<Bit>,
@@ -432,15 +183,19 @@ pub struct WarpNetwork {
     out_error: DFF<Bits<6>>,
     out_error_lane: DFF<Bits<5>>,
 
-    // --- datapath ---
+    // --- datapath, `lanes_per_beat` lanes wide ---
     match_rows: Vec<MatchRow>,
     match_all_row: MatchRow,
+    /// The redux tree as a heap: `redux_v[n]` is node n's result for n < L-1, leaf i is
+    /// `redux_v[L-1+i]`; node n combines `redux_v[2n+1]` and `redux_v[2n+2]`.
     redux_nodes: Vec<ReduxNode>,
+    redux_v: Vec<Signal<Local, Bits<32>>>,
+    redux_fold: ReduxNode,
     shfl: Vec<ShflLane>,
-    pred_pack: Pack32,
     shfl_pred_pack: Pack32,
+    store_pack: PackLanes64,
 
-    // --- request-cycle combinational signals ---
+    // --- header-cycle signals ---
     fire: Signal<Local, Bit>,
     warp_onehot: Signal<Local, Bits<32>>,
     hit_valid_bits: Signal<Local, Bits<32>>,
@@ -467,6 +222,8 @@ pub struct WarpNetwork {
     hit_pred: Signal<Local, Bits<32>>,
     is_rendezvous: Signal<Local, Bit>,
     is_data: Signal<Local, Bit>,
+    /// The request's own op sends beats (an exit never does).
+    req_beats: Signal<Local, Bit>,
     stage_blocked: Signal<Local, Bit>,
     mismatch: Signal<Local, Bit>,
     outside: Signal<Local, Bits<32>>,
@@ -481,21 +238,45 @@ pub struct WarpNetwork {
     active_low: Signal<Local, Bits<32>>,
     pv: Signal<Local, Bits<32>>,
     vote_pred: Signal<Local, Bit>,
-    merged_a: Vec<Signal<Local, Bits<64>>>,
-    merged_packed: Signal<Local, Bits<2048>>,
-    row_src: Vec<Signal<Local, Bits<64>>>,
-    row_packed: Signal<Local, Bits<2048>>,
-    leaf: Vec<Signal<Local, Bits<32>>>,
+    not_built: Signal<Local, Bit>,
+    /// The header cycle's outcome for a request with beats: stored lanes, and whether it fires.
+    h_store_lanes: Signal<Local, Bits<32>>,
+    h_fire: Signal<Local, Bit>,
+
+    // --- beat / store-read signals ---
+    take_beat: Signal<Local, Bit>,
+    beat_group: Signal<Local, Bits<5>>,
+    beat_store_lanes: Signal<Local, Bits<32>>,
+    /// The last beat is taken this cycle.
+    beats_done: Signal<Local, Bit>,
+    /// Where the unit goes after its last beat: fire (`done_fire`, as `done_op`) or answer.
+    done_fire: Signal<Local, Bit>,
+    done_op: Signal<Local, Bits<6>>,
+    /// Low 32 bits of the group's operands (shfl, redux) and, `parallel` match only, their
+    /// full 64-bit keys.
+    slot_a: Vec<Signal<Local, Bits<32>>>,
+    slot_key: Vec<Signal<Local, Bits<64>>>,
+    slot_b: Vec<Signal<Local, Bits<5>>>,
+    slot_clamp: Vec<Signal<Local, Bits<5>>>,
+    slot_segmask: Vec<Signal<Local, Bits<5>>>,
+    slot_lane: Vec<Signal<Local, Bits<5>>>,
+    slot_part: Vec<Signal<Local, Bit>>,
+    slot_arrived: Vec<Signal<Local, Bit>>,
+    slot_value: Vec<Signal<Local, Bits<32>>>,
+    last_group: Signal<Local, Bit>,
+    leader_key: Signal<Local, Bits<64>>,
+    iter_key: Signal<Local, Bits<64>>,
+    iter_match: Signal<Local, Bit>,
     redux_identity: Signal<Local, Bits<32>>,
     redux_float: Signal<Local, Bit>,
     redux_abs: Signal<Local, Bit>,
-    shfl_value: Vec<Signal<Local, Bits<32>>>,
-    iter_key: Signal<Local, Bits<64>>,
-    not_built: Signal<Local, Bit>,
+    shfl_src_a: Vec<Signal<Local, Bits<32>>>,
 
     // --- constants from smsync_sim::encoding and the config ---
     lane_id: Vec<Constant<Bits<5>>>,
+    group_id: Vec<Constant<Bits<5>>>,
     one_hot: Vec<Constant<Bits<32>>>,
+    k_last_group: Constant<Bits<5>>,
     k_zero_rec: Constant<Bits<REC_BITS>>,
     k_zero32: Constant<Bits<32>>,
     k_ones32: Constant<Bits<32>>,
@@ -504,6 +285,11 @@ pub struct WarpNetwork {
     k_zero64: Constant<Bits<64>>,
     k_last_lane: Constant<Bits<5>>,
     k_one5: Constant<Bits<5>>,
+    k_zero5: Constant<Bits<5>>,
+    k_st_idle: Constant<Bits<2>>,
+    k_st_beats: Constant<Bits<2>>,
+    k_st_reduce: Constant<Bits<2>>,
+    k_st_emit: Constant<Bits<2>>,
     k_op_vote: Constant<Bits<6>>,
     k_op_match_any: Constant<Bits<6>>,
     k_op_match_all: Constant<Bits<6>>,
@@ -538,11 +324,20 @@ pub struct WarpNetwork {
     k_iterative: Constant<Bit>,
     k_match_built: Constant<Bit>,
     k_redux_f32_built: Constant<Bit>,
+    /// `lanes_per_beat` (L), L + 1 and the beats per request, as loop bounds. `hdl_gen` index
+    /// expressions may use loop variables and literals only, so a one-iteration loop binds L to
+    /// a loop variable: `for l in L..L + 1 { ... x[l * g + i] ... }`.
+    _lanes: usize,
+    _lanes_end: usize,
+    _beats: usize,
 }
 
 impl WarpNetwork {
     pub fn new(config: &Config) -> WarpNetwork {
         let slots = config.cta_slots as usize;
+        let l = config.lanes_per_beat as usize;
+        let beats = beats_per_request(config);
+        assert!(l.is_power_of_two() && l <= LANES, "lanes_per_beat {l} (the config validates it)");
         let op = |o: Op| c_code::<6>(o.code());
         WarpNetwork {
             clock: Default::default(),
@@ -558,10 +353,13 @@ impl WarpNetwork {
             req_member: Default::default(),
             req_active: Default::default(),
             req_live: Default::default(),
-            lane_a: vec_of(LANES),
-            lane_b: vec_of(LANES),
-            lane_clamp: vec_of(LANES),
-            lane_segmask: vec_of(LANES),
+            req_pred: Default::default(),
+            beat_valid: Default::default(),
+            beat_ready: Default::default(),
+            beat_a: vec_of(l),
+            beat_b: vec_of(l),
+            beat_clamp: vec_of(l),
+            beat_segmask: vec_of(l),
             resp_valid: Default::default(),
             resp_cta: Default::default(),
             resp_warp: Default::default(),
@@ -572,7 +370,7 @@ impl WarpNetwork {
             resp_error_lane: Default::default(),
             rec_ram: vec_of(slots),
             rec_valid: vec_of(slots),
-            cta_id: (0..slots).map(|c| Constant::new(bits(c as u64))).collect(),
+            cta_id: small_ids(slots),
             looked: Default::default(),
             stage_busy: Default::default(),
             stage_cta: Default::default(),
@@ -581,11 +379,18 @@ impl WarpNetwork {
             stage_b: vec_of(LANES),
             stage_clamp: vec_of(LANES),
             stage_segmask: vec_of(LANES),
-            iter_busy: Default::default(),
-            iter_lane: Default::default(),
-            iter_part: Default::default(),
-            iter_lanes: Default::default(),
-            iter_wide: Default::default(),
+            state: Default::default(),
+            step: Default::default(),
+            w_op: Default::default(),
+            w_sub: Default::default(),
+            w_dtype: Default::default(),
+            w_flags: Default::default(),
+            w_store_lanes: Default::default(),
+            w_fire: Default::default(),
+            w_arrived: Default::default(),
+            w_part: Default::default(),
+            w_leader: Default::default(),
+            redux_acc: Default::default(),
             out_valid: Default::default(),
             out_cta: Default::default(),
             out_warp: Default::default(),
@@ -594,17 +399,17 @@ impl WarpNetwork {
             out_preds: Default::default(),
             out_error: Default::default(),
             out_error_lane: Default::default(),
-            // parallel: one comparator row per lane (32x32 comparators); iterative: one row
-            // reused for a lane per cycle.
             match_rows: vec_of(match config.match_impl {
-                MatchImpl::Parallel => LANES,
+                MatchImpl::Parallel => l,
                 MatchImpl::Iterative => 1,
             }),
             match_all_row: Default::default(),
-            redux_nodes: vec_of(LANES - 1),
-            shfl: (0..LANES).map(ShflLane::new).collect(),
-            pred_pack: Default::default(),
+            redux_nodes: vec_of(l - 1),
+            redux_v: vec_of(2 * l - 1),
+            redux_fold: Default::default(),
+            shfl: vec_of(l),
             shfl_pred_pack: Default::default(),
+            store_pack: PackLanes64::new(),
             fire: Default::default(),
             warp_onehot: Default::default(),
             hit_valid_bits: Default::default(),
@@ -628,6 +433,7 @@ impl WarpNetwork {
             hit_pred: Default::default(),
             is_rendezvous: Default::default(),
             is_data: Default::default(),
+            req_beats: Default::default(),
             stage_blocked: Default::default(),
             mismatch: Default::default(),
             outside: Default::default(),
@@ -642,19 +448,39 @@ impl WarpNetwork {
             active_low: Default::default(),
             pv: Default::default(),
             vote_pred: Default::default(),
-            merged_a: vec_of(LANES),
-            merged_packed: Default::default(),
-            row_src: vec_of(LANES),
-            row_packed: Default::default(),
-            leaf: vec_of(LANES),
+            not_built: Default::default(),
+            h_store_lanes: Default::default(),
+            h_fire: Default::default(),
+            take_beat: Default::default(),
+            beat_group: Default::default(),
+            beat_store_lanes: Default::default(),
+            beats_done: Default::default(),
+            done_fire: Default::default(),
+            done_op: Default::default(),
+            slot_a: vec_of(l),
+            slot_key: vec_of(match config.match_impl {
+                MatchImpl::Parallel => l,
+                MatchImpl::Iterative => 0,
+            }),
+            slot_b: vec_of(l),
+            slot_clamp: vec_of(l),
+            slot_segmask: vec_of(l),
+            slot_lane: vec_of(l),
+            slot_part: vec_of(l),
+            slot_arrived: vec_of(l),
+            slot_value: vec_of(l),
+            last_group: Default::default(),
+            leader_key: Default::default(),
+            iter_key: Default::default(),
+            iter_match: Default::default(),
             redux_identity: Default::default(),
             redux_float: Default::default(),
             redux_abs: Default::default(),
-            shfl_value: vec_of(LANES),
-            iter_key: Default::default(),
-            not_built: Default::default(),
-            lane_id: lane_ids(),
+            shfl_src_a: vec_of(l),
+            lane_id: small_ids(LANES),
+            group_id: small_ids(beats),
             one_hot: one_hots(),
+            k_last_group: Constant::new(bits(beats as u64 - 1)),
             k_zero_rec: Constant::new(bits(0)),
             k_zero32: c32(0),
             k_ones32: c32(u32::MAX),
@@ -663,6 +489,11 @@ impl WarpNetwork {
             k_zero64: Constant::new(bits(0)),
             k_last_lane: Constant::new(bits(31)),
             k_one5: Constant::new(bits(1)),
+            k_zero5: Constant::new(bits(0)),
+            k_st_idle: Constant::new(bits(ST_IDLE)),
+            k_st_beats: Constant::new(bits(ST_BEATS)),
+            k_st_reduce: Constant::new(bits(ST_REDUCE)),
+            k_st_emit: Constant::new(bits(ST_EMIT)),
             k_op_vote: op(Op::VoteSync),
             k_op_match_any: op(Op::MatchAny),
             k_op_match_all: op(Op::MatchAll),
@@ -697,6 +528,9 @@ impl WarpNetwork {
             k_iterative: Constant::new(config.match_impl == MatchImpl::Iterative),
             k_match_built: Constant::new(config.features.match_sync),
             k_redux_f32_built: Constant::new(config.features.redux_f32),
+            _lanes: l,
+            _lanes_end: l + 1,
+            _beats: beats,
         }
     }
 
@@ -727,6 +561,7 @@ impl Logic for WarpNetwork {
             self.stage_clamp[i].d.next = self.stage_clamp[i].q.val();
             self.stage_segmask[i].d.next = self.stage_segmask[i].q.val();
             self.out_value[i].d.next = self.out_value[i].q.val();
+            self.store_pack.lane[i].next = self.stage_a[i].q.val();
         }
         dff_setup!(
             self,
@@ -735,11 +570,18 @@ impl Logic for WarpNetwork {
             stage_busy,
             stage_cta,
             stage_warp,
-            iter_busy,
-            iter_lane,
-            iter_part,
-            iter_lanes,
-            iter_wide,
+            state,
+            step,
+            w_op,
+            w_sub,
+            w_dtype,
+            w_flags,
+            w_store_lanes,
+            w_fire,
+            w_arrived,
+            w_part,
+            w_leader,
+            redux_acc,
             out_valid,
             out_cta,
             out_warp,
@@ -750,11 +592,11 @@ impl Logic for WarpNetwork {
         );
         self.out_valid.d.next = false;
 
-        // ---------------- look up the warp's arrival record ----------------
+        // ================ header cycle: look up the warp's arrival record ================
         // The record RAMs read the port's warp every cycle; their data is the record one clock
-        // later. A request is therefore taken no earlier than its second cycle on the port (the
+        // later. A header is therefore taken no earlier than its second cycle on the port (the
         // sender holds it until `req_ready`): `looked` says the first cycle has passed. Records
-        // change only when a request is taken, so the data read is never stale.
+        // change only when a header is taken, so the data read is never stale.
         self.warp_onehot.next = self.k_zero32.val();
         for w in 0..32 {
             if self.req_warp.val() == self.lane_id[w].val() {
@@ -812,6 +654,10 @@ impl Logic for WarpNetwork {
             || (self.eff_op.val() == self.k_op_match_all.val())
             || (self.eff_op.val() == self.k_op_redux.val())
             || (self.eff_op.val() == self.k_op_shfl.val());
+        self.req_beats.next = (self.req_op.val() == self.k_op_match_any.val())
+            || (self.req_op.val() == self.k_op_match_all.val())
+            || (self.req_op.val() == self.k_op_redux.val())
+            || (self.req_op.val() == self.k_op_shfl.val());
         self.is_rendezvous.next = self.is_data.val()
             || (self.eff_op.val() == self.k_op_vote.val())
             || (self.eff_op.val() == self.k_op_elect.val())
@@ -819,10 +665,13 @@ impl Logic for WarpNetwork {
         self.stage_blocked.next = self.is_data.val()
             && self.stage_busy.q.val()
             && ((self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val()));
-        self.req_ready.next = self.looked.q.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
-        self.fire.next =
-            self.req_valid.val() && self.looked.q.val() && !self.iter_busy.q.val() && !self.stage_blocked.val();
-        self.looked.d.next = self.req_valid.val() && !self.fire.val();
+        self.req_ready.next =
+            (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
+        self.fire.next = self.req_valid.val()
+            && (self.state.q.val() == self.k_st_idle.val())
+            && self.looked.q.val()
+            && !self.stage_blocked.val();
+        self.looked.d.next = self.req_valid.val() && (self.state.q.val() == self.k_st_idle.val()) && !self.fire.val();
 
         self.mismatch.next = self.hit_valid.val()
             && !self.is_exit.val()
@@ -859,24 +708,11 @@ impl Logic for WarpNetwork {
                 && (self.eff_op.val() == self.k_op_redux.val())
                 && (self.eff_dtype.val() == self.k_dt_f32.val()));
 
-        // ---------------- operands of every arrived lane ----------------
-        for i in 0..32 {
-            self.merged_a[i].next = self.k_zero64.val();
-            if self.hit_arrived.val().get_bit(i) {
-                self.merged_a[i].next = self.stage_a[i].q.val();
-            }
-            if self.eff_active.val().get_bit(i) {
-                self.merged_a[i].next = self.lane_a[i].val();
-            }
-            self.pred_pack.bit[i].next = self.lane_a[i].val().get_bit(0);
-        }
-
-        // ---------------- vote ----------------
-        self.pv.next =
-            (self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val());
+        // ---------------- vote (predicates only: no beats) ----------------
+        self.pv.next = (self.hit_pred.val() & self.hit_arrived.val()) | (self.req_pred.val() & self.eff_active.val());
         if (self.eff_flags.val() & self.k_flag_negate.val()) != self.k_zero8.val() {
             self.pv.next =
-                !((self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val()));
+                !((self.hit_pred.val() & self.hit_arrived.val()) | (self.req_pred.val() & self.eff_active.val()));
         }
         self.vote_pred.next = (self.part.val() & self.pv.val()) == self.part.val();
         if self.eff_sub.val() == self.k_vote_any.val() {
@@ -887,206 +723,7 @@ impl Logic for WarpNetwork {
                 || ((self.part.val() & self.pv.val()) == self.k_zero32.val());
         }
 
-        // ---------------- match ----------------
-        for r in 0..self.match_rows.len() {
-            self.match_rows[r].wide.next = self.eff_dtype.val() == self.k_dt_b64.val();
-            self.match_rows[r].part.next = self.part.val();
-            self.match_rows[r].key.next = self.merged_a[r].val();
-        }
-        self.match_all_row.wide.next = self.eff_dtype.val() == self.k_dt_b64.val();
-        self.match_all_row.part.next = self.part.val();
-        self.match_all_row.key.next = self.k_zero64.val();
-        for j in 0..32 {
-            if self.leader.val().get_bit(j) {
-                self.match_all_row.key.next = self.merged_a[j].val();
-            }
-        }
-        self.merged_packed.next = (bit_cast::<2048, 64>(self.merged_a[0].val()) << 0u64)
-            | (bit_cast::<2048, 64>(self.merged_a[1].val()) << 64u64)
-            | (bit_cast::<2048, 64>(self.merged_a[2].val()) << 128u64)
-            | (bit_cast::<2048, 64>(self.merged_a[3].val()) << 192u64)
-            | (bit_cast::<2048, 64>(self.merged_a[4].val()) << 256u64)
-            | (bit_cast::<2048, 64>(self.merged_a[5].val()) << 320u64)
-            | (bit_cast::<2048, 64>(self.merged_a[6].val()) << 384u64)
-            | (bit_cast::<2048, 64>(self.merged_a[7].val()) << 448u64)
-            | (bit_cast::<2048, 64>(self.merged_a[8].val()) << 512u64)
-            | (bit_cast::<2048, 64>(self.merged_a[9].val()) << 576u64)
-            | (bit_cast::<2048, 64>(self.merged_a[10].val()) << 640u64)
-            | (bit_cast::<2048, 64>(self.merged_a[11].val()) << 704u64)
-            | (bit_cast::<2048, 64>(self.merged_a[12].val()) << 768u64)
-            | (bit_cast::<2048, 64>(self.merged_a[13].val()) << 832u64)
-            | (bit_cast::<2048, 64>(self.merged_a[14].val()) << 896u64)
-            | (bit_cast::<2048, 64>(self.merged_a[15].val()) << 960u64)
-            | (bit_cast::<2048, 64>(self.merged_a[16].val()) << 1024u64)
-            | (bit_cast::<2048, 64>(self.merged_a[17].val()) << 1088u64)
-            | (bit_cast::<2048, 64>(self.merged_a[18].val()) << 1152u64)
-            | (bit_cast::<2048, 64>(self.merged_a[19].val()) << 1216u64)
-            | (bit_cast::<2048, 64>(self.merged_a[20].val()) << 1280u64)
-            | (bit_cast::<2048, 64>(self.merged_a[21].val()) << 1344u64)
-            | (bit_cast::<2048, 64>(self.merged_a[22].val()) << 1408u64)
-            | (bit_cast::<2048, 64>(self.merged_a[23].val()) << 1472u64)
-            | (bit_cast::<2048, 64>(self.merged_a[24].val()) << 1536u64)
-            | (bit_cast::<2048, 64>(self.merged_a[25].val()) << 1600u64)
-            | (bit_cast::<2048, 64>(self.merged_a[26].val()) << 1664u64)
-            | (bit_cast::<2048, 64>(self.merged_a[27].val()) << 1728u64)
-            | (bit_cast::<2048, 64>(self.merged_a[28].val()) << 1792u64)
-            | (bit_cast::<2048, 64>(self.merged_a[29].val()) << 1856u64)
-            | (bit_cast::<2048, 64>(self.merged_a[30].val()) << 1920u64)
-            | (bit_cast::<2048, 64>(self.merged_a[31].val()) << 1984u64);
-        self.match_all_row.vals.next = self.merged_packed.val();
-        // The iterative row compares the staged operands, one lane per cycle.
-        self.iter_key.next = self.k_zero64.val();
-        for j in 0..32 {
-            self.row_src[j].next = self.merged_a[j].val();
-            if self.k_iterative.val() {
-                self.row_src[j].next = self.stage_a[j].q.val();
-            }
-            if self.iter_lane.q.val() == self.lane_id[j].val() {
-                self.iter_key.next = self.stage_a[j].q.val();
-            }
-        }
-        self.row_packed.next = (bit_cast::<2048, 64>(self.row_src[0].val()) << 0u64)
-            | (bit_cast::<2048, 64>(self.row_src[1].val()) << 64u64)
-            | (bit_cast::<2048, 64>(self.row_src[2].val()) << 128u64)
-            | (bit_cast::<2048, 64>(self.row_src[3].val()) << 192u64)
-            | (bit_cast::<2048, 64>(self.row_src[4].val()) << 256u64)
-            | (bit_cast::<2048, 64>(self.row_src[5].val()) << 320u64)
-            | (bit_cast::<2048, 64>(self.row_src[6].val()) << 384u64)
-            | (bit_cast::<2048, 64>(self.row_src[7].val()) << 448u64)
-            | (bit_cast::<2048, 64>(self.row_src[8].val()) << 512u64)
-            | (bit_cast::<2048, 64>(self.row_src[9].val()) << 576u64)
-            | (bit_cast::<2048, 64>(self.row_src[10].val()) << 640u64)
-            | (bit_cast::<2048, 64>(self.row_src[11].val()) << 704u64)
-            | (bit_cast::<2048, 64>(self.row_src[12].val()) << 768u64)
-            | (bit_cast::<2048, 64>(self.row_src[13].val()) << 832u64)
-            | (bit_cast::<2048, 64>(self.row_src[14].val()) << 896u64)
-            | (bit_cast::<2048, 64>(self.row_src[15].val()) << 960u64)
-            | (bit_cast::<2048, 64>(self.row_src[16].val()) << 1024u64)
-            | (bit_cast::<2048, 64>(self.row_src[17].val()) << 1088u64)
-            | (bit_cast::<2048, 64>(self.row_src[18].val()) << 1152u64)
-            | (bit_cast::<2048, 64>(self.row_src[19].val()) << 1216u64)
-            | (bit_cast::<2048, 64>(self.row_src[20].val()) << 1280u64)
-            | (bit_cast::<2048, 64>(self.row_src[21].val()) << 1344u64)
-            | (bit_cast::<2048, 64>(self.row_src[22].val()) << 1408u64)
-            | (bit_cast::<2048, 64>(self.row_src[23].val()) << 1472u64)
-            | (bit_cast::<2048, 64>(self.row_src[24].val()) << 1536u64)
-            | (bit_cast::<2048, 64>(self.row_src[25].val()) << 1600u64)
-            | (bit_cast::<2048, 64>(self.row_src[26].val()) << 1664u64)
-            | (bit_cast::<2048, 64>(self.row_src[27].val()) << 1728u64)
-            | (bit_cast::<2048, 64>(self.row_src[28].val()) << 1792u64)
-            | (bit_cast::<2048, 64>(self.row_src[29].val()) << 1856u64)
-            | (bit_cast::<2048, 64>(self.row_src[30].val()) << 1920u64)
-            | (bit_cast::<2048, 64>(self.row_src[31].val()) << 1984u64);
-        if self.k_iterative.val() {
-            self.match_rows[0].key.next = self.iter_key.val();
-            self.match_rows[0].part.next = self.iter_part.q.val();
-            self.match_rows[0].wide.next = self.iter_wide.q.val();
-        }
-        for r in 0..self.match_rows.len() {
-            self.match_rows[r].vals.next = self.row_packed.val();
-        }
-
-        // ---------------- redux: 31 combiners, 5 levels ----------------
-        self.redux_float.next = self.eff_dtype.val() == self.k_dt_f32.val();
-        self.redux_abs.next =
-            self.redux_float.val() && ((self.eff_flags.val() & self.k_flag_abs.val()) != self.k_zero8.val());
-        self.redux_identity.next = self.k_zero32.val();
-        if self.eff_sub.val() == self.k_redux_and.val() {
-            self.redux_identity.next = self.k_ones32.val();
-        }
-        if self.eff_sub.val() == self.k_redux_min.val() {
-            self.redux_identity.next = self.k_ones32.val();
-            if self.eff_dtype.val() == self.k_dt_s32.val() {
-                self.redux_identity.next = self.k_id_int_max.val();
-            }
-        }
-        if self.eff_sub.val() == self.k_redux_max.val() && self.eff_dtype.val() == self.k_dt_s32.val() {
-            self.redux_identity.next = self.k_id_int_min.val();
-        }
-        if self.redux_float.val() {
-            // Without .NaN a NaN operand is ignored: the canonical NaN is the identity.
-            self.redux_identity.next = self.k_canonical_nan.val();
-            if (self.eff_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val() {
-                self.redux_identity.next = self.k_neg_inf.val();
-                if self.eff_sub.val() == self.k_redux_min.val() {
-                    self.redux_identity.next = self.k_pos_inf.val();
-                }
-            }
-        }
-        for i in 0..32 {
-            self.leaf[i].next = self.redux_identity.val();
-            if self.part.val().get_bit(i) {
-                self.leaf[i].next = self.merged_a[i].val().get_bits::<32>(0);
-                if self.redux_abs.val() {
-                    self.leaf[i].next = self.merged_a[i].val().get_bits::<32>(0) & self.k_abs_mask.val();
-                }
-            }
-        }
-        for n in 0..31 {
-            self.redux_nodes[n].op.next = self.eff_sub.val();
-            self.redux_nodes[n].is_signed.next = self.eff_dtype.val() == self.k_dt_s32.val();
-            self.redux_nodes[n].float.next = self.redux_float.val();
-            self.redux_nodes[n].nan_mode.next = (self.eff_flags.val() & self.k_flag_nan.val()) != self.k_zero8.val();
-        }
-        // Heap layout: node n (0-based) has children 2n+1, 2n+2; nodes 15..30 read the leaves.
-        for n in 0..15 {
-            self.redux_nodes[n].x.next = self.redux_nodes[2 * n + 1].z.val();
-            self.redux_nodes[n].y.next = self.redux_nodes[2 * n + 2].z.val();
-        }
-        for n in 15..31 {
-            self.redux_nodes[n].x.next = self.leaf[2 * n - 30].val();
-            self.redux_nodes[n].y.next = self.leaf[2 * n - 29].val();
-        }
-
-        // ---------------- shfl ----------------
-        for i in 0..32 {
-            self.shfl[i].mode.next = bit_cast::<2, 3>(self.eff_sub.val());
-            self.shfl[i].b.next = self.stage_b[i].q.val();
-            self.shfl[i].clamp.next = self.stage_clamp[i].q.val();
-            self.shfl[i].segmask.next = self.stage_segmask[i].q.val();
-            if self.eff_active.val().get_bit(i) {
-                self.shfl[i].b.next = self.lane_b[i].val();
-                self.shfl[i].clamp.next = self.lane_clamp[i].val();
-                self.shfl[i].segmask.next = self.lane_segmask[i].val();
-            }
-            self.shfl_pred_pack.bit[i].next = self.shfl[i].pval.val();
-        }
-        for i in 0..32 {
-            self.shfl_value[i].next = self.k_zero32.val();
-            for j in 0..32 {
-                if (self.shfl[i].src.val() == self.lane_id[j].val()) && self.arrived.val().get_bit(j) {
-                    self.shfl_value[i].next = self.merged_a[j].val().get_bits::<32>(0);
-                }
-            }
-            // a source lane outside the mask or exited (PTX: undefined) gives the lane's own a
-            if !self.arrived.val().get_bit(self.shfl[i].src.val().index()) {
-                self.shfl_value[i].next = self.merged_a[i].val().get_bits::<32>(0);
-            }
-        }
-
-        // ---------------- iterative match.any progress ----------------
-        if self.iter_busy.q.val() {
-            for i in 0..32 {
-                if self.iter_lane.q.val() == self.lane_id[i].val() {
-                    self.out_value[i].d.next = self.k_zero32.val();
-                    if self.iter_part.q.val().get_bit(i) {
-                        self.out_value[i].d.next = self.match_rows[0].row.val();
-                    }
-                }
-            }
-            self.iter_lane.d.next = self.iter_lane.q.val() + self.k_one5.val();
-            if self.iter_lane.q.val() == self.k_last_lane.val() {
-                self.iter_busy.d.next = false;
-                self.stage_busy.d.next = false;
-                self.out_valid.d.next = true;
-                self.out_lanes.d.next = self.iter_lanes.q.val();
-                self.out_preds.d.next = self.k_zero32.val();
-                self.out_error.d.next = self.k_err_none.val();
-                self.out_error_lane.d.next = self.lane_id[0].val();
-            }
-        }
-
-        // ---------------- accept a request ----------------
+        // ---------------- take a header ----------------
         // The record a partial arrival leaves (written only when `rec_write` is raised below).
         self.rec_write.next = false;
         self.rec_clear.next = false;
@@ -1094,19 +731,29 @@ impl Logic for WarpNetwork {
             | (bit_cast::<REC_BITS, 32>(self.eff_member.val()) << 32u64)
             | (bit_cast::<REC_BITS, 21>(self.eff_kind.val()) << 64u64)
             | (bit_cast::<REC_BITS, 32>(
-                (self.hit_pred.val() & self.hit_arrived.val()) | (self.pred_pack.word.val() & self.eff_active.val()),
+                (self.hit_pred.val() & self.hit_arrived.val()) | (self.req_pred.val() & self.eff_active.val()),
             ) << 85u64);
+        // For a data op: the lanes its beats store, and whether it fires (decided below).
+        self.h_store_lanes.next = self.k_zero32.val();
+        self.h_fire.next = false;
         if self.fire.val() {
             self.out_cta.d.next = self.req_cta.val();
             self.out_warp.d.next = self.req_warp.val();
             self.out_error.d.next = self.k_err_none.val();
             self.out_error_lane.d.next = self.lane_id[0].val();
             self.out_preds.d.next = self.k_zero32.val();
+            self.out_lanes.d.next = self.k_zero32.val();
             for i in 0..32 {
                 self.out_value[i].d.next = self.k_zero32.val();
             }
+            self.w_op.d.next = self.eff_op.val();
+            self.w_sub.d.next = self.eff_sub.val();
+            self.w_dtype.d.next = self.eff_dtype.val();
+            self.w_flags.d.next = self.eff_flags.val();
+            self.w_arrived.d.next = self.arrived.val();
+            self.w_part.d.next = self.part.val();
+            self.w_leader.d.next = self.leader.val();
             if self.eff_op.val() == self.k_op_activemask.val() {
-                self.out_valid.d.next = true;
                 self.out_lanes.d.next = self.eff_active.val();
                 for i in 0..32 {
                     if self.eff_active.val().get_bit(i) {
@@ -1115,22 +762,19 @@ impl Logic for WarpNetwork {
                 }
             } else if self.is_rendezvous.val() {
                 if self.not_built.val() {
-                    self.out_valid.d.next = true;
                     self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_built.val();
                     self.out_error_lane.d.next = self.first_active_id.val();
                 } else if self.outside.val().any() {
-                    self.out_valid.d.next = true;
                     self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_in_mask.val();
                     self.out_error_lane.d.next = self.outside_id.val();
                 } else if self.mismatch.val() {
-                    self.out_valid.d.next = true;
                     // the pending lanes fail with the new request, so nothing hangs
                     self.out_lanes.d.next = self.eff_active.val() | self.hit_arrived.val();
                     self.out_error.d.next = self.k_err_mismatch.val();
                     self.out_error_lane.d.next = self.first_active_id.val();
-                    // drop the record (and the staged operands) of the mismatching warp
+                    // drop the record (and the stored operands) of the mismatching warp
                     self.rec_clear.next = true;
                     if (self.stage_cta.q.val() == self.req_cta.val())
                         && (self.stage_warp.q.val() == self.req_warp.val())
@@ -1138,35 +782,26 @@ impl Logic for WarpNetwork {
                         self.stage_busy.d.next = false;
                     }
                 } else if !self.complete.val() {
-                    // partial arrival: remember the lanes (and their operands). The request is
-                    // taken with an answer of no lanes; its lanes are answered when the
-                    // rendezvous fires (by the request or exit that completes it).
-                    self.out_valid.d.next = true;
-                    self.out_lanes.d.next = self.k_zero32.val();
+                    // partial arrival: remember the lanes (and, for a data op, their operands,
+                    // which the beats bring). The request is answered with no lanes; its lanes
+                    // are answered when the rendezvous fires (by the request or exit that
+                    // completes it).
                     self.rec_write.next = true;
                     if self.is_data.val() {
                         self.stage_busy.d.next = true;
                         self.stage_cta.d.next = self.req_cta.val();
                         self.stage_warp.d.next = self.req_warp.val();
-                        for i in 0..32 {
-                            if self.eff_active.val().get_bit(i) {
-                                self.stage_a[i].d.next = self.lane_a[i].val();
-                                self.stage_b[i].d.next = self.lane_b[i].val();
-                                self.stage_clamp[i].d.next = self.lane_clamp[i].val();
-                                self.stage_segmask[i].d.next = self.lane_segmask[i].val();
-                            }
-                        }
+                        self.h_store_lanes.next = self.eff_active.val();
                     }
                 } else {
                     // every live lane of the mask has arrived: the op fires
                     self.rec_clear.next = true;
-                    if self.is_data.val() {
-                        self.stage_busy.d.next = false;
-                    }
-                    self.out_valid.d.next = true;
                     self.out_lanes.d.next = self.arrived.val();
-                    for i in 0..32 {
-                        self.out_value[i].d.next = self.k_zero32.val();
+                    if self.is_data.val() {
+                        // computed from the operand store after the beats (see below)
+                        self.stage_busy.d.next = false;
+                        self.h_store_lanes.next = self.eff_active.val();
+                        self.h_fire.next = true;
                     }
                     if self.eff_op.val() == self.k_op_vote.val() {
                         if self.vote_pred.val() && (self.eff_sub.val() != self.k_vote_ballot.val()) {
@@ -1186,62 +821,293 @@ impl Logic for WarpNetwork {
                             }
                         }
                     }
-                    if self.eff_op.val() == self.k_op_match_all.val() && self.match_all_row.row.val() == self.part.val()
-                    {
-                        self.out_preds.d.next = self.arrived.val();
-                        for i in 0..32 {
-                            if self.arrived.val().get_bit(i) {
-                                self.out_value[i].d.next = self.part.val();
-                            }
-                        }
-                    }
-                    if self.eff_op.val() == self.k_op_match_any.val() {
-                        if self.k_iterative.val() {
-                            // hand over to the one-row-per-cycle engine
-                            self.out_valid.d.next = false;
-                            self.iter_busy.d.next = true;
-                            self.iter_lane.d.next = self.lane_id[0].val();
-                            self.iter_part.d.next = self.part.val();
-                            self.iter_lanes.d.next = self.arrived.val();
-                            self.iter_wide.d.next = self.eff_dtype.val() == self.k_dt_b64.val();
-                            self.stage_busy.d.next = true;
-                            self.stage_cta.d.next = self.req_cta.val();
-                            self.stage_warp.d.next = self.req_warp.val();
-                            for i in 0..32 {
-                                self.stage_a[i].d.next = self.merged_a[i].val();
-                            }
-                        } else {
-                            for r in 0..self.match_rows.len() {
-                                if self.part.val().get_bit(r) {
-                                    self.out_value[r].d.next = self.match_rows[r].row.val();
-                                }
-                            }
-                        }
-                    }
-                    if self.eff_op.val() == self.k_op_redux.val() {
-                        for i in 0..32 {
-                            if self.arrived.val().get_bit(i) {
-                                self.out_value[i].d.next = self.redux_nodes[0].z.val();
-                            }
-                        }
-                    }
-                    if self.eff_op.val() == self.k_op_shfl.val() {
-                        self.out_preds.d.next = self.shfl_pred_pack.word.val() & self.arrived.val();
-                        for i in 0..32 {
-                            if self.arrived.val().get_bit(i) {
-                                self.out_value[i].d.next = self.shfl_value[i].val();
-                            }
+                }
+            }
+            // else: not a warp-network op: answered with no lanes so the request is not lost
+            self.w_store_lanes.d.next = self.h_store_lanes.val();
+            self.w_fire.d.next = self.h_fire.val();
+        }
+
+        // ================ beats: operands into the store ================
+        // Beat 0 may be taken with its header; the others in BEATS, one per cycle.
+        self.beat_ready.next =
+            (self.state.q.val() == self.k_st_beats.val()) || (self.fire.val() && self.req_beats.val());
+        self.take_beat.next = self.beat_valid.val() && self.beat_ready.val();
+        self.beat_group.next = self.step.q.val();
+        self.beat_store_lanes.next = self.w_store_lanes.q.val();
+        self.done_fire.next = self.w_fire.q.val();
+        self.done_op.next = self.w_op.q.val();
+        if self.fire.val() {
+            self.beat_group.next = self.k_zero5.val();
+            self.beat_store_lanes.next = self.h_store_lanes.val();
+            self.done_fire.next = self.h_fire.val();
+            self.done_op.next = self.eff_op.val();
+        }
+        for l in self._lanes..self._lanes_end {
+            for g in 0..self._beats {
+                if self.take_beat.val() && (self.beat_group.val() == self.group_id[g].val()) {
+                    for i in 0..self._lanes {
+                        if self.beat_store_lanes.val().get_bit(l * g + i) {
+                            self.stage_a[l * g + i].d.next = self.beat_a[i].val();
+                            self.stage_b[l * g + i].d.next = self.beat_b[i].val();
+                            self.stage_clamp[l * g + i].d.next = self.beat_clamp[i].val();
+                            self.stage_segmask[l * g + i].d.next = self.beat_segmask[i].val();
                         }
                     }
                 }
+            }
+        }
+        // The last beat taken (or, for an exit that fires a data op, no beats at all): go on to
+        // compute (redux: REDUCE then EMIT; the other data ops: EMIT), or answer.
+        self.beats_done.next = (self.take_beat.val() && (self.beat_group.val() == self.k_last_group.val()))
+            || (self.fire.val() && !self.req_beats.val());
+        if self.fire.val() && self.req_beats.val() {
+            self.state.d.next = self.k_st_beats.val();
+            self.step.d.next = self.k_zero5.val();
+            if self.take_beat.val() {
+                self.step.d.next = self.k_one5.val();
+            }
+        }
+        if (self.state.q.val() == self.k_st_beats.val()) && self.take_beat.val() {
+            self.step.d.next = self.step.q.val() + self.k_one5.val();
+        }
+        if self.beats_done.val() {
+            self.step.d.next = self.k_zero5.val();
+            if self.done_fire.val() {
+                self.state.d.next = self.k_st_emit.val();
+                if self.done_op.val() == self.k_op_redux.val() {
+                    self.state.d.next = self.k_st_reduce.val();
+                }
             } else {
-                // not a warp-network op: answer with no lanes so the request is not lost
+                self.state.d.next = self.k_st_idle.val();
                 self.out_valid.d.next = true;
-                self.out_lanes.d.next = self.k_zero32.val();
             }
         }
 
-        // ---------------- record RAMs and valid bits of the request's CTA slot ----------------
+        // ================ store read: the lane group `step` (L lanes) ================
+        for i in 0..self._lanes {
+            self.slot_a[i].next = self.k_zero32.val();
+            self.slot_b[i].next = self.k_zero5.val();
+            self.slot_clamp[i].next = self.k_zero5.val();
+            self.slot_segmask[i].next = self.k_zero5.val();
+            self.slot_lane[i].next = self.k_zero5.val();
+            self.slot_part[i].next = false;
+            self.slot_arrived[i].next = false;
+        }
+        for l in self._lanes..self._lanes_end {
+            for g in 0..self._beats {
+                if self.step.q.val() == self.group_id[g].val() {
+                    for i in 0..self._lanes {
+                        self.slot_a[i].next = self.stage_a[l * g + i].q.val().get_bits::<32>(0);
+                        self.slot_b[i].next = self.stage_b[l * g + i].q.val();
+                        self.slot_clamp[i].next = self.stage_clamp[l * g + i].q.val();
+                        self.slot_segmask[i].next = self.stage_segmask[l * g + i].q.val();
+                        self.slot_lane[i].next = self.lane_id[l * g + i].val();
+                        self.slot_part[i].next = self.w_part.q.val().get_bit(l * g + i);
+                        self.slot_arrived[i].next = self.w_arrived.q.val().get_bit(l * g + i);
+                    }
+                }
+            }
+        }
+        for i in 0..self.slot_key.len() {
+            self.slot_key[i].next = self.k_zero64.val();
+        }
+        for l in self._lanes..self._lanes_end {
+            for g in 0..self._beats {
+                if self.step.q.val() == self.group_id[g].val() {
+                    for r in 0..self.slot_key.len() {
+                        self.slot_key[r].next = self.stage_a[l * g + r].q.val();
+                    }
+                }
+            }
+        }
+        self.last_group.next = self.step.q.val() == self.k_last_group.val();
+
+        // ================ redux: L leaves per cycle, folded into the accumulator ================
+        self.redux_float.next = self.w_dtype.q.val() == self.k_dt_f32.val();
+        self.redux_abs.next =
+            self.redux_float.val() && ((self.w_flags.q.val() & self.k_flag_abs.val()) != self.k_zero8.val());
+        self.redux_identity.next = self.k_zero32.val();
+        if self.w_sub.q.val() == self.k_redux_and.val() {
+            self.redux_identity.next = self.k_ones32.val();
+        }
+        if self.w_sub.q.val() == self.k_redux_min.val() {
+            self.redux_identity.next = self.k_ones32.val();
+            if self.w_dtype.q.val() == self.k_dt_s32.val() {
+                self.redux_identity.next = self.k_id_int_max.val();
+            }
+        }
+        if self.w_sub.q.val() == self.k_redux_max.val() && self.w_dtype.q.val() == self.k_dt_s32.val() {
+            self.redux_identity.next = self.k_id_int_min.val();
+        }
+        if self.redux_float.val() {
+            // Without .NaN a NaN operand is ignored: the canonical NaN is the identity.
+            self.redux_identity.next = self.k_canonical_nan.val();
+            if (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val() {
+                self.redux_identity.next = self.k_neg_inf.val();
+                if self.w_sub.q.val() == self.k_redux_min.val() {
+                    self.redux_identity.next = self.k_pos_inf.val();
+                }
+            }
+        }
+        for l in self._lanes..self._lanes_end {
+            for i in 0..self._lanes {
+                self.redux_v[l - 1 + i].next = self.redux_identity.val();
+                if self.slot_part[i].val() {
+                    self.redux_v[l - 1 + i].next = self.slot_a[i].val();
+                    if self.redux_abs.val() {
+                        self.redux_v[l - 1 + i].next = self.slot_a[i].val() & self.k_abs_mask.val();
+                    }
+                }
+            }
+        }
+        for n in 0..self.redux_nodes.len() {
+            self.redux_nodes[n].op.next = self.w_sub.q.val();
+            self.redux_nodes[n].is_signed.next = self.w_dtype.q.val() == self.k_dt_s32.val();
+            self.redux_nodes[n].float.next = self.redux_float.val();
+            self.redux_nodes[n].nan_mode.next = (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val();
+            self.redux_nodes[n].x.next = self.redux_v[2 * n + 1].val();
+            self.redux_nodes[n].y.next = self.redux_v[2 * n + 2].val();
+            self.redux_v[n].next = self.redux_nodes[n].z.val();
+        }
+        self.redux_fold.op.next = self.w_sub.q.val();
+        self.redux_fold.is_signed.next = self.w_dtype.q.val() == self.k_dt_s32.val();
+        self.redux_fold.float.next = self.redux_float.val();
+        self.redux_fold.nan_mode.next = (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val();
+        self.redux_fold.x.next = self.redux_acc.q.val();
+        if self.step.q.val() == self.k_zero5.val() {
+            self.redux_fold.x.next = self.redux_identity.val();
+        }
+        self.redux_fold.y.next = self.redux_v[0].val();
+        if self.state.q.val() == self.k_st_reduce.val() {
+            self.redux_acc.d.next = self.redux_fold.z.val();
+            self.step.d.next = self.step.q.val() + self.k_one5.val();
+            if self.last_group.val() {
+                self.step.d.next = self.k_zero5.val();
+                self.state.d.next = self.k_st_emit.val();
+            }
+        }
+
+        // ================ emit: L lanes' answers per cycle ================
+        // match.any: L rows (parallel) keyed by the group's lanes, or one row keyed by lane
+        // `step` (iterative); match.all: one row keyed by the leader's operand.
+        self.iter_match.next = self.k_iterative.val() && (self.w_op.q.val() == self.k_op_match_any.val());
+        self.iter_key.next = self.k_zero64.val();
+        self.leader_key.next = self.k_zero64.val();
+        for j in 0..32 {
+            if self.step.q.val() == self.lane_id[j].val() {
+                self.iter_key.next = self.stage_a[j].q.val();
+            }
+            if self.w_leader.q.val().get_bit(j) {
+                self.leader_key.next = self.stage_a[j].q.val();
+            }
+        }
+        for r in 0..self.match_rows.len() {
+            self.match_rows[r].wide.next = self.w_dtype.q.val() == self.k_dt_b64.val();
+            self.match_rows[r].part.next = self.w_part.q.val();
+            self.match_rows[r].key.next = self.iter_key.val();
+            self.match_rows[r].vals.next = self.store_pack.word.val();
+        }
+        for r in 0..self.slot_key.len() {
+            self.match_rows[r].key.next = self.slot_key[r].val();
+        }
+        self.match_all_row.wide.next = self.w_dtype.q.val() == self.k_dt_b64.val();
+        self.match_all_row.part.next = self.w_part.q.val();
+        self.match_all_row.key.next = self.leader_key.val();
+        self.match_all_row.vals.next = self.store_pack.word.val();
+        // shfl: the source lane of each slot; a source lane that has not arrived (outside the
+        // mask or exited: PTX undefined) gives the lane's own a.
+        for i in 0..self._lanes {
+            self.shfl[i].mode.next = bit_cast::<2, 3>(self.w_sub.q.val());
+            self.shfl[i].lane.next = self.slot_lane[i].val();
+            self.shfl[i].b.next = self.slot_b[i].val();
+            self.shfl[i].clamp.next = self.slot_clamp[i].val();
+            self.shfl[i].segmask.next = self.slot_segmask[i].val();
+            self.shfl_src_a[i].next = self.slot_a[i].val();
+            for j in 0..32 {
+                if (self.shfl[i].src.val() == self.lane_id[j].val()) && self.w_arrived.q.val().get_bit(j) {
+                    self.shfl_src_a[i].next = self.stage_a[j].q.val().get_bits::<32>(0);
+                }
+            }
+        }
+        for i in 0..self._lanes {
+            self.slot_value[i].next = self.k_zero32.val();
+            if self.w_op.q.val() == self.k_op_redux.val() {
+                self.slot_value[i].next = self.redux_acc.q.val();
+            }
+            if self.w_op.q.val() == self.k_op_shfl.val() {
+                self.slot_value[i].next = self.shfl_src_a[i].val();
+            }
+            if (self.w_op.q.val() == self.k_op_match_all.val()) && (self.match_all_row.row.val() == self.w_part.q.val())
+            {
+                self.slot_value[i].next = self.w_part.q.val();
+            }
+        }
+        // (one row per slot when parallel; the iterative row is emitted below)
+        for r in 0..self.match_rows.len() {
+            if (self.w_op.q.val() == self.k_op_match_any.val()) && !self.k_iterative.val() && self.slot_part[r].val() {
+                self.slot_value[r].next = self.match_rows[r].row.val();
+            }
+        }
+        for i in 0..self._lanes {
+            if !self.slot_arrived[i].val() {
+                self.slot_value[i].next = self.k_zero32.val();
+            }
+        }
+        for j in 0..32 {
+            self.shfl_pred_pack.bit[j].next = false;
+        }
+        for l in self._lanes..self._lanes_end {
+            for g in 0..self._beats {
+                if self.step.q.val() == self.group_id[g].val() {
+                    for i in 0..self._lanes {
+                        self.shfl_pred_pack.bit[l * g + i].next = self.shfl[i].pval.val();
+                    }
+                }
+            }
+        }
+        if (self.state.q.val() == self.k_st_emit.val()) && self.iter_match.val() {
+            // iterative match.any: lane `step`, one per cycle
+            for j in 0..32 {
+                if self.step.q.val() == self.lane_id[j].val() {
+                    self.out_value[j].d.next = self.k_zero32.val();
+                    if self.w_part.q.val().get_bit(j) {
+                        self.out_value[j].d.next = self.match_rows[0].row.val();
+                    }
+                }
+            }
+            self.step.d.next = self.step.q.val() + self.k_one5.val();
+            if self.step.q.val() == self.k_last_lane.val() {
+                self.state.d.next = self.k_st_idle.val();
+                self.out_valid.d.next = true;
+            }
+        }
+        if (self.state.q.val() == self.k_st_emit.val()) && !self.iter_match.val() {
+            for l in self._lanes..self._lanes_end {
+                for g in 0..self._beats {
+                    if self.step.q.val() == self.group_id[g].val() {
+                        for i in 0..self._lanes {
+                            self.out_value[l * g + i].d.next = self.slot_value[i].val();
+                        }
+                    }
+                }
+            }
+            if self.w_op.q.val() == self.k_op_shfl.val() {
+                self.out_preds.d.next =
+                    self.out_preds.q.val() | (self.shfl_pred_pack.word.val() & self.w_arrived.q.val());
+            }
+            if (self.w_op.q.val() == self.k_op_match_all.val()) && (self.match_all_row.row.val() == self.w_part.q.val())
+            {
+                self.out_preds.d.next = self.w_arrived.q.val();
+            }
+            self.step.d.next = self.step.q.val() + self.k_one5.val();
+            if self.last_group.val() {
+                self.state.d.next = self.k_st_idle.val();
+                self.out_valid.d.next = true;
+            }
+        }
+
+        // ================ record RAMs and valid bits of the request's CTA slot ================
         for c in 0..self.rec_ram.len() {
             self.rec_ram[c].write_address.next = self.req_warp.val();
             self.rec_ram[c].write_data.next = self.rec_wdata.val();
@@ -1268,7 +1134,7 @@ impl Logic for WarpNetwork {
             }
             self.looked.d.next = false;
             self.stage_busy.d.next = false;
-            self.iter_busy.d.next = false;
+            self.state.d.next = self.k_st_idle.val();
             self.out_valid.d.next = false;
         }
 

@@ -111,7 +111,7 @@ use crate::barrier_file::BarrierFile;
 use crate::common::{error_code, op_code, unit_op_range, ERROR_BITS, FLAG_BITS, OP_BITS};
 use crate::copy_engine::{thread_bits, CopyEngine};
 use crate::mbarrier_alu::MbarrierAlu;
-use crate::warp_network::WarpNetwork;
+use crate::warp_network::{beats_per_request, WarpNetwork, BEAT_OPS};
 
 pub const LANES: usize = 32;
 /// Blocked-warp table entry: {op (6), active mask (32), tag (64)}.
@@ -279,6 +279,18 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     copy: CopyEngine<D, B, 15>,
     /// The warp network's 32-bit lane values, zero-extended to the response's 128 bits.
     wn_value: Vec<ZeroExtend<32, 128>>,
+    /// The warp network's operand beats: the next beat of the request on the port, and whether
+    /// the last one has been taken (`warp_network::carries_beats` ops send `32 / L` beats).
+    wn_beat: DFF<Bits<5>>,
+    wn_beats_sent: DFF<Bit>,
+    wn_beat_op: Signal<Local, Bit>,
+    wn_group: Vec<Constant<Bits<5>>>,
+    k_wn_last_beat: Constant<Bits<5>>,
+    k_wn_beat_ops: Vec<Constant<Bits<OP_BITS>>>,
+    /// `lanes_per_beat`, + 1, and the beats per request (loop bounds; see `WarpNetwork`).
+    _wn_lanes: usize,
+    _wn_lanes_end: usize,
+    _wn_beats: usize,
     /// Blocked barrier warps: {op, active, tag} at {cta, warp}.
     blocked: RAM<Bits<TABLE_BITS>, 10>,
 
@@ -570,6 +582,15 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             atom: AtomicAlu::new(config),
             copy: CopyEngine::new(config),
             wn_value: (0..LANES).map(|_| ZeroExtend::default()).collect(),
+            wn_beat: Default::default(),
+            wn_beats_sent: Default::default(),
+            wn_beat_op: Default::default(),
+            wn_group: (0..beats_per_request(config)).map(|g| k(g as u64)).collect(),
+            k_wn_last_beat: k(beats_per_request(config) as u64 - 1),
+            k_wn_beat_ops: BEAT_OPS.iter().map(|&o| Constant::new(op_code(o))).collect(),
+            _wn_lanes: config.lanes_per_beat as usize,
+            _wn_lanes_end: config.lanes_per_beat as usize + 1,
+            _wn_beats: beats_per_request(config),
             blocked: Default::default(),
             lane_id: (0..LANES as u64).map(k::<5>).collect(),
             k_row_bits: k(shared_row_bits(config) as u64),
@@ -741,6 +762,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             ce_ev3,
             cp_answered,
             exit_wn_done,
+            wn_beat,
+            wn_beats_sent,
             clr_pending,
             clr_active,
             clr_slot,
@@ -1099,12 +1122,45 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.wnet.req_member.next = self.req_member.val();
         self.wnet.req_active.next = self.req_active.val();
         self.wnet.req_live.next = self.req_live.val();
+        self.wnet.req_pred.next = self.barrier.req_pred.val();
         for i in 0..32 {
             self.wn_value[i].narrow.next = self.wnet.resp_value[i].val();
-            self.wnet.lane_a[i].next = self.lane_a[i].val().get_bits::<64>(0);
-            self.wnet.lane_b[i].next = self.lane_b[i].val().get_bits::<5>(0);
-            self.wnet.lane_clamp[i].next = self.lane_c[i].val().get_bits::<5>(0);
-            self.wnet.lane_segmask[i].next = self.lane_c[i].val().get_bits::<5>(8);
+        }
+        // Operand beats: lanes `L*g .. L*g+L-1` of the held request for beat g, offered while the
+        // request is the network's (before and after its header is taken) until the last is taken.
+        self.wn_beat_op.next = false;
+        for b in 0..4 {
+            if self.req_op.val() == self.k_wn_beat_ops[b].val() {
+                self.wn_beat_op.next = true;
+            }
+        }
+        self.wnet.beat_valid.next = self.req_valid.val()
+            && self.wn_beat_op.val()
+            && !self.wn_beats_sent.q.val()
+            && ((self.state.q.val() == self.k_s_idle.val()) || (self.state.q.val() == self.k_s_wn_wait.val()));
+        for i in 0..self._wn_lanes {
+            self.wnet.beat_a[i].next = 0.into();
+            self.wnet.beat_b[i].next = 0.into();
+            self.wnet.beat_clamp[i].next = 0.into();
+            self.wnet.beat_segmask[i].next = 0.into();
+        }
+        for l in self._wn_lanes..self._wn_lanes_end {
+            for g in 0..self._wn_beats {
+                if self.wn_beat.q.val() == self.wn_group[g].val() {
+                    for i in 0..self._wn_lanes {
+                        self.wnet.beat_a[i].next = self.lane_a[l * g + i].val().get_bits::<64>(0);
+                        self.wnet.beat_b[i].next = self.lane_b[l * g + i].val().get_bits::<5>(0);
+                        self.wnet.beat_clamp[i].next = self.lane_c[l * g + i].val().get_bits::<5>(0);
+                        self.wnet.beat_segmask[i].next = self.lane_c[l * g + i].val().get_bits::<5>(8);
+                    }
+                }
+            }
+        }
+        if self.wnet.beat_valid.val() && self.wnet.beat_ready.val() {
+            self.wn_beat.d.next = self.wn_beat.q.val() + 1;
+            if self.wn_beat.q.val() == self.k_wn_last_beat.val() {
+                self.wn_beats_sent.d.next = true;
+            }
         }
 
         // ---------------- atomic ALU (whole warp request; its memory port below) ----------------
@@ -1418,6 +1474,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                     self.o_values[0].d.next = self.wn_value[0].wide.val() ^ self.k_one128.val();
                 }
                 self.state.d.next = self.k_s_idle.val();
+                self.wn_beat.d.next = 0.into();
+                self.wn_beats_sent.d.next = false;
                 if self.req_op.val() == self.k_op_exit.val() {
                     // The exit stays on the port: the barrier file takes it next.
                     self.exit_wn_done.d.next = true;
@@ -1534,6 +1592,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.ce_ev2.d.next = false;
             self.ce_ev3.d.next = false;
             self.exit_wn_done.d.next = false;
+            self.wn_beat.d.next = 0.into();
+            self.wn_beats_sent.d.next = false;
             self.rem.d.next = 0.into();
             self.rel_rem.d.next = 0.into();
             self.clr_pending.d.next = 0.into();
