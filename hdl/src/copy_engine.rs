@@ -2034,31 +2034,20 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             {
                 self.md_imbad.next = true;
             }
+            // lower (off 108) and upper (off 114) corners, W, H, D: v in [-r, r) iff
+            // (v + r) mod 2^16 < 2r, r = 128 for 4d (W, H), 16 for 5d (W, H, D)
             for s in 0..2 {
-                // lower (off 108) and upper (off 114) corners of W and H: 4d and 5d ranges
                 if (self.md_dims.val() == 4)
-                    & ((self.m_raw.val().get_bits::<9>(871 + 16 * s) != 0)
-                        & (self.m_raw.val().get_bits::<9>(871 + 16 * s) != 0x1FF))
-                {
-                    self.md_imbad.next = true;
-                }
-                if (self.md_dims.val() == 4)
-                    & ((self.m_raw.val().get_bits::<9>(919 + 16 * s) != 0)
-                        & (self.m_raw.val().get_bits::<9>(919 + 16 * s) != 0x1FF))
+                    & (((self.m_raw.val().get_bits::<16>(864 + 16 * s) + 128) >= 256)
+                        | ((self.m_raw.val().get_bits::<16>(912 + 16 * s) + 128) >= 256))
                 {
                     self.md_imbad.next = true;
                 }
             }
             for s in 0..3 {
                 if (self.md_dims.val() == 5)
-                    & ((self.m_raw.val().get_bits::<12>(868 + 16 * s) != 0)
-                        & (self.m_raw.val().get_bits::<12>(868 + 16 * s) != 0xFFF))
-                {
-                    self.md_imbad.next = true;
-                }
-                if (self.md_dims.val() == 5)
-                    & ((self.m_raw.val().get_bits::<12>(916 + 16 * s) != 0)
-                        & (self.m_raw.val().get_bits::<12>(916 + 16 * s) != 0xFFF))
+                    & (((self.m_raw.val().get_bits::<16>(864 + 16 * s) + 16) >= 32)
+                        | ((self.m_raw.val().get_bits::<16>(912 + 16 * s) + 16) >= 32))
                 {
                     self.md_imbad.next = true;
                 }

@@ -1783,7 +1783,7 @@ fn default_config() -> Config {
 
 /// A 2D map of 4-byte elements with 128-byte box rows (32 x `bh`) and the given swizzle code.
 fn swizzled_2d(base: u64, swizzle: u32, bh: u32) -> MapSpec {
-    let mut m = MapSpec::d2(base, 40, 24, 160, 128 / 4 >> (3 - swizzle.max(1)), bh);
+    let mut m = MapSpec::d2(base, 40, 24, 160, (128 / 4) >> (3 - swizzle.max(1)), bh);
     m.swizzle = swizzle;
     m
 }
