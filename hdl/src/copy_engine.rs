@@ -344,6 +344,36 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     o_mb_slot: DFF<Bits<SLOT_BITS>>,
     o_mb_off: DFF<Bits<SADDR_BITS>>,
     o_len: DFF<Bits<32>>,
+    /// Swizzle pattern of the move's shared side, as (lines per pattern - 1): 0 none, 1 32B,
+    /// 3 64B, 7 128B (tensor moves only; PTX ISA §5.5.7).
+    o_swz: DFF<Bits<3>>,
+    st_swz: Signal<Local, Bits<3>>,
+    /// The swizzle line mask applied to the source / destination address (0 on the global side).
+    sw_src_m: Signal<Local, Bits<64>>,
+    sw_dst_m: Signal<Local, Bits<64>>,
+    /// The shared addresses after the swizzle permutation (equal to o_src / o_dst unswizzled).
+    o_src_p: Signal<Local, Bits<64>>,
+    o_dst_p: Signal<Local, Bits<64>>,
+    /// Bytes left in the swizzled side's 16-byte chunk (B when not swizzled), and the move's
+    /// remaining bytes capped by it: a swizzled beat stays inside one chunk.
+    sw_lim: Signal<Local, Bits<32>>,
+    b_remc: Signal<Local, Bits<32>>,
+    /// B > 16: a beat may span several 16-byte chunks, so swizzled beats are split at chunks.
+    k_swz_split: Constant<Bit>,
+    k_chunk: Constant<Bits<32>>,
+    /// Swizzled chunks past the end of shared memory (only when `shared_bytes` is not a multiple
+    /// of 128): byte m (= lines - 1) holds the chunks j of the last, partial 128-byte line that
+    /// are in range unswizzled but land out of range swizzled.
+    k_swz_bad: Constant<Bits<64>>,
+    /// First address of the last, partial 128-byte line of shared memory.
+    k_tail_line: Constant<Bits<64>>,
+    sw_a: Signal<Local, Bits<64>>,
+    sw_end: Signal<Local, Bits<64>>,
+    sw_lo_i: Signal<Local, Bits<16>>,
+    sw_hi_i: Signal<Local, Bits<16>>,
+    sw_cov: Signal<Local, Bits<16>>,
+    sw_badm: Signal<Local, Bits<16>>,
+    sw_bad: Signal<Local, Bit>,
     /// Source kind of the last started move (gm-source moves may follow each other without drain).
     last_src_gm: DFF<Bit>,
     /// Moves started and not yet completed.
@@ -411,8 +441,16 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     map_go: Signal<Local, Bit>,
     f_map: Signal<Local, Bit>,
     f_fill: Signal<Local, Bit>,
-    /// The map's first 100 bytes (the reserved tail is not read).
-    m_raw: Signal<Local, Bits<800>>,
+    /// The map's first 120 bytes (the reserved tail is not read).
+    m_raw: Signal<Local, Bits<960>>,
+    /// Swizzle code (off 100: 0 none, 1 32B, 2 64B, 3 128B; PTX ISA §5.5.7) and mode (off 104:
+    /// 0 tiled, 1 im2col; PTX ISA §5.5.4) words of the map.
+    md_swz: Signal<Local, Bits<32>>,
+    md_mode: Signal<Local, Bits<32>>,
+    /// Box elements of dimension 0 that fit the swizzle span (span bytes >> log2 elem_bytes).
+    md_span: Signal<Local, Bits<32>>,
+    /// An im2col map's own fields break the golden `TensorMap::read_im2col` rules.
+    md_imbad: Signal<Local, Bit>,
     md_dims: Signal<Local, Bits<32>>,
     md_eb: Signal<Local, Bits<32>>,
     md_type: Signal<Local, Bits<32>>,
@@ -422,6 +460,14 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// Decoded map (latched when the last beat arrived). Unused dimensions read as coordinate 0,
     /// box 1, size 1, so that the row sequencer needs no dims test.
     m_err: DFF<Bit>,
+    /// The map is an im2col map (mode 1): the RTL does not build im2col (answers `NotBuilt`).
+    m_im2col: DFF<Bit>,
+    /// The map's swizzle pattern as (lines per pattern - 1): 0 none, 1 32B, 3 64B, 7 128B.
+    m_swz: DFF<Bits<3>>,
+    /// The instruction is an im2col load (`imm2` = 1, not a store).
+    t_im2col_op: Signal<Local, Bit>,
+    /// The first failing check of state 5 (golden order).
+    t_err: Signal<Local, Bits<ERROR_BITS>>,
     m_neg: DFF<Bit>,
     m_lg: DFF<Bits<3>>,
     m_fill: DFF<Bit>,
@@ -565,6 +611,9 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// Which port word of an element that straddles two: 0 first, 1 second.
     rd_half: DFF<Bit>,
     rd_src: DFF<Bits<64>>,
+    /// Swizzle line mask of the reducer's shared source (a tensor-reduce row), 0 otherwise.
+    rd_swz: DFF<Bits<3>>,
+    rd_src_p: Signal<Local, Bits<64>>,
     rd_src_slot: DFF<Bits<SLOT_BITS>>,
     rd_dst: DFF<Bits<64>>,
     rd_dst_gm: DFF<Bit>,
@@ -887,6 +936,25 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             o_mb_slot: Default::default(),
             o_mb_off: Default::default(),
             o_len: Default::default(),
+            o_swz: Default::default(),
+            st_swz: Default::default(),
+            sw_src_m: Default::default(),
+            sw_dst_m: Default::default(),
+            o_src_p: Default::default(),
+            o_dst_p: Default::default(),
+            sw_lim: Default::default(),
+            b_remc: Default::default(),
+            k_swz_split: Constant::new(B > 16),
+            k_chunk: k(16),
+            k_swz_bad: k(swizzle_tail_table(config.shared_bytes as u64)),
+            k_tail_line: k(config.shared_bytes as u64 & !127),
+            sw_a: Default::default(),
+            sw_end: Default::default(),
+            sw_lo_i: Default::default(),
+            sw_hi_i: Default::default(),
+            sw_cov: Default::default(),
+            sw_badm: Default::default(),
+            sw_bad: Default::default(),
             last_src_gm: Default::default(),
             moves: Default::default(),
             b_s: Default::default(),
@@ -944,6 +1012,10 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             f_map: Default::default(),
             f_fill: Default::default(),
             m_raw: Default::default(),
+            md_swz: Default::default(),
+            md_mode: Default::default(),
+            md_span: Default::default(),
+            md_imbad: Default::default(),
             md_dims: Default::default(),
             md_eb: Default::default(),
             md_type: Default::default(),
@@ -951,6 +1023,10 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             md_err: Default::default(),
             md_tbytes: Default::default(),
             m_err: Default::default(),
+            m_im2col: Default::default(),
+            m_swz: Default::default(),
+            t_im2col_op: Default::default(),
+            t_err: Default::default(),
             m_neg: Default::default(),
             m_lg: Default::default(),
             m_fill: Default::default(),
@@ -1082,6 +1158,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             rd_side: Default::default(),
             rd_half: Default::default(),
             rd_src: Default::default(),
+            rd_swz: Default::default(),
+            rd_src_p: Default::default(),
             rd_src_slot: Default::default(),
             rd_dst: Default::default(),
             rd_dst_gm: Default::default(),
@@ -1152,6 +1230,25 @@ fn bulk_reduce_table() -> Bits<1024> {
     t
 }
 
+/// For each swizzle pattern (byte `lines - 1` of the result: 1 for 32B, 3 for 64B, 7 for 128B),
+/// the 16-byte chunks j of shared memory's last, partial 128-byte line that are in range but
+/// whose swizzled position `j ^ ((line / 128) % lines)` (PTX ISA §5.5.7) is not: bit j. Zero
+/// when `shared_bytes` is a multiple of 128 (every preset).
+pub fn swizzle_tail_table(shared_bytes: u64) -> u64 {
+    let line = shared_bytes & !127;
+    let chunks_in = (shared_bytes & 127) / 16;
+    let mut t = 0u64;
+    for lines in [2u64, 4, 8] {
+        let x = (line >> 7) % lines;
+        for j in 0..chunks_in {
+            if (j ^ x) >= chunks_in {
+                t |= 1 << (8 * (lines - 1) + j);
+            }
+        }
+    }
+    t
+}
+
 /// The golden `tensor_reduce_legal` as a lookup constant (bit `op << 4 | dtype`).
 fn tensor_reduce_table() -> Bits<256> {
     let mut t: Bits<256> = Bits::default();
@@ -1212,6 +1309,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             o_mb_slot,
             o_mb_off,
             o_len,
+            o_swz,
             last_src_gm,
             moves,
             s1_valid,
@@ -1226,6 +1324,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             tm_addr,
             map_buf,
             m_err,
+            m_im2col,
+            m_swz,
             m_neg,
             m_lg,
             m_fill,
@@ -1259,6 +1359,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             rd_side,
             rd_half,
             rd_src,
+            rd_swz,
             rd_src_slot,
             rd_dst,
             rd_dst_gm,
@@ -1480,10 +1581,35 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         // ================= mover: beat arithmetic =================
         // (ahead of the controller, which may start the next move on the current move's last beat)
-        self.b_s.next = bit_cast::<32, 64>(self.o_src.q.val() & self.k_bmask.val());
-        self.b_d.next = bit_cast::<32, 64>(self.o_dst.q.val() & self.k_bmask.val());
-        self.b_n1.next = self.o_rem.q.val();
-        if self.o_rem.q.val() > (self.k_b32.val() - self.b_d.val()) {
+        // Swizzle (PTX ISA §5.5.7, golden `tensormap::swizzle`): the shared side's address has its
+        // 16-byte chunk index (bits 6:4) XORed with its 128-byte line index within the pattern
+        // (bits 9:7, masked to 2, 4 or 8 lines). A swizzled beat stays inside one chunk, so the
+        // permutation moves the whole beat and the byte rotation below follows from the
+        // permuted address alone.
+        self.sw_src_m.next = 0.into();
+        if !self.o_src_gm.q.val() {
+            self.sw_src_m.next = bit_cast::<64, 3>(self.o_swz.q.val());
+        }
+        self.sw_dst_m.next = 0.into();
+        if !self.o_dst_gm.q.val() {
+            self.sw_dst_m.next = bit_cast::<64, 3>(self.o_swz.q.val());
+        }
+        self.o_src_p.next = self.o_src.q.val() ^ (((self.o_src.q.val() >> 7) & self.sw_src_m.val()) << 4);
+        self.o_dst_p.next = self.o_dst.q.val() ^ (((self.o_dst.q.val() >> 7) & self.sw_dst_m.val()) << 4);
+        self.sw_lim.next = self.k_b32.val();
+        if self.k_swz_split.val() & (self.sw_dst_m.val() != 0) {
+            self.sw_lim.next = self.k_chunk.val() - bit_cast::<32, 64>(self.o_dst.q.val() & 15);
+        } else if self.k_swz_split.val() & (self.sw_src_m.val() != 0) {
+            self.sw_lim.next = self.k_chunk.val() - bit_cast::<32, 64>(self.o_src.q.val() & 15);
+        }
+        self.b_remc.next = self.o_rem.q.val();
+        if self.o_rem.q.val() > self.sw_lim.val() {
+            self.b_remc.next = self.sw_lim.val();
+        }
+        self.b_s.next = bit_cast::<32, 64>(self.o_src_p.val() & self.k_bmask.val());
+        self.b_d.next = bit_cast::<32, 64>(self.o_dst_p.val() & self.k_bmask.val());
+        self.b_n1.next = self.b_remc.val();
+        if self.b_remc.val() > (self.k_b32.val() - self.b_d.val()) {
             self.b_n1.next = self.k_b32.val() - self.b_d.val();
         }
         self.b_n.next = self.b_n1.val();
@@ -1568,6 +1694,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.st_len.next = bit_cast::<32, 64>(self.blen.val());
         self.st_srem.next = bit_cast::<32, 64>(self.blen.val());
         self.st_mask_en.next = false;
+        self.st_swz.next = 0.into();
         self.st_has_mb.next = false;
         self.st_mb_slot.next = self.c_cta.val();
         self.st_mb_off.next = bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val());
@@ -1779,6 +1906,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.md_lg.next = 0.into();
         self.md_err.next = false;
         self.md_tbytes.next = 0.into();
+        self.md_swz.next = 0.into();
+        self.md_mode.next = 0.into();
+        self.md_span.next = 0.into();
+        self.md_imbad.next = false;
         self.u_x.next = 0.into();
         self.u_s.next = 0.into();
         self.u_bx.next = 0.into();
@@ -1798,7 +1929,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (self.dir.val() == self.dir_s2c.val());
         if (self.state.q.val() == 3) & (self.tm_got.q.val() == self.tm_beats.q.val()) {
             self.m_raw.next =
-                bit_cast::<800, 2048>(self.map_buf.q.val() >> ((self.cur_src.q.val() & self.k_bmask.val()) << 3));
+                bit_cast::<960, 2048>(self.map_buf.q.val() >> ((self.cur_src.q.val() & self.k_bmask.val()) << 3));
             self.md_dims.next = self.m_raw.val().get_bits::<32>(32);
             self.md_eb.next = self.m_raw.val().get_bits::<32>(64);
             self.md_type.next = self.m_raw.val().get_bits::<32>(768);
@@ -1873,6 +2004,65 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             }
             if (self.md_type.val() != 0) & (self.md_tbytes.val() != self.md_eb.val()) {
                 self.md_err.next = true;
+            }
+            // Swizzle (off 100, PTX ISA §5.5.7): a known code, and the box's inner dimension
+            // within the span (32 / 64 / 128 bytes), compared in elements so nothing overflows.
+            self.md_swz.next = self.m_raw.val().get_bits::<32>(800);
+            if self.md_swz.val() == 1 {
+                self.md_span.next = 32.into();
+            } else if self.md_swz.val() == 2 {
+                self.md_span.next = 64.into();
+            } else if self.md_swz.val() == 3 {
+                self.md_span.next = 128.into();
+            }
+            if (self.md_swz.val() > 3)
+                | ((self.md_swz.val() != 0)
+                    & (self.m_raw.val().get_bits::<32>(352) > (self.md_span.val() >> self.md_lg.val())))
+            {
+                self.md_err.next = true;
+            }
+            // Mode (off 104): 0 tiled, 1 im2col (PTX ISA §5.5.4), else malformed. An im2col map is
+            // validated as the golden `read_im2col` does (3d..5d, box sizes 2..4 all 1, corners in
+            // the range of PTX ISA §5.5.4.1: any i16 for 3d, [-128, 127] for 4d, [-16, 15] for 5d)
+            // so that a malformed one answers TensorMap like the golden unit; a valid one is
+            // answered NotBuilt in state 5.
+            self.md_mode.next = self.m_raw.val().get_bits::<32>(832);
+            if (self.md_dims.val() < 3)
+                | (self.m_raw.val().get_bits::<32>(416) != 1)
+                | (self.m_raw.val().get_bits::<32>(448) != 1)
+                | (self.m_raw.val().get_bits::<32>(480) != 1)
+            {
+                self.md_imbad.next = true;
+            }
+            // lower (off 108) and upper (off 114) corners, W, H, D: v in [-r, r) iff
+            // (v + r) mod 2^16 < 2r, r = 128 for 4d (W, H), 16 for 5d (W, H, D)
+            for s in 0..2 {
+                if (self.md_dims.val() == 4)
+                    & (((self.m_raw.val().get_bits::<16>(864 + 16 * s) + 128) >= 256)
+                        | ((self.m_raw.val().get_bits::<16>(912 + 16 * s) + 128) >= 256))
+                {
+                    self.md_imbad.next = true;
+                }
+            }
+            for s in 0..3 {
+                if (self.md_dims.val() == 5)
+                    & (((self.m_raw.val().get_bits::<16>(864 + 16 * s) + 16) >= 32)
+                        | ((self.m_raw.val().get_bits::<16>(912 + 16 * s) + 16) >= 32))
+                {
+                    self.md_imbad.next = true;
+                }
+            }
+            if (self.md_mode.val() > 1) | ((self.md_mode.val() == 1) & self.md_imbad.val()) {
+                self.md_err.next = true;
+            }
+            self.m_im2col.d.next = self.md_mode.val() == 1;
+            self.m_swz.d.next = 0.into();
+            if self.md_swz.val() == 1 {
+                self.m_swz.d.next = 1.into();
+            } else if self.md_swz.val() == 2 {
+                self.m_swz.d.next = 3.into();
+            } else if self.md_swz.val() == 3 {
+                self.m_swz.d.next = 7.into();
             }
             self.m_err.d.next = self.md_err.val();
             self.m_lg.d.next = self.md_lg.val();
@@ -1952,34 +2142,80 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.state.d.next = 5.into();
             }
         }
+        // An im2col load (PTX ISA §5.5.4): `imm2` = 1 on a load; a store is always tiled.
+        self.t_err.next = self.e_none.val();
+        // Swizzled chunks of the box's last partial 128-byte line of shared memory (the golden
+        // unit range-checks every swizzled chunk): chunks [lo, hi) of that line are covered by the
+        // box [sw_a, sw_end), which the linear range check has already placed below shared_bytes.
+        self.sw_a.next = self.dst_off.val();
+        if self.dir.val() == self.dir_s2g.val() {
+            self.sw_a.next = self.cur_addr.q.val();
+        }
+        self.sw_end.next = self.sw_a.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val());
+        self.sw_lo_i.next = 0.into();
+        if self.sw_a.val() > self.k_tail_line.val() {
+            self.sw_lo_i.next = bit_cast::<16, 64>(((self.sw_a.val() - self.k_tail_line.val()) >> 4) & 15);
+        }
+        self.sw_hi_i.next = 0.into();
+        if self.sw_end.val() > self.k_tail_line.val() {
+            self.sw_hi_i.next = bit_cast::<16, 64>(((self.sw_end.val() - self.k_tail_line.val()) >> 4) & 15);
+        }
+        self.sw_cov.next = (self.k_one16.val() << self.sw_hi_i.val()) - (self.k_one16.val() << self.sw_lo_i.val());
+        self.sw_badm.next =
+            bit_cast::<16, 64>((self.k_swz_bad.val() >> (bit_cast::<16, 3>(self.m_swz.q.val()) << 3)) & 0xFF);
+        self.sw_bad.next = (self.sw_cov.val() & self.sw_badm.val()).any();
+        self.t_im2col_op.next = (self.dir.val() != self.dir_s2g.val()) & (self.c_imm2.val() == 1);
         if self.state.q.val() == 5 {
-            if self.m_err.q.val() | (self.t_prod.q.val() > self.k_box_limit.val()) | !self.t_dir_ok.val() {
-                self.err.next = self.e_tensor_map.val();
+            // Golden order: the map's own checks and the direction, then the instruction's mode
+            // against the map's (TensorMap); the RTL builds tile mode only, so an im2col load of
+            // a valid im2col map is NotBuilt after the checks it shares with the golden unit,
+            // never moved as a tile.
+            if self.m_err.q.val()
+                | (self.t_prod.q.val() > self.k_box_limit.val())
+                | !self.t_dir_ok.val()
+                | (self.t_im2col_op.val() != self.m_im2col.q.val())
+            {
+                self.t_err.next = self.e_tensor_map.val();
+            } else if self.t_im2col_op.val() {
+                // The golden im2col load checks the shared address's alignment first, then the
+                // filter base and offsets (TensorIm2col), which need the im2col walk.
+                if (self.cur_addr.q.val() & 15) != 0 {
+                    self.t_err.next = self.e_bulk_align.val();
+                } else {
+                    self.t_err.next = self.e_not_built.val();
+                }
             } else if self.dir.val() == self.dir_s2g.val() {
                 if self.m_neg.q.val() {
-                    self.err.next = self.e_tensor_neg.val();
+                    self.t_err.next = self.e_tensor_neg.val();
                 } else if (self.cur_addr.q.val() & 15) != 0 {
-                    self.err.next = self.e_bulk_align.val();
+                    self.t_err.next = self.e_bulk_align.val();
                 } else if (self.cur_addr.q.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val()))
                     > self.k_shared_bytes.val()
                 {
-                    self.err.next = self.e_shared_range.val();
+                    self.t_err.next = self.e_shared_range.val();
+                } else if self.sw_bad.val() {
+                    // a swizzled chunk of the source lands past the end of shared memory
+                    self.t_err.next = self.e_shared_range.val();
                 } else if (self.c_imm2.val() != 0) & !self.t_red_ok.val() {
-                    self.err.next = self.e_atom_type.val();
+                    self.t_err.next = self.e_atom_type.val();
                 }
             } else if (self.cur_addr.q.val() & 15) != 0 {
-                self.err.next = self.e_bulk_align.val();
+                self.t_err.next = self.e_bulk_align.val();
             } else if self.dst_bad.val() | self.mb_bad.val() {
-                self.err.next = self.e_shared_range.val();
+                self.t_err.next = self.e_shared_range.val();
             } else if (self.mb_off_r.val() & 7) != 0 {
-                self.err.next = self.e_mb_align.val();
+                self.t_err.next = self.e_mb_align.val();
             } else if (self.c_flags.val() & self.f_multicast.val()).any()
                 & (self.mc_mask.val() >= self.k_rank_limit.val())
             {
-                self.err.next = self.e_shared_range.val();
+                self.t_err.next = self.e_shared_range.val();
             } else if (self.dst_off.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val())) > self.k_shared_bytes.val() {
-                self.err.next = self.e_shared_range.val();
+                self.t_err.next = self.e_shared_range.val();
+            } else if self.sw_bad.val() {
+                // a swizzled chunk of the destination lands past the end of shared memory
+                self.t_err.next = self.e_shared_range.val();
             }
+            self.err.next = self.t_err.val();
             if self.err.val() != self.e_none.val() {
                 self.done.next = true;
             } else if (self.dir.val() != self.dir_s2g.val())
@@ -2046,6 +2282,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.st_dst_slot.next = self.t_slot.val();
             self.st_mb_slot.next = self.t_mbslot.val();
             self.st_fill.next = self.m_fill.q.val();
+            // The shared side (load destination, store source) of every row is swizzled.
+            self.st_swz.next = self.m_swz.q.val();
             if self.dir.val() == self.dir_s2g.val() {
                 // Store: the in-bounds run of the row, shared -> global; skip rows with none.
                 self.st_src.next = self.t_sdst.q.val() + self.r_pre.val();
@@ -2211,6 +2449,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.rd_len.d.next = bit_cast::<32, 64>(self.blen.val());
             self.rd_ret.d.next = false;
             self.rd_final.d.next = false;
+            self.rd_swz.d.next = 0.into();
         }
         if self.rd_enter_row.val() {
             // A tensor-store row's in-bounds run; the box's last row answers the request when
@@ -2228,6 +2467,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.rd_has_mb.d.next = false;
             self.rd_ret.d.next = true;
             self.rd_final.d.next = self.done.val();
+            // The row's source is read through the map's swizzle (PTX ISA §5.5.7).
+            self.rd_swz.d.next = self.m_swz.q.val();
             self.done.next = false;
             self.rec_write.next = false;
         }
@@ -2239,10 +2480,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.rd_n.next = self.k_one16.val() << self.rd_lg.q.val();
         self.rd_nmask.next = !(self.k_ones128.val() << (self.rd_n.val() << 3));
         self.rd_emask.next = bit_cast::<64, 128>(self.rd_nmask.val());
-        self.rd_soff.next = bit_cast::<16, 64>(self.rd_src.q.val() & self.k_bmask.val());
+        // The source element of a swizzled tensor-reduce row (element-aligned, so inside one
+        // 16-byte chunk) is read at its permuted address.
+        self.rd_src_p.next =
+            self.rd_src.q.val() ^ (((self.rd_src.q.val() >> 7) & bit_cast::<64, 3>(self.rd_swz.q.val())) << 4);
+        self.rd_soff.next = bit_cast::<16, 64>(self.rd_src_p.val() & self.k_bmask.val());
         self.rd_doff.next = bit_cast::<16, 64>(self.rd_dst.q.val() & self.k_bmask.val());
         self.rd_off.next = self.rd_soff.val();
-        self.rd_word_addr.next = self.rd_src.q.val() & !self.k_bmask.val();
+        self.rd_word_addr.next = self.rd_src_p.val() & !self.k_bmask.val();
         if self.rd_side.q.val() {
             self.rd_off.next = self.rd_doff.val();
             self.rd_word_addr.next = self.rd_dst.q.val() & !self.k_bmask.val();
@@ -2441,7 +2686,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (bit_cast::<61, SEQ_BITS>(self.issued_seq.q.val()) << 29);
 
         self.pend_in.next = bit_cast::<191, SLOT_BITS>(self.o_dst_slot.q.val())
-            | (bit_cast::<191, 64>((self.o_dst.q.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
+            | (bit_cast::<191, 64>((self.o_dst_p.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
             | (bit_cast::<191, 32>(self.b_k.val() & 0xFFFF) << 29)
             | (bit_cast::<191, 32>(self.b_d.val() & 0xFFFF) << 45)
             | (bit_cast::<191, 32>(self.b_n.val() & 0xFFFF) << 61)
@@ -2488,6 +2733,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.o_mb_slot.d.next = self.st_mb_slot.val();
             self.o_mb_off.d.next = self.st_mb_off.val();
             self.o_len.d.next = self.st_len.val();
+            self.o_swz.d.next = self.st_swz.val();
             if self.st_tx_en.val() {
                 self.o_len.d.next = self.st_tx.val();
             }
@@ -2500,7 +2746,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // Shared-memory read of a shared-source beat.
         self.sm_re.next = self.b_go.val() & !self.o_src_gm.q.val();
         self.sm_rslot.next = self.o_src_slot.q.val();
-        self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.o_src.q.val() & !self.k_bmask.val());
+        self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.o_src_p.val() & !self.k_bmask.val());
         self.s1_valid.d.next = self.b_go.val() & !self.o_src_gm.q.val() & !self.reset.val();
         self.s1_desc.d.next = self.pend_in.val();
         self.s1_dst_gm.d.next = self.o_dst_gm.q.val();

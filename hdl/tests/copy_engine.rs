@@ -407,7 +407,18 @@ fn compare_with(
     latency: u64,
     tx_events: bool,
 ) -> (Small, Golden) {
-    let mut bench = Small::new(config, latency);
+    compare_on::<64, 8, 9>(config, setup, reqs, latency, tx_events)
+}
+
+/// `compare_with` on the `CopyEngine<D, B, T>` instance (e.g. the default config's 64-byte port).
+fn compare_on<const D: usize, const B: usize, const T: usize>(
+    config: &Config,
+    setup: impl Fn(&mut MemorySystem, &mut GoldenMbarrierAlu),
+    reqs: &[Request],
+    latency: u64,
+    tx_events: bool,
+) -> (Bench<D, B, T>, Golden) {
+    let mut bench = Bench::<D, B, T>::new(config, latency);
     let mut golden = Golden::new(config);
     fill_global(&mut bench.mem, 7);
     fill_global(&mut golden.mem, 7);
@@ -1132,6 +1143,12 @@ struct MapSpec {
     boxs: [u32; 5],
     stride: [u64; 4],
     elem_type: u32,
+    /// Off 100: 0 none, 1 32B, 2 64B, 3 128B (PTX ISA §5.5.7).
+    swizzle: u32,
+    /// Off 104: 0 tiled, 1 im2col (PTX ISA §5.5.4); off 108 / 114: the im2col corners.
+    mode: u32,
+    lower: [i16; 3],
+    upper: [i16; 3],
 }
 
 impl MapSpec {
@@ -1150,6 +1167,12 @@ impl MapSpec {
             b[64 + 8 * d..72 + 8 * d].copy_from_slice(&self.stride[d].to_le_bytes());
         }
         b[96..100].copy_from_slice(&self.elem_type.to_le_bytes());
+        b[100..104].copy_from_slice(&self.swizzle.to_le_bytes());
+        b[104..108].copy_from_slice(&self.mode.to_le_bytes());
+        for s in 0..3 {
+            b[108 + 2 * s..110 + 2 * s].copy_from_slice(&self.lower[s].to_le_bytes());
+            b[114 + 2 * s..116 + 2 * s].copy_from_slice(&self.upper[s].to_le_bytes());
+        }
         b
     }
     fn write(&self, mem: &mut MemorySystem, addr: u64) {
@@ -1170,6 +1193,10 @@ impl MapSpec {
             boxs: [bw, bh, 1, 1, 1],
             stride: [pitch, pitch * h as u64, 0, 0],
             elem_type: 0,
+            swizzle: 0,
+            mode: 0,
+            lower: [0; 3],
+            upper: [0; 3],
         }
     }
 }
@@ -1464,6 +1491,10 @@ fn random_map_once(rng: &mut Rng) -> MapSpec {
         boxs,
         stride,
         elem_type: 0,
+        swizzle: 0,
+        mode: 0,
+        lower: [0; 3],
+        upper: [0; 3],
     }
 }
 
@@ -1541,10 +1572,25 @@ fn tensor_throughput<const D: usize, const B: usize, const T: usize>(
     ops: u64,
     latency: u64,
 ) -> (f64, f64) {
+    tensor_throughput_swizzled::<D, B, T>(config, bw, bh, ops, latency, 0)
+}
+
+/// `tensor_throughput` with both maps swizzled (`swizzle` code, PTX ISA §5.5.7): the loads land
+/// permuted, so only the round trip (the stored tensor equals the source) is checked.
+fn tensor_throughput_swizzled<const D: usize, const B: usize, const T: usize>(
+    config: &Config,
+    bw: u32,
+    bh: u32,
+    ops: u64,
+    latency: u64,
+    swizzle: u32,
+) -> (f64, f64) {
     let mut bench = Bench::<D, B, T>::new(config, latency);
     fill_global(&mut bench.mem, 9);
-    let src = MapSpec::d2(G + 0x1000, bw, bh, 4 * bw as u64, bw, bh);
-    let dst = MapSpec::d2(G + 0x1000 + (4 * bw * bh) as u64, bw, bh, 4 * bw as u64, bw, bh);
+    let mut src = MapSpec::d2(G + 0x1000, bw, bh, 4 * bw as u64, bw, bh);
+    let mut dst = MapSpec::d2(G + 0x1000 + (4 * bw * bh) as u64, bw, bh, 4 * bw as u64, bw, bh);
+    src.swizzle = swizzle;
+    dst.swizzle = swizzle;
     src.write(&mut bench.mem, MAPS);
     dst.write(&mut bench.mem, MAPS + 128);
     let bytes = src.box_bytes();
@@ -1557,10 +1603,12 @@ fn tensor_throughput<const D: usize, const B: usize, const T: usize>(
     bench.run(1_000_000);
     let load_cycles = bench.cycle - start - 2;
     for i in 0..ops {
-        assert_eq!(
-            bench.mem.shared[0].slice(0x400 + i * bytes, bytes as usize).unwrap(),
-            bench.mem.global.slice(G + 0x1000, bytes as usize).unwrap()
-        );
+        if swizzle == 0 {
+            assert_eq!(
+                bench.mem.shared[0].slice(0x400 + i * bytes, bytes as usize).unwrap(),
+                bench.mem.global.slice(G + 0x1000, bytes as usize).unwrap()
+            );
+        }
     }
     for i in 0..ops {
         bench.input.push_back(tensor_req(
@@ -1578,12 +1626,13 @@ fn tensor_throughput<const D: usize, const B: usize, const T: usize>(
     let store_cycles = bench.cycle - start - 2;
     assert_eq!(
         bench.mem.global.slice(dst.base, bytes as usize).unwrap(),
-        bench.mem.shared[0].slice(0x400, bytes as usize).unwrap()
+        bench.mem.global.slice(src.base, bytes as usize).unwrap(),
+        "the round trip restores the tensor"
     );
     let total = (bytes * ops) as f64;
     let (l, s) = (total / load_cycles as f64 / B as f64, total / store_cycles as f64 / B as f64);
     eprintln!(
-        "copy_port_bytes {B}: {ops} x tensor 2D {bw}x{bh}x4 B ({bytes} B): load {load_cycles} cycles ({:.1}% of port), store {store_cycles} cycles ({:.1}%), latency {latency}",
+        "copy_port_bytes {B}: {ops} x tensor 2D {bw}x{bh}x4 B ({bytes} B, swizzle code {swizzle}): load {load_cycles} cycles ({:.1}% of port), store {store_cycles} cycles ({:.1}%), latency {latency}",
         100.0 * l,
         100.0 * s
     );
@@ -1601,4 +1650,302 @@ fn throughput_tensor_2d_default() {
     let (load, store) = tensor_throughput::<512, 64, 14>(&Config::hopper_like(), 64, 16, 4, 10);
     eprintln!("default: load {load:.3} store {store:.3} of the port width");
     assert!(load >= 0.5 && store >= 0.5, "load {load:.3} store {store:.3} of the port width");
+}
+
+// ---------------------------------------------------------------- tensor: modes the RTL does not build
+
+/// A valid im2col map (PTX ISA §5.5.4): `dims`-d NWC/NHWC/NDHWC tensor of 4-byte elements,
+/// 8 channels, box of 4 channels x 8 pixels, a 3-wide filter with padding 1 (corners -1, -1).
+fn im2col_map(dims: u32, base: u64) -> MapSpec {
+    let mut size = [1u32; 5];
+    size[0] = 8;
+    for d in 1..dims as usize {
+        size[d] = 4;
+    }
+    let mut stride = [0u64; 4];
+    let mut extent = 32u64;
+    for d in 1..dims as usize {
+        stride[d - 1] = extent;
+        extent *= size[d] as u64;
+    }
+    MapSpec {
+        magic: smsync_sim::units::tensormap::MAGIC,
+        dims,
+        elem_bytes: 4,
+        fill_ones: false,
+        base,
+        size,
+        boxs: [4, 8, 1, 1, 1],
+        stride,
+        elem_type: 0,
+        swizzle: 0,
+        mode: 1,
+        lower: [-1; 3],
+        upper: [-1; 3],
+    }
+}
+
+/// An im2col load (`imm2` = 1, PTX ISA §5.5.4) with the im2col offsets in lane `b` bits 79:32.
+fn im2col_req(tag: u64, dims: u32, smem: u64, map: u64, coords: [i32; 5], offsets: [u16; 3]) -> Request {
+    let mut r = tensor_req(tag, BulkDir::GlobalToShared, dims, smem, map, coords, 0x10);
+    r.imm2 = 1;
+    for (s, o) in offsets.iter().enumerate() {
+        r.lanes[0].b |= (*o as u128) << (32 + 16 * s);
+    }
+    r
+}
+
+/// The RTL builds tile mode only. An im2col map or im2col load is never moved as a tile: the RTL
+/// answers what the golden unit answers while the answer needs no im2col walk (the map's own
+/// checks, im2col fields included, and the load-mode mismatch: TensorMap; the shared address's
+/// alignment: BulkSizeAlign), and `NotBuilt` where the golden unit goes on to the im2col walk
+/// (its filter-base check, TensorIm2col, or the copy itself). It writes nothing then.
+#[test]
+fn c_tensor_im2col_and_unbuilt_modes_are_not_built() {
+    let c = small_config();
+    let tile = MapSpec::d2(G + 0x1000, 16, 16, 64, 4, 4);
+    let im3 = im2col_map(3, G + 0x2000);
+    let im4 = im2col_map(4, G + 0x3000);
+    let im5 = im2col_map(5, G + 0x4000);
+    let mut im4_corner = im4.clone();
+    im4_corner.lower[1] = -129; // 4d corners are in [-128, 127] (PTX ISA §5.5.4.1)
+    let mut im5_corner = im5.clone();
+    im5_corner.upper[2] = 16; // 5d corners are in [-16, 15]
+    let mut im5_ok_corner = im5.clone();
+    im5_ok_corner.lower = [-16, 15, -3];
+    im5_ok_corner.upper = [-1, 15, -1];
+    let mut im2d = im3.clone();
+    im2d.dims = 2; // im2col needs 3d..5d
+    im2d.boxs = [4, 8, 1, 1, 1];
+    let mut im_box2 = im4.clone();
+    im_box2.boxs[2] = 2; // box = channels x pixels only
+    let mut mode2 = tile.clone();
+    mode2.mode = 2;
+    let mut swz_code = tile.clone();
+    swz_code.swizzle = 4;
+    let mut swz_wide = tile.clone();
+    swz_wide.boxs[0] = 16; // 64-byte rows do not fit the 32B span
+    swz_wide.swizzle = 1;
+    let maps =
+        vec![tile, im3, im4, im5, im4_corner, im5_corner, im5_ok_corner, im2d, im_box2, mode2, swz_code, swz_wide];
+    let m = |i: u64| MAPS + 128 * i;
+    let tile_load = |tag, dims, map| tensor_req(tag, BulkDir::GlobalToShared, dims, 0x400, map, [0; 5], 0x10);
+    let reqs = vec![
+        im2col_req(1, 3, 0x400, m(1), [0, 1, 0, 0, 0], [0, 0, 0]), // golden: copies
+        im2col_req(2, 4, 0x800, m(2), [0, 0, 1, 0, 0], [1, 1, 0]), // golden: copies
+        im2col_req(3, 5, 0xC00, m(3), [0, 1, 1, 1, 0], [0, 0, 0]), // golden: copies
+        im2col_req(4, 3, 0x400, m(1), [0, -5, 0, 0, 0], [0, 0, 0]), // base outside the bounding box
+        im2col_req(5, 3, 0x408, m(1), [0, 1, 0, 0, 0], [0, 0, 0]), // misaligned smem
+        im2col_req(6, 5, 0x400, m(6), [0, 1, 16, 1, 0], [0, 0, 0]), // corners at the 5d limits
+        im2col_req(7, 4, 0x400, m(4), [0, 1, 1, 0, 0], [0, 0, 0]), // bad 4d corner
+        im2col_req(8, 5, 0x400, m(5), [0, 1, 1, 1, 0], [0, 0, 0]), // bad 5d corner
+        im2col_req(9, 2, 0x400, m(7), [0; 5], [0, 0, 0]),          // 2d im2col map
+        im2col_req(10, 4, 0x400, m(8), [0; 5], [0, 0, 0]),         // box beyond channels x pixels
+        im2col_req(11, 2, 0x400, m(0), [0; 5], [0, 0, 0]),         // im2col load of a tiled map
+        tile_load(12, 3, m(1)),                                    // tiled load of an im2col map
+        tensor_req(13, BulkDir::SharedToGlobal, 4, 0x400, m(2), [0; 5], 0), // store of an im2col map
+        tile_load(14, 2, m(9)),                                    // mode 2
+        tile_load(15, 2, m(10)),                                   // swizzle code 4
+        tile_load(16, 2, m(11)),                                   // inner box wider than the span
+    ];
+    let setup = tensor_setup(maps, 1_000_000);
+    // The golden answers, request by request.
+    let mut golden = Golden::new(&c);
+    fill_global(&mut golden.mem, 7);
+    setup(&mut golden.mem, &mut golden.mbar);
+    for r in &reqs {
+        golden.submit(r);
+        golden.drain();
+    }
+    let gerr: Vec<ErrorCode> = golden.responses.iter().filter(|x| x.lanes != 0).map(|x| x.error).collect();
+    assert!(golden.responses.iter().all(|x| x.lanes != 0), "no late golden errors");
+    // The RTL alone: nothing may be written.
+    let mut bench = Small::new(&c, 3);
+    fill_global(&mut bench.mem, 7);
+    setup(&mut bench.mem, &mut bench.mbar);
+    let before = (bench.mem.global.bytes.clone(), bench.mem.shared[0].bytes.clone());
+    bench.input.extend(reqs.iter().cloned());
+    bench.run(20_000);
+    let rtl: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).collect();
+    use ErrorCode::*;
+    let expected: Vec<ErrorCode> = reqs
+        .iter()
+        .zip(&gerr)
+        .map(|(r, &g)| {
+            let im2col_walk = r.imm2 == 1 && !matches!(g, TensorMap | GlobalOutOfRange | BulkSizeAlign);
+            if im2col_walk {
+                NotBuilt
+            } else {
+                g
+            }
+        })
+        .collect();
+    assert_eq!(rtl, expected, "rtl vs golden-derived answers (golden {gerr:?})");
+    // The test means something: the golden unit copies the first three (the RTL must not move them
+    // as tiles), and every other case is an error both answer alike.
+    let mut golden_expected = vec![None, None, None, TensorIm2col, BulkSizeAlign, None];
+    golden_expected.extend([TensorMap; 10]);
+    assert_eq!(gerr, golden_expected);
+    assert!(bench.mem.global.bytes == before.0, "global memory written");
+    assert!(bench.mem.shared[0].bytes == before.1, "shared memory written");
+    assert!(bench.trace.complete_tx.is_empty(), "complete_tx sent: {:?}", bench.trace.complete_tx);
+}
+
+// ---------------------------------------------------------------- tensor: swizzle (PTX ISA §5.5.7)
+
+fn default_config() -> Config {
+    let c = Config::hopper_like();
+    assert_eq!((c.copy_port_bytes, thread_bits(&c)), (64, 14), "the Wide instance fits the default config");
+    c
+}
+
+/// A 2D map of 4-byte elements with 128-byte box rows (32 x `bh`) and the given swizzle code.
+fn swizzled_2d(base: u64, swizzle: u32, bh: u32) -> MapSpec {
+    let mut m = MapSpec::d2(base, 40, 24, 160, (128 / 4) >> (3 - swizzle.max(1)), bh);
+    m.swizzle = swizzle;
+    m
+}
+
+/// Directed swizzle cases on one instance: 128B / 64B / 32B loads to a pattern-aligned and to an
+/// unaligned destination (the pattern's base offset `(dstMem / 128) % lines` of PTX ISA §5.5.7),
+/// an out-of-bounds box (fill lands swizzled too), a multicast-free store and a tensor reduce
+/// whose shared source is read through the swizzle.
+fn swizzle_directed<const D: usize, const B: usize, const T: usize>(c: &Config) -> (Bench<D, B, T>, Golden) {
+    let m128 = swizzled_2d(G + 0x1000, 3, 8);
+    let m64 = swizzled_2d(G + 0x1000, 2, 8);
+    let m32 = swizzled_2d(G + 0x1000, 1, 8);
+    let mut out = swizzled_2d(G + 0x6000, 3, 8);
+    out.elem_type = DataType::U32.code() as u32 + 1;
+    let load = |tag, map: u64, smem, coords: [i32; 2]| {
+        tensor_req(tag, BulkDir::GlobalToShared, 2, smem, MAPS + 128 * map, [coords[0], coords[1], 0, 0, 0], 0x10)
+    };
+    let mut red = tensor_req(9, BulkDir::SharedToGlobal, 2, 0x1480, MAPS + 128 * 3, [4, 2, 0, 0, 0], 0);
+    red.imm2 = AtomOp::Add.code() as u32 + 1;
+    let reqs = vec![
+        load(1, 0, 0x400, [0, 0]),
+        load(2, 0, 0x880, [3, 1]),    // pattern starts at line 1 of 8
+        load(3, 1, 0xD00, [0, 2]),    // 64B rows of 64 bytes, base offset 2 of 4
+        load(4, 2, 0x1040, [1, 0]),   // 32B rows of 32 bytes, 16-byte aligned start
+        load(5, 0, 0x1400, [-9, 20]), // out of bounds: fill
+        tensor_req(6, BulkDir::SharedToGlobal, 2, 0x880, MAPS + 128 * 3, [0, 0, 0, 0, 0], 0),
+        tensor_req(7, BulkDir::SharedToGlobal, 2, 0xD00, MAPS + 128, [8, 16, 0, 0, 0], 0), // clipped
+        lane_req(8, 0, 0, 0, Op::BulkCommit),
+        red,
+        lane_req(10, 0, 0, 0, Op::BulkCommit),
+        lane_req(11, 0, 0, 0, Op::BulkWait),
+    ];
+    compare_on::<D, B, T>(c, tensor_setup(vec![m128, m64, m32, out], 1_000_000), &reqs, 5, true)
+}
+
+/// The 128B pattern by its definition (PTX ISA §5.5.7): in a 1024-byte aligned box of 128-byte
+/// rows, 16-byte chunk c of row r lands at chunk c ^ (r % 8) of that row.
+fn assert_128b_pattern(golden: &Golden, rtl: &MemorySystem) {
+    let m = swizzled_2d(G + 0x1000, 3, 8);
+    for r in 0..8u64 {
+        for c in 0..8u64 {
+            let src = golden.mem.global.slice(m.base + r * m.stride[0] + 16 * c, 16).unwrap();
+            let at = 0x400 + 128 * r + 16 * (c ^ (r % 8));
+            assert_eq!(rtl.shared[0].slice(at, 16).unwrap(), src, "row {r} chunk {c}");
+        }
+    }
+}
+
+#[test]
+fn c_tensor_swizzle_directed_fpga_small() {
+    let (bench, golden) = swizzle_directed::<64, 8, 9>(&small_config());
+    assert_128b_pattern(&golden, &bench.mem);
+    assert!(bench.trace.responses.iter().all(|r| r.3 == ErrorCode::None), "{:?}", bench.trace.responses);
+}
+
+#[test]
+fn c_tensor_swizzle_directed_default() {
+    let (bench, golden) = swizzle_directed::<512, 64, 14>(&default_config());
+    assert_128b_pattern(&golden, &bench.mem);
+    assert!(bench.trace.responses.iter().all(|r| r.3 == ErrorCode::None), "{:?}", bench.trace.responses);
+}
+
+/// With `shared_bytes` not a multiple of 128, a swizzled chunk of the last partial line can land
+/// past the end although the box does not: SharedOutOfRange, as the golden unit answers (it
+/// range-checks every swizzled chunk), for loads and stores; an unswizzled box there is fine.
+#[test]
+fn c_tensor_swizzle_past_shared_end_matches_golden() {
+    let mut c = small_config();
+    c.shared_bytes = 16384 - 48; // last line: 5 chunks of 8
+    let end = c.shared_bytes as u64;
+    let m128 = swizzled_2d(G + 0x1000, 3, 4);
+    let m32 = swizzled_2d(G + 0x1000, 1, 4);
+    let plain = MapSpec::d2(G + 0x1000, 40, 24, 160, 32, 4);
+    let load = |tag, map: u64, smem| tensor_req(tag, BulkDir::GlobalToShared, 2, smem, MAPS + 128 * map, [0; 5], 0x10);
+    let store = |tag, map: u64, smem| tensor_req(tag, BulkDir::SharedToGlobal, 2, smem, MAPS + 128 * map, [0; 5], 0);
+    let reqs = vec![
+        load(1, 0, end - 512),      // 128B: chunks 0..2 of the last line land on 7..5
+        load(2, 1, end - 128),      // 32B rows of 32 bytes: chunk 4 lands on 5
+        load(3, 2, end - 512),      // unswizzled: in range
+        load(4, 0, end - 512 - 80), // ends before the last line: in range
+        store(5, 0, end - 512),
+        store(6, 2, end - 512),
+        lane_req(7, 0, 0, 0, Op::BulkCommit),
+        lane_req(8, 0, 0, 0, Op::BulkWait),
+    ];
+    let (bench, _) = compare(&c, tensor_setup(vec![m128, m32, plain], 1_000_000), &reqs, 3);
+    let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).collect();
+    use ErrorCode::*;
+    assert_eq!(errs, vec![SharedOutOfRange, SharedOutOfRange, None, None, SharedOutOfRange, None, None, None]);
+}
+
+/// A random legal map with a random swizzle its box rows fit (PTX ISA §5.5.7), mostly swizzled.
+fn random_swizzled_map(rng: &mut Rng) -> MapSpec {
+    let mut m = random_map(rng);
+    let row = m.boxs[0] * m.elem_bytes;
+    let codes: Vec<u32> = [0u32, 1, 2, 3, 3].into_iter().filter(|&s| s == 0 || row <= 16 << s).collect();
+    m.swizzle = codes[rng.below(codes.len() as u64) as usize];
+    m
+}
+
+fn random_swizzled_streams<const D: usize, const B: usize, const T: usize>(c: &Config, name: &str, quick: usize) {
+    let (seeds, count) = Campaign::new("UNIT", (&[1], quick), (&[1, 2], 150)).split();
+    for seed in seeds {
+        let mut rng = Rng::new(seed ^ 0x5A1E);
+        let maps: Vec<MapSpec> = (0..6).map(|_| random_swizzled_map(&mut rng)).collect();
+        assert!(maps.iter().any(|m| m.swizzle != 0));
+        let reqs = random_tensor_stream(&mut rng, count, &maps, 0x4000);
+        let setup = tensor_setup(maps.clone(), 1_000_000);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compare_on::<D, B, T>(c, setup, &reqs, 1 + seed % 11, true)
+        }));
+        if let Err(e) = result {
+            eprintln!("{name} failed for seed {seed} (count {count}); maps {maps:#?}");
+            std::panic::resume_unwind(e);
+        }
+    }
+}
+
+#[test]
+fn random_swizzled_tensor_streams_match_golden_fpga_small() {
+    random_swizzled_streams::<64, 8, 9>(&small_config(), "random_swizzled_tensor_streams_match_golden_fpga_small", 80);
+}
+
+#[test]
+fn random_swizzled_tensor_streams_match_golden_default() {
+    random_swizzled_streams::<512, 64, 14>(
+        &default_config(),
+        "random_swizzled_tensor_streams_match_golden_default",
+        40,
+    );
+}
+
+/// 128B-swizzled 32 x 32 tiles of 4-byte elements (4 KiB, 128-byte rows). At an 8-byte port a
+/// beat never spans two 16-byte chunks, so the swizzle costs nothing; at the 64-byte port a
+/// swizzled beat carries at most one 16-byte chunk (a quarter of the port).
+#[test]
+fn throughput_tensor_2d_swizzled_fpga_small() {
+    let (load, store) = tensor_throughput_swizzled::<64, 8, 9>(&Config::fpga_small(), 32, 32, 1, 10, 3);
+    assert!(load >= 0.9 && store >= 0.9, "load {load:.3} store {store:.3} of the port width");
+}
+
+#[test]
+fn throughput_tensor_2d_swizzled_default() {
+    let (load, store) = tensor_throughput_swizzled::<512, 64, 14>(&Config::hopper_like(), 32, 32, 4, 10, 3);
+    eprintln!("default, 128B swizzle: load {load:.3} store {store:.3} of the port width");
+    assert!(load >= 0.2 && store >= 0.2, "load {load:.3} store {store:.3} of the port width");
 }
