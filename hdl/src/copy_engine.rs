@@ -349,8 +349,8 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     o_swz: DFF<Bits<3>>,
     st_swz: Signal<Local, Bits<3>>,
     /// The swizzle line mask applied to the source / destination address (0 on the global side).
-    sw_src_m: Signal<Local, Bits<64>>,
-    sw_dst_m: Signal<Local, Bits<64>>,
+    sw_src_m: Signal<Local, Bits<3>>,
+    sw_dst_m: Signal<Local, Bits<3>>,
     /// The shared addresses after the swizzle permutation (equal to o_src / o_dst unswizzled).
     o_src_p: Signal<Local, Bits<64>>,
     o_dst_p: Signal<Local, Bits<64>>,
@@ -369,10 +369,11 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_tail_line: Constant<Bits<64>>,
     sw_a: Signal<Local, Bits<64>>,
     sw_end: Signal<Local, Bits<64>>,
-    sw_lo_i: Signal<Local, Bits<16>>,
-    sw_hi_i: Signal<Local, Bits<16>>,
-    sw_cov: Signal<Local, Bits<16>>,
-    sw_badm: Signal<Local, Bits<16>>,
+    sw_lo_i: Signal<Local, Bits<4>>,
+    sw_hi_i: Signal<Local, Bits<4>>,
+    sw_cov: Signal<Local, Bits<9>>,
+    sw_badm: Signal<Local, Bits<8>>,
+    k_one9: Constant<Bits<9>>,
     sw_bad: Signal<Local, Bit>,
     /// Source kind of the last started move (gm-source moves may follow each other without drain).
     last_src_gm: DFF<Bit>,
@@ -955,6 +956,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sw_cov: Default::default(),
             sw_badm: Default::default(),
             sw_bad: Default::default(),
+            k_one9: k(1),
             last_src_gm: Default::default(),
             moves: Default::default(),
             b_s: Default::default(),
@@ -1588,14 +1590,16 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // permuted address alone.
         self.sw_src_m.next = 0.into();
         if !self.o_src_gm.q.val() {
-            self.sw_src_m.next = bit_cast::<64, 3>(self.o_swz.q.val());
+            self.sw_src_m.next = self.o_swz.q.val();
         }
         self.sw_dst_m.next = 0.into();
         if !self.o_dst_gm.q.val() {
-            self.sw_dst_m.next = bit_cast::<64, 3>(self.o_swz.q.val());
+            self.sw_dst_m.next = self.o_swz.q.val();
         }
-        self.o_src_p.next = self.o_src.q.val() ^ (((self.o_src.q.val() >> 7) & self.sw_src_m.val()) << 4);
-        self.o_dst_p.next = self.o_dst.q.val() ^ (((self.o_dst.q.val() >> 7) & self.sw_dst_m.val()) << 4);
+        self.o_src_p.next = self.o_src.q.val()
+            ^ (bit_cast::<64, 3>(bit_cast::<3, 64>(self.o_src.q.val() >> 7) & self.sw_src_m.val()) << 4);
+        self.o_dst_p.next = self.o_dst.q.val()
+            ^ (bit_cast::<64, 3>(bit_cast::<3, 64>(self.o_dst.q.val() >> 7) & self.sw_dst_m.val()) << 4);
         self.sw_lim.next = self.k_b32.val();
         if self.k_swz_split.val() & (self.sw_dst_m.val() != 0) {
             self.sw_lim.next = self.k_chunk.val() - bit_cast::<32, 64>(self.o_dst.q.val() & 15);
@@ -2154,16 +2158,15 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.sw_end.next = self.sw_a.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val());
         self.sw_lo_i.next = 0.into();
         if self.sw_a.val() > self.k_tail_line.val() {
-            self.sw_lo_i.next = bit_cast::<16, 64>(((self.sw_a.val() - self.k_tail_line.val()) >> 4) & 15);
+            self.sw_lo_i.next = bit_cast::<4, 64>((self.sw_a.val() - self.k_tail_line.val()) >> 4);
         }
         self.sw_hi_i.next = 0.into();
         if self.sw_end.val() > self.k_tail_line.val() {
-            self.sw_hi_i.next = bit_cast::<16, 64>(((self.sw_end.val() - self.k_tail_line.val()) >> 4) & 15);
+            self.sw_hi_i.next = bit_cast::<4, 64>((self.sw_end.val() - self.k_tail_line.val()) >> 4);
         }
-        self.sw_cov.next = (self.k_one16.val() << self.sw_hi_i.val()) - (self.k_one16.val() << self.sw_lo_i.val());
-        self.sw_badm.next =
-            bit_cast::<16, 64>((self.k_swz_bad.val() >> (bit_cast::<16, 3>(self.m_swz.q.val()) << 3)) & 0xFF);
-        self.sw_bad.next = (self.sw_cov.val() & self.sw_badm.val()).any();
+        self.sw_cov.next = (self.k_one9.val() << self.sw_hi_i.val()) - (self.k_one9.val() << self.sw_lo_i.val());
+        self.sw_badm.next = bit_cast::<8, 64>(self.k_swz_bad.val() >> (bit_cast::<16, 3>(self.m_swz.q.val()) << 3));
+        self.sw_bad.next = (bit_cast::<8, 9>(self.sw_cov.val()) & self.sw_badm.val()).any();
         self.t_im2col_op.next = (self.dir.val() != self.dir_s2g.val()) & (self.c_imm2.val() == 1);
         if self.state.q.val() == 5 {
             // Golden order: the map's own checks and the direction, then the instruction's mode
