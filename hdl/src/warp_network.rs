@@ -170,7 +170,8 @@ pub struct WarpNetwork {
     w_fire: DFF<Bit>,
     w_arrived: DFF<Bits<32>>,
     w_part: DFF<Bits<32>>,
-    w_leader: DFF<Bits<32>>,
+    /// The lowest lane of `w_part` (match.all's key lane).
+    w_leader_id: DFF<Bits<5>>,
     redux_acc: DFF<Bits<32>>,
 
     // --- output registers ---
@@ -242,6 +243,9 @@ pub struct WarpNetwork {
     /// The header cycle's outcome for a request with beats: stored lanes, and whether it fires.
     h_store_lanes: Signal<Local, Bits<32>>,
     h_fire: Signal<Local, Bit>,
+    /// The header cycle's answer: the lanes it covers and their (common) value.
+    hdr_lanes: Signal<Local, Bits<32>>,
+    hdr_value: Signal<Local, Bits<32>>,
 
     // --- beat / store-read signals ---
     take_beat: Signal<Local, Bit>,
@@ -266,6 +270,9 @@ pub struct WarpNetwork {
     last_group: Signal<Local, Bit>,
     leader_key: Signal<Local, Bits<64>>,
     iter_key: Signal<Local, Bits<64>>,
+    /// Bit offsets in `store_pack.word` of lane `step` and of the leader.
+    iter_off: Signal<Local, Bits<11>>,
+    leader_off: Signal<Local, Bits<11>>,
     iter_match: Signal<Local, Bit>,
     redux_identity: Signal<Local, Bits<32>>,
     redux_float: Signal<Local, Bit>,
@@ -282,7 +289,6 @@ pub struct WarpNetwork {
     k_ones32: Constant<Bits<32>>,
     k_one32: Constant<Bits<32>>,
     k_abs_mask: Constant<Bits<32>>,
-    k_zero64: Constant<Bits<64>>,
     k_last_lane: Constant<Bits<5>>,
     k_one5: Constant<Bits<5>>,
     k_zero5: Constant<Bits<5>>,
@@ -389,7 +395,7 @@ impl WarpNetwork {
             w_fire: Default::default(),
             w_arrived: Default::default(),
             w_part: Default::default(),
-            w_leader: Default::default(),
+            w_leader_id: Default::default(),
             redux_acc: Default::default(),
             out_valid: Default::default(),
             out_cta: Default::default(),
@@ -451,6 +457,8 @@ impl WarpNetwork {
             not_built: Default::default(),
             h_store_lanes: Default::default(),
             h_fire: Default::default(),
+            hdr_lanes: Default::default(),
+            hdr_value: Default::default(),
             take_beat: Default::default(),
             beat_group: Default::default(),
             beat_store_lanes: Default::default(),
@@ -472,6 +480,8 @@ impl WarpNetwork {
             last_group: Default::default(),
             leader_key: Default::default(),
             iter_key: Default::default(),
+            iter_off: Default::default(),
+            leader_off: Default::default(),
             iter_match: Default::default(),
             redux_identity: Default::default(),
             redux_float: Default::default(),
@@ -486,7 +496,6 @@ impl WarpNetwork {
             k_ones32: c32(u32::MAX),
             k_one32: c32(1),
             k_abs_mask: c32(0x7FFF_FFFF),
-            k_zero64: Constant::new(bits(0)),
             k_last_lane: Constant::new(bits(31)),
             k_one5: Constant::new(bits(1)),
             k_zero5: Constant::new(bits(0)),
@@ -580,7 +589,7 @@ impl Logic for WarpNetwork {
             w_fire,
             w_arrived,
             w_part,
-            w_leader,
+            w_leader_id,
             redux_acc,
             out_valid,
             out_cta,
@@ -736,6 +745,8 @@ impl Logic for WarpNetwork {
         // For a data op: the lanes its beats store, and whether it fires (decided below).
         self.h_store_lanes.next = self.k_zero32.val();
         self.h_fire.next = false;
+        self.hdr_lanes.next = self.k_zero32.val();
+        self.hdr_value.next = self.k_zero32.val();
         if self.fire.val() {
             self.out_cta.d.next = self.req_cta.val();
             self.out_warp.d.next = self.req_warp.val();
@@ -743,23 +754,17 @@ impl Logic for WarpNetwork {
             self.out_error_lane.d.next = self.lane_id[0].val();
             self.out_preds.d.next = self.k_zero32.val();
             self.out_lanes.d.next = self.k_zero32.val();
-            for i in 0..32 {
-                self.out_value[i].d.next = self.k_zero32.val();
-            }
             self.w_op.d.next = self.eff_op.val();
             self.w_sub.d.next = self.eff_sub.val();
             self.w_dtype.d.next = self.eff_dtype.val();
             self.w_flags.d.next = self.eff_flags.val();
             self.w_arrived.d.next = self.arrived.val();
             self.w_part.d.next = self.part.val();
-            self.w_leader.d.next = self.leader.val();
+            self.w_leader_id.d.next = self.leader_id.val();
             if self.eff_op.val() == self.k_op_activemask.val() {
                 self.out_lanes.d.next = self.eff_active.val();
-                for i in 0..32 {
-                    if self.eff_active.val().get_bit(i) {
-                        self.out_value[i].d.next = self.eff_active.val();
-                    }
-                }
+                self.hdr_lanes.next = self.eff_active.val();
+                self.hdr_value.next = self.eff_active.val();
             } else if self.is_rendezvous.val() {
                 if self.not_built.val() {
                     self.out_lanes.d.next = self.eff_active.val();
@@ -807,23 +812,25 @@ impl Logic for WarpNetwork {
                         if self.vote_pred.val() && (self.eff_sub.val() != self.k_vote_ballot.val()) {
                             self.out_preds.d.next = self.arrived.val();
                         }
-                        for i in 0..32 {
-                            if self.arrived.val().get_bit(i) {
-                                self.out_value[i].d.next = self.pv.val() & self.part.val();
-                            }
-                        }
+                        self.hdr_lanes.next = self.arrived.val();
+                        self.hdr_value.next = self.pv.val() & self.part.val();
                     }
                     if self.eff_op.val() == self.k_op_elect.val() {
                         self.out_preds.d.next = self.leader.val();
-                        for i in 0..32 {
-                            if self.arrived.val().get_bit(i) {
-                                self.out_value[i].d.next = bit_cast::<32, 5>(self.leader_id.val());
-                            }
-                        }
+                        self.hdr_lanes.next = self.arrived.val();
+                        self.hdr_value.next = bit_cast::<32, 5>(self.leader_id.val());
                     }
                 }
             }
             // else: not a warp-network op: answered with no lanes so the request is not lost
+            // A header-cycle answer is one value for every lane it covers (activemask, vote,
+            // elect), so each lane's register has one header source, not one per op.
+            for i in 0..32 {
+                self.out_value[i].d.next = self.k_zero32.val();
+                if self.hdr_lanes.val().get_bit(i) {
+                    self.out_value[i].d.next = self.hdr_value.val();
+                }
+            }
             self.w_store_lanes.d.next = self.h_store_lanes.val();
             self.w_fire.d.next = self.h_fire.val();
         }
@@ -910,7 +917,7 @@ impl Logic for WarpNetwork {
             }
         }
         for i in 0..self.slot_key.len() {
-            self.slot_key[i].next = self.k_zero64.val();
+            self.slot_key[i].next = self.stage_a[i].q.val();
         }
         for l in self._lanes..self._lanes_end {
             for g in 0..self._beats {
@@ -992,16 +999,12 @@ impl Logic for WarpNetwork {
         // match.any: L rows (parallel) keyed by the group's lanes, or one row keyed by lane
         // `step` (iterative); match.all: one row keyed by the leader's operand.
         self.iter_match.next = self.k_iterative.val() && (self.w_op.q.val() == self.k_op_match_any.val());
-        self.iter_key.next = self.k_zero64.val();
-        self.leader_key.next = self.k_zero64.val();
-        for j in 0..32 {
-            if self.step.q.val() == self.lane_id[j].val() {
-                self.iter_key.next = self.stage_a[j].q.val();
-            }
-            if self.w_leader.q.val().get_bit(j) {
-                self.leader_key.next = self.stage_a[j].q.val();
-            }
-        }
+        // A lane's operand is a part-select of the packed store at a variable offset: yosys
+        // builds a 32:1 mux tree from it (an if-chain over the 32 lanes would be 32 muxes deep).
+        self.iter_off.next = bit_cast::<11, 5>(self.step.q.val()) << 6u64;
+        self.leader_off.next = bit_cast::<11, 5>(self.w_leader_id.q.val()) << 6u64;
+        self.iter_key.next = self.store_pack.word.val().get_bits::<64>(self.iter_off.val().index());
+        self.leader_key.next = self.store_pack.word.val().get_bits::<64>(self.leader_off.val().index());
         for r in 0..self.match_rows.len() {
             self.match_rows[r].wide.next = self.w_dtype.q.val() == self.k_dt_b64.val();
             self.match_rows[r].part.next = self.w_part.q.val();
@@ -1024,10 +1027,8 @@ impl Logic for WarpNetwork {
             self.shfl[i].clamp.next = self.slot_clamp[i].val();
             self.shfl[i].segmask.next = self.slot_segmask[i].val();
             self.shfl_src_a[i].next = self.slot_a[i].val();
-            for j in 0..32 {
-                if (self.shfl[i].src.val() == self.lane_id[j].val()) && self.w_arrived.q.val().get_bit(j) {
-                    self.shfl_src_a[i].next = self.stage_a[j].q.val().get_bits::<32>(0);
-                }
+            if self.w_arrived.q.val().get_bit(self.shfl[i].src.val().index()) {
+                self.shfl_src_a[i].next = self.store_pack.word.val().get_bits::<32>(self.shfl[i].src_off.val().index());
             }
         }
         for i in 0..self._lanes {
