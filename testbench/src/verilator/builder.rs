@@ -32,6 +32,12 @@ pub const SHIM_ABI: u32 = 1;
 /// fixes that, and is a no-op where `verilated.mk` already sets it (Debian's Verilator).
 pub const DEFAULT_ARGS: &[&str] = &["-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"];
 
+/// The C++ compiler flags of a model. `-O1`, not `-O2`: on the fpga-small top (2026-11-27) g++
+/// takes 76 s of CPU at `-O1` against 151 s at `-O2`, and the suite builds three tops; the
+/// simulation speed this costs is in docs/BENCHMARKS.md ("Verilator build of the default top").
+/// Part of the cache key.
+pub const CXX_FLAGS: &str = "-fPIC -O1";
+
 /// How to build a model.
 #[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
@@ -117,6 +123,7 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
         top.as_bytes(),
         &[opts.trace as u8],
         DEFAULT_ARGS.join(" ").as_bytes(),
+        CXX_FLAGS.as_bytes(),
         opts.extra_args.join(" ").as_bytes(),
         &SHIM_ABI.to_le_bytes(),
         tc.version.as_bytes(),
@@ -176,7 +183,7 @@ fn build_in(
         .args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
         .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
         .args(["--top-module", top, "--prefix", "Vmodel", "--Mdir", "obj"])
-        .args(["-CFLAGS", "-fPIC -O2", "-LDFLAGS", "-shared", "-o", "libmodel.so"]);
+        .args(["-CFLAGS", CXX_FLAGS, "-LDFLAGS", "-shared", "-o", "libmodel.so"]);
     if opts.trace {
         cmd.arg("--trace");
     }
