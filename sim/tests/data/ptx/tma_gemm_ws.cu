@@ -8,27 +8,13 @@
 // swizzle) and signals each stage's `full` mbarrier through complete-tx; the consumer warps wait
 // on `full`, accumulate, and release the stage through its `empty` mbarrier (one arrive per
 // consumer warp). Each block computes one BM x BN tile of C.
-typedef struct CUtensorMap_st {
-    alignas(64) unsigned long long opaque[16];
-} CUtensorMap;
-#include <cuda/ptx>
-namespace ptx = cuda::ptx;
+#include "tma.cuh"  // CUtensorMap, wait_parity, swz128
 
 constexpr int BM = 16, BN = 16, BK = 32, STAGES = 2, CONSUMERS = 2;
 
-__device__ __forceinline__ void wait_parity(unsigned long long* bar, unsigned parity) {
-    unsigned addr = (unsigned)__cvta_generic_to_shared(bar);
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@!P1 bra WAIT;\n}" :: "r"(addr), "r"(parity) : "memory");
-}
-
 // Element (row, k) of a 128B-swizzled tile with 128-byte rows (BK floats).
 __device__ __forceinline__ float at(const float* tile, int row, int k) {
-    unsigned o = row * 128u + k * 4u;
-    o ^= ((o >> 7) & 7u) << 4;
-    return *reinterpret_cast<const float*>(reinterpret_cast<const char*>(tile) + o);
+    return *reinterpret_cast<const float*>(reinterpret_cast<const char*>(tile) + swz128(row * 128u + k * 4u));
 }
 
 extern "C" __global__ void gemm_ws(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
