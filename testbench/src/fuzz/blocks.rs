@@ -85,9 +85,10 @@ impl Block {
     pub fn describe(&self) -> String {
         match self {
             Block::Plain(b) => format!(
-                "plain ld/st, neighbour +{}{}",
+                "plain ld/st, neighbour +{}{}{}",
                 b.neighbour,
-                if b.by_value.is_some() { ", struct by value" } else { "" }
+                if b.by_value.is_some() { ", struct by value" } else { "" },
+                if b.ordinary { ", carry chain / sad / bmsk" } else { "" }
             ),
             Block::BarRed(b) => format!("bar.red.{} on barrier {}", b.op.name(), b.id),
             Block::BarSubset(b) => format!("bar.sync {} by warps {:#x}", b.id, b.warps),
@@ -150,7 +151,14 @@ impl Block {
     pub fn smaller(&self) -> Vec<Block> {
         let mut out = vec![];
         match self {
-            Block::Plain(b) if b.by_value.is_some() => out.push(Block::Plain(Plain { by_value: None, ..b.clone() })),
+            Block::Plain(b) => {
+                if b.by_value.is_some() {
+                    out.push(Block::Plain(Plain { by_value: None, ..b.clone() }));
+                }
+                if b.ordinary {
+                    out.push(Block::Plain(Plain { ordinary: false, ..b.clone() }));
+                }
+            }
             Block::BarProdCons(b) if b.rounds > 1 => {
                 out.push(Block::BarProdCons(BarProdCons { rounds: b.rounds - 1, ..b.clone() }))
             }
@@ -288,6 +296,9 @@ pub struct Plain {
     /// through its generic address (mov + cvta.param, PTX ISA §5.1.6.1), the pointer field
     /// dereferenced: (a, b, d * 4).
     pub by_value: Option<(u32, u16, u32)>,
+    /// Ordinary PTX that open test suites use, on the thread value: a carry chain (`add.cc` /
+    /// `addc`, PTX ISA §9.7.2.1, §9.7.2.2), `sad` (§9.7.1.7) and `bmsk` (§9.7.1.22), observed.
+    pub ordinary: bool,
 }
 
 impl Plain {
@@ -300,6 +311,7 @@ impl Plain {
             mul: rng.u32() | 1,
             vec4: rng.chance(50),
             by_value: None,
+            ordinary: false,
         };
         // from a copy of the stream: every seed's program is otherwise what it was before
         let mut side = rng.clone();
@@ -307,6 +319,7 @@ impl Plain {
         if side.chance(40) {
             p.by_value = Some((side.u32(), side.range(0, 65535) as u16, side.range(0, 400)));
         }
+        p.ordinary = side.chance(40);
         Some(p)
     }
     fn emit(&self, e: &mut Emit) {
@@ -347,6 +360,18 @@ impl Plain {
         e.observe(&a0);
         if let Some((a, b, d4)) = self.by_value {
             self.emit_by_value(e, a, b, d4);
+        }
+        if self.ordinary {
+            // the 64-bit sum (ctaid : v) + (tid : mul) in 32-bit halves through the carry
+            // chain, |v - tid| + hi, and a mask of 7 bits from bit `lane` (clamped at 32)
+            let (lo, hi, sad, m) = (e.r(), e.r(), e.r(), e.r());
+            e.line(format!("add.cc.u32 {lo}, {v}, {};", self.mul));
+            e.line(format!("addc.u32 {hi}, %r2, %r1;"));
+            e.line(format!("sad.u32 {sad}, {v}, %r1, {hi};"));
+            e.line(format!("bmsk.clamp.b32 {m}, %r3, 7;"));
+            e.line(format!("xor.b32 {lo}, {lo}, {sad};"));
+            e.line(format!("xor.b32 {lo}, {lo}, {m};"));
+            e.observe(&lo);
         }
     }
 

@@ -54,7 +54,8 @@ pub const RTL_EXCLUSIONS: &[(&str, &str, &str)] = &[];
 /// Generated features the RTL does not build yet (or that are not yet run under cosim): cleared
 /// by [`without_golden_only`] before every cosim run, bugs kept or not. (feature, why). Feature
 /// names: `tensor.swizzle` (swizzled tensor maps), `tensor.by_value` (a map passed by value),
-/// `plain.by_value` (a by-value struct parameter), `atomics.half2` (f16x2 / bf16x2 adds).
+/// `plain.by_value` (a by-value struct parameter), `plain.ordinary` (carry chain, sad, bmsk),
+/// `atomics.half2` (f16x2 / bf16x2 adds).
 ///
 /// Empty: the RTL copy engine builds the tile-mode swizzle and the cosim runs all of these
 /// (`fuzz_cosim`, both configs).
@@ -78,6 +79,7 @@ pub fn clear_feature(program: &mut Program, feature: &str) {
             ("tensor.swizzle", Block::Tensor(t)) => t.swizzle = 0,
             ("tensor.by_value", Block::Tensor(t)) => t.by_value = false,
             ("plain.by_value", Block::Plain(p)) => p.by_value = None,
+            ("plain.ordinary", Block::Plain(p)) => p.ordinary = false,
             // half2 ops come in addition to at least one other op: the block keeps one
             ("atomics.half2", Block::Atomics(a)) => a.ops.retain(|o| o.class != AtomClass::Half2),
             _ => {}
