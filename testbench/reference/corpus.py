@@ -186,7 +186,7 @@ def tensor_map_param(global_, **fields):
 
 def box_elements(dims, box, start):
     """The elements of the TMA box `box` at `start` of a dense tensor of `dims` (dim 0 innermost),
-    in the order a tile-mode load writes them to shared memory (dim 0 fastest, PTX ISA §5.5.2):
+    in the order a tile-mode load writes them to shared memory (dim 0 fastest; tiled mode, PTX ISA §5.5.3):
     (linear index into the tensor, or None outside it)."""
     n = 1
     for b in box:
