@@ -34,8 +34,12 @@ def load_nvrtc():
     return ctypes.CDLL(candidates[0])
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def include_dirs():
-    dirs = []
+    # the project's shared kernel headers (testbench/cuda/include/tma.cuh), then the CUDA ones
+    dirs = [os.path.join(REPO, "testbench", "cuda", "include")]
     for module_name in ("nvidia.cuda_runtime", "nvidia.cuda_cccl"):
         try:
             dirs.append(os.path.join(package_dir(module_name), "include"))

@@ -12,7 +12,7 @@
 //!   at the same instruction.
 //!
 //! `cargo test -p smsync --test board_uart -- --nocapture`; SMSYNC_CORPUS_FILTER=substring
-//! runs a subset of the corpus. The quick tier runs [`QUICK_KERNELS`] (6 of the 26 kernels); the
+//! runs a subset of the corpus. The quick tier runs [`QUICK_KERNELS`] (6 of the 30 kernels); the
 //! full tier (`SMSYNC_TIER=full`, `./scripts/test.sh --full`) runs the whole corpus (326 s plus
 //! the model build, docs/BENCHMARKS.md).
 

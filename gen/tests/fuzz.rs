@@ -93,29 +93,54 @@ fn generator_covers_every_block_kind_and_respects_the_config() {
     }
 }
 
-/// The golden-only features (`fuzz::run::GOLDEN_ONLY`: swizzled tensor maps, maps by value) are
-/// generated, each swizzle fits the box (PTX ISA §5.5.7), and clearing them for cosim leaves a
-/// program with neither in its PTX or launch file.
+/// The issue-18 features are generated: swizzled tensor maps (each swizzle fits the box, PTX ISA
+/// §5.5.7) and maps by value, by-value struct parameters, f16x2 / bf16x2 atomics packed by the
+/// three-operand cvt, carry chains / sad / bmsk. None is golden-only any more (`fuzz::run::GOLDEN_ONLY` is empty, so the
+/// cosim runs them), and `clear_feature` still takes each out of a program's PTX and launch file.
 #[test]
-fn golden_only_tensor_features_are_generated_and_cleared_for_cosim() {
-    use smsync_testbench::fuzz::run::without_golden_only;
+fn issue18_features_are_generated_and_can_be_cleared() {
+    use smsync_testbench::fuzz::blocks::AtomClass;
+    use smsync_testbench::fuzz::run::{clear_feature, without_golden_only, GOLDEN_ONLY};
+    assert!(GOLDEN_ONLY.is_empty(), "golden-only features: {GOLDEN_ONLY:?}");
     let config = Config::default();
-    let (mut swizzles, mut by_value) = (std::collections::BTreeSet::new(), 0);
+    let (mut swizzles, mut map_by_value, mut struct_by_value) = (std::collections::BTreeSet::new(), 0, 0);
+    let mut ordinary = 0;
+    let mut half2 = std::collections::BTreeSet::new();
     for seed in 1..=400 {
         let p = Program::generate(seed, &config);
+        assert_eq!(without_golden_only(p.clone()), p, "seed {seed}: nothing is cleared for cosim");
         for b in &p.blocks {
-            if let Block::Tensor(t) = b {
-                assert!(t.swizzle == 0 || t.boxd[0] * 4 <= 16 << t.swizzle, "seed {seed}: {t:?}");
-                swizzles.insert(t.swizzle);
-                by_value += t.by_value as u32;
+            match b {
+                Block::Tensor(t) => {
+                    assert!(t.swizzle == 0 || t.boxd[0] * 4 <= 16 << t.swizzle, "seed {seed}: {t:?}");
+                    swizzles.insert(t.swizzle);
+                    map_by_value += t.by_value as u32;
+                }
+                Block::Plain(pl) => {
+                    struct_by_value += pl.by_value.is_some() as u32;
+                    ordinary += pl.ordinary as u32;
+                }
+                Block::Atomics(a) => {
+                    half2.extend(a.ops.iter().filter(|o| o.class == AtomClass::Half2).map(|o| (o.ty, o.global)))
+                }
+                _ => {}
             }
         }
-        let cleared = without_golden_only(p).render();
-        assert!(!cleared.launch_yaml.contains("tensor_map"), "seed {seed}: a by-value map left for cosim");
-        assert!(!cleared.entry.contains("cvta.param"), "seed {seed}: a by-value map left for cosim");
+        let mut cleared = p.clone();
+        for f in ["tensor.swizzle", "tensor.by_value", "plain.by_value", "plain.ordinary", "atomics.half2"] {
+            clear_feature(&mut cleared, f);
+        }
+        let r = cleared.render();
+        assert!(!r.launch_yaml.contains("tensor_map"), "seed {seed}: a by-value map left");
+        assert!(!r.launch_yaml.contains("fields"), "seed {seed}: a by-value struct left");
+        for text in ["cvta.param", "f16x2", "addc", "bmsk"] {
+            assert!(!r.entry.contains(text), "seed {seed}: `{text}` left:\n{}", r.entry);
+        }
     }
     assert_eq!(swizzles.len(), 4, "swizzle codes generated: {swizzles:?}");
-    assert!(by_value > 0, "no map by value generated");
+    assert!(map_by_value > 0 && struct_by_value > 0, "by value: {map_by_value} maps, {struct_by_value} structs");
+    assert!(ordinary > 0, "no carry chain / sad / bmsk generated");
+    assert_eq!(half2.len(), 4, "f16x2/bf16x2 x global/shared generated: {half2:?}");
 }
 
 /// The shrinker on an injected failure: "fails" = contains an atomic compare-and-swap. From

@@ -2,8 +2,9 @@
 //! them (a launch file's buffers and tensor maps, then `exec::run`): 2D and 3D TMA loads and
 //! stores through `__grid_constant__` maps with the 128B swizzle, a warp-specialised
 //! producer/consumer GEMM tile loop, and half2 / bf16x2 atomics packed with `__floats2half2_rn`.
-//! Golden only: the RTL copy engine has no swizzle yet (issue 16/18), so these kernels live in
-//! sim/tests/data/ptx, not in the cosim corpus (testbench/ptx).
+//! The kernels are corpus kernels (testbench/cuda, testbench/ptx), which also run under cosim
+//! with the launches of testbench/reference; these tests run them at more box positions and
+//! launch sizes on the golden model.
 //!
 //! Expected buffers come from host references written here: the tile of a dense row-major
 //! tensor, zero outside; a plain matrix product; exact sums of the packed halves.
@@ -13,8 +14,9 @@ use exec_support::*;
 use smsync_sim::exec::Launch;
 use smsync_sim::ptx;
 
+/// The corpus kernel `testbench/ptx/<name>.ptx`.
 fn module(name: &str) -> smsync_sim::ptx::ir::Module {
-    let path = format!("{}/tests/data/ptx/{name}.ptx", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../testbench/ptx/{name}.ptx", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("test input present");
     ptx::parse(&text, &path).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -61,7 +63,7 @@ fn tile(t: &[f32], dims: &[i64], bx: &[i64], start: &[i64]) -> Vec<(Vec<i64>, f3
 /// Runs one of the round-trip kernels and checks `plain` (the loaded box, unswizzled by the
 /// kernel) and `out` (2v + 1 stored back at the box's in-bounds positions, 0 elsewhere).
 fn round_trip(entry: &str, dims: &[i64], bx: &[i64], start: &[i64]) {
-    let m = module("tma_swizzle");
+    let m = module(entry);
     let n: i64 = dims.iter().product();
     let input = tensor(n);
     let strides: Vec<String> = (1..dims.len()).map(|d| (dims[..d].iter().product::<i64>() * 4).to_string()).collect();
@@ -119,7 +121,7 @@ fn committed_launch_file_runs_as_smsync_run_would() {
     // sim/tests/data/ptx/tma2d_swizzle128.launch.yaml: the same tensor, the box at (16, 4)
     let path = format!("{}/tests/data/ptx/tma2d_swizzle128.launch.yaml", env!("CARGO_MANIFEST_DIR"));
     let launch = Launch::from_file(std::path::Path::new(&path)).unwrap_or_else(|e| panic!("{e}"));
-    check_round_trip(&module("tma_swizzle"), &launch, &tensor(64 * 20), &[64, 20], &[32, 8], &[16, 4]);
+    check_round_trip(&module("tma2d_swizzle128"), &launch, &tensor(64 * 20), &[64, 20], &[32, 8], &[16, 4]);
 }
 
 #[test]
@@ -173,24 +175,27 @@ fn warp_specialised_gemm_with_full_and_empty_mbarriers() {
 
 #[test]
 fn half2_and_bf16x2_atomics_from_floats2half2_rn() {
-    // multiples of 0.5 in [-8, 8): every partial sum of 8 is exact in f16 and in bf16 (8
-    // significant bits), so the atomics' order does not matter
-    let x: Vec<f32> = (0..64).map(|i| ((i * 13 + 5) % 32) as f32 * 0.5 - 8.0).collect();
+    // multiples of 0.5 in [-8, 8): every partial sum of 4 is exact in f16 and in bf16 (8
+    // significant bits), so the atomics' order does not matter. One block of 64 threads: global
+    // slot j gets the 4 threads g % 16 == j, shared slot j the 16 threads g % 4 == j.
+    let x: Vec<f32> = (0..128).map(|i| ((i * 13 + 5) % 32) as f32 * 0.5 - 8.0).collect();
     let yaml = format!(
-        "block: [32]\nbuffers:\n  x: {{type: f32, data: [{}]}}\n  h: {{type: u32, len: 4}}\n  b: {{type: u32, len: 4}}\n  \
+        "block: [64]\nbuffers:\n  x: {{type: f32, data: [{}]}}\n  h: {{type: u32, len: 16}}\n  b: {{type: u32, len: 16}}\n  \
          hs: {{type: u32, len: 4}}\nparams: [x, h, b, hs]\n",
         floats(&x)
     );
     let launch = Launch::from_yaml(&yaml).unwrap_or_else(|e| panic!("{e}"));
     let r = run(&module("half2_atomics"), &launch).unwrap_or_else(|e| panic!("{e}"));
-    // __half2 / __nv_bfloat162: .x (the first argument of __floats2half2_rn) in the low half
-    let sum =
-        |j: usize, k: usize, sign: f32| -> f32 { (0..32).filter(|i| i % 4 == j).map(|i| sign * x[2 * i + k]).sum() };
+    // __half2 / __nv_bfloat162: .x (the first argument of __floats2half2_rn) in the low half;
+    // each sum starts from +0.0 as the buffer does
+    let sum = |slots: usize, j: usize, k: usize, sign: f32| -> f32 {
+        (0..64).filter(|i| i % slots == j).fold(0.0, |a, i| a + sign * x[2 * i + k])
+    };
     let h16 = |v: f32| half::f16::from_f32(v).to_bits() as u64;
     let b16 = |v: f32| half::bf16::from_f32(v).to_bits() as u64;
-    let want_h: Vec<u64> = (0..4).map(|j| h16(sum(j, 0, 1.0)) | h16(sum(j, 1, 1.0)) << 16).collect();
-    let want_b: Vec<u64> = (0..4).map(|j| b16(sum(j, 0, 1.0)) | b16(sum(j, 1, -1.0)) << 16).collect();
-    let want_s: Vec<u64> = (0..4).map(|j| h16(sum(j, 1, 1.0)) | h16(sum(j, 0, 1.0)) << 16).collect();
+    let want_h: Vec<u64> = (0..16).map(|j| h16(sum(16, j, 0, 1.0)) | h16(sum(16, j, 1, 1.0)) << 16).collect();
+    let want_b: Vec<u64> = (0..16).map(|j| b16(sum(16, j, 0, 1.0)) | b16(sum(16, j, 1, -1.0)) << 16).collect();
+    let want_s: Vec<u64> = (0..4).map(|j| h16(sum(4, j, 1, 1.0)) | h16(sum(4, j, 0, 1.0)) << 16).collect();
     assert_eq!(r.bits("h").unwrap(), want_h, "global atomicAdd(__half2*)");
     assert_eq!(r.bits("b").unwrap(), want_b, "global atomicAdd(__nv_bfloat162*)");
     assert_eq!(r.bits("hs").unwrap(), want_s, "shared atomicAdd(__half2*)");

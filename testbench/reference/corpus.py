@@ -128,8 +128,18 @@ class Launch:
                 params.append(p)
             else:
                 (ty, v), = p.items()
-                params.append(f"{{{ty}: {v}}}")
-        lines.append(f"params: [{', '.join(params)}]")
+                if ty == "tensor_map":
+                    self.get(v["global"])
+                    fields = ", ".join(f"{k}: {flow(x) if isinstance(x, list) else x}" for k, x in v.items())
+                    params.append(f"{{tensor_map: {{{fields}}}}}")
+                else:
+                    params.append(f"{{{ty}: {v}}}")
+        if any(isinstance(p, dict) and "tensor_map" in p for p in self.params):
+            # one parameter per line: a by-value tensor map is long
+            lines.append("params:")
+            lines.extend(f"  - {p}" for p in params)
+        else:
+            lines.append(f"params: [{', '.join(params)}]")
         return "\n".join(lines) + "\n"
 
 
@@ -165,6 +175,33 @@ def tensor_map(global_base, elem_bytes, tensor_size, box_size, stride_bytes, oob
     raw += bytes(128 - len(raw))
     assert len(raw) == 128
     return list(raw)
+
+
+def tensor_map_param(global_, **fields):
+    """A by-value tensor-map parameter (a `const __grid_constant__ CUtensorMap`) written with
+    cuTensorMapEncodeTiled's fields, the launch-file form of README.md: `global_` is the buffer
+    holding the tensor, `fields` are data_type, rank, dims, strides (bytes), box, swizzle, ..."""
+    return {"tensor_map": {"global": global_, **fields}}
+
+
+def box_elements(dims, box, start):
+    """The elements of the TMA box `box` at `start` of a dense tensor of `dims` (dim 0 innermost),
+    in the order a tile-mode load writes them to shared memory (dim 0 fastest; tiled mode, PTX ISA §5.5.3):
+    (linear index into the tensor, or None outside it)."""
+    n = 1
+    for b in box:
+        n *= b
+    out = []
+    for i in range(n):
+        rest, at, stride, inside = i, 0, 1, True
+        for d in range(len(dims)):
+            x = start[d] + rest % box[d]
+            rest //= box[d]
+            inside = inside and 0 <= x < dims[d]
+            at += x * stride
+            stride *= dims[d]
+        out.append(at if inside else None)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -84,7 +84,12 @@ impl Block {
 
     pub fn describe(&self) -> String {
         match self {
-            Block::Plain(b) => format!("plain ld/st, neighbour +{}", b.neighbour),
+            Block::Plain(b) => format!(
+                "plain ld/st, neighbour +{}{}{}",
+                b.neighbour,
+                if b.by_value.is_some() { ", struct by value" } else { "" },
+                if b.ordinary { ", carry chain / sad / bmsk" } else { "" }
+            ),
             Block::BarRed(b) => format!("bar.red.{} on barrier {}", b.op.name(), b.id),
             Block::BarSubset(b) => format!("bar.sync {} by warps {:#x}", b.id, b.warps),
             Block::BarProdCons(b) => format!(
@@ -121,7 +126,7 @@ impl Block {
             Block::MbarPhases(_) => 8 + threads * 8,
             Block::MbarPipeline(b) => b.stages * b.chunk_bytes + b.stages * 16,
             Block::CpAsync(b) => b.region * threads + 8,
-            Block::Atomics(_) => ATOM_SHARED_BYTES,
+            Block::Atomics(b) => b.shared_area(),
             Block::Tensor(b) => b.loads.len() as u32 * b.box_bytes_padded() + 8,
             _ => 0,
         }
@@ -146,6 +151,14 @@ impl Block {
     pub fn smaller(&self) -> Vec<Block> {
         let mut out = vec![];
         match self {
+            Block::Plain(b) => {
+                if b.by_value.is_some() {
+                    out.push(Block::Plain(Plain { by_value: None, ..b.clone() }));
+                }
+                if b.ordinary {
+                    out.push(Block::Plain(Plain { ordinary: false, ..b.clone() }));
+                }
+            }
             Block::BarProdCons(b) if b.rounds > 1 => {
                 out.push(Block::BarProdCons(BarProdCons { rounds: b.rounds - 1, ..b.clone() }))
             }
@@ -272,12 +285,20 @@ fn init_mbarriers(e: &mut Emit, base: &str, inits: &[(u32, u32)]) {
 
 // ------------------------------------------------------------------------------------------
 /// Plain ld/st: every thread stores to shared, meets the CTA, reads a neighbour's word; and a
-/// vector load from global.
+/// vector load from global; optionally the fields of a by-value struct parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plain {
     pub neighbour: u32,
     pub mul: u32,
     pub vec4: bool,
+    /// A by-value struct parameter `{u32 a; u16 b; const u32* input; float d;}` (24 bytes,
+    /// `.param .align 8 .b8 p[24]`, the launch file's `{fields: [..]}`), read with ld.param and
+    /// through its generic address (mov + cvta.param, PTX ISA §5.1.6.1), the pointer field
+    /// dereferenced: (a, b, d * 4).
+    pub by_value: Option<(u32, u16, u32)>,
+    /// Ordinary PTX that open test suites use, on the thread value: a carry chain (`add.cc` /
+    /// `addc`, PTX ISA §9.7.2.1, §9.7.2.2), `sad` (§9.7.1.7) and `bmsk` (§9.7.1.22), observed.
+    pub ordinary: bool,
 }
 
 impl Plain {
@@ -285,7 +306,21 @@ impl Plain {
         if lim.shared_free < lim.warps * 32 * 4 {
             return None;
         }
-        Some(Plain { neighbour: rng.range(1, lim.warps * 32 - 1).max(1), mul: rng.u32() | 1, vec4: rng.chance(50) })
+        let mut p = Plain {
+            neighbour: rng.range(1, lim.warps * 32 - 1).max(1),
+            mul: rng.u32() | 1,
+            vec4: rng.chance(50),
+            by_value: None,
+            ordinary: false,
+        };
+        // from a copy of the stream: every seed's program is otherwise what it was before
+        let mut side = rng.clone();
+        side.next_u64();
+        if side.chance(40) {
+            p.by_value = Some((side.u32(), side.range(0, 65535) as u16, side.range(0, 400)));
+        }
+        p.ordinary = side.chance(40);
+        Some(p)
     }
     fn emit(&self, e: &mut Emit) {
         let t = e.threads;
@@ -323,6 +358,46 @@ impl Plain {
             e.line(format!("sub.u32 {a0}, {a0}, {a1};"));
         }
         e.observe(&a0);
+        if let Some((a, b, d4)) = self.by_value {
+            self.emit_by_value(e, a, b, d4);
+        }
+        if self.ordinary {
+            // the 64-bit sum (ctaid : v) + (tid : mul) in 32-bit halves through the carry
+            // chain, |v - tid| + hi, and a mask of 7 bits from bit `lane` (clamped at 32)
+            let (lo, hi, sad, m) = (e.r(), e.r(), e.r(), e.r());
+            e.line(format!("add.cc.u32 {lo}, {v}, {};", self.mul));
+            e.line(format!("addc.u32 {hi}, %r2, %r1;"));
+            e.line(format!("sad.u32 {sad}, {v}, %r1, {hi};"));
+            e.line(format!("bmsk.clamp.b32 {m}, %r3, 7;"));
+            e.line(format!("xor.b32 {lo}, {lo}, {sad};"));
+            e.line(format!("xor.b32 {lo}, {lo}, {m};"));
+            e.observe(&lo);
+        }
+    }
+
+    /// Reads the by-value struct: `a` and `b` with ld.param, the pointer and `d` through the
+    /// parameter's generic address; observes a ^ b ^ bits(d) and input[tid % 64] loaded
+    /// through the pointer field.
+    fn emit_by_value(&self, e: &mut Emit, a: u32, b: u16, d4: u32) {
+        let value = format!("{{fields: [{{u32: {a}}}, {{u16: {b}}}, input, {{f32: {}}}]}}", d4 as f32 / 4.0);
+        let p = e.by_value_param("s", 8, 24, value);
+        let (ra, rb, rd) = (e.r(), e.r(), e.r());
+        e.line(format!("ld.param.u32 {ra}, [{p}];"));
+        e.line(format!("ld.param.u16 {rb}, [{p}+4];"));
+        let (g, ptr) = (e.rd(), e.rd());
+        e.line(format!("mov.b64 {g}, {p};"));
+        e.line(format!("cvta.param.u64 {g}, {g};"));
+        e.line(format!("ld.u64 {ptr}, [{g}+8];"));
+        e.line(format!("ld.u32 {rd}, [{g}+16];"));
+        e.line(format!("xor.b32 {ra}, {ra}, {rb};"));
+        e.line(format!("xor.b32 {ra}, {ra}, {rd};"));
+        e.observe(&ra);
+        let (w, off) = (e.r(), e.rd());
+        e.line(format!("and.b32 {w}, %r1, 63;"));
+        e.line(format!("mul.wide.u32 {off}, {w}, 4;"));
+        e.line(format!("add.s64 {ptr}, {ptr}, {off};"));
+        e.line(format!("ld.global.u32 {w}, [{ptr}];"));
+        e.observe(&w);
     }
 }
 
@@ -825,14 +900,20 @@ impl CpAsync {
 }
 
 // ------------------------------------------------------------------------------------------
-/// Shared atomics area: 8 u32 words [0,32), 4 f32 words [32,48), 4 u64 words [48,80).
+/// Shared atomics area: 8 u32 words [0,32), 4 f32 words [32,48), 4 u64 words [48,80); a block
+/// with packed half-precision ops adds [`HALF2_SHARED_BYTES`]: 2 f16x2 words [80,88) and 2
+/// bf16x2 words [88,96).
 const ATOM_SHARED_BYTES: u32 = 80;
+const HALF2_SHARED_BYTES: u32 = 16;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AtomClass {
     Int32,
     Float32,
     Int64,
+    /// f16x2 / bf16x2 add (`.noftz`), the operand packed by `cvt.rn.{f16x2,bf16x2}.f32` from two
+    /// small integers (PTX ISA §9.7.9.21, §9.7.13.5); needs `features.float_atomics`.
+    Half2,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -904,7 +985,8 @@ impl Atomics {
                     let (op, tys) = rng.pick(INT64_OPS);
                     (op, rng.pick(tys))
                 }
-                AtomClass::Float32 => ("add", "f32"),
+                // (Half2 ops are drawn from the side stream below, never here)
+                AtomClass::Float32 | AtomClass::Half2 => ("add", "f32"),
             };
             let red_ok = op != "cas" && op != "exch";
             let max_words = match class {
@@ -928,11 +1010,41 @@ impl Atomics {
         for w in init.iter_mut() {
             *w = rng.range(0, 20);
         }
+        // Packed half-precision adds come from a copy of the stream: the main stream, and so
+        // every seed's other ops and blocks, stays what it was before they existed.
+        let mut side = rng.clone();
+        side.next_u64();
+        if lim.config.features.float_atomics
+            && lim.shared_free >= ATOM_SHARED_BYTES + HALF2_SHARED_BYTES
+            && side.chance(40)
+        {
+            for _ in 0..side.range(1, 2) {
+                ops.push(AtomOp {
+                    global: side.chance(50),
+                    class: AtomClass::Half2,
+                    op: "add",
+                    ty: side.pick(&["f16x2", "bf16x2"]),
+                    returns: side.chance(60),
+                    spread_div: side.pick(&[1, 1, 3, 32]),
+                    words_used: side.range(1, 2),
+                    mul: side.range(0, 1000),
+                    add: side.range(0, 50),
+                    every: side.pick(&[1, 1, 2, 7]),
+                });
+            }
+        }
         Some(Atomics { ops, init })
     }
 
+    /// Shared bytes of the block's atomics area.
+    fn shared_area(&self) -> u32 {
+        let half2 = self.ops.iter().any(|o| o.class == AtomClass::Half2);
+        ATOM_SHARED_BYTES + if half2 { HALF2_SHARED_BYTES } else { 0 }
+    }
+
     fn emit(&self, e: &mut Emit) {
-        let sa = e.shared("atoms", ATOM_SHARED_BYTES, 8);
+        let area = self.shared_area();
+        let sa = e.shared("atoms", area, 8);
         let base = e.r();
         e.line(format!("mov.u32 {base}, {sa};"));
         // thread 0 initialises the shared words (the float and 64-bit words to zero)
@@ -943,7 +1055,7 @@ impl Atomics {
         for (i, v) in self.init.iter().enumerate() {
             e.line(format!("st.shared.u32 [{base}+{}], {v};", i * 4));
         }
-        for i in 8..ATOM_SHARED_BYTES / 4 {
+        for i in 8..area / 4 {
             e.line(format!("st.shared.u32 [{base}+{}], 0;", i * 4));
         }
         e.place(&skip);
@@ -961,6 +1073,11 @@ impl Atomics {
                 AtomClass::Int32 => (0u32, 4u32),
                 AtomClass::Float32 => (if op.global { 64 } else { 32 }, 4),
                 AtomClass::Int64 => (if op.global { 128 } else { 48 }, 8),
+                // gatom words 24..26 (f16x2), 28..30 (bf16x2); shared words 20..22, 22..24
+                AtomClass::Half2 => {
+                    let bf = (op.ty == "bf16x2") as u32;
+                    (if op.global { 96 + 16 * bf } else { 80 + 8 * bf }, 4)
+                }
             };
             let byte = e.r();
             e.line(format!("mul.lo.u32 {byte}, {w}, {width};"));
@@ -1021,6 +1138,25 @@ impl Atomics {
                         e.line(format!("{instr}.{space}.add.f32 [{addr}], {fv};"));
                     }
                 }
+                AtomClass::Half2 => {
+                    // two signed values in -32..31 from bits 5:0 and 11:6 of the thread value;
+                    // cvt's first source becomes the upper half
+                    let (hi, lo) = (e.f(), e.f());
+                    for (k, f) in [(0, &hi), (6, &lo)] {
+                        let t = e.r();
+                        e.line(format!("shr.u32 {t}, {v32}, {k};"));
+                        e.line(format!("and.b32 {t}, {t}, 63;"));
+                        e.line(format!("sub.s32 {t}, {t}, 32;"));
+                        e.line(format!("cvt.rn.f32.s32 {f}, {t};"));
+                    }
+                    let packed = e.r();
+                    e.line(format!("cvt.rn.{}.f32 {packed}, {hi}, {lo};", op.ty));
+                    if op.returns {
+                        e.line(format!("atom.{space}.add.noftz.{} {obs}, [{addr}], {packed};", op.ty));
+                    } else {
+                        e.line(format!("red.{space}.add.noftz.{} [{addr}], {packed};", op.ty));
+                    }
+                }
                 AtomClass::Int64 => {
                     let v64 = e.rd();
                     e.line(format!("mul.wide.u32 {v64}, {v32}, 2654435761;"));
@@ -1063,12 +1199,12 @@ impl Atomics {
             }
         }
         e.line("bar.sync 0;");
-        // every thread observes one shared word (tid % 20)
+        // every thread observes one shared word (tid % 20, or % 24 with the half2 words)
         e.reset_regs();
         let w = e.r();
         e.line(format!("mov.u32 {w}, {sa};"));
         let i = e.r();
-        e.line(format!("rem.u32 {i}, %r1, {};", ATOM_SHARED_BYTES / 4));
+        e.line(format!("rem.u32 {i}, %r1, {};", area / 4));
         e.line(format!("mad.lo.u32 {w}, {i}, 4, {w};"));
         let x = e.r();
         e.line(format!("ld.shared.u32 {x}, [{w}];"));

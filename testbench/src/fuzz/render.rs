@@ -16,7 +16,8 @@ use super::Program;
 /// Words of the read-only `input` buffer (random data: copy sources, vector loads).
 pub const INPUT_WORDS: u32 = 2048;
 pub const INPUT_BYTES: u32 = INPUT_WORDS * 4;
-/// Words of the `gatom` buffer: [0,16) 32-bit integer words, [16,24) f32 words, [32,64) 8 u64 words.
+/// Words of the `gatom` buffer: [0,16) 32-bit integer words, [16,24) f32 words, [24,26) f16x2 and
+/// [28,30) bf16x2 words, [32,64) 8 u64 words.
 pub const GATOM_WORDS: u32 = 64;
 /// Where the launch places buffers (memory::GLOBAL_BASE, each buffer 256-byte aligned).
 const GLOBAL_BASE: u64 = smsync_sim::memory::GLOBAL_BASE;
@@ -171,8 +172,15 @@ impl Emit {
     /// `const __grid_constant__ CUtensorMap`), built by the launch file from `fields`
     /// (cuTensorMapEncodeTiled's, see sim::exec::tmap); returns the parameter's name.
     pub fn tensor_map_param(&mut self, what: &str, fields: String) -> String {
+        self.by_value_param(what, 64, 128, format!("{{tensor_map: {fields}}}"))
+    }
+
+    /// Add a by-value aggregate kernel parameter (`.param .align ALIGN .b8 NAME[BYTES]`, a C
+    /// struct passed by value) whose launch-file value is `value` (`{fields: [..]}`,
+    /// `{bytes: [..]}` or `{tensor_map: {..}}`); returns the parameter's name.
+    pub fn by_value_param(&mut self, what: &str, align: u32, bytes: u32, value: String) -> String {
         let param = format!("p_b{}_{what}", self.block);
-        self.params.push((format!(".param .align 64 .b8 {param}[128]"), format!("{{tensor_map: {fields}}}")));
+        self.params.push((format!(".param .align {align} .b8 {param}[{bytes}]"), value));
         param
     }
 }

@@ -16,6 +16,8 @@ import nvidia.cuda_runtime
 HERE = os.path.dirname(os.path.abspath(__file__))
 NVRTC = os.path.join(list(nvidia.cuda_nvrtc.__path__)[0], "lib", "libnvrtc.so.12")
 INCLUDES = [
+    # the project's shared kernel headers (tma.cuh: CUtensorMap, wait_parity, ...)
+    os.path.join(HERE, "..", "..", "..", "..", "testbench", "cuda", "include"),
     os.path.join(list(nvidia.cuda_runtime.__path__)[0], "include"),
     os.path.join(list(nvidia.cuda_cccl.__path__)[0], "include"),
 ]
@@ -91,15 +93,7 @@ extern "C" __global__ void pipeline(const int4* in, int4* out) {
 }
 """,
     "tma_bulk": r"""
-#include <cuda/ptx>
-namespace ptx = cuda::ptx;
-__device__ __forceinline__ void wait_parity(unsigned long long* bar, unsigned parity) {
-    unsigned addr = (unsigned)__cvta_generic_to_shared(bar);
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@!P1 bra WAIT;\n}" :: "r"(addr), "r"(parity) : "memory");
-}
+#include "tma.cuh"
 extern "C" __global__ void tma_bulk(const int4* in, int4* out, int* counter) {
     __shared__ alignas(16) int4 s[64];
     __shared__ alignas(8) unsigned long long bar;

@@ -1,34 +1,23 @@
-// NVRTC 12.9 input of tma_gemm_ws.ptx (golden model only: the RTL copy engine has no swizzle yet,
-// issue 16/18; run by sim/tests/exec_nvrtc_tma.rs).
-// Regenerate: python3 scripts/nvrtc.py sim/tests/data/ptx/tma_gemm_ws.cu -o sim/tests/data/ptx/tma_gemm_ws.ptx
-// (checked with ptxas -arch=sm_90: python3 scripts/ptxas-check.py sim/tests/data/ptx/tma_gemm_ws.ptx).
+// NVRTC 12.9 input of testbench/ptx/tma_gemm_ws.ptx (cosim corpus; sim/tests/exec_nvrtc_tma.rs also
+// runs it on the golden model with a larger grid).
+// Regenerate: scripts/regen-corpus.sh (the launch and expected buffers: testbench/reference/tma_gemm_ws.py)
+// (checked with ptxas -arch=sm_90: python3 scripts/ptxas-check.py testbench/ptx/tma_gemm_ws.ptx).
 // A warp-specialised producer/consumer GEMM tile loop in the CUTLASS style, with plain FMA instead
 // of tensor cores: C (M x N) = A (M x K, K innermost) * B^T (B is N x K, K innermost). Warp 0 is
-// the producer: one lane fills a ring of STAGES shared-memory stages with TMA loads (128B
-// swizzle) and signals each stage's `full` mbarrier through complete-tx; the consumer warps wait
-// on `full`, accumulate, and release the stage through its `empty` mbarrier (one arrive per
-// consumer warp). Each block computes one BM x BN tile of C.
-typedef struct CUtensorMap_st {
-    alignas(64) unsigned long long opaque[16];
-} CUtensorMap;
-#include <cuda/ptx>
-namespace ptx = cuda::ptx;
+// the producer: one lane fills a ring of STAGES shared-memory stages with 2D TMA loads (128B
+// swizzle, PTX ISA §5.5.7) and signals each stage's `full` mbarrier through complete-tx; the
+// consumer warps wait on `full` (parity), accumulate, and release the stage through its `empty`
+// mbarrier (one arrive per consumer warp); the producer waits on `empty` before it refills a
+// stage. Each block computes one BM x BN tile of C: c[(m0 + row) * n + n0 + col].
+#include "tma.cuh"  // CUtensorMap, wait_parity, swz128
 
 constexpr int BM = 16, BN = 16, BK = 32, STAGES = 2, CONSUMERS = 2;
 
-__device__ __forceinline__ void wait_parity(unsigned long long* bar, unsigned parity) {
-    unsigned addr = (unsigned)__cvta_generic_to_shared(bar);
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@!P1 bra WAIT;\n}" :: "r"(addr), "r"(parity) : "memory");
-}
-
-// Element (row, k) of a 128B-swizzled tile with 128-byte rows (BK floats).
-__device__ __forceinline__ float at(const float* tile, int row, int k) {
-    unsigned o = row * 128u + k * 4u;
-    o ^= ((o >> 7) & 7u) << 4;
-    return *reinterpret_cast<const float*>(reinterpret_cast<const char*>(tile) + o);
+// Elements k .. k+3 (k a multiple of 4) of row `row` of a 128B-swizzled tile with 128-byte rows
+// (BK floats): the swizzle permutes whole 16-byte chunks, so the four stay together (one
+// ld.shared.v4).
+__device__ __forceinline__ float4 at4(const float* tile, int row, int k) {
+    return *reinterpret_cast<const float4*>(reinterpret_cast<const char*>(tile) + swz128(row * 128u + k * 4u));
 }
 
 extern "C" __global__ void gemm_ws(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
@@ -63,21 +52,24 @@ extern "C" __global__ void gemm_ws(const __grid_constant__ CUtensorMap a_map, co
         }
         return;
     }
-    // consumers: thread t of the 64 computes 4 outputs of the 16 x 16 tile
-    const int t = threadIdx.x - 32;
+    // consumers: thread t of the 64 computes outputs (row, col0 .. col0 + 3) of the 16 x 16 tile
+    const int t = threadIdx.x - 32, row = t * 4 / BN, col0 = t * 4 % BN;
     float acc[4] = {0.f, 0.f, 0.f, 0.f};
     for (int kt = 0; kt < k_tiles; ++kt) {
         const int s = kt % STAGES;
         wait_parity(&full[s], (kt / STAGES) & 1);
-        for (int j = 0; j < 4; ++j) {
-            const int e = t * 4 + j, row = e / BN, col = e % BN;
-            for (int k = 0; k < BK; ++k) acc[j] = fmaf(at(sa[s], row, k), at(sb[s], col, k), acc[j]);
+        for (int k = 0; k < BK; k += 4) {
+            const float4 a = at4(sa[s], row, k);
+            for (int j = 0; j < 4; ++j) {
+                const float4 b = at4(sb[s], col0 + j, k);
+                acc[j] = fmaf(a.x, b.x, acc[j]);
+                acc[j] = fmaf(a.y, b.y, acc[j]);
+                acc[j] = fmaf(a.z, b.z, acc[j]);
+                acc[j] = fmaf(a.w, b.w, acc[j]);
+            }
         }
         __syncwarp();
         if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
     }
-    for (int j = 0; j < 4; ++j) {
-        const int e = t * 4 + j;
-        c[(m0 + e / BN) * n + n0 + e % BN] = acc[j];
-    }
+    for (int j = 0; j < 4; ++j) c[(m0 + row) * n + n0 + col0 + j] = acc[j];
 }
