@@ -34,6 +34,10 @@ pub struct Args {
     /// `cosim-<kernel>.vcd` in the current directory).
     #[arg(long, value_name = "DIR")]
     pub rtl: Option<PathBuf>,
+    /// Compile the Verilated model's C++ at -O0: an edited top builds sooner and simulates
+    /// slower (its own cache entry); for a kernel or two on RTL you edit often.
+    #[arg(long)]
+    pub fast_build: bool,
     /// On a divergence, write the RTL top's ports over the last --vcd-cycles cycles here.
     #[arg(long)]
     pub vcd: Option<std::path::PathBuf>,
@@ -76,6 +80,7 @@ pub fn main(a: Args) -> Result<(), String> {
         vcd_cycles: a.vcd_cycles,
         max_steps: a.max_steps,
         backend,
+        fast_build: a.fast_build,
         rtl_dir,
     };
     let report = run_cosim(&module, &launch, &config, &opts).map_err(|f| f.to_string())?;

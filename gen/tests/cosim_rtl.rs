@@ -158,7 +158,8 @@ fn one_changed_operator_stops_at_the_first_divergence_with_a_vcd() {
     std::fs::write(&top, verilog.replace(&line, &mutated)).unwrap();
 
     let t = Instant::now();
-    let o = cosim_rtl("bar_red", &dir, &[], &dir);
+    // --fast-build: the mutant's own Verilator build is this test's cost, most of it C++ compile.
+    let o = cosim_rtl("bar_red", &dir, &["--fast-build"], &dir);
     eprintln!("{}\n(cosim of the mutant, with its Verilator build: {:.1} s)", text(&o), t.elapsed().as_secs_f64());
     let stderr = String::from_utf8_lossy(&o.stderr).to_string();
     assert!(!o.status.success(), "a changed operator passed the cosim: {}", text(&o));

@@ -247,6 +247,17 @@ pub fn build_options() -> BuildOptions {
     })
 }
 
+/// [`build_options`] with the C++ compiled at `-O0` (Verilator's `OPT_FAST` / `OPT_SLOW` /
+/// `OPT_GLOBAL` and the shim's flags): the top's build is dominated by the C++ compile, so an
+/// edited top that runs a kernel or two builds sooner, and simulates slower
+/// (`smsync cosim --fast-build`). A different cache entry from the optimized model.
+pub fn fast_build_options() -> BuildOptions {
+    let mut opts = build_options();
+    opts.extra_args
+        .extend(["-CFLAGS", "-O0", "-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"].map(String::from));
+    opts
+}
+
 /// How [`RtlSyncUnit`] drives the top.
 #[derive(Clone, Debug, Default)]
 pub struct RtlOptions {

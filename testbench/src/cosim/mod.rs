@@ -51,6 +51,8 @@ pub struct CosimOptions {
     pub max_steps: u64,
     /// Which RTL: the Verilated top (default), or a board top-level behind the UART bridge.
     pub backend: BackendKind,
+    /// Build the Verilated top with the C++ compiled at -O0: a sooner build, a slower run.
+    pub fast_build: bool,
     /// The Verilated top from a directory of Verilog ([`crate::rtl_dir::RtlDir`], checked against
     /// its manifest) instead of the Verilog generated for the config.
     pub rtl_dir: Option<std::sync::Arc<crate::rtl_dir::RtlDir>>,
@@ -68,6 +70,7 @@ impl Default for CosimOptions {
             vcd_cycles: 2000,
             max_steps: 20_000_000,
             backend: BackendKind::Verilator,
+            fast_build: false,
             rtl_dir: None,
         }
     }
@@ -142,6 +145,7 @@ pub fn run_cosim_bounded(
         gm_latency: opts.gm_latency,
         fault_inject: opts.fault_inject,
         backend: opts.backend.clone(),
+        fast_build: opts.fast_build,
         rtl_dir: opts.rtl_dir.clone(),
     };
     let mut backend = rtl::checkout(config, &setup).map_err(|message| CosimFailure {

@@ -52,6 +52,8 @@ pub struct RtlSetup {
     /// TEST ONLY: drive the top's `fault_inject` pin (corrupts warp-network results).
     pub fault_inject: bool,
     pub backend: BackendKind,
+    /// Build the Verilated top with the C++ at -O0 (`rtl_unit::fast_build_options`).
+    pub fast_build: bool,
     /// The RTL directory of `--rtl DIR` (Verilator backend only); `None` = generated from the config.
     pub rtl_dir: Option<std::sync::Arc<crate::rtl_dir::RtlDir>>,
 }
@@ -116,7 +118,7 @@ pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String>
                 let options = RtlOptions {
                     gm_latency: setup.gm_latency,
                     fault_inject: setup.fault_inject,
-                    build: None,
+                    build: setup.fast_build.then(crate::rtl_unit::fast_build_options),
                     rtl_dir: setup.rtl_dir.clone(),
                 };
                 Rtl::Direct(RtlSyncUnit::new(config, &options)?)
