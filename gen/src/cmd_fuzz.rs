@@ -1,15 +1,17 @@
-//! `smsync fuzz --seed S --count N [--config FILE] [--backend golden|cosim] [--out DIR]`:
+//! `smsync fuzz --seed S --count N [--config FILE] [--backend golden|cosim [--rtl DIR]] [--out DIR]`:
 //! generate N random legal PTX programs (seeds S, S+1, ...), have ptxas accept each one (in
 //! batches), run them, and shrink and save every failure (PTX + launch + report) under --out.
 //!
 //! A program ptxas rejects is a generator bug: it is reported with its seed and never run.
 //! On the golden backend any run error (UB, deadlock, step limit) is a failure, since the
 //! programs are legal by construction; on the cosim backend (`smsync_testbench::cosim`), any
-//! divergence between the golden model and the Verilated RTL is one too.
+//! divergence between the golden model and the Verilated RTL is one too. `--rtl DIR` runs the
+//! `sync_unit` top of a directory of Verilog instead of the generated one (as `smsync cosim
+//! --rtl`); a failure's directory then also holds the VCD of its shrunk program's divergence.
 
 use smsync_progress::Progress;
 use smsync_sim::config::Config;
-use smsync_testbench::fuzz::{ptxas, run, run::Schedule, shrink, Program};
+use smsync_testbench::fuzz::{ptxas, run, run::CosimTarget, run::Schedule, shrink, Program};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -34,6 +36,10 @@ pub struct Args {
     pub config: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Backend::Golden)]
     pub backend: Backend,
+    /// With --backend cosim: the `sync_unit` top of this directory of Verilog (checked against
+    /// DIR/manifest.yaml, whose config is used) instead of the Verilog generated for the config.
+    #[arg(long, value_name = "DIR")]
+    pub rtl: Option<PathBuf>,
     /// Where failing programs are saved.
     #[arg(long, default_value = "fuzz/failures")]
     pub out: PathBuf,
@@ -63,21 +69,22 @@ pub struct Args {
 }
 
 pub fn main(a: Args) -> Result<(), String> {
-    let config = match &a.config {
-        Some(p) => Config::from_file(p).map_err(|e| e.to_string())?,
-        None => Config::default(),
-    };
+    if a.rtl.is_some() && a.backend != Backend::Cosim {
+        return Err("--rtl DIR needs --backend cosim (the golden backend runs no RTL)".into());
+    }
+    let (config, rtl_dir) = crate::cmd_cosim::config_and_rtl(a.config.as_deref(), a.rtl.as_deref())?;
+    let target = CosimTarget { rtl_dir, vcd: None };
     let ptxas_path = ptxas::find_ptxas()?;
     let schedule = if a.interleave { Schedule::Seeded } else { Schedule::Deterministic };
     let backend = a.backend;
     let run_one = |p: &Program| match backend {
         Backend::Golden => run::run_golden(p, &config, schedule),
-        Backend::Cosim => run::run_cosim(p, &config),
+        Backend::Cosim => run::run_cosim_on(p, &config, &target).map(|r| r.result),
     };
     // The first run of each program, with its RTL cycles when under cosim.
     let run_first = |p: &Program| match backend {
         Backend::Golden => run::run_golden(p, &config, schedule).map(|r| (r, None)),
-        Backend::Cosim => run::run_cosim_report(p, &config).map(|r| (r.result, Some(r.cycles))),
+        Backend::Cosim => run::run_cosim_on(p, &config, &target).map(|r| (r.result, Some(r.cycles))),
     };
     if backend == Backend::Cosim && !a.keep_rtl_bugs {
         for (feature, why, repro) in run::RTL_EXCLUSIONS {
@@ -170,6 +177,9 @@ pub fn main(a: Args) -> Result<(), String> {
                         program.seed,
                         dir.display()
                     ));
+                    if target.rtl_dir.is_some() {
+                        progress.println(&divergence_vcd(&small, &config, &target, &dir));
+                    }
                 }
             }
             progress.inc(1);
@@ -206,4 +216,21 @@ fn save(out: &Path, program: &Program, report: &str) -> Result<PathBuf, String> 
     write(format!("{name}.launch.yaml"), &r.launch_yaml)?;
     write("report.txt".into(), report)?;
     Ok(dir)
+}
+
+/// `--rtl`: run the shrunk failing `program` once more with the port history on, so its directory
+/// `dir` also holds the VCD of the divergence (`divergence.vcd`); the line to print.
+fn divergence_vcd(program: &Program, config: &Config, target: &CosimTarget, dir: &Path) -> String {
+    let vcd = dir.join("divergence.vcd");
+    let _ = std::fs::remove_file(&vcd); // a VCD left by an earlier campaign is not this run's
+    let with_vcd = CosimTarget { vcd: Some(vcd.clone()), ..target.clone() };
+    match run::run_cosim_on(program, config, &with_vcd) {
+        Err(_) if vcd.is_file() => format!("  VCD of the divergence: {}", vcd.display()),
+        Err(e) => format!("  no VCD: the shrunk program failed without a divergence report ({})", first_line(&e)),
+        Ok(_) => "  no VCD: the shrunk program passed when run again".into(),
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
 }

@@ -9,9 +9,11 @@
 //! every clock. After a request is consumed, [`RtlSyncUnit::submit`] clocks until the top's
 //! `busy` output is low (no fixed drain count).
 
+use crate::rtl_dir::{RtlDir, TOP};
+use crate::verilator::{ports_of, Port, SourceFile};
 use crate::verilator::{BuildOptions, Harness};
 use crate::waiting_lanes::WaitingLanes;
-use smsync_hdl::sync_unit::top::sync_unit_verilog;
+use smsync_hdl::sync_unit::generated_files;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::ErrorCode;
 use smsync_sim::memory::MemorySystem;
@@ -245,6 +247,17 @@ pub fn build_options() -> BuildOptions {
     })
 }
 
+/// [`build_options`] with the C++ compiled at `-O0` (Verilator's `OPT_FAST` / `OPT_SLOW` /
+/// `OPT_GLOBAL` and the shim's flags): the top's build is dominated by the C++ compile, so an
+/// edited top that runs a kernel or two builds sooner, and simulates slower
+/// (`smsync cosim --fast-build`). A different cache entry from the optimized model.
+pub fn fast_build_options() -> BuildOptions {
+    let mut opts = build_options();
+    opts.extra_args
+        .extend(["-CFLAGS", "-O0", "-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"].map(String::from));
+    opts
+}
+
 /// How [`RtlSyncUnit`] drives the top.
 #[derive(Clone, Debug, Default)]
 pub struct RtlOptions {
@@ -256,6 +269,19 @@ pub struct RtlOptions {
     pub fault_inject: bool,
     /// Verilator build options; `None` = [`build_options`].
     pub build: Option<BuildOptions>,
+    /// The RTL: a checked directory of Verilog (`smsync cosim --rtl DIR`), or `None` for the
+    /// files `smsync gen` writes for the config.
+    pub rtl_dir: Option<std::sync::Arc<RtlDir>>,
+}
+
+/// The files `smsync gen` writes for `config` (the manifest aside) and the top's ports: the
+/// sources of the cosim's own model, so that an unedited `smsync gen` directory under `--rtl` is
+/// the same Verilator build (the same cache entry).
+pub fn generated_sources(config: &Config) -> Result<(Vec<SourceFile>, Vec<Port>), String> {
+    let files = generated_files(config).map_err(|e| e.to_string())?;
+    let top = files.iter().find(|f| f.module == TOP).ok_or_else(|| format!("smsync gen writes no `{TOP}` module"))?;
+    let ports = ports_of(&top.text, TOP).ok_or_else(|| format!("no module `{TOP}` in {} (generator bug)", top.file))?;
+    Ok((files.into_iter().map(|f| SourceFile { name: f.file, text: f.text }).collect(), ports))
 }
 
 /// The Verilated `sync_unit` top for one config.
@@ -296,11 +322,15 @@ fn word_byte(words: &[u32], i: usize) -> u8 {
 }
 
 impl RtlSyncUnit {
-    /// Generate the top's Verilog for `config`, build (or reuse) the model, reset it.
+    /// Build (or reuse) the model of the top, reset it: from `options.rtl_dir`, else from the
+    /// Verilog `smsync gen` writes for `config`.
     pub fn new(config: &Config, options: &RtlOptions) -> Result<RtlSyncUnit, String> {
-        let verilog = sync_unit_verilog(config, "sync_unit").map_err(|e| e.to_string())?;
+        let (files, ports) = match &options.rtl_dir {
+            Some(dir) => (dir.files.clone(), dir.ports.clone()),
+            None => generated_sources(config)?,
+        };
         let build = options.build.clone().unwrap_or_else(build_options);
-        let mut harness = Harness::from_verilog(&verilog, "sync_unit", &build)?;
+        let mut harness = Harness::from_files(&files, TOP, &ports, &build)?;
         let ports = Ports::resolve(&harness)?;
         harness.set_bit("req_valid", false);
         harness.set_bit("launch", false);

@@ -51,6 +51,11 @@ pub struct CosimOptions {
     pub max_steps: u64,
     /// Which RTL: the Verilated top (default), or a board top-level behind the UART bridge.
     pub backend: BackendKind,
+    /// Build the Verilated top with the C++ compiled at -O0: a sooner build, a slower run.
+    pub fast_build: bool,
+    /// The Verilated top from a directory of Verilog ([`crate::rtl_dir::RtlDir`], checked against
+    /// its manifest) instead of the Verilog generated for the config.
+    pub rtl_dir: Option<std::sync::Arc<crate::rtl_dir::RtlDir>>,
 }
 
 /// RTL cycle limit of [`run_cosim`] (see [`run_cosim_bounded`]).
@@ -65,6 +70,8 @@ impl Default for CosimOptions {
             vcd_cycles: 2000,
             max_steps: 20_000_000,
             backend: BackendKind::Verilator,
+            fast_build: false,
+            rtl_dir: None,
         }
     }
 }
@@ -134,8 +141,13 @@ pub fn run_cosim_bounded(
     max_cycles: u64,
 ) -> Result<CosimReport, CosimFailure> {
     let setup_start = Instant::now();
-    let setup =
-        RtlSetup { gm_latency: opts.gm_latency, fault_inject: opts.fault_inject, backend: opts.backend.clone() };
+    let setup = RtlSetup {
+        gm_latency: opts.gm_latency,
+        fault_inject: opts.fault_inject,
+        backend: opts.backend.clone(),
+        fast_build: opts.fast_build,
+        rtl_dir: opts.rtl_dir.clone(),
+    };
     let mut backend = rtl::checkout(config, &setup).map_err(|message| CosimFailure {
         kind: FailureKind::Setup,
         message,

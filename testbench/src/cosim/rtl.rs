@@ -52,6 +52,10 @@ pub struct RtlSetup {
     /// TEST ONLY: drive the top's `fault_inject` pin (corrupts warp-network results).
     pub fault_inject: bool,
     pub backend: BackendKind,
+    /// Build the Verilated top with the C++ at -O0 (`rtl_unit::fast_build_options`).
+    pub fast_build: bool,
+    /// The RTL directory of `--rtl DIR` (Verilator backend only); `None` = generated from the config.
+    pub rtl_dir: Option<std::sync::Arc<crate::rtl_dir::RtlDir>>,
 }
 
 // One value per cosim run, never moved in a hot loop: boxing the larger backend buys nothing.
@@ -83,6 +87,19 @@ pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String>
             "fault_inject is a pin of the sync_unit top; the board tops tie it to 0 (use --backend verilator)".into()
         );
     }
+    if setup.rtl_dir.is_some() && setup.backend != BackendKind::Verilator {
+        return Err("--rtl DIR runs the `sync_unit` top of DIR under Verilator; the UART backends run a board top (use --backend verilator)".into());
+    }
+    if let Some(dir) = &setup.rtl_dir {
+        let renamed = Config { name: dir.config.name.clone(), ..config.clone() };
+        if renamed != dir.config {
+            return Err(format!(
+                "the cosim's config `{}` is not the config of {}'s manifest",
+                config.name,
+                dir.dir.display()
+            ));
+        }
+    }
     let key = format!("{}\n{setup:?}", config.to_yaml());
     let pooled = pool().lock().map_err(|_| "RTL model pool poisoned".to_string())?.get_mut(&key).and_then(Vec::pop);
     let rtl = match pooled {
@@ -98,8 +115,12 @@ pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String>
         }
         None => match &setup.backend {
             BackendKind::Verilator => {
-                let options =
-                    RtlOptions { gm_latency: setup.gm_latency, fault_inject: setup.fault_inject, build: None };
+                let options = RtlOptions {
+                    gm_latency: setup.gm_latency,
+                    fault_inject: setup.fault_inject,
+                    build: setup.fast_build.then(crate::rtl_unit::fast_build_options),
+                    rtl_dir: setup.rtl_dir.clone(),
+                };
                 Rtl::Direct(RtlSyncUnit::new(config, &options)?)
             }
             BackendKind::UartSim { cycles_per_bit } => {

@@ -112,7 +112,30 @@ pub fn run_cosim(program: &Program, config: &Config) -> Result<RunResult, String
 
 /// [`run_cosim`] with the whole cosim report (cycles, per-unit counts, wall time).
 pub fn run_cosim_report(program: &Program, config: &Config) -> Result<crate::cosim::CosimReport, String> {
+    run_cosim_on(program, config, &CosimTarget::default())
+}
+
+/// Which RTL a cosim run drives and where a divergence's VCD goes (`smsync fuzz --rtl DIR`).
+#[derive(Clone, Debug, Default)]
+pub struct CosimTarget {
+    /// A checked directory of Verilog; `None` = the Verilog generated for the config.
+    pub rtl_dir: Option<std::sync::Arc<crate::rtl_dir::RtlDir>>,
+    /// On a divergence, the top's ports over the last cycles are written here.
+    pub vcd: Option<std::path::PathBuf>,
+}
+
+/// [`run_cosim_report`] on `target`'s RTL.
+pub fn run_cosim_on(
+    program: &Program,
+    config: &Config,
+    target: &CosimTarget,
+) -> Result<crate::cosim::CosimReport, String> {
     let (module, launch) = load(program)?;
-    let opts = crate::cosim::CosimOptions { max_steps: MAX_STEPS, ..Default::default() };
+    let opts = crate::cosim::CosimOptions {
+        max_steps: MAX_STEPS,
+        rtl_dir: target.rtl_dir.clone(),
+        vcd: target.vcd.clone(),
+        ..Default::default()
+    };
     crate::cosim::run_cosim_bounded(&module, &launch, config, &opts, MAX_CYCLES).map_err(|f| f.to_string())
 }

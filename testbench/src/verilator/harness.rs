@@ -1,7 +1,7 @@
 //! [`Harness`]: the name-addressed, clocked front of a [`Model`] (see the module docs of
 //! `smsync_testbench::verilator` for the API walk-through).
 
-use super::builder::{build, BuildOptions, Built};
+use super::builder::{build, build_files, BuildOptions, Built, SourceFile};
 use super::history::PortHistory;
 use super::model::Model;
 use super::{Port, PortDir};
@@ -47,6 +47,13 @@ impl Harness {
         let ports = smsync_hdl::common::ports_of(verilog, top)
             .ok_or_else(|| format!("module `{top}` not found in the Verilog"))?;
         let built = build(verilog, top, &ports, opts)?;
+        Harness::load(built)
+    }
+
+    /// Build (or reuse) the model of module `top` of `files` (read together), load it. `ports`
+    /// are `top`'s ports (from the generator or a manifest; a wrong list fails the C++ build).
+    pub fn from_files(files: &[SourceFile], top: &str, ports: &[Port], opts: &BuildOptions) -> Result<Harness, String> {
+        let built = build_files(files, top, ports, opts)?;
         Harness::load(built)
     }
 

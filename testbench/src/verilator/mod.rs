@@ -53,7 +53,7 @@ pub mod model;
 /// `smsync lint`, this builder and the tests); re-exported here for the harness's users.
 pub use smsync_rtl_tools::{lint, toolchain};
 
-pub use builder::{build, cache_dir, BuildOptions, Built};
+pub use builder::{build, build_files, cache_dir, BuildOptions, Built, SourceFile};
 pub use harness::{Harness, RESET_CYCLES};
 pub use history::PortHistory;
 pub use lint::{rtl_tools_skipped, verilator_lint, yosys_check};
