@@ -65,6 +65,18 @@ fn cosim_rtl(name: &str, dir: &Path, extra: &[&str], cwd: &Path) -> Output {
     smsync(&args, cwd)
 }
 
+/// A fresh `smsync gen` directory for `tag`, its `sync_unit.v` path and text to edit; `None`
+/// when the RTL tools are skipped.
+fn gen_top(tag: &str) -> Option<(PathBuf, PathBuf, String)> {
+    if skipped() {
+        return None;
+    }
+    let dir = gen_dir(tag);
+    let top = dir.join("sync_unit.v");
+    let verilog = std::fs::read_to_string(&top).unwrap_or_else(|e| panic!("{}: {e}", top.display()));
+    Some((dir, top, verilog))
+}
+
 fn skipped() -> bool {
     let skip = smsync_testbench::verilator::rtl_tools_skipped();
     if skip {
@@ -140,12 +152,9 @@ fn with_line(text: &str, index: usize, line: &str) -> String {
 
 #[test]
 fn one_changed_operator_stops_at_the_first_divergence_with_a_vcd() {
-    if skipped() {
+    let Some((dir, top, verilog)) = gen_top("mutant") else {
         return;
-    }
-    let dir = gen_dir("mutant");
-    let top = dir.join("sync_unit.v");
-    let verilog = std::fs::read_to_string(&top).unwrap();
+    };
     // The barrier file's bar.red.popc accumulator (hdl/src/barrier_file.rs: n_popc = popc + req_popc).
     // rust-hdl writes one module per barrier instance, so the one operator of the Rust source
     // is on one line of each copy: all of them change, as an edit of the unit would change them.
@@ -202,12 +211,9 @@ fn rename_in_module(text: &str, module: &str, from: &str, to: &str) -> String {
 
 #[test]
 fn port_and_config_mismatches_are_named_before_any_build() {
-    if skipped() {
+    let Some((dir, top, verilog)) = gen_top("ports") else {
         return;
-    }
-    let dir = gen_dir("ports");
-    let top = dir.join("sync_unit.v");
-    let verilog = std::fs::read_to_string(&top).unwrap();
+    };
     // Narrow `req_member` (32 bits in the manifest) to 16 in its declaration.
     let (index, line) =
         find_line(&verilog, &["input", "[31:0]", " req_member;"]).expect("the top declares `req_member`");
