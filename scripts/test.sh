@@ -33,11 +33,12 @@ cargo fmt --all --check
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 export SMSYNC_TIER=$tier
+# `cargo test --workspace`, two test binaries at a time (scripts/run-tests.py says why).
 if [ "$tier" = full ]; then
-  step "cargo test (full tier, ignored tests included)"
-  cargo test --workspace -- --include-ignored
+  step "tests (full tier, ignored tests included)"
+  python3 scripts/run-tests.py -- --include-ignored
 else
-  step "cargo test (quick tier)"
-  cargo test --workspace
+  step "tests (quick tier)"
+  python3 scripts/run-tests.py
 fi
 step "done ($tier tier)"

@@ -23,6 +23,10 @@ pub struct RtlModule {
     pub module: &'static str,
     /// The unit it implements, or `None` for the top.
     pub unit: Option<Unit>,
+    /// The module of this unit's instance inside the top's Verilog: rust-hdl writes a sub-block
+    /// as a module named after its path (`sync_unit$core$<field>`), the same text as the unit's
+    /// own file under another name. `None` for the top.
+    pub instance_in_top: Option<&'static str>,
     pub generate: fn(&Config) -> Result<String, VerilogError>,
 }
 
@@ -32,32 +36,42 @@ pub fn modules(config: &Config) -> Vec<RtlModule> {
     vec![
         RtlModule {
             module: "barrier_file",
+            instance_in_top: Some("sync_unit$core$barrier"),
             unit: Some(Unit::BarrierFile),
             generate: |c| unit_verilog(BarrierFile::new(c), "barrier_file"),
         },
         RtlModule {
             module: "mbarrier_alu",
+            instance_in_top: Some("sync_unit$core$mbar"),
             unit: Some(Unit::MbarrierAlu),
             generate: |c| unit_verilog(MbarrierAlu::new(c), "mbarrier_alu"),
         },
         RtlModule {
             module: "atomic_alu",
+            instance_in_top: Some("sync_unit$core$atom"),
             unit: Some(Unit::AtomicAlu),
             generate: |c| atomic_alu_verilog(c, "atomic_alu"),
         },
         RtlModule {
             module: "warp_network",
+            instance_in_top: Some("sync_unit$core$wnet"),
             unit: Some(Unit::WarpNetwork),
             generate: |c| unit_verilog(WarpNetwork::new(c), "warp_network"),
         },
         RtlModule {
             module: "copy_engine",
+            instance_in_top: Some("sync_unit$core$copy"),
             unit: Some(Unit::CopyEngine),
             // The port width is a const generic: copy_engine_verilog picks the instance.
             generate: |c| copy_engine_verilog(c, "copy_engine"),
         },
         // The top: request decode, lane sequencer, shared RAM, response port (sync_unit/top.rs).
-        RtlModule { module: "sync_unit", unit: None, generate: |c| top::sync_unit_verilog(c, "sync_unit") },
+        RtlModule {
+            module: "sync_unit",
+            unit: None,
+            instance_in_top: None,
+            generate: |c| top::sync_unit_verilog(c, "sync_unit"),
+        },
     ]
 }
 

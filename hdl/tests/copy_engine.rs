@@ -11,7 +11,7 @@
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=10000 cargo test -p smsync-hdl --test copy_engine`.
 
 use rust_hdl::prelude::*;
-use smsync_hdl::copy_engine::{copy_engine_verilog, thread_bits, CopyEngine};
+use smsync_hdl::copy_engine::{thread_bits, CopyEngine};
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, mbarrier_word, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
 use smsync_sim::memory::{MemorySystem, GLOBAL_BASE};
@@ -19,7 +19,7 @@ use smsync_sim::units::copy_engine::{bulk_reduce_legal, CopyEngine as GoldenCopy
 use smsync_sim::units::mbarrier_alu::MbarrierAlu as GoldenMbarrierAlu;
 use smsync_sim::units::{Request, Response, TraceEvent};
 use smsync_testkit::hdl_sim::settle;
-use smsync_testkit::{assert_lint_clean, Campaign, Rng};
+use smsync_testkit::{Campaign, Rng};
 use std::collections::VecDeque;
 
 const GLOBAL_BYTES: usize = 1 << 16;
@@ -470,22 +470,8 @@ fn compare_on<const D: usize, const B: usize, const T: usize>(
     (bench, golden)
 }
 
-// ---------------------------------------------------------------- lint
-
-fn lint(config: &Config, tag: &str) {
-    let text = copy_engine_verilog(config, "copy_engine").expect("verilog");
-    assert_lint_clean(&text, "copy_engine", tag);
-}
-
-#[test]
-fn verilog_lints_clean_fpga_small() {
-    lint(&Config::fpga_small(), "fpga_small");
-}
-
-#[test]
-fn verilog_lints_clean_default() {
-    lint(&Config::hopper_like(), "default");
-}
+// Lint: gen/tests/gen_lint.rs lints every module `smsync gen` writes for every config in
+// configs/ (equal to the presets: sim/tests/configs.rs).
 
 // ---------------------------------------------------------------- directed: cp.async
 

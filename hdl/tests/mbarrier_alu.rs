@@ -5,7 +5,6 @@
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=100000 cargo test -p smsync-hdl --test mbarrier_alu`.
 
 use rust_hdl::prelude::*;
-use smsync_hdl::common::try_verilog_named;
 use smsync_hdl::mbarrier_alu::MbarrierAlu;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, mbarrier_word, state_token, ErrorCode, Op};
@@ -13,7 +12,7 @@ use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::mbarrier_alu::MbarrierAlu as GoldenMbarrierAlu;
 use smsync_sim::units::{Request, Response, TraceEvent};
 use smsync_testkit::hdl_sim::{settle, tick};
-use smsync_testkit::{assert_lint_clean, Campaign, Rng};
+use smsync_testkit::{Campaign, Rng};
 use std::collections::HashMap;
 
 /// One lane op on the ALU's request port.
@@ -195,18 +194,8 @@ fn code(e: ErrorCode) -> u8 {
     e.code()
 }
 
-// ------------------------------------------------------------------------------------------
-// Lint
-// ------------------------------------------------------------------------------------------
-
-#[test]
-fn mbarrier_alu_verilog_is_lint_clean() {
-    for config in [Config::fpga_small(), Config::hopper_like()] {
-        let mut alu = MbarrierAlu::new(&config);
-        let text = try_verilog_named(&mut alu, "mbarrier_alu").unwrap();
-        assert_lint_clean(&text, "mbarrier_alu", &format!("mbarrier_alu_{}", config.name));
-    }
-}
+// Lint: gen/tests/gen_lint.rs lints every module `smsync gen` writes for every config in
+// configs/ (equal to the presets: sim/tests/configs.rs).
 
 // ------------------------------------------------------------------------------------------
 // Directed corners (hand-computed expectations)

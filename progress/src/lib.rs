@@ -135,7 +135,7 @@ impl Progress {
             return;
         }
         let now = Instant::now();
-        let due = st.done >= st.next_mark || st.last_line.map_or(true, |t| now - t >= LINE_INTERVAL);
+        let due = st.done >= st.next_mark || st.last_line.is_none_or(|t| now - t >= LINE_INTERVAL);
         if due {
             let step = step(s.total);
             st.next_mark = (st.done / step + 1) * step;

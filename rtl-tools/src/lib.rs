@@ -15,6 +15,8 @@ pub mod lint;
 pub mod ports;
 pub mod toolchain;
 
-pub use lint::{lint_verilog_text, rtl_tools_skipped, verilator_lint, verilator_lint_with, yosys_check};
+pub use lint::{
+    lint_verilog_text, rtl_tools_skipped, verilator_lint, verilator_lint_with, yosys_check, yosys_check_blackboxing,
+};
 pub use ports::{module_ports, ToolPort};
 pub use toolchain::Toolchain;

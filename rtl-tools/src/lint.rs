@@ -50,7 +50,16 @@ pub fn verilator_lint_with(file: &Path, top: &str, extra_waivers: &[&Path]) -> R
 /// log for inferred latches (`proc` infers a latch silently when a combinational block leaves a
 /// signal unassigned on some path).
 pub fn yosys_check(file: &Path, top: &str) -> Result<(), String> {
-    let script = format!("read_verilog {}; hierarchy -check -top {top}; proc; flatten; check -assert", file.display());
+    yosys_check_blackboxing(file, top, &[])
+}
+
+/// [`yosys_check`] with the modules `blackboxes` (and so everything under them) reduced to their
+/// ports: the check covers the rest of the design and its connections to them. For a module whose
+/// own text is checked elsewhere (a unit inside the top, checked in its own file).
+pub fn yosys_check_blackboxing(file: &Path, top: &str, blackboxes: &[&str]) -> Result<(), String> {
+    let blackbox = if blackboxes.is_empty() { String::new() } else { format!("blackbox {}; ", blackboxes.join(" ")) };
+    let script =
+        format!("read_verilog {}; {blackbox}hierarchy -check -top {top}; proc; flatten; check -assert", file.display());
     let out = Command::new("yosys")
         .args(["-q", "-l", "/dev/stdout", "-p", &script])
         .output()

@@ -56,7 +56,7 @@ pub use smsync_rtl_tools::{lint, toolchain};
 pub use builder::{build, build_files, cache_dir, BuildOptions, Built, SourceFile};
 pub use harness::{Harness, RESET_CYCLES};
 pub use history::PortHistory;
-pub use lint::{rtl_tools_skipped, verilator_lint, yosys_check};
+pub use lint::{rtl_tools_skipped, verilator_lint, yosys_check, yosys_check_blackboxing};
 pub use model::Model;
 pub use smsync_hdl::common::{ports_of, Port, PortDir};
 pub use toolchain::Toolchain;
