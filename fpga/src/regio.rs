@@ -1,6 +1,6 @@
 //! Registered-I/O wrapper: puts a flip-flop on every port bit of a generated module so that the
 //! Fmax nextpnr reports is register-to-register through the module, and so that a module with
-//! thousands of port bits (the `sync_unit` request port alone is 5,440 bits) still fits a
+//! thousands of port bits (the `sync_unit` request port alone is 2,568 input bits on fpga-small) still fits a
 //! device's few hundred pins.
 //!
 //! The wrapper is Verilog text generated from the module's port list (not a rust-hdl block: it

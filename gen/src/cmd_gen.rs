@@ -1,5 +1,6 @@
 //! `smsync gen`: write the Verilog of every RTL module built for a config, and `manifest.yaml`
-//! (the config, each module's ports, the units not built yet, and the encoding table).
+//! (the config, each module's ports, the top's with their channel from the port table
+//! `smsync_contract::port`, the units not built yet, and the encoding table).
 //!
 //! Output directory layout:
 //! ```text
@@ -15,6 +16,7 @@
 //! ```
 
 use serde::Serialize;
+use smsync_contract::port;
 use smsync_hdl::common::{ports_of, PortDir};
 use smsync_hdl::sync_unit;
 use smsync_sim::config::Config;
@@ -66,6 +68,9 @@ struct PortEntry {
     name: String,
     dir: &'static str,
     width: usize,
+    /// The top's ports only: the port table's channel (`smsync_contract::port::Channel`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    channel: Option<&'static str>,
 }
 
 pub fn main(a: Args) -> Result<(), String> {
@@ -102,6 +107,18 @@ pub fn generate(config: &Config, out: &Path) -> Result<usize, String> {
     for g in sync_unit::generated_files(config).map_err(|e| e.to_string())? {
         let ports = ports_of(&g.text, g.module)
             .ok_or_else(|| format!("generated Verilog has no module `{}` (generator bug)", g.module))?;
+        let top = g.unit.is_none();
+        if top {
+            // The top declares exactly the port table's ports for the config.
+            let dir = |d: PortDir| if d == PortDir::Input { port::Dir::In } else { port::Dir::Out };
+            port::check_ports(config, ports.iter().map(|p| (p.name.as_str(), dir(p.dir), p.width))).map_err(|e| {
+                format!(
+                    "the generated `{}` does not match the port table (generator bug):\n  {}",
+                    g.module,
+                    e.join("\n  ")
+                )
+            })?;
+        }
         write(&out.join(&g.file), &g.text)?;
         modules.push(ModuleEntry {
             module: g.module.to_string(),
@@ -109,10 +126,14 @@ pub fn generate(config: &Config, out: &Path) -> Result<usize, String> {
             unit: g.unit.map(|u| u.name()),
             ports: ports
                 .into_iter()
-                .map(|p| PortEntry {
-                    name: p.name,
-                    dir: if p.dir == PortDir::Input { "input" } else { "output" },
-                    width: p.width,
+                .map(|p| {
+                    let channel = if top { port::channel_of(&p.name).map(|c| c.as_str()) } else { None };
+                    PortEntry {
+                        name: p.name,
+                        dir: if p.dir == PortDir::Input { "input" } else { "output" },
+                        width: p.width,
+                        channel,
+                    }
                 })
                 .collect(),
         });

@@ -23,12 +23,9 @@
 use rust_hdl::prelude::*;
 use smsync_contract::encoding::{DataType, ErrorCode, Op, Unit};
 
-/// Width of the request op-code field (`encoding::Op::BITS`).
-pub const OP_BITS: usize = Op::BITS as usize;
-/// Width of the response error-code field (`encoding::ErrorCode::BITS`).
-pub const ERROR_BITS: usize = ErrorCode::BITS as usize;
-/// Width of the request flags field (`encoding::flags`).
-pub const FLAG_BITS: usize = 8;
+/// Widths of the request op-code, response error-code and request flags fields: the port
+/// table's (`smsync_contract::port`).
+pub use smsync_contract::port::{ERROR_BITS, FLAG_BITS, OP_BITS};
 /// Threads per warp; PTX member masks are 32 bits.
 pub const WARP_LANES: usize = 32;
 

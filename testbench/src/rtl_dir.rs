@@ -6,6 +6,8 @@
 //! * The config is the manifest's (`config:`); a config given as well must agree with it field
 //!   by field (the name aside), since the golden model runs on one config and the RTL was built
 //!   for the manifest's.
+//! * The manifest's ports of `sync_unit` must be the port table's for its config
+//!   (`smsync_contract::port::sync_unit_ports`).
 //! * The ports of module `sync_unit`, as yosys reads the directory's files
 //!   ([`smsync_rtl_tools::module_ports`]), must be the manifest's ports of `sync_unit`: same
 //!   names, directions and widths. This runs before any Verilator build, so a wrong port is
@@ -81,6 +83,7 @@ impl RtlDir {
             configs_agree(&config, given, name, &manifest_path)?;
         }
         let ports = manifest_ports(&manifest, &manifest_path)?;
+        table_ports(&config, &ports, &manifest_path)?;
         let files = read_sources(dir)?;
         let digest = digest(&files);
         Ok(RtlDir { dir: dir.to_path_buf(), files, config, ports, digest })
@@ -195,6 +198,21 @@ fn manifest_ports(manifest: &serde_json::Value, path: &Path) -> Result<Vec<Port>
             }
         })
         .collect()
+}
+
+/// The manifest's ports of `sync_unit` against the port table for its config
+/// (`smsync_contract::port`): a manifest of another port version (e.g. written before the
+/// request port was streamed) is reported by port, not found out in the Verilator build.
+fn table_ports(config: &Config, ports: &[Port], path: &Path) -> Result<(), String> {
+    use smsync_contract::port::{check_ports, Dir};
+    let dir = |d: PortDir| if d == PortDir::Input { Dir::In } else { Dir::Out };
+    check_ports(config, ports.iter().map(|p| (p.name.as_str(), dir(p.dir), p.width))).map_err(|problems| {
+        format!(
+            "{}: the ports of `{TOP}` are not the port table's for its config (regenerate with `smsync gen`):\n  {}",
+            path.display(),
+            problems.join("\n  ")
+        )
+    })
 }
 
 /// Every `.v`, `.sv`, `.vh` and `.svh` file directly in `dir`, sorted by name.

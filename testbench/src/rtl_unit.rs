@@ -3,23 +3,26 @@
 //! (a `SyncUnit` over the Verilated top); the port list and packing are documented in
 //! `smsync_hdl::sync_unit::top` and `docs/units/sync_unit.md`.
 //!
-//! Protocol (see the top's module doc): the request is held on the ports with `req_valid` high
-//! until `req_ready` is seen high (then it is consumed at that clock edge); the response port
-//! is a one-cycle `resp_valid` pulse without back-pressure, so [`RtlSyncUnit`] samples it after
-//! every clock. After a request is consumed, [`RtlSyncUnit::submit`] clocks until the top's
-//! `busy` output is low (no fixed drain count).
+//! Protocol (see the top's module doc): the request header is held on the `req_*` ports with
+//! `req_valid` high until `req_ready` is seen high (it is taken at that clock edge); the lane
+//! operands follow in `32 / lanes_per_beat` beats on `beat_*`, each held with `beat_valid` high
+//! until `beat_ready` is seen high. The response port is a one-cycle `resp_valid` pulse without
+//! back-pressure, so [`RtlSyncUnit`] samples it after every clock. After the last beat is taken,
+//! [`RtlSyncUnit::submit`] clocks until the top's `busy` output is low (no fixed drain count).
+//! The port names come from the port table, `smsync_contract::port`.
 
 use crate::rtl_dir::{RtlDir, TOP};
 use crate::verilator::{ports_of, Port, SourceFile};
 use crate::verilator::{BuildOptions, Harness};
 use crate::waiting_lanes::WaitingLanes;
+use smsync_contract::port::{lane_port, BEAT_FIELDS, HEADER_FIELDS, WARP as PORT_LANES};
 use smsync_hdl::sync_unit::generated_files;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::ErrorCode;
 use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{Request, Response, WARP};
 
-/// Cycles [`RtlSyncUnit::submit`] waits for `req_ready` before giving up (a hang is a failure,
+/// Cycles [`RtlSyncUnit::submit`] waits for the header and the beats to be taken before giving up (a hang is a failure,
 /// not an endless loop). Generous: a cp.async.wait_group is consumed only when the copies it
 /// waits for have landed.
 pub const READY_TIMEOUT: u32 = 100_000;
@@ -38,16 +41,17 @@ pub fn unrepresentable(req: &Request) -> Option<String> {
     None
 }
 
-/// The top's port indices, resolved by name once per model (formatting `lane_a$17` and
+/// The top's port indices, resolved by name once per model (formatting `beat_a$3` and
 /// hashing it per lane per request was the cosim's hot path).
 pub struct Ports {
     req_valid: usize,
     req_ready: usize,
-    /// req_tag, req_cta, req_warp, req_op, req_sub, req_dtype, req_space, req_flags, req_vec,
-    /// req_imm, req_imm2, req_member, req_active, req_live (in that order).
+    /// The header fields, in the port table's `HEADER_FIELDS` order.
     req_fields: [usize; 14],
-    /// Per lane: addr, src, mbar, a, b, c.
-    lane: Vec<[usize; 6]>,
+    beat_valid: usize,
+    beat_ready: usize,
+    /// Per lane of a beat: addr, src, mbar, a, b, c (`BEAT_FIELDS`).
+    beat: Vec<[usize; 6]>,
     resp_valid: usize,
     resp_error: usize,
     resp_values: Vec<usize>,
@@ -101,45 +105,34 @@ impl Ports {
     /// Resolve every port the harness uses; a missing one is an error naming it.
     pub fn resolve(h: &Harness) -> Result<Ports, String> {
         let i = |n: &str| h.index_of(n);
-        let names = [
-            "req_tag",
-            "req_cta",
-            "req_warp",
-            "req_op",
-            "req_sub",
-            "req_dtype",
-            "req_space",
-            "req_flags",
-            "req_vec",
-            "req_imm",
-            "req_imm2",
-            "req_member",
-            "req_active",
-            "req_live",
-        ];
         let mut req_fields = [0; 14];
-        for (f, n) in req_fields.iter_mut().zip(names) {
+        for (f, n) in req_fields.iter_mut().zip(HEADER_FIELDS) {
             *f = i(n)?;
         }
-        let mut lane = Vec::with_capacity(WARP);
+        // The beat width is the model's: as many lanes as it has `beat_addr$j` ports.
+        let mut beat = Vec::new();
+        while beat.len() < PORT_LANES && h.index_of(&lane_port(BEAT_FIELDS[0], beat.len())).is_ok() {
+            let j = beat.len();
+            let mut lane = [0; 6];
+            for (f, n) in lane.iter_mut().zip(BEAT_FIELDS) {
+                *f = i(&lane_port(n, j))?;
+            }
+            beat.push(lane);
+        }
+        if beat.is_empty() || !PORT_LANES.is_multiple_of(beat.len()) {
+            return Err(format!("the top has {} lane(s) per beat (expected a power of two, 1..=32)", beat.len()));
+        }
         let mut resp_values = Vec::with_capacity(WARP);
         for l in 0..WARP {
-            let li = |n: &str| i(&format!("{n}${l}"));
-            lane.push([
-                li("lane_addr")?,
-                li("lane_src")?,
-                li("lane_mbar")?,
-                li("lane_a")?,
-                li("lane_b")?,
-                li("lane_c")?,
-            ]);
-            resp_values.push(li("resp_values")?);
+            resp_values.push(i(&lane_port("resp_values", l))?);
         }
         Ok(Ports {
             req_valid: i("req_valid")?,
             req_ready: i("req_ready")?,
             req_fields,
-            lane,
+            beat_valid: i("beat_valid")?,
+            beat_ready: i("beat_ready")?,
+            beat,
             resp_valid: i("resp_valid")?,
             resp_error: i("resp_error")?,
             resp_values,
@@ -161,8 +154,18 @@ impl Ports {
         })
     }
 
-    /// Put `req` on the request ports (every field; `req_valid` is left to the caller).
-    pub fn pack_request(&self, h: &mut Harness, req: &Request) {
+    /// Lanes per beat of the model.
+    pub fn lanes_per_beat(&self) -> usize {
+        self.beat.len()
+    }
+
+    /// Beats per request of the model.
+    pub fn beats(&self) -> usize {
+        WARP / self.beat.len()
+    }
+
+    /// Put `req`'s header on the header ports (`req_valid` is left to the caller).
+    pub fn pack_header(&self, h: &mut Harness, req: &Request) {
         let fields = [
             req.tag,
             req.cta as u64,
@@ -182,8 +185,14 @@ impl Ports {
         for (&port, v) in self.req_fields.iter().zip(fields) {
             h.set_u64_at(port, v);
         }
+    }
+
+    /// Put beat `k` of `req` (lanes `k*L .. k*L+L-1`) on the beat ports (`beat_valid` is left to
+    /// the caller).
+    pub fn pack_beat(&self, h: &mut Harness, req: &Request, k: usize) {
         let u128_words = |v: u128| [v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32];
-        for (ops, p) in req.lanes.iter().zip(&self.lane) {
+        let l = self.beat.len();
+        for (ops, p) in req.lanes[k * l..(k + 1) * l].iter().zip(&self.beat) {
             h.set_u64_at(p[0], ops.addr);
             h.set_u64_at(p[1], ops.src);
             h.set_u64_at(p[2], ops.mbar);
@@ -219,15 +228,8 @@ impl Ports {
     }
 }
 
-/// Put `req` on the request ports of `h` (resolving the ports by name: for one-off use; the
-/// cosim keeps a [`Ports`]).
-pub fn pack_request(h: &mut Harness, req: &Request) -> Result<(), String> {
-    Ports::resolve(h)?.pack_request(h, req);
-    Ok(())
-}
-
-/// The response port of `h` as a [`Response`], if `resp_valid` is high (one-off use; see
-/// [`pack_request`]).
+/// The response port of `h` as a [`Response`], if `resp_valid` is high (resolving the ports by
+/// name: for one-off use; the cosim keeps a [`Ports`]).
 pub fn unpack_response(h: &mut Harness) -> Result<Option<Response>, String> {
     Ok(Ports::resolve(h)?.unpack_response(h))
 }
@@ -348,6 +350,7 @@ impl RtlSyncUnit {
         let mut harness = Harness::from_files(&files, TOP, &ports, &build)?;
         let ports = Ports::resolve(&harness)?;
         harness.set_bit("req_valid", false);
+        harness.set_bit("beat_valid", false);
         harness.set_bit("launch", false);
         harness.set_bit("timeout", false);
         harness.set_bit("fault_inject", options.fault_inject);
@@ -390,28 +393,15 @@ impl RtlSyncUnit {
         }
     }
 
-    /// Hand `req` to the top, clock until it is consumed and then until the top is idle (see
+    /// Hand `req` to the top (header, then beats), clock until it is taken and then until the top is idle (see
     /// [`RtlSyncUnit::idle`]); every response seen meanwhile is pushed to `out`. `mem` serves the
     /// top's global-memory ports (`gm_*`, `ag_*`).
     pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
         if let Some(why) = unrepresentable(req) {
             return Err(format!("request {} ({}) cannot be packed: {why}", req.tag, req.op));
         }
-        self.ports.pack_request(&mut self.harness, req);
         let first_new = out.len();
-        self.harness.set_u64_at(self.ports.req_valid, 1);
-        let mut consumed = false;
-        for _ in 0..READY_TIMEOUT {
-            consumed = self.harness.get_bit_at(self.ports.req_ready);
-            self.step(mem, out);
-            if consumed {
-                break;
-            }
-        }
-        self.harness.set_u64_at(self.ports.req_valid, 0);
-        if !consumed {
-            return Err(format!("request {} ({}) not consumed within {READY_TIMEOUT} cycles", req.tag, req.op));
-        }
+        self.send(req, mem, out)?;
         for _ in 0..IDLE_TIMEOUT {
             if self.idle() {
                 self.waiting.note(req, &out[first_new..]);
@@ -419,7 +409,39 @@ impl RtlSyncUnit {
             }
             self.step(mem, out);
         }
-        Err(format!("request {} ({}): the top is still busy {IDLE_TIMEOUT} cycles after consuming it", req.tag, req.op))
+        Err(format!("request {} ({}): the top is still busy {IDLE_TIMEOUT} cycles after taking it", req.tag, req.op))
+    }
+
+    /// Put `req` on the port: the header until it is taken, and from the same cycle the beats in
+    /// order, each until it is taken (`READY_TIMEOUT` cycles in all before a hang is reported).
+    fn send(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
+        let (valid, beat_valid) = (self.ports.req_valid, self.ports.beat_valid);
+        self.ports.pack_header(&mut self.harness, req);
+        self.ports.pack_beat(&mut self.harness, req, 0);
+        self.harness.set_u64_at(valid, 1);
+        self.harness.set_u64_at(beat_valid, 1);
+        let (mut header_taken, mut beat) = (false, 0);
+        for _ in 0..READY_TIMEOUT {
+            let h_now = !header_taken && self.harness.get_bit_at(self.ports.req_ready);
+            let b_now = self.harness.get_bit_at(self.ports.beat_ready);
+            self.step(mem, out);
+            if h_now {
+                header_taken = true;
+                self.harness.set_u64_at(valid, 0);
+            }
+            if b_now {
+                beat += 1;
+                if beat == self.ports.beats() {
+                    self.harness.set_u64_at(beat_valid, 0);
+                    return Ok(());
+                }
+                self.ports.pack_beat(&mut self.harness, req, beat);
+            }
+        }
+        self.harness.set_u64_at(valid, 0);
+        self.harness.set_u64_at(beat_valid, 0);
+        let what = if header_taken { format!("beat {beat} of {}", self.ports.beats()) } else { "header".into() };
+        Err(format!("request {} ({}): {what} not taken within {READY_TIMEOUT} cycles", req.tag, req.op))
     }
 
     /// Clock `cycles` times, collecting responses.

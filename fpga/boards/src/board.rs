@@ -47,6 +47,8 @@ pub struct BoardCore<const D: usize, const B: usize, const RD: usize, const R: u
     tx: UartTx,
     bridge: HostBridge<D, B>,
     top: SyncUnitTop<D, B, RD, R>,
+    /// `lanes_per_beat` (a loop bound).
+    _beat_lanes: usize,
 }
 
 impl<const D: usize, const B: usize, const RD: usize, const R: usize> BoardCore<D, B, RD, R> {
@@ -67,8 +69,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> BoardCore<
             leds: Default::default(),
             rx: UartRx::new(cpb),
             tx: UartTx::new(cpb),
-            bridge: HostBridge::new(),
+            bridge: HostBridge::new(config.lanes_per_beat as usize),
             top: SyncUnitTop::new(config),
+            _beat_lanes: config.lanes_per_beat as usize,
         }
     }
 }
@@ -134,13 +137,17 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.top.req_member.next = self.bridge.req_member.val();
         self.top.req_active.next = self.bridge.req_active.val();
         self.top.req_live.next = self.bridge.req_live.val();
+        self.top.beat_valid.next = self.bridge.beat_valid.val();
+        self.bridge.beat_ready.next = self.top.beat_ready.val();
+        for i in 0..self._beat_lanes {
+            self.top.beat_addr[i].next = self.bridge.beat_addr[i].val();
+            self.top.beat_src[i].next = self.bridge.beat_src[i].val();
+            self.top.beat_mbar[i].next = self.bridge.beat_mbar[i].val();
+            self.top.beat_a[i].next = self.bridge.beat_a[i].val();
+            self.top.beat_b[i].next = self.bridge.beat_b[i].val();
+            self.top.beat_c[i].next = self.bridge.beat_c[i].val();
+        }
         for i in 0..32 {
-            self.top.lane_addr[i].next = self.bridge.lane_addr[i].val();
-            self.top.lane_src[i].next = self.bridge.lane_src[i].val();
-            self.top.lane_mbar[i].next = self.bridge.lane_mbar[i].val();
-            self.top.lane_a[i].next = self.bridge.lane_a[i].val();
-            self.top.lane_b[i].next = self.bridge.lane_b[i].val();
-            self.top.lane_c[i].next = self.bridge.lane_c[i].val();
             self.bridge.resp_values[i].next = self.top.resp_values[i].val();
         }
         self.bridge.resp_valid.next = self.top.resp_valid.val();

@@ -9,10 +9,13 @@
 //! * **parser** (`rx_state`): collects a command's fixed payload in a shift register (`rxp`,
 //!   first byte highest, so every header field is a constant slice), then for a REQUEST fills
 //!   the lane operand chains lane by lane: each lane's six fields are assembled from VLQ bytes,
-//!   then all chains shift down one lane (so after 32 shifts lane `i` sits in stage `i`, with
-//!   no lane decoder). It also takes GM_DATA / AG_DATA at any time.
-//! * **exec** (`exec_state`): runs the command: REQUEST holds `req_valid` until `req_ready`,
-//!   then waits for `busy` low; RUN holds `timeout` for a number of cycles; RESET pulses the
+//!   then all chains shift down one lane. The chains are one beat deep (`lanes_per_beat`
+//!   stages): after L shifts the beat's lane `i` sits in stage `i` (no lane decoder), and the
+//!   parser waits to shift the next lane in until the top has taken that beat. It also takes
+//!   GM_DATA / AG_DATA at any time.
+//! * **exec** (`exec_state`): runs the command: REQUEST offers the header (`req_valid` until
+//!   `req_ready`) as soon as it is parsed, then each beat of `lanes_per_beat` lanes as the
+//!   parser completes it (`beat_valid` until `beat_ready`), then waits for `busy` low; RUN holds `timeout` for a number of cycles; RESET pulses the
 //!   top's reset. Each ends in `Report`, which the transmitter turns into a STATUS frame.
 //! * **capture**: the top's response port has no back-pressure, so every response header is
 //!   queued (16 deep) with its value if all answered lanes have the same one (bar.red, vote,
@@ -59,7 +62,10 @@ pub enum ParseState {
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum ExecState {
     Idle,
+    /// The request header is on the top's port until `req_ready`.
     Hold,
+    /// The lane operands go out a beat at a time as the parser assembles them.
+    Beats,
     Drain,
     Run,
     Reset,
@@ -124,12 +130,15 @@ pub struct HostBridge<const D: usize, const B: usize> {
     pub req_member: Signal<Out, Bits<32>>,
     pub req_active: Signal<Out, Bits<32>>,
     pub req_live: Signal<Out, Bits<32>>,
-    pub lane_addr: Vec<Signal<Out, Bits<64>>>,
-    pub lane_src: Vec<Signal<Out, Bits<64>>>,
-    pub lane_mbar: Vec<Signal<Out, Bits<64>>>,
-    pub lane_a: Vec<Signal<Out, Bits<128>>>,
-    pub lane_b: Vec<Signal<Out, Bits<128>>>,
-    pub lane_c: Vec<Signal<Out, Bits<128>>>,
+    /// The lane operands, one beat (`lanes_per_beat` lanes) at a time, after the header.
+    pub beat_valid: Signal<Out, Bit>,
+    pub beat_ready: Signal<In, Bit>,
+    pub beat_addr: Vec<Signal<Out, Bits<64>>>,
+    pub beat_src: Vec<Signal<Out, Bits<64>>>,
+    pub beat_mbar: Vec<Signal<Out, Bits<64>>>,
+    pub beat_a: Vec<Signal<Out, Bits<128>>>,
+    pub beat_b: Vec<Signal<Out, Bits<128>>>,
+    pub beat_c: Vec<Signal<Out, Bits<128>>>,
     // the top's outputs
     pub resp_valid: Signal<In, Bit>,
     pub resp_tag: Signal<In, Bits<64>>,
@@ -188,6 +197,16 @@ pub struct HostBridge<const D: usize, const B: usize> {
     ch_a: Vec<DFF<Bits<128>>>,
     ch_b: Vec<DFF<Bits<128>>>,
     ch_c: Vec<DFF<Bits<128>>>,
+    /// The chains hold a whole beat that the top has not taken yet (the parser waits to shift).
+    beat_full: DFF<Bit>,
+    /// Beats taken by the top for the request being sent.
+    beats_sent: DFF<Bits<6>>,
+    /// `lanes_per_beat - 1` (a lane number's position in its beat) and the last beat's number.
+    k_lane_mask: Constant<Bits<6>>,
+    k_last_beat: Constant<Bits<6>>,
+    /// `lanes_per_beat` (L) and L - 1, as loop bounds.
+    _lanes: usize,
+    _lanes_m1: usize,
     r_tag: DFF<Bits<64>>,
     r_cta: DFF<Bits<5>>,
     r_warp: DFF<Bits<5>>,
@@ -269,7 +288,10 @@ pub struct HostBridge<const D: usize, const B: usize> {
 }
 
 impl<const D: usize, const B: usize> HostBridge<D, B> {
-    pub fn new() -> Self {
+    /// The bridge for a top that takes `lanes_per_beat` lanes per beat (the config's field).
+    pub fn new(lanes_per_beat: usize) -> Self {
+        let l = lanes_per_beat;
+        assert!(l.is_power_of_two() && l <= LANES, "HostBridge: lanes_per_beat {l} (the config validates it)");
         assert!(
             D.is_multiple_of(8) && (8..=128).contains(&D) && B == D / 8,
             "HostBridge: copy port of {D} bits / {B} enables unsupported (8..=128 bits)"
@@ -309,12 +331,14 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             req_member: Default::default(),
             req_active: Default::default(),
             req_live: Default::default(),
-            lane_addr: (0..LANES).map(|_| Default::default()).collect(),
-            lane_src: (0..LANES).map(|_| Default::default()).collect(),
-            lane_mbar: (0..LANES).map(|_| Default::default()).collect(),
-            lane_a: (0..LANES).map(|_| Default::default()).collect(),
-            lane_b: (0..LANES).map(|_| Default::default()).collect(),
-            lane_c: (0..LANES).map(|_| Default::default()).collect(),
+            beat_valid: Default::default(),
+            beat_ready: Default::default(),
+            beat_addr: (0..l).map(|_| Default::default()).collect(),
+            beat_src: (0..l).map(|_| Default::default()).collect(),
+            beat_mbar: (0..l).map(|_| Default::default()).collect(),
+            beat_a: (0..l).map(|_| Default::default()).collect(),
+            beat_b: (0..l).map(|_| Default::default()).collect(),
+            beat_c: (0..l).map(|_| Default::default()).collect(),
             resp_valid: Default::default(),
             resp_tag: Default::default(),
             resp_cta: Default::default(),
@@ -364,12 +388,18 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             cur_a: Default::default(),
             cur_b: Default::default(),
             cur_c: Default::default(),
-            ch_addr: (0..LANES).map(|_| Default::default()).collect(),
-            ch_src: (0..LANES).map(|_| Default::default()).collect(),
-            ch_mbar: (0..LANES).map(|_| Default::default()).collect(),
-            ch_a: (0..LANES).map(|_| Default::default()).collect(),
-            ch_b: (0..LANES).map(|_| Default::default()).collect(),
-            ch_c: (0..LANES).map(|_| Default::default()).collect(),
+            ch_addr: (0..l).map(|_| Default::default()).collect(),
+            ch_src: (0..l).map(|_| Default::default()).collect(),
+            ch_mbar: (0..l).map(|_| Default::default()).collect(),
+            ch_a: (0..l).map(|_| Default::default()).collect(),
+            ch_b: (0..l).map(|_| Default::default()).collect(),
+            ch_c: (0..l).map(|_| Default::default()).collect(),
+            beat_full: Default::default(),
+            beats_sent: Default::default(),
+            k_lane_mask: Constant::new(((l - 1) as u64).to_bits()),
+            k_last_beat: Constant::new(((LANES / l - 1) as u64).to_bits()),
+            _lanes: l,
+            _lanes_m1: l - 1,
             r_tag: Default::default(),
             r_cta: Default::default(),
             r_warp: Default::default(),
@@ -448,12 +478,6 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
     }
 }
 
-impl<const D: usize, const B: usize> Default for HostBridge<D, B> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
     #[hdl_gen]
     fn update(&mut self) {
@@ -492,6 +516,8 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             r_warps,
             r_global_end,
             launch_pulse,
+            beat_full,
+            beats_sent,
             exec_state,
             run_left,
             run_timeout,
@@ -524,27 +550,29 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             v_acc
         );
         for i in 0..32 {
+            self.val[i].clock.next = self.clock.val();
+            self.val[i].d.next = self.val[i].q.val();
+        }
+        for i in 0..self._lanes {
             self.ch_addr[i].clock.next = self.clock.val();
             self.ch_src[i].clock.next = self.clock.val();
             self.ch_mbar[i].clock.next = self.clock.val();
             self.ch_a[i].clock.next = self.clock.val();
             self.ch_b[i].clock.next = self.clock.val();
             self.ch_c[i].clock.next = self.clock.val();
-            self.val[i].clock.next = self.clock.val();
             self.ch_addr[i].d.next = self.ch_addr[i].q.val();
             self.ch_src[i].d.next = self.ch_src[i].q.val();
             self.ch_mbar[i].d.next = self.ch_mbar[i].q.val();
             self.ch_a[i].d.next = self.ch_a[i].q.val();
             self.ch_b[i].d.next = self.ch_b[i].q.val();
             self.ch_c[i].d.next = self.ch_c[i].q.val();
-            self.val[i].d.next = self.val[i].q.val();
-            // The lane operands are the chain stages; the request fields the latched header.
-            self.lane_addr[i].next = self.ch_addr[i].q.val();
-            self.lane_src[i].next = self.ch_src[i].q.val();
-            self.lane_mbar[i].next = self.ch_mbar[i].q.val();
-            self.lane_a[i].next = self.ch_a[i].q.val();
-            self.lane_b[i].next = self.ch_b[i].q.val();
-            self.lane_c[i].next = self.ch_c[i].q.val();
+            // The beat's lanes are the chain stages; the request fields the latched header.
+            self.beat_addr[i].next = self.ch_addr[i].q.val();
+            self.beat_src[i].next = self.ch_src[i].q.val();
+            self.beat_mbar[i].next = self.ch_mbar[i].q.val();
+            self.beat_a[i].next = self.ch_a[i].q.val();
+            self.beat_b[i].next = self.ch_b[i].q.val();
+            self.beat_c[i].next = self.ch_c[i].q.val();
         }
         self.req_tag.next = self.r_tag.q.val();
         self.req_cta.next = self.r_cta.q.val();
@@ -674,13 +702,16 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     self.cur_a.d.next = 0.into();
                     self.cur_b.d.next = 0.into();
                     self.cur_c.d.next = 0.into();
+                    self.beat_full.d.next = false;
+                    self.beats_sent.d.next = 0.into();
                     self.rx_state.d.next = ParseState::LaneStart;
+                    // The header goes to the top now; the beats follow as the lanes arrive.
+                    self.exec_state.d.next = ExecState::Hold;
                 }
             }
             ParseState::LaneStart => {
                 if self.lane_n.q.val() == 32 {
                     self.rx_state.d.next = ParseState::Command;
-                    self.exec_state.d.next = ExecState::Hold;
                 } else if self.lane_rem.q.val().get_bit(0) {
                     self.field.d.next = 0.into();
                     self.rx_state.d.next = ParseState::Field;
@@ -733,30 +764,39 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                 }
             }
             ParseState::Shift => {
-                // Every chain moves down one lane; the assembled lane enters at the top.
-                for i in 0..31 {
-                    self.ch_addr[i].d.next = self.ch_addr[i + 1].q.val();
-                    self.ch_src[i].d.next = self.ch_src[i + 1].q.val();
-                    self.ch_mbar[i].d.next = self.ch_mbar[i + 1].q.val();
-                    self.ch_a[i].d.next = self.ch_a[i + 1].q.val();
-                    self.ch_b[i].d.next = self.ch_b[i + 1].q.val();
-                    self.ch_c[i].d.next = self.ch_c[i + 1].q.val();
+                // Every chain moves down one lane and the assembled lane enters at the top, once
+                // the top has taken the previous beat: after L shifts lane `k*L + i` of beat k
+                // sits in stage i.
+                if !self.beat_full.q.val() {
+                    for i in 0..self._lanes_m1 {
+                        self.ch_addr[i].d.next = self.ch_addr[i + 1].q.val();
+                        self.ch_src[i].d.next = self.ch_src[i + 1].q.val();
+                        self.ch_mbar[i].d.next = self.ch_mbar[i + 1].q.val();
+                        self.ch_a[i].d.next = self.ch_a[i + 1].q.val();
+                        self.ch_b[i].d.next = self.ch_b[i + 1].q.val();
+                        self.ch_c[i].d.next = self.ch_c[i + 1].q.val();
+                    }
+                    for t in self._lanes_m1..self._lanes {
+                        self.ch_addr[t].d.next = self.cur_addr.q.val();
+                        self.ch_src[t].d.next = self.cur_src.q.val();
+                        self.ch_mbar[t].d.next = self.cur_mbar.q.val();
+                        self.ch_a[t].d.next = self.cur_a.q.val();
+                        self.ch_b[t].d.next = self.cur_b.q.val();
+                        self.ch_c[t].d.next = self.cur_c.q.val();
+                    }
+                    if (self.lane_n.q.val() & self.k_lane_mask.val()) == self.k_lane_mask.val() {
+                        self.beat_full.d.next = true;
+                    }
+                    self.cur_addr.d.next = 0.into();
+                    self.cur_src.d.next = 0.into();
+                    self.cur_mbar.d.next = 0.into();
+                    self.cur_a.d.next = 0.into();
+                    self.cur_b.d.next = 0.into();
+                    self.cur_c.d.next = 0.into();
+                    self.lane_rem.d.next = self.lane_rem.q.val() >> 1;
+                    self.lane_n.d.next = self.lane_n.q.val() + 1;
+                    self.rx_state.d.next = ParseState::LaneStart;
                 }
-                self.ch_addr[31].d.next = self.cur_addr.q.val();
-                self.ch_src[31].d.next = self.cur_src.q.val();
-                self.ch_mbar[31].d.next = self.cur_mbar.q.val();
-                self.ch_a[31].d.next = self.cur_a.q.val();
-                self.ch_b[31].d.next = self.cur_b.q.val();
-                self.ch_c[31].d.next = self.cur_c.q.val();
-                self.cur_addr.d.next = 0.into();
-                self.cur_src.d.next = 0.into();
-                self.cur_mbar.d.next = 0.into();
-                self.cur_a.d.next = 0.into();
-                self.cur_b.d.next = 0.into();
-                self.cur_c.d.next = 0.into();
-                self.lane_rem.d.next = self.lane_rem.q.val() >> 1;
-                self.lane_n.d.next = self.lane_n.q.val() + 1;
-                self.rx_state.d.next = ParseState::LaneStart;
             }
         }
 
@@ -794,6 +834,8 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
 
         // ================= exec =================
         self.req_valid.next = self.exec_state.q.val() == ExecState::Hold;
+        // A whole beat is offered once the header has been taken.
+        self.beat_valid.next = (self.exec_state.q.val() == ExecState::Beats) && self.beat_full.q.val();
         self.timeout.next = (self.exec_state.q.val() == ExecState::Run) && self.run_timeout.q.val();
         self.core_reset.next = self.exec_state.q.val() == ExecState::Reset;
         self.in_flight.next = self.exec_state.q.val() != ExecState::Idle;
@@ -805,7 +847,16 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             ExecState::Idle => {}
             ExecState::Hold => {
                 if self.req_ready.val() {
-                    self.exec_state.d.next = ExecState::Drain;
+                    self.exec_state.d.next = ExecState::Beats;
+                }
+            }
+            ExecState::Beats => {
+                if self.beat_full.q.val() && self.beat_ready.val() {
+                    self.beat_full.d.next = false;
+                    self.beats_sent.d.next = self.beats_sent.q.val() + 1;
+                    if self.beats_sent.q.val() == self.k_last_beat.val() {
+                        self.exec_state.d.next = ExecState::Drain;
+                    }
                 }
             }
             ExecState::Drain => {

@@ -1,17 +1,31 @@
-//! The `sync_unit` top: one warp-level request port, the five unit blocks behind it, shared
-//! memory as block RAM, two global-memory ports and one response port. This is the RTL
+//! The `sync_unit` top: one warp-level request port (a header, then the lane operands in beats),
+//! the five unit blocks behind it, shared memory as block RAM, two global-memory ports and one
+//! response port. This is the RTL
 //! counterpart of `smsync_sim::units::GoldenUnits`.
 //!
-//! # Request port (ready/valid, held until consumed)
+//! # Request port: a header, then the lane operands in beats
 //!
-//! The sender raises `req_valid` with a whole warp request and **holds every field stable until
-//! `req_ready` is high** (ready is the "consumed" strobe: it is raised in the cycle the top has
-//! finished the request, i.e. has loaded its response or handed it to a unit that answers later).
-//! Holding the request saves a 19 kbit request latch; the lane sequencer reads the lane buses
-//! directly. One request is in flight at a time.
+//! The port list is the table `smsync_contract::port::SYNC_UNIT_PORTS` (one definition for the
+//! top, the manifest, `--rtl DIR`'s check and the Verilator driver).
+//!
+//! * **Header** (`req_*`): taken in a cycle where `req_valid` and `req_ready` are both high.
+//!   `req_ready` is high while no request is held; it falls when one is taken and rises again the
+//!   cycle after the top has finished it (loaded its response, or handed it to a unit that
+//!   answers later). One request is in flight at a time.
+//! * **Beats** (`beat_*`): after the header, the lane operands in `32 / L` beats in lane order
+//!   (`L = lanes_per_beat`: 4 on fpga-small, 32 on the default config); beat `k` carries lanes
+//!   `k*L .. k*L+L-1` on `beat_*$j`, `j < L`, and is taken in a cycle where `beat_valid` and
+//!   `beat_ready` are both high. Every beat is sent, also for ops that read no operand.
+//!
+//! Both go into registers first ([`RequestIngress`](super::ingress::RequestIngress)): the header
+//! register, the beat register, and from it a 32-lane operand register written one beat row per
+//! cycle, with the stray-bit flags below computed per beat over its `L` lanes. Nothing in the
+//! core is combinational from the request port; the core starts on the request the cycle after
+//! its last beat was written.
 //!
 //! | port | width | carries (`units::request::Request`) |
 //! |---|---|---|
+//! | `req_valid` / `req_ready` | 1 / 1 | header handshake |
 //! | `req_tag` | 64 | `tag` |
 //! | `req_cta`, `req_warp` | 5, 5 | CTA slot, warp in the CTA |
 //! | `req_op` | 6 | `Op` code (the unit is decoded from the encoding table's op ranges) |
@@ -22,8 +36,9 @@
 //! | `req_imm`, `req_imm2` | 32, 32 | `imm`, `imm2` |
 //! | `req_member`, `req_active`, `req_live` | 32 each | member / active / live masks |
 //! | `req_space` | 2 | `space` (`encoding::Space`) |
-//! | `lane_addr[i]`, `lane_src[i]`, `lane_mbar[i]` | 64 each | lane `addr`, `src`, `mbar` (global addresses are >= 2^32) |
-//! | `lane_a[i]`, `lane_b[i]`, `lane_c[i]` | 128 each | lane `a`, `b`, `c` |
+//! | `beat_valid` / `beat_ready` | 1 / 1 | beat handshake |
+//! | `beat_addr$j`, `beat_src$j`, `beat_mbar$j` | 64 each | lane `addr`, `src`, `mbar` (global addresses are >= 2^32) |
+//! | `beat_a$j`, `beat_b$j`, `beat_c$j` | 128 each | lane `a`, `b`, `c` |
 //!
 //! Operand bits that the op's unit does not read are zero in legal requests; an active lane with
 //! any of them set is answered `NotBuilt` (`stray`), so nothing is silently truncated. mbarrier
@@ -105,6 +120,7 @@ use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{ErrorCode, Op, Space, Unit};
 
+use super::ingress::RequestIngress;
 use super::shared_mem::SharedMemory;
 use crate::atomic_alu::AtomicAlu;
 use crate::barrier_file::BarrierFile;
@@ -116,8 +132,8 @@ use crate::warp_network::{beats_per_request, WarpNetwork, BEAT_OPS};
 pub const LANES: usize = 32;
 /// Blocked-warp table entry: {op (6), active mask (32), tag (64)}.
 pub const TABLE_BITS: usize = 102;
-/// Width of the `sub` field (the largest user is `AtomOp`, 4 bits).
-pub const SUB_BITS: usize = 4;
+/// Width of the `sub` field: the port table's.
+pub use smsync_contract::port::SUB_BITS;
 /// Bit offsets inside a shared-memory row (a row is at most 128 bytes = 1024 bits).
 pub const OFF_BITS: usize = 16;
 /// Address width of the core's shared-memory port (the RAM itself has `shared_addr_bits`).
@@ -188,8 +204,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub busy: Signal<Out, Bit>,
 
     // ---- request ----
+    /// A whole request (header and operands) is in the ingress registers, held until `req_done`.
     pub req_valid: Signal<In, Bit>,
-    pub req_ready: Signal<Out, Bit>,
+    /// The request is finished (its response loaded, or handed to a unit that answers later).
+    pub req_done: Signal<Out, Bit>,
     pub req_tag: Signal<In, Bits<64>>,
     pub req_cta: Signal<In, Bits<5>>,
     pub req_warp: Signal<In, Bits<5>>,
@@ -210,6 +228,16 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub lane_a: Vec<Signal<In, Bits<128>>>,
     pub lane_b: Vec<Signal<In, Bits<128>>>,
     pub lane_c: Vec<Signal<In, Bits<128>>>,
+    /// Over the active lanes, computed per beat by the ingress (`RequestIngress`): `src` or
+    /// `mbar` set / `src` set / `a` set / `a` above bit 63 / `b` above bit 63 / `c` outside the
+    /// shfl fields (bits 4:0, 12:8) / `c` above bit 31.
+    pub stray_src: Signal<In, Bit>,
+    pub stray_src_only: Signal<In, Bit>,
+    pub stray_a: Signal<In, Bit>,
+    pub stray_a_hi: Signal<In, Bit>,
+    pub stray_b_hi: Signal<In, Bit>,
+    pub stray_c_shfl: Signal<In, Bit>,
+    pub stray_c_hi: Signal<In, Bit>,
 
     // ---- response ----
     pub resp_valid: Signal<Out, Bit>,
@@ -424,14 +452,6 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// `stray_*`): answered `NotBuilt` instead of silently truncated. Legal requests leave them
     /// zero.
     stray: Signal<Local, Bit>,
-    /// Per lane: `src` or `mbar` set / `a` above bit 63 / `b` above bit 63 / `c` outside the
-    /// shfl fields (bits 4:0, 12:8) / `c` above bit 31.
-    stray_src: Signal<Local, Bit>,
-    stray_a_hi: Signal<Local, Bit>,
-    stray_b_hi: Signal<Local, Bit>,
-    stray_c_shfl: Signal<Local, Bit>,
-    stray_c_hi: Signal<Local, Bit>,
-    stray_a: Signal<Local, Bit>,
     /// mbarrier op on a space other than shared::cta (cluster addresses are not resolved yet).
     mb_remote: Signal<Local, Bit>,
     /// The mbarrier ALU's and the LSU's lane results, 128 bits wide for the collector.
@@ -510,7 +530,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             global_end: Default::default(),
             busy: Default::default(),
             req_valid: Default::default(),
-            req_ready: Default::default(),
+            req_done: Default::default(),
             req_tag: Default::default(),
             req_cta: Default::default(),
             req_warp: Default::default(),
@@ -693,11 +713,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             pick_c: Default::default(),
             stray: Default::default(),
             stray_src: Default::default(),
+            stray_src_only: Default::default(),
+            stray_a: Default::default(),
             stray_a_hi: Default::default(),
             stray_b_hi: Default::default(),
             stray_c_shfl: Default::default(),
             stray_c_hi: Default::default(),
-            stray_a: Default::default(),
             mb_remote: Default::default(),
             mb_value_wide: Default::default(),
             ld_value: Default::default(),
@@ -798,7 +819,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.o_valid.d.next = false;
         self.ld_valid.d.next = false;
         self.at_rd_valid.d.next = false;
-        self.req_ready.next = false;
+        self.req_done.next = false;
 
         // ---------------- response port ----------------
         self.resp_valid.next = self.o_valid.q.val();
@@ -861,49 +882,16 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.lsu_ok.next = false;
         }
 
-        // Operand bits the op's unit does not read (see `stray`), over the active lanes.
-        self.stray_src.next = false;
-        self.stray_a.next = false;
-        self.stray_a_hi.next = false;
-        self.stray_b_hi.next = false;
-        self.stray_c_shfl.next = false;
-        self.stray_c_hi.next = false;
-        for i in 0..32 {
-            if self.req_active.val().get_bit(i) {
-                if (self.lane_src[i].val() != 0) || (self.lane_mbar[i].val() != 0) {
-                    self.stray_src.next = true;
-                }
-                if self.lane_a[i].val() != 0 {
-                    self.stray_a.next = true;
-                }
-                if self.lane_a[i].val().get_bits::<64>(64) != 0 {
-                    self.stray_a_hi.next = true;
-                }
-                if self.lane_b[i].val().get_bits::<64>(64) != 0 {
-                    self.stray_b_hi.next = true;
-                }
-                if ((self.lane_c[i].val() >> 13u64) != 0) || (self.lane_c[i].val().get_bits::<3>(5) != 0) {
-                    self.stray_c_shfl.next = true;
-                }
-                if (self.lane_c[i].val() >> 32u64) != 0 {
-                    self.stray_c_hi.next = true;
-                }
-            }
-        }
         // Barrier, mbarrier, warp network: addr, a/b low halves, c's shfl fields. LSU: also
-        // all of a (store data). Atomic ALU: addr, mbar, b, c (a and src unused; the lane_src
-        // check of `stray_src` covers mbar too, so the atomic checks src alone through `a`).
+        // all of a (store data). Atomic ALU: addr, mbar, b, c (a and src unused: `stray_src` covers
+        // mbar too, so the atomic checks `stray_src_only` and `stray_a`).
         // Copy engine: addr, src, mbar, a, b low half, c low 32 bits.
         self.stray.next = ((self.is_bar.val() || self.is_mb.val() || self.is_wn.val())
             && (self.stray_src.val() || self.stray_a_hi.val() || self.stray_b_hi.val() || self.stray_c_shfl.val()))
             || (self.is_lsu.val() && (self.stray_src.val() || self.stray_b_hi.val() || self.stray_c_shfl.val()))
             || (self.is_atom.val() && self.stray_a.val())
+            || (self.is_atom.val() && self.stray_src_only.val())
             || (self.is_copy.val() && (self.stray_b_hi.val() || self.stray_c_hi.val()));
-        for i in 0..32 {
-            if self.is_atom.val() && self.req_active.val().get_bit(i) && (self.lane_src[i].val() != 0) {
-                self.stray.next = true;
-            }
-        }
         self.mb_remote.next = self.is_mb.val() && (self.req_space.val() != self.k_space_cta.val());
 
         self.not_built.next = self.stray.val()
@@ -1297,7 +1285,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                     for i in 0..32 {
                         self.o_values[i].d.next = 0.into();
                     }
-                    self.req_ready.next = true;
+                    self.req_done.next = true;
                 } else if (self.req_op.val() == self.k_op_exit.val()) && !self.exit_wn_done.q.val() {
                     // exit, first step: the warp network re-checks the warp's pending
                     // rendezvous with the smaller live mask (it may fire one).
@@ -1355,7 +1343,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 } else if self.req_op.val() == self.k_op_bar_arrive.val() {
                     self.o_valid.d.next = true;
                 }
-                self.req_ready.next = true;
+                self.req_done.next = true;
                 self.state.d.next = self.k_s_idle.val();
                 if self.barrier.rel_valid.val() {
                     self.rel_rem.d.next = self.barrier.rel_waiting.val();
@@ -1449,7 +1437,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                         self.o_values[i].d.next = self.acc_values[i].q.val();
                     }
                 }
-                self.req_ready.next = true;
+                self.req_done.next = true;
                 self.state.d.next = self.k_s_idle.val();
             }
         } else if self.state.q.val() == self.k_s_wn_wait.val() {
@@ -1480,7 +1468,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                     // The exit stays on the port: the barrier file takes it next.
                     self.exit_wn_done.d.next = true;
                 } else {
-                    self.req_ready.next = true;
+                    self.req_done.next = true;
                 }
             }
         } else if self.state.q.val() == self.k_s_atom.val() {
@@ -1498,7 +1486,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 for i in 0..32 {
                     self.o_values[i].d.next = self.atom.resp_values[i].val();
                 }
-                self.req_ready.next = true;
+                self.req_done.next = true;
                 self.state.d.next = self.k_s_idle.val();
             }
         } else if self.state.q.val() == self.k_s_copy.val() {
@@ -1521,7 +1509,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 for i in 0..32 {
                     self.o_values[i].d.next = 0.into();
                 }
-                self.req_ready.next = true;
+                self.req_done.next = true;
                 self.state.d.next = self.k_s_idle.val();
             }
         }
@@ -1602,8 +1590,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
     }
 }
 
-/// The top: [`SyncUnitCore`] (all the logic) with its shared memory ([`SharedMemory`], whose
-/// depth comes from the config at build time). Its ports are the core's, minus the RAM port.
+/// The top: the request ingress ([`RequestIngress`]: header and beat registers, the operand
+/// register), [`SyncUnitCore`] (all the logic) and its shared memory ([`SharedMemory`], whose
+/// depth comes from the config at build time). Its ports are the port table's
+/// (`smsync_contract::port`).
 #[derive(LogicBlock)]
 pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
@@ -1638,12 +1628,16 @@ pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R:
     pub req_member: Signal<In, Bits<32>>,
     pub req_active: Signal<In, Bits<32>>,
     pub req_live: Signal<In, Bits<32>>,
-    pub lane_addr: Vec<Signal<In, Bits<64>>>,
-    pub lane_src: Vec<Signal<In, Bits<64>>>,
-    pub lane_mbar: Vec<Signal<In, Bits<64>>>,
-    pub lane_a: Vec<Signal<In, Bits<128>>>,
-    pub lane_b: Vec<Signal<In, Bits<128>>>,
-    pub lane_c: Vec<Signal<In, Bits<128>>>,
+    /// Lane operands, `lanes_per_beat` lanes per beat, `32 / lanes_per_beat` beats in lane order
+    /// after the header (see `RequestIngress`).
+    pub beat_valid: Signal<In, Bit>,
+    pub beat_ready: Signal<Out, Bit>,
+    pub beat_addr: Vec<Signal<In, Bits<64>>>,
+    pub beat_src: Vec<Signal<In, Bits<64>>>,
+    pub beat_mbar: Vec<Signal<In, Bits<64>>>,
+    pub beat_a: Vec<Signal<In, Bits<128>>>,
+    pub beat_b: Vec<Signal<In, Bits<128>>>,
+    pub beat_c: Vec<Signal<In, Bits<128>>>,
     pub resp_valid: Signal<Out, Bit>,
     pub resp_tag: Signal<Out, Bits<64>>,
     pub resp_cta: Signal<Out, Bits<5>>,
@@ -1687,12 +1681,16 @@ pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R:
     pub release_cta: Signal<Out, Bits<5>>,
     pub release_id: Signal<Out, Bits<4>>,
     pub release_warps: Signal<Out, Bits<32>>,
+    ingress: RequestIngress,
     core: SyncUnitCore<D, B, RD, R>,
     smem: SharedMemory<RD, R>,
+    /// `lanes_per_beat` (a loop bound).
+    _beat_lanes: usize,
 }
 
 impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTop<D, B, RD, R> {
     pub fn new(config: &Config) -> Self {
+        let l = config.lanes_per_beat as usize;
         SyncUnitTop {
             clock: Default::default(),
             reset: Default::default(),
@@ -1719,12 +1717,14 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             req_member: Default::default(),
             req_active: Default::default(),
             req_live: Default::default(),
-            lane_addr: (0..LANES).map(|_| Default::default()).collect(),
-            lane_src: (0..LANES).map(|_| Default::default()).collect(),
-            lane_mbar: (0..LANES).map(|_| Default::default()).collect(),
-            lane_a: (0..LANES).map(|_| Default::default()).collect(),
-            lane_b: (0..LANES).map(|_| Default::default()).collect(),
-            lane_c: (0..LANES).map(|_| Default::default()).collect(),
+            beat_valid: Default::default(),
+            beat_ready: Default::default(),
+            beat_addr: (0..l).map(|_| Default::default()).collect(),
+            beat_src: (0..l).map(|_| Default::default()).collect(),
+            beat_mbar: (0..l).map(|_| Default::default()).collect(),
+            beat_a: (0..l).map(|_| Default::default()).collect(),
+            beat_b: (0..l).map(|_| Default::default()).collect(),
+            beat_c: (0..l).map(|_| Default::default()).collect(),
             resp_valid: Default::default(),
             resp_tag: Default::default(),
             resp_cta: Default::default(),
@@ -1764,8 +1764,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             release_cta: Default::default(),
             release_id: Default::default(),
             release_warps: Default::default(),
+            ingress: RequestIngress::new(config),
             core: SyncUnitCore::new(config),
             smem: SharedMemory::new(shared_addr_bits(config)),
+            _beat_lanes: l,
         }
     }
 }
@@ -1781,23 +1783,60 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.core.timeout.next = self.timeout.val();
         self.core.fault_inject.next = self.fault_inject.val();
         self.core.global_end.next = self.global_end.val();
-        self.busy.next = self.core.busy.val();
-        self.core.req_valid.next = self.req_valid.val();
-        self.req_ready.next = self.core.req_ready.val();
-        self.core.req_tag.next = self.req_tag.val();
-        self.core.req_cta.next = self.req_cta.val();
-        self.core.req_warp.next = self.req_warp.val();
-        self.core.req_op.next = self.req_op.val();
-        self.core.req_sub.next = self.req_sub.val();
-        self.core.req_dtype.next = self.req_dtype.val();
-        self.core.req_space.next = self.req_space.val();
-        self.core.req_flags.next = self.req_flags.val();
-        self.core.req_vec.next = self.req_vec.val();
-        self.core.req_imm.next = self.req_imm.val();
-        self.core.req_imm2.next = self.req_imm2.val();
-        self.core.req_member.next = self.req_member.val();
-        self.core.req_active.next = self.req_active.val();
-        self.core.req_live.next = self.req_live.val();
+        self.busy.next = self.core.busy.val() || self.ingress.busy.val();
+        // ---- request: the ports go into the ingress registers only ----
+        self.ingress.clock.next = self.clock.val();
+        self.ingress.reset.next = self.reset.val();
+        self.ingress.req_valid.next = self.req_valid.val();
+        self.req_ready.next = self.ingress.req_ready.val();
+        self.ingress.req_tag.next = self.req_tag.val();
+        self.ingress.req_cta.next = self.req_cta.val();
+        self.ingress.req_warp.next = self.req_warp.val();
+        self.ingress.req_op.next = self.req_op.val();
+        self.ingress.req_sub.next = self.req_sub.val();
+        self.ingress.req_dtype.next = self.req_dtype.val();
+        self.ingress.req_space.next = self.req_space.val();
+        self.ingress.req_flags.next = self.req_flags.val();
+        self.ingress.req_vec.next = self.req_vec.val();
+        self.ingress.req_imm.next = self.req_imm.val();
+        self.ingress.req_imm2.next = self.req_imm2.val();
+        self.ingress.req_member.next = self.req_member.val();
+        self.ingress.req_active.next = self.req_active.val();
+        self.ingress.req_live.next = self.req_live.val();
+        self.ingress.beat_valid.next = self.beat_valid.val();
+        self.beat_ready.next = self.ingress.beat_ready.val();
+        for i in 0..self._beat_lanes {
+            self.ingress.beat_addr[i].next = self.beat_addr[i].val();
+            self.ingress.beat_src[i].next = self.beat_src[i].val();
+            self.ingress.beat_mbar[i].next = self.beat_mbar[i].val();
+            self.ingress.beat_a[i].next = self.beat_a[i].val();
+            self.ingress.beat_b[i].next = self.beat_b[i].val();
+            self.ingress.beat_c[i].next = self.beat_c[i].val();
+        }
+        // ---- ingress -> core ----
+        self.core.req_valid.next = self.ingress.valid.val();
+        self.ingress.done.next = self.core.req_done.val();
+        self.core.req_tag.next = self.ingress.h_tag.val();
+        self.core.req_cta.next = self.ingress.h_cta.val();
+        self.core.req_warp.next = self.ingress.h_warp.val();
+        self.core.req_op.next = self.ingress.h_op.val();
+        self.core.req_sub.next = self.ingress.h_sub.val();
+        self.core.req_dtype.next = self.ingress.h_dtype.val();
+        self.core.req_space.next = self.ingress.h_space.val();
+        self.core.req_flags.next = self.ingress.h_flags.val();
+        self.core.req_vec.next = self.ingress.h_vec.val();
+        self.core.req_imm.next = self.ingress.h_imm.val();
+        self.core.req_imm2.next = self.ingress.h_imm2.val();
+        self.core.req_member.next = self.ingress.h_member.val();
+        self.core.req_active.next = self.ingress.h_active.val();
+        self.core.req_live.next = self.ingress.h_live.val();
+        self.core.stray_src.next = self.ingress.stray_src.val();
+        self.core.stray_src_only.next = self.ingress.stray_src_only.val();
+        self.core.stray_a.next = self.ingress.stray_a.val();
+        self.core.stray_a_hi.next = self.ingress.stray_a_hi.val();
+        self.core.stray_b_hi.next = self.ingress.stray_b_hi.val();
+        self.core.stray_c_shfl.next = self.ingress.stray_c_shfl.val();
+        self.core.stray_c_hi.next = self.ingress.stray_c_hi.val();
         self.resp_valid.next = self.core.resp_valid.val();
         self.resp_tag.next = self.core.resp_tag.val();
         self.resp_cta.next = self.core.resp_cta.val();
@@ -1837,12 +1876,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.release_id.next = self.core.release_id.val();
         self.release_warps.next = self.core.release_warps.val();
         for i in 0..32 {
-            self.core.lane_addr[i].next = self.lane_addr[i].val();
-            self.core.lane_src[i].next = self.lane_src[i].val();
-            self.core.lane_mbar[i].next = self.lane_mbar[i].val();
-            self.core.lane_a[i].next = self.lane_a[i].val();
-            self.core.lane_b[i].next = self.lane_b[i].val();
-            self.core.lane_c[i].next = self.lane_c[i].val();
+            self.core.lane_addr[i].next = self.ingress.lane_addr[i].val();
+            self.core.lane_src[i].next = self.ingress.lane_src[i].val();
+            self.core.lane_mbar[i].next = self.ingress.lane_mbar[i].val();
+            self.core.lane_a[i].next = self.ingress.lane_a[i].val();
+            self.core.lane_b[i].next = self.ingress.lane_b[i].val();
+            self.core.lane_c[i].next = self.ingress.lane_c[i].val();
             self.resp_values[i].next = self.core.resp_values[i].val();
         }
         self.smem.clock.next = self.clock.val();

@@ -13,7 +13,7 @@ pub struct PerUnit {
     /// Active lanes over all requests.
     pub lanes: u64,
     /// RTL cycles spent in this unit's requests: from presenting the request until the top is
-    /// idle again (waiting for `req_ready` + processing + the responses leaving). The top takes
+    /// idle again (the header and beats being taken + processing + the responses leaving). The top takes
     /// one request at a time, so this is also the time the request kept the unit busy.
     pub cycles: u64,
     /// Active lanes whose address another active lane of the same request also targets

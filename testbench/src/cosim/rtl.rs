@@ -175,8 +175,8 @@ impl RtlBackend {
         }
     }
 
-    /// Hand `req` to the top (held until consumed, then clocked until the top is idle) and
-    /// collect the responses of those cycles. `mirror` serves the top's global-memory port.
+    /// Hand `req` to the top (the header, then the beats, each held until taken; then clocked
+    /// until the top is idle) and collect the responses of those cycles. `mirror` serves the top's global-memory port.
     pub fn submit(&mut self, req: &Request, mirror: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
         if let Some(e) = self.error.take() {
             return Err(e);

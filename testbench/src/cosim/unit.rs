@@ -7,7 +7,7 @@
 //! 2. the golden model finishes its in-flight asynchronous work (`tick(idle = true)`: copies land
 //!    at once), then takes the request: it is always at least as far as the RTL, which is what
 //!    makes an RTL poll answer checkable;
-//! 3. the RTL takes the request (held on its ports until consumed) and runs a few cycles;
+//! 3. the RTL takes the request (its header, then its lane operands in beats) and runs a few cycles;
 //! 4. every RTL response is matched with the golden response of the same tag and compared
 //!    (`compare.rs`), then given to the executor. A golden answer may come first (normal: the RTL
 //!    is slower); an RTL answer whose golden answer is missing waits for it (checked on every

@@ -1,0 +1,479 @@
+//! The request ingress of the `sync_unit` top: the registered boundary between the request
+//! port (a header, then the lane operands in beats) and the core.
+//!
+//! * **Header** (`req_*`): taken into the header register in a cycle where `req_valid` and
+//!   `req_ready` are both high. `req_ready` is a register: high while no request is held.
+//! * **Beats** (`beat_*`): after the header, `32 / L` beats (`L = lanes_per_beat`) in lane
+//!   order, beat `k` carrying lanes `k*L .. k*L+L-1`, each taken in a cycle where `beat_valid`
+//!   and `beat_ready` are both high (`beat_ready` is a register: high from the cycle after the
+//!   header was taken until the last beat is). A taken beat goes into the beat register; the
+//!   cycle after, it is written into its row of the operand store and its stray-bit flags are
+//!   computed over its `L` lanes and added to the request's.
+//! * **Core side**: `valid` is high once the header and every beat are in (held until the core
+//!   raises `done`, the cycle it has finished the request); the header fields, the 32 lanes of
+//!   the operand store and the stray flags are registers.
+//!
+//! No input port reaches logic other than the enable of its register: nothing is combinational
+//! from the port.
+
+use crate::common::{FLAG_BITS, OP_BITS};
+use rust_hdl::prelude::*;
+use smsync_contract::config::Config;
+use smsync_contract::port::{beats_per_request, SUB_BITS, WARP};
+
+/// A per-lane operand field: 32 registers (the operand store) or `L` (the beat register).
+type Regs<const N: usize> = Vec<DFF<Bits<N>>>;
+
+#[derive(LogicBlock)]
+pub struct RequestIngress {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // ---- port side: header ----
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    pub req_tag: Signal<In, Bits<64>>,
+    pub req_cta: Signal<In, Bits<5>>,
+    pub req_warp: Signal<In, Bits<5>>,
+    pub req_op: Signal<In, Bits<OP_BITS>>,
+    pub req_sub: Signal<In, Bits<SUB_BITS>>,
+    pub req_dtype: Signal<In, Bits<4>>,
+    pub req_space: Signal<In, Bits<2>>,
+    pub req_flags: Signal<In, Bits<FLAG_BITS>>,
+    pub req_vec: Signal<In, Bits<4>>,
+    pub req_imm: Signal<In, Bits<32>>,
+    pub req_imm2: Signal<In, Bits<32>>,
+    pub req_member: Signal<In, Bits<32>>,
+    pub req_active: Signal<In, Bits<32>>,
+    pub req_live: Signal<In, Bits<32>>,
+    // ---- port side: beats of L lanes ----
+    pub beat_valid: Signal<In, Bit>,
+    pub beat_ready: Signal<Out, Bit>,
+    pub beat_addr: Vec<Signal<In, Bits<64>>>,
+    pub beat_src: Vec<Signal<In, Bits<64>>>,
+    pub beat_mbar: Vec<Signal<In, Bits<64>>>,
+    pub beat_a: Vec<Signal<In, Bits<128>>>,
+    pub beat_b: Vec<Signal<In, Bits<128>>>,
+    pub beat_c: Vec<Signal<In, Bits<128>>>,
+    // ---- core side ----
+    /// The header and every beat are in.
+    pub valid: Signal<Out, Bit>,
+    /// The core has finished the request (frees the header register).
+    pub done: Signal<In, Bit>,
+    /// A request is held (being received or in the core).
+    pub busy: Signal<Out, Bit>,
+    pub h_tag: Signal<Out, Bits<64>>,
+    pub h_cta: Signal<Out, Bits<5>>,
+    pub h_warp: Signal<Out, Bits<5>>,
+    pub h_op: Signal<Out, Bits<OP_BITS>>,
+    pub h_sub: Signal<Out, Bits<SUB_BITS>>,
+    pub h_dtype: Signal<Out, Bits<4>>,
+    pub h_space: Signal<Out, Bits<2>>,
+    pub h_flags: Signal<Out, Bits<FLAG_BITS>>,
+    pub h_vec: Signal<Out, Bits<4>>,
+    pub h_imm: Signal<Out, Bits<32>>,
+    pub h_imm2: Signal<Out, Bits<32>>,
+    pub h_member: Signal<Out, Bits<32>>,
+    pub h_active: Signal<Out, Bits<32>>,
+    pub h_live: Signal<Out, Bits<32>>,
+    pub lane_addr: Vec<Signal<Out, Bits<64>>>,
+    pub lane_src: Vec<Signal<Out, Bits<64>>>,
+    pub lane_mbar: Vec<Signal<Out, Bits<64>>>,
+    pub lane_a: Vec<Signal<Out, Bits<128>>>,
+    pub lane_b: Vec<Signal<Out, Bits<128>>>,
+    pub lane_c: Vec<Signal<Out, Bits<128>>>,
+    /// Over the active lanes: `src` or `mbar` set / `src` set / `a` set / `a` above bit 63 /
+    /// `b` above bit 63 / `c` outside the shfl fields (bits 4:0, 12:8) / `c` above bit 31. The
+    /// core answers `NotBuilt` when the op's unit does not read a set one.
+    pub stray_src: Signal<Out, Bit>,
+    pub stray_src_only: Signal<Out, Bit>,
+    pub stray_a: Signal<Out, Bit>,
+    pub stray_a_hi: Signal<Out, Bit>,
+    pub stray_b_hi: Signal<Out, Bit>,
+    pub stray_c_shfl: Signal<Out, Bit>,
+    pub stray_c_hi: Signal<Out, Bit>,
+    // ---- header register ----
+    hdr_full: DFF<Bit>,
+    hdr_tag: DFF<Bits<64>>,
+    hdr_cta: DFF<Bits<5>>,
+    hdr_warp: DFF<Bits<5>>,
+    hdr_op: DFF<Bits<OP_BITS>>,
+    hdr_sub: DFF<Bits<SUB_BITS>>,
+    hdr_dtype: DFF<Bits<4>>,
+    hdr_space: DFF<Bits<2>>,
+    hdr_flags: DFF<Bits<FLAG_BITS>>,
+    hdr_vec: DFF<Bits<4>>,
+    hdr_imm: DFF<Bits<32>>,
+    hdr_imm2: DFF<Bits<32>>,
+    hdr_member: DFF<Bits<32>>,
+    hdr_active: DFF<Bits<32>>,
+    hdr_live: DFF<Bits<32>>,
+    // ---- beats ----
+    /// The next beat to take, and whether the last one has been taken / written.
+    beat_next: DFF<Bits<5>>,
+    beats_taken: DFF<Bit>,
+    beats_written: DFF<Bit>,
+    /// The active mask of the lanes not yet taken, beat 0's lanes lowest.
+    act_rem: DFF<Bits<32>>,
+    /// The beat register: a taken beat, its row and its lanes' active bits (low L bits).
+    bt_valid: DFF<Bit>,
+    bt_row: DFF<Bits<5>>,
+    bt_active: DFF<Bits<32>>,
+    bt_addr: Regs<64>,
+    bt_src: Regs<64>,
+    bt_mbar: Regs<64>,
+    bt_a: Regs<128>,
+    bt_b: Regs<128>,
+    bt_c: Regs<128>,
+    /// The operand store: 32 lanes.
+    ln_addr: Regs<64>,
+    ln_src: Regs<64>,
+    ln_mbar: Regs<64>,
+    ln_a: Regs<128>,
+    ln_b: Regs<128>,
+    ln_c: Regs<128>,
+    st_src: DFF<Bit>,
+    st_src_only: DFF<Bit>,
+    st_a: DFF<Bit>,
+    st_a_hi: DFF<Bit>,
+    st_b_hi: DFF<Bit>,
+    st_c_shfl: DFF<Bit>,
+    st_c_hi: DFF<Bit>,
+    row: Vec<Constant<Bits<5>>>,
+    /// `1 << i`: lane i of the beat in `bt_active`.
+    lane_bit: Vec<Constant<Bits<32>>>,
+    k_last_beat: Constant<Bits<5>>,
+    k_lanes: Constant<Bits<6>>,
+    /// `lanes_per_beat` (L), L + 1 and the beats per request, as loop bounds (`hdl_gen` takes
+    /// the lane index `l * g + i` with `l` from a one-element range).
+    _lanes: usize,
+    _lanes_end: usize,
+    _beats: usize,
+}
+
+/// `n` default-built copies (signals or registers of one lane field).
+fn copies<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
+}
+
+impl RequestIngress {
+    pub fn new(config: &Config) -> Self {
+        let l = config.lanes_per_beat as usize;
+        assert!(l.is_power_of_two() && l <= WARP, "lanes_per_beat {l} (the config validates it)");
+        let beats = beats_per_request(config);
+        RequestIngress {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_tag: Default::default(),
+            req_cta: Default::default(),
+            req_warp: Default::default(),
+            req_op: Default::default(),
+            req_sub: Default::default(),
+            req_dtype: Default::default(),
+            req_space: Default::default(),
+            req_flags: Default::default(),
+            req_vec: Default::default(),
+            req_imm: Default::default(),
+            req_imm2: Default::default(),
+            req_member: Default::default(),
+            req_active: Default::default(),
+            req_live: Default::default(),
+            beat_valid: Default::default(),
+            beat_ready: Default::default(),
+            beat_addr: copies(l),
+            beat_src: copies(l),
+            beat_mbar: copies(l),
+            beat_a: copies(l),
+            beat_b: copies(l),
+            beat_c: copies(l),
+            valid: Default::default(),
+            done: Default::default(),
+            busy: Default::default(),
+            h_tag: Default::default(),
+            h_cta: Default::default(),
+            h_warp: Default::default(),
+            h_op: Default::default(),
+            h_sub: Default::default(),
+            h_dtype: Default::default(),
+            h_space: Default::default(),
+            h_flags: Default::default(),
+            h_vec: Default::default(),
+            h_imm: Default::default(),
+            h_imm2: Default::default(),
+            h_member: Default::default(),
+            h_active: Default::default(),
+            h_live: Default::default(),
+            lane_addr: copies(WARP),
+            lane_src: copies(WARP),
+            lane_mbar: copies(WARP),
+            lane_a: copies(WARP),
+            lane_b: copies(WARP),
+            lane_c: copies(WARP),
+            stray_src: Default::default(),
+            stray_src_only: Default::default(),
+            stray_a: Default::default(),
+            stray_a_hi: Default::default(),
+            stray_b_hi: Default::default(),
+            stray_c_shfl: Default::default(),
+            stray_c_hi: Default::default(),
+            hdr_full: Default::default(),
+            hdr_tag: Default::default(),
+            hdr_cta: Default::default(),
+            hdr_warp: Default::default(),
+            hdr_op: Default::default(),
+            hdr_sub: Default::default(),
+            hdr_dtype: Default::default(),
+            hdr_space: Default::default(),
+            hdr_flags: Default::default(),
+            hdr_vec: Default::default(),
+            hdr_imm: Default::default(),
+            hdr_imm2: Default::default(),
+            hdr_member: Default::default(),
+            hdr_active: Default::default(),
+            hdr_live: Default::default(),
+            beat_next: Default::default(),
+            beats_taken: Default::default(),
+            beats_written: Default::default(),
+            act_rem: Default::default(),
+            bt_valid: Default::default(),
+            bt_row: Default::default(),
+            bt_active: Default::default(),
+            bt_addr: copies(l),
+            bt_src: copies(l),
+            bt_mbar: copies(l),
+            bt_a: copies(l),
+            bt_b: copies(l),
+            bt_c: copies(l),
+            ln_addr: copies(WARP),
+            ln_src: copies(WARP),
+            ln_mbar: copies(WARP),
+            ln_a: copies(WARP),
+            ln_b: copies(WARP),
+            ln_c: copies(WARP),
+            st_src: Default::default(),
+            st_src_only: Default::default(),
+            st_a: Default::default(),
+            st_a_hi: Default::default(),
+            st_b_hi: Default::default(),
+            st_c_shfl: Default::default(),
+            st_c_hi: Default::default(),
+            row: (0..beats as u64).map(|g| Constant::new(g.to_bits())).collect(),
+            lane_bit: (0..l).map(|i| Constant::new((1u64 << i).to_bits())).collect(),
+            k_last_beat: Constant::new((beats as u64 - 1).to_bits()),
+            k_lanes: Constant::new((l as u64).to_bits()),
+            _lanes: l,
+            _lanes_end: l + 1,
+            _beats: beats,
+        }
+    }
+}
+
+impl Logic for RequestIngress {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            hdr_full,
+            hdr_tag,
+            hdr_cta,
+            hdr_warp,
+            hdr_op,
+            hdr_sub,
+            hdr_dtype,
+            hdr_space,
+            hdr_flags,
+            hdr_vec,
+            hdr_imm,
+            hdr_imm2,
+            hdr_member,
+            hdr_active,
+            hdr_live,
+            beat_next,
+            beats_taken,
+            beats_written,
+            act_rem,
+            bt_valid,
+            bt_row,
+            bt_active,
+            st_src,
+            st_src_only,
+            st_a,
+            st_a_hi,
+            st_b_hi,
+            st_c_shfl,
+            st_c_hi
+        );
+        for i in 0..32 {
+            self.ln_addr[i].clock.next = self.clock.val();
+            self.ln_src[i].clock.next = self.clock.val();
+            self.ln_mbar[i].clock.next = self.clock.val();
+            self.ln_a[i].clock.next = self.clock.val();
+            self.ln_b[i].clock.next = self.clock.val();
+            self.ln_c[i].clock.next = self.clock.val();
+            self.ln_addr[i].d.next = self.ln_addr[i].q.val();
+            self.ln_src[i].d.next = self.ln_src[i].q.val();
+            self.ln_mbar[i].d.next = self.ln_mbar[i].q.val();
+            self.ln_a[i].d.next = self.ln_a[i].q.val();
+            self.ln_b[i].d.next = self.ln_b[i].q.val();
+            self.ln_c[i].d.next = self.ln_c[i].q.val();
+            self.lane_addr[i].next = self.ln_addr[i].q.val();
+            self.lane_src[i].next = self.ln_src[i].q.val();
+            self.lane_mbar[i].next = self.ln_mbar[i].q.val();
+            self.lane_a[i].next = self.ln_a[i].q.val();
+            self.lane_b[i].next = self.ln_b[i].q.val();
+            self.lane_c[i].next = self.ln_c[i].q.val();
+        }
+        for i in 0..self._lanes {
+            self.bt_addr[i].clock.next = self.clock.val();
+            self.bt_src[i].clock.next = self.clock.val();
+            self.bt_mbar[i].clock.next = self.clock.val();
+            self.bt_a[i].clock.next = self.clock.val();
+            self.bt_b[i].clock.next = self.clock.val();
+            self.bt_c[i].clock.next = self.clock.val();
+            self.bt_addr[i].d.next = self.bt_addr[i].q.val();
+            self.bt_src[i].d.next = self.bt_src[i].q.val();
+            self.bt_mbar[i].d.next = self.bt_mbar[i].q.val();
+            self.bt_a[i].d.next = self.bt_a[i].q.val();
+            self.bt_b[i].d.next = self.bt_b[i].q.val();
+            self.bt_c[i].d.next = self.bt_c[i].q.val();
+        }
+
+        // ---- the core side: registers only ----
+        self.valid.next = self.hdr_full.q.val() && self.beats_written.q.val();
+        self.busy.next = self.hdr_full.q.val();
+        self.h_tag.next = self.hdr_tag.q.val();
+        self.h_cta.next = self.hdr_cta.q.val();
+        self.h_warp.next = self.hdr_warp.q.val();
+        self.h_op.next = self.hdr_op.q.val();
+        self.h_sub.next = self.hdr_sub.q.val();
+        self.h_dtype.next = self.hdr_dtype.q.val();
+        self.h_space.next = self.hdr_space.q.val();
+        self.h_flags.next = self.hdr_flags.q.val();
+        self.h_vec.next = self.hdr_vec.q.val();
+        self.h_imm.next = self.hdr_imm.q.val();
+        self.h_imm2.next = self.hdr_imm2.q.val();
+        self.h_member.next = self.hdr_member.q.val();
+        self.h_active.next = self.hdr_active.q.val();
+        self.h_live.next = self.hdr_live.q.val();
+        self.stray_src.next = self.st_src.q.val();
+        self.stray_src_only.next = self.st_src_only.q.val();
+        self.stray_a.next = self.st_a.q.val();
+        self.stray_a_hi.next = self.st_a_hi.q.val();
+        self.stray_b_hi.next = self.st_b_hi.q.val();
+        self.stray_c_shfl.next = self.st_c_shfl.q.val();
+        self.stray_c_hi.next = self.st_c_hi.q.val();
+
+        // ---- header: taken when no request is held ----
+        self.req_ready.next = !self.hdr_full.q.val();
+        if self.req_valid.val() && !self.hdr_full.q.val() {
+            self.hdr_full.d.next = true;
+            self.hdr_tag.d.next = self.req_tag.val();
+            self.hdr_cta.d.next = self.req_cta.val();
+            self.hdr_warp.d.next = self.req_warp.val();
+            self.hdr_op.d.next = self.req_op.val();
+            self.hdr_sub.d.next = self.req_sub.val();
+            self.hdr_dtype.d.next = self.req_dtype.val();
+            self.hdr_space.d.next = self.req_space.val();
+            self.hdr_flags.d.next = self.req_flags.val();
+            self.hdr_vec.d.next = self.req_vec.val();
+            self.hdr_imm.d.next = self.req_imm.val();
+            self.hdr_imm2.d.next = self.req_imm2.val();
+            self.hdr_member.d.next = self.req_member.val();
+            self.hdr_active.d.next = self.req_active.val();
+            self.hdr_live.d.next = self.req_live.val();
+            self.act_rem.d.next = self.req_active.val();
+            self.beat_next.d.next = 0.into();
+            self.beats_taken.d.next = false;
+            self.beats_written.d.next = false;
+            self.st_src.d.next = false;
+            self.st_src_only.d.next = false;
+            self.st_a.d.next = false;
+            self.st_a_hi.d.next = false;
+            self.st_b_hi.d.next = false;
+            self.st_c_shfl.d.next = false;
+            self.st_c_hi.d.next = false;
+        }
+        if self.done.val() {
+            self.hdr_full.d.next = false;
+        }
+
+        // ---- beats: into the beat register ----
+        self.beat_ready.next = self.hdr_full.q.val() && !self.beats_taken.q.val();
+        self.bt_valid.d.next = false;
+        if self.beat_valid.val() && self.hdr_full.q.val() && !self.beats_taken.q.val() {
+            self.bt_valid.d.next = true;
+            self.bt_row.d.next = self.beat_next.q.val();
+            self.bt_active.d.next = self.act_rem.q.val();
+            self.act_rem.d.next = self.act_rem.q.val() >> self.k_lanes.val();
+            self.beat_next.d.next = self.beat_next.q.val() + 1u64;
+            if self.beat_next.q.val() == self.k_last_beat.val() {
+                self.beats_taken.d.next = true;
+            }
+            for i in 0..self._lanes {
+                self.bt_addr[i].d.next = self.beat_addr[i].val();
+                self.bt_src[i].d.next = self.beat_src[i].val();
+                self.bt_mbar[i].d.next = self.beat_mbar[i].val();
+                self.bt_a[i].d.next = self.beat_a[i].val();
+                self.bt_b[i].d.next = self.beat_b[i].val();
+                self.bt_c[i].d.next = self.beat_c[i].val();
+            }
+        }
+
+        // ---- the beat register: into its row of the operand store; stray bits of its L lanes ----
+        if self.bt_valid.q.val() {
+            if self.bt_row.q.val() == self.k_last_beat.val() {
+                self.beats_written.d.next = true;
+            }
+            for l in self._lanes..self._lanes_end {
+                for g in 0..self._beats {
+                    if self.bt_row.q.val() == self.row[g].val() {
+                        for i in 0..self._lanes {
+                            self.ln_addr[l * g + i].d.next = self.bt_addr[i].q.val();
+                            self.ln_src[l * g + i].d.next = self.bt_src[i].q.val();
+                            self.ln_mbar[l * g + i].d.next = self.bt_mbar[i].q.val();
+                            self.ln_a[l * g + i].d.next = self.bt_a[i].q.val();
+                            self.ln_b[l * g + i].d.next = self.bt_b[i].q.val();
+                            self.ln_c[l * g + i].d.next = self.bt_c[i].q.val();
+                        }
+                    }
+                }
+            }
+            for i in 0..self._lanes {
+                // A whole-mask AND (not a bit select): bits above L are used, so lint has no
+                // unused bits to report on a narrow beat.
+                if (self.bt_active.q.val() & self.lane_bit[i].val()) != 0 {
+                    if (self.bt_src[i].q.val() != 0) || (self.bt_mbar[i].q.val() != 0) {
+                        self.st_src.d.next = true;
+                    }
+                    if self.bt_src[i].q.val() != 0 {
+                        self.st_src_only.d.next = true;
+                    }
+                    if self.bt_a[i].q.val() != 0 {
+                        self.st_a.d.next = true;
+                    }
+                    if self.bt_a[i].q.val().get_bits::<64>(64) != 0 {
+                        self.st_a_hi.d.next = true;
+                    }
+                    if self.bt_b[i].q.val().get_bits::<64>(64) != 0 {
+                        self.st_b_hi.d.next = true;
+                    }
+                    if ((self.bt_c[i].q.val() >> 13u64) != 0) || (self.bt_c[i].q.val().get_bits::<3>(5) != 0) {
+                        self.st_c_shfl.d.next = true;
+                    }
+                    if (self.bt_c[i].q.val() >> 32u64) != 0 {
+                        self.st_c_hi.d.next = true;
+                    }
+                }
+            }
+        }
+
+        if self.reset.val() {
+            self.hdr_full.d.next = false;
+            self.bt_valid.d.next = false;
+            self.beats_taken.d.next = false;
+            self.beats_written.d.next = false;
+        }
+    }
+}
