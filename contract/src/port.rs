@@ -288,26 +288,36 @@ pub fn check_ports<'a>(
     config: &Config,
     actual: impl IntoIterator<Item = (&'a str, Dir, usize)>,
 ) -> Result<(), Vec<String>> {
-    let expected = sync_unit_ports(config);
-    let actual: Vec<(&str, Dir, usize)> = actual.into_iter().collect();
+    let expected: Vec<(String, &str, usize)> =
+        sync_unit_ports(config).into_iter().map(|e| (e.name, e.dir.as_str(), e.width)).collect();
+    let actual: Vec<(&str, &str, usize)> = actual.into_iter().map(|(n, d, w)| (n, d.as_str(), w)).collect();
+    compare_port_lists(&expected, &actual, "the port table")
+}
+
+/// Expected against actual ports, each `(name, "input" | "output", width)`: one line per
+/// problem, expected order first, then the actual ports that `expected_source` (e.g. "the
+/// manifest") lacks. The one comparison behind every port check (the port table here, a
+/// `--rtl` directory's manifest in smsync-testbench).
+pub fn compare_port_lists<E: AsRef<str>, A: AsRef<str>>(
+    expected: &[(E, &str, usize)],
+    actual: &[(A, &str, usize)],
+    expected_source: &str,
+) -> Result<(), Vec<String>> {
+    let describe = |dir: &str, width: usize| format!("{dir}, {width} bit{}", if width == 1 { "" } else { "s" });
     let mut problems = Vec::new();
-    for e in &expected {
-        match actual.iter().find(|a| a.0 == e.name) {
-            None => problems.push(format!("port `{}` ({}, {} bits) is missing", e.name, e.dir.as_str(), e.width)),
-            Some(a) if a.2 != e.width => {
-                problems.push(format!("port `{}`: expected width {}, actual width {}", e.name, e.width, a.2))
+    for (name, dir, width) in expected {
+        let name = name.as_ref();
+        match actual.iter().find(|a| a.0.as_ref() == name) {
+            None => problems.push(format!("port `{name}` ({}) is missing", describe(dir, *width))),
+            Some(a) if a.2 != *width => {
+                problems.push(format!("port `{name}`: expected width {width}, actual width {}", a.2))
             }
-            Some(a) if a.1 != e.dir => problems.push(format!(
-                "port `{}`: expected direction {}, actual {}",
-                e.name,
-                e.dir.as_str(),
-                a.1.as_str()
-            )),
+            Some(a) if a.1 != *dir => problems.push(format!("port `{name}`: expected direction {dir}, actual {}", a.1)),
             Some(_) => {}
         }
     }
-    for a in actual.iter().filter(|a| !expected.iter().any(|e| e.name == a.0)) {
-        problems.push(format!("port `{}` ({}, {} bits) is not in the port table", a.0, a.1.as_str(), a.2));
+    for (name, dir, width) in actual.iter().filter(|a| !expected.iter().any(|e| e.0.as_ref() == a.0.as_ref())) {
+        problems.push(format!("port `{}` ({}) is not in {expected_source}", name.as_ref(), describe(dir, *width)));
     }
     if problems.is_empty() {
         Ok(())

@@ -247,35 +247,15 @@ fn digest(files: &[SourceFile]) -> u64 {
     h
 }
 
-fn describe(dir: &str, width: usize) -> String {
-    format!("{dir}, {width} bit{}", if width == 1 { "" } else { "s" })
-}
-
 /// Expected (manifest) against actual (the tool's) ports: one line per problem, manifest order
-/// first, then the ports the manifest lacks.
+/// first, then the ports the manifest lacks ([`smsync_contract::port::compare_port_lists`]).
 pub fn compare_ports(expected: &[Port], actual: &[ToolPort]) -> Result<(), Vec<String>> {
-    let mut problems = Vec::new();
-    for e in expected {
-        let dir = if e.dir == PortDir::Input { "input" } else { "output" };
-        match actual.iter().find(|a| a.name == e.name) {
-            None => problems.push(format!("port `{}` ({}) is missing", e.name, describe(dir, e.width))),
-            Some(a) if a.width != e.width => {
-                problems.push(format!("port `{}`: expected width {}, actual width {}", e.name, e.width, a.width))
-            }
-            Some(a) if a.dir != dir => {
-                problems.push(format!("port `{}`: expected direction {dir}, actual {}", e.name, a.dir))
-            }
-            Some(_) => {}
-        }
-    }
-    for a in actual.iter().filter(|a| !expected.iter().any(|e| e.name == a.name)) {
-        problems.push(format!("port `{}` ({}) is not in the manifest", a.name, describe(&a.dir, a.width)));
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems)
-    }
+    let expected: Vec<(&str, &str, usize)> = expected
+        .iter()
+        .map(|e| (e.name.as_str(), if e.dir == PortDir::Input { "input" } else { "output" }, e.width))
+        .collect();
+    let actual: Vec<(&str, &str, usize)> = actual.iter().map(|a| (a.name.as_str(), a.dir.as_str(), a.width)).collect();
+    smsync_contract::port::compare_port_lists(&expected, &actual, "the manifest")
 }
 
 #[cfg(test)]
