@@ -48,8 +48,10 @@ pub enum Channel {
     Header,
     /// The request's lane operands, `lanes_per_beat` lanes per beat.
     Beat,
-    /// The response (a one-cycle pulse, no back-pressure).
+    /// The response header (`resp_valid`/`resp_ready`).
     Response,
+    /// The response's lane values, `lanes_per_beat` lanes per beat, when the header says so.
+    ResponseBeat,
     /// The copy engine's global-memory port (`gm_*`).
     CopyMemory,
     /// The atomic ALU's global-memory port (`ag_*`).
@@ -67,6 +69,7 @@ impl Channel {
             Channel::Header => "header",
             Channel::Beat => "beat",
             Channel::Response => "response",
+            Channel::ResponseBeat => "response_beat",
             Channel::CopyMemory => "copy_memory",
             Channel::AtomicMemory => "atomic_memory",
             Channel::Event => "event",
@@ -91,8 +94,6 @@ pub enum Count {
     One,
     /// One per lane of a beat (`lanes_per_beat`).
     BeatLanes,
-    /// One per lane of a warp (32).
-    Warp,
 }
 
 /// One row of the port table.
@@ -158,15 +159,22 @@ pub const SYNC_UNIT_PORTS: &[PortSpec] = &[
     lanes("beat_a", In, 128, Count::BeatLanes, Beat),
     lanes("beat_b", In, 128, Count::BeatLanes, Beat),
     lanes("beat_c", In, 128, Count::BeatLanes, Beat),
+    // Response header: taken when resp_valid and resp_ready are both high.
     p("resp_valid", Out, 1, Response),
+    p("resp_ready", In, 1, Response),
     p("resp_tag", Out, 64, Response),
     p("resp_cta", Out, 5, Response),
     p("resp_warp", Out, 5, Response),
     p("resp_lanes", Out, 32, Response),
-    lanes("resp_values", Out, 128, Count::Warp, Response),
     p("resp_preds", Out, 32, Response),
     p("resp_error", Out, ERROR_BITS, Response),
     p("resp_error_lane", Out, 5, Response),
+    p("resp_has_values", Out, 1, Response),
+    // Response values: when resp_has_values, 32 / lanes_per_beat beats in lane order (beat 0
+    // may be taken with the header); otherwise every lane's value is 0 and no beat follows.
+    p("resp_beat_valid", Out, 1, ResponseBeat),
+    p("resp_beat_ready", In, 1, ResponseBeat),
+    lanes("resp_beat_values", Out, 128, Count::BeatLanes, ResponseBeat),
     p("gm_req", Out, 1, CopyMemory),
     p("gm_grant", In, 1, CopyMemory),
     p("gm_we", Out, 1, CopyMemory),
@@ -245,7 +253,6 @@ impl PortSpec {
         match self.count {
             Count::One => 1,
             Count::BeatLanes => config.lanes_per_beat as usize,
-            Count::Warp => WARP,
         }
     }
 }
@@ -338,7 +345,9 @@ mod tests {
         assert!(!small.iter().any(|p| p.name.starts_with("lane_")));
         let default = sync_unit_ports(&Config::default());
         assert!(default.iter().any(|p| p.name == "beat_c$31"));
-        assert!(default.iter().any(|p| p.name == "resp_values$31"));
+        assert!(default.iter().any(|p| p.name == "resp_beat_values$31"));
+        assert!(small.iter().any(|p| p.name == "resp_beat_values$3" && p.channel == Channel::ResponseBeat));
+        assert!(!small.iter().any(|p| p.name == "resp_beat_values$4"));
         assert_eq!(beats_per_request(&Config::fpga_small()), 8);
     }
 

@@ -6,8 +6,11 @@
 //! Protocol (see the top's module doc): the request header is held on the `req_*` ports with
 //! `req_valid` high until `req_ready` is seen high (it is taken at that clock edge); the lane
 //! operands follow in `32 / lanes_per_beat` beats on `beat_*`, each held with `beat_valid` high
-//! until `beat_ready` is seen high. The response port is a one-cycle `resp_valid` pulse without
-//! back-pressure, so [`RtlSyncUnit`] samples it after every clock. After the last beat is taken,
+//! until `beat_ready` is seen high. The response leaves the same way: a header on `resp_*`, taken
+//! while `resp_valid` and `resp_ready` are high, and when `resp_has_values` is high the lane
+//! values in `32 / lanes_per_beat` beats on `resp_beat_*`; [`RtlSyncUnit`] holds both readies
+//! high, samples the ports after every clock and assembles each response from its header and
+//! beats ([`ResponseAssembly`]; a beat without a header is reported). After the last beat is taken,
 //! [`RtlSyncUnit::submit`] clocks until the top's `busy` output is low (no fixed drain count).
 //! The port names come from the port table, `smsync_contract::port`.
 
@@ -54,7 +57,10 @@ pub struct Ports {
     beat: Vec<[usize; 6]>,
     resp_valid: usize,
     resp_error: usize,
-    resp_values: Vec<usize>,
+    resp_has_values: usize,
+    resp_beat_valid: usize,
+    /// The lane values of a response beat (`resp_beat_values$j`, one per lane of a beat).
+    resp_beat_values: Vec<usize>,
     resp_tag: usize,
     resp_cta: usize,
     resp_warp: usize,
@@ -122,9 +128,9 @@ impl Ports {
         if beat.is_empty() || !PORT_LANES.is_multiple_of(beat.len()) {
             return Err(format!("the top has {} lane(s) per beat (expected a power of two, 1..=32)", beat.len()));
         }
-        let mut resp_values = Vec::with_capacity(WARP);
-        for l in 0..WARP {
-            resp_values.push(i(&lane_port("resp_values", l))?);
+        let mut resp_beat_values = Vec::with_capacity(beat.len());
+        for j in 0..beat.len() {
+            resp_beat_values.push(i(&lane_port("resp_beat_values", j))?);
         }
         Ok(Ports {
             req_valid: i("req_valid")?,
@@ -135,7 +141,9 @@ impl Ports {
             beat,
             resp_valid: i("resp_valid")?,
             resp_error: i("resp_error")?,
-            resp_values,
+            resp_has_values: i("resp_has_values")?,
+            resp_beat_valid: i("resp_beat_valid")?,
+            resp_beat_values,
             resp_tag: i("resp_tag")?,
             resp_cta: i("resp_cta")?,
             resp_warp: i("resp_warp")?,
@@ -202,36 +210,91 @@ impl Ports {
         }
     }
 
-    /// The response port as a [`Response`], if `resp_valid` is high.
-    pub fn unpack_response(&self, h: &mut Harness) -> Option<Response> {
+    /// The response header port as a [`Response`] with every value 0, and whether its values
+    /// follow in beats (`resp_has_values`), if `resp_valid` is high.
+    pub fn unpack_header(&self, h: &mut Harness) -> Option<(Response, bool)> {
         if !h.get_bit_at(self.resp_valid) {
             return None;
         }
         let code = h.get_u64_at(self.resp_error) as u8;
-        let mut values = [0u128; WARP];
-        let mut w = [0u32; 4];
-        for (v, &port) in values.iter_mut().zip(&self.resp_values) {
-            h.get_at_into(port, &mut w);
-            *v = w.iter().enumerate().fold(0u128, |acc, (i, &x)| acc | (x as u128) << (32 * i));
-        }
-        Some(Response {
+        let response = Response {
             tag: h.get_u64_at(self.resp_tag),
             cta: h.get_u64_at(self.resp_cta) as u16,
             warp: h.get_u64_at(self.resp_warp) as u16,
             lanes: h.get_u64_at(self.resp_lanes) as u32,
-            values,
+            values: [0; WARP],
             preds: h.get_u64_at(self.resp_preds) as u32,
             // An unknown code is reported as such rather than mapped to a valid one.
             error: ErrorCode::from_code(code).unwrap_or(ErrorCode::NotBuilt),
             error_lane: h.get_u64_at(self.resp_error_lane) as u8,
-        })
+        };
+        Some((response, h.get_bit_at(self.resp_has_values)))
+    }
+
+    /// If `resp_beat_valid` is high, the beat's values into lanes `k*L .. k*L+L-1` of `values`.
+    pub fn unpack_beat(&self, h: &mut Harness, values: &mut [u128; WARP], k: usize) -> bool {
+        if !h.get_bit_at(self.resp_beat_valid) {
+            return false;
+        }
+        let l = self.resp_beat_values.len();
+        let mut w = [0u32; 4];
+        for (v, &port) in values[k * l..(k + 1) * l].iter_mut().zip(&self.resp_beat_values) {
+            h.get_at_into(port, &mut w);
+            *v = w.iter().enumerate().fold(0u128, |acc, (i, &x)| acc | (x as u128) << (32 * i));
+        }
+        true
     }
 }
 
-/// The response port of `h` as a [`Response`], if `resp_valid` is high (resolving the ports by
-/// name: for one-off use; the cosim keeps a [`Ports`]).
-pub fn unpack_response(h: &mut Harness) -> Result<Option<Response>, String> {
-    Ok(Ports::resolve(h)?.unpack_response(h))
+/// Responses being assembled from the response port: a header, then (when it has values) its
+/// beats. A beat belongs to the last header with values; a header comes only after the previous
+/// response's last beat (the egress's order rule).
+#[derive(Default)]
+pub struct ResponseAssembly {
+    /// The response whose beats are coming, and how many have been taken.
+    pending: Option<(Response, usize)>,
+}
+
+impl ResponseAssembly {
+    /// Take what the response ports show after a clock (both readies are held high, so each
+    /// cycle's header and beat are taken); the responses completed, in order. A beat without a
+    /// header, or a header while the previous response's beats are still coming, is an error.
+    pub fn take(&mut self, p: &Ports, h: &mut Harness) -> Result<Vec<Response>, String> {
+        let mut done = Vec::new();
+        let mut beat_taken = false;
+        if let Some((response, k)) = &mut self.pending {
+            beat_taken = p.unpack_beat(h, &mut response.values, *k);
+            *k += beat_taken as usize;
+            if *k == p.beats() {
+                done.extend(self.pending.take().map(|(r, _)| r));
+            }
+        }
+        if let Some((response, has_values)) = p.unpack_header(h) {
+            if let Some((old, k)) = &self.pending {
+                return Err(format!(
+                    "response protocol: a header (tag {}) while response {} has had {k} of its {} beats",
+                    response.tag,
+                    old.tag,
+                    p.beats()
+                ));
+            } else if has_values {
+                self.pending = Some((response, 0));
+            } else {
+                done.push(response);
+            }
+        }
+        if !beat_taken && h.get_bit_at(p.resp_beat_valid) {
+            let Some((response, k)) = &mut self.pending else {
+                return Err("response protocol: a value beat on resp_beat_* without a response header".into());
+            };
+            p.unpack_beat(h, &mut response.values, *k);
+            *k += 1;
+            if *k == p.beats() {
+                done.extend(self.pending.take().map(|(r, _)| r));
+            }
+        }
+        Ok(done)
+    }
 }
 
 /// Build options for the top. The top is large enough that Verilator splits its C++ and uses a
@@ -321,6 +384,11 @@ pub struct RtlSyncUnit {
     /// table (answered on the untagged `wake_*` port) and lanes waiting at a warp-network
     /// rendezvous (answered under the tag of the request that completes it).
     pub waiting: WaitingLanes,
+    /// The response being assembled from the response port's header and beats.
+    responses: ResponseAssembly,
+    /// The first response-protocol violation seen (reported by [`RtlSyncUnit::submit`] and
+    /// [`RtlSyncUnit::take_protocol_error`]).
+    protocol_error: Option<String>,
 }
 
 /// `bytes` bytes of global memory from `addr` (0 outside it), little-endian, as the 32-bit words
@@ -358,6 +426,8 @@ impl RtlSyncUnit {
         harness.set_bit("ag_grant", true);
         harness.set_bit("gm_rvalid", false);
         harness.set_bit("ag_rvalid", false);
+        harness.set_bit("resp_ready", true);
+        harness.set_bit("resp_beat_ready", true);
         harness.reset();
         let scratch = vec![0u32; (config.copy_port_bytes as usize).max(16).div_ceil(4) + 1];
         Ok(RtlSyncUnit {
@@ -371,6 +441,8 @@ impl RtlSyncUnit {
             gm_beats: 0,
             ag_beats: 0,
             waiting: WaitingLanes::default(),
+            responses: ResponseAssembly::default(),
+            protocol_error: None,
         })
     }
 
@@ -388,9 +460,7 @@ impl RtlSyncUnit {
         h.tick();
         h.set_u64_at(p.launch, 0);
         self.waiting.clear_slot(slot);
-        if let Some(r) = p.unpack_response(h) {
-            self.waiting.route(r, out);
-        }
+        self.take_responses(out);
     }
 
     /// Hand `req` to the top (header, then beats), clock until it is taken and then until the top is idle (see
@@ -403,6 +473,9 @@ impl RtlSyncUnit {
         let first_new = out.len();
         self.send(req, mem, out)?;
         for _ in 0..IDLE_TIMEOUT {
+            if let Some(e) = self.take_protocol_error() {
+                return Err(format!("request {} ({}): {e}", req.tag, req.op));
+            }
             if self.idle() {
                 self.waiting.note(req, &out[first_new..]);
                 return Ok(());
@@ -442,6 +515,26 @@ impl RtlSyncUnit {
         self.harness.set_u64_at(beat_valid, 0);
         let what = if header_taken { format!("beat {beat} of {}", self.ports.beats()) } else { "header".into() };
         Err(format!("request {} ({}): {what} not taken within {READY_TIMEOUT} cycles", req.tag, req.op))
+    }
+
+    /// The first response-protocol violation since the last call (a value beat without a
+    /// header, a header before the previous response's beats): an RTL bug, reported once.
+    pub fn take_protocol_error(&mut self) -> Option<String> {
+        self.protocol_error.take()
+    }
+
+    /// The responses the ports show after a clock, routed to `out` (through the waiting lanes).
+    fn take_responses(&mut self, out: &mut Vec<Response>) {
+        match self.responses.take(&self.ports, &mut self.harness) {
+            Ok(done) => {
+                for r in done {
+                    self.waiting.route(r, out);
+                }
+            }
+            Err(e) => {
+                self.protocol_error.get_or_insert(e);
+            }
+        }
     }
 
     /// Clock `cycles` times, collecting responses.
@@ -528,9 +621,8 @@ impl RtlSyncUnit {
             }
         }
         h.tick();
-        if let Some(r) = p.unpack_response(h) {
-            self.waiting.route(r, out);
-        }
+        self.take_responses(out);
+        let (h, p) = (&mut self.harness, &self.ports);
         let [wake_valid, wake_cta, wake_warp, wake_lane, wake_pred] = p.wake;
         if h.get_bit_at(wake_valid) {
             let (cta, warp, lane) =

@@ -147,10 +147,14 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.top.beat_b[i].next = self.bridge.beat_b[i].val();
             self.top.beat_c[i].next = self.bridge.beat_c[i].val();
         }
-        for i in 0..32 {
-            self.bridge.resp_values[i].next = self.top.resp_values[i].val();
+        for i in 0..self._beat_lanes {
+            self.bridge.resp_beat_values[i].next = self.top.resp_beat_values[i].val();
         }
         self.bridge.resp_valid.next = self.top.resp_valid.val();
+        self.top.resp_ready.next = self.bridge.resp_ready.val();
+        self.bridge.resp_has_values.next = self.top.resp_has_values.val();
+        self.bridge.resp_beat_valid.next = self.top.resp_beat_valid.val();
+        self.top.resp_beat_ready.next = self.bridge.resp_beat_ready.val();
         self.bridge.resp_tag.next = self.top.resp_tag.val();
         self.bridge.resp_cta.next = self.top.resp_cta.val();
         self.bridge.resp_warp.next = self.top.resp_warp.val();

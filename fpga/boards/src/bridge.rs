@@ -17,11 +17,13 @@
 //!   `req_ready`) as soon as it is parsed, then each beat of `lanes_per_beat` lanes as the
 //!   parser completes it (`beat_valid` until `beat_ready`), then waits for `busy` low; RUN holds `timeout` for a number of cycles; RESET pulses the
 //!   top's reset. Each ends in `Report`, which the transmitter turns into a STATUS frame.
-//! * **capture**: the top's response port has no back-pressure, so every response header is
-//!   queued (16 deep) with its value if all answered lanes have the same one (bar.red, vote,
-//!   redux: so released barrier warps, which come in bursts, need no latch); the values of one
-//!   non-uniform response are latched (a second one before the first's are sent sets the
-//!   overflow flag; only the request in flight produces those). Wakes are queued too.
+//! * **capture** (`cap_state`): takes a response header from the top (`resp_ready` while the
+//!   header queue has room and the value latch is free), then, when it has values, its beats
+//!   (`resp_beat_ready`), shifting each beat's `L` lanes into the value latch; then queues the
+//!   header (16 deep) with its value if all answered lanes have the same one (bar.red, vote,
+//!   redux: so released barrier warps, which come in bursts, need no latch). The values of a
+//!   non-uniform response stay latched until sent; the top waits meanwhile (back-pressure, no
+//!   overflow). Wakes are queued too (the wake port has no back-pressure).
 //! * **transmitter** (`tx_state`): in priority order, a global-memory frame, a response (its
 //!   fixed part from a frame shift register, then LEB128 values shifted out of the value latch),
 //!   a wake, and last the STATUS that ends a command (so it follows everything before it).
@@ -70,6 +72,16 @@ pub enum ExecState {
     Run,
     Reset,
     Report,
+}
+
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum CaptureState {
+    /// Waiting for a response header.
+    Idle,
+    /// Taking the response's value beats into the latch.
+    Beats,
+    /// Queueing the header (with its uniform value, if any).
+    Push,
 }
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
@@ -141,14 +153,18 @@ pub struct HostBridge<const D: usize, const B: usize> {
     pub beat_c: Vec<Signal<Out, Bits<128>>>,
     // the top's outputs
     pub resp_valid: Signal<In, Bit>,
+    pub resp_ready: Signal<Out, Bit>,
     pub resp_tag: Signal<In, Bits<64>>,
     pub resp_cta: Signal<In, Bits<5>>,
     pub resp_warp: Signal<In, Bits<5>>,
     pub resp_lanes: Signal<In, Bits<32>>,
-    pub resp_values: Vec<Signal<In, Bits<128>>>,
     pub resp_preds: Signal<In, Bits<32>>,
     pub resp_error: Signal<In, Bits<ERROR_BITS>>,
     pub resp_error_lane: Signal<In, Bits<5>>,
+    pub resp_has_values: Signal<In, Bit>,
+    pub resp_beat_valid: Signal<In, Bit>,
+    pub resp_beat_ready: Signal<Out, Bit>,
+    pub resp_beat_values: Vec<Signal<In, Bits<128>>>,
     pub gm_req: Signal<In, Bit>,
     pub gm_grant: Signal<Out, Bit>,
     pub gm_we: Signal<In, Bit>,
@@ -252,8 +268,24 @@ pub struct HostBridge<const D: usize, const B: usize> {
     // ---- capture ----
     hdr_fifo: RegFifo<HDR_BITS>,
     wake_fifo: RegFifo<16>,
+    cap_state: DFF<CaptureState>,
+    /// The header being captured, whether its values are in the latch, and its next beat.
+    cap_tag: DFF<Bits<64>>,
+    cap_cta: DFF<Bits<5>>,
+    cap_warp: DFF<Bits<5>>,
+    cap_lanes: DFF<Bits<32>>,
+    cap_preds: DFF<Bits<32>>,
+    cap_error: DFF<Bits<ERROR_BITS>>,
+    cap_error_lane: DFF<Bits<5>>,
+    cap_values: DFF<Bit>,
+    cap_beat: DFF<Bits<6>>,
+    /// The value latch: a whole warp, filled a beat at a time (lanes shift down by `L`).
     val: Vec<DFF<Bits<128>>>,
     val_full: DFF<Bit>,
+    /// `32 - L`, `32 - L + 1` and `L + 1` (loop bounds of the beat shift).
+    _keep: usize,
+    _lanes_end: usize,
+    _keep_end: usize,
     nonzero: Signal<Local, Bits<32>>,
     vmask_now: Signal<Local, Bits<32>>,
     fifo_reset: Signal<Local, Bit>,
@@ -340,14 +372,18 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             beat_b: (0..l).map(|_| Default::default()).collect(),
             beat_c: (0..l).map(|_| Default::default()).collect(),
             resp_valid: Default::default(),
+            resp_ready: Default::default(),
             resp_tag: Default::default(),
             resp_cta: Default::default(),
             resp_warp: Default::default(),
             resp_lanes: Default::default(),
-            resp_values: (0..LANES).map(|_| Default::default()).collect(),
             resp_preds: Default::default(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
+            resp_has_values: Default::default(),
+            resp_beat_valid: Default::default(),
+            resp_beat_ready: Default::default(),
+            resp_beat_values: (0..l).map(|_| Default::default()).collect(),
             gm_req: Default::default(),
             gm_grant: Default::default(),
             gm_we: Default::default(),
@@ -442,8 +478,21 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             waiting_host: Default::default(),
             hdr_fifo: RegFifo::new(QUEUE_DEPTH),
             wake_fifo: RegFifo::new(QUEUE_DEPTH),
+            cap_state: Default::default(),
+            cap_tag: Default::default(),
+            cap_cta: Default::default(),
+            cap_warp: Default::default(),
+            cap_lanes: Default::default(),
+            cap_preds: Default::default(),
+            cap_error: Default::default(),
+            cap_error_lane: Default::default(),
+            cap_values: Default::default(),
+            cap_beat: Default::default(),
             val: (0..LANES).map(|_| Default::default()).collect(),
             val_full: Default::default(),
+            _keep: LANES - l,
+            _keep_end: LANES - l + 1,
+            _lanes_end: l + 1,
             nonzero: Default::default(),
             vmask_now: Default::default(),
             fifo_reset: Default::default(),
@@ -540,6 +589,16 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             ag_be_r,
             ag_data_r,
             val_full,
+            cap_state,
+            cap_tag,
+            cap_cta,
+            cap_warp,
+            cap_lanes,
+            cap_preds,
+            cap_error,
+            cap_error_lane,
+            cap_values,
+            cap_beat,
             tx_state,
             txf,
             tx_left,
@@ -895,25 +954,84 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
         self.hdr_fifo.reset.next = self.fifo_reset.val();
         self.wake_fifo.clock.next = self.clock.val();
         self.wake_fifo.reset.next = self.fifo_reset.val();
+        // Header: taken while the queue has room and the value latch is free.
+        self.resp_ready.next = (self.cap_state.q.val() == CaptureState::Idle)
+            && (self.hdr_fifo.count.val() != self.k_fifo_depth.val())
+            && !self.val_full.q.val();
+        self.resp_beat_ready.next = self.cap_state.q.val() == CaptureState::Beats;
+        self.hdr_fifo.push.next = false;
+        match self.cap_state.q.val() {
+            CaptureState::Idle => {
+                if self.resp_valid.val() && self.resp_ready.val() {
+                    self.cap_tag.d.next = self.resp_tag.val();
+                    self.cap_cta.d.next = self.resp_cta.val();
+                    self.cap_warp.d.next = self.resp_warp.val();
+                    self.cap_lanes.d.next = self.resp_lanes.val();
+                    self.cap_preds.d.next = self.resp_preds.val();
+                    self.cap_error.d.next = self.resp_error.val();
+                    self.cap_error_lane.d.next = self.resp_error_lane.val();
+                    self.cap_values.d.next = self.resp_has_values.val();
+                    self.cap_beat.d.next = 0.into();
+                    self.cap_state.d.next = CaptureState::Push;
+                    if self.resp_has_values.val() {
+                        self.cap_state.d.next = CaptureState::Beats;
+                    }
+                    if self.resp_error.val() != 0 {
+                        self.f_error_response.d.next = true;
+                    }
+                }
+            }
+            CaptureState::Beats => {
+                // Lanes shift down by L; after the last beat, lane i is in val[i].
+                if self.resp_beat_valid.val() {
+                    for l in self._lanes..self._lanes_end {
+                        for i in 0..self._keep {
+                            self.val[i].d.next = self.val[i + l].q.val();
+                        }
+                    }
+                    for k in self._keep..self._keep_end {
+                        for j in 0..self._lanes {
+                            self.val[k + j].d.next = self.resp_beat_values[j].val();
+                        }
+                    }
+                    self.cap_beat.d.next = self.cap_beat.q.val() + 1;
+                    if self.cap_beat.q.val() == self.k_last_beat.val() {
+                        self.cap_state.d.next = CaptureState::Push;
+                    }
+                }
+            }
+            CaptureState::Push => {
+                self.hdr_fifo.push.next = true;
+                if (self.vmask_now.val() != 0) && !self.uniform.val() {
+                    self.val_full.d.next = true;
+                }
+                self.cap_state.d.next = CaptureState::Idle;
+            }
+        }
+        // The captured response's queue entry: its lanes with a nonzero value (none when it has
+        // no values), and whether they all have the same one.
         self.nonzero.next = 0.into();
         for i in 0..32 {
-            if self.resp_values[i].val() != 0 {
+            if self.val[i].q.val() != 0 {
                 self.nonzero.next = self.nonzero.val().replace_bit(i, true);
             }
         }
-        self.vmask_now.next = self.resp_lanes.val() & self.nonzero.val();
+        self.vmask_now.next = 0.into();
+        if self.cap_values.q.val() {
+            self.vmask_now.next = self.cap_lanes.q.val() & self.nonzero.val();
+        }
         // Uniform: every answered lane has the same value (bar.red, vote, redux, ballot...): it
         // is queued with the header, not in the value latch, so released warps (several
         // responses in a burst) need no latch. All equal iff each equals their OR.
         self.ref_value.next = 0.into();
         for i in 0..32 {
-            if self.resp_lanes.val().get_bit(i) {
-                self.ref_value.next = self.ref_value.val() | self.resp_values[i].val();
+            if self.vmask_now.val().get_bit(i) {
+                self.ref_value.next = self.ref_value.val() | self.val[i].q.val();
             }
         }
         self.uniform.next = true;
         for i in 0..32 {
-            if self.resp_lanes.val().get_bit(i) && (self.resp_values[i].val() != self.ref_value.val()) {
+            if self.vmask_now.val().get_bit(i) && (self.val[i].q.val() != self.ref_value.val()) {
                 self.uniform.next = false;
             }
         }
@@ -921,34 +1039,18 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
         if self.uniform.val() {
             self.uniform_bit.next = 1.into();
         }
-        self.hdr_fifo.din.next = bit_cast::<HDR_BITS, 64>(self.resp_tag.val())
-            | (bit_cast::<HDR_BITS, 5>(self.resp_cta.val()) << 64)
-            | (bit_cast::<HDR_BITS, 5>(self.resp_warp.val()) << 69)
-            | (bit_cast::<HDR_BITS, 32>(self.resp_lanes.val()) << 74)
-            | (bit_cast::<HDR_BITS, 32>(self.resp_preds.val()) << 106)
-            | (bit_cast::<HDR_BITS, 5>(self.resp_error_lane.val()) << 138)
+        self.hdr_fifo.din.next = bit_cast::<HDR_BITS, 64>(self.cap_tag.q.val())
+            | (bit_cast::<HDR_BITS, 5>(self.cap_cta.q.val()) << 64)
+            | (bit_cast::<HDR_BITS, 5>(self.cap_warp.q.val()) << 69)
+            | (bit_cast::<HDR_BITS, 32>(self.cap_lanes.q.val()) << 74)
+            | (bit_cast::<HDR_BITS, 32>(self.cap_preds.q.val()) << 106)
+            | (bit_cast::<HDR_BITS, 5>(self.cap_error_lane.q.val()) << 138)
             | (bit_cast::<HDR_BITS, 32>(self.vmask_now.val()) << 143)
             | (bit_cast::<HDR_BITS, 1>(self.uniform_bit.val()) << 175)
             | (bit_cast::<HDR_BITS, 128>(self.ref_value.val()) << 176)
-            | (bit_cast::<HDR_BITS, ERROR_BITS>(self.resp_error.val()) << 304);
-        self.hdr_fifo.push.next = self.resp_valid.val();
-        if self.resp_valid.val() {
-            if self.hdr_fifo.count.val() == self.k_fifo_depth.val() {
-                self.f_overflow.d.next = true;
-            }
-            if self.resp_error.val() != 0 {
-                self.f_error_response.d.next = true;
-            }
-            if (self.vmask_now.val() != 0) && !self.uniform.val() {
-                if self.val_full.q.val() {
-                    self.f_overflow.d.next = true;
-                } else {
-                    self.val_full.d.next = true;
-                    for i in 0..32 {
-                        self.val[i].d.next = self.resp_values[i].val();
-                    }
-                }
-            }
+            | (bit_cast::<HDR_BITS, ERROR_BITS>(self.cap_error.q.val()) << 304);
+        if self.exec_state.q.val() == ExecState::Reset {
+            self.cap_state.d.next = CaptureState::Idle;
         }
         self.wake_fifo.din.next = bit_cast::<16, 5>(self.wake_cta.val())
             | (bit_cast::<16, 5>(self.wake_warp.val()) << 5)
@@ -1121,6 +1223,7 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             self.gm_state.d.next = MemState::Idle;
             self.ag_state.d.next = MemState::Idle;
             self.val_full.d.next = false;
+            self.cap_state.d.next = CaptureState::Idle;
             self.launch_pulse.d.next = false;
             self.f_framing.d.next = false;
             self.f_overflow.d.next = false;

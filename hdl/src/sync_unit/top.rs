@@ -45,19 +45,38 @@
 //! ops on a space other than shared::cta are answered `NotBuilt` (cluster addresses are not
 //! resolved here yet).
 //!
-//! `busy` (out): a request is being processed, a release walked, a response leaving, or a copy
-//! not yet complete. `global_end` (in): the first address after global memory (the atomic ALU's
+//! `busy` (out): a request is being received or processed, a release walked, a response
+//! leaving (in the response register or the egress), or a copy not yet complete. `global_end` (in): the first address after global memory (the atomic ALU's
 //! range check). `fault_inject` (in, **test only**, tie to 0): when high, bit 0 of lane 0's value
 //! in every warp-network response is flipped, so that the cosim can show its comparator catches
 //! a broken RTL.
 //!
-//! # Response port (a one-cycle pulse, no back-pressure)
+//! # Response port: a header, then the lane values in beats
 //!
-//! `resp_valid`, `resp_tag`, `resp_cta`, `resp_warp`, `resp_lanes`, `resp_values[i]` (128 bits per
-//! lane), `resp_preds`, `resp_error`, `resp_error_lane`: the fields of `units::request::Response`.
-//! Sources, in fixed priority: a barrier release (one response per released warp, the warp's
-//! tag/lanes/op from the blocked-warp table, a RAM indexed by {cta, warp}), then the response of
-//! the request being processed (which simply waits while a release walks).
+//! The response leaves the core's response register through the egress
+//! ([`ResponseEgress`](super::egress::ResponseEgress)), the mirror of the request side:
+//!
+//! * **Header** (`resp_*`): `resp_valid`, `resp_tag`, `resp_cta`, `resp_warp`, `resp_lanes`,
+//!   `resp_preds`, `resp_error`, `resp_error_lane` (the fields of `units::request::Response`)
+//!   and `resp_has_values`; taken in a cycle where `resp_valid` and `resp_ready` are both high.
+//! * **Values** (`resp_beat_*`): when `resp_has_values` is high, `32 / L` beats in lane order,
+//!   beat `k` carrying lanes `k*L .. k*L+L-1` on `resp_beat_values$j` (128 bits each), each taken
+//!   in a cycle where `resp_beat_valid` and `resp_beat_ready` are both high; beat 0 is offered
+//!   with the header. Each channel keeps the responses' order; the k-th run of beats belongs to
+//!   the k-th header with values. When `resp_has_values` is low, every lane's value is 0 and no beat follows
+//!   (barrier answers, copies, stores, errors: one cycle per response).
+//!
+//! Sources of the response register, in fixed priority: a barrier release (one response per
+//! released warp, the warp's tag/lanes/op from the blocked-warp table, a RAM indexed by {cta,
+//! warp}), then the response of the request being processed. The register is loaded only while
+//! empty: a request starts only when it is, and the release walk reads the table only then, so
+//! no unit's answer ever waits for the egress (the units answer with one-cycle pulses). A
+//! consumer that holds both readies high takes a response in one cycle, or `32 / L` with values.
+//!
+//! The response register holds the header and `o_source`, not the values: they stay in the
+//! result register that produced them (the lane sequencer's accumulators, the atomic ALU's
+//! results, the warp network's, or the released barrier's popc), which nothing changes while the
+//! response is held, and the egress reads them a row of `L` lanes at a time (`resp_row`).
 //!
 //! # Global-memory ports
 //!
@@ -120,6 +139,7 @@ use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{ErrorCode, Op, Space, Unit};
 
+use super::egress::ResponseEgress;
 use super::ingress::RequestIngress;
 use super::shared_mem::SharedMemory;
 use crate::atomic_alu::AtomicAlu;
@@ -245,10 +265,17 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub resp_cta: Signal<Out, Bits<5>>,
     pub resp_warp: Signal<Out, Bits<5>>,
     pub resp_lanes: Signal<Out, Bits<32>>,
-    pub resp_values: Vec<Signal<Out, Bits<128>>>,
     pub resp_preds: Signal<Out, Bits<32>>,
     pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
     pub resp_error_lane: Signal<Out, Bits<5>>,
+    /// The response's lane values may be nonzero (the egress sends them in beats).
+    pub resp_has_values: Signal<Out, Bit>,
+    /// The row of values the egress reads (lanes `row*L .. row*L+L-1`), and those lanes' values,
+    /// from the unit result register the response names (`o_source`).
+    pub resp_row: Signal<In, Bits<5>>,
+    pub resp_row_values: Vec<Signal<Out, Bits<128>>>,
+    /// The egress has copied the response out: the response register is free from the next cycle.
+    pub resp_taken: Signal<In, Bit>,
 
     // ---- global memory: the copy engine's port (`copy_port_bytes` wide) ----
     pub gm_req: Signal<Out, Bit>,
@@ -418,14 +445,34 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     rel_or: DFF<Bit>,
     rel_rd_valid: DFF<Bit>,
     rel_rd_warp: DFF<Bits<5>>,
-    /// Output registers of the response port.
+    /// The response register: loaded only while empty (`o_valid` low), held until the egress
+    /// has copied it out (`resp_taken`).
     o_valid: DFF<Bit>,
+    o_has_values: DFF<Bit>,
     o_tag: DFF<Bits<64>>,
     o_cta: DFF<Bits<5>>,
     o_warp: DFF<Bits<5>>,
     o_lanes: DFF<Bits<32>>,
-    o_values: Vec<DFF<Bits<128>>>,
+    /// Where the response's values are (no copy is made): `SRC_*`. The register named stays
+    /// unchanged while the response is held, since no request starts meanwhile.
+    o_source: DFF<Bits<2>>,
     o_preds: DFF<Bits<32>>,
+    /// The response row's lanes in each result register, the row's lanes of `o_lanes`, and the
+    /// bar.red.popc count (see "the row of values" in `update`).
+    row_acc: Vec<Signal<Local, Bits<128>>>,
+    row_atom: Vec<Signal<Local, Bits<128>>>,
+    row_wn: Vec<Signal<Local, Bits<128>>>,
+    row_lanes: Signal<Local, Bits<32>>,
+    popc_wide: Signal<Local, Bits<128>>,
+    /// `o_source` codes: the sequencer's accumulators, the atomic ALU's results, the warp
+    /// network's, the released barrier's popc.
+    k_src_acc: Constant<Bits<2>>,
+    k_src_atom: Constant<Bits<2>>,
+    k_src_wn: Constant<Bits<2>>,
+    k_src_popc: Constant<Bits<2>>,
+    /// log2(lanes_per_beat): a row's first lane; `1 << i` for lane i of a row.
+    k_log_lanes: Constant<Bits<8>>,
+    k_lane_bit: Vec<Constant<Bits<32>>>,
     o_error: DFF<Bits<ERROR_BITS>>,
     o_error_lane: DFF<Bits<5>>,
 
@@ -556,10 +603,13 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             resp_cta: Default::default(),
             resp_warp: Default::default(),
             resp_lanes: Default::default(),
-            resp_values: (0..LANES).map(|_| Default::default()).collect(),
             resp_preds: Default::default(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
+            resp_has_values: Default::default(),
+            resp_row: Default::default(),
+            resp_row_values: (0..config.lanes_per_beat as usize).map(|_| Default::default()).collect(),
+            resp_taken: Default::default(),
             gm_req: Default::default(),
             gm_grant: Default::default(),
             gm_we: Default::default(),
@@ -690,10 +740,22 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             o_cta: Default::default(),
             o_warp: Default::default(),
             o_lanes: Default::default(),
-            o_values: (0..LANES).map(|_| Default::default()).collect(),
+            o_source: Default::default(),
+            row_acc: (0..config.lanes_per_beat as usize).map(|_| Default::default()).collect(),
+            row_atom: (0..config.lanes_per_beat as usize).map(|_| Default::default()).collect(),
+            row_wn: (0..config.lanes_per_beat as usize).map(|_| Default::default()).collect(),
+            row_lanes: Default::default(),
+            popc_wide: Default::default(),
+            k_src_acc: k(0),
+            k_src_atom: k(1),
+            k_src_wn: k(2),
+            k_src_popc: k(3),
+            k_log_lanes: k(config.lanes_per_beat.trailing_zeros() as u64),
+            k_lane_bit: (0..config.lanes_per_beat as usize).map(|i| k(1 << i)).collect(),
             o_preds: Default::default(),
             o_error: Default::default(),
             o_error_lane: Default::default(),
+            o_has_values: Default::default(),
             is_bar: Default::default(),
             is_mb: Default::default(),
             is_wn: Default::default(),
@@ -807,16 +869,15 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             o_lanes,
             o_preds,
             o_error,
-            o_error_lane
+            o_error_lane,
+            o_has_values,
+            o_source
         );
         for i in 0..32 {
             self.acc_values[i].clock.next = self.clock.val();
             self.acc_values[i].d.next = self.acc_values[i].q.val();
-            self.o_values[i].clock.next = self.clock.val();
-            self.o_values[i].d.next = self.o_values[i].q.val();
-            self.resp_values[i].next = self.o_values[i].q.val();
         }
-        self.o_valid.d.next = false;
+        self.o_valid.d.next = self.o_valid.q.val() && !self.resp_taken.val();
         self.ld_valid.d.next = false;
         self.at_rd_valid.d.next = false;
         self.req_done.next = false;
@@ -830,6 +891,49 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.resp_preds.next = self.o_preds.q.val();
         self.resp_error.next = self.o_error.q.val();
         self.resp_error_lane.next = self.o_error_lane.q.val();
+        self.resp_has_values.next = self.o_has_values.q.val();
+        // The row of values the egress reads, from the result register the response names.
+        for i in 0..self._wn_lanes {
+            self.row_acc[i].next = 0.into();
+            self.row_atom[i].next = 0.into();
+            self.row_wn[i].next = 0.into();
+        }
+        for l in self._wn_lanes..self._wn_lanes_end {
+            for g in 0..self._wn_beats {
+                if self.resp_row.val() == self.wn_group[g].val() {
+                    for i in 0..self._wn_lanes {
+                        self.row_acc[i].next = self.acc_values[l * g + i].q.val();
+                        self.row_atom[i].next = self.atom.resp_values[l * g + i].val();
+                        self.row_wn[i].next = self.wn_value[l * g + i].wide.val();
+                    }
+                }
+            }
+        }
+        if self.fault_inject.val() && (self.resp_row.val() == 0) {
+            // TEST ONLY (see the port): a deliberately wrong warp-network answer in lane 0.
+            self.row_wn[0].next = self.wn_value[0].wide.val() ^ self.k_one128.val();
+        }
+        // bar.red.popc: every released lane gets the count.
+        self.row_lanes.next =
+            self.o_lanes.q.val() >> (bit_cast::<32, 5>(self.resp_row.val()) << self.k_log_lanes.val());
+        self.popc_wide.next = bit_cast::<128, 11>(self.rel_popc.q.val());
+        for i in 0..self._wn_lanes {
+            self.resp_row_values[i].next = self.row_acc[i].val();
+            if self.o_source.q.val() == self.k_src_atom.val() {
+                self.resp_row_values[i].next = self.row_atom[i].val();
+            }
+            if self.o_source.q.val() == self.k_src_wn.val() {
+                self.resp_row_values[i].next = self.row_wn[i].val();
+            }
+            if self.o_source.q.val() == self.k_src_popc.val() {
+                self.resp_row_values[i].next = 0.into();
+                // A whole-mask AND (not a bit select): every bit of `row_lanes` is used, so lint
+                // has no unused bits to report on a narrow row.
+                if (self.row_lanes.val() & self.k_lane_bit[i].val()) != 0 {
+                    self.resp_row_values[i].next = self.popc_wide.val();
+                }
+            }
+        }
         self.busy.next = (self.state.q.val() != self.k_s_idle.val())
             || self.o_valid.q.val()
             || self.copy.busy.val()
@@ -1125,7 +1229,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.wnet.beat_valid.next = self.req_valid.val()
             && self.wn_beat_op.val()
             && !self.wn_beats_sent.q.val()
-            && ((self.state.q.val() == self.k_s_idle.val()) || (self.state.q.val() == self.k_s_wn_wait.val()));
+            && (((self.state.q.val() == self.k_s_idle.val()) && !self.o_valid.q.val())
+                || (self.state.q.val() == self.k_s_wn_wait.val()));
         for i in 0..self._wn_lanes {
             self.wnet.beat_a[i].next = 0.into();
             self.wnet.beat_b[i].next = 0.into();
@@ -1272,9 +1377,16 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.lsu_re.next = false;
         self.lsu_we.next = false;
         if self.state.q.val() == self.k_s_idle.val() {
-            if self.req_valid.val() && !self.clr_active.q.val() && (self.clr_pending.q.val() == 0) {
+            // A request starts only while the response register is free, so that its answer (the
+            // only response it loads, at its end) never waits for the egress.
+            if self.req_valid.val()
+                && !self.clr_active.q.val()
+                && (self.clr_pending.q.val() == 0)
+                && !self.o_valid.q.val()
+            {
                 if self.not_built.val() {
                     self.o_valid.d.next = true;
+                    self.o_has_values.d.next = false;
                     self.o_tag.d.next = self.req_tag.val();
                     self.o_cta.d.next = self.req_cta.val();
                     self.o_warp.d.next = self.req_warp.val();
@@ -1282,9 +1394,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                     self.o_preds.d.next = 0.into();
                     self.o_error.d.next = self.k_err_not_built.val();
                     self.o_error_lane.d.next = self.first_active.val();
-                    for i in 0..32 {
-                        self.o_values[i].d.next = 0.into();
-                    }
                     self.req_done.next = true;
                 } else if (self.req_op.val() == self.k_op_exit.val()) && !self.exit_wn_done.q.val() {
                     // exit, first step: the warp network re-checks the warp's pending
@@ -1333,9 +1442,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.o_preds.d.next = 0.into();
                 self.o_error.d.next = self.barrier.resp_error.val();
                 self.o_error_lane.d.next = self.first_active.val();
-                for i in 0..32 {
-                    self.o_values[i].d.next = 0.into();
-                }
+                self.o_has_values.d.next = false;
                 if self.barrier.resp_error.val() != self.k_err_none.val() {
                     self.o_valid.d.next = true;
                 } else if self.barrier.resp_blocked.val() {
@@ -1355,17 +1462,19 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 }
             }
         } else if self.state.q.val() == self.k_s_bar_rel.val() {
-            // One table read per released warp; its response leaves the cycle after.
+            // One table read per released warp, issued while the response register is free and
+            // no read is outstanding; its response is loaded the cycle after.
             self.rel_rd_valid.d.next = false;
-            if self.rel_rem.q.val() != 0 {
+            if (self.rel_rem.q.val() != 0) && !self.o_valid.q.val() && !self.rel_rd_valid.q.val() {
                 self.rel_rem.d.next = self.rel_rem.q.val() & !self.rel_pick.val();
                 self.rel_rd_valid.d.next = true;
                 self.rel_rd_warp.d.next = self.rel_pick_id.val();
-            } else if !self.rel_rd_valid.q.val() {
+            } else if (self.rel_rem.q.val() == 0) && !self.rel_rd_valid.q.val() {
                 self.state.d.next = self.k_s_idle.val();
             }
             if self.rel_rd_valid.q.val() {
                 self.o_valid.d.next = true;
+                self.o_has_values.d.next = self.table_op.val() == self.k_op_red_popc.val();
                 self.o_tag.d.next = self.table_tag.val();
                 self.o_cta.d.next = self.rel_cta.q.val();
                 self.o_warp.d.next = self.rel_rd_warp.q.val();
@@ -1378,12 +1487,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 {
                     self.o_preds.d.next = self.table_active.val();
                 }
-                for i in 0..32 {
-                    self.o_values[i].d.next = 0.into();
-                    if (self.table_op.val() == self.k_op_red_popc.val()) && self.table_active.val().get_bit(i) {
-                        self.o_values[i].d.next = bit_cast::<128, 11>(self.rel_popc.q.val());
-                    }
-                }
+                self.o_source.d.next = self.k_src_popc.val();
             }
         } else if self.state.q.val() == self.k_s_seq.val() {
             if self.rem.q.val() != 0 {
@@ -1427,15 +1531,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 if self.acc_error.q.val() != self.k_err_none.val() {
                     self.o_lanes.d.next = self.req_active.val();
                     self.o_preds.d.next = 0.into();
-                    for i in 0..32 {
-                        self.o_values[i].d.next = 0.into();
-                    }
+                    self.o_has_values.d.next = false;
                 } else {
+                    self.o_has_values.d.next = true;
                     self.o_lanes.d.next = self.req_active.val() & !self.acc_suspended.q.val();
                     self.o_preds.d.next = self.acc_preds.q.val();
-                    for i in 0..32 {
-                        self.o_values[i].d.next = self.acc_values[i].q.val();
-                    }
+                    self.o_source.d.next = self.k_src_acc.val();
                 }
                 self.req_done.next = true;
                 self.state.d.next = self.k_s_idle.val();
@@ -1454,13 +1555,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.o_preds.d.next = self.wnet.resp_preds.val();
                 self.o_error.d.next = self.wnet.resp_error.val();
                 self.o_error_lane.d.next = self.wnet.resp_error_lane.val();
-                for i in 0..32 {
-                    self.o_values[i].d.next = self.wn_value[i].wide.val();
-                }
-                if self.fault_inject.val() {
-                    // TEST ONLY (see the port): a deliberately wrong answer.
-                    self.o_values[0].d.next = self.wn_value[0].wide.val() ^ self.k_one128.val();
-                }
+                self.o_has_values.d.next = true;
+                self.o_source.d.next = self.k_src_wn.val();
                 self.state.d.next = self.k_s_idle.val();
                 self.wn_beat.d.next = 0.into();
                 self.wn_beats_sent.d.next = false;
@@ -1483,9 +1579,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.o_preds.d.next = 0.into();
                 self.o_error.d.next = self.atom.resp_error.val();
                 self.o_error_lane.d.next = self.atom.resp_error_lane.val();
-                for i in 0..32 {
-                    self.o_values[i].d.next = self.atom.resp_values[i].val();
-                }
+                self.o_has_values.d.next = true;
+                self.o_source.d.next = self.k_src_atom.val();
                 self.req_done.next = true;
                 self.state.d.next = self.k_s_idle.val();
             }
@@ -1506,9 +1601,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.o_preds.d.next = 0.into();
                 self.o_error.d.next = self.acc_error.q.val();
                 self.o_error_lane.d.next = self.acc_error_lane.q.val();
-                for i in 0..32 {
-                    self.o_values[i].d.next = 0.into();
-                }
+                self.o_has_values.d.next = false;
                 self.req_done.next = true;
                 self.state.d.next = self.k_s_idle.val();
             }
@@ -1638,15 +1731,21 @@ pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R:
     pub beat_a: Vec<Signal<In, Bits<128>>>,
     pub beat_b: Vec<Signal<In, Bits<128>>>,
     pub beat_c: Vec<Signal<In, Bits<128>>>,
+    /// The response: a header, then (when `resp_has_values`) the lane values in
+    /// `32 / lanes_per_beat` beats (see `ResponseEgress`).
     pub resp_valid: Signal<Out, Bit>,
+    pub resp_ready: Signal<In, Bit>,
     pub resp_tag: Signal<Out, Bits<64>>,
     pub resp_cta: Signal<Out, Bits<5>>,
     pub resp_warp: Signal<Out, Bits<5>>,
     pub resp_lanes: Signal<Out, Bits<32>>,
-    pub resp_values: Vec<Signal<Out, Bits<128>>>,
     pub resp_preds: Signal<Out, Bits<32>>,
     pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
     pub resp_error_lane: Signal<Out, Bits<5>>,
+    pub resp_has_values: Signal<Out, Bit>,
+    pub resp_beat_valid: Signal<Out, Bit>,
+    pub resp_beat_ready: Signal<In, Bit>,
+    pub resp_beat_values: Vec<Signal<Out, Bits<128>>>,
     pub gm_req: Signal<Out, Bit>,
     pub gm_grant: Signal<In, Bit>,
     pub gm_we: Signal<Out, Bit>,
@@ -1682,6 +1781,7 @@ pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R:
     pub release_id: Signal<Out, Bits<4>>,
     pub release_warps: Signal<Out, Bits<32>>,
     ingress: RequestIngress,
+    egress: ResponseEgress,
     core: SyncUnitCore<D, B, RD, R>,
     smem: SharedMemory<RD, R>,
     /// `lanes_per_beat` (a loop bound).
@@ -1726,14 +1826,18 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             beat_b: (0..l).map(|_| Default::default()).collect(),
             beat_c: (0..l).map(|_| Default::default()).collect(),
             resp_valid: Default::default(),
+            resp_ready: Default::default(),
             resp_tag: Default::default(),
             resp_cta: Default::default(),
             resp_warp: Default::default(),
             resp_lanes: Default::default(),
-            resp_values: (0..LANES).map(|_| Default::default()).collect(),
             resp_preds: Default::default(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
+            resp_has_values: Default::default(),
+            resp_beat_valid: Default::default(),
+            resp_beat_ready: Default::default(),
+            resp_beat_values: (0..l).map(|_| Default::default()).collect(),
             gm_req: Default::default(),
             gm_grant: Default::default(),
             gm_we: Default::default(),
@@ -1765,6 +1869,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             release_id: Default::default(),
             release_warps: Default::default(),
             ingress: RequestIngress::new(config),
+            egress: ResponseEgress::new(config),
             core: SyncUnitCore::new(config),
             smem: SharedMemory::new(shared_addr_bits(config)),
             _beat_lanes: l,
@@ -1783,7 +1888,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.core.timeout.next = self.timeout.val();
         self.core.fault_inject.next = self.fault_inject.val();
         self.core.global_end.next = self.global_end.val();
-        self.busy.next = self.core.busy.val() || self.ingress.busy.val();
+        self.busy.next = self.core.busy.val() || self.ingress.busy.val() || self.egress.busy.val();
         // ---- request: the ports go into the ingress registers only ----
         self.ingress.clock.next = self.clock.val();
         self.ingress.reset.next = self.reset.val();
@@ -1837,14 +1942,34 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.core.stray_b_hi.next = self.ingress.stray_b_hi.val();
         self.core.stray_c_shfl.next = self.ingress.stray_c_shfl.val();
         self.core.stray_c_hi.next = self.ingress.stray_c_hi.val();
-        self.resp_valid.next = self.core.resp_valid.val();
-        self.resp_tag.next = self.core.resp_tag.val();
-        self.resp_cta.next = self.core.resp_cta.val();
-        self.resp_warp.next = self.core.resp_warp.val();
-        self.resp_lanes.next = self.core.resp_lanes.val();
-        self.resp_preds.next = self.core.resp_preds.val();
-        self.resp_error.next = self.core.resp_error.val();
-        self.resp_error_lane.next = self.core.resp_error_lane.val();
+        // ---- core -> egress -> the response port ----
+        self.egress.clock.next = self.clock.val();
+        self.egress.reset.next = self.reset.val();
+        self.egress.valid.next = self.core.resp_valid.val();
+        self.core.resp_taken.next = self.egress.taken.val();
+        self.egress.o_tag.next = self.core.resp_tag.val();
+        self.egress.o_cta.next = self.core.resp_cta.val();
+        self.egress.o_warp.next = self.core.resp_warp.val();
+        self.egress.o_lanes.next = self.core.resp_lanes.val();
+        self.egress.o_preds.next = self.core.resp_preds.val();
+        self.egress.o_error.next = self.core.resp_error.val();
+        self.egress.o_error_lane.next = self.core.resp_error_lane.val();
+        self.egress.o_has_values.next = self.core.resp_has_values.val();
+        self.resp_valid.next = self.egress.resp_valid.val();
+        self.egress.resp_ready.next = self.resp_ready.val();
+        self.resp_tag.next = self.egress.resp_tag.val();
+        self.resp_cta.next = self.egress.resp_cta.val();
+        self.resp_warp.next = self.egress.resp_warp.val();
+        self.resp_lanes.next = self.egress.resp_lanes.val();
+        self.resp_preds.next = self.egress.resp_preds.val();
+        self.resp_error.next = self.egress.resp_error.val();
+        self.resp_error_lane.next = self.egress.resp_error_lane.val();
+        self.resp_has_values.next = self.egress.resp_has_values.val();
+        self.resp_beat_valid.next = self.egress.resp_beat_valid.val();
+        self.egress.resp_beat_ready.next = self.resp_beat_ready.val();
+        for i in 0..self._beat_lanes {
+            self.resp_beat_values[i].next = self.egress.resp_beat_values[i].val();
+        }
         self.gm_req.next = self.core.gm_req.val();
         self.core.gm_grant.next = self.gm_grant.val();
         self.gm_we.next = self.core.gm_we.val();
@@ -1875,6 +2000,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.release_cta.next = self.core.release_cta.val();
         self.release_id.next = self.core.release_id.val();
         self.release_warps.next = self.core.release_warps.val();
+        self.core.resp_row.next = self.egress.row.val();
+        for i in 0..self._beat_lanes {
+            self.egress.row_values[i].next = self.core.resp_row_values[i].val();
+        }
         for i in 0..32 {
             self.core.lane_addr[i].next = self.ingress.lane_addr[i].val();
             self.core.lane_src[i].next = self.ingress.lane_src[i].val();
@@ -1882,7 +2011,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.core.lane_a[i].next = self.ingress.lane_a[i].val();
             self.core.lane_b[i].next = self.ingress.lane_b[i].val();
             self.core.lane_c[i].next = self.ingress.lane_c[i].val();
-            self.resp_values[i].next = self.core.resp_values[i].val();
         }
         self.smem.clock.next = self.clock.val();
         self.smem.read_address.next = self.core.mem_raddr.val();

@@ -166,7 +166,12 @@ impl RtlBackend {
 
     pub fn launch_cta(&mut self, slot: u16, warps: u16, mirror: &mut MemorySystem, out: &mut Vec<Response>) {
         match &mut self.rtl {
-            Rtl::Direct(u) => u.launch_cta(slot, warps, out),
+            Rtl::Direct(u) => {
+                u.launch_cta(slot, warps, out);
+                if let Some(e) = u.take_protocol_error() {
+                    self.error.get_or_insert(e);
+                }
+            }
             Rtl::Uart(h) => {
                 if let Err(e) = h.launch_cta(slot, warps, mirror, out) {
                     self.error.get_or_insert(e);
@@ -194,6 +199,9 @@ impl RtlBackend {
                 u.set_timeout(timeout);
                 u.run(cycles, mirror, out);
                 u.set_timeout(false);
+                if let Some(e) = u.take_protocol_error() {
+                    self.error.get_or_insert(e);
+                }
             }
             Rtl::Uart(h) => {
                 if self.error.is_none() {
