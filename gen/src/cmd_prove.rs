@@ -36,6 +36,9 @@ pub struct Args {
     /// BMC depth where induction does not close (at least 20).
     #[arg(long, default_value_t = 20)]
     pub depth: usize,
+    /// Skip induction: BMC to --depth only (a second opinion on an induction proof).
+    #[arg(long)]
+    pub bmc_only: bool,
     /// Work directory (models, logs, counterexample VCDs).
     #[arg(long, default_value = "build/prove")]
     pub out: PathBuf,
@@ -94,6 +97,7 @@ fn prove_unit(config: &Config, unit: &FormalUnit, a: &Args) -> Result<bool, Stri
         properties,
         dir: &dir,
         depth: a.depth,
+        bmc_only: a.bmc_only,
     };
     let outcome = prove(&job)?;
     for (property, verdict) in &outcome.verdicts {

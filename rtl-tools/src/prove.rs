@@ -37,6 +37,8 @@ pub struct ProofJob<'a> {
     pub dir: &'a Path,
     /// BMC depth when induction does not close.
     pub depth: usize,
+    /// Skip induction: BMC to `depth` only (a second opinion on an induction proof).
+    pub bmc_only: bool,
 }
 
 /// The result for one property.
@@ -88,7 +90,11 @@ pub fn prove(job: &ProofJob) -> Result<ProofOutcome, String> {
     let start = Instant::now();
     std::fs::create_dir_all(job.dir).map_err(|e| format!("{}: {e}", job.dir.display()))?;
     let model = build_model(job)?;
-    let verdicts = match find_induction_k(job, &model)? {
+    let induction = match job.bmc_only {
+        true => None,
+        false => find_induction_k(job, &model)?,
+    };
+    let verdicts = match induction {
         Some(k) => match bmc(job, &model, k, "base")? {
             failures if failures.is_empty() => {
                 job.properties.iter().map(|p| (p.to_string(), Verdict::Proven { k })).collect()
@@ -236,4 +242,40 @@ fn smtbmc(model: &Path, args: &[&str], log_path: &Path) -> Result<String, String
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// smtbmc 0.23's output with --keep-going: two traces, the first with two properties failing.
+    const KEEP_GOING_LOG: &str = "\
+##   0:00:00  Checking assertions in step 2..
+##   0:00:00  Checking assertions in step 3..
+##   0:00:00  Assert failed in mbarrier_alu_formal: object_word__2
+##   0:00:00  Assert failed in mbarrier_alu_formal: arrive_drop__1
+##   0:00:00  Writing trace to VCD file: /w/bmc-cex0.vcd
+##   0:00:00  Checking remaining assertions..
+##   0:00:01  Checking assertions in step 5..
+##   0:00:01  Assert failed in mbarrier_alu_formal: object_word__3 [failed before]
+##   0:00:01  Assert failed in mbarrier_alu_formal: tx_range__1
+##   0:00:01  Writing trace to VCD file: /w/bmc-cex1.vcd
+##   0:00:02  Status: FAILED
+";
+
+    #[test]
+    fn failures_name_each_property_once_with_its_step_and_trace() {
+        let failures = parse_failures(KEEP_GOING_LOG, |i| PathBuf::from(format!("/w/bmc-cex{i}.vcd")));
+        let got: Vec<(&str, usize, String)> =
+            failures.iter().map(|f| (f.property.as_str(), f.step, f.vcd.display().to_string())).collect();
+        assert_eq!(
+            got,
+            [
+                ("object_word", 3, "/w/bmc-cex0.vcd".to_string()),
+                ("arrive_drop", 3, "/w/bmc-cex0.vcd".to_string()),
+                ("tx_range", 5, "/w/bmc-cex1.vcd".to_string()),
+            ]
+        );
+        assert!(!passed(KEEP_GOING_LOG));
+    }
 }
