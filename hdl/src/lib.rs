@@ -6,6 +6,7 @@
 
 pub mod common;
 pub mod depth_ram;
+pub mod formal;
 
 pub mod atomic_alu;
 pub mod barrier_file;

@@ -56,6 +56,8 @@ use smsync_contract::encoding::{flags, mbarrier_word as mw, state_token as st, E
 
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
 
+pub mod formal;
+
 /// CTA slot index (config.cta_slots <= 32).
 pub const SLOT_BITS: usize = 5;
 /// Warp index within a CTA (max_warps_per_cta <= 32).

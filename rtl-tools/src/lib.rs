@@ -13,6 +13,7 @@
 
 pub mod lint;
 pub mod ports;
+pub mod prove;
 pub mod toolchain;
 
 pub use lint::{

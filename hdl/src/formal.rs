@@ -1,0 +1,85 @@
+//! Formal checkers the generator emits beside the units (`smsync prove`, issue 20).
+//!
+//! A unit's checker is a SystemVerilog wrapper module that instantiates the unit, `assume`s the
+//! protocol of its inputs, keeps a small reference model of the state the properties talk about,
+//! and `assert`s the properties. Rust writes its text per config (the op codes, error codes and
+//! ranges come from `smsync_contract`), like the units' own Verilog; nothing here is hand-written
+//! design logic. The prover (`smsync_rtl_tools::prove`) runs yosys-smtbmc on it.
+//!
+//! Every assertion is labelled `<property>__<n>`, so the prover can tell which property failed.
+//! Every property has at least one [`Fault`]: a one-place edit of the unit's generated Verilog
+//! that makes the property fail (the tests check that it does), so no property is vacuous.
+
+use smsync_contract::config::Config;
+use smsync_contract::encoding::Unit;
+
+use crate::mbarrier_alu;
+
+/// One property of a unit's checker.
+pub struct Property {
+    /// The assertion label prefix (`<name>__<n>`); also the name `smsync prove` prints.
+    pub name: &'static str,
+    /// What it states, with the PTX ISA section it comes from.
+    pub statement: &'static str,
+}
+
+/// A deliberate bug for the tests: the unit's generated Verilog with `find` replaced by
+/// `replace` (exactly one occurrence) must make `property` fail.
+pub struct Fault {
+    pub name: &'static str,
+    pub property: &'static str,
+    /// The bug, in words.
+    pub bug: &'static str,
+    pub find: &'static str,
+    pub replace: &'static str,
+}
+
+impl Fault {
+    /// The unit's Verilog with this fault, or why it cannot be applied (the generator's text
+    /// changed: the fault must be updated with it).
+    pub fn apply(&self, verilog: &str) -> Result<String, String> {
+        match verilog.matches(self.find).count() {
+            1 => Ok(verilog.replacen(self.find, self.replace, 1)),
+            n => Err(format!(
+                "fault `{}`: the unit's Verilog has {n} occurrences of `{}` (want exactly 1); update the fault",
+                self.name, self.find
+            )),
+        }
+    }
+}
+
+/// A unit with a formal checker.
+pub struct FormalUnit {
+    pub unit: Unit,
+    /// The unit's module (and `smsync gen` file stem).
+    pub module: &'static str,
+    /// The checker's top module.
+    pub checker_top: &'static str,
+    pub properties: &'static [Property],
+    pub faults: &'static [Fault],
+    /// The checker's SystemVerilog for a config.
+    pub checker: fn(&Config) -> String,
+}
+
+/// Every unit `smsync prove` can prove, in the order it proves them.
+pub fn formal_units() -> Vec<FormalUnit> {
+    vec![FormalUnit {
+        unit: Unit::MbarrierAlu,
+        module: "mbarrier_alu",
+        checker_top: mbarrier_alu::formal::CHECKER_TOP,
+        properties: mbarrier_alu::formal::PROPERTIES,
+        faults: mbarrier_alu::formal::FAULTS,
+        checker: mbarrier_alu::formal::checker_verilog,
+    }]
+}
+
+/// The formal unit named `name` (a module name such as `mbarrier_alu`), or an error listing the
+/// names there are.
+pub fn formal_unit(name: &str) -> Result<FormalUnit, String> {
+    let units = formal_units();
+    let names: Vec<&str> = units.iter().map(|u| u.module).collect();
+    units
+        .into_iter()
+        .find(|u| u.module == name)
+        .ok_or_else(|| format!("no formal properties for unit `{name}`; units with properties: {}", names.join(", ")))
+}
