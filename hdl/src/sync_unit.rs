@@ -19,6 +19,11 @@ use crate::warp_network::WarpNetwork;
 use smsync_contract::config::Config;
 use smsync_contract::encoding::Unit;
 
+/// `n` default-built copies (the signals or registers of one lane field of a beat or a warp).
+pub(crate) fn copies<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
+}
+
 /// One generated Verilog file: module `module` in `<module>.v`.
 pub struct RtlModule {
     /// Top module name (and file stem).

@@ -27,6 +27,7 @@
 //! Both output registers load when empty or when their content is being taken (`ready` is the
 //! enable of its register and of nothing else); every output port is a register.
 
+use super::copies;
 use crate::common::ERROR_BITS;
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
@@ -94,10 +95,6 @@ pub struct ResponseEgress {
     k_last_row: Constant<Bits<5>>,
     /// `lanes_per_beat` (L), a loop bound.
     _lanes: usize,
-}
-
-fn copies<T: Default>(n: usize) -> Vec<T> {
-    (0..n).map(|_| T::default()).collect()
 }
 
 impl ResponseEgress {

@@ -16,6 +16,7 @@
 //! No input port reaches logic other than the enable of its register: nothing is combinational
 //! from the port.
 
+use super::copies;
 use crate::common::{FLAG_BITS, OP_BITS};
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
@@ -148,11 +149,6 @@ pub struct RequestIngress {
     _lanes: usize,
     _lanes_end: usize,
     _beats: usize,
-}
-
-/// `n` default-built copies (signals or registers of one lane field).
-fn copies<T: Default>(n: usize) -> Vec<T> {
-    (0..n).map(|_| T::default()).collect()
 }
 
 impl RequestIngress {
