@@ -167,7 +167,13 @@ impl Logic for WaiterEntry {
             self.w_word.d.next = self.alloc_word.val();
             self.w_parity.d.next = self.alloc_parity.val();
         }
-        if (self.launch.val() & (self.launch_slot.val() == self.w_cta.q.val())) | self.reset.val() {
+        // A launch drops the entry's lane if it belongs to the launched slot: in an allocation
+        // cycle that is the new lane's slot (`alloc_cta`), not the previous occupant's.
+        if (self.launch.val()
+            & ((self.alloc.val() & (self.launch_slot.val() == self.alloc_cta.val()))
+                | (!self.alloc.val() & (self.launch_slot.val() == self.w_cta.q.val()))))
+            | self.reset.val()
+        {
             self.held.d.next = false;
             self.answered.d.next = false;
         }

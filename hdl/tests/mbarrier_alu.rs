@@ -73,6 +73,8 @@ struct Bench {
     wakes: Vec<Wake>,
     /// (slot, word, new parity) of every phase-completed strobe.
     dones: Vec<(u16, u16, bool)>,
+    /// A CTA launch in this slot during the next cycle (then cleared).
+    launch: Option<u16>,
 }
 
 impl Bench {
@@ -87,6 +89,7 @@ impl Bench {
             answers: vec![],
             wakes: vec![],
             dones: vec![],
+            launch: None,
         };
         b.uut.reset.next = true;
         b.cycle(None);
@@ -115,7 +118,8 @@ impl Bench {
         u.req_a.next = o.a.to_bits();
         u.req_b.next = o.b.to_bits();
         u.timeout.next = timeout;
-        u.launch.next = false;
+        u.launch.next = self.launch.is_some();
+        u.launch_slot.next = (self.launch.take().unwrap_or(0) as u64).to_bits();
         settle(u);
         // Sample the outputs of this cycle.
         if u.resp_valid.val() {
@@ -413,6 +417,37 @@ fn try_wait_timeout_inval_and_full_table() {
         LaneOp::new(Op::MbInval, 0, 0, 0, M + 8, 0),
     ]);
     assert_eq!(b.wakes, vec![Wake { cta: 0, warp: 1, lane: 1, pred: false }], "inval answers False");
+}
+
+/// A CTA launch in one slot drops that slot's suspended try_waits and no other (the new CTA
+/// cannot own them; PTX ISA §9.7.13.15.16: a suspended try_wait of another CTA still answers,
+/// here False at the time limit). The launch of slot 0 is placed in each cycle of the try_wait's
+/// pipeline in turn, the allocation cycle included, into an entry that last held (at reset) a
+/// slot-0 lane.
+#[test]
+fn launch_of_another_slot_keeps_a_try_wait_suspending_meanwhile() {
+    for delay in 0..4 {
+        let mut b = Bench::new(&Config::fpga_small());
+        b.run(&[LaneOp::new(Op::MbInit, 1, 0, 0, M, 1)]);
+        let wait = LaneOp::new(Op::MbTryWait, 1, 2, 5, M, 0).with_flags(flags::PARITY);
+        let start = b.answers.len();
+        for c in 0..4 {
+            if c == delay {
+                b.launch = Some(0);
+            }
+            b.cycle(if c == 0 { Some(wait) } else { None });
+        }
+        b.drain();
+        assert!(b.answers[start].suspended, "delay {delay}: the phase is not complete, the try_wait suspends");
+        assert!(b.wakes.is_empty(), "delay {delay}: nothing completes the phase");
+        b.cycle_with(None, true);
+        b.drain();
+        assert_eq!(
+            b.wakes,
+            vec![Wake { cta: 1, warp: 2, lane: 5, pred: false }],
+            "delay {delay}: CTA 1's suspended lane answers False at the time limit"
+        );
+    }
 }
 
 // ------------------------------------------------------------------------------------------
