@@ -97,6 +97,25 @@ pub fn verilog_of<B: Block>(block: &mut B) -> String {
     try_verilog_named(block, "top").unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Stack size of the thread that builds a top and writes its Verilog ([`on_generator_stack`]).
+pub const GENERATOR_STACK_BYTES: usize = 64 << 20;
+
+/// Runs `f` (building a top and generating its Verilog) on a thread with a
+/// [`GENERATOR_STACK_BYTES`] stack and returns its result. rust-hdl builds blocks by value and
+/// keeps a `Bits` wider than 128 bits inline, so a top with packed 32-lane operand words moves
+/// structs of tens of kilobytes through nested constructors: more than a test thread's 2 MiB
+/// stack holds for a board top. A panic in `f` is resumed in the caller.
+pub fn on_generator_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new()
+            .name("verilog-generator".into())
+            .stack_size(GENERATOR_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .expect("spawning the Verilog generator's thread");
+        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// Verilog of `block` with the top module named `module`. Submodules are named
 /// `module$child` (rust-hdl joins the hierarchy with `$`), so the files of different units can
 /// be read into one tool together without name clashes.

@@ -7,6 +7,10 @@
 //! the address port has a fixed width `AW` (the core's address width) and the RAM uses its low
 //! `addr_bits` bits, `2^addr_bits` words; the Verilog is the same template as rust-hdl's `RAM`
 //! (inferred as block RAM by yosys and vendor tools).
+//!
+//! Built with [`DepthRam::asynchronous`], the read port answers in the same cycle instead (the
+//! word at `read_address` now), which FPGA tools map to distributed (LUT) RAM: for small stores
+//! that a register's reader needs within the cycle.
 
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
@@ -22,6 +26,8 @@ pub struct DepthRam<D: Synth, const AW: usize> {
     pub write_data: Signal<In, D>,
     pub write_enable: Signal<In, bool>,
     _addr_bits: usize,
+    /// `read_data` follows `read_address` in the same cycle (`read_clock` unused).
+    _asynchronous: bool,
     _sim: BTreeMap<u64, D>,
 }
 
@@ -39,8 +45,16 @@ impl<D: Synth, const AW: usize> DepthRam<D, AW> {
             write_data: Default::default(),
             write_enable: Default::default(),
             _addr_bits: addr_bits,
+            _asynchronous: false,
             _sim: BTreeMap::new(),
         }
+    }
+
+    /// As [`DepthRam::new`], with an asynchronous read port: `read_data` is the word at
+    /// `read_address` in the same cycle (a word written shows from the cycle after the write);
+    /// distributed RAM on an FPGA (`TRELLIS_DPR16X4` on the ECP5). `read_clock` is not used.
+    pub fn asynchronous(addr_bits: usize) -> Self {
+        DepthRam { _asynchronous: true, ..Self::new(addr_bits) }
     }
 
     fn word_index(&self, address: Bits<AW>) -> u64 {
@@ -50,13 +64,17 @@ impl<D: Synth, const AW: usize> DepthRam<D, AW> {
 
 impl<D: Synth, const AW: usize> Logic for DepthRam<D, AW> {
     fn update(&mut self) {
-        if self.read_clock.pos_edge() {
+        if !self._asynchronous && self.read_clock.pos_edge() {
             let word = self.word_index(self.read_address.val());
             self.read_data.next = self._sim.get(&word).copied().unwrap_or_default();
         }
         if self.write_clock.pos_edge() && self.write_enable.val() {
             let word = self.word_index(self.write_address.val());
             self._sim.insert(word, self.write_data.val());
+        }
+        if self._asynchronous {
+            let word = self.word_index(self.read_address.val());
+            self.read_data.next = self._sim.get(&word).copied().unwrap_or_default();
         }
     }
 
@@ -65,15 +83,30 @@ impl<D: Synth, const AW: usize> Logic for DepthRam<D, AW> {
     }
 
     fn hdl(&self) -> Verilog {
+        let read = if self._asynchronous {
+            format!(
+                "// Asynchronous read (distributed RAM); the read clock is not used.
+wire _unused_read_clock = read_clock;
+always @(*) begin
+   read_data = mem[read_address[{ab_msb}:0]];
+end",
+                ab_msb = self._addr_bits - 1
+            )
+        } else {
+            format!(
+                "always @(posedge read_clock) begin
+   read_data <= mem[read_address[{ab_msb}:0]];
+end",
+                ab_msb = self._addr_bits - 1
+            )
+        };
         Verilog::Custom(format!(
             "\
 reg[{msb}:0] mem[{last}:0];
 // The high address bits select nothing in a RAM of 2^{ab} words.
 wire _unused_high_address = &{{1'b0, read_address[{aw_msb}:{ab}], write_address[{aw_msb}:{ab}]}};
 
-always @(posedge read_clock) begin
-   read_data <= mem[read_address[{ab_msb}:0]];
-end
+{read}
 
 always @(posedge write_clock) begin
    if (write_enable) begin
@@ -90,19 +123,21 @@ end
     }
 
     fn timing(&self) -> Vec<TimingInfo> {
-        vec![
-            TimingInfo {
+        let mut ports = vec![];
+        if !self._asynchronous {
+            ports.push(TimingInfo {
                 name: "ram_read".into(),
                 clock: "read_clock".into(),
                 inputs: vec!["read_address".into()],
                 outputs: vec!["read_data".into()],
-            },
-            TimingInfo {
-                name: "ram_write".into(),
-                clock: "write_clock".into(),
-                inputs: vec!["write_address".into(), "write_data".into(), "write_enable".into()],
-                outputs: vec![],
-            },
-        ]
+            });
+        }
+        ports.push(TimingInfo {
+            name: "ram_write".into(),
+            clock: "write_clock".into(),
+            inputs: vec!["write_address".into(), "write_data".into(), "write_enable".into()],
+            outputs: vec![],
+        });
+        ports
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod egress;
 pub mod ingress;
+pub mod result_store;
 pub mod shared_mem;
 pub mod top;
 

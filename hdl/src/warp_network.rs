@@ -56,7 +56,8 @@ use rust_hdl::prelude::*;
 use smsync_contract::config::{Config, MatchImpl};
 use smsync_contract::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, VoteMode};
 
-pub use datapath::{MatchRow, Pack32, PackLanes64, ReduxNode, ShflLane};
+use crate::pack_lanes::PackLanes;
+pub use datapath::{MatchRow, Pack32, ReduxNode, ShflLane};
 
 pub const LANES: usize = 32;
 /// The canonical NaN redux.sync.f32 returns (PTX ISA §9.7.13.12 gives no bit pattern; project constant).
@@ -194,7 +195,7 @@ pub struct WarpNetwork {
     redux_fold: ReduxNode,
     shfl: Vec<ShflLane>,
     shfl_pred_pack: Pack32,
-    store_pack: PackLanes64,
+    store_pack: PackLanes<64, 2048>,
 
     // --- header-cycle signals ---
     fire: Signal<Local, Bit>,
@@ -415,7 +416,7 @@ impl WarpNetwork {
             redux_fold: Default::default(),
             shfl: vec_of(l),
             shfl_pred_pack: Default::default(),
-            store_pack: PackLanes64::new(),
+            store_pack: PackLanes::new(),
             fire: Default::default(),
             warp_onehot: Default::default(),
             hit_valid_bits: Default::default(),

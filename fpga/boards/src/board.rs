@@ -424,13 +424,13 @@ pub fn board_verilog(board: Board, config: &Config, cpb: u32) -> Result<String, 
         return Err("the copy engine's thread table needs more than 15 address bits".into());
     }
     let module = board.module();
-    match board {
+    smsync_hdl::common::on_generator_stack(|| match board {
         Board::Ulx3s => {
             smsync_hdl::common::try_verilog_named(&mut Ulx3sTop::<64, 8, 128, 16>::new(config, clock, cpb), module)
         }
         Board::Arty => {
             smsync_hdl::common::try_verilog_named(&mut ArtyTop::<64, 8, 128, 16>::new(config, clock, cpb), module)
         }
-    }
+    })
     .map_err(|e| e.to_string())
 }

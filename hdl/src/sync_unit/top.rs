@@ -74,7 +74,7 @@
 //! consumer that holds both readies high takes a response in one cycle, or `32 / L` with values.
 //!
 //! The response register holds the header and `o_source`, not the values: they stay in the
-//! result register that produced them (the lane sequencer's accumulators, the atomic ALU's
+//! result register that produced them (the lane sequencer's result store, the atomic ALU's
 //! results, the warp network's, or the released barrier's popc), which nothing changes while the
 //! response is held, and the egress reads them a row of `L` lanes at a time (`resp_row`).
 //!
@@ -141,12 +141,14 @@ use smsync_contract::encoding::{ErrorCode, Op, Space, Unit};
 
 use super::egress::ResponseEgress;
 use super::ingress::RequestIngress;
+use super::result_store::ResultStore;
 use super::shared_mem::SharedMemory;
 use crate::atomic_alu::AtomicAlu;
 use crate::barrier_file::BarrierFile;
 use crate::common::{error_code, op_code, unit_op_range, ERROR_BITS, FLAG_BITS, OP_BITS};
 use crate::copy_engine::{thread_bits, CopyEngine};
 use crate::mbarrier_alu::MbarrierAlu;
+use crate::pack_lanes::PackLanes;
 use crate::warp_network::{beats_per_request, WarpNetwork, BEAT_OPS};
 
 pub const LANES: usize = 32;
@@ -431,8 +433,9 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     clr_active: DFF<Bit>,
     clr_slot: DFF<Bits<5>>,
     clr_row: DFF<Bits<RAM_ADDR_BITS>>,
-    /// Collected per-lane results of the sequenced request.
-    acc_values: Vec<DFF<Bits<128>>>,
+    /// Collected per-lane results of the sequenced request: the values in the result store
+    /// (one lane written per cycle, read a row at a time by the egress).
+    results: ResultStore,
     acc_preds: DFF<Bits<32>>,
     acc_suspended: DFF<Bits<32>>,
     acc_error: DFF<Bits<ERROR_BITS>>,
@@ -457,14 +460,14 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// unchanged while the response is held, since no request starts meanwhile.
     o_source: DFF<Bits<2>>,
     o_preds: DFF<Bits<32>>,
-    /// The response row's lanes in each result register, the row's lanes of `o_lanes`, and the
+    /// The response row's lanes in the atomic ALU's and the warp network's result registers
+    /// (the result store's row is its own output), the row's lanes of `o_lanes`, and the
     /// bar.red.popc count (see "the row of values" in `update`).
-    row_acc: Vec<Signal<Local, Bits<128>>>,
     row_atom: Vec<Signal<Local, Bits<128>>>,
     row_wn: Vec<Signal<Local, Bits<128>>>,
     row_lanes: Signal<Local, Bits<32>>,
     popc_wide: Signal<Local, Bits<128>>,
-    /// `o_source` codes: the sequencer's accumulators, the atomic ALU's results, the warp
+    /// `o_source` codes: the sequencer's result store, the atomic ALU's results, the warp
     /// network's, the released barrier's popc.
     k_src_acc: Constant<Bits<2>>,
     k_src_atom: Constant<Bits<2>>,
@@ -488,6 +491,22 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     active_low: Signal<Local, Bits<32>>,
     pick: Signal<Local, Bits<32>>,
     pick_id: Signal<Local, Bits<5>>,
+    /// `pick_id`'s bits (bit k as the value `1 << k`), and the masks of the lanes whose number
+    /// has bit k set.
+    pick_id_bit: Vec<Signal<Local, Bits<5>>>,
+    k_lane_num_mask: Vec<Constant<Bits<32>>>,
+    k_pow2_5: Vec<Constant<Bits<5>>>,
+    /// The operand store's fields that the sequencer reads, packed (lane j at `W * j`), and the
+    /// picked lane's offset in each width.
+    pack_addr: PackLanes<64, 2048>,
+    pack_src: PackLanes<64, 2048>,
+    pack_mbar: PackLanes<64, 2048>,
+    pack_a: PackLanes<128, 4096>,
+    pack_b: PackLanes<64, 2048>,
+    pack_c: PackLanes<32, 1024>,
+    pick_off32: Signal<Local, Bits<10>>,
+    pick_off64: Signal<Local, Bits<11>>,
+    pick_off128: Signal<Local, Bits<12>>,
     pick_addr: Signal<Local, Bits<64>>,
     pick_src: Signal<Local, Bits<64>>,
     pick_mbar: Signal<Local, Bits<64>>,
@@ -723,7 +742,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             clr_active: Default::default(),
             clr_slot: Default::default(),
             clr_row: Default::default(),
-            acc_values: (0..LANES).map(|_| Default::default()).collect(),
+            results: ResultStore::new(config),
             acc_preds: Default::default(),
             acc_suspended: Default::default(),
             acc_error: Default::default(),
@@ -741,7 +760,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             o_warp: Default::default(),
             o_lanes: Default::default(),
             o_source: Default::default(),
-            row_acc: (0..config.lanes_per_beat as usize).map(|_| Default::default()).collect(),
             row_atom: (0..config.lanes_per_beat as usize).map(|_| Default::default()).collect(),
             row_wn: (0..config.lanes_per_beat as usize).map(|_| Default::default()).collect(),
             row_lanes: Default::default(),
@@ -767,6 +785,20 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             active_low: Default::default(),
             pick: Default::default(),
             pick_id: Default::default(),
+            pick_id_bit: (0..5).map(|_| Default::default()).collect(),
+            k_lane_num_mask: (0..5)
+                .map(|k| Constant::new((0..32u64).filter(|j| j >> k & 1 == 1).fold(0u64, |m, j| m | 1 << j).to_bits()))
+                .collect(),
+            k_pow2_5: (0..5).map(|b| k::<5>(1 << b)).collect(),
+            pack_addr: PackLanes::new(),
+            pack_src: PackLanes::new(),
+            pack_mbar: PackLanes::new(),
+            pack_a: PackLanes::new(),
+            pack_b: PackLanes::new(),
+            pack_c: PackLanes::new(),
+            pick_off32: Default::default(),
+            pick_off64: Default::default(),
+            pick_off128: Default::default(),
             pick_addr: Default::default(),
             pick_src: Default::default(),
             pick_mbar: Default::default(),
@@ -873,10 +905,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             o_has_values,
             o_source
         );
-        for i in 0..32 {
-            self.acc_values[i].clock.next = self.clock.val();
-            self.acc_values[i].d.next = self.acc_values[i].q.val();
-        }
         self.o_valid.d.next = self.o_valid.q.val() && !self.resp_taken.val();
         self.ld_valid.d.next = false;
         self.at_rd_valid.d.next = false;
@@ -894,7 +922,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.resp_has_values.next = self.o_has_values.q.val();
         // The row of values the egress reads, from the result register the response names.
         for i in 0..self._wn_lanes {
-            self.row_acc[i].next = 0.into();
             self.row_atom[i].next = 0.into();
             self.row_wn[i].next = 0.into();
         }
@@ -902,7 +929,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             for g in 0..self._wn_beats {
                 if self.resp_row.val() == self.wn_group[g].val() {
                     for i in 0..self._wn_lanes {
-                        self.row_acc[i].next = self.acc_values[l * g + i].q.val();
                         self.row_atom[i].next = self.atom.resp_values[l * g + i].val();
                         self.row_wn[i].next = self.wn_value[l * g + i].wide.val();
                     }
@@ -917,8 +943,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.row_lanes.next =
             self.o_lanes.q.val() >> (bit_cast::<32, 5>(self.resp_row.val()) << self.k_log_lanes.val());
         self.popc_wide.next = bit_cast::<128, 11>(self.rel_popc.q.val());
+        self.results.row.next = self.resp_row.val();
         for i in 0..self._wn_lanes {
-            self.resp_row_values[i].next = self.row_acc[i].val();
+            self.resp_row_values[i].next = self.results.row_values[i].val();
             if self.o_source.q.val() == self.k_src_atom.val() {
                 self.resp_row_values[i].next = self.row_atom[i].val();
             }
@@ -1016,27 +1043,42 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.pick.next = self.rem.q.val() & (!self.rem.q.val() + 1u64);
         self.rel_pick.next = self.rel_rem.q.val() & (!self.rel_rem.q.val() + 1u64);
         self.first_active.next = 0.into();
-        self.pick_id.next = 0.into();
-        self.pick_addr.next = 0.into();
-        self.pick_src.next = 0.into();
-        self.pick_mbar.next = 0.into();
-        self.pick_a.next = 0.into();
-        self.pick_b.next = 0.into();
-        self.pick_c.next = 0.into();
         self.rel_pick_id.next = 0.into();
         self.barrier.req_pred.next = 0.into();
+        // The picked lane's number from its one-hot bit (bit k of the number: is the bit among
+        // the lanes whose number has bit k set), then its operands as part-selects of the packed
+        // operand store (a 32:1 mux tree per bit; see `PackLanes`).
+        for k in 0..5 {
+            self.pick_id_bit[k].next = 0.into();
+            if (self.pick.val() & self.k_lane_num_mask[k].val()) != 0 {
+                self.pick_id_bit[k].next = self.k_pow2_5[k].val();
+            }
+        }
+        self.pick_id.next = self.pick_id_bit[0].val()
+            | self.pick_id_bit[1].val()
+            | self.pick_id_bit[2].val()
+            | self.pick_id_bit[3].val()
+            | self.pick_id_bit[4].val();
+        for i in 0..32 {
+            self.pack_addr.lane[i].next = self.lane_addr[i].val();
+            self.pack_src.lane[i].next = self.lane_src[i].val();
+            self.pack_mbar.lane[i].next = self.lane_mbar[i].val();
+            self.pack_a.lane[i].next = self.lane_a[i].val();
+            self.pack_b.lane[i].next = self.lane_b[i].val().get_bits::<64>(0);
+            self.pack_c.lane[i].next = self.lane_c[i].val().get_bits::<32>(0);
+        }
+        self.pick_off32.next = bit_cast::<10, 5>(self.pick_id.val()) << 5u64;
+        self.pick_off64.next = bit_cast::<11, 5>(self.pick_id.val()) << 6u64;
+        self.pick_off128.next = bit_cast::<12, 5>(self.pick_id.val()) << 7u64;
+        self.pick_addr.next = self.pack_addr.word.val().get_bits::<64>(self.pick_off64.val().index());
+        self.pick_src.next = self.pack_src.word.val().get_bits::<64>(self.pick_off64.val().index());
+        self.pick_mbar.next = self.pack_mbar.word.val().get_bits::<64>(self.pick_off64.val().index());
+        self.pick_a.next = self.pack_a.word.val().get_bits::<128>(self.pick_off128.val().index());
+        self.pick_b.next = self.pack_b.word.val().get_bits::<64>(self.pick_off64.val().index());
+        self.pick_c.next = self.pack_c.word.val().get_bits::<32>(self.pick_off32.val().index());
         for i in 0..32 {
             if self.active_low.val().get_bit(i) {
                 self.first_active.next = self.lane_id[i].val();
-            }
-            if self.pick.val().get_bit(i) {
-                self.pick_id.next = self.lane_id[i].val();
-                self.pick_addr.next = self.lane_addr[i].val();
-                self.pick_src.next = self.lane_src[i].val();
-                self.pick_mbar.next = self.lane_mbar[i].val();
-                self.pick_a.next = self.lane_a[i].val();
-                self.pick_b.next = self.lane_b[i].val().get_bits::<64>(0);
-                self.pick_c.next = self.lane_c[i].val().get_bits::<32>(0);
             }
             if self.rel_pick.val().get_bit(i) {
                 self.rel_pick_id.next = self.lane_id[i].val();
@@ -1329,18 +1371,22 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---------------- collect per-lane results of the sequenced request ----------------
         self.mb_value_wide.next = bit_cast::<128, 64>(self.mbar.resp_value.val());
         self.ld_value.next = self.seq_rdata.val() & self.ld_mask.q.val();
-        for i in 0..32 {
-            if self.mbar.resp_valid.val()
-                && !self.ce_ev3.q.val()
-                && (self.mbar.resp_cta.val() == self.req_cta.val())
-                && (self.mbar.resp_warp.val() == self.req_warp.val())
-                && (self.mbar.resp_lane.val() == self.lane_id[i].val())
-            {
-                self.acc_values[i].d.next = self.mb_value_wide.val();
-            }
-            if self.ld_valid.q.val() && (self.ld_lane.q.val() == self.lane_id[i].val()) {
-                self.acc_values[i].d.next = self.ld_value.val();
-            }
+        self.results.clock.next = self.clock.val();
+        self.results.clear.next = false;
+        self.results.write.next = false;
+        self.results.lane.next = self.mbar.resp_lane.val();
+        self.results.data.next = self.mb_value_wide.val();
+        if self.mbar.resp_valid.val()
+            && !self.ce_ev3.q.val()
+            && (self.mbar.resp_cta.val() == self.req_cta.val())
+            && (self.mbar.resp_warp.val() == self.req_warp.val())
+        {
+            self.results.write.next = true;
+        }
+        if self.ld_valid.q.val() {
+            self.results.write.next = true;
+            self.results.lane.next = self.ld_lane.q.val();
+            self.results.data.next = self.ld_value.val();
         }
         if self.mbar.resp_valid.val() && !self.ce_ev3.q.val() {
             if self.mbar.resp_pred.val() {
@@ -1424,9 +1470,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                     self.acc_suspended.d.next = 0.into();
                     self.acc_error.d.next = self.k_err_none.val();
                     self.acc_error_lane.d.next = 0.into();
-                    for i in 0..32 {
-                        self.acc_values[i].d.next = 0.into();
-                    }
+                    self.results.clear.next = true;
                     self.state.d.next = self.k_s_seq.val();
                     if self.is_copy.val() {
                         self.state.d.next = self.k_s_copy.val();
@@ -1519,7 +1563,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             }
         } else if self.state.q.val() == self.k_s_seq_drain.val() {
             self.drain.d.next = self.drain.q.val() + 1u64;
-            // The last lane's result is in the accumulators 2 cycles after the sequencer went
+            // The last lane's result is in the result store 2 cycles after the sequencer went
             // idle for an LSU load (1-cycle read), 3 cycles for an mbarrier op (3-cycle ALU).
             if (self.drain.q.val() == 2) || ((self.drain.q.val() == 1) && !self.is_mb.val()) {
                 self.o_valid.d.next = true;
@@ -2040,7 +2084,7 @@ pub fn sync_unit_verilog(config: &Config, module: &str) -> Result<String, crate:
             try_verilog_named(&mut SyncUnitTop::<$d, $b, $rd, $r>::new(config), module)
         };
     }
-    match config.copy_port_bytes {
+    crate::common::on_generator_stack(|| match config.copy_port_bytes {
         4 => inst!(32, 4, 128, 16),
         8 => inst!(64, 8, 128, 16),
         16 => inst!(128, 16, 128, 16),
@@ -2048,5 +2092,5 @@ pub fn sync_unit_verilog(config: &Config, module: &str) -> Result<String, crate:
         64 => inst!(512, 64, 512, 64),
         128 => inst!(1024, 128, 1024, 128),
         other => Err(bad(format!("copy_port_bytes = {other} is not one of 4, 8, 16, 32, 64, 128"))),
-    }
+    })
 }
