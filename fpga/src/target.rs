@@ -105,11 +105,24 @@ impl Target {
     }
 
     /// The yosys synthesis pass for this family (writes the netlist nextpnr reads when `json`).
+    ///
+    /// The Lattice scripts run up to their `check` step, which is then written out without its
+    /// whole-design `autoname`: yosys 0.23's `autoname` is superlinear in the netlist (it kept
+    /// the fpga-small atomic ALU's run busy for over 25 of its 50 minutes, docs/FPGA.md). Only the
+    /// flip-flops are named (from the registers they drive), so nextpnr's critical-path report
+    /// still names the registers a path starts and ends at.
     pub fn synth_pass(self, top: &str, json: Option<&str>) -> String {
+        let lattice = |family: &str, ffs: &str| {
+            let json = json.map(|j| format!("; write_json {j}")).unwrap_or_default();
+            format!(
+                "synth_{family} -top {top} -run :check; autoname {ffs}; hierarchy -check; check -noinit; \
+                 blackbox =A:whitebox{json}"
+            )
+        };
         let json = json.map(|j| format!(" -json {j}")).unwrap_or_default();
         match self {
-            Target::Ecp5_85k => format!("synth_ecp5 -top {top}{json}"),
-            Target::Ice40Up5k => format!("synth_ice40 -top {top}{json}"),
+            Target::Ecp5_85k => lattice("ecp5", "t:TRELLIS_FF"),
+            Target::Ice40Up5k => lattice("ice40", "t:SB_DFF*"),
             // -flatten: one number for the whole module, like the Lattice flows (which flatten by default).
             Target::Xilinx7 => format!("synth_xilinx -flatten -family xc7 -top {top}{json}"),
         }

@@ -6,7 +6,9 @@
 //! * [`float_add`]: `FloatAdder<W>`, the IEEE add (round-to-nearest-even) used by the element.
 //! * [`group`]: `GroupLane`, one extra lane of a coalesced step (its own element datapath).
 //! * [`AtomicAlu`] (this file): the warp-request sequencer around the element datapaths and one
-//!   memory port; [`atomic_alu_verilog`] generates it for a config.
+//!   memory port; its lanes' operands are picked as part-selects of packed words
+//!   (`crate::pack_lanes`) and their old values kept in a banked `ResultStore` read a row at a
+//!   time; [`atomic_alu_verilog`] generates it for a config.
 //!
 //! # Ports of `AtomicAlu`
 //!
@@ -37,7 +39,8 @@
 //! | `m_wdata`, `m_be` | out | 128, 16 | write data and byte enables (byte i = bits 8i+7..8i) |
 //! | `m_rvalid`, `m_rdata` | in | 1, 128 | read data, answered in order, at least one cycle after the grant |
 //! | `resp_valid` | out | 1 | one-cycle answer (with `req_ready`) |
-//! | `resp_values[i]` | out | 128 | atom: lane i's old value (vector forms packed as read); red / error: 0 |
+//! | `resp_row` | in | 5 | row of the old values to read (lanes `L row .. L row + L - 1`, `L = lanes_per_beat`) |
+//! | `resp_row_values[i]` | out | 128 | same cycle: lane `L row + i`'s old value (atom; vector forms packed as read); red / error: 0; valid until the next request is taken |
 //! | `resp_error`, `resp_error_lane` | out | 6, 5 | `ErrorCode` and the first lane at fault |
 //!
 //! The memory port performs requests in grant order (a read granted after a write sees it).
@@ -65,7 +68,9 @@
 //! The lowest remaining lane is the step's lead. With `atomic_lanes` = n > 1, the next n - 1
 //! remaining lanes in ascending order (capped at 7: [`MAX_GROUP`] 2-byte elements fill a line)
 //! are offered to `GroupLane`s; they join the lead's step while each is aligned, in the lead's
-//! 16-byte line, in range, and on bytes no earlier member of the step touches. The first lane
+//! 16-byte line, in range, on bytes no earlier member of the step touches, and in a bank of the
+//! old-value store no earlier member writes (lane k in bank k % max(`lanes_per_beat`, n): one
+//! write port per bank; consecutive lanes never share one). The first lane
 //! that cannot join ends the group (so the lanes served are always a prefix of the ascending
 //! order, and results, errors and the lanes written before an error are exactly the golden
 //! model's). Joined lanes are computed in parallel, each with its own `AtomicElement`, and
@@ -108,6 +113,8 @@ use crate::common::{
     dtype_log2_bytes_table, error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS,
     WARP_LANES,
 };
+use crate::pack_lanes::{LaneNumber, LanePart, PackLanes};
+use crate::sync_unit::result_store::ResultStore;
 use element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
 use group::GroupLane;
 use width::{Truncate, ZeroExtend};
@@ -180,7 +187,10 @@ pub struct AtomicAlu {
 
     // ---- response ----
     pub resp_valid: Signal<Out, Bit>,
-    pub resp_values: Vec<Signal<Out, Bits<ELEM_BITS>>>,
+    /// Row `resp_row` of the old values (lanes `row*L .. row*L+L-1`), read in the same cycle;
+    /// valid from `resp_valid` until the next request is taken.
+    pub resp_row: Signal<In, Bits<LANE_BITS>>,
+    pub resp_row_values: Vec<Signal<Out, Bits<ELEM_BITS>>>,
     pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
     pub resp_error_lane: Signal<Out, Bits<LANE_BITS>>,
 
@@ -207,7 +217,24 @@ pub struct AtomicAlu {
     fwd_line: DFF<Bits<ELEM_BITS>>,
     err: DFF<Bits<ERROR_BITS>>,
     err_lane: DFF<Bits<LANE_BITS>>,
-    values: Vec<DFF<Bits<ELEM_BITS>>>,
+    /// The old values of the lanes served so far (atom), in `B = max(lanes_per_beat, group)`
+    /// banks (lane k in bank k % B): a step writes each of its lanes into that lane's bank.
+    results: ResultStore,
+    /// log2 B: a lane's word in its bank is `lane >> log2 B`.
+    k_log_banks: Constant<Bits<LANE_BITS>>,
+    /// A response row of `L` lanes is part `resp_row % (B / L)` of store row `resp_row / (B / L)`:
+    /// log2 (B / L), `B / L - 1`, the numbers of parts 1.. (part 0 is the default).
+    k_log_parts: Constant<Bits<LANE_BITS>>,
+    k_part_mask: Vec<Constant<Bits<LANE_BITS>>>,
+    k_part: Vec<Constant<Bits<LANE_BITS>>>,
+    /// (Only when B > L.)
+    resp_part: Vec<Signal<Local, Bits<LANE_BITS>>>,
+    _beat_lanes: usize,
+    _beat_lanes_end: usize,
+    /// The lanes of bank b (b, b + B, ...).
+    k_bank_lanes: Vec<Constant<Bits<WARP_LANES>>>,
+    /// The step writes its old values (atom, the step's last element granted).
+    save_values: Signal<Local, Bit>,
 
     // ---- request decode ----
     sub_known: Signal<Local, Bit>,
@@ -247,6 +274,17 @@ pub struct AtomicAlu {
     lane_pool: Signal<Local, Bits<WARP_LANES>>,
     any_lane: Signal<Local, Bit>,
     lowest: Signal<Local, Bits<WARP_LANES>>,
+    /// The lane operands packed (lane j at `W * j`): a picked lane's operands are part-selects at
+    /// its number times `W` (a 32:1 mux tree per bit; see `PackLanes`).
+    pack_addr: PackLanes<64, 2048>,
+    pack_mbar: PackLanes<64, 2048>,
+    pack_b: PackLanes<ELEM_BITS, 4096>,
+    pack_c: PackLanes<ELEM_BITS, 4096>,
+    lead_number: LaneNumber,
+    lead_addr: LanePart<64, 2048, 11>,
+    lead_mbar: LanePart<64, 2048, 11>,
+    lead_b: LanePart<ELEM_BITS, 4096, 12>,
+    lead_c: LanePart<ELEM_BITS, 4096, 12>,
     cur_lane: Signal<Local, Bits<LANE_BITS>>,
     cur_addr: Signal<Local, Bits<64>>,
     cur_mbar: Signal<Local, Bits<64>>,
@@ -286,6 +324,11 @@ pub struct AtomicAlu {
     x_pool: Vec<Signal<Local, Bits<WARP_LANES>>>,
     /// The lowest lane of `x_pool[j]` (one-hot; zero when the pool is empty).
     x_pick: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// `x_pick[j]`'s lane number, and its operands (b and c: their low 64 bits).
+    x_number: Vec<LaneNumber>,
+    x_addr: Vec<LanePart<64, 2048, 11>>,
+    x_b: Vec<LanePart<64, 4096, 12>>,
+    x_c: Vec<LanePart<64, 4096, 12>>,
     /// `group[j]` joins the step (so did every slot before it).
     x_in: Vec<Signal<Local, Bit>>,
     /// Accumulated up to slot j over the lead and the slots that joined: bytes claimed, lanes
@@ -386,6 +429,9 @@ impl AtomicAlu {
         let err = |e: ErrorCode| Constant::new(error_code(e));
         let k64 = |v: u64| Constant::new(v.to_bits());
         let vecc = |v: u64| Constant::new(v.to_bits());
+        let beat = config.lanes_per_beat as usize;
+        let banks = beat.max(group_size(config));
+        let bank_lanes = |b: usize| (b..WARP_LANES).step_by(banks).fold(0u64, |m, k| m | 1 << k);
         AtomicAlu {
             clock: Default::default(),
             reset: Default::default(),
@@ -415,11 +461,12 @@ impl AtomicAlu {
             m_rvalid: Default::default(),
             m_rdata: Default::default(),
             resp_valid: Default::default(),
-            resp_values: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            resp_row: Default::default(),
+            resp_row_values: (0..config.lanes_per_beat).map(|_| Default::default()).collect(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
             element: AtomicElement::new(),
-            group: (1..group_size(config)).map(|_| GroupLane::default()).collect(),
+            group: (1..group_size(config)).map(|_| GroupLane::new(banks)).collect(),
             widen_access: Default::default(),
             cut_byte_off: Default::default(),
             widen_elem_index: Default::default(),
@@ -437,7 +484,18 @@ impl AtomicAlu {
             fwd_line: Default::default(),
             err: Default::default(),
             err_lane: Default::default(),
-            values: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            results: ResultStore::with_banks(banks),
+            k_log_banks: Constant::new((banks.trailing_zeros() as u64).to_bits()),
+            k_log_parts: Constant::new(((banks / beat).trailing_zeros() as u64).to_bits()),
+            k_part_mask: (0..((banks > beat) as usize))
+                .map(|_| Constant::new((banks as u64 / beat as u64 - 1).to_bits()))
+                .collect(),
+            k_part: (1..(banks / beat) as u64).map(|s| Constant::new(s.to_bits())).collect(),
+            resp_part: (0..((banks > beat) as usize)).map(|_| Default::default()).collect(),
+            _beat_lanes: beat,
+            _beat_lanes_end: beat + 1,
+            k_bank_lanes: (0..banks).map(|b| Constant::new(bank_lanes(b).to_bits())).collect(),
+            save_values: Default::default(),
             sub_known: Default::default(),
             is_and_or_xor: Default::default(),
             is_cas: Default::default(),
@@ -472,6 +530,15 @@ impl AtomicAlu {
             lane_pool: Default::default(),
             any_lane: Default::default(),
             lowest: Default::default(),
+            pack_addr: PackLanes::new(),
+            pack_mbar: PackLanes::new(),
+            pack_b: PackLanes::new(),
+            pack_c: PackLanes::new(),
+            lead_number: Default::default(),
+            lead_addr: Default::default(),
+            lead_mbar: Default::default(),
+            lead_b: Default::default(),
+            lead_c: Default::default(),
             cur_lane: Default::default(),
             cur_addr: Default::default(),
             cur_mbar: Default::default(),
@@ -502,6 +569,10 @@ impl AtomicAlu {
             lead_be: Default::default(),
             x_pool: (1..group_size(config)).map(|_| Default::default()).collect(),
             x_pick: (1..group_size(config)).map(|_| Default::default()).collect(),
+            x_number: (1..group_size(config)).map(|_| Default::default()).collect(),
+            x_addr: (1..group_size(config)).map(|_| Default::default()).collect(),
+            x_b: (1..group_size(config)).map(|_| Default::default()).collect(),
+            x_c: (1..group_size(config)).map(|_| Default::default()).collect(),
             x_in: (1..group_size(config)).map(|_| Default::default()).collect(),
             acc_be: (1..group_size(config)).map(|_| Default::default()).collect(),
             acc_lanes: (1..group_size(config)).map(|_| Default::default()).collect(),
@@ -593,10 +664,8 @@ impl Logic for AtomicAlu {
             self, clock, state, remaining, elem_index, line, old_line, fwd_valid, fwd_global, fwd_slot, fwd_addr,
             fwd_line, err, err_lane
         );
-        for i in 0..32 {
-            self.values[i].clock.next = self.clock.val();
-            self.values[i].d.next = self.values[i].q.val();
-        }
+        self.results.clock.next = self.clock.val();
+        self.results.clear.next = false;
 
         // ================= request decode (the golden `check` / `legal`) =================
         self.is_and_or_xor.next = (self.req_sub.val() == self.a_and.val())
@@ -715,22 +784,29 @@ impl Logic for AtomicAlu {
             self.lane_pool.next = self.req_active.val();
         }
         self.any_lane.next = self.lane_pool.val().any();
-        self.cur_lane.next = self.k_zero_lane.val();
-        self.cur_addr.next = self.lane_addr[0].val();
-        self.cur_mbar.next = self.lane_mbar[0].val();
-        self.cur_b.next = self.lane_b[0].val();
-        self.cur_c.next = self.lane_c[0].val();
-        // The lowest set bit alone: pool & -pool.
+        // The lowest set bit alone: pool & -pool; its operands are part-selects of the packed
+        // lanes (lane 0's when the pool is empty).
         self.lowest.next = self.lane_pool.val() & (self.k_zero32.val() - self.lane_pool.val());
         for i in 0..32 {
-            if self.lowest.val().get_bit(i) {
-                self.cur_lane.next = i.to_bits();
-                self.cur_addr.next = self.lane_addr[i].val();
-                self.cur_mbar.next = self.lane_mbar[i].val();
-                self.cur_b.next = self.lane_b[i].val();
-                self.cur_c.next = self.lane_c[i].val();
-            }
+            self.pack_addr.lane[i].next = self.lane_addr[i].val();
+            self.pack_mbar.lane[i].next = self.lane_mbar[i].val();
+            self.pack_b.lane[i].next = self.lane_b[i].val();
+            self.pack_c.lane[i].next = self.lane_c[i].val();
         }
+        self.lead_number.onehot.next = self.lowest.val();
+        self.cur_lane.next = self.lead_number.number.val();
+        self.lead_addr.word.next = self.pack_addr.word.val();
+        self.lead_addr.number.next = self.cur_lane.val();
+        self.lead_mbar.word.next = self.pack_mbar.word.val();
+        self.lead_mbar.number.next = self.cur_lane.val();
+        self.lead_b.word.next = self.pack_b.word.val();
+        self.lead_b.number.next = self.cur_lane.val();
+        self.lead_c.word.next = self.pack_c.word.val();
+        self.lead_c.number.next = self.cur_lane.val();
+        self.cur_addr.next = self.lead_addr.part.val();
+        self.cur_mbar.next = self.lead_mbar.part.val();
+        self.cur_b.next = self.lead_b.part.val();
+        self.cur_c.next = self.lead_c.part.val();
 
         // Lane checks (golden `lane` / `red_async_lane`, cluster_size 1).
         self.shared_off.next = self.cur_addr.val();
@@ -838,16 +914,16 @@ impl Logic for AtomicAlu {
             self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
         }
         for j in 0..self.group.len() {
-            self.group[j].addr.next = self.lane_addr[0].val();
-            self.group[j].b.next = self.lane_b[0].val().get_bits::<64>(0);
-            self.group[j].c.next = self.lane_c[0].val().get_bits::<64>(0);
-            for i in 0..32 {
-                if self.x_pick[j].val().get_bit(i) {
-                    self.group[j].addr.next = self.lane_addr[i].val();
-                    self.group[j].b.next = self.lane_b[i].val().get_bits::<64>(0);
-                    self.group[j].c.next = self.lane_c[i].val().get_bits::<64>(0);
-                }
-            }
+            self.x_number[j].onehot.next = self.x_pick[j].val();
+            self.x_addr[j].word.next = self.pack_addr.word.val();
+            self.x_addr[j].number.next = self.x_number[j].number.val();
+            self.x_b[j].word.next = self.pack_b.word.val();
+            self.x_b[j].number.next = self.x_number[j].number.val();
+            self.x_c[j].word.next = self.pack_c.word.val();
+            self.x_c[j].number.next = self.x_number[j].number.val();
+            self.group[j].addr.next = self.x_addr[j].part.val();
+            self.group[j].b.next = self.x_b[j].part.val();
+            self.group[j].c.next = self.x_c[j].part.val();
             self.group[j].single.next = self.req_vec.val() == self.v1.val();
             self.group[j].op.next = self.req_sub.val();
             self.group[j].dtype.next = self.req_dtype.val();
@@ -860,13 +936,16 @@ impl Logic for AtomicAlu {
             self.group[j].access_be.next = self.access_be.val();
             self.group[j].src_line.next = self.src_line.val();
             self.group[j].src_old.next = self.src_old.val();
+            self.group[j].lane.next = self.x_number[j].number.val();
         }
         // (Each acc_* is written once per path: a signal read back after its own assignment
         // would be a combinational self-loop in rust-hdl's simulator.)
         for j in 0..self.group.len().min(1) {
+            self.group[j].served.next = self.lowest.val();
             self.x_in[j].next = self.x_pick[j].val().any()
                 & self.group[j].fits.val()
-                & !(self.group[j].be.val() & self.lead_be.val()).any();
+                & !(self.group[j].be.val() & self.lead_be.val()).any()
+                & self.group[j].bank_free.val();
             if self.x_in[j].val() {
                 self.acc_be[j].next = self.lead_be.val() | self.group[j].be.val();
                 self.acc_lanes[j].next = self.lowest.val() | self.x_pick[j].val();
@@ -880,10 +959,12 @@ impl Logic for AtomicAlu {
             }
         }
         for j in 1..self.group.len() {
+            self.group[j].served.next = self.acc_lanes[j - 1].val();
             self.x_in[j].next = self.x_in[j - 1].val()
                 & self.x_pick[j].val().any()
                 & self.group[j].fits.val()
-                & !(self.group[j].be.val() & self.acc_be[j - 1].val()).any();
+                & !(self.group[j].be.val() & self.acc_be[j - 1].val()).any()
+                & self.group[j].bank_free.val();
             if self.x_in[j].val() {
                 self.acc_be[j].next = self.acc_be[j - 1].val() | self.group[j].be.val();
                 self.acc_lanes[j].next = self.acc_lanes[j - 1].val() | self.x_pick[j].val();
@@ -931,6 +1012,22 @@ impl Logic for AtomicAlu {
         self.lane_done.next = self.stepping.val() & self.last_elem.val() & self.m_grant.val();
         self.remaining_next.next = self.remaining.q.val() & !self.step_lanes.val();
 
+        // ================= old values: each member of the step into its lane's bank =================
+        self.save_values.next = self.lane_done.val() & (self.req_op.val() == self.op_atom.val());
+        for b in 0..self.k_bank_lanes.len() {
+            // The step's lanes are in distinct banks; the bank's lane is the lead or a joined slot.
+            self.results.write[b].next =
+                self.save_values.val() & (self.step_lanes.val() & self.k_bank_lanes[b].val()).any();
+            self.results.word[b].next = self.cur_lane.val() >> self.k_log_banks.val();
+            self.results.data[b].next = self.old_value.val();
+            for j in 0..self.group.len() {
+                if self.x_in[j].val() & (self.x_pick[j].val() & self.k_bank_lanes[b].val()).any() {
+                    self.results.word[b].next = self.x_number[j].number.val() >> self.k_log_banks.val();
+                    self.results.data[b].next = self.group[j].old_value.val();
+                }
+            }
+        }
+
         // ================= sequencer =================
         self.req_ready.next = false;
         self.resp_valid.next = false;
@@ -940,9 +1037,7 @@ impl Logic for AtomicAlu {
             self.elem_index.d.next = self.k_zero_idx.val();
             self.err.d.next = self.e_none.val();
             self.err_lane.d.next = self.cur_lane.val();
-            for i in 0..32 {
-                self.values[i].d.next = self.k_zero128.val();
-            }
+            self.results.clear.next = true;
             if self.req_error.val() != self.e_none.val() {
                 self.err.d.next = self.req_error.val();
                 self.state.d.next = self.st_resp.val();
@@ -962,6 +1057,9 @@ impl Logic for AtomicAlu {
                 self.err.d.next = self.lane_error.val();
                 self.err_lane.d.next = self.cur_lane.val();
                 self.state.d.next = self.st_resp.val();
+                // An error answers no values (golden `Response`): the earlier lanes' old values
+                // are dropped here rather than masked on all 32 x 128 output bits.
+                self.results.clear.next = true;
             } else if !self.fwd_hit.val() & self.m_grant.val() {
                 self.state.d.next = self.st_wait.val();
             }
@@ -985,20 +1083,6 @@ impl Logic for AtomicAlu {
             self.fwd_line.d.next = self.step_line.val();
             self.elem_index.d.next = self.k_zero_idx.val();
             self.remaining.d.next = self.remaining_next.val();
-            if self.req_op.val() == self.op_atom.val() {
-                for i in 0..32 {
-                    if self.cur_lane.val().index() == i {
-                        self.values[i].d.next = self.old_value.val();
-                    }
-                }
-                for j in 0..self.group.len() {
-                    for i in 0..32 {
-                        if self.x_in[j].val() & self.x_pick[j].val().get_bit(i) {
-                            self.values[i].d.next = self.group[j].old_value.val();
-                        }
-                    }
-                }
-            }
             self.state.d.next = self.st_lane.val();
             if !self.remaining_next.val().any() {
                 self.state.d.next = self.st_resp.val();
@@ -1021,10 +1105,21 @@ impl Logic for AtomicAlu {
         if self.err.q.val() != self.e_none.val() {
             self.resp_error_lane.next = self.err_lane.q.val();
         }
-        for i in 0..32 {
-            self.resp_values[i].next = self.values[i].q.val();
-            if self.err.q.val() != self.e_none.val() {
-                self.resp_values[i].next = self.k_zero128.val();
+        // (Zero after an error: the values were cleared when it was found.)
+        self.results.row.next = self.resp_row.val() >> self.k_log_parts.val();
+        // (Rows wider than L only when B > L: the part number and its mask exist then.)
+        for m in 0..self.k_part_mask.len() {
+            self.resp_part[m].next = self.resp_row.val() & self.k_part_mask[m].val();
+        }
+        // (`l` is L as a loop variable: hdl_gen evaluates an index from loop variables only.)
+        for l in self._beat_lanes..self._beat_lanes_end {
+            for i in 0..self._beat_lanes {
+                self.resp_row_values[i].next = self.results.row_values[i].val();
+                for s in 0..self.k_part.len() {
+                    if self.resp_part[0].val() == self.k_part[s].val() {
+                        self.resp_row_values[i].next = self.results.row_values[(s + 1) * l + i].val();
+                    }
+                }
             }
         }
     }

@@ -7,6 +7,10 @@
 //! the 32 lanes builds 32 muxes in a row instead. The word is written in one expression (a
 //! `Local` accumulated over a loop would read back its own assignment, which rust-hdl's
 //! simulator does not model); the shifts are by constants, so it is wiring only.
+//!
+//! `LaneNumber`: the number (0..32) of the lane a one-hot 32-bit pick names; `LanePart<W, N, B>`:
+//! the low `W` bits of a numbered lane of a `PackLanes<N / 32, N>` word (`B` = log2 N, the
+//! offset's true width).
 
 use crate::common::WARP_LANES;
 use rust_hdl::prelude::*;
@@ -71,5 +75,83 @@ impl<const W: usize, const N: usize> Logic for PackLanes<W, N> {
             | (bit_cast::<N, W>(self.lane[29].val()) << self.k_off[29].val())
             | (bit_cast::<N, W>(self.lane[30].val()) << self.k_off[30].val())
             | (bit_cast::<N, W>(self.lane[31].val()) << self.k_off[31].val());
+    }
+}
+
+/// The number of the lane named by a one-hot `onehot` (0 when it is zero): bit k of the number is
+/// set when the hot bit is among the lanes whose number has bit k set, so five 32-input ORs
+/// (instead of a 32-deep priority chain).
+#[derive(LogicBlock)]
+pub struct LaneNumber {
+    pub onehot: Signal<In, Bits<WARP_LANES>>,
+    pub number: Signal<Out, Bits<5>>,
+    bit: Vec<Signal<Local, Bits<5>>>,
+    /// Lanes whose number has bit k set.
+    k_num_mask: Vec<Constant<Bits<WARP_LANES>>>,
+    k_pow2: Vec<Constant<Bits<5>>>,
+}
+
+impl Default for LaneNumber {
+    fn default() -> Self {
+        let mask = |k: u64| (0..WARP_LANES as u64).filter(|j| j >> k & 1 == 1).fold(0u64, |m, j| m | 1 << j);
+        LaneNumber {
+            onehot: Default::default(),
+            number: Default::default(),
+            bit: (0..5).map(|_| Default::default()).collect(),
+            k_num_mask: (0..5).map(|k| Constant::new(mask(k).to_bits())).collect(),
+            k_pow2: (0..5u64).map(|k| Constant::new((1u64 << k).to_bits())).collect(),
+        }
+    }
+}
+
+impl Logic for LaneNumber {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for k in 0..5 {
+            self.bit[k].next = 0.into();
+            if (self.onehot.val() & self.k_num_mask[k].val()).any() {
+                self.bit[k].next = self.k_pow2[k].val();
+            }
+        }
+        self.number.next =
+            self.bit[0].val() | self.bit[1].val() | self.bit[2].val() | self.bit[3].val() | self.bit[4].val();
+    }
+}
+
+/// The low `W` bits of lane `number` of a packed word of 32 lanes of `N / 32` bits: a part-select
+/// at offset `number * N / 32`, `B = log2 N` bits wide (a narrower offset cannot reach every
+/// lane, a wider one would carry bits no lane uses).
+#[derive(LogicBlock)]
+pub struct LanePart<const W: usize, const N: usize, const B: usize> {
+    pub word: Signal<In, Bits<N>>,
+    pub number: Signal<In, Bits<5>>,
+    pub part: Signal<Out, Bits<W>>,
+    offset: Signal<Local, Bits<B>>,
+    /// log2 of the lane stride `N / 32`.
+    k_stride_log: Constant<Bits<B>>,
+}
+
+impl<const W: usize, const N: usize, const B: usize> Default for LanePart<W, N, B> {
+    fn default() -> Self {
+        let stride = N / WARP_LANES;
+        assert!(
+            N == stride * WARP_LANES && stride.is_power_of_two() && W <= stride && 1 << B == N,
+            "LanePart<{W}, {N}, {B}>: N must be 32 lanes of a power-of-two stride >= W, B = log2 N"
+        );
+        LanePart {
+            word: Default::default(),
+            number: Default::default(),
+            part: Default::default(),
+            offset: Default::default(),
+            k_stride_log: Constant::new((stride.trailing_zeros() as u64).to_bits()),
+        }
+    }
+}
+
+impl<const W: usize, const N: usize, const B: usize> Logic for LanePart<W, N, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.offset.next = bit_cast::<B, 5>(self.number.val()) << self.k_stride_log.val();
+        self.part.next = self.word.val().get_bits::<W>(self.offset.val().index());
     }
 }

@@ -368,8 +368,14 @@ mod alu {
                     error: ErrorCode::from_code(u.resp_error.val().index() as u8).unwrap_or(ErrorCode::NotBuilt),
                     error_lane: u.resp_error_lane.val().index() as u8,
                 };
-                for i in 0..32 {
-                    r.values[i] = u.resp_values[i].val().to_u128();
+                // The old values, a row of `lanes_per_beat` lanes at a time (same-cycle reads).
+                let l = u.resp_row_values.len();
+                for row in 0..32 / l {
+                    u.resp_row.next = (row as u64).to_bits();
+                    settle(u);
+                    for i in 0..l {
+                        r.values[row * l + i] = u.resp_row_values[i].val().to_u128();
+                    }
                 }
                 resp = Some(r);
             }
@@ -727,5 +733,16 @@ mod alu {
         one_lane.name = "fpga-small-1-lane".into();
         let text = atomic_alu_verilog(&one_lane, "top").expect("atomic_alu is well formed");
         assert_lint_clean(&text, "top", "atomic_alu_fpga-small-1-lane");
+    }
+
+    /// More lanes per step (8) than lanes per response row (4): the old-value store has 8 banks
+    /// and a response row is half of a store row.
+    #[test]
+    fn atomic_alu_wider_step_than_row_verilog_is_lint_clean() {
+        let mut wide = Config::fpga_small();
+        wide.atomic_lanes = 8;
+        wide.name = "fpga-small-8-lanes".into();
+        let text = atomic_alu_verilog(&wide, "top").expect("atomic_alu is well formed");
+        assert_lint_clean(&text, "top", "atomic_alu_fpga-small-8-lanes");
     }
 }

@@ -1,7 +1,8 @@
-//! The `sync_unit` top's result store (`hdl/src/sync_unit/result_store.rs`): random writes of
-//! one lane per cycle, random clears and a random row read every cycle, against a host model of
-//! 32 lanes (a lane reads the value last written to it since the last clear, else 0; a write or
-//! a clear shows from the next cycle; a clear wins over a write in its cycle). On both configs'
+//! The result store (`hdl/src/sync_unit/result_store.rs`; the lane sequencer's and the atomic
+//! ALU's): random writes of up to one lane per bank per cycle, random clears and a random row
+//! read every cycle, against a host model of 32 lanes (a lane reads the value last written to it
+//! since the last clear, else 0; a write or a clear shows from the next cycle; a clear wins over
+//! a write in its cycle). On both configs'
 //! `lanes_per_beat` and on 1 and 32 (the extremes: 32 banks of one word, one bank of 32 words).
 //!
 //! Campaigns: `SMSYNC_RESULT_STORE_SEEDS=1,2 SMSYNC_RESULT_STORE_COUNT=100000 cargo test -p smsync-hdl --test result_store`.
@@ -33,14 +34,21 @@ fn run(lanes_per_beat: u32, seed: u64, count: usize) {
     let mut model: [Option<u128>; LANES] = [None; LANES];
     for cycle in 0..count {
         let clear = rng.chance(40);
-        let write = rng.chance(2);
-        let lane = rng.below(LANES as u64) as usize;
-        let value = random_value(&mut rng);
+        // Per bank: a write (half of the time) of a random word of the bank.
+        let mut writes = Vec::new();
+        for b in 0..l {
+            let write = rng.chance(2);
+            let word = rng.below((LANES / l) as u64) as usize;
+            let value = random_value(&mut rng);
+            u.write[b].next = write;
+            u.word[b].next = (word as u64).to_bits();
+            u.data[b].next = value.to_bits();
+            if write {
+                writes.push((word * l + b, value));
+            }
+        }
         let row = rng.below((LANES / l) as u64) as usize;
         u.clear.next = clear;
-        u.write.next = write;
-        u.lane.next = (lane as u64).to_bits();
-        u.data.next = value.to_bits();
         u.row.next = (row as u64).to_bits();
         settle(&mut u);
         for i in 0..l {
@@ -54,7 +62,7 @@ fn run(lanes_per_beat: u32, seed: u64, count: usize) {
             );
         }
         tick(&mut u, |u| u.clock.next = Clock { clk: true }, |u| u.clock.next = Clock { clk: false }, |_| {});
-        if write {
+        for &(lane, value) in &writes {
             model[lane] = Some(value);
         }
         if clear {

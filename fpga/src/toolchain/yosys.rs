@@ -81,13 +81,17 @@ impl Yosys {
         let mut cmd = Command::new(&self.exe);
         cmd.arg("-q").arg("-l").arg(&full_log).args(["-p", &script]);
         let start = std::time::Instant::now();
-        run_logged(&format!("yosys {} ({top})", target.synth_pass(top, None)), cmd, &log, limit).map_err(|e| {
-            match std::fs::read_to_string(&full_log).ok().as_deref().and_then(last_pass) {
-                Some(pass) if e.0.contains("timed out") => {
-                    ToolError(format!("{}; yosys was in: {pass} (full log {})", e.0, full_log.display()))
-                }
-                _ => e,
+        run_logged(
+            &format!("yosys {} ({top})", target.synth_pass(top, None).split(';').next().unwrap_or("")),
+            cmd,
+            &log,
+            limit,
+        )
+        .map_err(|e| match std::fs::read_to_string(&full_log).ok().as_deref().and_then(last_pass) {
+            Some(pass) if e.0.contains("timed out") => {
+                ToolError(format!("{}; yosys was in: {pass} (full log {})", e.0, full_log.display()))
             }
+            _ => e,
         })?;
         let seconds = start.elapsed().as_secs_f64();
         let text = std::fs::read_to_string(&stat).map_err(|e| ToolError(format!("{}: {e}", stat.display())))?;

@@ -44,6 +44,10 @@ pub struct GroupLane {
     /// The line the step starts from, and the line the old values are read from.
     pub src_line: Signal<In, Bits<ELEM_BITS>>,
     pub src_old: Signal<In, Bits<ELEM_BITS>>,
+    /// The lane's number, and the lanes the step serves before it (the lead and the slots that
+    /// joined).
+    pub lane: Signal<In, Bits<5>>,
+    pub served: Signal<In, Bits<32>>,
 
     /// The lane may join the lead's step.
     pub fits: Signal<Out, Bit>,
@@ -54,6 +58,9 @@ pub struct GroupLane {
     pub be: Signal<Out, Bits<16>>,
     /// The lane's old value (atom's result).
     pub old_value: Signal<Out, Bits<ELEM_BITS>>,
+    /// No lane served before it shares its bank of the old-value store (one write port per
+    /// bank; lane k in bank k % B).
+    pub bank_free: Signal<Out, Bit>,
 
     element: AtomicElement,
     widen_b: ZeroExtend<64, ELEM_BITS>,
@@ -64,10 +71,15 @@ pub struct GroupLane {
     k_line_mask: Constant<Bits<64>>,
     k_zero64: Constant<Bits<64>>,
     k_ones16: Constant<Bits<16>>,
+    /// The lanes of bank 0 (0, B, 2B, ...), and `B - 1`.
+    k_bank0_lanes: Constant<Bits<32>>,
+    k_bank_mask: Constant<Bits<5>>,
 }
 
-impl Default for GroupLane {
-    fn default() -> Self {
+impl GroupLane {
+    /// A group slot of an ALU whose old-value store has `banks` banks.
+    pub fn new(banks: usize) -> Self {
+        let bank0_lanes = (0..32).step_by(banks).fold(0u64, |m, k| m | 1 << k);
         GroupLane {
             addr: Default::default(),
             b: Default::default(),
@@ -98,6 +110,11 @@ impl Default for GroupLane {
             k_line_mask: Constant::new((!15u64).to_bits()),
             k_zero64: Constant::new(0u64.to_bits()),
             k_ones16: Constant::new(0xFFFFu64.to_bits()),
+            lane: Default::default(),
+            served: Default::default(),
+            bank_free: Default::default(),
+            k_bank0_lanes: Constant::new(bank0_lanes.to_bits()),
+            k_bank_mask: Constant::new((banks as u64 - 1).to_bits()),
         }
     }
 }
@@ -133,5 +150,7 @@ impl Logic for GroupLane {
         self.put_value.next = (self.element.value.val() & self.elem_mask.val()) << self.shift.val();
         self.be.next = self.access_be.val() << self.byte_off.val();
         self.old_value.next = (self.src_old.val() >> self.shift.val()) & self.elem_mask.val();
+        self.bank_free.next =
+            !(self.served.val() & (self.k_bank0_lanes.val() << (self.lane.val() & self.k_bank_mask.val()))).any();
     }
 }

@@ -148,7 +148,7 @@ use crate::barrier_file::BarrierFile;
 use crate::common::{error_code, op_code, unit_op_range, ERROR_BITS, FLAG_BITS, OP_BITS};
 use crate::copy_engine::{thread_bits, CopyEngine};
 use crate::mbarrier_alu::MbarrierAlu;
-use crate::pack_lanes::PackLanes;
+use crate::pack_lanes::{LaneNumber, PackLanes};
 use crate::warp_network::{beats_per_request, WarpNetwork, BEAT_OPS};
 
 pub const LANES: usize = 32;
@@ -436,6 +436,13 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// Collected per-lane results of the sequenced request: the values in the result store
     /// (one lane written per cycle, read a row at a time by the egress).
     results: ResultStore,
+    /// The lane the sequencer answers this cycle (at most one), and its value; `k_bank_mask`,
+    /// `k_log_lanes5`: its bank `lane % L` and word `lane / L` in `results`.
+    res_write: Signal<Local, Bit>,
+    res_lane: Signal<Local, Bits<5>>,
+    res_data: Signal<Local, Bits<128>>,
+    k_bank_mask: Constant<Bits<5>>,
+    k_log_lanes5: Constant<Bits<5>>,
     acc_preds: DFF<Bits<32>>,
     acc_suspended: DFF<Bits<32>>,
     acc_error: DFF<Bits<ERROR_BITS>>,
@@ -491,11 +498,8 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     active_low: Signal<Local, Bits<32>>,
     pick: Signal<Local, Bits<32>>,
     pick_id: Signal<Local, Bits<5>>,
-    /// `pick_id`'s bits (bit k as the value `1 << k`), and the masks of the lanes whose number
-    /// has bit k set.
-    pick_id_bit: Vec<Signal<Local, Bits<5>>>,
-    k_lane_num_mask: Vec<Constant<Bits<32>>>,
-    k_pow2_5: Vec<Constant<Bits<5>>>,
+    /// `pick`'s lane number (`pick_id`).
+    pick_number: LaneNumber,
     /// The operand store's fields that the sequencer reads, packed (lane j at `W * j`), and the
     /// picked lane's offset in each width.
     pack_addr: PackLanes<64, 2048>,
@@ -743,6 +747,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             clr_slot: Default::default(),
             clr_row: Default::default(),
             results: ResultStore::new(config),
+            res_write: Default::default(),
+            res_lane: Default::default(),
+            res_data: Default::default(),
+            k_bank_mask: k(config.lanes_per_beat as u64 - 1),
+            k_log_lanes5: k(config.lanes_per_beat.trailing_zeros() as u64),
             acc_preds: Default::default(),
             acc_suspended: Default::default(),
             acc_error: Default::default(),
@@ -785,11 +794,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             active_low: Default::default(),
             pick: Default::default(),
             pick_id: Default::default(),
-            pick_id_bit: (0..5).map(|_| Default::default()).collect(),
-            k_lane_num_mask: (0..5)
-                .map(|k| Constant::new((0..32u64).filter(|j| j >> k & 1 == 1).fold(0u64, |m, j| m | 1 << j).to_bits()))
-                .collect(),
-            k_pow2_5: (0..5).map(|b| k::<5>(1 << b)).collect(),
+            pick_number: Default::default(),
             pack_addr: PackLanes::new(),
             pack_src: PackLanes::new(),
             pack_mbar: PackLanes::new(),
@@ -921,15 +926,15 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.resp_error_lane.next = self.o_error_lane.q.val();
         self.resp_has_values.next = self.o_has_values.q.val();
         // The row of values the egress reads, from the result register the response names.
+        self.atom.resp_row.next = self.resp_row.val();
         for i in 0..self._wn_lanes {
-            self.row_atom[i].next = 0.into();
+            self.row_atom[i].next = self.atom.resp_row_values[i].val();
             self.row_wn[i].next = 0.into();
         }
         for l in self._wn_lanes..self._wn_lanes_end {
             for g in 0..self._wn_beats {
                 if self.resp_row.val() == self.wn_group[g].val() {
                     for i in 0..self._wn_lanes {
-                        self.row_atom[i].next = self.atom.resp_values[l * g + i].val();
                         self.row_wn[i].next = self.wn_value[l * g + i].wide.val();
                     }
                 }
@@ -1048,17 +1053,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // The picked lane's number from its one-hot bit (bit k of the number: is the bit among
         // the lanes whose number has bit k set), then its operands as part-selects of the packed
         // operand store (a 32:1 mux tree per bit; see `PackLanes`).
-        for k in 0..5 {
-            self.pick_id_bit[k].next = 0.into();
-            if (self.pick.val() & self.k_lane_num_mask[k].val()) != 0 {
-                self.pick_id_bit[k].next = self.k_pow2_5[k].val();
-            }
-        }
-        self.pick_id.next = self.pick_id_bit[0].val()
-            | self.pick_id_bit[1].val()
-            | self.pick_id_bit[2].val()
-            | self.pick_id_bit[3].val()
-            | self.pick_id_bit[4].val();
+        self.pick_number.onehot.next = self.pick.val();
+        self.pick_id.next = self.pick_number.number.val();
         for i in 0..32 {
             self.pack_addr.lane[i].next = self.lane_addr[i].val();
             self.pack_src.lane[i].next = self.lane_src[i].val();
@@ -1373,20 +1369,27 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.ld_value.next = self.seq_rdata.val() & self.ld_mask.q.val();
         self.results.clock.next = self.clock.val();
         self.results.clear.next = false;
-        self.results.write.next = false;
-        self.results.lane.next = self.mbar.resp_lane.val();
-        self.results.data.next = self.mb_value_wide.val();
+        self.res_write.next = false;
+        self.res_lane.next = self.mbar.resp_lane.val();
+        self.res_data.next = self.mb_value_wide.val();
         if self.mbar.resp_valid.val()
             && !self.ce_ev3.q.val()
             && (self.mbar.resp_cta.val() == self.req_cta.val())
             && (self.mbar.resp_warp.val() == self.req_warp.val())
         {
-            self.results.write.next = true;
+            self.res_write.next = true;
         }
         if self.ld_valid.q.val() {
-            self.results.write.next = true;
-            self.results.lane.next = self.ld_lane.q.val();
-            self.results.data.next = self.ld_value.val();
+            self.res_write.next = true;
+            self.res_lane.next = self.ld_lane.q.val();
+            self.res_data.next = self.ld_value.val();
+        }
+        // One lane per cycle: lane k is bank k % L, word k / L of the store.
+        for i in 0..self._wn_lanes {
+            self.results.write[i].next =
+                self.res_write.val() && ((self.res_lane.val() & self.k_bank_mask.val()) == self.lane_id[i].val());
+            self.results.word[i].next = self.res_lane.val() >> self.k_log_lanes5.val();
+            self.results.data[i].next = self.res_data.val();
         }
         if self.mbar.resp_valid.val() && !self.ce_ev3.q.val() {
             if self.mbar.resp_pred.val() {
