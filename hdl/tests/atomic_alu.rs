@@ -723,26 +723,27 @@ mod alu {
         }
     }
 
+    /// Lints the atomic ALU of fpga-small with `atomic_lanes` set to `lanes`.
+    fn assert_fpga_small_with_lanes_lint_clean(lanes: u32) {
+        let mut config = Config::fpga_small();
+        config.atomic_lanes = lanes;
+        config.name = format!("fpga-small-{lanes}-lanes");
+        let text = atomic_alu_verilog(&config, "top").expect("atomic_alu is well formed");
+        assert_lint_clean(&text, "top", &format!("atomic_alu_{}", config.name));
+    }
+
     /// The presets' Verilog is linted by gen/tests/gen_lint.rs (every module `smsync gen` writes
     /// for every config in configs/); this is the one-lane variant, a generator branch no preset
     /// takes.
     #[test]
     fn atomic_alu_one_lane_verilog_is_lint_clean() {
-        let mut one_lane = Config::fpga_small();
-        one_lane.atomic_lanes = 1;
-        one_lane.name = "fpga-small-1-lane".into();
-        let text = atomic_alu_verilog(&one_lane, "top").expect("atomic_alu is well formed");
-        assert_lint_clean(&text, "top", "atomic_alu_fpga-small-1-lane");
+        assert_fpga_small_with_lanes_lint_clean(1);
     }
 
     /// More lanes per step (8) than lanes per response row (4): the old-value store has 8 banks
     /// and a response row is half of a store row.
     #[test]
     fn atomic_alu_wider_step_than_row_verilog_is_lint_clean() {
-        let mut wide = Config::fpga_small();
-        wide.atomic_lanes = 8;
-        wide.name = "fpga-small-8-lanes".into();
-        let text = atomic_alu_verilog(&wide, "top").expect("atomic_alu is well formed");
-        assert_lint_clean(&text, "top", "atomic_alu_fpga-small-8-lanes");
+        assert_fpga_small_with_lanes_lint_clean(8);
     }
 }
