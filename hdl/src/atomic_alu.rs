@@ -115,8 +115,8 @@ use crate::common::{
 };
 use crate::pack_lanes::{LaneNumber, LanePart, PackLanes};
 use crate::sync_unit::result_store::ResultStore;
-use element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
-use group::GroupLane;
+use element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+use group::{group_kinds, GroupLane};
 use width::{Truncate, ZeroExtend};
 
 /// CTA slot index width.
@@ -143,6 +143,13 @@ pub const MAX_GROUP: usize = 8;
 /// at [`MAX_GROUP`] because a step works on one 16-byte line.
 pub fn group_size(config: &Config) -> usize {
     (config.atomic_lanes as usize).clamp(1, MAX_GROUP)
+}
+
+/// The types the lead lane's element computes: every type the config builds (a type it does not
+/// is refused with `NotBuilt` before any lane steps).
+pub fn lead_kinds(config: &Config) -> ElementKinds {
+    let f = config.features.float_atomics;
+    ElementKinds { b128: config.features.atomic_b128, f32: f, f64: f, half: f }
 }
 
 /// Verilog of the atomic ALU for `config`, top module named `module`.
@@ -281,10 +288,28 @@ pub struct AtomicAlu {
     pack_b: PackLanes<ELEM_BITS, 4096>,
     pack_c: PackLanes<ELEM_BITS, 4096>,
     lead_number: LaneNumber,
-    lead_addr: LanePart<64, 2048, 11>,
-    lead_mbar: LanePart<64, 2048, 11>,
-    lead_b: LanePart<ELEM_BITS, 4096, 12>,
-    lead_c: LanePart<ELEM_BITS, 4096, 12>,
+    /// The step's window: the `n = group_size` lanes (n-aligned) around the lead; the lead and
+    /// the lanes that join it are all in it. Its first lane, its lanes, and its operands
+    /// ([`MAX_GROUP`] lanes wide, the lanes past `n` unused): part-selects of the packed words
+    /// at n-lane steps (a (32 / n):1 mux per bit), from which the lead and each slot pick one of
+    /// n lanes. Two small muxes instead of a 32:1 mux per slot and operand bit.
+    window_first: Signal<Local, Bits<LANE_BITS>>,
+    /// (Only with group slots, as `k_window_ones`: one entry.)
+    window_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    win_addr: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
+    win_mbar: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
+    win_b: LanePart<{ ELEM_BITS * MAX_GROUP }, 4096, 12>,
+    win_c: LanePart<{ ELEM_BITS * MAX_GROUP }, 4096, 12>,
+    /// The lead's place in the window.
+    lead_slot: Signal<Local, Bits<LANE_BITS>>,
+    lead_addr: LanePart<64, { 64 * MAX_GROUP }, 9>,
+    lead_mbar: LanePart<64, { 64 * MAX_GROUP }, 9>,
+    lead_b: LanePart<ELEM_BITS, { ELEM_BITS * MAX_GROUP }, 10>,
+    lead_c: LanePart<ELEM_BITS, { ELEM_BITS * MAX_GROUP }, 10>,
+    /// `!(n - 1)` and `n - 1` on a lane number; n ones.
+    k_window_mask: Constant<Bits<LANE_BITS>>,
+    k_slot_mask: Constant<Bits<LANE_BITS>>,
+    k_window_ones: Vec<Constant<Bits<WARP_LANES>>>,
     cur_lane: Signal<Local, Bits<LANE_BITS>>,
     cur_addr: Signal<Local, Bits<64>>,
     cur_mbar: Signal<Local, Bits<64>>,
@@ -324,11 +349,13 @@ pub struct AtomicAlu {
     x_pool: Vec<Signal<Local, Bits<WARP_LANES>>>,
     /// The lowest lane of `x_pool[j]` (one-hot; zero when the pool is empty).
     x_pick: Vec<Signal<Local, Bits<WARP_LANES>>>,
-    /// `x_pick[j]`'s lane number, and its operands (b and c: their low 64 bits).
+    /// `x_pick[j]`'s lane number, its place in the window, and its operands from the window
+    /// (b and c: their low 64 bits).
     x_number: Vec<LaneNumber>,
-    x_addr: Vec<LanePart<64, 2048, 11>>,
-    x_b: Vec<LanePart<64, 4096, 12>>,
-    x_c: Vec<LanePart<64, 4096, 12>>,
+    x_slot: Vec<Signal<Local, Bits<LANE_BITS>>>,
+    x_addr: Vec<LanePart<64, { 64 * MAX_GROUP }, 9>>,
+    x_b: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
+    x_c: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
     /// `group[j]` joins the step (so did every slot before it).
     x_in: Vec<Signal<Local, Bit>>,
     /// Accumulated up to slot j over the lead and the slots that joined: bytes claimed, lanes
@@ -430,7 +457,8 @@ impl AtomicAlu {
         let k64 = |v: u64| Constant::new(v.to_bits());
         let vecc = |v: u64| Constant::new(v.to_bits());
         let beat = config.lanes_per_beat as usize;
-        let banks = beat.max(group_size(config));
+        let group = group_size(config);
+        let banks = beat.max(group);
         let bank_lanes = |b: usize| (b..WARP_LANES).step_by(banks).fold(0u64, |m, k| m | 1 << k);
         AtomicAlu {
             clock: Default::default(),
@@ -465,8 +493,8 @@ impl AtomicAlu {
             resp_row_values: (0..config.lanes_per_beat).map(|_| Default::default()).collect(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
-            element: AtomicElement::new(),
-            group: (1..group_size(config)).map(|_| GroupLane::new(banks)).collect(),
+            element: AtomicElement::with_kinds(lead_kinds(config)),
+            group: (1..group).map(|_| GroupLane::new(group_kinds(config.features.float_atomics))).collect(),
             widen_access: Default::default(),
             cut_byte_off: Default::default(),
             widen_elem_index: Default::default(),
@@ -535,10 +563,20 @@ impl AtomicAlu {
             pack_b: PackLanes::new(),
             pack_c: PackLanes::new(),
             lead_number: Default::default(),
-            lead_addr: Default::default(),
-            lead_mbar: Default::default(),
-            lead_b: Default::default(),
-            lead_c: Default::default(),
+            window_first: Default::default(),
+            window_lanes: (1..group.min(2)).map(|_| Default::default()).collect(),
+            win_addr: Default::default(),
+            win_mbar: Default::default(),
+            win_b: Default::default(),
+            win_c: Default::default(),
+            lead_slot: Default::default(),
+            lead_addr: LanePart::with_stride(64),
+            lead_mbar: LanePart::with_stride(64),
+            lead_b: LanePart::with_stride(ELEM_BITS),
+            lead_c: LanePart::with_stride(ELEM_BITS),
+            k_window_mask: Constant::new((!(group as u64 - 1) & 31).to_bits()),
+            k_slot_mask: Constant::new((group as u64 - 1).to_bits()),
+            k_window_ones: (1..group.min(2)).map(|_| Constant::new(((1u64 << group) - 1).to_bits())).collect(),
             cur_lane: Default::default(),
             cur_addr: Default::default(),
             cur_mbar: Default::default(),
@@ -569,10 +607,11 @@ impl AtomicAlu {
             lead_be: Default::default(),
             x_pool: (1..group_size(config)).map(|_| Default::default()).collect(),
             x_pick: (1..group_size(config)).map(|_| Default::default()).collect(),
-            x_number: (1..group_size(config)).map(|_| Default::default()).collect(),
-            x_addr: (1..group_size(config)).map(|_| Default::default()).collect(),
-            x_b: (1..group_size(config)).map(|_| Default::default()).collect(),
-            x_c: (1..group_size(config)).map(|_| Default::default()).collect(),
+            x_number: (1..group).map(|_| Default::default()).collect(),
+            x_slot: (1..group).map(|_| Default::default()).collect(),
+            x_addr: (1..group).map(|_| LanePart::with_stride(64)).collect(),
+            x_b: (1..group).map(|_| LanePart::with_stride(ELEM_BITS)).collect(),
+            x_c: (1..group).map(|_| LanePart::with_stride(ELEM_BITS)).collect(),
             x_in: (1..group_size(config)).map(|_| Default::default()).collect(),
             acc_be: (1..group_size(config)).map(|_| Default::default()).collect(),
             acc_lanes: (1..group_size(config)).map(|_| Default::default()).collect(),
@@ -795,14 +834,24 @@ impl Logic for AtomicAlu {
         }
         self.lead_number.onehot.next = self.lowest.val();
         self.cur_lane.next = self.lead_number.number.val();
-        self.lead_addr.word.next = self.pack_addr.word.val();
-        self.lead_addr.number.next = self.cur_lane.val();
-        self.lead_mbar.word.next = self.pack_mbar.word.val();
-        self.lead_mbar.number.next = self.cur_lane.val();
-        self.lead_b.word.next = self.pack_b.word.val();
-        self.lead_b.number.next = self.cur_lane.val();
-        self.lead_c.word.next = self.pack_c.word.val();
-        self.lead_c.number.next = self.cur_lane.val();
+        self.window_first.next = self.cur_lane.val() & self.k_window_mask.val();
+        self.win_addr.word.next = self.pack_addr.word.val();
+        self.win_addr.number.next = self.window_first.val();
+        self.win_mbar.word.next = self.pack_mbar.word.val();
+        self.win_mbar.number.next = self.window_first.val();
+        self.win_b.word.next = self.pack_b.word.val();
+        self.win_b.number.next = self.window_first.val();
+        self.win_c.word.next = self.pack_c.word.val();
+        self.win_c.number.next = self.window_first.val();
+        self.lead_slot.next = self.cur_lane.val() & self.k_slot_mask.val();
+        self.lead_addr.word.next = self.win_addr.part.val();
+        self.lead_addr.number.next = self.lead_slot.val();
+        self.lead_mbar.word.next = self.win_mbar.part.val();
+        self.lead_mbar.number.next = self.lead_slot.val();
+        self.lead_b.word.next = self.win_b.part.val();
+        self.lead_b.number.next = self.lead_slot.val();
+        self.lead_c.word.next = self.win_c.part.val();
+        self.lead_c.number.next = self.lead_slot.val();
         self.cur_addr.next = self.lead_addr.part.val();
         self.cur_mbar.next = self.lead_mbar.part.val();
         self.cur_b.next = self.lead_b.part.val();
@@ -906,7 +955,8 @@ impl Logic for AtomicAlu {
         self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.access_bytes.val());
         self.lead_be.next = self.access_be.val() << self.byte_off.val();
         for j in 0..self.group.len().min(1) {
-            self.x_pool[j].next = self.lane_pool.val() & !self.lowest.val();
+            self.window_lanes[j].next = self.k_window_ones[j].val() << self.window_first.val();
+            self.x_pool[j].next = self.lane_pool.val() & !self.lowest.val() & self.window_lanes[j].val();
             self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
         }
         for j in 1..self.group.len() {
@@ -915,12 +965,13 @@ impl Logic for AtomicAlu {
         }
         for j in 0..self.group.len() {
             self.x_number[j].onehot.next = self.x_pick[j].val();
-            self.x_addr[j].word.next = self.pack_addr.word.val();
-            self.x_addr[j].number.next = self.x_number[j].number.val();
-            self.x_b[j].word.next = self.pack_b.word.val();
-            self.x_b[j].number.next = self.x_number[j].number.val();
-            self.x_c[j].word.next = self.pack_c.word.val();
-            self.x_c[j].number.next = self.x_number[j].number.val();
+            self.x_slot[j].next = self.x_number[j].number.val() & self.k_slot_mask.val();
+            self.x_addr[j].word.next = self.win_addr.part.val();
+            self.x_addr[j].number.next = self.x_slot[j].val();
+            self.x_b[j].word.next = self.win_b.part.val();
+            self.x_b[j].number.next = self.x_slot[j].val();
+            self.x_c[j].word.next = self.win_c.part.val();
+            self.x_c[j].number.next = self.x_slot[j].val();
             self.group[j].addr.next = self.x_addr[j].part.val();
             self.group[j].b.next = self.x_b[j].part.val();
             self.group[j].c.next = self.x_c[j].part.val();
@@ -936,16 +987,13 @@ impl Logic for AtomicAlu {
             self.group[j].access_be.next = self.access_be.val();
             self.group[j].src_line.next = self.src_line.val();
             self.group[j].src_old.next = self.src_old.val();
-            self.group[j].lane.next = self.x_number[j].number.val();
         }
         // (Each acc_* is written once per path: a signal read back after its own assignment
         // would be a combinational self-loop in rust-hdl's simulator.)
         for j in 0..self.group.len().min(1) {
-            self.group[j].served.next = self.lowest.val();
             self.x_in[j].next = self.x_pick[j].val().any()
                 & self.group[j].fits.val()
-                & !(self.group[j].be.val() & self.lead_be.val()).any()
-                & self.group[j].bank_free.val();
+                & !(self.group[j].be.val() & self.lead_be.val()).any();
             if self.x_in[j].val() {
                 self.acc_be[j].next = self.lead_be.val() | self.group[j].be.val();
                 self.acc_lanes[j].next = self.lowest.val() | self.x_pick[j].val();
@@ -959,12 +1007,10 @@ impl Logic for AtomicAlu {
             }
         }
         for j in 1..self.group.len() {
-            self.group[j].served.next = self.acc_lanes[j - 1].val();
             self.x_in[j].next = self.x_in[j - 1].val()
                 & self.x_pick[j].val().any()
                 & self.group[j].fits.val()
-                & !(self.group[j].be.val() & self.acc_be[j - 1].val()).any()
-                & self.group[j].bank_free.val();
+                & !(self.group[j].be.val() & self.acc_be[j - 1].val()).any();
             if self.x_in[j].val() {
                 self.acc_be[j].next = self.acc_be[j - 1].val() | self.group[j].be.val();
                 self.acc_lanes[j].next = self.acc_lanes[j - 1].val() | self.x_pick[j].val();

@@ -9,8 +9,8 @@
 //! simulator does not model); the shifts are by constants, so it is wiring only.
 //!
 //! `LaneNumber`: the number (0..32) of the lane a one-hot 32-bit pick names; `LanePart<W, N, B>`:
-//! the low `W` bits of a numbered lane of a `PackLanes<N / 32, N>` word (`B` = log2 N, the
-//! offset's true width).
+//! the low `W` bits from a numbered lane on of a `PackLanes<N / 32, N>` word, or of a window of
+//! fewer lanes (`B` = log2 N, the offset's true width).
 
 use crate::common::WARP_LANES;
 use rust_hdl::prelude::*;
@@ -118,25 +118,28 @@ impl Logic for LaneNumber {
     }
 }
 
-/// The low `W` bits of lane `number` of a packed word of 32 lanes of `N / 32` bits: a part-select
-/// at offset `number * N / 32`, `B = log2 N` bits wide (a narrower offset cannot reach every
-/// lane, a wider one would carry bits no lane uses).
+/// The low `W` bits from lane `number` on of a packed word of lanes of `stride` bits: a
+/// part-select at offset `number * stride`, `B = log2 N` bits wide (a narrower offset cannot
+/// reach every lane, a wider one would carry bits no lane uses). The word holds 32 lanes of
+/// `N / 32` bits by default ([`Default`]); [`LanePart::with_stride`] names another stride (a
+/// window of fewer lanes). `W` may span several lanes: the part is then a window of lanes
+/// (bits past the word's end read as zero in simulation and are never used).
 #[derive(LogicBlock)]
 pub struct LanePart<const W: usize, const N: usize, const B: usize> {
     pub word: Signal<In, Bits<N>>,
     pub number: Signal<In, Bits<5>>,
     pub part: Signal<Out, Bits<W>>,
     offset: Signal<Local, Bits<B>>,
-    /// log2 of the lane stride `N / 32`.
+    /// log2 of the lane stride.
     k_stride_log: Constant<Bits<B>>,
 }
 
-impl<const W: usize, const N: usize, const B: usize> Default for LanePart<W, N, B> {
-    fn default() -> Self {
-        let stride = N / WARP_LANES;
+impl<const W: usize, const N: usize, const B: usize> LanePart<W, N, B> {
+    /// A part of a word of lanes `stride` bits apart (a power of two, at most `N`).
+    pub fn with_stride(stride: usize) -> Self {
         assert!(
-            N == stride * WARP_LANES && stride.is_power_of_two() && W <= stride && 1 << B == N,
-            "LanePart<{W}, {N}, {B}>: N must be 32 lanes of a power-of-two stride >= W, B = log2 N"
+            stride.is_power_of_two() && stride <= N && W <= N && 1 << B == N,
+            "LanePart<{W}, {N}, {B}>: stride {stride} must be a power of two <= N, W <= N, B = log2 N"
         );
         LanePart {
             word: Default::default(),
@@ -145,6 +148,13 @@ impl<const W: usize, const N: usize, const B: usize> Default for LanePart<W, N, 
             offset: Default::default(),
             k_stride_log: Constant::new((stride.trailing_zeros() as u64).to_bits()),
         }
+    }
+}
+
+impl<const W: usize, const N: usize, const B: usize> Default for LanePart<W, N, B> {
+    fn default() -> Self {
+        assert_eq!(N % WARP_LANES, 0, "LanePart<{W}, {N}, {B}>: N must be 32 lanes");
+        Self::with_stride(N / WARP_LANES)
     }
 }
 

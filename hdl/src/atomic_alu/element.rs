@@ -18,6 +18,12 @@
 //! rejects (the ALU answers those with `AtomBadType` before using the value): the integer path
 //! is 128 bits wide and masked to the type width. Op codes outside `AtomOp` give 0.
 //!
+//! An element built for fewer types ([`ElementKinds`], [`AtomicElement::with_kinds`]) leaves
+//! the others out of its datapath: their decode is tied off by a constant, so synthesis drops
+//! the adders (and, without b128, the integer path's upper 64 bits). Its value for a type it was
+//! not built for is unspecified; the ALU never steps such a type through it
+//! ([`ElementKinds::supports`]).
+//!
 //! # Structure
 //!
 //! * integer path: and / or / xor / cas / exch / wrapping add / inc / dec (the PTX wrap rules:
@@ -139,6 +145,35 @@ impl Logic for HalfMinMax {
     }
 }
 
+/// The element types an [`AtomicElement`] computes (the integer types up to 64 bits always).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElementKinds {
+    /// b128 (cas / exch on 16 bytes): the integer path's upper 64 bits.
+    pub b128: bool,
+    /// f32 add (one `FloatAdder<32>`).
+    pub f32: bool,
+    /// f64 add (one `FloatAdder<64>`, the largest part: about a third of a full element).
+    pub f64: bool,
+    /// f16 / bf16 / f16x2 / bf16x2 add, min and max (four `FloatAdder<16>`, two `HalfMinMax`).
+    pub half: bool,
+}
+
+impl ElementKinds {
+    /// Every type (the golden `element`).
+    pub const ALL: ElementKinds = ElementKinds { b128: true, f32: true, f64: true, half: true };
+
+    /// Whether an element built for these kinds computes `dtype` (every op on it).
+    pub fn supports(self, dtype: DataType) -> bool {
+        match dtype {
+            DataType::B128 => self.b128,
+            DataType::F32 => self.f32,
+            DataType::F64 => self.f64,
+            DataType::F16 | DataType::Bf16 | DataType::F16x2 | DataType::Bf16x2 => self.half,
+            _ => true,
+        }
+    }
+}
+
 /// One element's new value; see the module documentation for the ports.
 #[derive(LogicBlock)]
 pub struct AtomicElement {
@@ -221,6 +256,10 @@ pub struct AtomicElement {
     k_sign64: Constant<Bits<ELEM_BITS>>,
     k_zero: Constant<Bits<ELEM_BITS>>,
     k_one: Constant<Bits<ELEM_BITS>>,
+    /// The kinds built (`ElementKinds`): a kind not built never decodes.
+    k_f32_on: Constant<Bit>,
+    k_f64_on: Constant<Bit>,
+    k_half_on: Constant<Bit>,
 }
 
 impl Default for AtomicElement {
@@ -230,7 +269,13 @@ impl Default for AtomicElement {
 }
 
 impl AtomicElement {
+    /// An element for every type.
     pub fn new() -> AtomicElement {
+        Self::with_kinds(ElementKinds::ALL)
+    }
+
+    /// An element for the integer types up to 64 bits and `kinds`.
+    pub fn with_kinds(kinds: ElementKinds) -> AtomicElement {
         let op = |o: AtomOp| Constant::new((o.code() as u64).to_bits());
         let ty = |t: DataType| Constant::new((t.code() as u64).to_bits());
         AtomicElement {
@@ -300,11 +345,15 @@ impl AtomicElement {
             k_mask16: k128(0xFFFF),
             k_mask32: k128(0xFFFF_FFFF),
             k_mask64: k128(u64::MAX as u128),
-            k_mask128: k128(u128::MAX),
+            // Without b128 the widest type is 64 bits: masking there drops the upper half.
+            k_mask128: k128(if kinds.b128 { u128::MAX } else { u64::MAX as u128 }),
             k_sign32: k128(1 << 31),
             k_sign64: k128(1 << 63),
             k_zero: k128(0),
             k_one: k128(1),
+            k_f32_on: Constant::new(kinds.f32),
+            k_f64_on: Constant::new(kinds.f64),
+            k_half_on: Constant::new(kinds.half),
         }
     }
 }
@@ -354,12 +403,12 @@ impl Logic for AtomicElement {
         if self.dtype.val() == self.t_s64.val() {
             self.sign_flip.next = self.k_sign64.val();
         }
-        self.is_f32.next = self.dtype.val() == self.t_f32.val();
-        self.is_f64.next = self.dtype.val() == self.t_f64.val();
-        self.is_f16.next = self.dtype.val() == self.t_f16.val();
-        self.is_bf16.next = self.dtype.val() == self.t_bf16.val();
-        self.is_f16x2.next = self.dtype.val() == self.t_f16x2.val();
-        self.is_bf16x2.next = self.dtype.val() == self.t_bf16x2.val();
+        self.is_f32.next = (self.dtype.val() == self.t_f32.val()) & self.k_f32_on.val();
+        self.is_f64.next = (self.dtype.val() == self.t_f64.val()) & self.k_f64_on.val();
+        self.is_f16.next = (self.dtype.val() == self.t_f16.val()) & self.k_half_on.val();
+        self.is_bf16.next = (self.dtype.val() == self.t_bf16.val()) & self.k_half_on.val();
+        self.is_f16x2.next = (self.dtype.val() == self.t_f16x2.val()) & self.k_half_on.val();
+        self.is_bf16x2.next = (self.dtype.val() == self.t_bf16x2.val()) & self.k_half_on.val();
         self.is_bf16_kind.next = self.is_bf16.val() | self.is_bf16x2.val();
 
         self.rm.next = self.r.val() & self.width_mask.val();

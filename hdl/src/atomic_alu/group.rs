@@ -10,12 +10,21 @@
 //! results equal the golden model's one-lane-at-a-time order: a lane that does not join ends the
 //! group and becomes the next lead (its error, if any, is then reported exactly as before).
 //!
-//! Only scalar (`vec` = 1) accesses narrower than the line are grouped; the lead alone handles
-//! vectors and 16-byte (b128) accesses.
+//! Only scalar (`vec` = 1) accesses narrower than the line, of a type the group's elements are
+//! built for ([`group_kinds`]: the integer types and f32), are grouped; the lead alone handles
+//! vectors, 16-byte (b128) accesses, f64 and the 16-bit float types, so that only the lead's
+//! element carries the f64 and half-precision adders.
 
 use rust_hdl::prelude::*;
+use smsync_contract::encoding::DataType;
 
-use super::element::{AtomicElement, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+use super::element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+
+/// The types a group lane's element computes: the integer types up to 64 bits and f32 (the
+/// common `atomicAdd(float*)`), about a third of a full element's area (docs/FPGA.md).
+pub fn group_kinds(float_atomics: bool) -> ElementKinds {
+    ElementKinds { b128: false, f32: float_atomics, f64: false, half: false }
+}
 use super::width::{Truncate, ZeroExtend};
 
 #[derive(LogicBlock)]
@@ -44,10 +53,6 @@ pub struct GroupLane {
     /// The line the step starts from, and the line the old values are read from.
     pub src_line: Signal<In, Bits<ELEM_BITS>>,
     pub src_old: Signal<In, Bits<ELEM_BITS>>,
-    /// The lane's number, and the lanes the step serves before it (the lead and the slots that
-    /// joined).
-    pub lane: Signal<In, Bits<5>>,
-    pub served: Signal<In, Bits<32>>,
 
     /// The lane may join the lead's step.
     pub fits: Signal<Out, Bit>,
@@ -58,11 +63,17 @@ pub struct GroupLane {
     pub be: Signal<Out, Bits<16>>,
     /// The lane's old value (atom's result).
     pub old_value: Signal<Out, Bits<ELEM_BITS>>,
-    /// No lane served before it shares its bank of the old-value store (one write port per
-    /// bank; lane k in bank k % B).
-    pub bank_free: Signal<Out, Bit>,
 
     element: AtomicElement,
+    /// `dtype` is one this slot's element computes (`ElementKinds::supports`; b128 never joins:
+    /// it fills the line).
+    kind_ok: Signal<Local, Bit>,
+    t_f32: Constant<Bits<DTYPE_BITS>>,
+    t_f64: Constant<Bits<DTYPE_BITS>>,
+    t_half: Vec<Constant<Bits<DTYPE_BITS>>>,
+    k_f32_on: Constant<Bit>,
+    k_f64_on: Constant<Bit>,
+    k_half_on: Constant<Bit>,
     widen_b: ZeroExtend<64, ELEM_BITS>,
     widen_c: ZeroExtend<64, ELEM_BITS>,
     cut_byte_off: Truncate<64, 8>,
@@ -71,15 +82,15 @@ pub struct GroupLane {
     k_line_mask: Constant<Bits<64>>,
     k_zero64: Constant<Bits<64>>,
     k_ones16: Constant<Bits<16>>,
-    /// The lanes of bank 0 (0, B, 2B, ...), and `B - 1`.
-    k_bank0_lanes: Constant<Bits<32>>,
-    k_bank_mask: Constant<Bits<5>>,
+}
+
+fn dtype_code(t: DataType) -> Constant<Bits<DTYPE_BITS>> {
+    Constant::new((t.code() as u64).to_bits())
 }
 
 impl GroupLane {
-    /// A group slot of an ALU whose old-value store has `banks` banks.
-    pub fn new(banks: usize) -> Self {
-        let bank0_lanes = (0..32).step_by(banks).fold(0u64, |m, k| m | 1 << k);
+    /// A group slot whose element computes `kinds`.
+    pub fn new(kinds: ElementKinds) -> Self {
         GroupLane {
             addr: Default::default(),
             b: Default::default(),
@@ -101,7 +112,14 @@ impl GroupLane {
             put_value: Default::default(),
             be: Default::default(),
             old_value: Default::default(),
-            element: AtomicElement::new(),
+            element: AtomicElement::with_kinds(kinds),
+            kind_ok: Default::default(),
+            t_f32: dtype_code(DataType::F32),
+            t_f64: dtype_code(DataType::F64),
+            t_half: [DataType::F16, DataType::Bf16, DataType::F16x2, DataType::Bf16x2].map(dtype_code).into(),
+            k_f32_on: Constant::new(kinds.f32),
+            k_f64_on: Constant::new(kinds.f64),
+            k_half_on: Constant::new(kinds.half),
             widen_b: Default::default(),
             widen_c: Default::default(),
             cut_byte_off: Default::default(),
@@ -110,11 +128,6 @@ impl GroupLane {
             k_line_mask: Constant::new((!15u64).to_bits()),
             k_zero64: Constant::new(0u64.to_bits()),
             k_ones16: Constant::new(0xFFFFu64.to_bits()),
-            lane: Default::default(),
-            served: Default::default(),
-            bank_free: Default::default(),
-            k_bank0_lanes: Constant::new(bank0_lanes.to_bits()),
-            k_bank_mask: Constant::new((banks as u64 - 1).to_bits()),
         }
     }
 }
@@ -122,6 +135,13 @@ impl GroupLane {
 impl Logic for GroupLane {
     #[hdl_gen]
     fn update(&mut self) {
+        self.kind_ok.next = ((self.dtype.val() != self.t_f32.val()) | self.k_f32_on.val())
+            & ((self.dtype.val() != self.t_f64.val()) | self.k_f64_on.val());
+        for h in 0..4 {
+            if (self.dtype.val() == self.t_half[h].val()) & !self.k_half_on.val() {
+                self.kind_ok.next = false;
+            }
+        }
         // The shared::cluster window base is 16-byte aligned, so the raw address's low four
         // bits are the offset in the line for every space, and equal raw lines are equal lines.
         // The lead passed the range checks and shared memory is a multiple of 16 bytes, so a
@@ -129,6 +149,7 @@ impl Logic for GroupLane {
         // line-aligned: that one compare is repeated here.
         // A 16-byte access (b128) fills the line: nothing can join it.
         self.fits.next = self.single.val()
+            & self.kind_ok.val()
             & (self.access_be.val() != self.k_ones16.val())
             & ((self.addr.val() & self.align_mask.val()) == self.k_zero64.val())
             & ((self.addr.val() & self.k_line_mask.val()) == (self.lead_addr.val() & self.k_line_mask.val()))
@@ -150,7 +171,5 @@ impl Logic for GroupLane {
         self.put_value.next = (self.element.value.val() & self.elem_mask.val()) << self.shift.val();
         self.be.next = self.access_be.val() << self.byte_off.val();
         self.old_value.next = (self.src_old.val() >> self.shift.val()) & self.elem_mask.val();
-        self.bank_free.next =
-            !(self.served.val() & (self.k_bank0_lanes.val() << (self.lane.val() & self.k_bank_mask.val()))).any();
     }
 }
