@@ -65,23 +65,30 @@
 //!
 //! # Coalesced steps (`config.atomic_lanes`)
 //!
-//! The lowest remaining lane is the step's lead. With `atomic_lanes` = n > 1, the next n - 1
-//! remaining lanes in ascending order (capped at 7: [`MAX_GROUP`] 2-byte elements fill a line)
-//! are offered to `GroupLane`s; they join the lead's step while each is aligned, in the lead's
-//! 16-byte line, in range, on bytes no earlier member of the step touches, and in a bank of the
-//! old-value store no earlier member writes (lane k in bank k % max(`lanes_per_beat`, n): one
-//! write port per bank; consecutive lanes never share one). The first lane
-//! that cannot join ends the group (so the lanes served are always a prefix of the ascending
-//! order, and results, errors and the lanes written before an error are exactly the golden
-//! model's). Joined lanes are computed in parallel, each with its own `AtomicElement`, and
-//! written with the lead's line in one write (the byte enables of all). Only scalar accesses
-//! narrower than the line are grouped (vectors and b128: the lead alone). Same-address lanes
-//! never share a step: the second one leads the next step and sees the first one's result
-//! through the forwarding register.
+//! The lowest remaining lane is the step's lead. With `atomic_lanes` = n > 1 (capped at
+//! [`MAX_GROUP`] = 8: eight 2-byte elements fill a line), the step's **window** is the n-aligned
+//! run of n lanes that holds the lead; the remaining lanes of the window after the lead are
+//! offered in ascending order to n - 1 `GroupLane`s. They join the lead's step while each is
+//! aligned, in the lead's 16-byte line, in range and on bytes no earlier member of the step
+//! touches. The first lane that cannot join ends the group (so the lanes served are always a
+//! prefix of the ascending order, and results, errors and the lanes written before an error are
+//! exactly the golden model's). Joined lanes are computed in parallel, each with its own
+//! `AtomicElement`, and written with the lead's line in one write (the byte enables of all).
+//! Only scalar accesses narrower than the line, of the types a group lane's element computes
+//! (`group::group_kinds`: the integer types and f32), are grouped; the lead alone steps
+//! vectors, b128, f64 and the 16-bit float types, so only its element has those adders.
+//! Same-address lanes never share a step: the second one leads the next step and sees the first
+//! one's result through the forwarding register.
+//!
+//! Why a window: the lead and each slot pick their operands from the window's n lanes (an n:1
+//! mux) after one (32 / n):1 mux per window bit, instead of a 32:1 mux per slot and operand bit
+//! (those were 31k of the unit's LUTs on fpga-small). The window's lanes are n consecutive
+//! lanes, so they are in distinct banks of the old-value store (lane k in bank k % B, B =
+//! max(`lanes_per_beat`, n), n divides B).
 //!
 //! Cycle cost per step (read latency 1, grant at once): 2 cycles (read, then read data + write)
 //! on a new line, 1 cycle on the line just written, plus `vec - 1` cycles for vector forms; plus
-//! 2 cycles per request (IDLE, RESP). 32 consecutive u32 lanes (4 per line): 18 cycles with
+//! 2 cycles per request (IDLE, RESP). 32 consecutive u32 or f32 lanes (4 per line): 18 cycles with
 //! `atomic_lanes` >= 4, 42 with 1. Lanes spread over 32 lines still take 2 cycles each: one
 //! memory port, 16 bytes wide (see docs/units/atomic_alu.md).
 //!
