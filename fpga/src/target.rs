@@ -108,16 +108,20 @@ impl Target {
     ///
     /// The Lattice scripts run up to their `check` step, which is then written out without its
     /// whole-design `autoname`: yosys 0.23's `autoname` is superlinear in the netlist (it kept
-    /// the fpga-small atomic ALU's run busy for over 25 of its 50 minutes, docs/FPGA.md). Only the
-    /// flip-flops are named (from the registers they drive), so nextpnr's critical-path report
-    /// still names the registers a path starts and ends at.
+    /// the fpga-small atomic ALU's run busy for over 25 of its 50 minutes, docs/FPGA.md). When a
+    /// netlist is written for nextpnr (`json`), the flip-flops are named (from the registers
+    /// they drive), so nextpnr's critical-path report still names the registers a path starts
+    /// and ends at; without one (`--no-pnr`) nothing reads the names, and even the flip-flops'
+    /// `autoname` took 228 of the fpga-small atomic ALU's 1,074 s, so it is left out.
     pub fn synth_pass(self, top: &str, json: Option<&str>) -> String {
-        let lattice = |family: &str, ffs: &str| {
-            let json = json.map(|j| format!("; write_json {j}")).unwrap_or_default();
-            format!(
+        let lattice = |family: &str, ffs: &str| match json {
+            Some(j) => format!(
                 "synth_{family} -top {top} -run :check; autoname {ffs}; hierarchy -check; check -noinit; \
-                 blackbox =A:whitebox{json}"
-            )
+                 blackbox =A:whitebox; write_json {j}"
+            ),
+            None => {
+                format!("synth_{family} -top {top} -run :check; hierarchy -check; check -noinit; blackbox =A:whitebox")
+            }
         };
         let json = json.map(|j| format!(" -json {j}")).unwrap_or_default();
         match self {
