@@ -4,9 +4,11 @@
 //! * [`element`]: `AtomicElement`, the combinational new-value function of one element
 //!   (`smsync_sim::units::atomic_alu::element`), shared with the copy engine's bulk reductions.
 //! * [`float_add`]: `FloatAdder<W>`, the IEEE add (round-to-nearest-even) used by the element.
-//! * [`group`]: `GroupLane`, one extra lane of a coalesced step (its own element datapath).
-//! * [`AtomicAlu`] (this file): the warp-request sequencer around the element datapaths and one
-//!   memory port; its lanes' operands are picked as part-selects of packed words
+//! * [`group`]: `GroupFit` and `GroupLane`, one extra lane of a coalesced step in the plan and
+//!   the execute stage (its own element datapath).
+//! * [`AtomicAlu`] (this file): the warp-request sequencer, a two-stage pipeline (plan, execute)
+//!   around the element datapaths and a memory port with a read and a write channel; its lanes'
+//!   operands are picked as part-selects of packed words
 //!   (`crate::pack_lanes`) and their old values kept in a banked `ResultStore` read a row at a
 //!   time; [`atomic_alu_verilog`] generates it for a config.
 //!
@@ -31,37 +33,48 @@
 //! | `lane_mbar[i]` | in | 64 | red.async mbarrier address |
 //! | `lane_b[i]`, `lane_c[i]` | in | 128 | operands b and c (vector elements packed little-endian in b) |
 //! | `global_end` | in | 64 | first address after global memory (the launch's size; not in the config) |
-//! | `m_req`, `m_grant` | out, in | 1 | memory request; consumed in a cycle where both are high |
-//! | `m_we` | out | 1 | 1 = write `m_wdata` under byte enables `m_be`, 0 = read |
-//! | `m_global` | out | 1 | 1 = `m_addr` is a global address, 0 = an offset in shared memory of `m_slot` |
+//! | `m_global` | out | 1 | 1 = the addresses are global, 0 = offsets in shared memory of `m_slot` (both channels; fixed for a request) |
 //! | `m_slot` | out | 5 | CTA slot of a shared access |
-//! | `m_addr` | out | 64 | 16-byte aligned line address |
-//! | `m_wdata`, `m_be` | out | 128, 16 | write data and byte enables (byte i = bits 8i+7..8i) |
+//! | `m_rreq`, `m_rgrant` | out, in | 1 | read channel: read the line at `m_raddr`; taken in a cycle where both are high |
+//! | `m_raddr` | out | 64 | 16-byte aligned line address |
 //! | `m_rvalid`, `m_rdata` | in | 1, 128 | read data, answered in order, at least one cycle after the grant |
+//! | `m_wreq`, `m_wgrant` | out, in | 1 | write channel: write the line at `m_waddr`; taken in a cycle where both are high |
+//! | `m_waddr` | out | 64 | 16-byte aligned line address |
+//! | `m_wdata`, `m_be` | out | 128, 16 | write data and byte enables (byte i = bits 8i+7..8i) |
 //! | `resp_valid` | out | 1 | one-cycle answer (with `req_ready`) |
 //! | `resp_row` | in | 5 | row of the old values to read (lanes `L row .. L row + L - 1`, `L = lanes_per_beat`) |
 //! | `resp_row_values[i]` | out | 128 | same cycle: lane `L row + i`'s old value (atom; vector forms packed as read); red / error: 0; valid until the next request is taken |
 //! | `resp_error`, `resp_error_lane` | out | 6, 5 | `ErrorCode` and the first lane at fault |
 //!
-//! The memory port performs requests in grant order (a read granted after a write sees it).
+//! Memory order: a read granted in a cycle after a write's grant sees the write; a read granted
+//! in the same cycle as a write may see the line before it (a block RAM's read-during-write),
+//! which the ALU never depends on (below). The top maps the channels to the shared RAM's read
+//! and write ports, and both to its one global port `ag_*` (where the ALU never asks for both
+//! in one cycle).
 //!
-//! # Sequencer (one line per step, a line forwarding register)
+//! # Pipeline (one step per line, two stages, a line forwarding register)
 //!
 //! ```text
-//!  IDLE     request checks (the golden `check`); error -> RESP; else LANE with remaining = active
-//!  LANE     lowest remaining lane: alignment and range checks (error -> RESP, the lanes before it
-//!           have written, as in the golden model); its 16-byte line is the one last written
-//!           (forwarding register hit) -> step at once, else read it -> WAIT
-//!  WAIT     m_rvalid -> step on m_rdata
-//!  STEP     one element per cycle through AtomicElement; the last element writes the line back
-//!           (same cycle), together with the lanes that joined (below); the old values are
-//!           recorded; next lane or RESP
+//!  IDLE     request checks (the golden `check`); error -> RESP; else RUN with remaining = active
+//!  RUN      plan stage: the lowest remaining lane leads the next step; alignment and range
+//!           checks; the lanes that join it (below); its 16-byte line. From addresses alone, so
+//!           it runs a step ahead: it reads the line (or finds it in the forwarding register)
+//!           and hands the step to the execute stage at the clock edge where that stage's
+//!           current step writes. No lane left, or the lead in error -> RESP once the execute
+//!           stage is empty (the lanes before the error have written, as in the golden model)
+//!           execute stage: one element per cycle through AtomicElement (and the slots'); the
+//!           last element writes the line, with the lanes that joined; the old values are
+//!           recorded; the line goes into the forwarding register
 //!  RESP     resp_valid + req_ready
 //! ```
 //!
-//! Same-address lanes therefore see the previous lane's result (the forwarding register holds
-//! the line just written); the register is cleared at every new request because other agents
-//! may write memory between requests.
+//! The forwarding register holds the line the execute stage wrote last. A planned step whose
+//! line is that one (the step now writing, or the register when the stage is empty) takes it
+//! from the register and reads nothing: so same-address lanes see the previous lane's result,
+//! and the one read that could race a write (granted with the previous step's write, in the
+//! same cycle) is never of the line being written. Reads before that are granted after the
+//! writes they must see. The register is cleared at every new request because other agents may
+//! write memory between requests.
 //!
 //! # Coalesced steps (`config.atomic_lanes`)
 //!
@@ -86,11 +99,12 @@
 //! lanes, so they are in distinct banks of the old-value store (lane k in bank k % B, B =
 //! max(`lanes_per_beat`, n), n divides B).
 //!
-//! Cycle cost per step (read latency 1, grant at once): 2 cycles (read, then read data + write)
-//! on a new line, 1 cycle on the line just written, plus `vec - 1` cycles for vector forms; plus
-//! 2 cycles per request (IDLE, RESP). 32 consecutive u32 or f32 lanes (4 per line): 18 cycles with
-//! `atomic_lanes` >= 4, 42 with 1. Lanes spread over 32 lines still take 2 cycles each: one
-//! memory port, 16 bytes wide (see docs/units/atomic_alu.md).
+//! Cycle cost (read latency 1, grants at once): shared memory, one cycle per step (`vec` cycles
+//! for vector forms), plus 3 per request (IDLE, the first step's read, RESP). 32 consecutive u32
+//! or f32 lanes (4 per line): 11 cycles with `atomic_lanes` >= 4, 35 with 1; 32 lanes on 32
+//! lines: 35. Global memory has one port for reads and writes, so a step on a new global line
+//! takes 2 cycles (its read waits for the previous write). One 16-byte line per step (see
+//! docs/units/atomic_alu.md).
 //!
 //! # Errors (golden order)
 //!
@@ -123,7 +137,7 @@ use crate::common::{
 use crate::pack_lanes::{LaneNumber, LanePart, PackLanes};
 use crate::sync_unit::result_store::ResultStore;
 use element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
-use group::{group_kinds, GroupLane};
+use group::{group_kinds, GroupFit, GroupLane};
 use width::{Truncate, ZeroExtend};
 
 /// CTA slot index width.
@@ -135,13 +149,11 @@ pub const SPACE_BITS: usize = Space::BITS as usize;
 /// Width of the vector-length field.
 pub const VEC_BITS: usize = 4;
 /// Sequencer state width.
-const STATE_BITS: usize = 3;
+const STATE_BITS: usize = 2;
 
 const S_IDLE: u64 = 0;
-const S_LANE: u64 = 1;
-const S_WAIT: u64 = 2;
-const S_STEP: u64 = 3;
-const S_RESP: u64 = 4;
+const S_RUN: u64 = 1;
+const S_RESP: u64 = 2;
 
 /// The most lanes one step can serve: eight 2-byte elements fill a 16-byte line.
 pub const MAX_GROUP: usize = 8;
@@ -187,17 +199,19 @@ pub struct AtomicAlu {
     pub lane_c: Vec<Signal<In, Bits<ELEM_BITS>>>,
     pub global_end: Signal<In, Bits<64>>,
 
-    // ---- memory port ----
-    pub m_req: Signal<Out, Bit>,
-    pub m_grant: Signal<In, Bit>,
-    pub m_we: Signal<Out, Bit>,
+    // ---- memory port: a read channel and a write channel ----
     pub m_global: Signal<Out, Bit>,
     pub m_slot: Signal<Out, Bits<SLOT_BITS>>,
-    pub m_addr: Signal<Out, Bits<64>>,
-    pub m_wdata: Signal<Out, Bits<ELEM_BITS>>,
-    pub m_be: Signal<Out, Bits<16>>,
+    pub m_rreq: Signal<Out, Bit>,
+    pub m_rgrant: Signal<In, Bit>,
+    pub m_raddr: Signal<Out, Bits<64>>,
     pub m_rvalid: Signal<In, Bit>,
     pub m_rdata: Signal<In, Bits<ELEM_BITS>>,
+    pub m_wreq: Signal<Out, Bit>,
+    pub m_wgrant: Signal<In, Bit>,
+    pub m_waddr: Signal<Out, Bits<64>>,
+    pub m_wdata: Signal<Out, Bits<ELEM_BITS>>,
+    pub m_be: Signal<Out, Bits<16>>,
 
     // ---- response ----
     pub resp_valid: Signal<Out, Bit>,
@@ -209,7 +223,9 @@ pub struct AtomicAlu {
     pub resp_error_lane: Signal<Out, Bits<LANE_BITS>>,
 
     element: AtomicElement,
-    /// The extra lanes of a coalesced step (`group_size - 1` of them; see "Coalesced steps").
+    /// The extra lanes of a coalesced step (`group_size - 1` slots; see "Coalesced steps"):
+    /// each slot's plan stage (does its lane join?) and execute stage (its element).
+    fit: Vec<GroupFit>,
     group: Vec<GroupLane>,
     /// Width changes between the address (64), byte-offset (8) and index (4) datapaths.
     widen_access: ZeroExtend<8, 64>,
@@ -224,11 +240,25 @@ pub struct AtomicAlu {
     elem_index: DFF<Bits<4>>,
     line: DFF<Bits<ELEM_BITS>>,
     old_line: DFF<Bits<ELEM_BITS>>,
+    /// The forwarding register: the line the execute stage wrote last (cleared per request).
     fwd_valid: DFF<Bit>,
-    fwd_global: DFF<Bit>,
-    fwd_slot: DFF<Bits<SLOT_BITS>>,
     fwd_addr: DFF<Bits<64>>,
     fwd_line: DFF<Bits<ELEM_BITS>>,
+    /// The execute stage's step (see "Pipeline"): valid; its line comes from the forwarding
+    /// register rather than a read; its line is held in `line` / `old_line` (a vector's later
+    /// elements, or a write not granted); the lead's lane, the line address, the lead's byte
+    /// offset, the step's byte enables and lanes; per slot: joined, its lane, its byte offset.
+    ex_valid: DFF<Bit>,
+    ex_fwd: DFF<Bit>,
+    ex_have: DFF<Bit>,
+    ex_lane: DFF<Bits<LANE_BITS>>,
+    ex_line: DFF<Bits<64>>,
+    ex_byte_off: DFF<Bits<8>>,
+    ex_be: DFF<Bits<16>>,
+    ex_lanes: DFF<Bits<WARP_LANES>>,
+    ex_x_in: Vec<DFF<Bit>>,
+    ex_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
+    ex_x_off: Vec<DFF<Bits<8>>>,
     err: DFF<Bits<ERROR_BITS>>,
     err_lane: DFF<Bits<LANE_BITS>>,
     /// The old values of the lanes served so far (atom), in `B = max(lanes_per_beat, group)`
@@ -247,6 +277,10 @@ pub struct AtomicAlu {
     _beat_lanes_end: usize,
     /// The lanes of bank b (b, b + B, ...).
     k_bank_lanes: Vec<Constant<Bits<WARP_LANES>>>,
+    /// (Only with group slots.) `B - 1`, and each bank's number: a slot's lane is in bank
+    /// `lane & (B - 1)`.
+    k_bank_mask: Vec<Constant<Bits<LANE_BITS>>>,
+    k_bank_index: Vec<Constant<Bits<LANE_BITS>>>,
     /// The step writes its old values (atom, the step's last element granted).
     save_values: Signal<Local, Bit>,
 
@@ -284,35 +318,32 @@ pub struct AtomicAlu {
     access_bytes: Signal<Local, Bits<8>>,
     req_error: Signal<Local, Bits<ERROR_BITS>>,
 
-    // ---- current lane ----
+    // ---- plan stage: the next step, from the lane addresses alone ----
     lane_pool: Signal<Local, Bits<WARP_LANES>>,
     any_lane: Signal<Local, Bit>,
     lowest: Signal<Local, Bits<WARP_LANES>>,
     /// The lane operands packed (lane j at `W * j`): a picked lane's operands are part-selects at
-    /// its number times `W` (a 32:1 mux tree per bit; see `PackLanes`).
+    /// its number times `W` (see `PackLanes`).
     pack_addr: PackLanes<64, 2048>,
     pack_mbar: PackLanes<64, 2048>,
     pack_b: PackLanes<ELEM_BITS, 4096>,
     pack_c: PackLanes<ELEM_BITS, 4096>,
     lead_number: LaneNumber,
     /// The step's window: the `n = group_size` lanes (n-aligned) around the lead; the lead and
-    /// the lanes that join it are all in it. Its first lane, its lanes, and its operands
+    /// the lanes that join it are all in it. Its first lane, its lanes, and its addresses
     /// ([`MAX_GROUP`] lanes wide, the lanes past `n` unused): part-selects of the packed words
     /// at n-lane steps (a (32 / n):1 mux per bit), from which the lead and each slot pick one of
-    /// n lanes. Two small muxes instead of a 32:1 mux per slot and operand bit.
+    /// n lanes. Two small muxes instead of a 32:1 mux per slot and operand bit. (The execute
+    /// stage picks the operands b and c the same way, at its registered lanes.)
     window_first: Signal<Local, Bits<LANE_BITS>>,
     /// (Only with group slots, as `k_window_ones`: one entry.)
     window_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
     win_addr: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
     win_mbar: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
-    win_b: LanePart<{ ELEM_BITS * MAX_GROUP }, 4096, 12>,
-    win_c: LanePart<{ ELEM_BITS * MAX_GROUP }, 4096, 12>,
     /// The lead's place in the window.
     lead_slot: Signal<Local, Bits<LANE_BITS>>,
     lead_addr: LanePart<64, { 64 * MAX_GROUP }, 9>,
     lead_mbar: LanePart<64, { 64 * MAX_GROUP }, 9>,
-    lead_b: LanePart<ELEM_BITS, { ELEM_BITS * MAX_GROUP }, 10>,
-    lead_c: LanePart<ELEM_BITS, { ELEM_BITS * MAX_GROUP }, 10>,
     /// `!(n - 1)` and `n - 1` on a lane number; n ones.
     k_window_mask: Constant<Bits<LANE_BITS>>,
     k_slot_mask: Constant<Bits<LANE_BITS>>,
@@ -320,8 +351,6 @@ pub struct AtomicAlu {
     cur_lane: Signal<Local, Bits<LANE_BITS>>,
     cur_addr: Signal<Local, Bits<64>>,
     cur_mbar: Signal<Local, Bits<64>>,
-    cur_b: Signal<Local, Bits<ELEM_BITS>>,
-    cur_c: Signal<Local, Bits<ELEM_BITS>>,
     shared_off: Signal<Local, Bits<64>>,
     mbar_off: Signal<Local, Bits<64>>,
     lane_error: Signal<Local, Bits<ERROR_BITS>>,
@@ -331,9 +360,47 @@ pub struct AtomicAlu {
     /// The access address's offset within its 16-byte line (64 bits wide, then cut to 8).
     line_off: Signal<Local, Bits<64>>,
     byte_off: Signal<Local, Bits<8>>,
-    fwd_hit: Signal<Local, Bit>,
+    /// Byte enables of one access at byte 0; `access_bytes - 1`; `global_end - access_bytes`.
+    access_be: Signal<Local, Bits<16>>,
+    align_mask: Signal<Local, Bits<64>>,
+    global_limit: Signal<Local, Bits<64>>,
+    /// The lead's byte enables.
+    lead_be: Signal<Local, Bits<16>>,
+    /// Lanes after the lead not yet offered to a slot: `x_pool[j]` is offered to slot j.
+    x_pool: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// The lowest lane of `x_pool[j]` (one-hot; zero when the pool is empty).
+    x_pick: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// `x_pick[j]`'s lane number, its place in the window, and its address from the window.
+    x_number: Vec<LaneNumber>,
+    x_slot: Vec<Signal<Local, Bits<LANE_BITS>>>,
+    x_addr: Vec<LanePart<64, { 64 * MAX_GROUP }, 9>>,
+    /// Slot j's lane joins the step (so did every slot before it).
+    x_in: Vec<Signal<Local, Bit>>,
+    /// Accumulated up to slot j over the lead and the slots that joined: bytes claimed, lanes.
+    acc_be: Vec<Signal<Local, Bits<16>>>,
+    acc_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// The planned step: byte enables and lanes.
+    plan_be: Signal<Local, Bits<16>>,
+    plan_lanes: Signal<Local, Bits<WARP_LANES>>,
+    /// The planned step's line is the one the execute stage leaves in the forwarding register
+    /// (no read); the plan stage has a lane without error; it hands its step over this cycle.
+    plan_hit: Signal<Local, Bit>,
+    plan_ok: Signal<Local, Bit>,
+    plan_go: Signal<Local, Bit>,
 
-    // ---- step (one element) ----
+    // ---- execute stage: one element of the step's lead (and its slots) per cycle ----
+    /// The execute stage can take a step at this clock edge (empty, or its step ends now).
+    ex_open: Signal<Local, Bit>,
+    /// The execute stage's window (first lane), the lead's place in it, each slot's place.
+    ex_window: Signal<Local, Bits<LANE_BITS>>,
+    ex_slot: Signal<Local, Bits<LANE_BITS>>,
+    ex_x_slot: Vec<Signal<Local, Bits<LANE_BITS>>>,
+    win_b: LanePart<{ ELEM_BITS * MAX_GROUP }, 4096, 12>,
+    win_c: LanePart<{ ELEM_BITS * MAX_GROUP }, 4096, 12>,
+    lead_b: LanePart<ELEM_BITS, { ELEM_BITS * MAX_GROUP }, 10>,
+    lead_c: LanePart<ELEM_BITS, { ELEM_BITS * MAX_GROUP }, 10>,
+    x_b: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
+    x_c: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
     src_line: Signal<Local, Bits<ELEM_BITS>>,
     src_old: Signal<Local, Bits<ELEM_BITS>>,
     stepping: Signal<Local, Bit>,
@@ -342,38 +409,11 @@ pub struct AtomicAlu {
     new_line: Signal<Local, Bits<ELEM_BITS>>,
     last_elem: Signal<Local, Bit>,
     old_value: Signal<Local, Bits<ELEM_BITS>>,
-    lane_done: Signal<Local, Bit>,
-    remaining_next: Signal<Local, Bits<WARP_LANES>>,
-
-    // ---- coalesced step: the lead plus the lanes that join it (group[j]) ----
-    /// Byte enables of one access at byte 0; `access_bytes - 1`; `global_end - access_bytes`.
-    access_be: Signal<Local, Bits<16>>,
-    align_mask: Signal<Local, Bits<64>>,
-    global_limit: Signal<Local, Bits<64>>,
-    /// The lead's byte enables.
-    lead_be: Signal<Local, Bits<16>>,
-    /// Lanes after the lead not yet offered to a slot: `x_pool[j]` is offered to `group[j]`.
-    x_pool: Vec<Signal<Local, Bits<WARP_LANES>>>,
-    /// The lowest lane of `x_pool[j]` (one-hot; zero when the pool is empty).
-    x_pick: Vec<Signal<Local, Bits<WARP_LANES>>>,
-    /// `x_pick[j]`'s lane number, its place in the window, and its operands from the window
-    /// (b and c: their low 64 bits).
-    x_number: Vec<LaneNumber>,
-    x_slot: Vec<Signal<Local, Bits<LANE_BITS>>>,
-    x_addr: Vec<LanePart<64, { 64 * MAX_GROUP }, 9>>,
-    x_b: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
-    x_c: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
-    /// `group[j]` joins the step (so did every slot before it).
-    x_in: Vec<Signal<Local, Bit>>,
-    /// Accumulated up to slot j over the lead and the slots that joined: bytes claimed, lanes
-    /// served, line bits replaced and their new values.
-    acc_be: Vec<Signal<Local, Bits<16>>>,
-    acc_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// The step writes its line this cycle (its last element, the write granted).
+    ex_done: Signal<Local, Bit>,
+    /// Accumulated up to slot j over the joined slots: line bits replaced, their new values.
     acc_mask: Vec<Signal<Local, Bits<ELEM_BITS>>>,
     acc_value: Vec<Signal<Local, Bits<ELEM_BITS>>>,
-    /// The whole step: byte enables, lanes served, bits replaced by joined lanes, their values.
-    step_be: Signal<Local, Bits<16>>,
-    step_lanes: Signal<Local, Bits<WARP_LANES>>,
     step_mask: Signal<Local, Bits<ELEM_BITS>>,
     step_value: Signal<Local, Bits<ELEM_BITS>>,
     /// The line the step writes: the lead's `new_line` with the joined lanes' elements.
@@ -381,9 +421,7 @@ pub struct AtomicAlu {
 
     // ---- constants ----
     st_idle: Constant<Bits<STATE_BITS>>,
-    st_lane: Constant<Bits<STATE_BITS>>,
-    st_wait: Constant<Bits<STATE_BITS>>,
-    st_step: Constant<Bits<STATE_BITS>>,
+    st_run: Constant<Bits<STATE_BITS>>,
     st_resp: Constant<Bits<STATE_BITS>>,
     op_atom: Constant<Bits<OP_BITS>>,
     op_red: Constant<Bits<OP_BITS>>,
@@ -485,22 +523,25 @@ impl AtomicAlu {
             lane_b: (0..WARP_LANES).map(|_| Default::default()).collect(),
             lane_c: (0..WARP_LANES).map(|_| Default::default()).collect(),
             global_end: Default::default(),
-            m_req: Default::default(),
-            m_grant: Default::default(),
-            m_we: Default::default(),
             m_global: Default::default(),
             m_slot: Default::default(),
-            m_addr: Default::default(),
-            m_wdata: Default::default(),
-            m_be: Default::default(),
+            m_rreq: Default::default(),
+            m_rgrant: Default::default(),
+            m_raddr: Default::default(),
             m_rvalid: Default::default(),
             m_rdata: Default::default(),
+            m_wreq: Default::default(),
+            m_wgrant: Default::default(),
+            m_waddr: Default::default(),
+            m_wdata: Default::default(),
+            m_be: Default::default(),
             resp_valid: Default::default(),
             resp_row: Default::default(),
             resp_row_values: (0..config.lanes_per_beat).map(|_| Default::default()).collect(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
             element: AtomicElement::with_kinds(lead_kinds(config)),
+            fit: (1..group).map(|_| GroupFit::new(group_kinds(config.features.float_atomics))).collect(),
             group: (1..group).map(|_| GroupLane::new(group_kinds(config.features.float_atomics))).collect(),
             widen_access: Default::default(),
             cut_byte_off: Default::default(),
@@ -513,10 +554,19 @@ impl AtomicAlu {
             line: Default::default(),
             old_line: Default::default(),
             fwd_valid: Default::default(),
-            fwd_global: Default::default(),
-            fwd_slot: Default::default(),
             fwd_addr: Default::default(),
             fwd_line: Default::default(),
+            ex_valid: Default::default(),
+            ex_fwd: Default::default(),
+            ex_have: Default::default(),
+            ex_lane: Default::default(),
+            ex_line: Default::default(),
+            ex_byte_off: Default::default(),
+            ex_be: Default::default(),
+            ex_lanes: Default::default(),
+            ex_x_in: (1..group).map(|_| Default::default()).collect(),
+            ex_x_lane: (1..group).map(|_| Default::default()).collect(),
+            ex_x_off: (1..group).map(|_| Default::default()).collect(),
             err: Default::default(),
             err_lane: Default::default(),
             results: ResultStore::with_banks(banks),
@@ -530,6 +580,8 @@ impl AtomicAlu {
             _beat_lanes: beat,
             _beat_lanes_end: beat + 1,
             k_bank_lanes: (0..banks).map(|b| Constant::new(bank_lanes(b).to_bits())).collect(),
+            k_bank_mask: (1..group.min(2)).map(|_| Constant::new((banks as u64 - 1).to_bits())).collect(),
+            k_bank_index: (0..if group > 1 { banks } else { 0 }).map(|b| Constant::new((b as u64).to_bits())).collect(),
             save_values: Default::default(),
             sub_known: Default::default(),
             is_and_or_xor: Default::default(),
@@ -574,21 +626,15 @@ impl AtomicAlu {
             window_lanes: (1..group.min(2)).map(|_| Default::default()).collect(),
             win_addr: Default::default(),
             win_mbar: Default::default(),
-            win_b: Default::default(),
-            win_c: Default::default(),
             lead_slot: Default::default(),
             lead_addr: LanePart::with_stride(64),
             lead_mbar: LanePart::with_stride(64),
-            lead_b: LanePart::with_stride(ELEM_BITS),
-            lead_c: LanePart::with_stride(ELEM_BITS),
             k_window_mask: Constant::new((!(group as u64 - 1) & 31).to_bits()),
             k_slot_mask: Constant::new((group as u64 - 1).to_bits()),
             k_window_ones: (1..group.min(2)).map(|_| Constant::new(((1u64 << group) - 1).to_bits())).collect(),
             cur_lane: Default::default(),
             cur_addr: Default::default(),
             cur_mbar: Default::default(),
-            cur_b: Default::default(),
-            cur_c: Default::default(),
             shared_off: Default::default(),
             mbar_off: Default::default(),
             lane_error: Default::default(),
@@ -597,7 +643,33 @@ impl AtomicAlu {
             line_addr: Default::default(),
             line_off: Default::default(),
             byte_off: Default::default(),
-            fwd_hit: Default::default(),
+            access_be: Default::default(),
+            align_mask: Default::default(),
+            global_limit: Default::default(),
+            lead_be: Default::default(),
+            x_pool: (1..group).map(|_| Default::default()).collect(),
+            x_pick: (1..group).map(|_| Default::default()).collect(),
+            x_number: (1..group).map(|_| Default::default()).collect(),
+            x_slot: (1..group).map(|_| Default::default()).collect(),
+            x_addr: (1..group).map(|_| LanePart::with_stride(64)).collect(),
+            x_in: (1..group).map(|_| Default::default()).collect(),
+            acc_be: (1..group).map(|_| Default::default()).collect(),
+            acc_lanes: (1..group).map(|_| Default::default()).collect(),
+            plan_be: Default::default(),
+            plan_lanes: Default::default(),
+            plan_hit: Default::default(),
+            plan_ok: Default::default(),
+            plan_go: Default::default(),
+            ex_open: Default::default(),
+            ex_window: Default::default(),
+            ex_slot: Default::default(),
+            ex_x_slot: (1..group).map(|_| Default::default()).collect(),
+            win_b: Default::default(),
+            win_c: Default::default(),
+            lead_b: LanePart::with_stride(ELEM_BITS),
+            lead_c: LanePart::with_stride(ELEM_BITS),
+            x_b: (1..group).map(|_| LanePart::with_stride(ELEM_BITS)).collect(),
+            x_c: (1..group).map(|_| LanePart::with_stride(ELEM_BITS)).collect(),
             src_line: Default::default(),
             src_old: Default::default(),
             stepping: Default::default(),
@@ -606,33 +678,14 @@ impl AtomicAlu {
             new_line: Default::default(),
             last_elem: Default::default(),
             old_value: Default::default(),
-            lane_done: Default::default(),
-            remaining_next: Default::default(),
-            access_be: Default::default(),
-            align_mask: Default::default(),
-            global_limit: Default::default(),
-            lead_be: Default::default(),
-            x_pool: (1..group_size(config)).map(|_| Default::default()).collect(),
-            x_pick: (1..group_size(config)).map(|_| Default::default()).collect(),
-            x_number: (1..group).map(|_| Default::default()).collect(),
-            x_slot: (1..group).map(|_| Default::default()).collect(),
-            x_addr: (1..group).map(|_| LanePart::with_stride(64)).collect(),
-            x_b: (1..group).map(|_| LanePart::with_stride(ELEM_BITS)).collect(),
-            x_c: (1..group).map(|_| LanePart::with_stride(ELEM_BITS)).collect(),
-            x_in: (1..group_size(config)).map(|_| Default::default()).collect(),
-            acc_be: (1..group_size(config)).map(|_| Default::default()).collect(),
-            acc_lanes: (1..group_size(config)).map(|_| Default::default()).collect(),
-            acc_mask: (1..group_size(config)).map(|_| Default::default()).collect(),
-            acc_value: (1..group_size(config)).map(|_| Default::default()).collect(),
-            step_be: Default::default(),
-            step_lanes: Default::default(),
+            ex_done: Default::default(),
+            acc_mask: (1..group).map(|_| Default::default()).collect(),
+            acc_value: (1..group).map(|_| Default::default()).collect(),
             step_mask: Default::default(),
             step_value: Default::default(),
             step_line: Default::default(),
             st_idle: Constant::new(S_IDLE.to_bits()),
-            st_lane: Constant::new(S_LANE.to_bits()),
-            st_wait: Constant::new(S_WAIT.to_bits()),
-            st_step: Constant::new(S_STEP.to_bits()),
+            st_run: Constant::new(S_RUN.to_bits()),
             st_resp: Constant::new(S_RESP.to_bits()),
             op_atom: op(Op::Atom),
             op_red: op(Op::Red),
@@ -707,8 +760,8 @@ impl Logic for AtomicAlu {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, remaining, elem_index, line, old_line, fwd_valid, fwd_global, fwd_slot, fwd_addr,
-            fwd_line, err, err_lane
+            self, clock, state, remaining, elem_index, line, old_line, fwd_valid, fwd_addr, fwd_line, err, err_lane,
+            ex_valid, ex_fwd, ex_have, ex_lane, ex_line, ex_byte_off, ex_be, ex_lanes
         );
         self.results.clock.next = self.clock.val();
         self.results.clear.next = false;
@@ -824,13 +877,15 @@ impl Logic for AtomicAlu {
             self.req_error.next = self.e_not_built.val();
         }
 
-        // ================= current lane: the lowest of the pool =================
+        // ================= plan stage: the lowest remaining lane leads the next step =================
+        // Everything here depends on the lane addresses alone (never on memory), so the next
+        // step is planned, and its line read, while the execute stage writes the current one.
         self.lane_pool.next = self.remaining.q.val();
         if self.state.q.val() == self.st_idle.val() {
             self.lane_pool.next = self.req_active.val();
         }
         self.any_lane.next = self.lane_pool.val().any();
-        // The lowest set bit alone: pool & -pool; its operands are part-selects of the packed
+        // The lowest set bit alone: pool & -pool; its address is a part-select of the packed
         // lanes (lane 0's when the pool is empty).
         self.lowest.next = self.lane_pool.val() & (self.k_zero32.val() - self.lane_pool.val());
         for i in 0..32 {
@@ -846,23 +901,13 @@ impl Logic for AtomicAlu {
         self.win_addr.number.next = self.window_first.val();
         self.win_mbar.word.next = self.pack_mbar.word.val();
         self.win_mbar.number.next = self.window_first.val();
-        self.win_b.word.next = self.pack_b.word.val();
-        self.win_b.number.next = self.window_first.val();
-        self.win_c.word.next = self.pack_c.word.val();
-        self.win_c.number.next = self.window_first.val();
         self.lead_slot.next = self.cur_lane.val() & self.k_slot_mask.val();
         self.lead_addr.word.next = self.win_addr.part.val();
         self.lead_addr.number.next = self.lead_slot.val();
         self.lead_mbar.word.next = self.win_mbar.part.val();
         self.lead_mbar.number.next = self.lead_slot.val();
-        self.lead_b.word.next = self.win_b.part.val();
-        self.lead_b.number.next = self.lead_slot.val();
-        self.lead_c.word.next = self.win_c.part.val();
-        self.lead_c.number.next = self.lead_slot.val();
         self.cur_addr.next = self.lead_addr.part.val();
         self.cur_mbar.next = self.lead_mbar.part.val();
-        self.cur_b.next = self.lead_b.part.val();
-        self.cur_c.next = self.lead_c.part.val();
 
         // Lane checks (golden `lane` / `red_async_lane`, cluster_size 1).
         self.shared_off.next = self.cur_addr.val();
@@ -912,30 +957,100 @@ impl Logic for AtomicAlu {
         self.line_off.next = self.access_addr.val() & !self.k_line_mask.val();
         self.cut_byte_off.wide.next = self.line_off.val();
         self.byte_off.next = self.cut_byte_off.narrow.val();
-        self.fwd_hit.next = self.fwd_valid.q.val()
-            & (self.fwd_global.q.val() == self.is_global.val())
-            & (self.fwd_slot.q.val() == self.req_cta.val())
-            & (self.fwd_addr.q.val() == self.line_addr.val());
 
-        // ================= step: one element of the current lane =================
-        self.src_line.next = self.line.q.val();
-        self.src_old.next = self.old_line.q.val();
-        self.stepping.next = false;
-        if self.state.q.val() == self.st_lane.val() {
+        // The lanes that join the lead (see "Coalesced steps" in the module doc). Two passes
+        // over the slots: offer lanes (x_pool / x_pick chain) and feed each slot's GroupFit its
+        // lane, then decide who joins and accumulate (x_in / acc_* chain). Slot 0 links to the
+        // lead, slot j to slot j - 1.
+        self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.access_bytes.val());
+        self.lead_be.next = self.access_be.val() << self.byte_off.val();
+        for j in 0..self.fit.len().min(1) {
+            self.window_lanes[j].next = self.k_window_ones[j].val() << self.window_first.val();
+            self.x_pool[j].next = self.lane_pool.val() & !self.lowest.val() & self.window_lanes[j].val();
+            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
+        }
+        for j in 1..self.fit.len() {
+            self.x_pool[j].next = self.x_pool[j - 1].val() & !self.x_pick[j - 1].val();
+            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
+        }
+        for j in 0..self.fit.len() {
+            self.x_number[j].onehot.next = self.x_pick[j].val();
+            self.x_slot[j].next = self.x_number[j].number.val() & self.k_slot_mask.val();
+            self.x_addr[j].word.next = self.win_addr.part.val();
+            self.x_addr[j].number.next = self.x_slot[j].val();
+            self.fit[j].addr.next = self.x_addr[j].part.val();
+            self.fit[j].single.next = self.req_vec.val() == self.v1.val();
+            self.fit[j].dtype.next = self.req_dtype.val();
+            self.fit[j].is_global.next = self.is_global.val();
+            self.fit[j].lead_addr.next = self.cur_addr.val();
+            self.fit[j].global_limit.next = self.global_limit.val();
+            self.fit[j].align_mask.next = self.align_mask.val();
+            self.fit[j].access_be.next = self.access_be.val();
+        }
+        // (Each acc_* is written once per path: a signal read back after its own assignment
+        // would be a combinational self-loop in rust-hdl's simulator.)
+        for j in 0..self.fit.len().min(1) {
+            self.x_in[j].next = self.x_pick[j].val().any()
+                & self.fit[j].fits.val()
+                & !(self.fit[j].be.val() & self.lead_be.val()).any();
+            if self.x_in[j].val() {
+                self.acc_be[j].next = self.lead_be.val() | self.fit[j].be.val();
+                self.acc_lanes[j].next = self.lowest.val() | self.x_pick[j].val();
+            } else {
+                self.acc_be[j].next = self.lead_be.val();
+                self.acc_lanes[j].next = self.lowest.val();
+            }
+        }
+        for j in 1..self.fit.len() {
+            self.x_in[j].next = self.x_in[j - 1].val()
+                & self.x_pick[j].val().any()
+                & self.fit[j].fits.val()
+                & !(self.fit[j].be.val() & self.acc_be[j - 1].val()).any();
+            if self.x_in[j].val() {
+                self.acc_be[j].next = self.acc_be[j - 1].val() | self.fit[j].be.val();
+                self.acc_lanes[j].next = self.acc_lanes[j - 1].val() | self.x_pick[j].val();
+            } else {
+                self.acc_be[j].next = self.acc_be[j - 1].val();
+                self.acc_lanes[j].next = self.acc_lanes[j - 1].val();
+            }
+        }
+        self.plan_be.next = self.lead_be.val();
+        self.plan_lanes.next = self.lowest.val();
+        for j in 0..self.fit.len() {
+            self.plan_be.next = self.acc_be[j].val();
+            self.plan_lanes.next = self.acc_lanes[j].val();
+        }
+
+        // ================= execute stage: one element of the step per cycle =================
+        // Its line: held (`ex_have`), the forwarding register (`ex_fwd`), or the read data.
+        self.src_line.next = self.m_rdata.val();
+        self.src_old.next = self.m_rdata.val();
+        self.stepping.next = self.ex_valid.q.val() & self.m_rvalid.val();
+        if self.ex_fwd.q.val() {
             self.src_line.next = self.fwd_line.q.val();
             self.src_old.next = self.fwd_line.q.val();
-            self.stepping.next = (self.lane_error.val() == self.e_none.val()) & self.fwd_hit.val();
+            self.stepping.next = self.ex_valid.q.val();
         }
-        if self.state.q.val() == self.st_wait.val() {
-            self.src_line.next = self.m_rdata.val();
-            self.src_old.next = self.m_rdata.val();
-            self.stepping.next = self.m_rvalid.val();
+        if self.ex_have.q.val() {
+            self.src_line.next = self.line.q.val();
+            self.src_old.next = self.old_line.q.val();
+            self.stepping.next = self.ex_valid.q.val();
         }
-        if self.state.q.val() == self.st_step.val() {
-            self.stepping.next = true;
-        }
+        // Operands b and c: from the window of the step's lanes, as the plan stage picked the
+        // addresses.
+        self.ex_window.next = self.ex_lane.q.val() & self.k_window_mask.val();
+        self.ex_slot.next = self.ex_lane.q.val() & self.k_slot_mask.val();
+        self.win_b.word.next = self.pack_b.word.val();
+        self.win_b.number.next = self.ex_window.val();
+        self.win_c.word.next = self.pack_c.word.val();
+        self.win_c.number.next = self.ex_window.val();
+        self.lead_b.word.next = self.win_b.part.val();
+        self.lead_b.number.next = self.ex_slot.val();
+        self.lead_c.word.next = self.win_c.part.val();
+        self.lead_c.number.next = self.ex_slot.val();
         self.widen_elem_index.narrow.next = self.elem_index.q.val();
-        self.elem_shift.next = (self.byte_off.val() << 3) + (self.widen_elem_index.wide.val() << self.elem_log.val());
+        self.elem_shift.next =
+            (self.ex_byte_off.q.val() << 3) + (self.widen_elem_index.wide.val() << self.elem_log.val());
         self.elem_mask.next = self.k_ones128.val();
         if self.elem_bytes.val() != self.k_line_bytes.val() {
             self.elem_mask.next = !(self.k_ones128.val() << (self.elem_bytes.val() << 3));
@@ -943,139 +1058,100 @@ impl Logic for AtomicAlu {
         self.element.op.next = self.req_sub.val();
         self.element.dtype.next = self.req_dtype.val();
         self.element.r.next = self.src_line.val() >> self.elem_shift.val();
-        self.element.s.next = self.cur_b.val() >> (self.widen_elem_index.wide.val() << self.elem_log.val());
-        self.element.t.next = self.cur_c.val();
+        self.element.s.next = self.lead_b.part.val() >> (self.widen_elem_index.wide.val() << self.elem_log.val());
+        self.element.t.next = self.lead_c.part.val();
         self.element.ftz_f32.next = self.is_global.val();
         self.new_line.next = (self.src_line.val() & !(self.elem_mask.val() << self.elem_shift.val()))
             | ((self.element.value.val() & self.elem_mask.val()) << self.elem_shift.val());
         self.last_elem.next = (self.elem_index.q.val() + self.v1.val()) == self.req_vec.val();
-        self.old_value.next = self.src_old.val() >> (self.byte_off.val() << 3);
+        self.old_value.next = self.src_old.val() >> (self.ex_byte_off.q.val() << 3);
         if self.access_bytes.val() != self.k_line_bytes.val() {
-            self.old_value.next = (self.src_old.val() >> (self.byte_off.val() << 3))
+            self.old_value.next = (self.src_old.val() >> (self.ex_byte_off.q.val() << 3))
                 & !(self.k_ones128.val() << (self.access_bytes.val() << 3));
         }
-
-        // ================= coalesced step: the lanes that join the lead =================
-        // (see "Coalesced steps" in the module doc). Three passes over the slots: offer lanes
-        // (x_pool / x_pick chain), feed each GroupLane its lane, then decide who joins and
-        // accumulate (x_in / acc_* chain). Slot 0 links to the lead, slot j to slot j - 1.
-        self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.access_bytes.val());
-        self.lead_be.next = self.access_be.val() << self.byte_off.val();
-        for j in 0..self.group.len().min(1) {
-            self.window_lanes[j].next = self.k_window_ones[j].val() << self.window_first.val();
-            self.x_pool[j].next = self.lane_pool.val() & !self.lowest.val() & self.window_lanes[j].val();
-            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
-        }
-        for j in 1..self.group.len() {
-            self.x_pool[j].next = self.x_pool[j - 1].val() & !self.x_pick[j - 1].val();
-            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
-        }
         for j in 0..self.group.len() {
-            self.x_number[j].onehot.next = self.x_pick[j].val();
-            self.x_slot[j].next = self.x_number[j].number.val() & self.k_slot_mask.val();
-            self.x_addr[j].word.next = self.win_addr.part.val();
-            self.x_addr[j].number.next = self.x_slot[j].val();
+            self.ex_x_slot[j].next = self.ex_x_lane[j].q.val() & self.k_slot_mask.val();
             self.x_b[j].word.next = self.win_b.part.val();
-            self.x_b[j].number.next = self.x_slot[j].val();
+            self.x_b[j].number.next = self.ex_x_slot[j].val();
             self.x_c[j].word.next = self.win_c.part.val();
-            self.x_c[j].number.next = self.x_slot[j].val();
-            self.group[j].addr.next = self.x_addr[j].part.val();
+            self.x_c[j].number.next = self.ex_x_slot[j].val();
+            self.group[j].byte_off.next = self.ex_x_off[j].q.val();
             self.group[j].b.next = self.x_b[j].part.val();
             self.group[j].c.next = self.x_c[j].part.val();
-            self.group[j].single.next = self.req_vec.val() == self.v1.val();
             self.group[j].op.next = self.req_sub.val();
             self.group[j].dtype.next = self.req_dtype.val();
             self.group[j].ftz_f32.next = self.is_global.val();
-            self.group[j].is_global.next = self.is_global.val();
-            self.group[j].lead_addr.next = self.cur_addr.val();
-            self.group[j].global_limit.next = self.global_limit.val();
-            self.group[j].align_mask.next = self.align_mask.val();
             self.group[j].elem_mask.next = self.elem_mask.val();
-            self.group[j].access_be.next = self.access_be.val();
             self.group[j].src_line.next = self.src_line.val();
             self.group[j].src_old.next = self.src_old.val();
         }
-        // (Each acc_* is written once per path: a signal read back after its own assignment
-        // would be a combinational self-loop in rust-hdl's simulator.)
         for j in 0..self.group.len().min(1) {
-            self.x_in[j].next = self.x_pick[j].val().any()
-                & self.group[j].fits.val()
-                & !(self.group[j].be.val() & self.lead_be.val()).any();
-            if self.x_in[j].val() {
-                self.acc_be[j].next = self.lead_be.val() | self.group[j].be.val();
-                self.acc_lanes[j].next = self.lowest.val() | self.x_pick[j].val();
+            self.acc_mask[j].next = self.k_zero128.val();
+            self.acc_value[j].next = self.k_zero128.val();
+            if self.ex_x_in[j].q.val() {
                 self.acc_mask[j].next = self.group[j].put_mask.val();
                 self.acc_value[j].next = self.group[j].put_value.val();
-            } else {
-                self.acc_be[j].next = self.lead_be.val();
-                self.acc_lanes[j].next = self.lowest.val();
-                self.acc_mask[j].next = self.k_zero128.val();
-                self.acc_value[j].next = self.k_zero128.val();
             }
         }
         for j in 1..self.group.len() {
-            self.x_in[j].next = self.x_in[j - 1].val()
-                & self.x_pick[j].val().any()
-                & self.group[j].fits.val()
-                & !(self.group[j].be.val() & self.acc_be[j - 1].val()).any();
-            if self.x_in[j].val() {
-                self.acc_be[j].next = self.acc_be[j - 1].val() | self.group[j].be.val();
-                self.acc_lanes[j].next = self.acc_lanes[j - 1].val() | self.x_pick[j].val();
+            self.acc_mask[j].next = self.acc_mask[j - 1].val();
+            self.acc_value[j].next = self.acc_value[j - 1].val();
+            if self.ex_x_in[j].q.val() {
                 self.acc_mask[j].next = self.acc_mask[j - 1].val() | self.group[j].put_mask.val();
                 self.acc_value[j].next = self.acc_value[j - 1].val() | self.group[j].put_value.val();
-            } else {
-                self.acc_be[j].next = self.acc_be[j - 1].val();
-                self.acc_lanes[j].next = self.acc_lanes[j - 1].val();
-                self.acc_mask[j].next = self.acc_mask[j - 1].val();
-                self.acc_value[j].next = self.acc_value[j - 1].val();
             }
         }
-        self.step_be.next = self.lead_be.val();
-        self.step_lanes.next = self.lowest.val();
         self.step_mask.next = self.k_zero128.val();
         self.step_value.next = self.k_zero128.val();
         for j in 0..self.group.len() {
-            self.step_be.next = self.acc_be[j].val();
-            self.step_lanes.next = self.acc_lanes[j].val();
             self.step_mask.next = self.acc_mask[j].val();
             self.step_value.next = self.acc_value[j].val();
         }
         self.step_line.next = (self.new_line.val() & !self.step_mask.val()) | self.step_value.val();
 
         // ================= memory port =================
-        self.m_req.next = false;
-        self.m_we.next = false;
+        // Write: the step's last element. Read: the planned step's line, when the execute stage
+        // takes it at this edge and it is not the forwarding register's. A global read waits
+        // for a cycle in which no write is pending (the top has one global port for both).
         self.m_global.next = self.is_global.val();
         self.m_slot.next = self.req_cta.val();
-        self.m_addr.next = self.line_addr.val();
+        self.m_wreq.next = self.stepping.val() & self.last_elem.val();
+        self.m_waddr.next = self.ex_line.q.val();
         self.m_wdata.next = self.step_line.val();
-        self.m_be.next = self.step_be.val();
-        // A read for a lane whose line is not in the forwarding register.
-        if (self.state.q.val() == self.st_lane.val())
-            & (self.lane_error.val() == self.e_none.val())
-            & !self.fwd_hit.val()
-        {
-            self.m_req.next = true;
+        self.m_be.next = self.ex_be.q.val();
+        self.ex_done.next = self.m_wreq.val() & self.m_wgrant.val();
+        self.ex_open.next = !self.ex_valid.q.val() | self.ex_done.val();
+        self.plan_ok.next = (self.state.q.val() == self.st_run.val())
+            & self.any_lane.val()
+            & (self.lane_error.val() == self.e_none.val());
+        // The line the next step sees in the forwarding register: the execute stage's, if it
+        // has a step (it ends now, or the plan waits), else the register's.
+        self.plan_hit.next = self.fwd_valid.q.val() & (self.fwd_addr.q.val() == self.line_addr.val());
+        if self.ex_valid.q.val() {
+            self.plan_hit.next = self.ex_line.q.val() == self.line_addr.val();
         }
-        // The write of a lane's last element.
-        if self.stepping.val() & self.last_elem.val() {
-            self.m_req.next = true;
-            self.m_we.next = true;
-        }
-        self.lane_done.next = self.stepping.val() & self.last_elem.val() & self.m_grant.val();
-        self.remaining_next.next = self.remaining.q.val() & !self.step_lanes.val();
+        self.m_rreq.next = self.plan_ok.val()
+            & !self.plan_hit.val()
+            & self.ex_open.val()
+            & !(self.is_global.val() & self.ex_valid.q.val());
+        self.m_raddr.next = self.line_addr.val();
+        self.plan_go.next = self.plan_ok.val()
+            & self.ex_open.val()
+            & (self.plan_hit.val() | (self.m_rreq.val() & self.m_rgrant.val()));
 
         // ================= old values: each member of the step into its lane's bank =================
-        self.save_values.next = self.lane_done.val() & (self.req_op.val() == self.op_atom.val());
+        self.save_values.next = self.ex_done.val() & (self.req_op.val() == self.op_atom.val());
         for b in 0..self.k_bank_lanes.len() {
             // The step's lanes are in distinct banks; the bank's lane is the lead or a joined slot.
             self.results.write[b].next =
-                self.save_values.val() & (self.step_lanes.val() & self.k_bank_lanes[b].val()).any();
-            self.results.word[b].next = self.cur_lane.val() >> self.k_log_banks.val();
+                self.save_values.val() & (self.ex_lanes.q.val() & self.k_bank_lanes[b].val()).any();
+            self.results.word[b].next = self.ex_lane.q.val() >> self.k_log_banks.val();
             self.results.data[b].next = self.old_value.val();
             for j in 0..self.group.len() {
-                if self.x_in[j].val() & (self.x_pick[j].val() & self.k_bank_lanes[b].val()).any() {
-                    self.results.word[b].next = self.x_number[j].number.val() >> self.k_log_banks.val();
+                if self.ex_x_in[j].q.val()
+                    & ((self.ex_x_lane[j].q.val() & self.k_bank_mask[0].val()) == self.k_bank_index[b].val())
+                {
+                    self.results.word[b].next = self.ex_x_lane[j].q.val() >> self.k_log_banks.val();
                     self.results.data[b].next = self.group[j].old_value.val();
                 }
             }
@@ -1102,43 +1178,66 @@ impl Logic for AtomicAlu {
                 self.err.d.next = self.red_async_error.val();
                 self.state.d.next = self.st_resp.val();
             } else {
-                self.state.d.next = self.st_lane.val();
+                self.state.d.next = self.st_run.val();
             }
         }
-        if self.state.q.val() == self.st_lane.val() {
-            if self.lane_error.val() != self.e_none.val() {
+        // Plan stage done (no lane left, or the lead in error): answer once the execute stage
+        // has written its last step. The lanes before an erring lane have written (golden
+        // order); an error answers no values, so the old values are dropped (`clear` wins over
+        // the last step's write).
+        if (self.state.q.val() == self.st_run.val())
+            & (!self.any_lane.val() | (self.lane_error.val() != self.e_none.val()))
+            & self.ex_open.val()
+        {
+            if self.any_lane.val() {
                 self.err.d.next = self.lane_error.val();
                 self.err_lane.d.next = self.cur_lane.val();
-                self.state.d.next = self.st_resp.val();
-                // An error answers no values (golden `Response`): the earlier lanes' old values
-                // are dropped here rather than masked on all 32 x 128 output bits.
                 self.results.clear.next = true;
-            } else if !self.fwd_hit.val() & self.m_grant.val() {
-                self.state.d.next = self.st_wait.val();
             }
+            self.state.d.next = self.st_resp.val();
         }
-        // A step that cannot finish this cycle (more elements, or the write not granted) keeps
-        // its line and old line in registers and continues in STEP.
-        if self.stepping.val() & !self.lane_done.val() {
+        // Execute stage: a step that cannot end this cycle (more elements, or the write not
+        // granted) keeps its line and old line in registers.
+        for j in 0..self.ex_x_in.len() {
+            self.ex_x_in[j].clock.next = self.clock.val();
+            self.ex_x_in[j].d.next = self.ex_x_in[j].q.val();
+            self.ex_x_lane[j].clock.next = self.clock.val();
+            self.ex_x_lane[j].d.next = self.ex_x_lane[j].q.val();
+            self.ex_x_off[j].clock.next = self.clock.val();
+            self.ex_x_off[j].d.next = self.ex_x_off[j].q.val();
+        }
+        if self.stepping.val() & !self.ex_done.val() {
             self.old_line.d.next = self.src_old.val();
             self.line.d.next = self.src_line.val();
             if !self.last_elem.val() {
                 self.line.d.next = self.new_line.val();
                 self.elem_index.d.next = self.elem_index.q.val() + self.k_one_idx.val();
             }
-            self.state.d.next = self.st_step.val();
+            self.ex_have.d.next = true;
         }
-        if self.lane_done.val() {
+        if self.ex_done.val() {
             self.fwd_valid.d.next = true;
-            self.fwd_global.d.next = self.is_global.val();
-            self.fwd_slot.d.next = self.req_cta.val();
-            self.fwd_addr.d.next = self.line_addr.val();
+            self.fwd_addr.d.next = self.ex_line.q.val();
             self.fwd_line.d.next = self.step_line.val();
             self.elem_index.d.next = self.k_zero_idx.val();
-            self.remaining.d.next = self.remaining_next.val();
-            self.state.d.next = self.st_lane.val();
-            if !self.remaining_next.val().any() {
-                self.state.d.next = self.st_resp.val();
+            self.ex_valid.d.next = false;
+            self.ex_have.d.next = false;
+        }
+        // The planned step moves to the execute stage.
+        if self.plan_go.val() {
+            self.remaining.d.next = self.remaining.q.val() & !self.plan_lanes.val();
+            self.ex_valid.d.next = true;
+            self.ex_fwd.d.next = self.plan_hit.val();
+            self.ex_have.d.next = false;
+            self.ex_lane.d.next = self.cur_lane.val();
+            self.ex_line.d.next = self.line_addr.val();
+            self.ex_byte_off.d.next = self.byte_off.val();
+            self.ex_be.d.next = self.plan_be.val();
+            self.ex_lanes.d.next = self.plan_lanes.val();
+            for j in 0..self.fit.len() {
+                self.ex_x_in[j].d.next = self.x_in[j].val();
+                self.ex_x_lane[j].d.next = self.x_number[j].number.val();
+                self.ex_x_off[j].d.next = self.fit[j].byte_off.val();
             }
         }
         if self.state.q.val() == self.st_resp.val() {
@@ -1149,6 +1248,8 @@ impl Logic for AtomicAlu {
         if self.reset.val() {
             self.state.d.next = self.st_idle.val();
             self.fwd_valid.d.next = false;
+            self.ex_valid.d.next = false;
+            self.ex_have.d.next = false;
         }
 
         // ================= response =================

@@ -1,14 +1,18 @@
-//! `GroupLane`: one extra lane of a coalesced step of the atomic ALU.
+//! A coalesced step's extra lanes, in the atomic ALU's two stages (see "Pipeline" in
+//! `atomic_alu.rs`):
+//!
+//! * [`GroupFit`] (plan stage): from the lane's address alone, whether it can join the lead's
+//!   step (`fits`: aligned, in the lead's 16-byte line, in range, of a type the slot computes),
+//!   its byte enables and its byte offset in the line.
+//! * [`GroupLane`] (execute stage): from the line read and the lane's operands, its new element
+//!   placed in the line (`put_mask`, `put_value`) with its own `AtomicElement`, and its old value.
 //!
 //! The sequencer (`AtomicAlu`) always steps the lowest remaining lane (the lead) through its own
-//! element datapath. With `config.atomic_lanes` > 1 it also offers the next remaining lanes, in
-//! ascending order, to `atomic_lanes - 1` (at most 7) `GroupLane`s. A `GroupLane` says whether its
-//! lane can join the lead's step (`fits`: aligned, in the lead's 16-byte line, in range) and, if
-//! it does, computes the lane's new element with its own `AtomicElement`, positioned in the line
-//! (`put_mask`, `put_value`), its byte enables and the lane's old value. The sequencer decides
-//! who joins (a prefix of the ascending lane order, no two lanes on the same bytes), so the
-//! results equal the golden model's one-lane-at-a-time order: a lane that does not join ends the
-//! group and becomes the next lead (its error, if any, is then reported exactly as before).
+//! element datapath. With `config.atomic_lanes` > 1 it also offers the next remaining lanes of
+//! the lead's window, in ascending order, to `atomic_lanes - 1` (at most 7) slots. The sequencer
+//! decides who joins (a prefix of the ascending lane order, no two lanes on the same bytes), so
+//! the results equal the golden model's one-lane-at-a-time order: a lane that does not join ends
+//! the group and becomes the next lead (its error, if any, is then reported exactly as before).
 //!
 //! Only scalar (`vec` = 1) accesses narrower than the line, of a type the group's elements are
 //! built for ([`group_kinds`]: the integer types and f32), are grouped; the lead alone handles
@@ -19,26 +23,26 @@ use rust_hdl::prelude::*;
 use smsync_contract::encoding::DataType;
 
 use super::element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+use super::width::{Truncate, ZeroExtend};
 
 /// The types a group lane's element computes: the integer types up to 64 bits and f32 (the
 /// common `atomicAdd(float*)`), about a third of a full element's area (docs/FPGA.md).
 pub fn group_kinds(float_atomics: bool) -> ElementKinds {
     ElementKinds { b128: false, f32: float_atomics, f64: false, half: false }
 }
-use super::width::{Truncate, ZeroExtend};
 
+fn dtype_code(t: DataType) -> Constant<Bits<DTYPE_BITS>> {
+    Constant::new((t.code() as u64).to_bits())
+}
+
+/// Plan stage of a group slot: may the lane join the lead's step, and where in the line.
 #[derive(LogicBlock)]
-pub struct GroupLane {
+pub struct GroupFit {
     /// The lane's address (as on `lane_addr`: global, shared or shared::cluster).
     pub addr: Signal<In, Bits<64>>,
-    /// Operands b and c (a grouped access is at most 8 bytes wide).
-    pub b: Signal<In, Bits<64>>,
-    pub c: Signal<In, Bits<64>>,
     /// The request is scalar (`vec` = 1): vectors are stepped by the lead alone.
     pub single: Signal<In, Bit>,
-    pub op: Signal<In, Bits<ATOM_OP_BITS>>,
     pub dtype: Signal<In, Bits<DTYPE_BITS>>,
-    pub ftz_f32: Signal<In, Bit>,
     pub is_global: Signal<In, Bit>,
     /// The lead lane's address: a lane joins only in the lead's line.
     pub lead_addr: Signal<In, Bits<64>>,
@@ -46,27 +50,16 @@ pub struct GroupLane {
     pub global_limit: Signal<In, Bits<64>>,
     /// `access_bytes - 1`: nonzero address bits under it are misaligned.
     pub align_mask: Signal<In, Bits<64>>,
-    /// Ones over the element's width, at bit 0.
-    pub elem_mask: Signal<In, Bits<ELEM_BITS>>,
     /// Byte enables of one access at byte 0 of the line.
     pub access_be: Signal<In, Bits<16>>,
-    /// The line the step starts from, and the line the old values are read from.
-    pub src_line: Signal<In, Bits<ELEM_BITS>>,
-    pub src_old: Signal<In, Bits<ELEM_BITS>>,
 
     /// The lane may join the lead's step.
     pub fits: Signal<Out, Bit>,
-    /// The lane's bits in the line, and its new element placed there.
-    pub put_mask: Signal<Out, Bits<ELEM_BITS>>,
-    pub put_value: Signal<Out, Bits<ELEM_BITS>>,
-    /// The lane's byte enables in the line.
+    /// The lane's byte enables in the line, and its byte offset there.
     pub be: Signal<Out, Bits<16>>,
-    /// The lane's old value (atom's result).
-    pub old_value: Signal<Out, Bits<ELEM_BITS>>,
+    pub byte_off: Signal<Out, Bits<8>>,
 
-    element: AtomicElement,
-    /// `dtype` is one this slot's element computes (`ElementKinds::supports`; b128 never joins:
-    /// it fills the line).
+    /// `dtype` is one this slot's element computes (b128 never joins: it fills the line).
     kind_ok: Signal<Local, Bit>,
     t_f32: Constant<Bits<DTYPE_BITS>>,
     t_f64: Constant<Bits<DTYPE_BITS>>,
@@ -74,45 +67,28 @@ pub struct GroupLane {
     k_f32_on: Constant<Bit>,
     k_f64_on: Constant<Bit>,
     k_half_on: Constant<Bit>,
-    widen_b: ZeroExtend<64, ELEM_BITS>,
-    widen_c: ZeroExtend<64, ELEM_BITS>,
     cut_byte_off: Truncate<64, 8>,
-    byte_off: Signal<Local, Bits<8>>,
-    shift: Signal<Local, Bits<8>>,
+    off: Signal<Local, Bits<8>>,
     k_line_mask: Constant<Bits<64>>,
     k_zero64: Constant<Bits<64>>,
     k_ones16: Constant<Bits<16>>,
 }
 
-fn dtype_code(t: DataType) -> Constant<Bits<DTYPE_BITS>> {
-    Constant::new((t.code() as u64).to_bits())
-}
-
-impl GroupLane {
-    /// A group slot whose element computes `kinds`.
+impl GroupFit {
+    /// The plan stage of a slot whose element computes `kinds`.
     pub fn new(kinds: ElementKinds) -> Self {
-        GroupLane {
+        GroupFit {
             addr: Default::default(),
-            b: Default::default(),
-            c: Default::default(),
             single: Default::default(),
-            op: Default::default(),
             dtype: Default::default(),
-            ftz_f32: Default::default(),
             is_global: Default::default(),
             lead_addr: Default::default(),
             global_limit: Default::default(),
             align_mask: Default::default(),
-            elem_mask: Default::default(),
             access_be: Default::default(),
-            src_line: Default::default(),
-            src_old: Default::default(),
             fits: Default::default(),
-            put_mask: Default::default(),
-            put_value: Default::default(),
             be: Default::default(),
-            old_value: Default::default(),
-            element: AtomicElement::with_kinds(kinds),
+            byte_off: Default::default(),
             kind_ok: Default::default(),
             t_f32: dtype_code(DataType::F32),
             t_f64: dtype_code(DataType::F64),
@@ -120,11 +96,8 @@ impl GroupLane {
             k_f32_on: Constant::new(kinds.f32),
             k_f64_on: Constant::new(kinds.f64),
             k_half_on: Constant::new(kinds.half),
-            widen_b: Default::default(),
-            widen_c: Default::default(),
             cut_byte_off: Default::default(),
-            byte_off: Default::default(),
-            shift: Default::default(),
+            off: Default::default(),
             k_line_mask: Constant::new((!15u64).to_bits()),
             k_zero64: Constant::new(0u64.to_bits()),
             k_ones16: Constant::new(0xFFFFu64.to_bits()),
@@ -132,7 +105,7 @@ impl GroupLane {
     }
 }
 
-impl Logic for GroupLane {
+impl Logic for GroupFit {
     #[hdl_gen]
     fn update(&mut self) {
         self.kind_ok.next = ((self.dtype.val() != self.t_f32.val()) | self.k_f32_on.val())
@@ -155,9 +128,69 @@ impl Logic for GroupLane {
             & ((self.addr.val() & self.k_line_mask.val()) == (self.lead_addr.val() & self.k_line_mask.val()))
             & !(self.is_global.val() & (self.addr.val() > self.global_limit.val()));
         self.cut_byte_off.wide.next = self.addr.val() & !self.k_line_mask.val();
-        self.byte_off.next = self.cut_byte_off.narrow.val();
-        self.shift.next = self.byte_off.val() << 3;
+        self.off.next = self.cut_byte_off.narrow.val();
+        self.byte_off.next = self.off.val();
+        self.be.next = self.access_be.val() << self.off.val();
+    }
+}
 
+/// Execute stage of a group slot: the lane's new element in the line, and its old value.
+#[derive(LogicBlock)]
+pub struct GroupLane {
+    /// The lane's byte offset in the line (`GroupFit::byte_off`, registered).
+    pub byte_off: Signal<In, Bits<8>>,
+    /// Operands b and c (a grouped access is at most 8 bytes wide).
+    pub b: Signal<In, Bits<64>>,
+    pub c: Signal<In, Bits<64>>,
+    pub op: Signal<In, Bits<ATOM_OP_BITS>>,
+    pub dtype: Signal<In, Bits<DTYPE_BITS>>,
+    pub ftz_f32: Signal<In, Bit>,
+    /// Ones over the element's width, at bit 0.
+    pub elem_mask: Signal<In, Bits<ELEM_BITS>>,
+    /// The line the step starts from, and the line the old values are read from.
+    pub src_line: Signal<In, Bits<ELEM_BITS>>,
+    pub src_old: Signal<In, Bits<ELEM_BITS>>,
+
+    /// The lane's bits in the line, and its new element placed there.
+    pub put_mask: Signal<Out, Bits<ELEM_BITS>>,
+    pub put_value: Signal<Out, Bits<ELEM_BITS>>,
+    /// The lane's old value (atom's result).
+    pub old_value: Signal<Out, Bits<ELEM_BITS>>,
+
+    element: AtomicElement,
+    widen_b: ZeroExtend<64, ELEM_BITS>,
+    widen_c: ZeroExtend<64, ELEM_BITS>,
+    shift: Signal<Local, Bits<8>>,
+}
+
+impl GroupLane {
+    /// The execute stage of a slot whose element computes `kinds`.
+    pub fn new(kinds: ElementKinds) -> Self {
+        GroupLane {
+            byte_off: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            op: Default::default(),
+            dtype: Default::default(),
+            ftz_f32: Default::default(),
+            elem_mask: Default::default(),
+            src_line: Default::default(),
+            src_old: Default::default(),
+            put_mask: Default::default(),
+            put_value: Default::default(),
+            old_value: Default::default(),
+            element: AtomicElement::with_kinds(kinds),
+            widen_b: Default::default(),
+            widen_c: Default::default(),
+            shift: Default::default(),
+        }
+    }
+}
+
+impl Logic for GroupLane {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.shift.next = self.byte_off.val() << 3;
         self.widen_b.narrow.next = self.b.val();
         self.widen_c.narrow.next = self.c.val();
         self.element.op.next = self.op.val();
@@ -169,7 +202,6 @@ impl Logic for GroupLane {
 
         self.put_mask.next = self.elem_mask.val() << self.shift.val();
         self.put_value.next = (self.element.value.val() & self.elem_mask.val()) << self.shift.val();
-        self.be.next = self.access_be.val() << self.byte_off.val();
         self.old_value.next = (self.src_old.val() >> self.shift.val()) & self.elem_mask.val();
     }
 }

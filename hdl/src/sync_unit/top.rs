@@ -549,17 +549,22 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     clr_pick_id: Signal<Local, Bits<5>>,
     /// The sequenced client's access: row address, byte offset in the row, write data and byte
     /// enables positioned in the row, and whether it reads / writes this cycle.
+    /// The sequenced client's write and read addresses (the LSU's are one; the atomic ALU
+    /// writes one line while it reads the next), slot, write row and offset, read row.
     seq_addr: Signal<Local, Bits<64>>,
+    seq_raddr: Signal<Local, Bits<64>>,
     seq_slot: Signal<Local, Bits<5>>,
     seq_row: Signal<Local, Bits<RAM_ADDR_BITS>>,
     seq_off: Signal<Local, Bits<OFF_BITS>>,
+    seq_rrow: Signal<Local, Bits<RAM_ADDR_BITS>>,
     seq_wdata: Signal<Local, Bits<RD>>,
     seq_be: Signal<Local, Bits<R>>,
     seq_re: Signal<Local, Bit>,
     seq_we: Signal<Local, Bit>,
     lsu_re: Signal<Local, Bit>,
     lsu_we: Signal<Local, Bit>,
-    at_shared: Signal<Local, Bit>,
+    at_shared_r: Signal<Local, Bit>,
+    at_shared_w: Signal<Local, Bit>,
     /// Last cycle's row read data, aligned for each client.
     seq_rdata: Signal<Local, Bits<128>>,
     /// The mbarrier ALU's and the copy engine's accesses as row addresses.
@@ -837,16 +842,19 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             clr_pick: Default::default(),
             clr_pick_id: Default::default(),
             seq_addr: Default::default(),
+            seq_raddr: Default::default(),
             seq_slot: Default::default(),
             seq_row: Default::default(),
             seq_off: Default::default(),
+            seq_rrow: Default::default(),
             seq_wdata: Default::default(),
             seq_be: Default::default(),
             seq_re: Default::default(),
             seq_we: Default::default(),
             lsu_re: Default::default(),
             lsu_we: Default::default(),
-            at_shared: Default::default(),
+            at_shared_r: Default::default(),
+            at_shared_w: Default::default(),
             seq_rdata: Default::default(),
             mb_rd_row: Default::default(),
             mb_wr_row: Default::default(),
@@ -1313,21 +1321,29 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.atom.lane_b[i].next = self.lane_b[i].val();
             self.atom.lane_c[i].next = self.lane_c[i].val();
         }
-        // Global lines go out on ag_*, shared lines to the shared RAM (granted like the LSU).
-        self.at_shared.next =
-            (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_req.val() && !self.atom.m_global.val();
-        self.ag_req.next =
-            (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_req.val() && self.atom.m_global.val();
-        self.ag_we.next = self.atom.m_we.val();
-        self.ag_addr.next = self.atom.m_addr.val();
+        // The ALU's read and write channels: shared lines to the shared RAM's read and write
+        // ports (granted like the LSU's, independently, so a step's write and the next step's
+        // read share a cycle); global lines to the one ag_* port (a write first; the ALU
+        // itself never asks for both there).
+        self.at_shared_r.next =
+            (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_rreq.val() && !self.atom.m_global.val();
+        self.at_shared_w.next =
+            (self.state.q.val() == self.k_s_atom.val()) && self.atom.m_wreq.val() && !self.atom.m_global.val();
+        self.ag_req.next = (self.state.q.val() == self.k_s_atom.val())
+            && (self.atom.m_rreq.val() || self.atom.m_wreq.val())
+            && self.atom.m_global.val();
+        self.ag_we.next = self.atom.m_wreq.val();
+        self.ag_addr.next = self.atom.m_raddr.val();
+        if self.atom.m_wreq.val() {
+            self.ag_addr.next = self.atom.m_waddr.val();
+        }
         self.ag_wdata.next = self.atom.m_wdata.val();
         self.ag_be.next = self.atom.m_be.val();
-        self.atom.m_grant.next = self.ag_grant.val();
+        self.atom.m_wgrant.next = self.ag_grant.val();
+        self.atom.m_rgrant.next = self.ag_grant.val() && !self.atom.m_wreq.val();
         if !self.atom.m_global.val() {
-            self.atom.m_grant.next = self.seq_rgrant.val();
-            if self.atom.m_we.val() {
-                self.atom.m_grant.next = self.seq_wgrant.val();
-            }
+            self.atom.m_rgrant.next = self.seq_rgrant.val();
+            self.atom.m_wgrant.next = self.seq_wgrant.val();
         }
         self.atom.m_rvalid.next = self.at_rd_valid.q.val() || self.ag_rvalid.val();
         self.atom.m_rdata.next = self.ag_rdata.val();
@@ -1658,29 +1674,33 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // After the FSM: it decides `lsu_re` / `lsu_we` (rust-hdl emits one combinational block,
         // in order).
         self.seq_addr.next = self.pick_addr.val();
+        self.seq_raddr.next = self.pick_addr.val();
         self.seq_slot.next = self.req_cta.val();
         self.seq_wdata.next = bit_cast::<RD, 128>(self.pick_a.val());
         self.seq_be.next = bit_cast::<R, 16>(self.lsu_be.val());
         self.seq_re.next = self.lsu_re.val();
         self.seq_we.next = self.lsu_we.val();
         if self.state.q.val() == self.k_s_atom.val() {
-            self.seq_addr.next = self.atom.m_addr.val();
+            self.seq_addr.next = self.atom.m_waddr.val();
+            self.seq_raddr.next = self.atom.m_raddr.val();
             self.seq_slot.next = self.atom.m_slot.val();
             self.seq_wdata.next = bit_cast::<RD, 128>(self.atom.m_wdata.val());
             self.seq_be.next = bit_cast::<R, 16>(self.atom.m_be.val());
-            self.seq_re.next = self.at_shared.val() && !self.atom.m_we.val() && self.seq_rgrant.val();
-            self.seq_we.next = self.at_shared.val() && self.atom.m_we.val() && self.seq_wgrant.val();
+            self.seq_re.next = self.at_shared_r.val() && self.seq_rgrant.val();
+            self.seq_we.next = self.at_shared_w.val() && self.seq_wgrant.val();
             self.at_rd_valid.d.next = self.seq_re.val();
         }
         self.seq_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.seq_slot.val()) << self.k_row_bits.val())
             | bit_cast::<RAM_ADDR_BITS, 64>(self.seq_addr.val() >> self.k_log_row.val());
         self.seq_off.next = bit_cast::<OFF_BITS, 64>(self.seq_addr.val() & self.k_row_mask.val());
+        self.seq_rrow.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.seq_slot.val()) << self.k_row_bits.val())
+            | bit_cast::<RAM_ADDR_BITS, 64>(self.seq_raddr.val() >> self.k_log_row.val());
         if self.seq_re.val() {
-            self.seq_rd_off.d.next = self.seq_off.val() << 3u64;
+            self.seq_rd_off.d.next = bit_cast::<OFF_BITS, 64>(self.seq_raddr.val() & self.k_row_mask.val()) << 3u64;
         }
 
         // ---------------- shared RAM ports ----------------
-        self.mem_raddr.next = self.seq_row.val();
+        self.mem_raddr.next = self.seq_rrow.val();
         if self.copy.sm_re.val() {
             self.mem_raddr.next = self.ce_rd_row.val();
         }
