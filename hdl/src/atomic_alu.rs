@@ -760,8 +760,26 @@ impl Logic for AtomicAlu {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, remaining, elem_index, line, old_line, fwd_valid, fwd_addr, fwd_line, err, err_lane,
-            ex_valid, ex_fwd, ex_have, ex_lane, ex_line, ex_byte_off, ex_be, ex_lanes
+            self,
+            clock,
+            state,
+            remaining,
+            elem_index,
+            line,
+            old_line,
+            fwd_valid,
+            fwd_addr,
+            fwd_line,
+            err,
+            err_lane,
+            ex_valid,
+            ex_fwd,
+            ex_have,
+            ex_lane,
+            ex_line,
+            ex_byte_off,
+            ex_be,
+            ex_lanes
         );
         self.results.clock.next = self.clock.val();
         self.results.clear.next = false;
@@ -1135,9 +1153,8 @@ impl Logic for AtomicAlu {
             & self.ex_open.val()
             & !(self.is_global.val() & self.ex_valid.q.val());
         self.m_raddr.next = self.line_addr.val();
-        self.plan_go.next = self.plan_ok.val()
-            & self.ex_open.val()
-            & (self.plan_hit.val() | (self.m_rreq.val() & self.m_rgrant.val()));
+        self.plan_go.next =
+            self.plan_ok.val() & self.ex_open.val() & (self.plan_hit.val() | (self.m_rreq.val() & self.m_rgrant.val()));
 
         // ================= old values: each member of the step into its lane's bank =================
         self.save_values.next = self.ex_done.val() & (self.req_op.val() == self.op_atom.val());
