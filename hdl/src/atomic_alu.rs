@@ -87,9 +87,10 @@
 //! prefix of the ascending order, and results, errors and the lanes written before an error are
 //! exactly the golden model's). Joined lanes are computed in parallel, each with its own
 //! `AtomicElement`, and written with the lead's line in one write (the byte enables of all).
-//! Only scalar accesses narrower than the line, of the types a group lane's element computes
-//! (`group::group_kinds`: the integer types and f32), are grouped; the lead alone steps
-//! vectors, b128, f64 and the 16-bit float types, so only its element has those adders.
+//! Only scalar 4- and 8-byte accesses of the types a group lane's element computes
+//! (`group::group_kinds`: the 32- and 64-bit integer types and f32) are grouped; the lead alone
+//! steps vectors, b128, cas.b16, f64 and the 16-bit float types, so only its element has those
+//! adders, and a slot's shifts move 4-byte words.
 //! Same-address lanes never share a step: the second one leads the next step and sees the first
 //! one's result through the forwarding register.
 //!
@@ -247,7 +248,7 @@ pub struct AtomicAlu {
     /// The execute stage's step (see "Pipeline"): valid; its line comes from the forwarding
     /// register rather than a read; its line is held in `line` / `old_line` (a vector's later
     /// elements, or a write not granted); the lead's lane, the line address, the lead's byte
-    /// offset, the step's byte enables and lanes; per slot: joined, its lane, its byte offset.
+    /// offset, the step's byte enables and lanes; per slot: joined, its lane, its 4-byte word.
     ex_valid: DFF<Bit>,
     ex_fwd: DFF<Bit>,
     ex_have: DFF<Bit>,
@@ -258,7 +259,7 @@ pub struct AtomicAlu {
     ex_lanes: DFF<Bits<WARP_LANES>>,
     ex_x_in: Vec<DFF<Bit>>,
     ex_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
-    ex_x_off: Vec<DFF<Bits<8>>>,
+    ex_x_off: Vec<DFF<Bits<2>>>,
     err: DFF<Bits<ERROR_BITS>>,
     err_lane: DFF<Bits<LANE_BITS>>,
     /// The old values of the lanes served so far (atom), in `B = max(lanes_per_beat, group)`
@@ -1093,7 +1094,7 @@ impl Logic for AtomicAlu {
             self.x_b[j].number.next = self.ex_x_slot[j].val();
             self.x_c[j].word.next = self.win_c.part.val();
             self.x_c[j].number.next = self.ex_x_slot[j].val();
-            self.group[j].byte_off.next = self.ex_x_off[j].q.val();
+            self.group[j].word_off.next = self.ex_x_off[j].q.val();
             self.group[j].b.next = self.x_b[j].part.val();
             self.group[j].c.next = self.x_c[j].part.val();
             self.group[j].op.next = self.req_sub.val();
@@ -1254,7 +1255,7 @@ impl Logic for AtomicAlu {
             for j in 0..self.fit.len() {
                 self.ex_x_in[j].d.next = self.x_in[j].val();
                 self.ex_x_lane[j].d.next = self.x_number[j].number.val();
-                self.ex_x_off[j].d.next = self.fit[j].byte_off.val();
+                self.ex_x_off[j].d.next = self.fit[j].word_off.val();
             }
         }
         if self.state.q.val() == self.st_resp.val() {

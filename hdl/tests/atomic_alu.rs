@@ -687,9 +687,11 @@ mod alu {
             let mut mbar = GoldenMbarrierAlu::new(&config);
             let ctx = |what: &str| format!("atomic_lanes {lanes}: {what}");
             // (type, bytes per lane): 32 lanes on consecutive elements, so 16 / bytes lanes per line.
-            // u32 and f32 coalesce; f64 and f16 step through the lead's element alone (the
+            // u32, f32 and u64 coalesce; f64 and f16 step through the lead's element alone (the
             // group lanes' elements have no f64 or half-precision adders: `group::group_kinds`).
-            for (dt, bytes) in [(DataType::U32, 4u64), (DataType::F32, 4), (DataType::F16, 2), (DataType::F64, 8)] {
+            for (dt, bytes) in
+                [(DataType::U32, 4u64), (DataType::F32, 4), (DataType::U64, 8), (DataType::F16, 2), (DataType::F64, 8)]
+            {
                 let mut r = request(Op::Atom, AtomOp::Add, dt, Space::SharedCta, u32::MAX);
                 for l in 0..32 {
                     r.lanes[l].addr = 256 + bytes * l as u64;
@@ -703,7 +705,7 @@ mod alu {
                 assert_eq!(got.values, out[0].values, "{}", ctx(&format!("{dt:?} old values")));
                 assert!(bench.mem.shared[0] == gmem.shared[0], "{}", ctx(&format!("{dt:?} memory")));
                 let per_line = 16 / bytes;
-                let coalesces = matches!(dt, DataType::U32 | DataType::F32);
+                let coalesces = matches!(dt, DataType::U32 | DataType::F32 | DataType::U64);
                 let group = if coalesces { (lanes as u64).min(per_line) } else { 1 };
                 let want = 32 / group + 3;
                 println!("atomic_alu cycles, atomic_lanes {lanes}, 32 lanes atom.add.{dt:?} on consecutive elements: {cycles} (expected {want})");

@@ -3,7 +3,7 @@
 //!
 //! * [`GroupFit`] (plan stage): from the lane's address alone, whether it can join the lead's
 //!   step (`fits`: aligned, in the lead's 16-byte line, in range, of a type the slot computes),
-//!   its byte enables and its byte offset in the line.
+//!   its byte enables and its 4-byte word in the line.
 //! * [`GroupLane`] (execute stage): from the line read and the lane's operands, its new element
 //!   placed in the line (`put_mask`, `put_value`) with its own `AtomicElement`, and its old value.
 //!
@@ -14,10 +14,11 @@
 //! the results equal the golden model's one-lane-at-a-time order: a lane that does not join ends
 //! the group and becomes the next lead (its error, if any, is then reported exactly as before).
 //!
-//! Only scalar (`vec` = 1) accesses narrower than the line, of a type the group's elements are
-//! built for ([`group_kinds`]: the integer types and f32), are grouped; the lead alone handles
-//! vectors, 16-byte (b128) accesses, f64 and the 16-bit float types, so that only the lead's
-//! element carries the f64 and half-precision adders.
+//! Only scalar (`vec` = 1) 4- and 8-byte accesses of a type the group's elements are built for
+//! ([`group_kinds`]: the 32- and 64-bit integer types and f32) are grouped; the lead alone
+//! handles vectors, 16-byte (b128) and 2-byte (cas.b16, the 16-bit floats) accesses and f64, so
+//! that only the lead's element carries the f64 and half-precision adders, and a slot's line
+//! shifts move whole 4-byte words (a 4:1 mux per bit, not the 16:1 of a byte shift).
 
 use rust_hdl::prelude::*;
 use smsync_contract::encoding::DataType;
@@ -55,9 +56,9 @@ pub struct GroupFit {
 
     /// The lane may join the lead's step.
     pub fits: Signal<Out, Bit>,
-    /// The lane's byte enables in the line, and its byte offset there.
+    /// The lane's byte enables in the line, and its 4-byte word there.
     pub be: Signal<Out, Bits<16>>,
-    pub byte_off: Signal<Out, Bits<8>>,
+    pub word_off: Signal<Out, Bits<2>>,
 
     /// `dtype` is one this slot's element computes (b128 never joins: it fills the line).
     kind_ok: Signal<Local, Bit>,
@@ -88,7 +89,7 @@ impl GroupFit {
             access_be: Default::default(),
             fits: Default::default(),
             be: Default::default(),
-            byte_off: Default::default(),
+            word_off: Default::default(),
             kind_ok: Default::default(),
             t_f32: dtype_code(DataType::F32),
             t_f64: dtype_code(DataType::F64),
@@ -120,16 +121,18 @@ impl Logic for GroupFit {
         // The lead passed the range checks and shared memory is a multiple of 16 bytes, so a
         // lane in the lead's line is in range, except past a global end that is not
         // line-aligned: that one compare is repeated here.
-        // A 16-byte access (b128) fills the line: nothing can join it.
+        // A 16-byte access (b128) fills the line: nothing can join it. A 2-byte one (cas.b16)
+        // steps through the lead: a slot moves whole 4-byte words (module doc).
         self.fits.next = self.single.val()
             & self.kind_ok.val()
+            & self.access_be.val().get_bit(3)
             & (self.access_be.val() != self.k_ones16.val())
             & ((self.addr.val() & self.align_mask.val()) == self.k_zero64.val())
             & ((self.addr.val() & self.k_line_mask.val()) == (self.lead_addr.val() & self.k_line_mask.val()))
             & !(self.is_global.val() & (self.addr.val() > self.global_limit.val()));
         self.cut_byte_off.wide.next = self.addr.val() & !self.k_line_mask.val();
         self.off.next = self.cut_byte_off.narrow.val();
-        self.byte_off.next = self.off.val();
+        self.word_off.next = self.addr.val().get_bits::<2>(2);
         self.be.next = self.access_be.val() << self.off.val();
     }
 }
@@ -137,8 +140,8 @@ impl Logic for GroupFit {
 /// Execute stage of a group slot: the lane's new element in the line, and its old value.
 #[derive(LogicBlock)]
 pub struct GroupLane {
-    /// The lane's byte offset in the line (`GroupFit::byte_off`, registered).
-    pub byte_off: Signal<In, Bits<8>>,
+    /// The lane's 4-byte word in the line (`GroupFit::word_off`, registered).
+    pub word_off: Signal<In, Bits<2>>,
     /// Operands b and c (a grouped access is at most 8 bytes wide).
     pub b: Signal<In, Bits<64>>,
     pub c: Signal<In, Bits<64>>,
@@ -160,6 +163,8 @@ pub struct GroupLane {
     element: AtomicElement,
     widen_b: ZeroExtend<64, ELEM_BITS>,
     widen_c: ZeroExtend<64, ELEM_BITS>,
+    widen_word: ZeroExtend<2, 8>,
+    /// The word's bit offset: a multiple of 32.
     shift: Signal<Local, Bits<8>>,
 }
 
@@ -167,7 +172,7 @@ impl GroupLane {
     /// The execute stage of a slot whose element computes `kinds`.
     pub fn new(kinds: ElementKinds) -> Self {
         GroupLane {
-            byte_off: Default::default(),
+            word_off: Default::default(),
             b: Default::default(),
             c: Default::default(),
             op: Default::default(),
@@ -182,6 +187,7 @@ impl GroupLane {
             element: AtomicElement::with_kinds(kinds),
             widen_b: Default::default(),
             widen_c: Default::default(),
+            widen_word: Default::default(),
             shift: Default::default(),
         }
     }
@@ -190,7 +196,8 @@ impl GroupLane {
 impl Logic for GroupLane {
     #[hdl_gen]
     fn update(&mut self) {
-        self.shift.next = self.byte_off.val() << 3;
+        self.widen_word.narrow.next = self.word_off.val();
+        self.shift.next = self.widen_word.wide.val() << 5;
         self.widen_b.narrow.next = self.b.val();
         self.widen_c.narrow.next = self.c.val();
         self.element.op.next = self.op.val();
