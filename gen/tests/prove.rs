@@ -1,4 +1,4 @@
-//! `smsync prove` (issue 20, formal part) on fpga-small's mbarrier ALU:
+//! `smsync prove` (issue 20, formal part) on fpga-small's mbarrier ALU and barrier file:
 //! * the properties are proven (k-induction) or hold to BMC depth >= 20;
 //! * each documented fault (a one-place edit of the generated Verilog) makes its property fail
 //!   with a counterexample VCD, and every property has a fault: no property that cannot fail;
@@ -111,11 +111,57 @@ fn each_mbarrier_alu_fault_fails_its_property() {
     }
 }
 
+/// The barrier file's one property that closes alone: one response per request, by k-induction.
+#[test]
+fn barrier_file_answered_once_is_proven_on_fpga_small() {
+    if rtl_tools_skipped() {
+        return;
+    }
+    let out = out_dir("bf-answered");
+    let (o, text, secs) = prove(&["--unit", "barrier_file", "--property", "answered_once"], &out);
+    println!("{text}smsync prove --unit barrier_file --property answered_once (fpga-small): {secs:.1} s");
+    assert!(o.status.success(), "smsync prove failed:\n{text}");
+    assert!(text.contains("barrier_file: answered_once: proven (induction k="), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The barrier file: each documented fault makes its property fail with a counterexample VCD, and
+/// every property has a fault. (Its other properties are not proven and do not reach BMC depth 20
+/// within the suite's budget: docs/units/barrier_file.md, "Formal properties".)
+#[test]
+fn each_barrier_file_fault_fails_its_property() {
+    if rtl_tools_skipped() {
+        return;
+    }
+    let unit = formal_unit("barrier_file").unwrap();
+    for property in unit.properties {
+        assert!(
+            unit.faults.iter().any(|f| f.property == property.name),
+            "property {} has no fault that shows it can fail",
+            property.name
+        );
+    }
+    for fault in unit.faults {
+        let out = out_dir(&format!("bf-{}", fault.name));
+        let (o, text, secs) = prove(&["--unit", "barrier_file", "--fault", fault.name], &out);
+        println!("{text}fault {}: {secs:.1} s", fault.name);
+        assert!(!o.status.success(), "fault {} did not fail:\n{text}", fault.name);
+        let prefix = format!("barrier_file: {}: FAILED at step ", fault.property);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("fault {}: {} did not fail:\n{text}", fault.name, fault.property));
+        let vcd = line.split("(counterexample ").nth(1).and_then(|r| r.strip_suffix(')')).unwrap();
+        assert!(Path::new(vcd).is_file(), "fault {}: no counterexample VCD at {vcd}", fault.name);
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
 #[test]
 fn bad_input_gives_clear_errors() {
     let out = out_dir("bad");
     let (o, text, _) = prove(&["--unit", "no_such_unit"], &out);
-    assert!(!o.status.success() && text.contains("units with properties: mbarrier_alu"), "{text}");
+    assert!(!o.status.success() && text.contains("units with properties: mbarrier_alu, barrier_file"), "{text}");
     let (o, text, _) = prove(&["--depth", "5"], &out);
     assert!(!o.status.success() && text.contains("at least 20"), "{text}");
     // No solver on PATH: say what to install.
@@ -136,4 +182,6 @@ fn bad_input_gives_clear_errors() {
     assert!(!o.status.success() && text.contains("its faults: completion_ignores_tx"), "{text}");
     let (o, text, _) = prove(&["--unit", "mbarrier_alu", "--property", "no_such_property"], &out);
     assert!(!o.status.success() && text.contains("its properties: phase_completion"), "{text}");
+    let (o, text, _) = prove(&["--unit", "barrier_file", "--fault", "no_such_fault"], &out);
+    assert!(!o.status.success() && text.contains("its faults: one_warp_round_waits"), "{text}");
 }

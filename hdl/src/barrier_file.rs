@@ -45,6 +45,8 @@ use smsync_contract::encoding::{flags, ErrorCode, Op};
 
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
 
+pub mod formal;
+
 // The response ORs the barriers' error codes (only the hit barrier has one): None must be 0.
 const _: () = assert!(ErrorCode::None.code() == 0);
 

@@ -13,7 +13,7 @@
 use smsync_contract::config::Config;
 use smsync_contract::encoding::Unit;
 
-use crate::mbarrier_alu;
+use crate::{barrier_file, mbarrier_alu};
 
 /// One property of a unit's checker.
 pub struct Property {
@@ -24,12 +24,17 @@ pub struct Property {
 }
 
 /// A deliberate bug for the tests: the unit's generated Verilog with `find` replaced by
-/// `replace` (exactly one occurrence) must make `property` fail.
+/// `replace` (exactly one occurrence, in the whole text or in the module `within`) must make
+/// `property` fail.
 pub struct Fault {
     pub name: &'static str,
     pub property: &'static str,
     /// The bug, in words.
     pub bug: &'static str,
+    /// The Verilog module the edit is in (from `module <name>(` to its `endmodule`), when `find`
+    /// is not unique in the whole text: rust-hdl writes one module per instance of a block, all
+    /// with the same body, so an edit of one instance names its module.
+    pub within: Option<&'static str>,
     pub find: &'static str,
     pub replace: &'static str,
 }
@@ -38,11 +43,25 @@ impl Fault {
     /// The unit's Verilog with this fault, or why it cannot be applied (the generator's text
     /// changed: the fault must be updated with it).
     pub fn apply(&self, verilog: &str) -> Result<String, String> {
-        match verilog.matches(self.find).count() {
-            1 => Ok(verilog.replacen(self.find, self.replace, 1)),
+        let (start, end) = match self.within {
+            None => (0, verilog.len()),
+            Some(module) => {
+                let header = format!("module {module}(");
+                let start = verilog.find(&header).ok_or_else(|| {
+                    format!("fault `{}`: the unit's Verilog has no module `{module}`; update the fault", self.name)
+                })?;
+                let end = verilog[start..].find("endmodule").map_or(verilog.len(), |e| start + e);
+                (start, end)
+            }
+        };
+        let scope = &verilog[start..end];
+        match scope.matches(self.find).count() {
+            1 => Ok(format!("{}{}{}", &verilog[..start], scope.replacen(self.find, self.replace, 1), &verilog[end..])),
             n => Err(format!(
-                "fault `{}`: the unit's Verilog has {n} occurrences of `{}` (want exactly 1); update the fault",
-                self.name, self.find
+                "fault `{}`: the unit's Verilog has {n} occurrences of `{}`{} (want exactly 1); update the fault",
+                self.name,
+                self.find,
+                self.within.map(|m| format!(" in module `{m}`")).unwrap_or_default()
             )),
         }
     }
@@ -63,14 +82,24 @@ pub struct FormalUnit {
 
 /// Every unit `smsync prove` can prove, in the order it proves them.
 pub fn formal_units() -> Vec<FormalUnit> {
-    vec![FormalUnit {
-        unit: Unit::MbarrierAlu,
-        module: "mbarrier_alu",
-        checker_top: mbarrier_alu::formal::CHECKER_TOP,
-        properties: mbarrier_alu::formal::PROPERTIES,
-        faults: mbarrier_alu::formal::FAULTS,
-        checker: mbarrier_alu::formal::checker_verilog,
-    }]
+    vec![
+        FormalUnit {
+            unit: Unit::MbarrierAlu,
+            module: "mbarrier_alu",
+            checker_top: mbarrier_alu::formal::CHECKER_TOP,
+            properties: mbarrier_alu::formal::PROPERTIES,
+            faults: mbarrier_alu::formal::FAULTS,
+            checker: mbarrier_alu::formal::checker_verilog,
+        },
+        FormalUnit {
+            unit: Unit::BarrierFile,
+            module: "barrier_file",
+            checker_top: barrier_file::formal::CHECKER_TOP,
+            properties: barrier_file::formal::PROPERTIES,
+            faults: barrier_file::formal::FAULTS,
+            checker: barrier_file::formal::checker_verilog,
+        },
+    ]
 }
 
 /// The formal unit named `name` (a module name such as `mbarrier_alu`), or an error listing the
@@ -82,4 +111,31 @@ pub fn formal_unit(name: &str) -> Result<FormalUnit, String> {
         .into_iter()
         .find(|u| u.module == name)
         .ok_or_else(|| format!("no formal properties for unit `{name}`; units with properties: {}", names.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_MODULES: &str = "module a(x);\n  y = x | z;\nendmodule\nmodule b(x);\n  y = x | z;\nendmodule\n";
+
+    fn fault(within: Option<&'static str>, find: &'static str) -> Fault {
+        Fault { name: "f", property: "p", bug: "", within, find, replace: "y = x;" }
+    }
+
+    #[test]
+    fn a_fault_within_a_module_edits_that_module_only() {
+        let edited = fault(Some("b"), "y = x | z;").apply(TWO_MODULES).unwrap();
+        assert_eq!(edited, "module a(x);\n  y = x | z;\nendmodule\nmodule b(x);\n  y = x;\nendmodule\n");
+    }
+
+    #[test]
+    fn an_ambiguous_or_missing_fault_is_an_error() {
+        let e = fault(None, "y = x | z;").apply(TWO_MODULES).unwrap_err();
+        assert!(e.contains("2 occurrences"), "{e}");
+        let e = fault(Some("c"), "y = x | z;").apply(TWO_MODULES).unwrap_err();
+        assert!(e.contains("no module `c`"), "{e}");
+        let e = fault(Some("a"), "w = 1;").apply(TWO_MODULES).unwrap_err();
+        assert!(e.contains("0 occurrences") && e.contains("in module `a`"), "{e}");
+    }
 }
