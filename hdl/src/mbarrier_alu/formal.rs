@@ -35,27 +35,32 @@ pub const PROPERTIES: &[Property] = &[
         statement: "the phase completes (done strobe with the new parity; the word's parity flips, pending reloads) \
                     exactly when an arrive-on, complete-tx or expect-tx leaves the pending count and the tx-count \
                     both zero (PTX ISA 9.7.13.15.6)",
+        closes: true,
     },
     Property {
         name: "tx_range",
         statement: "the tx-count stays within +-(2^20-1): an op that would leave the range is refused and writes \
                     nothing (PTX ISA 9.7.13.15.5, .11, .12)",
+        closes: true,
     },
     Property {
         name: "arrive_drop",
         statement: "an accepted arrive_drop of count c lowers the expected count by c, for the current and the next \
                     phases (PTX ISA 9.7.13.15.14)",
+        closes: true,
     },
     Property {
         name: "object_word",
         statement: "the object's word always equals the reference model's; only accepted ops that change the \
                     object write it, and an op is refused exactly when the reference refuses it \
                     (PTX ISA 9.7.13.15.9-.17)",
+        closes: true,
     },
     Property {
         name: "answered_once",
         statement: "every request is answered exactly once, three cycles later, with its requester's cta/warp/lane; \
                     no response comes without a request (no op lost or answered twice)",
+        closes: true,
     },
 ];
 
