@@ -82,25 +82,23 @@ fn mbarrier_alu_bmc_depth_20_agrees() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-#[test]
-fn each_mbarrier_alu_fault_fails_its_property() {
-    if rtl_tools_skipped() {
-        return;
-    }
-    let unit = formal_unit("mbarrier_alu").unwrap();
+/// Every property of `module` has a fault, and each fault makes its property fail with a
+/// counterexample VCD (so no property is vacuous).
+fn assert_each_fault_fails(module: &str) {
+    let unit = formal_unit(module).unwrap();
     for property in unit.properties {
         assert!(
             unit.faults.iter().any(|f| f.property == property.name),
-            "property {} has no fault that shows it can fail",
+            "{module}: property {} has no fault that shows it can fail",
             property.name
         );
     }
     for fault in unit.faults {
-        let out = out_dir(fault.name);
-        let (o, text, secs) = prove(&["--unit", "mbarrier_alu", "--fault", fault.name], &out);
+        let out = out_dir(&format!("{module}-{}", fault.name));
+        let (o, text, secs) = prove(&["--unit", module, "--fault", fault.name], &out);
         println!("{text}fault {}: {secs:.1} s", fault.name);
         assert!(!o.status.success(), "fault {} did not fail:\n{text}", fault.name);
-        let prefix = format!("mbarrier_alu: {}: FAILED at step ", fault.property);
+        let prefix = format!("{module}: {}: FAILED at step ", fault.property);
         let line = text
             .lines()
             .find(|l| l.starts_with(&prefix))
@@ -109,6 +107,14 @@ fn each_mbarrier_alu_fault_fails_its_property() {
         assert!(Path::new(vcd).is_file(), "fault {}: no counterexample VCD at {vcd}", fault.name);
         let _ = std::fs::remove_dir_all(&out);
     }
+}
+
+#[test]
+fn each_mbarrier_alu_fault_fails_its_property() {
+    if rtl_tools_skipped() {
+        return;
+    }
+    assert_each_fault_fails("mbarrier_alu");
 }
 
 /// The barrier file's one property that closes: one response per request, by k-induction. A
@@ -138,28 +144,7 @@ fn each_barrier_file_fault_fails_its_property() {
     if rtl_tools_skipped() {
         return;
     }
-    let unit = formal_unit("barrier_file").unwrap();
-    for property in unit.properties {
-        assert!(
-            unit.faults.iter().any(|f| f.property == property.name),
-            "property {} has no fault that shows it can fail",
-            property.name
-        );
-    }
-    for fault in unit.faults {
-        let out = out_dir(&format!("bf-{}", fault.name));
-        let (o, text, secs) = prove(&["--unit", "barrier_file", "--fault", fault.name], &out);
-        println!("{text}fault {}: {secs:.1} s", fault.name);
-        assert!(!o.status.success(), "fault {} did not fail:\n{text}", fault.name);
-        let prefix = format!("barrier_file: {}: FAILED at step ", fault.property);
-        let line = text
-            .lines()
-            .find(|l| l.starts_with(&prefix))
-            .unwrap_or_else(|| panic!("fault {}: {} did not fail:\n{text}", fault.name, fault.property));
-        let vcd = line.split("(counterexample ").nth(1).and_then(|r| r.strip_suffix(')')).unwrap();
-        assert!(Path::new(vcd).is_file(), "fault {}: no counterexample VCD at {vcd}", fault.name);
-        let _ = std::fs::remove_dir_all(&out);
-    }
+    assert_each_fault_fails("barrier_file");
 }
 
 #[test]
