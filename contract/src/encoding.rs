@@ -351,6 +351,7 @@ code_enum! {
         SharedOutOfRange = 30 => "shared memory address out of range",
         GlobalOutOfRange = 31 => "global memory address out of range",
         MbarrierPlainAccess = 32 => "plain ld/st/atom on a live mbarrier object",
+        SharedAlign = 33 => "ld/st.shared address not aligned to the access size",
         CpAsyncSrcSize = 36 => "cp.async src-size larger than cp-size",
         CpAsyncAlign = 37 => "cp.async address not aligned to cp-size",
         BulkSizeAlign = 38 => "bulk copy size not a multiple of 16 or address not 16-byte aligned",

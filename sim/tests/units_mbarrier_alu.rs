@@ -114,12 +114,18 @@ fn c004_misaligned_mbarrier() {
 fn c005_plain_access_to_live_object() {
     let mut b = Bench::new(1);
     init(&mut b, M, 2);
-    for (op, addr) in [(Op::LdShared, M + 4), (Op::StShared, M - 4)] {
+    for (op, addr, imm) in [(Op::LdShared, M + 4, 4), (Op::StShared, M, 2), (Op::LdShared, M, 8)] {
         let mut r = b.req(op, 0);
         r.lanes[0].addr = addr;
-        r.imm = 8;
+        r.imm = imm;
         b.err(&r, ErrorCode::MbarrierPlainAccess);
     }
+    // A misaligned access is undefined in itself (PTX ISA §6.4.1) and reported first, also
+    // where it overlaps the object.
+    let mut r = b.req(Op::LdShared, 0);
+    r.lanes[0].addr = M - 4;
+    r.imm = 8;
+    b.err(&r, ErrorCode::SharedAlign);
     // Neighbours are fine, and after inval the memory may be reused.
     let mut r = b.req(Op::StShared, 0);
     r.lanes[0].addr = M + 8;

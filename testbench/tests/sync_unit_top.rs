@@ -157,9 +157,23 @@ fn sync_unit_top_matches_golden_on_a_directed_sequence() {
         ld2.lanes[l].addr = 0x402 + 4 * l as u64;
     }
     p.submit(&ld2);
-    // Out of range: the last lane reads past shared_bytes.
+    // Out of range: the last lane reads past shared_bytes (aligned).
     let mut oob = ld.clone();
     oob.tag = 34;
-    oob.lanes[31].addr = cfg.shared_bytes as u64 - 2;
+    oob.lanes[31].addr = cfg.shared_bytes as u64;
     assert_eq!(p.submit(&oob)[0].error, ErrorCode::SharedOutOfRange);
+    // Misaligned (PTX ISA §6.4.1: a 4-byte access at 4n + 2 is undefined): lane 3 is reported,
+    // lanes 0-2 before it are stored, lanes after it are not.
+    let mut mis = st.clone();
+    mis.tag = 35;
+    for l in 0..32 {
+        mis.lanes[l].a = 0x2000_0000 + l as u128;
+    }
+    mis.lanes[3].addr += 2;
+    let r = p.submit(&mis);
+    assert_eq!((r[0].error, r[0].error_lane), (ErrorCode::SharedAlign, 3));
+    let mut back = ld.clone();
+    back.tag = 36;
+    let r = p.submit(&back);
+    assert_eq!(r[0].values[..5], [0x2000_0000, 0x2000_0001, 0x2000_0002, 0x1000_0000 + 21, 0x1000_0000 + 28]);
 }

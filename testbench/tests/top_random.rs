@@ -632,8 +632,8 @@ fn copy_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
 
 // ---------------------------------------------------------------- LSU
 
-/// ld/st.shared of 1, 2, 4, 8 bytes (vec 1, or vec 2 of up to 4 bytes), naturally aligned, above
-/// the mbarrier region; now and then one lane out of range.
+/// ld/st.shared of 1, 2, 4, 8 bytes (vec 1, or vec 2 / vec 4 of up to 4 bytes), naturally aligned, above
+/// the mbarrier region; now and then one lane out of range, or one misaligned.
 fn lsu_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
     let warps = p.cfg.max_warps_per_cta as u16;
     let slots = p.cfg.cta_slots as u16;
@@ -644,7 +644,7 @@ fn lsu_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
         *tag += 1;
         r.imm = [1, 2, 4, 8][rng.below(4) as usize];
         if r.imm <= 4 && rng.chance(4) {
-            r.vec = 2;
+            r.vec = if rng.chance(2) { 4 } else { 2 };
         }
         let size = (r.imm * r.vec as u32) as u64;
         r.active_mask = if rng.chance(2) { u32::MAX } else { rng.next() as u32 };
@@ -654,12 +654,18 @@ fn lsu_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
         for l in 0..WARP {
             r.lanes[l].addr = base + rng.below(window / size) * size;
             if op == Op::StShared {
-                r.lanes[l].a = (rng.next() as u128) & ((1u128 << (8 * size)) - 1);
+                let data = (rng.next() as u128) << 64 | rng.next() as u128;
+                r.lanes[l].a = if size == 16 { data } else { data & ((1u128 << (8 * size)) - 1) };
             }
         }
         if rng.chance(100) {
             let l = rng.below(32) as usize;
             r.lanes[l].addr = bytes - size + size * rng.below(3);
+        }
+        if size > 1 && rng.chance(50) {
+            // misaligned (PTX ISA §6.4.1): the first such active lane ends the request
+            let l = rng.below(32) as usize;
+            r.lanes[l].addr += 1 + rng.below(size - 1);
         }
         p.submit(&r);
     }

@@ -120,8 +120,7 @@
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
 //! * divergent barrier arrivals: a bar/barrier request whose `active` does not cover `live`;
-//! * ld/st.shared crossing a row, and the "plain access to a live mbarrier" check of the golden
-//!   LSU;
+//! * the "plain access to a live mbarrier" check of the golden LSU;
 //! * errors of the copy engine's mbarrier events (complete_tx on an invalidated mbarrier, the
 //!   +1 of cp.async.mbarrier.arrive on a dead one) are not reported as late responses.
 //!
@@ -362,7 +361,6 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// R - 1 and R / 8 - 1: byte / word position inside a row.
     k_row_mask: Constant<Bits<64>>,
     k_word_mask: Constant<Bits<15>>,
-    k_row_bytes: Constant<Bits<16>>,
     /// Rows of one slot's shared memory, minus one (the clearing walker's last row).
     k_rows_last: Constant<Bits<RAM_ADDR_BITS>>,
     k_all_bytes: Constant<Bits<R>>,
@@ -391,6 +389,7 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_ones128: Constant<Bits<128>>,
     k_err_not_built: Constant<Bits<ERROR_BITS>>,
     k_err_range: Constant<Bits<ERROR_BITS>>,
+    k_err_shared_align: Constant<Bits<ERROR_BITS>>,
     k_s_idle: Constant<Bits<3>>,
     k_s_bar_wait: Constant<Bits<3>>,
     k_s_bar_rel: Constant<Bits<3>>,
@@ -534,7 +533,9 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     lsu_be: Signal<Local, Bits<16>>,
     lsu_vmask: Signal<Local, Bits<128>>,
     lsu_out_of_range: Signal<Local, Bit>,
-    lsu_span: Signal<Local, Bit>,
+    /// The picked lane's address is not aligned to the access size (PTX ISA §6.4.1). Aligned
+    /// accesses of at most 16 bytes never cross a row (rows are at least 16 bytes).
+    lsu_misaligned: Signal<Local, Bit>,
     /// The mbarrier ALU takes an op of the sequenced request this cycle (it has priority over
     /// the copy engine's events).
     seq_mb_issue: Signal<Local, Bit>,
@@ -696,7 +697,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_log_words: k(log2(R / 8)),
             k_row_mask: k(R as u64 - 1),
             k_word_mask: k(R as u64 / 8 - 1),
-            k_row_bytes: k(R as u64),
             k_rows_last: k((config.shared_bytes as u64).div_ceil(R as u64) - 1),
             k_all_bytes: Constant::new(Bits::<R>::mask()),
             k_shared_bytes: k(config.shared_bytes as u64),
@@ -724,6 +724,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_ones128: Constant::new(Bits::<128>::mask()),
             k_err_not_built: err(ErrorCode::NotBuilt),
             k_err_range: err(ErrorCode::SharedOutOfRange),
+            k_err_shared_align: err(ErrorCode::SharedAlign),
             k_s_idle: k(S_IDLE),
             k_s_bar_wait: k(S_BAR_WAIT),
             k_s_bar_rel: k(S_BAR_REL),
@@ -833,7 +834,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             lsu_be: Default::default(),
             lsu_vmask: Default::default(),
             lsu_out_of_range: Default::default(),
-            lsu_span: Default::default(),
+            lsu_misaligned: Default::default(),
             seq_mb_issue: Default::default(),
             ce_mb_go: Default::default(),
             seq_rgrant: Default::default(),
@@ -1094,8 +1095,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         }
 
         // ---------------- LSU address checks ----------------
-        self.lsu_span.next = ((self.pick_addr.val() & self.k_row_mask.val()) + bit_cast::<64, 32>(self.lsu_size.val()))
-            > bit_cast::<64, 16>(self.k_row_bytes.val());
+        // Sizes are 1..16 (others are `NotBuilt`, `lsu_ok`): 5 bits hold size - 1 and the offset.
+        self.lsu_misaligned.next =
+            (bit_cast::<5, 64>(self.pick_addr.val()) & (bit_cast::<5, 32>(self.lsu_size.val()) - 1u64)) != 0;
         self.lsu_out_of_range.next = ((self.pick_addr.val() >> 32u64) != 0)
             || ((bit_cast::<40, 64>(self.pick_addr.val()) + bit_cast::<40, 32>(self.lsu_size.val()))
                 > self.k_shared_bytes.val());
@@ -1557,12 +1559,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 if self.is_mb.val() {
                     // Issued above (`seq_mb_issue`): the mbarrier ALU never waits.
                     self.rem.d.next = self.rem.q.val() & !self.pick.val();
-                } else if self.lsu_out_of_range.val() || self.lsu_span.val() {
-                    // The golden LSU stops at the first lane at fault.
+                } else if self.lsu_out_of_range.val() || self.lsu_misaligned.val() {
+                    // The golden LSU stops at the first lane at fault; alignment is checked first.
                     self.rem.d.next = 0.into();
                     self.acc_error.d.next = self.k_err_range.val();
-                    if !self.lsu_out_of_range.val() {
-                        self.acc_error.d.next = self.k_err_not_built.val();
+                    if self.lsu_misaligned.val() {
+                        self.acc_error.d.next = self.k_err_shared_align.val();
                     }
                     self.acc_error_lane.d.next = self.pick_id.val();
                 } else if self.req_op.val() == self.k_op_st.val() {

@@ -153,12 +153,19 @@ impl SyncUnit for GoldenUnits {
 
 /// Plain ld.shared / st.shared through the LSU port. `imm` is the access size in bytes per vector
 /// element and `vec` the element count; lane `a` holds the store data (little-endian, packed).
-/// A plain access that overlaps a live mbarrier object is undefined behaviour and reported.
+/// Lanes are checked in order and the first lane at fault ends the request (the lanes before it
+/// have been done): an address not aligned to the access size (PTX ISA §6.4.1, Addresses as
+/// Operands: naturally aligned, a vector to its whole size; undefined otherwise), then a plain
+/// access that overlaps a live mbarrier object (PTX ISA §9.7.13.15, undefined), then the range.
 fn lsu(req: &Request, mem: &mut MemorySystem, mbar: &mbarrier_alu::MbarrierAlu, out: &mut Vec<Response>) {
     let size = req.imm as usize * req.vec as usize;
     let mut resp = Response::to(req, req.active_mask);
     for lane in req.active_lanes() {
         let addr = req.lanes[lane].addr;
+        if size.is_power_of_two() && addr % size as u64 != 0 {
+            out.push(Response::error(req, ErrorCode::SharedAlign, lane));
+            return;
+        }
         if mbar.overlaps_live(req.cta, addr, size as u64) {
             out.push(Response::error(req, ErrorCode::MbarrierPlainAccess, lane));
             return;
