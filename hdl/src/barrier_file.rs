@@ -7,7 +7,9 @@
 //!
 //! `BarrierFile` (request decode, request-only checks, release arbiter)
 //!   └ `Vec<CtaBarriers>` (one per CTA slot: live-warp mask, thread limit)
-//!       └ `Vec<NamedBarrier>` (one per barrier id: the round's state and a release register)
+//!       ├ `Vec<NamedBarrier>` (one per barrier id: the round's state and a release register)
+//!       └ `ClusterRound` (its warps' part of the cluster barrier, PTX ISA §9.7.13.3;
+//!         `barrier_file/cluster.rs`)
 //!
 //! Every barrier sees the broadcast (registered) request and a `hit` strobe; it checks the
 //! round-dependent rules itself (red mixed with sync/arrive, two red ops, two thread counts) and
@@ -28,16 +30,22 @@
 //!   `rel_*` carries the release event of a barrier that completed at the end of t+1
 //!   (release latency: 2 cycles after the last arrival's request cycle; one arrival per cycle).
 //!
-//! A warp exit can complete several whole-CTA barriers at once; their releases leave one per
-//! cycle (highest slot, then highest barrier id first) and `req_ready` is low while more than one
-//! release is waiting, and in the cycle after an exit (its completions are not visible yet).
+//! The cluster barrier (`barrier.cluster.arrive` / `.wait`) goes through the same two stages: its
+//! errors are decided in stage U, a wait whose round is still open blocks (`resp_blocked`), and
+//! the round's completion (every live warp of the cluster's `cluster_size` slots arrived) releases
+//! the waiting warps of each slot as a release with `rel_cluster` set.
+//!
+//! A release stays offered on `rel_*` until the top takes it (`rel_ready`). A warp exit can
+//! complete several whole-CTA barriers at once, and a cluster round releases warps in each of its
+//! slots: their releases leave one at a time (highest slot, then highest barrier id, then the
+//! cluster's), and `req_ready` is low while more than one release is waiting, and in the cycle
+//! after an exit (its completions are not visible yet).
 //!
 //! # Not in this block
 //!
 //! * Partial arrivals of a divergent warp (`active_mask` not covering `live_mask`): the golden unit
 //!   accumulates lanes per warp until all live lanes arrived; this block counts a request as the
 //!   warp's whole arrival, so the sync-unit top must only send converged arrivals.
-//! * `barrier.cluster.arrive/wait` are answered `ErrorCode::NotBuilt` here.
 
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
@@ -45,7 +53,10 @@ use smsync_contract::encoding::{flags, ErrorCode, Op};
 
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS, WARP_LANES};
 
+pub mod cluster;
 pub mod formal;
+
+use cluster::ClusterRound;
 
 // The response ORs the barriers' error codes (only the hit barrier has one): None must be 0.
 const _: () = assert!(ErrorCode::None.code() == 0);
@@ -392,8 +403,21 @@ pub struct CtaBarriers {
     /// Stage D: the last lanes of a warp of this slot exit (registered: `exit`, with
     /// `req_warp_bit` in stage U).
     pub exit_next: Signal<In, Bit>,
+    /// Stage D: a cluster-barrier request for this slot; stage U: it is a wait (else an arrive).
+    pub cl_hit_next: Signal<In, Bit>,
+    pub req_cl_wait: Signal<In, Bit>,
+    /// The slot's cluster completes its round at this edge (`BarrierFile` combines the slots).
+    pub cl_complete: Signal<In, Bit>,
     /// The arbiter emitted the release this slot offers (`sel_*`).
     pub emit: Signal<In, Bit>,
+    /// Stage U: the cluster wait blocks; after this cycle's request some warp of the slot has
+    /// arrived at the cluster barrier / every live one has.
+    pub cl_blocked: Signal<Out, Bit>,
+    pub cl_any: Signal<Out, Bit>,
+    pub cl_all_in: Signal<Out, Bit>,
+    /// The offered release is the cluster barrier's (then `sel_id` is 0 and only
+    /// `sel_waiting` counts).
+    pub sel_cluster: Signal<Out, Bit>,
     /// Thread limit of the CTA (its warps * 32), for BarCountTooLarge.
     pub thread_limit: Signal<Out, Bits<32>>,
     pub error: Signal<Out, Bits<ERROR_BITS>>,
@@ -407,6 +431,7 @@ pub struct CtaBarriers {
     pub sel_all: Signal<Out, Bit>,
     pub sel_any: Signal<Out, Bit>,
     barriers: Vec<NamedBarrier>,
+    cluster: ClusterRound,
     live: DFF<Bits<WARP_MASK_BITS>>,
     limit: DFF<Bits<32>>,
     exit: DFF<Bit>,
@@ -442,7 +467,14 @@ impl CtaBarriers {
             req_all: Default::default(),
             req_any: Default::default(),
             exit_next: Default::default(),
+            cl_hit_next: Default::default(),
+            req_cl_wait: Default::default(),
+            cl_complete: Default::default(),
             emit: Default::default(),
+            cl_blocked: Default::default(),
+            cl_any: Default::default(),
+            cl_all_in: Default::default(),
+            sel_cluster: Default::default(),
             thread_limit: Default::default(),
             error: Default::default(),
             pend_any: Default::default(),
@@ -454,6 +486,7 @@ impl CtaBarriers {
             sel_all: Default::default(),
             sel_any: Default::default(),
             barriers: (0..config.named_barriers).map(|_| NamedBarrier::default()).collect(),
+            cluster: ClusterRound::default(),
             live: Default::default(),
             limit: Default::default(),
             exit: Default::default(),
@@ -490,10 +523,24 @@ impl Logic for CtaBarriers {
         }
         self.thread_limit.next = self.limit.q.val();
 
-        self.pend_any.next = false;
+        self.cluster.clock.next = self.clock.val();
+        self.cluster.clear.next = self.reset.val() | self.launch.val();
+        self.cluster.hit_next.next = self.cl_hit_next.val();
+        self.cluster.req_wait.next = self.req_cl_wait.val();
+        self.cluster.warp_bit.next = self.req_warp_bit.val();
+        self.cluster.live.next = self.live.q.val();
+        self.cluster.exit.next = self.exit.q.val();
+        self.cluster.complete.next = self.cl_complete.val();
+        self.cl_blocked.next = self.cluster.blocked.val();
+        self.cl_any.next = self.cluster.any_arrived.val();
+        self.cl_all_in.next = self.cluster.all_in.val();
+
+        // The cluster release is offered when no named barrier's is (those override below).
+        self.pend_any.next = self.cluster.pending_release.val();
         self.pend_other.next = false;
+        self.sel_cluster.next = self.cluster.pending_release.val();
         self.sel_id.next = self.k_zero_id.val();
-        self.sel_waiting.next = self.k_zero_mask.val();
+        self.sel_waiting.next = self.cluster.rel_waiting.val();
         self.sel_arrived.next = self.k_zero_mask.val();
         self.sel_popc.next = self.k_zero_popc.val();
         self.sel_all.next = false;
@@ -518,6 +565,7 @@ impl Logic for CtaBarriers {
             // The highest-numbered pending release is offered (later iterations override).
             if self.barriers[i].pending.val() {
                 self.pend_any.next = true;
+                self.sel_cluster.next = false;
                 self.sel_id.next = self.ids[i].val();
                 self.sel_waiting.next = self.barriers[i].rel_waiting.val();
                 self.sel_arrived.next = self.barriers[i].rel_arrived.val();
@@ -527,17 +575,23 @@ impl Logic for CtaBarriers {
             }
         }
         // (the last iteration's assignment is the result: the generator cannot index by len - 1)
-        self.err_upto[0].next = self.barriers[0].error.val();
+        self.err_upto[0].next = self.barriers[0].error.val() | self.cluster.error.val();
         self.error.next = self.err_upto[0].val();
         for i in 1..self.barriers.len() {
             self.err_upto[i].next = self.err_upto[i - 1].val() | self.barriers[i].error.val();
             self.error.next = self.err_upto[i].val();
         }
+        self.cluster.emitted.next = self.emit.val() & self.sel_cluster.val();
         for i in 0..self.barriers.len() {
-            self.barriers[i].emitted.next = self.emit.val() & (self.sel_id.val() == self.ids[i].val());
+            self.barriers[i].emitted.next =
+                self.emit.val() & !self.sel_cluster.val() & (self.sel_id.val() == self.ids[i].val());
             if self.barriers[i].pending.val() & (self.sel_id.val() != self.ids[i].val()) {
                 self.pend_other.next = true;
             }
+        }
+        // a named barrier's release is offered and the cluster's waits too
+        if self.cluster.pending_release.val() & !self.sel_cluster.val() {
+            self.pend_other.next = true;
         }
     }
 }
@@ -578,7 +632,12 @@ pub struct BarrierFile {
     pub resp_blocked: Signal<Out, Bit>,
 
     // ---- release event ----
+    /// The release on `rel_*` is taken this cycle (it stays offered until then).
+    pub rel_ready: Signal<In, Bit>,
     pub rel_valid: Signal<Out, Bit>,
+    /// The release is the cluster barrier's: `rel_waiting` of `rel_cta` is released, the other
+    /// fields are 0 (no named-barrier release event).
+    pub rel_cluster: Signal<Out, Bit>,
     pub rel_cta: Signal<Out, Bits<SLOT_BITS>>,
     pub rel_id: Signal<Out, Bits<ID_BITS>>,
     /// Warps released (those that waited: bar.sync / bar.red).
@@ -591,6 +650,9 @@ pub struct BarrierFile {
 
     slots: Vec<CtaBarriers>,
     slot_ids: Vec<Constant<Bits<SLOT_BITS>>>,
+    /// Per slot: its bit, and the bits of its cluster's slots (`cluster_size` consecutive).
+    slot_bits: Vec<Constant<Bits<32>>>,
+    cluster_bits: Vec<Constant<Bits<32>>>,
 
     // ---- decoded request (stage D -> U) ----
     d_valid: DFF<Bit>,
@@ -614,6 +676,7 @@ pub struct BarrierFile {
     d_popc: DFF<Bits<POPC_BITS>>,
     d_all: DFF<Bit>,
     d_any: DFF<Bit>,
+    d_cl_wait: DFF<Bit>,
     // ---- response (stage U -> out) ----
     o_valid: DFF<Bit>,
     o_cta: DFF<Bits<SLOT_BITS>>,
@@ -626,6 +689,19 @@ pub struct BarrierFile {
     is_arrive: Signal<Local, Bit>,
     is_red: Signal<Local, Bit>,
     is_exit: Signal<Local, Bit>,
+    is_cluster: Signal<Local, Bit>,
+    is_cl_wait: Signal<Local, Bit>,
+    /// Cluster barrier, stage U: per slot its bit if some warp arrived / every live warp has
+    /// (after this cycle's request), OR-ed over the slots (`*_upto`), and the cluster waits.
+    cl_any_bit: Vec<Signal<Local, Bits<32>>>,
+    cl_in_bit: Vec<Signal<Local, Bits<32>>>,
+    cl_any_upto: Vec<Signal<Local, Bits<32>>>,
+    cl_in_upto: Vec<Signal<Local, Bits<32>>>,
+    cl_any_mask: Signal<Local, Bits<32>>,
+    cl_in_mask: Signal<Local, Bits<32>>,
+    cl_blk_upto: Vec<Signal<Local, Bit>>,
+    cl_blocked: Signal<Local, Bit>,
+    sel_cluster: Signal<Local, Bit>,
     has_count: Signal<Local, Bit>,
     negate: Signal<Local, Bit>,
     limit: Signal<Local, Bits<32>>,
@@ -649,6 +725,8 @@ pub struct BarrierFile {
     op_and: Constant<Bits<OP_BITS>>,
     op_or: Constant<Bits<OP_BITS>>,
     op_exit: Constant<Bits<OP_BITS>>,
+    op_cl_arrive: Constant<Bits<OP_BITS>>,
+    op_cl_wait: Constant<Bits<OP_BITS>>,
     flag_negate: Constant<Bits<FLAG_BITS>>,
     flag_has_count: Constant<Bits<FLAG_BITS>>,
     e_none: Constant<Bits<ERROR_BITS>>,
@@ -699,7 +777,9 @@ impl BarrierFile {
             resp_warp: Default::default(),
             resp_error: Default::default(),
             resp_blocked: Default::default(),
+            rel_ready: Default::default(),
             rel_valid: Default::default(),
+            rel_cluster: Default::default(),
             rel_cta: Default::default(),
             rel_id: Default::default(),
             rel_waiting: Default::default(),
@@ -709,6 +789,13 @@ impl BarrierFile {
             rel_or: Default::default(),
             slots: (0..config.cta_slots).map(|_| CtaBarriers::new(config)).collect(),
             slot_ids: (0..config.cta_slots).map(|i| Constant::new((i as u64).to_bits())).collect(),
+            slot_bits: (0..config.cta_slots).map(|i| c32(1 << i)).collect(),
+            cluster_bits: (0..config.cta_slots)
+                .map(|i| {
+                    let n = config.cluster_size;
+                    c32(((1u64 << n) - 1) << (i / n * n))
+                })
+                .collect(),
             d_valid: Default::default(),
             d_cta: Default::default(),
             d_warp: Default::default(),
@@ -726,6 +813,7 @@ impl BarrierFile {
             d_popc: Default::default(),
             d_all: Default::default(),
             d_any: Default::default(),
+            d_cl_wait: Default::default(),
             o_valid: Default::default(),
             o_cta: Default::default(),
             o_warp: Default::default(),
@@ -736,6 +824,17 @@ impl BarrierFile {
             is_arrive: Default::default(),
             is_red: Default::default(),
             is_exit: Default::default(),
+            is_cluster: Default::default(),
+            is_cl_wait: Default::default(),
+            cl_any_bit: (0..config.cta_slots).map(|_| Default::default()).collect(),
+            cl_in_bit: (0..config.cta_slots).map(|_| Default::default()).collect(),
+            cl_any_upto: (0..config.cta_slots).map(|_| Default::default()).collect(),
+            cl_in_upto: (0..config.cta_slots).map(|_| Default::default()).collect(),
+            cl_any_mask: Default::default(),
+            cl_in_mask: Default::default(),
+            cl_blk_upto: (0..config.cta_slots).map(|_| Default::default()).collect(),
+            cl_blocked: Default::default(),
+            sel_cluster: Default::default(),
             has_count: Default::default(),
             negate: Default::default(),
             limit: Default::default(),
@@ -757,6 +856,8 @@ impl BarrierFile {
             op_and: op(Op::BarRedAnd),
             op_or: op(Op::BarRedOr),
             op_exit: op(Op::WarpExit),
+            op_cl_arrive: op(Op::BarClusterArrive),
+            op_cl_wait: op(Op::BarClusterWait),
             flag_negate: Constant::new((flags::NEGATE as u64).to_bits()),
             flag_has_count: Constant::new((flags::HAS_COUNT as u64).to_bits()),
             e_none: err(ErrorCode::None),
@@ -805,6 +906,7 @@ impl Logic for BarrierFile {
             d_popc,
             d_all,
             d_any,
+            d_cl_wait,
             o_valid,
             o_cta,
             o_warp,
@@ -814,6 +916,7 @@ impl Logic for BarrierFile {
 
         // ---- release arbiter: highest slot with a waiting release, that slot's offer ----
         self.rel_valid.next = false;
+        self.sel_cluster.next = false;
         self.sel_slot.next = self.k_zero_slot.val();
         self.rel_id.next = self.k_zero_id.val();
         self.rel_waiting.next = self.k_zero32.val();
@@ -823,7 +926,8 @@ impl Logic for BarrierFile {
         self.rel_or.next = false;
         for s in 0..self.slots.len() {
             if self.slots[s].pend_any.val() {
-                self.rel_valid.next = true;
+                self.rel_valid.next = self.rel_ready.val();
+                self.sel_cluster.next = self.slots[s].sel_cluster.val();
                 self.sel_slot.next = self.slot_ids[s].val();
                 self.rel_id.next = self.slots[s].sel_id.val();
                 self.rel_waiting.next = self.slots[s].sel_waiting.val();
@@ -834,6 +938,7 @@ impl Logic for BarrierFile {
             }
         }
         self.rel_cta.next = self.sel_slot.val();
+        self.rel_cluster.next = self.sel_cluster.val();
         // More than one release waiting: stop taking requests until they have left.
         self.multi.next = false;
         for s in 0..self.slots.len() {
@@ -856,6 +961,8 @@ impl Logic for BarrierFile {
             | (self.req_op.val() == self.op_or.val());
         self.is_named.next = (self.req_op.val() == self.op_sync.val()) | self.is_arrive.val() | self.is_red.val();
         self.is_exit.next = self.req_op.val() == self.op_exit.val();
+        self.is_cl_wait.next = self.req_op.val() == self.op_cl_wait.val();
+        self.is_cluster.next = (self.req_op.val() == self.op_cl_arrive.val()) | self.is_cl_wait.val();
         self.has_count.next = (self.req_flags.val() & self.flag_has_count.val()).any();
         self.negate.next = (self.req_flags.val() & self.flag_negate.val()).any();
         self.warp_bit.next = self.k_one32.val() << self.req_warp.val();
@@ -870,7 +977,8 @@ impl Logic for BarrierFile {
         self.pre_error.next = self.e_none.val();
         if self.req_cta.val() > self.k_last_slot.val() {
             self.pre_error.next = self.e_id_range.val();
-        } else if self.is_exit.val() {
+        } else if self.is_exit.val() | self.is_cluster.val() {
+            // (the cluster barrier's errors depend on its round: stage U)
             self.pre_error.next = self.e_none.val();
         } else if !self.is_named.val() {
             self.pre_error.next = self.e_not_built.val();
@@ -919,6 +1027,7 @@ impl Logic for BarrierFile {
         self.d_popc.d.next = self.pc5.val().get_bits::<POPC_BITS>(0);
         self.d_all.d.next = self.preds.val() == self.req_active.val();
         self.d_any.d.next = self.pc5.val() != self.k_zero32.val(); // some lane true
+        self.d_cl_wait.d.next = self.is_cl_wait.val();
         if self.reset.val() {
             self.d_valid.d.next = false;
             self.d_hit.d.next = false;
@@ -953,6 +1062,41 @@ impl Logic for BarrierFile {
                 & (self.req_live.val() == self.k_zero32.val())
                 & (self.req_cta.val() == self.slot_ids[s].val());
             self.slots[s].emit.next = self.rel_valid.val() & (self.sel_slot.val() == self.slot_ids[s].val());
+            self.slots[s].cl_hit_next.next =
+                self.accept.val() & self.is_cluster.val() & (self.req_cta.val() == self.slot_ids[s].val());
+            self.slots[s].req_cl_wait.next = self.d_cl_wait.q.val();
+        }
+        // The cluster barrier: a cluster's round completes when some warp of its slots arrived
+        // and every live warp of them has (state after this cycle's request, golden
+        // `try_complete_cluster`); each slot sees its cluster's verdict at the same edge.
+        for s in 0..self.slots.len() {
+            self.cl_any_bit[s].next = self.k_zero32.val();
+            if self.slots[s].cl_any.val() {
+                self.cl_any_bit[s].next = self.slot_bits[s].val();
+            }
+            self.cl_in_bit[s].next = self.k_zero32.val();
+            if self.slots[s].cl_all_in.val() {
+                self.cl_in_bit[s].next = self.slot_bits[s].val();
+            }
+        }
+        self.cl_any_upto[0].next = self.cl_any_bit[0].val();
+        self.cl_in_upto[0].next = self.cl_in_bit[0].val();
+        self.cl_blk_upto[0].next = self.slots[0].cl_blocked.val();
+        self.cl_any_mask.next = self.cl_any_upto[0].val();
+        self.cl_in_mask.next = self.cl_in_upto[0].val();
+        self.cl_blocked.next = self.cl_blk_upto[0].val();
+        for s in 1..self.slots.len() {
+            self.cl_any_upto[s].next = self.cl_any_upto[s - 1].val() | self.cl_any_bit[s].val();
+            self.cl_in_upto[s].next = self.cl_in_upto[s - 1].val() | self.cl_in_bit[s].val();
+            self.cl_blk_upto[s].next = self.cl_blk_upto[s - 1].val() | self.slots[s].cl_blocked.val();
+            self.cl_any_mask.next = self.cl_any_upto[s].val();
+            self.cl_in_mask.next = self.cl_in_upto[s].val();
+            self.cl_blocked.next = self.cl_blk_upto[s].val();
+        }
+        for s in 0..self.slots.len() {
+            self.slots[s].cl_complete.next = ((self.cl_any_mask.val() & self.cluster_bits[s].val())
+                != self.k_zero32.val())
+                & ((self.cl_in_mask.val() & self.cluster_bits[s].val()) == self.cluster_bits[s].val());
         }
         // Only the hit barrier reports an error and ErrorCode::None is 0: OR, not a priority chain.
         self.err_upto[0].next = self.slots[0].error.val();
@@ -969,7 +1113,8 @@ impl Logic for BarrierFile {
         // (no barrier is hit when the request-only checks failed)
         self.o_error.d.next = self.d_pre_error.q.val() | self.bar_error.val();
         self.o_blocked.d.next =
-            self.d_hit.q.val() & self.d_blocking.q.val() & (self.bar_error.val() == self.e_none.val());
+            (self.d_hit.q.val() & self.d_blocking.q.val() & (self.bar_error.val() == self.e_none.val()))
+                | self.cl_blocked.val();
         self.resp_valid.next = self.o_valid.q.val();
         self.resp_cta.next = self.o_cta.q.val();
         self.resp_warp.next = self.o_warp.q.val();

@@ -77,6 +77,8 @@ struct Release {
     popc: u32,
     and: bool,
     or: bool,
+    /// The cluster barrier's release (not a named-barrier release event).
+    cluster: bool,
     /// Cycle of the release (bench cycles).
     cycle: u64,
 }
@@ -135,6 +137,7 @@ impl Bench {
         u.req_pred.next = (r.preds as u64).to_bits();
         u.req_active.next = (r.active as u64).to_bits();
         u.req_live.next = (r.live as u64).to_bits();
+        u.rel_ready.next = true;
         settle(u);
         let accepted = u.req_ready.val();
         if u.resp_valid.val() {
@@ -154,6 +157,7 @@ impl Bench {
                 popc: u.rel_popc.val().index() as u32,
                 and: u.rel_and.val(),
                 or: u.rel_or.val(),
+                cluster: u.rel_cluster.val(),
                 cycle: self.cycles,
             });
         }
@@ -211,6 +215,49 @@ fn c049_c052_counted_barrier_partial_counts_and_reuse() {
     b.run(&[BarReq::new(Op::BarSync, 0, 2, 3, Some(64)), BarReq::new(Op::BarSync, 0, 4, 3, Some(64))]);
     assert_eq!(b.rels.len(), 1);
     assert_eq!(b.rels[0].waiting, 0b10100);
+}
+
+/// barrier.cluster (PTX ISA §9.7.13.3) on one CTA: a wait returns when every non-exited warp of the
+/// cluster has arrived; arriving twice in a round, or waiting with no arrive before, is flagged.
+#[test]
+fn cluster_barrier_rounds_errors_and_releases() {
+    let arrive = |w| BarReq::new(Op::BarClusterArrive, 0, w, 0, None);
+    let wait = |w| BarReq::new(Op::BarClusterWait, 0, w, 0, None);
+    let mut b = Bench::new(&Config::fpga_small(), 3);
+    let r = b.run(&[wait(0), arrive(0), arrive(0), wait(0), arrive(1)]);
+    let no_arrive = code(ErrorCode::BarClusterWaitNoArrive);
+    let twice = code(ErrorCode::BarClusterArriveTwice);
+    let got: Vec<(u8, bool)> = r.iter().map(|x| (x.error, x.blocked)).collect();
+    assert_eq!(got, [(no_arrive, false), (0, false), (twice, false), (0, true), (0, false)]);
+    assert!(b.rels.is_empty(), "warp 2 has not arrived");
+    // warp 2 exits instead: the round completes and warp 0's wait is released
+    let r = b.run(&[BarReq::exit(0, 2)]);
+    assert_eq!((r[0].error, r[0].blocked), (0, false));
+    assert_eq!(b.rels.len(), 1);
+    assert!(b.rels[0].cluster);
+    assert_eq!((b.rels[0].cta, b.rels[0].waiting), (0, 0b1));
+    // warp 1 arrived in the completed round: its wait returns at once, a second one is flagged
+    let r = b.run(&[wait(1), wait(1), arrive(1), arrive(0)]);
+    let got: Vec<(u8, bool)> = r.iter().map(|x| (x.error, x.blocked)).collect();
+    assert_eq!(got, [(0, false), (no_arrive, false), (0, false), (0, false)]);
+    assert_eq!(b.rels.len(), 1, "the second round completed with nobody waiting: no release");
+}
+
+/// Two CTA slots in one cluster: the round needs the warps of both.
+#[test]
+fn cluster_barrier_spans_the_cluster_slots() {
+    let cfg = Config { cluster_size: 2, ..Config::fpga_small() };
+    let mut b = Bench::new(&cfg, 2);
+    let arrive = |c, w| BarReq::new(Op::BarClusterArrive, c, w, 0, None);
+    let wait = |c, w| BarReq::new(Op::BarClusterWait, c, w, 0, None);
+    let r = b.run(&[arrive(0, 0), wait(0, 0), arrive(0, 1), wait(0, 1), arrive(1, 1), wait(1, 1)]);
+    assert!(r.iter().all(|x| x.error == 0));
+    assert_eq!(r.iter().map(|x| x.blocked).collect::<Vec<_>>(), [false, true, false, true, false, true]);
+    assert!(b.rels.is_empty(), "warp 0 of slot 1 has not arrived");
+    b.run(&[arrive(1, 0)]);
+    let mut rels: Vec<(u16, u32, bool)> = b.rels.iter().map(|r| (r.cta, r.waiting, r.cluster)).collect();
+    rels.sort();
+    assert_eq!(rels, [(0, 0b11, true), (1, 0b10, true)], "both slots' waiting warps released");
 }
 
 #[test]
@@ -339,8 +386,8 @@ fn bar_sync_release_latency() {
 /// (cta, warp, popc value or 0, preds) of one released bar.sync/bar.red request.
 type Answer = (u16, u16, u32, u32);
 
-fn compare_random(seed: u64, count: usize) {
-    let cfg = Config::fpga_small();
+fn compare_random(cfg: &Config, seed: u64, count: usize) {
+    let cfg = cfg.clone();
     let warps = cfg.max_warps_per_cta as u16;
     let mut rng = Rng::new(seed);
     let mut b = Bench::new(&cfg, warps);
@@ -375,11 +422,13 @@ fn compare_random(seed: u64, count: usize) {
                 _ => Some(32 * (1 + rng.below(3) as u32)),
             };
             let op = match rng.below(100) {
-                0..=39 => Op::BarSync,
-                40..=59 => Op::BarArrive,
-                60..=69 => Op::BarRedPopc,
-                70..=79 => Op::BarRedAnd,
-                80..=89 => Op::BarRedOr,
+                0..=35 => Op::BarSync,
+                36..=53 => Op::BarArrive,
+                54..=61 => Op::BarRedPopc,
+                62..=69 => Op::BarRedAnd,
+                70..=77 => Op::BarRedOr,
+                78..=85 => Op::BarClusterArrive,
+                86..=93 => Op::BarClusterWait,
                 _ => Op::WarpExit,
             };
             let mut r = BarReq::new(op, cta, warp, id, thread_count);
@@ -475,7 +524,8 @@ fn compare_random(seed: u64, count: usize) {
             }
             rtl_rel_seen = b.rels.len();
             let mut gr: Vec<(u16, u32, u32)> = golden_releases.clone();
-            let mut rr: Vec<(u16, u32, u32)> = b.rels.iter().map(|r| (r.cta, r.id, r.arrived)).collect();
+            let mut rr: Vec<(u16, u32, u32)> =
+                b.rels.iter().filter(|r| !r.cluster).map(|r| (r.cta, r.id, r.arrived)).collect();
             gr.sort();
             rr.sort();
             assert_eq!(rr, gr, "seed {seed}: barrier releases differ after request {i}");
@@ -500,7 +550,10 @@ fn compare_random(seed: u64, count: usize) {
 #[test]
 fn random_warp_requests_match_golden_unit() {
     let (seeds, count) = Campaign::new("UNIT", (&[1], 2_000), (&[1, 2, 3], 10_000)).split();
+    // fpga-small, and its two slots as one cluster (the cluster barrier across CTAs)
+    let pair = Config { cluster_size: 2, ..Config::fpga_small() };
     for seed in seeds {
-        compare_random(seed, count);
+        compare_random(&Config::fpga_small(), seed, count);
+        compare_random(&pair, seed, count / 2);
     }
 }

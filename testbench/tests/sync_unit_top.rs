@@ -51,6 +51,30 @@ impl Pair {
     }
 }
 
+/// A cluster of two CTAs (fpga-small with `cluster_size: 2`, a config of its own, so a Verilator
+/// build of its own: full tier): the last arrival releases the waiting warps of both slots, two
+/// releases at once, and the top takes the second after walking the first.
+#[test]
+#[ignore = "full tier: builds a third fpga-small top (cluster_size 2)"]
+fn cluster_of_two_ctas_releases_the_waiters_of_both() {
+    let mut p = Pair::new(&Config { cluster_size: 2, ..Config::fpga_small() });
+    p.launch(0, 2);
+    p.launch(1, 2);
+    let req = |tag, cta, warp, op| {
+        let mut r = Request::new(tag, cta, warp, op);
+        r.active_mask = u32::MAX;
+        r
+    };
+    for (cta, tag) in [(0, 40), (1, 42)] {
+        assert_eq!(p.submit(&req(tag, cta, 0, Op::BarClusterArrive)).len(), 1, "arrive answers at once");
+        assert!(p.submit(&req(tag + 1, cta, 0, Op::BarClusterWait)).is_empty(), "warp 0 of slot {cta} waits");
+    }
+    assert_eq!(p.submit(&req(44, 0, 1, Op::BarClusterArrive)).len(), 1, "warp 1 of slot 1 is still missing");
+    let mut tags: Vec<u64> = p.submit(&req(45, 1, 1, Op::BarClusterArrive)).iter().map(|r| r.tag).collect();
+    tags.sort();
+    assert_eq!(tags, [41, 43, 45], "both slots' waits released, and the arrive answered");
+}
+
 fn one_lane(tag: u64, warp: u16, op: Op, addr: u64, a: u128) -> Request {
     let mut r = Request::new(tag, 0, warp, op);
     r.active_mask = 1;

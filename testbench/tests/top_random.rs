@@ -151,8 +151,9 @@ fn full(tag: u64, cta: u16, warp: u16, op: Op) -> Request {
 
 // ---------------------------------------------------------------- named barriers
 
-/// bar.sync / bar.arrive / bar.red.* of converged warps on a few barrier ids, from warps that are
-/// not blocked; when every warp is blocked the CTA is relaunched on both sides.
+/// bar.sync / bar.arrive / bar.red.* of converged warps on a few barrier ids, and
+/// barrier.cluster.arrive / .wait (one-CTA clusters), from warps that are not blocked; when every
+/// warp is blocked the CTA is relaunched on both sides.
 fn barrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
     let warps = p.cfg.max_warps_per_cta as u16;
     let slots = p.cfg.cta_slots as u16;
@@ -170,8 +171,16 @@ fn barrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
             continue;
         }
         let warp = free[rng.below(free.len() as u64) as usize];
-        let op = [Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr]
-            [rng.below(6) as usize];
+        let op = [
+            Op::BarSync,
+            Op::BarSync,
+            Op::BarArrive,
+            Op::BarRedPopc,
+            Op::BarRedAnd,
+            Op::BarRedOr,
+            Op::BarClusterArrive,
+            Op::BarClusterWait,
+        ][rng.below(8) as usize];
         let mut r = full(*tag, slot, warp, op);
         *tag += 1;
         r.imm = rng.below(4) as u32;

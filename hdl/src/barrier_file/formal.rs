@@ -18,6 +18,8 @@
 //!
 //! Inputs are free but for the protocol a sync-unit top keeps (each an `assume`):
 //! * no reset after the start (the flip-flops' initial values stand for it);
+//! * no cluster-barrier request (`barrier.cluster`, not covered here yet), and every release is
+//!   taken when offered (`rel_ready` high);
 //! * the chosen slot's CTA is launched only when it has no live warp left and no request of the
 //!   slot is in flight, with 1..=`max_warps_per_cta` warps;
 //! * a request to the chosen slot comes from a live warp that is not blocked on the chosen barrier
@@ -141,6 +143,8 @@ pub fn checker_verilog(config: &Config) -> String {
         ("@OP_AND@", op(Op::BarRedAnd)),
         ("@OP_OR@", op(Op::BarRedOr)),
         ("@OP_EXIT@", op(Op::WarpExit)),
+        ("@OP_CL_ARRIVE@", op(Op::BarClusterArrive)),
+        ("@OP_CL_WAIT@", op(Op::BarClusterWait)),
         ("@F_HAS_COUNT@", format!("8'd{}", flags::HAS_COUNT)),
         ("@LAST_SLOT@", format!("5'd{}", config.cta_slots - 1)),
         ("@LAST_ID@", format!("4'd{}", config.named_barriers - 1)),
@@ -169,14 +173,14 @@ module barrier_file_formal (
     input wire [31:0] req_live
 );
     localparam [5:0] OP_SYNC = @OP_SYNC@, OP_ARRIVE = @OP_ARRIVE@, OP_POPC = @OP_POPC@, OP_AND = @OP_AND@,
-        OP_OR = @OP_OR@, OP_EXIT = @OP_EXIT@;
+        OP_OR = @OP_OR@, OP_EXIT = @OP_EXIT@, OP_CL_ARRIVE = @OP_CL_ARRIVE@, OP_CL_WAIT = @OP_CL_WAIT@;
     localparam [7:0] F_HAS_COUNT = @F_HAS_COUNT@;
     localparam [4:0] LAST_SLOT = @LAST_SLOT@;
     localparam [3:0] LAST_ID = @LAST_ID@;
     localparam [31:0] MAX_WARPS = @MAX_WARPS@;
 
     // ---------------- the unit ----------------
-    wire req_ready, resp_valid, resp_blocked, rel_valid, rel_and, rel_or;
+    wire req_ready, resp_valid, resp_blocked, rel_valid, rel_cluster, rel_and, rel_or;
     wire [4:0] resp_cta, resp_warp, rel_cta;
     wire [5:0] resp_error;
     wire [3:0] rel_id;
@@ -187,7 +191,7 @@ module barrier_file_formal (
         .req_valid(req_valid), .req_ready(req_ready), .req_op(req_op), .req_flags(req_flags), .req_cta(req_cta),
         .req_warp(req_warp), .req_id(req_id), .req_count(req_count), .req_pred(req_pred),
         .req_active(req_active), .req_live(req_live), .resp_valid(resp_valid), .resp_cta(resp_cta),
-        .resp_warp(resp_warp), .resp_error(resp_error), .resp_blocked(resp_blocked), .rel_valid(rel_valid),
+        .resp_warp(resp_warp), .resp_error(resp_error), .resp_blocked(resp_blocked), .rel_ready(1'b1), .rel_valid(rel_valid), .rel_cluster(rel_cluster),
         .rel_cta(rel_cta), .rel_id(rel_id), .rel_waiting(rel_waiting), .rel_arrived(rel_arrived),
         .rel_popc(rel_popc), .rel_and(rel_and), .rel_or(rel_or)
     );
@@ -327,6 +331,8 @@ module barrier_file_formal (
         // goes to one of the two barriers (out-of-range ids and slots stay free: they are refused).
         if (req_valid) begin
             assume({27'd0, req_warp} < MAX_WARPS);
+            // The cluster barrier is not covered by this checker (its releases share rel_*).
+            assume(req_op != OP_CL_ARRIVE && req_op != OP_CL_WAIT);
             if (is_named && req_cta <= LAST_SLOT && req_id <= {28'd0, LAST_ID}) assume(on_sym || on_oth);
         end
         if (launch) assume(launch_warps >= 32'd1 && launch_warps <= MAX_WARPS);

@@ -379,7 +379,6 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_op_st: Constant<Bits<OP_BITS>>,
     k_op_cp_arrive: Constant<Bits<OP_BITS>>,
     k_op_exit: Constant<Bits<OP_BITS>>,
-    k_op_bar_arrive: Constant<Bits<OP_BITS>>,
     k_op_red_popc: Constant<Bits<OP_BITS>>,
     k_op_red_and: Constant<Bits<OP_BITS>>,
     k_op_red_or: Constant<Bits<OP_BITS>>,
@@ -714,7 +713,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_op_st: op(Op::StShared),
             k_op_cp_arrive: op(Op::MbCpAsyncArrive),
             k_op_exit: op(Op::WarpExit),
-            k_op_bar_arrive: op(Op::BarArrive),
             k_op_red_popc: op(Op::BarRedPopc),
             k_op_red_and: op(Op::BarRedAnd),
             k_op_red_or: op(Op::BarRedOr),
@@ -1117,7 +1115,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.barrier.req_count.next = self.req_imm2.val();
         self.barrier.req_active.next = self.req_active.val();
         self.barrier.req_live.next = self.req_live.val();
-        self.release_valid.next = self.barrier.rel_valid.val();
+        // A release is taken when the FSM is idle (before any new request) or with the answer to
+        // the request that completed it; the cluster barrier's releases are not trace events.
+        self.barrier.rel_ready.next = (self.state.q.val() == self.k_s_idle.val())
+            || ((self.state.q.val() == self.k_s_bar_wait.val()) && self.barrier.resp_valid.val());
+        self.release_valid.next = self.barrier.rel_valid.val() && !self.barrier.rel_cluster.val();
         self.release_cta.next = self.barrier.rel_cta.val();
         self.release_id.next = self.barrier.rel_id.val();
         self.release_warps.next = self.barrier.rel_arrived.val();
@@ -1444,9 +1446,18 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.lsu_re.next = false;
         self.lsu_we.next = false;
         if self.state.q.val() == self.k_s_idle.val() {
-            // A request starts only while the response register is free, so that its answer (the
-            // only response it loads, at its end) never waits for the egress.
-            if self.req_valid.val()
+            // A release still offered (a warp exit or a cluster round released warps of several
+            // barriers or slots) is taken before a new request. A request starts only while the
+            // response register is free, so that its answer (the only response it loads, at its
+            // end) never waits for the egress.
+            if self.barrier.rel_valid.val() {
+                self.rel_rem.d.next = self.barrier.rel_waiting.val();
+                self.rel_cta.d.next = self.barrier.rel_cta.val();
+                self.rel_popc.d.next = self.barrier.rel_popc.val();
+                self.rel_and.d.next = self.barrier.rel_and.val();
+                self.rel_or.d.next = self.barrier.rel_or.val();
+                self.state.d.next = self.k_s_bar_rel.val();
+            } else if self.req_valid.val()
                 && !self.clr_active.q.val()
                 && (self.clr_pending.q.val() == 0)
                 && !self.o_valid.q.val()
@@ -1512,7 +1523,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                     self.o_valid.d.next = true;
                 } else if self.barrier.resp_blocked.val() {
                     self.blocked.write_enable.next = true;
-                } else if self.req_op.val() == self.k_op_bar_arrive.val() {
+                } else if self.req_op.val() != self.k_op_exit.val() {
+                    // bar.arrive, barrier.cluster.arrive, a cluster wait whose round is over
                     self.o_valid.d.next = true;
                 }
                 self.req_done.next = true;

@@ -162,7 +162,7 @@ fn lsu(req: &Request, mem: &mut MemorySystem, mbar: &mbarrier_alu::MbarrierAlu, 
     let mut resp = Response::to(req, req.active_mask);
     for lane in req.active_lanes() {
         let addr = req.lanes[lane].addr;
-        if size.is_power_of_two() && addr % size as u64 != 0 {
+        if size.is_power_of_two() && !addr.is_multiple_of(size as u64) {
             out.push(Response::error(req, ErrorCode::SharedAlign, lane));
             return;
         }
