@@ -1865,6 +1865,17 @@ pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R:
     egress: ResponseEgress,
     core: SyncUnitCore<D, B, RD, R>,
     smem: SharedMemory<RD, R>,
+    /// The control inputs, registered at the boundary (one cycle late, all alike: a request
+    /// reaches the core through the ingress registers after its launch, and no logic is
+    /// combinational from these ports; in a Verilated model that logic would be re-evaluated at
+    /// every `eval`, not only at clock edges).
+    reset_q: DFF<Bit>,
+    launch_q: DFF<Bit>,
+    launch_slot_q: DFF<Bits<5>>,
+    launch_warps_q: DFF<Bits<32>>,
+    timeout_q: DFF<Bit>,
+    fault_inject_q: DFF<Bit>,
+    global_end_q: DFF<Bits<64>>,
     /// `lanes_per_beat` (a loop bound).
     _beat_lanes: usize,
 }
@@ -1953,6 +1964,13 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             egress: ResponseEgress::new(config),
             core: SyncUnitCore::new(config),
             smem: SharedMemory::new(shared_addr_bits(config)),
+            reset_q: Default::default(),
+            launch_q: Default::default(),
+            launch_slot_q: Default::default(),
+            launch_warps_q: Default::default(),
+            timeout_q: Default::default(),
+            fault_inject_q: Default::default(),
+            global_end_q: Default::default(),
             _beat_lanes: l,
         }
     }
@@ -1961,18 +1979,36 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
 impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for SyncUnitTop<D, B, RD, R> {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            reset_q,
+            launch_q,
+            launch_slot_q,
+            launch_warps_q,
+            timeout_q,
+            fault_inject_q,
+            global_end_q
+        );
+        self.reset_q.d.next = self.reset.val();
+        self.launch_q.d.next = self.launch.val();
+        self.launch_slot_q.d.next = self.launch_slot.val();
+        self.launch_warps_q.d.next = self.launch_warps.val();
+        self.timeout_q.d.next = self.timeout.val();
+        self.fault_inject_q.d.next = self.fault_inject.val();
+        self.global_end_q.d.next = self.global_end.val();
         self.core.clock.next = self.clock.val();
-        self.core.reset.next = self.reset.val();
-        self.core.launch.next = self.launch.val();
-        self.core.launch_slot.next = self.launch_slot.val();
-        self.core.launch_warps.next = self.launch_warps.val();
-        self.core.timeout.next = self.timeout.val();
-        self.core.fault_inject.next = self.fault_inject.val();
-        self.core.global_end.next = self.global_end.val();
+        self.core.reset.next = self.reset_q.q.val();
+        self.core.launch.next = self.launch_q.q.val();
+        self.core.launch_slot.next = self.launch_slot_q.q.val();
+        self.core.launch_warps.next = self.launch_warps_q.q.val();
+        self.core.timeout.next = self.timeout_q.q.val();
+        self.core.fault_inject.next = self.fault_inject_q.q.val();
+        self.core.global_end.next = self.global_end_q.q.val();
         self.busy.next = self.core.busy.val() || self.ingress.busy.val() || self.egress.busy.val();
         // ---- request: the ports go into the ingress registers only ----
         self.ingress.clock.next = self.clock.val();
-        self.ingress.reset.next = self.reset.val();
+        self.ingress.reset.next = self.reset_q.q.val();
         self.ingress.req_valid.next = self.req_valid.val();
         self.req_ready.next = self.ingress.req_ready.val();
         self.ingress.req_tag.next = self.req_tag.val();
@@ -2025,7 +2061,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.core.stray_c_hi.next = self.ingress.stray_c_hi.val();
         // ---- core -> egress -> the response port ----
         self.egress.clock.next = self.clock.val();
-        self.egress.reset.next = self.reset.val();
+        self.egress.reset.next = self.reset_q.q.val();
         self.egress.valid.next = self.core.resp_valid.val();
         self.core.resp_taken.next = self.egress.taken.val();
         self.egress.o_tag.next = self.core.resp_tag.val();
