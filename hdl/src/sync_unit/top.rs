@@ -83,10 +83,10 @@
 //! * `gm_*` (the copy engine's, `copy_port_bytes` wide): `gm_req`/`gm_grant` (a request is taken
 //!   in a cycle where both are high), `gm_we`, port-aligned `gm_addr`, `gm_wdata`, `gm_be`; read
 //!   data in request order on `gm_rvalid`/`gm_rdata`, taken when `gm_rready` is also high (the
-//!   memory holds it otherwise).
+//!   memory holds it otherwise) into a skid register at the boundary.
 //! * `ag_*` (the atomic ALU's, 16-byte lines, one access at a time): `ag_req`/`ag_grant`,
 //!   `ag_we`, `ag_addr`, `ag_wdata`, `ag_be`; read data on `ag_rvalid`/`ag_rdata` at least one
-//!   cycle after the grant.
+//!   cycle after the grant, registered at the boundary.
 //!
 //! # Units
 //!
@@ -1876,6 +1876,15 @@ pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R:
     timeout_q: DFF<Bit>,
     fault_inject_q: DFF<Bit>,
     global_end_q: DFF<Bits<64>>,
+    /// The global read data, registered at the boundary as well: the atomic ALU's (`ag_*`, no
+    /// back-pressure: one cycle later) and the copy engine's (`gm_*`: a one-entry skid register,
+    /// filled while it is empty or being emptied, so `gm_rready` to the memory is
+    /// `!full || taken` and reads still stream one per cycle, one cycle later).
+    ag_q_valid: DFF<Bit>,
+    ag_q_data: DFF<Bits<128>>,
+    gm_q_valid: DFF<Bit>,
+    gm_q_data: DFF<Bits<D>>,
+    gm_q_free: Signal<Local, Bit>,
     /// `lanes_per_beat` (a loop bound).
     _beat_lanes: usize,
 }
@@ -1971,6 +1980,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             timeout_q: Default::default(),
             fault_inject_q: Default::default(),
             global_end_q: Default::default(),
+            ag_q_valid: Default::default(),
+            ag_q_data: Default::default(),
+            gm_q_valid: Default::default(),
+            gm_q_data: Default::default(),
+            gm_q_free: Default::default(),
             _beat_lanes: l,
         }
     }
@@ -1988,7 +2002,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             launch_warps_q,
             timeout_q,
             fault_inject_q,
-            global_end_q
+            global_end_q,
+            ag_q_valid,
+            ag_q_data,
+            gm_q_valid,
+            gm_q_data
         );
         self.reset_q.d.next = self.reset.val();
         self.launch_q.d.next = self.launch.val();
@@ -2093,17 +2111,31 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.gm_addr.next = self.core.gm_addr.val();
         self.gm_wdata.next = self.core.gm_wdata.val();
         self.gm_be.next = self.core.gm_be.val();
-        self.core.gm_rvalid.next = self.gm_rvalid.val();
-        self.gm_rready.next = self.core.gm_rready.val();
-        self.core.gm_rdata.next = self.gm_rdata.val();
+        // The copy engine's read data through the skid register (see `gm_q_valid`).
+        self.core.gm_rvalid.next = self.gm_q_valid.q.val();
+        self.core.gm_rdata.next = self.gm_q_data.q.val();
+        self.gm_q_free.next = !self.gm_q_valid.q.val() || self.core.gm_rready.val();
+        self.gm_rready.next = self.gm_q_free.val();
+        if self.gm_q_valid.q.val() && self.core.gm_rready.val() {
+            self.gm_q_valid.d.next = false;
+        }
+        if self.gm_rvalid.val() && self.gm_q_free.val() {
+            self.gm_q_valid.d.next = true;
+            self.gm_q_data.d.next = self.gm_rdata.val();
+        }
+        if self.reset_q.q.val() {
+            self.gm_q_valid.d.next = false;
+        }
         self.ag_req.next = self.core.ag_req.val();
         self.core.ag_grant.next = self.ag_grant.val();
         self.ag_we.next = self.core.ag_we.val();
         self.ag_addr.next = self.core.ag_addr.val();
         self.ag_wdata.next = self.core.ag_wdata.val();
         self.ag_be.next = self.core.ag_be.val();
-        self.core.ag_rvalid.next = self.ag_rvalid.val();
-        self.core.ag_rdata.next = self.ag_rdata.val();
+        self.ag_q_valid.d.next = self.ag_rvalid.val() && !self.reset_q.q.val();
+        self.ag_q_data.d.next = self.ag_rdata.val();
+        self.core.ag_rvalid.next = self.ag_q_valid.q.val();
+        self.core.ag_rdata.next = self.ag_q_data.q.val();
         self.wake_valid.next = self.core.wake_valid.val();
         self.wake_cta.next = self.core.wake_cta.val();
         self.wake_warp.next = self.core.wake_warp.val();
