@@ -220,7 +220,7 @@ fn c049_c052_counted_barrier_partial_counts_and_reuse() {
 /// barrier.cluster (PTX ISA §9.7.13.3) on one CTA: a wait returns when every non-exited warp of the
 /// cluster has arrived; arriving twice in a round, or waiting with no arrive before, is flagged.
 #[test]
-fn cluster_barrier_rounds_errors_and_releases() {
+fn c060_c061_c062_cluster_barrier_rounds_errors_and_releases() {
     let arrive = |w| BarReq::new(Op::BarClusterArrive, 0, w, 0, None);
     let wait = |w| BarReq::new(Op::BarClusterWait, 0, w, 0, None);
     let mut b = Bench::new(&Config::fpga_small(), 3);
@@ -245,7 +245,7 @@ fn cluster_barrier_rounds_errors_and_releases() {
 
 /// Two CTA slots in one cluster: the round needs the warps of both.
 #[test]
-fn cluster_barrier_spans_the_cluster_slots() {
+fn c060_cluster_barrier_spans_the_cluster_slots() {
     let cfg = Config { cluster_size: 2, ..Config::fpga_small() };
     let mut b = Bench::new(&cfg, 2);
     let arrive = |c, w| BarReq::new(Op::BarClusterArrive, c, w, 0, None);

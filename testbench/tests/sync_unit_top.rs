@@ -56,7 +56,7 @@ impl Pair {
 /// releases at once, and the top takes the second after walking the first.
 #[test]
 #[ignore = "full tier: builds a third fpga-small top (cluster_size 2)"]
-fn cluster_of_two_ctas_releases_the_waiters_of_both() {
+fn c060_cluster_of_two_ctas_releases_the_waiters_of_both() {
     let mut p = Pair::new(&Config { cluster_size: 2, ..Config::fpga_small() });
     p.launch(0, 2);
     p.launch(1, 2);
