@@ -711,13 +711,11 @@ pub struct BarrierFile {
     err_upto: Vec<Signal<Local, Bits<ERROR_BITS>>>,
     warp_bit: Signal<Local, Bits<WARP_MASK_BITS>>,
     preds: Signal<Local, Bits<WARP_LANES>>,
-    /// bar.red.popc of the warp as an adder tree of short adders (synthesis trims each to its
-    /// field's width): the 8 nibble counts, their pair sums, the two halves, the total. A SWAR
-    /// popcount on the packed word was five 32-bit carry chains in a row.
-    nib: Vec<Signal<Local, Bits<32>>>,
-    pc_pair: Vec<Signal<Local, Bits<32>>>,
-    pc_half: Vec<Signal<Local, Bits<32>>>,
-    pc_total: Signal<Local, Bits<32>>,
+    pc1: Signal<Local, Bits<32>>,
+    pc2: Signal<Local, Bits<32>>,
+    pc3: Signal<Local, Bits<32>>,
+    pc4: Signal<Local, Bits<32>>,
+    pc5: Signal<Local, Bits<32>>,
     sel_slot: Signal<Local, Bits<SLOT_BITS>>,
     multi: Signal<Local, Bit>,
 
@@ -742,11 +740,10 @@ pub struct BarrierFile {
     k_zero32: Constant<Bits<32>>,
     k_one32: Constant<Bits<32>>,
     k_warp_mask: Constant<Bits<32>>,
-    /// Bit positions 4k, 4k+1, 4k+2, 4k+3 of nibble k.
-    k_nib0: Vec<Constant<Bits<32>>>,
-    k_nib1: Vec<Constant<Bits<32>>>,
-    k_nib2: Vec<Constant<Bits<32>>>,
-    k_nib3: Vec<Constant<Bits<32>>>,
+    k_m1: Constant<Bits<32>>,
+    k_m2: Constant<Bits<32>>,
+    k_m4: Constant<Bits<32>>,
+    k_m6: Constant<Bits<32>>,
     k_zero_slot: Constant<Bits<SLOT_BITS>>,
     k_one_count: Constant<Bits<WARP_COUNT_BITS>>,
     k_zero_id: Constant<Bits<ID_BITS>>,
@@ -846,10 +843,11 @@ impl BarrierFile {
             err_upto: (0..config.cta_slots).map(|_| Default::default()).collect(),
             warp_bit: Default::default(),
             preds: Default::default(),
-            nib: (0..8).map(|_| Default::default()).collect(),
-            pc_pair: (0..4).map(|_| Default::default()).collect(),
-            pc_half: (0..2).map(|_| Default::default()).collect(),
-            pc_total: Default::default(),
+            pc1: Default::default(),
+            pc2: Default::default(),
+            pc3: Default::default(),
+            pc4: Default::default(),
+            pc5: Default::default(),
             sel_slot: Default::default(),
             multi: Default::default(),
             op_sync: op(Op::BarSync),
@@ -873,10 +871,10 @@ impl BarrierFile {
             k_zero32: c32(0),
             k_one32: c32(1),
             k_warp_mask: c32(31),
-            k_nib0: (0..8).map(|k| c32(4 * k)).collect(),
-            k_nib1: (0..8).map(|k| c32(4 * k + 1)).collect(),
-            k_nib2: (0..8).map(|k| c32(4 * k + 2)).collect(),
-            k_nib3: (0..8).map(|k| c32(4 * k + 3)).collect(),
+            k_m1: c32(0x5555_5555),
+            k_m2: c32(0x3333_3333),
+            k_m4: c32(0x0f0f_0f0f),
+            k_m6: c32(0x3f),
             k_zero_slot: Constant::new(0u64.to_bits()),
             k_one_count: Constant::new(1u64.to_bits()),
             k_zero_id: Constant::new(0u64.to_bits()),
@@ -1005,19 +1003,11 @@ impl Logic for BarrierFile {
         if self.negate.val() {
             self.preds.next = !self.req_pred.val() & self.req_active.val();
         }
-        for k in 0..8 {
-            self.nib[k].next = (((self.preds.val() >> self.k_nib0[k].val()) & self.k_one32.val())
-                + ((self.preds.val() >> self.k_nib1[k].val()) & self.k_one32.val()))
-                + (((self.preds.val() >> self.k_nib2[k].val()) & self.k_one32.val())
-                    + ((self.preds.val() >> self.k_nib3[k].val()) & self.k_one32.val()));
-        }
-        self.pc_pair[0].next = self.nib[0].val() + self.nib[1].val();
-        self.pc_pair[1].next = self.nib[2].val() + self.nib[3].val();
-        self.pc_pair[2].next = self.nib[4].val() + self.nib[5].val();
-        self.pc_pair[3].next = self.nib[6].val() + self.nib[7].val();
-        self.pc_half[0].next = self.pc_pair[0].val() + self.pc_pair[1].val();
-        self.pc_half[1].next = self.pc_pair[2].val() + self.pc_pair[3].val();
-        self.pc_total.next = self.pc_half[0].val() + self.pc_half[1].val();
+        self.pc1.next = self.preds.val() - ((self.preds.val() >> 1) & self.k_m1.val());
+        self.pc2.next = (self.pc1.val() & self.k_m2.val()) + ((self.pc1.val() >> 2) & self.k_m2.val());
+        self.pc3.next = (self.pc2.val() + (self.pc2.val() >> 4)) & self.k_m4.val();
+        self.pc4.next = self.pc3.val() + (self.pc3.val() >> 8);
+        self.pc5.next = (self.pc4.val() + (self.pc4.val() >> 16)) & self.k_m6.val();
 
         // ---- stage D -> U: the decoded request ----
         self.d_valid.d.next = self.accept.val();
@@ -1034,9 +1024,9 @@ impl Logic for BarrierFile {
         self.d_left1.d.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5) - self.k_one_count.val();
         self.d_first_done.d.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5) <= self.k_one_count.val();
         self.d_warp_bit.d.next = self.warp_bit.val();
-        self.d_popc.d.next = self.pc_total.val().get_bits::<POPC_BITS>(0);
+        self.d_popc.d.next = self.pc5.val().get_bits::<POPC_BITS>(0);
         self.d_all.d.next = self.preds.val() == self.req_active.val();
-        self.d_any.d.next = self.pc_total.val() != self.k_zero32.val(); // some lane true
+        self.d_any.d.next = self.pc5.val() != self.k_zero32.val(); // some lane true
         self.d_cl_wait.d.next = self.is_cl_wait.val();
         if self.reset.val() {
             self.d_valid.d.next = false;
