@@ -673,9 +673,10 @@ pub struct BarrierFile {
     d_left1: DFF<Bits<WARP_COUNT_BITS>>,
     d_first_done: DFF<Bit>,
     d_warp_bit: DFF<Bits<WARP_MASK_BITS>>,
-    d_popc: DFF<Bits<POPC_BITS>>,
+    /// bar.red.popc, split across the stages: stage D counts bits into byte fields (three short
+    /// SWAR steps), stage U adds the four bytes (`u_popc`, `u_any`).
+    d_bytes: DFF<Bits<32>>,
     d_all: DFF<Bit>,
-    d_any: DFF<Bit>,
     d_cl_wait: DFF<Bit>,
     // ---- response (stage U -> out) ----
     o_valid: DFF<Bit>,
@@ -810,9 +811,8 @@ impl BarrierFile {
             d_left1: Default::default(),
             d_first_done: Default::default(),
             d_warp_bit: Default::default(),
-            d_popc: Default::default(),
+            d_bytes: Default::default(),
             d_all: Default::default(),
-            d_any: Default::default(),
             d_cl_wait: Default::default(),
             o_valid: Default::default(),
             o_cta: Default::default(),
@@ -903,9 +903,8 @@ impl Logic for BarrierFile {
             d_left1,
             d_first_done,
             d_warp_bit,
-            d_popc,
+            d_bytes,
             d_all,
-            d_any,
             d_cl_wait,
             o_valid,
             o_cta,
@@ -1006,7 +1005,8 @@ impl Logic for BarrierFile {
         self.pc1.next = self.preds.val() - ((self.preds.val() >> 1) & self.k_m1.val());
         self.pc2.next = (self.pc1.val() & self.k_m2.val()) + ((self.pc1.val() >> 2) & self.k_m2.val());
         self.pc3.next = (self.pc2.val() + (self.pc2.val() >> 4)) & self.k_m4.val();
-        self.pc4.next = self.pc3.val() + (self.pc3.val() >> 8);
+        // (stage U: the byte counts' sum)
+        self.pc4.next = self.d_bytes.q.val() + (self.d_bytes.q.val() >> 8);
         self.pc5.next = (self.pc4.val() + (self.pc4.val() >> 16)) & self.k_m6.val();
 
         // ---- stage D -> U: the decoded request ----
@@ -1024,9 +1024,8 @@ impl Logic for BarrierFile {
         self.d_left1.d.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5) - self.k_one_count.val();
         self.d_first_done.d.next = self.req_count.val().get_bits::<WARP_COUNT_BITS>(5) <= self.k_one_count.val();
         self.d_warp_bit.d.next = self.warp_bit.val();
-        self.d_popc.d.next = self.pc5.val().get_bits::<POPC_BITS>(0);
+        self.d_bytes.d.next = self.pc3.val();
         self.d_all.d.next = self.preds.val() == self.req_active.val();
-        self.d_any.d.next = self.pc5.val() != self.k_zero32.val(); // some lane true
         self.d_cl_wait.d.next = self.is_cl_wait.val();
         if self.reset.val() {
             self.d_valid.d.next = false;
@@ -1054,9 +1053,9 @@ impl Logic for BarrierFile {
             self.slots[s].req_first_done.next = self.d_first_done.q.val();
             self.slots[s].req_blocking.next = self.d_blocking.q.val();
             self.slots[s].req_warp_bit.next = self.d_warp_bit.q.val();
-            self.slots[s].req_popc.next = self.d_popc.q.val();
+            self.slots[s].req_popc.next = self.pc5.val().get_bits::<POPC_BITS>(0);
             self.slots[s].req_all.next = self.d_all.q.val();
-            self.slots[s].req_any.next = self.d_any.q.val();
+            self.slots[s].req_any.next = self.pc5.val() != self.k_zero32.val(); // some lane true
             self.slots[s].exit_next.next = self.accept.val()
                 & self.is_exit.val()
                 & (self.req_live.val() == self.k_zero32.val())
