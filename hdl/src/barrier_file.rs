@@ -21,8 +21,9 @@
 //!
 //! * cycle t, stage D: request on `req_*` (accepted when `req_ready`); decode, the request-only
 //!   checks, which barrier is hit (each barrier registers its own hit bit), the thread count in
-//!   warps (and whether the first arrival of a round already completes it), the bar.red
-//!   popc/and/or of the warp -> registers.
+//!   warps (and whether the first arrival of a round already completes it), the bar.red `and`
+//!   of the warp and its predicate count per byte -> registers (stage U adds the four bytes and
+//!   takes `any` from the sum).
 //! * cycle t+1, stage U: the addressed barrier checks the round and updates at the edge ending
 //!   t+1, from registered operands only; a completion loads its release register and resets the
 //!   barrier at once, so a request in stage U at t+2 already starts the next round.
