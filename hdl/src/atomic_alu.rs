@@ -14,9 +14,10 @@
 //!
 //! # Ports of `AtomicAlu`
 //!
-//! Request (the sender holds every `req_*` / `lane_*` input stable from `req_valid` until the
-//! cycle in which `req_ready` is high; the request is consumed at that clock edge, and the
-//! response is on `resp_*` in that same cycle):
+//! Request (the sender holds every `req_*` input stable from `req_valid` until the cycle in which
+//! `req_ready` is high; the request is consumed at that clock edge, and the response is on
+//! `resp_*` in that same cycle; the lane operands come from the top's operand store, a row of
+//! `B = operand_row_lanes` lanes at a time, in the same cycle as the row is asked for):
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
@@ -29,9 +30,9 @@
 //! | `req_vec` | in | 4 | vector length 1, 2, 4, 8 |
 //! | `req_cta` | in | 5 | executing CTA slot (its shared memory for `.shared::cta`) |
 //! | `req_active` | in | 32 | active lanes, executed in ascending order |
-//! | `lane_addr[i]` | in | 64 | lane address (global address, or shared / shared::cluster address) |
-//! | `lane_mbar[i]` | in | 64 | red.async mbarrier address |
-//! | `lane_b[i]`, `lane_c[i]` | in | 128 | operands b and c (vector elements packed little-endian in b) |
+//! | `plan_row`, `ex_row` | out | 5 | the operand store's rows the plan and the execute stage read (see below) |
+//! | `row_addr[i]`, `row_mbar[i]` | in | 64 | lane `B plan_row + i`'s address (global, or shared / shared::cluster) and red.async mbarrier address |
+//! | `row_b[i]`, `row_c[i]` | in | 128 | lane `B ex_row + i`'s operands b and c (vector elements packed little-endian in b) |
 //! | `global_end` | in | 64 | first address after global memory (the launch's size; not in the config) |
 //! | `m_global` | out | 1 | 1 = the addresses are global, 0 = offsets in shared memory of `m_slot` (both channels; fixed for a request) |
 //! | `m_slot` | out | 5 | CTA slot of a shared access |
@@ -165,6 +166,13 @@ pub fn group_size(config: &Config) -> usize {
     (config.atomic_lanes as usize).clamp(1, MAX_GROUP)
 }
 
+/// Lanes per row of the top's operand store and of the ALU's result store for `config`:
+/// `max(lanes_per_beat, group_size)`, so that a beat fills part of a row (or one) and a step's
+/// window lies in one row.
+pub fn operand_row_lanes(config: &Config) -> usize {
+    (config.lanes_per_beat as usize).max(group_size(config))
+}
+
 /// The types the lead lane's element computes: every type the config builds (a type it does not
 /// is refused with `NotBuilt` before any lane steps).
 pub fn lead_kinds(config: &Config) -> ElementKinds {
@@ -194,10 +202,16 @@ pub struct AtomicAlu {
     pub req_vec: Signal<In, Bits<VEC_BITS>>,
     pub req_cta: Signal<In, Bits<SLOT_BITS>>,
     pub req_active: Signal<In, Bits<WARP_LANES>>,
-    pub lane_addr: Vec<Signal<In, Bits<64>>>,
-    pub lane_mbar: Vec<Signal<In, Bits<64>>>,
-    pub lane_b: Vec<Signal<In, Bits<ELEM_BITS>>>,
-    pub lane_c: Vec<Signal<In, Bits<ELEM_BITS>>>,
+    /// The lane operands, read from the top's operand store a row of `B` = [`operand_row_lanes`]
+    /// lanes at a time in the same cycle: the plan stage's row (`row_addr`, `row_mbar` are
+    /// lanes `B plan_row ..`) and the execute stage's (`row_b`, `row_c` are lanes `B ex_row ..`).
+    /// A step's window (n-aligned, n <= B) lies in one row.
+    pub plan_row: Signal<Out, Bits<LANE_BITS>>,
+    pub row_addr: Vec<Signal<In, Bits<64>>>,
+    pub row_mbar: Vec<Signal<In, Bits<64>>>,
+    pub ex_row: Signal<Out, Bits<LANE_BITS>>,
+    pub row_b: Vec<Signal<In, Bits<ELEM_BITS>>>,
+    pub row_c: Vec<Signal<In, Bits<ELEM_BITS>>>,
     pub global_end: Signal<In, Bits<64>>,
 
     // ---- memory port: a read channel and a write channel ----
@@ -347,6 +361,11 @@ pub struct AtomicAlu {
     lead_mbar: LanePart<64, { 64 * MAX_GROUP }, 9>,
     /// `!(n - 1)` and `n - 1` on a lane number; n ones.
     k_window_mask: Constant<Bits<LANE_BITS>>,
+    /// log2 B and B - 1 on a lane number (its operand-store row, its place in the row).
+    k_row_log: Constant<Bits<LANE_BITS>>,
+    k_row_mask: Constant<Bits<LANE_BITS>>,
+    /// The operand rows' lanes (B) as a loop bound.
+    _row_lanes: usize,
     k_slot_mask: Constant<Bits<LANE_BITS>>,
     k_window_ones: Vec<Constant<Bits<WARP_LANES>>>,
     cur_lane: Signal<Local, Bits<LANE_BITS>>,
@@ -504,7 +523,7 @@ impl AtomicAlu {
         let vecc = |v: u64| Constant::new(v.to_bits());
         let beat = config.lanes_per_beat as usize;
         let group = group_size(config);
-        let banks = beat.max(group);
+        let banks = operand_row_lanes(config);
         let bank_lanes = |b: usize| (b..WARP_LANES).step_by(banks).fold(0u64, |m, k| m | 1 << k);
         AtomicAlu {
             clock: Default::default(),
@@ -519,10 +538,12 @@ impl AtomicAlu {
             req_vec: Default::default(),
             req_cta: Default::default(),
             req_active: Default::default(),
-            lane_addr: (0..WARP_LANES).map(|_| Default::default()).collect(),
-            lane_mbar: (0..WARP_LANES).map(|_| Default::default()).collect(),
-            lane_b: (0..WARP_LANES).map(|_| Default::default()).collect(),
-            lane_c: (0..WARP_LANES).map(|_| Default::default()).collect(),
+            plan_row: Default::default(),
+            row_addr: (0..banks).map(|_| Default::default()).collect(),
+            row_mbar: (0..banks).map(|_| Default::default()).collect(),
+            ex_row: Default::default(),
+            row_b: (0..banks).map(|_| Default::default()).collect(),
+            row_c: (0..banks).map(|_| Default::default()).collect(),
             global_end: Default::default(),
             m_global: Default::default(),
             m_slot: Default::default(),
@@ -631,6 +652,9 @@ impl AtomicAlu {
             lead_addr: LanePart::with_stride(64),
             lead_mbar: LanePart::with_stride(64),
             k_window_mask: Constant::new((!(group as u64 - 1) & 31).to_bits()),
+            k_row_log: Constant::new((banks.trailing_zeros() as u64).to_bits()),
+            k_row_mask: Constant::new((banks as u64 - 1).to_bits()),
+            _row_lanes: banks,
             k_slot_mask: Constant::new((group as u64 - 1).to_bits()),
             k_window_ones: (1..group.min(2)).map(|_| Constant::new(((1u64 << group) - 1).to_bits())).collect(),
             cur_lane: Default::default(),
@@ -907,19 +931,28 @@ impl Logic for AtomicAlu {
         // The lowest set bit alone: pool & -pool; its address is a part-select of the packed
         // lanes (lane 0's when the pool is empty).
         self.lowest.next = self.lane_pool.val() & (self.k_zero32.val() - self.lane_pool.val());
-        for i in 0..32 {
-            self.pack_addr.lane[i].next = self.lane_addr[i].val();
-            self.pack_mbar.lane[i].next = self.lane_mbar[i].val();
-            self.pack_b.lane[i].next = self.lane_b[i].val();
-            self.pack_c.lane[i].next = self.lane_c[i].val();
+        // The packed words hold one operand-store row (B lanes; the lanes past B are zero, so
+        // synthesis drops them), the window's place in it is its first lane mod B.
+        for i in 0..self._row_lanes {
+            self.pack_addr.lane[i].next = self.row_addr[i].val();
+            self.pack_mbar.lane[i].next = self.row_mbar[i].val();
+            self.pack_b.lane[i].next = self.row_b[i].val();
+            self.pack_c.lane[i].next = self.row_c[i].val();
+        }
+        for i in self._row_lanes..32 {
+            self.pack_addr.lane[i].next = 0.into();
+            self.pack_mbar.lane[i].next = 0.into();
+            self.pack_b.lane[i].next = 0.into();
+            self.pack_c.lane[i].next = 0.into();
         }
         self.lead_number.onehot.next = self.lowest.val();
         self.cur_lane.next = self.lead_number.number.val();
         self.window_first.next = self.cur_lane.val() & self.k_window_mask.val();
+        self.plan_row.next = self.window_first.val() >> self.k_row_log.val();
         self.win_addr.word.next = self.pack_addr.word.val();
-        self.win_addr.number.next = self.window_first.val();
+        self.win_addr.number.next = self.window_first.val() & self.k_row_mask.val();
         self.win_mbar.word.next = self.pack_mbar.word.val();
-        self.win_mbar.number.next = self.window_first.val();
+        self.win_mbar.number.next = self.window_first.val() & self.k_row_mask.val();
         self.lead_slot.next = self.cur_lane.val() & self.k_slot_mask.val();
         self.lead_addr.word.next = self.win_addr.part.val();
         self.lead_addr.number.next = self.lead_slot.val();
@@ -1059,10 +1092,11 @@ impl Logic for AtomicAlu {
         // addresses.
         self.ex_window.next = self.ex_lane.q.val() & self.k_window_mask.val();
         self.ex_slot.next = self.ex_lane.q.val() & self.k_slot_mask.val();
+        self.ex_row.next = self.ex_window.val() >> self.k_row_log.val();
         self.win_b.word.next = self.pack_b.word.val();
-        self.win_b.number.next = self.ex_window.val();
+        self.win_b.number.next = self.ex_window.val() & self.k_row_mask.val();
         self.win_c.word.next = self.pack_c.word.val();
-        self.win_c.number.next = self.ex_window.val();
+        self.win_c.number.next = self.ex_window.val() & self.k_row_mask.val();
         self.lead_b.word.next = self.win_b.part.val();
         self.lead_b.number.next = self.ex_slot.val();
         self.lead_c.word.next = self.win_c.part.val();

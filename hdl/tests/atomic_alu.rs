@@ -291,7 +291,7 @@ mod alu {
     use smsync_sim::memory::{MemorySystem, CLUSTER_BASE, GLOBAL_BASE};
     use smsync_sim::units::atomic_alu::AtomicAlu as GoldenAlu;
     use smsync_sim::units::mbarrier_alu::MbarrierAlu as GoldenMbarrierAlu;
-    use smsync_sim::units::{Request, Response};
+    use smsync_sim::units::{LaneOps, Request, Response};
     use smsync_testkit::assert_lint_clean;
     use smsync_testkit::hdl_sim::tick;
     use std::collections::VecDeque;
@@ -309,6 +309,8 @@ mod alu {
         grant_pct: u64,
         rng: Rng,
         reads: VecDeque<(u64, u128)>,
+        /// The request's lane operands: the operand store the ALU reads a row at a time.
+        lanes: [LaneOps; 32],
     }
 
     impl AluBench {
@@ -324,6 +326,7 @@ mod alu {
                 grant_pct,
                 rng: Rng::new(seed ^ 0x5eed),
                 reads: VecDeque::new(),
+                lanes: [LaneOps::default(); 32],
             };
             b.uut.reset.next = true;
             b.uut.global_end.next = (GLOBAL_BASE + GLOBAL_BYTES as u64).to_bits();
@@ -332,6 +335,31 @@ mod alu {
             b.uut.reset.next = false;
             b.cycles = 0;
             b
+        }
+
+        /// Settle, answering the ALU's operand-store reads (`plan_row`, `ex_row`) in the same
+        /// cycle, as the top's asynchronous store does.
+        fn settle_rows(&mut self) {
+            let u = &mut self.uut;
+            let b = u.row_addr.len();
+            let mut rows = (u64::MAX, u64::MAX);
+            for _ in 0..4 {
+                settle(u);
+                let now = (u.plan_row.val().index() as u64, u.ex_row.val().index() as u64);
+                if now == rows {
+                    return;
+                }
+                rows = now;
+                for i in 0..b {
+                    let plan = &self.lanes[(now.0 as usize * b + i) % 32];
+                    let ex = &self.lanes[(now.1 as usize * b + i) % 32];
+                    u.row_addr[i].next = plan.addr.to_bits();
+                    u.row_mbar[i].next = plan.mbar.to_bits();
+                    u.row_b[i].next = ex.b.to_bits();
+                    u.row_c[i].next = ex.c.to_bits();
+                }
+            }
+            panic!("the ALU's operand rows did not settle");
         }
 
         fn line(&self, global: bool, slot: usize, addr: u64) -> u128 {
@@ -357,7 +385,8 @@ mod alu {
             }
             u.m_rgrant.next = self.grant_pct >= 100 || self.rng.below(100) < self.grant_pct;
             u.m_wgrant.next = self.grant_pct >= 100 || self.rng.below(100) < self.grant_pct;
-            settle(u);
+            self.settle_rows();
+            let u = &mut self.uut;
             let mut resp = None;
             if u.resp_valid.val() {
                 let mut r = Response {
@@ -428,12 +457,7 @@ mod alu {
             u.req_vec.next = (req.vec as u64).to_bits();
             u.req_cta.next = (req.cta as u64).to_bits();
             u.req_active.next = (req.active_mask as u64).to_bits();
-            for i in 0..32 {
-                u.lane_addr[i].next = req.lanes[i].addr.to_bits();
-                u.lane_mbar[i].next = req.lanes[i].mbar.to_bits();
-                u.lane_b[i].next = req.lanes[i].b.to_bits();
-                u.lane_c[i].next = req.lanes[i].c.to_bits();
-            }
+            self.lanes = req.lanes;
             let start = self.cycles;
             for _ in 0..2000 {
                 if let Some(r) = self.cycle() {

@@ -7,23 +7,41 @@
 //!   order, beat `k` carrying lanes `k*L .. k*L+L-1`, each taken in a cycle where `beat_valid`
 //!   and `beat_ready` are both high (`beat_ready` is a register: high from the cycle after the
 //!   header was taken until the last beat is). A taken beat goes into the beat register; the
-//!   cycle after, it is written into its row of the operand store and its stray-bit flags are
-//!   computed over its `L` lanes and added to the request's.
+//!   cycle after, it is written into the operand store, its stray-bit flags are computed over
+//!   its `L` lanes and added to the request's, and its lanes' vote predicates (bit 0 of `a`)
+//!   go into the predicate register.
+//! * **Operand store**: distributed RAM, not registers. Per operand field, `B` banks
+//!   (`B = operand_row_lanes(config) = max(L, the atomic ALU's step window)`), lane `k` in bank
+//!   `k % B`, word `k / B`; a row is the same word of every bank. A beat writes `L` banks of one
+//!   row; the core reads whole rows asynchronously (the same cycle), through three row
+//!   addresses: `rd_row_am` (fields addr, src, mbar), `rd_row_a` (a) and `rd_row_bc` (b, c).
+//!   Every reader of the store takes a lane or a row per cycle (the lane sequencer one lane, the
+//!   warp network a beat, the atomic ALU a step's window), so 32 registers per field and a 32:1
+//!   mux per reader and bit are not needed: on fpga-small the store was 18.4k flip-flops.
 //! * **Core side**: `valid` is high once the header and every beat are in (held until the core
-//!   raises `done`, the cycle it has finished the request); the header fields, the 32 lanes of
-//!   the operand store and the stray flags are registers.
+//!   raises `done`, the cycle it has finished the request); the header fields, the predicate
+//!   and the stray flags are registers, the rows come from the store.
 //!
-//! No input port reaches logic other than the enable of its register: nothing is combinational
-//! from the port.
+//! No input port reaches logic other than the enable of its register or the store's write
+//! port: nothing is combinational from the port.
 
 use super::copies;
+use crate::atomic_alu::operand_row_lanes;
 use crate::common::{FLAG_BITS, OP_BITS};
+use crate::depth_ram::DepthRam;
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_contract::port::{beats_per_request, SUB_BITS, WARP};
 
-/// A per-lane operand field: 32 registers (the operand store) or `L` (the beat register).
+/// A per-lane operand field of the beat register: `L` registers.
 type Regs<const N: usize> = Vec<DFF<Bits<N>>>;
+
+/// Address width of an operand-store bank (at most 32 words; `DepthRam` needs one bit more
+/// than it uses).
+const BANK_ADDR_BITS: usize = 6;
+
+/// A per-lane operand field of the operand store: `B` banks.
+type Banks<const N: usize> = Vec<DepthRam<Bits<N>, BANK_ADDR_BITS>>;
 
 #[derive(LogicBlock)]
 pub struct RequestIngress {
@@ -76,12 +94,19 @@ pub struct RequestIngress {
     pub h_member: Signal<Out, Bits<32>>,
     pub h_active: Signal<Out, Bits<32>>,
     pub h_live: Signal<Out, Bits<32>>,
-    pub lane_addr: Vec<Signal<Out, Bits<64>>>,
-    pub lane_src: Vec<Signal<Out, Bits<64>>>,
-    pub lane_mbar: Vec<Signal<Out, Bits<64>>>,
-    pub lane_a: Vec<Signal<Out, Bits<128>>>,
-    pub lane_b: Vec<Signal<Out, Bits<128>>>,
-    pub lane_c: Vec<Signal<Out, Bits<128>>>,
+    /// Bit i: lane i's `a` bit 0 (its vote predicate), for every lane.
+    pub h_pred: Signal<Out, Bits<32>>,
+    /// The operand store's read ports (see the module doc): row addresses in, `B` lanes out in
+    /// the same cycle (lane `B row + i` on `row_*[i]`).
+    pub rd_row_am: Signal<In, Bits<5>>,
+    pub rd_row_a: Signal<In, Bits<5>>,
+    pub rd_row_bc: Signal<In, Bits<5>>,
+    pub row_addr: Vec<Signal<Out, Bits<64>>>,
+    pub row_src: Vec<Signal<Out, Bits<64>>>,
+    pub row_mbar: Vec<Signal<Out, Bits<64>>>,
+    pub row_a: Vec<Signal<Out, Bits<128>>>,
+    pub row_b: Vec<Signal<Out, Bits<128>>>,
+    pub row_c: Vec<Signal<Out, Bits<128>>>,
     /// Over the active lanes: `src` or `mbar` set / `src` set / `a` set / `a` above bit 63 /
     /// `b` above bit 63 / `c` outside the shfl fields (bits 4:0, 12:8) / `c` above bit 31. The
     /// core answers `NotBuilt` when the op's unit does not read a set one.
@@ -125,13 +150,22 @@ pub struct RequestIngress {
     bt_a: Regs<128>,
     bt_b: Regs<128>,
     bt_c: Regs<128>,
-    /// The operand store: 32 lanes.
-    ln_addr: Regs<64>,
-    ln_src: Regs<64>,
-    ln_mbar: Regs<64>,
-    ln_a: Regs<128>,
-    ln_b: Regs<128>,
-    ln_c: Regs<128>,
+    /// The operand store: `B` banks per field.
+    ram_addr: Banks<64>,
+    ram_src: Banks<64>,
+    ram_mbar: Banks<64>,
+    ram_a: Banks<128>,
+    ram_b: Banks<128>,
+    ram_c: Banks<128>,
+    /// The beat's word in its banks, and (B > L) its part of the row.
+    bt_word: Signal<Local, Bits<BANK_ADDR_BITS>>,
+    bt_part: Signal<Local, Bits<5>>,
+    /// The predicate register, and the beat's predicate bits accumulated over its lanes (each
+    /// Local written once: rust-hdl's simulator keeps a Local read back after its assignment
+    /// stale).
+    hdr_pred: DFF<Bits<32>>,
+    pred_bit: Vec<Signal<Local, Bits<32>>>,
+    pred_acc: Vec<Signal<Local, Bits<32>>>,
     st_src: DFF<Bit>,
     st_src_only: DFF<Bit>,
     st_a: DFF<Bit>,
@@ -139,16 +173,22 @@ pub struct RequestIngress {
     st_b_hi: DFF<Bit>,
     st_c_shfl: DFF<Bit>,
     st_c_hi: DFF<Bit>,
-    row: Vec<Constant<Bits<5>>>,
+    /// The parts of a store row (`B / L`, each a beat's lanes) and a beat's part number.
+    part: Vec<Constant<Bits<5>>>,
     /// `1 << i`: lane i of the beat in `bt_active`.
     lane_bit: Vec<Constant<Bits<32>>>,
     k_last_beat: Constant<Bits<5>>,
     k_lanes: Constant<Bits<6>>,
-    /// `lanes_per_beat` (L), L + 1 and the beats per request, as loop bounds (`hdl_gen` takes
-    /// the lane index `l * g + i` with `l` from a one-element range).
+    /// L as a shift of a beat number (its first lane); `log2(B / L)` and `B / L - 1`.
+    k_log_lanes: Constant<Bits<5>>,
+    k_log_parts: Constant<Bits<5>>,
+    k_part_mask: Constant<Bits<5>>,
+    /// `lanes_per_beat` (L), L + 1, the parts of a row (`B / L`) and the banks (`B`), as loop
+    /// bounds (`hdl_gen` takes the bank index `l * p + i` with `l` from a one-element range).
     _lanes: usize,
     _lanes_end: usize,
-    _beats: usize,
+    _parts: usize,
+    _banks: usize,
 }
 
 impl RequestIngress {
@@ -156,6 +196,10 @@ impl RequestIngress {
         let l = config.lanes_per_beat as usize;
         assert!(l.is_power_of_two() && l <= WARP, "lanes_per_beat {l} (the config validates it)");
         let beats = beats_per_request(config);
+        let banks = operand_row_lanes(config);
+        let parts = banks / l;
+        // At least 2 words: DepthRam's address has one bit or more (B = 32 uses word 0 only).
+        let word_bits = ((WARP / banks).trailing_zeros() as usize).max(1);
         RequestIngress {
             clock: Default::default(),
             reset: Default::default(),
@@ -200,12 +244,16 @@ impl RequestIngress {
             h_member: Default::default(),
             h_active: Default::default(),
             h_live: Default::default(),
-            lane_addr: copies(WARP),
-            lane_src: copies(WARP),
-            lane_mbar: copies(WARP),
-            lane_a: copies(WARP),
-            lane_b: copies(WARP),
-            lane_c: copies(WARP),
+            h_pred: Default::default(),
+            rd_row_am: Default::default(),
+            rd_row_a: Default::default(),
+            rd_row_bc: Default::default(),
+            row_addr: copies(banks),
+            row_src: copies(banks),
+            row_mbar: copies(banks),
+            row_a: copies(banks),
+            row_b: copies(banks),
+            row_c: copies(banks),
             stray_src: Default::default(),
             stray_src_only: Default::default(),
             stray_a: Default::default(),
@@ -241,12 +289,17 @@ impl RequestIngress {
             bt_a: copies(l),
             bt_b: copies(l),
             bt_c: copies(l),
-            ln_addr: copies(WARP),
-            ln_src: copies(WARP),
-            ln_mbar: copies(WARP),
-            ln_a: copies(WARP),
-            ln_b: copies(WARP),
-            ln_c: copies(WARP),
+            ram_addr: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
+            ram_src: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
+            ram_mbar: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
+            ram_a: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
+            ram_b: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
+            ram_c: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
+            bt_word: Default::default(),
+            bt_part: Default::default(),
+            hdr_pred: Default::default(),
+            pred_bit: copies(l),
+            pred_acc: copies(l),
             st_src: Default::default(),
             st_src_only: Default::default(),
             st_a: Default::default(),
@@ -254,13 +307,17 @@ impl RequestIngress {
             st_b_hi: Default::default(),
             st_c_shfl: Default::default(),
             st_c_hi: Default::default(),
-            row: (0..beats as u64).map(|g| Constant::new(g.to_bits())).collect(),
+            part: (0..parts as u64).map(|p| Constant::new(p.to_bits())).collect(),
             lane_bit: (0..l).map(|i| Constant::new((1u64 << i).to_bits())).collect(),
             k_last_beat: Constant::new((beats as u64 - 1).to_bits()),
             k_lanes: Constant::new((l as u64).to_bits()),
+            k_log_lanes: Constant::new((l.trailing_zeros() as u64).to_bits()),
+            k_log_parts: Constant::new((parts.trailing_zeros() as u64).to_bits()),
+            k_part_mask: Constant::new((parts as u64 - 1).to_bits()),
             _lanes: l,
             _lanes_end: l + 1,
-            _beats: beats,
+            _parts: parts,
+            _banks: banks,
         }
     }
 }
@@ -293,6 +350,7 @@ impl Logic for RequestIngress {
             bt_valid,
             bt_row,
             bt_active,
+            hdr_pred,
             st_src,
             st_src_only,
             st_a,
@@ -301,25 +359,52 @@ impl Logic for RequestIngress {
             st_c_shfl,
             st_c_hi
         );
-        for i in 0..32 {
-            self.ln_addr[i].clock.next = self.clock.val();
-            self.ln_src[i].clock.next = self.clock.val();
-            self.ln_mbar[i].clock.next = self.clock.val();
-            self.ln_a[i].clock.next = self.clock.val();
-            self.ln_b[i].clock.next = self.clock.val();
-            self.ln_c[i].clock.next = self.clock.val();
-            self.ln_addr[i].d.next = self.ln_addr[i].q.val();
-            self.ln_src[i].d.next = self.ln_src[i].q.val();
-            self.ln_mbar[i].d.next = self.ln_mbar[i].q.val();
-            self.ln_a[i].d.next = self.ln_a[i].q.val();
-            self.ln_b[i].d.next = self.ln_b[i].q.val();
-            self.ln_c[i].d.next = self.ln_c[i].q.val();
-            self.lane_addr[i].next = self.ln_addr[i].q.val();
-            self.lane_src[i].next = self.ln_src[i].q.val();
-            self.lane_mbar[i].next = self.ln_mbar[i].q.val();
-            self.lane_a[i].next = self.ln_a[i].q.val();
-            self.lane_b[i].next = self.ln_b[i].q.val();
-            self.lane_c[i].next = self.ln_c[i].q.val();
+        // ---- the operand store: reads (same cycle) and the write port's defaults ----
+        self.bt_word.next = bit_cast::<BANK_ADDR_BITS, 5>(self.bt_row.q.val() >> self.k_log_parts.val());
+        self.bt_part.next = self.bt_row.q.val() & self.k_part_mask.val();
+        for i in 0..self._banks {
+            self.ram_addr[i].write_clock.next = self.clock.val();
+            self.ram_src[i].write_clock.next = self.clock.val();
+            self.ram_mbar[i].write_clock.next = self.clock.val();
+            self.ram_a[i].write_clock.next = self.clock.val();
+            self.ram_b[i].write_clock.next = self.clock.val();
+            self.ram_c[i].write_clock.next = self.clock.val();
+            self.ram_addr[i].read_clock.next = self.clock.val();
+            self.ram_src[i].read_clock.next = self.clock.val();
+            self.ram_mbar[i].read_clock.next = self.clock.val();
+            self.ram_a[i].read_clock.next = self.clock.val();
+            self.ram_b[i].read_clock.next = self.clock.val();
+            self.ram_c[i].read_clock.next = self.clock.val();
+            self.ram_addr[i].write_enable.next = false;
+            self.ram_src[i].write_enable.next = false;
+            self.ram_mbar[i].write_enable.next = false;
+            self.ram_a[i].write_enable.next = false;
+            self.ram_b[i].write_enable.next = false;
+            self.ram_c[i].write_enable.next = false;
+            self.ram_addr[i].write_address.next = self.bt_word.val();
+            self.ram_src[i].write_address.next = self.bt_word.val();
+            self.ram_mbar[i].write_address.next = self.bt_word.val();
+            self.ram_a[i].write_address.next = self.bt_word.val();
+            self.ram_b[i].write_address.next = self.bt_word.val();
+            self.ram_c[i].write_address.next = self.bt_word.val();
+            self.ram_addr[i].write_data.next = 0.into();
+            self.ram_src[i].write_data.next = 0.into();
+            self.ram_mbar[i].write_data.next = 0.into();
+            self.ram_a[i].write_data.next = 0.into();
+            self.ram_b[i].write_data.next = 0.into();
+            self.ram_c[i].write_data.next = 0.into();
+            self.ram_addr[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
+            self.ram_src[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
+            self.ram_mbar[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
+            self.ram_a[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_a.val());
+            self.ram_b[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_bc.val());
+            self.ram_c[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_bc.val());
+            self.row_addr[i].next = self.ram_addr[i].read_data.val();
+            self.row_src[i].next = self.ram_src[i].read_data.val();
+            self.row_mbar[i].next = self.ram_mbar[i].read_data.val();
+            self.row_a[i].next = self.ram_a[i].read_data.val();
+            self.row_b[i].next = self.ram_b[i].read_data.val();
+            self.row_c[i].next = self.ram_c[i].read_data.val();
         }
         for i in 0..self._lanes {
             self.bt_addr[i].clock.next = self.clock.val();
@@ -353,6 +438,7 @@ impl Logic for RequestIngress {
         self.h_member.next = self.hdr_member.q.val();
         self.h_active.next = self.hdr_active.q.val();
         self.h_live.next = self.hdr_live.q.val();
+        self.h_pred.next = self.hdr_pred.q.val();
         self.stray_src.next = self.st_src.q.val();
         self.stray_src_only.next = self.st_src_only.q.val();
         self.stray_a.next = self.st_a.q.val();
@@ -380,6 +466,7 @@ impl Logic for RequestIngress {
             self.hdr_active.d.next = self.req_active.val();
             self.hdr_live.d.next = self.req_live.val();
             self.act_rem.d.next = self.req_active.val();
+            self.hdr_pred.d.next = 0.into();
             self.beat_next.d.next = 0.into();
             self.beats_taken.d.next = false;
             self.beats_written.d.next = false;
@@ -417,24 +504,46 @@ impl Logic for RequestIngress {
             }
         }
 
-        // ---- the beat register: into its row of the operand store; stray bits of its L lanes ----
+        // ---- the beat register: into its part of a store row; predicates and stray bits of
+        // its L lanes ----
+        for i in 0..self._lanes {
+            self.pred_bit[i].next = 0.into();
+            if self.bt_a[i].q.val().get_bit(0) {
+                self.pred_bit[i].next = self.lane_bit[i].val();
+            }
+        }
+        self.pred_acc[0].next = self.pred_bit[0].val();
+        for i in 1..self._lanes {
+            self.pred_acc[i].next = self.pred_acc[i - 1].val() | self.pred_bit[i].val();
+        }
         if self.bt_valid.q.val() {
             if self.bt_row.q.val() == self.k_last_beat.val() {
                 self.beats_written.d.next = true;
             }
             for l in self._lanes..self._lanes_end {
-                for g in 0..self._beats {
-                    if self.bt_row.q.val() == self.row[g].val() {
+                for p in 0..self._parts {
+                    if self.bt_part.val() == self.part[p].val() {
                         for i in 0..self._lanes {
-                            self.ln_addr[l * g + i].d.next = self.bt_addr[i].q.val();
-                            self.ln_src[l * g + i].d.next = self.bt_src[i].q.val();
-                            self.ln_mbar[l * g + i].d.next = self.bt_mbar[i].q.val();
-                            self.ln_a[l * g + i].d.next = self.bt_a[i].q.val();
-                            self.ln_b[l * g + i].d.next = self.bt_b[i].q.val();
-                            self.ln_c[l * g + i].d.next = self.bt_c[i].q.val();
+                            self.ram_addr[l * p + i].write_enable.next = true;
+                            self.ram_src[l * p + i].write_enable.next = true;
+                            self.ram_mbar[l * p + i].write_enable.next = true;
+                            self.ram_a[l * p + i].write_enable.next = true;
+                            self.ram_b[l * p + i].write_enable.next = true;
+                            self.ram_c[l * p + i].write_enable.next = true;
+                            self.ram_addr[l * p + i].write_data.next = self.bt_addr[i].q.val();
+                            self.ram_src[l * p + i].write_data.next = self.bt_src[i].q.val();
+                            self.ram_mbar[l * p + i].write_data.next = self.bt_mbar[i].q.val();
+                            self.ram_a[l * p + i].write_data.next = self.bt_a[i].q.val();
+                            self.ram_b[l * p + i].write_data.next = self.bt_b[i].q.val();
+                            self.ram_c[l * p + i].write_data.next = self.bt_c[i].q.val();
                         }
                     }
                 }
+            }
+            // The last lane's accumulator (the loop's last assignment), at the beat's first lane.
+            for i in 0..self._lanes {
+                self.hdr_pred.d.next = self.hdr_pred.q.val()
+                    | (self.pred_acc[i].val() << (bit_cast::<32, 5>(self.bt_row.q.val()) << self.k_log_lanes.val()));
             }
             for i in 0..self._lanes {
                 // A whole-mask AND (not a bit select): bits above L are used, so lint has no

@@ -18,7 +18,8 @@
 //!   `beat_ready` are both high. Every beat is sent, also for ops that read no operand.
 //!
 //! Both go into registers first ([`RequestIngress`](super::ingress::RequestIngress)): the header
-//! register, the beat register, and from it a 32-lane operand register written one beat row per
+//! register, the beat register, and from it the operand store (distributed RAM, rows of
+//! `B = operand_row_lanes` lanes, read a row per cycle per field group) written one beat per
 //! cycle, with the stray-bit flags below computed per beat over its `L` lanes. Nothing in the
 //! core is combinational from the request port; the core starts on the request the cycle after
 //! its last beat was written.
@@ -142,7 +143,7 @@ use super::egress::ResponseEgress;
 use super::ingress::RequestIngress;
 use super::result_store::ResultStore;
 use super::shared_mem::SharedMemory;
-use crate::atomic_alu::AtomicAlu;
+use crate::atomic_alu::{operand_row_lanes, AtomicAlu};
 use crate::barrier_file::BarrierFile;
 use crate::common::{error_code, op_code, unit_op_range, ERROR_BITS, FLAG_BITS, OP_BITS};
 use crate::copy_engine::{thread_bits, CopyEngine};
@@ -243,12 +244,20 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub req_member: Signal<In, Bits<32>>,
     pub req_active: Signal<In, Bits<32>>,
     pub req_live: Signal<In, Bits<32>>,
-    pub lane_addr: Vec<Signal<In, Bits<64>>>,
-    pub lane_src: Vec<Signal<In, Bits<64>>>,
-    pub lane_mbar: Vec<Signal<In, Bits<64>>>,
-    pub lane_a: Vec<Signal<In, Bits<128>>>,
-    pub lane_b: Vec<Signal<In, Bits<128>>>,
-    pub lane_c: Vec<Signal<In, Bits<128>>>,
+    /// Bit i: lane i's `a` bit 0 (vote predicate of bar.red), from the ingress.
+    pub req_pred: Signal<In, Bits<32>>,
+    /// The ingress's operand store, read a row of `B = operand_row_lanes` lanes at a time in the
+    /// same cycle (`hdl/src/sync_unit/ingress.rs`): rows out, lanes `B row + i` in on
+    /// `row_*[i]`. `rd_row_am` reads addr, src and mbar; `rd_row_a` reads a; `rd_row_bc` b and c.
+    pub rd_row_am: Signal<Out, Bits<5>>,
+    pub rd_row_a: Signal<Out, Bits<5>>,
+    pub rd_row_bc: Signal<Out, Bits<5>>,
+    pub row_addr: Vec<Signal<In, Bits<64>>>,
+    pub row_src: Vec<Signal<In, Bits<64>>>,
+    pub row_mbar: Vec<Signal<In, Bits<64>>>,
+    pub row_a: Vec<Signal<In, Bits<128>>>,
+    pub row_b: Vec<Signal<In, Bits<128>>>,
+    pub row_c: Vec<Signal<In, Bits<128>>>,
     /// Over the active lanes, computed per beat by the ingress (`RequestIngress`): `src` or
     /// `mbar` set / `src` set / `a` set / `a` above bit 63 / `b` above bit 63 / `c` outside the
     /// shfl fields (bits 4:0, 12:8) / `c` above bit 31.
@@ -343,10 +352,19 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     wn_group: Vec<Constant<Bits<5>>>,
     k_wn_last_beat: Constant<Bits<5>>,
     k_wn_beat_ops: Vec<Constant<Bits<OP_BITS>>>,
-    /// `lanes_per_beat`, + 1, and the beats per request (loop bounds; see `WarpNetwork`).
+    /// The beat's operand-store row and its part of the row (`B / L` parts of L lanes):
+    /// `log2(B / L)`, `B / L - 1`, the part numbers.
+    wn_row: Signal<Local, Bits<5>>,
+    wn_part: Signal<Local, Bits<5>>,
+    k_wn_log_parts: Constant<Bits<5>>,
+    k_wn_part_mask: Constant<Bits<5>>,
+    wn_parts: Vec<Constant<Bits<5>>>,
+    /// `lanes_per_beat`, + 1, the beats per request and the parts of a store row (loop bounds;
+    /// see `WarpNetwork`).
     _wn_lanes: usize,
     _wn_lanes_end: usize,
     _wn_beats: usize,
+    _wn_parts: usize,
     /// Blocked barrier warps: {op, active, tag} at {cta, warp}.
     blocked: RAM<Bits<TABLE_BITS>, 10>,
 
@@ -498,8 +516,15 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pick_id: Signal<Local, Bits<5>>,
     /// `pick`'s lane number (`pick_id`).
     pick_number: LaneNumber,
-    /// The operand store's fields that the sequencer reads, packed (lane j at `W * j`), and the
-    /// picked lane's offset in each width.
+    /// The picked lane's operand-store row and its place in the row (bank).
+    pick_row: Signal<Local, Bits<5>>,
+    pick_bank: Signal<Local, Bits<5>>,
+    /// log2 B and B - 1 on a lane number (`B = operand_row_lanes`), and B as a loop bound.
+    k_op_row_log: Constant<Bits<5>>,
+    k_op_row_mask: Constant<Bits<5>>,
+    _row_lanes: usize,
+    /// The row's fields that the sequencer reads, packed (bank j at `W * j`; the lanes past B
+    /// are zero), and the picked bank's offset in each width.
     pack_addr: PackLanes<64, 2048>,
     pack_src: PackLanes<64, 2048>,
     pack_mbar: PackLanes<64, 2048>,
@@ -586,6 +611,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
         assert_eq!(R, shared_row_bytes(config), "SyncUnitCore: R must be shared_row_bytes(config)");
         assert!(D == 8 * B && RD == 8 * R, "SyncUnitCore: D = 8 B and RD = 8 R");
         let range = |u: Unit| unit_op_range(u).expect("every unit has ops in the encoding table");
+        let row_lanes = operand_row_lanes(config);
         let (bar_first, bar_last) = range(Unit::BarrierFile);
         let (mb_first, mb_last) = range(Unit::MbarrierAlu);
         let (wn_first, wn_last) = range(Unit::WarpNetwork);
@@ -620,12 +646,16 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             req_member: Default::default(),
             req_active: Default::default(),
             req_live: Default::default(),
-            lane_addr: (0..LANES).map(|_| Default::default()).collect(),
-            lane_src: (0..LANES).map(|_| Default::default()).collect(),
-            lane_mbar: (0..LANES).map(|_| Default::default()).collect(),
-            lane_a: (0..LANES).map(|_| Default::default()).collect(),
-            lane_b: (0..LANES).map(|_| Default::default()).collect(),
-            lane_c: (0..LANES).map(|_| Default::default()).collect(),
+            req_pred: Default::default(),
+            rd_row_am: Default::default(),
+            rd_row_a: Default::default(),
+            rd_row_bc: Default::default(),
+            row_addr: (0..row_lanes).map(|_| Default::default()).collect(),
+            row_src: (0..row_lanes).map(|_| Default::default()).collect(),
+            row_mbar: (0..row_lanes).map(|_| Default::default()).collect(),
+            row_a: (0..row_lanes).map(|_| Default::default()).collect(),
+            row_b: (0..row_lanes).map(|_| Default::default()).collect(),
+            row_c: (0..row_lanes).map(|_| Default::default()).collect(),
             resp_valid: Default::default(),
             resp_tag: Default::default(),
             resp_cta: Default::default(),
@@ -689,6 +719,17 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             _wn_lanes: config.lanes_per_beat as usize,
             _wn_lanes_end: config.lanes_per_beat as usize + 1,
             _wn_beats: beats_per_request(config),
+            wn_row: Default::default(),
+            wn_part: Default::default(),
+            k_wn_log_parts: k((row_lanes / config.lanes_per_beat as usize).trailing_zeros() as u64),
+            k_wn_part_mask: k((row_lanes / config.lanes_per_beat as usize) as u64 - 1),
+            wn_parts: (0..(row_lanes / config.lanes_per_beat as usize) as u64).map(k).collect(),
+            _wn_parts: row_lanes / config.lanes_per_beat as usize,
+            pick_row: Default::default(),
+            pick_bank: Default::default(),
+            k_op_row_log: k(row_lanes.trailing_zeros() as u64),
+            k_op_row_mask: k(row_lanes as u64 - 1),
+            _row_lanes: row_lanes,
             blocked: Default::default(),
             lane_id: (0..LANES as u64).map(k::<5>).collect(),
             k_row_bits: k(shared_row_bits(config) as u64),
@@ -1056,23 +1097,33 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.rel_pick.next = self.rel_rem.q.val() & (!self.rel_rem.q.val() + 1u64);
         self.first_active.next = 0.into();
         self.rel_pick_id.next = 0.into();
-        self.barrier.req_pred.next = 0.into();
+        self.barrier.req_pred.next = self.req_pred.val();
         // The picked lane's number from its one-hot bit (bit k of the number: is the bit among
-        // the lanes whose number has bit k set), then its operands as part-selects of the packed
-        // operand store (a 32:1 mux tree per bit; see `PackLanes`).
+        // the lanes whose number has bit k set), its operand-store row (`rd_row_*` below) and its
+        // operands as part-selects of that row packed (a B:1 mux per bit; see `PackLanes`).
         self.pick_number.onehot.next = self.pick.val();
         self.pick_id.next = self.pick_number.number.val();
-        for i in 0..32 {
-            self.pack_addr.lane[i].next = self.lane_addr[i].val();
-            self.pack_src.lane[i].next = self.lane_src[i].val();
-            self.pack_mbar.lane[i].next = self.lane_mbar[i].val();
-            self.pack_a.lane[i].next = self.lane_a[i].val();
-            self.pack_b.lane[i].next = self.lane_b[i].val().get_bits::<64>(0);
-            self.pack_c.lane[i].next = self.lane_c[i].val().get_bits::<32>(0);
+        self.pick_row.next = self.pick_id.val() >> self.k_op_row_log.val();
+        self.pick_bank.next = self.pick_id.val() & self.k_op_row_mask.val();
+        for i in 0..self._row_lanes {
+            self.pack_addr.lane[i].next = self.row_addr[i].val();
+            self.pack_src.lane[i].next = self.row_src[i].val();
+            self.pack_mbar.lane[i].next = self.row_mbar[i].val();
+            self.pack_a.lane[i].next = self.row_a[i].val();
+            self.pack_b.lane[i].next = self.row_b[i].val().get_bits::<64>(0);
+            self.pack_c.lane[i].next = self.row_c[i].val().get_bits::<32>(0);
         }
-        self.pick_off32.next = bit_cast::<10, 5>(self.pick_id.val()) << 5u64;
-        self.pick_off64.next = bit_cast::<11, 5>(self.pick_id.val()) << 6u64;
-        self.pick_off128.next = bit_cast::<12, 5>(self.pick_id.val()) << 7u64;
+        for i in self._row_lanes..32 {
+            self.pack_addr.lane[i].next = 0.into();
+            self.pack_src.lane[i].next = 0.into();
+            self.pack_mbar.lane[i].next = 0.into();
+            self.pack_a.lane[i].next = 0.into();
+            self.pack_b.lane[i].next = 0.into();
+            self.pack_c.lane[i].next = 0.into();
+        }
+        self.pick_off32.next = bit_cast::<10, 5>(self.pick_bank.val()) << 5u64;
+        self.pick_off64.next = bit_cast::<11, 5>(self.pick_bank.val()) << 6u64;
+        self.pick_off128.next = bit_cast::<12, 5>(self.pick_bank.val()) << 7u64;
         self.pick_addr.next = self.pack_addr.word.val().get_bits::<64>(self.pick_off64.val().index());
         self.pick_src.next = self.pack_src.word.val().get_bits::<64>(self.pick_off64.val().index());
         self.pick_mbar.next = self.pack_mbar.word.val().get_bits::<64>(self.pick_off64.val().index());
@@ -1085,10 +1136,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             }
             if self.rel_pick.val().get_bit(i) {
                 self.rel_pick_id.next = self.lane_id[i].val();
-            }
-            if self.lane_a[i].val().get_bit(0) {
-                self.barrier.req_pred.next =
-                    self.barrier.req_pred.val() | (bit_cast::<32, 5>(1.into()) << self.lane_id[i].val());
             }
         }
 
@@ -1287,14 +1334,17 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.wnet.beat_clamp[i].next = 0.into();
             self.wnet.beat_segmask[i].next = 0.into();
         }
+        // Beat g is part `g % (B / L)` of store row `g / (B / L)` (`rd_row_a`, `rd_row_bc`).
+        self.wn_row.next = self.wn_beat.q.val() >> self.k_wn_log_parts.val();
+        self.wn_part.next = self.wn_beat.q.val() & self.k_wn_part_mask.val();
         for l in self._wn_lanes..self._wn_lanes_end {
-            for g in 0..self._wn_beats {
-                if self.wn_beat.q.val() == self.wn_group[g].val() {
+            for p in 0..self._wn_parts {
+                if self.wn_part.val() == self.wn_parts[p].val() {
                     for i in 0..self._wn_lanes {
-                        self.wnet.beat_a[i].next = self.lane_a[l * g + i].val().get_bits::<64>(0);
-                        self.wnet.beat_b[i].next = self.lane_b[l * g + i].val().get_bits::<5>(0);
-                        self.wnet.beat_clamp[i].next = self.lane_c[l * g + i].val().get_bits::<5>(0);
-                        self.wnet.beat_segmask[i].next = self.lane_c[l * g + i].val().get_bits::<5>(8);
+                        self.wnet.beat_a[i].next = self.row_a[l * p + i].val().get_bits::<64>(0);
+                        self.wnet.beat_b[i].next = self.row_b[l * p + i].val().get_bits::<5>(0);
+                        self.wnet.beat_clamp[i].next = self.row_c[l * p + i].val().get_bits::<5>(0);
+                        self.wnet.beat_segmask[i].next = self.row_c[l * p + i].val().get_bits::<5>(8);
                     }
                 }
             }
@@ -1319,11 +1369,24 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.atom.req_cta.next = self.req_cta.val();
         self.atom.req_active.next = self.req_active.val();
         self.atom.global_end.next = self.global_end.val();
-        for i in 0..32 {
-            self.atom.lane_addr[i].next = self.lane_addr[i].val();
-            self.atom.lane_mbar[i].next = self.lane_mbar[i].val();
-            self.atom.lane_b[i].next = self.lane_b[i].val();
-            self.atom.lane_c[i].next = self.lane_c[i].val();
+        for i in 0..self._row_lanes {
+            self.atom.row_addr[i].next = self.row_addr[i].val();
+            self.atom.row_mbar[i].next = self.row_mbar[i].val();
+            self.atom.row_b[i].next = self.row_b[i].val();
+            self.atom.row_c[i].next = self.row_c[i].val();
+        }
+        // The operand store's rows: the request's unit reads them (one request at a time): the
+        // atomic ALU's plan and execute stages, the warp network's beat, else the lane picker.
+        self.rd_row_am.next = self.pick_row.val();
+        self.rd_row_a.next = self.pick_row.val();
+        self.rd_row_bc.next = self.pick_row.val();
+        if self.is_atom.val() {
+            self.rd_row_am.next = self.atom.plan_row.val();
+            self.rd_row_bc.next = self.atom.ex_row.val();
+        }
+        if self.is_wn.val() {
+            self.rd_row_a.next = self.wn_row.val();
+            self.rd_row_bc.next = self.wn_row.val();
         }
         // The ALU's read and write channels: shared lines to the shared RAM's read and write
         // ports (granted like the LSU's, independently, so a step's write and the next step's
@@ -1885,8 +1948,9 @@ pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R:
     gm_q_valid: DFF<Bit>,
     gm_q_data: DFF<Bits<D>>,
     gm_q_free: Signal<Local, Bit>,
-    /// `lanes_per_beat` (a loop bound).
+    /// `lanes_per_beat` and the operand store's row lanes (loop bounds).
     _beat_lanes: usize,
+    _row_lanes: usize,
 }
 
 impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTop<D, B, RD, R> {
@@ -1986,6 +2050,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             gm_q_data: Default::default(),
             gm_q_free: Default::default(),
             _beat_lanes: l,
+            _row_lanes: operand_row_lanes(config),
         }
     }
 }
@@ -2153,13 +2218,17 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         for i in 0..self._beat_lanes {
             self.egress.row_values[i].next = self.core.resp_row_values[i].val();
         }
-        for i in 0..32 {
-            self.core.lane_addr[i].next = self.ingress.lane_addr[i].val();
-            self.core.lane_src[i].next = self.ingress.lane_src[i].val();
-            self.core.lane_mbar[i].next = self.ingress.lane_mbar[i].val();
-            self.core.lane_a[i].next = self.ingress.lane_a[i].val();
-            self.core.lane_b[i].next = self.ingress.lane_b[i].val();
-            self.core.lane_c[i].next = self.ingress.lane_c[i].val();
+        self.core.req_pred.next = self.ingress.h_pred.val();
+        self.ingress.rd_row_am.next = self.core.rd_row_am.val();
+        self.ingress.rd_row_a.next = self.core.rd_row_a.val();
+        self.ingress.rd_row_bc.next = self.core.rd_row_bc.val();
+        for i in 0..self._row_lanes {
+            self.core.row_addr[i].next = self.ingress.row_addr[i].val();
+            self.core.row_src[i].next = self.ingress.row_src[i].val();
+            self.core.row_mbar[i].next = self.ingress.row_mbar[i].val();
+            self.core.row_a[i].next = self.ingress.row_a[i].val();
+            self.core.row_b[i].next = self.ingress.row_b[i].val();
+            self.core.row_c[i].next = self.ingress.row_c[i].val();
         }
         self.smem.clock.next = self.clock.val();
         self.smem.read_address.next = self.core.mem_raddr.val();
