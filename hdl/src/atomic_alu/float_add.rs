@@ -25,6 +25,13 @@
 //! sticky bits, and compose `((exp - 1) << M) + significand`, which lets a rounding carry move a
 //! subnormal to the smallest normal and the largest finite value to infinity without a special
 //! case.
+//!
+//! Area (yosys `synth_ecp5` of one adder, fpga-small `smsync gen` output): the shift amounts
+//! are cut to log2(W) bits, the sticky bit is the aligned-out bits under a thermometer mask (not
+//! a second shift back and a compare), the leading zeros come from a priority encoder (not a
+//! chain of trial shifts) and the rounding increment and the sign are each one adder / OR:
+//! f64 3,278 LUT4 + 181 CCU2C (7,037 + 186 before), f32 1,401 + 116 (2,315 + 120), f16 707 + 82
+//! (1,043 + 84), bf16 527 + 84 (868 + 88) (2026-11-28).
 
 use rust_hdl::prelude::*;
 
@@ -81,26 +88,28 @@ pub struct FloatAdder<const W: usize> {
     big_sign: Signal<Local, Bit>,
     small_sign: Signal<Local, Bit>,
     exp_diff: Signal<Local, Bits<EXP_W>>,
+    /// `exp_diff` cut to log2(W) bits by a mask, so that the shifters have that many stages
+    /// (where it is used the difference is below `k_far` <= W - 1).
+    align_shift: Signal<Local, Bits<EXP_W>>,
     ext_small: Signal<Local, Bits<W>>,
+    /// The bits the alignment shifts out (a thermometer mask of `align_shift` bits), and the sticky
+    /// bit (any of them set) as a W-bit 0 or 1: no second shifter.
+    out_mask: Signal<Local, Bits<W>>,
+    sticky: Signal<Local, Bits<W>>,
     aligned: Signal<Local, Bits<W>>,
     raw: Signal<Local, Bits<W>>,
     // ---- normalise and round ----
-    lz1: Signal<Local, Bits<EXP_W>>,
-    lz2: Signal<Local, Bits<EXP_W>>,
-    lz3: Signal<Local, Bits<EXP_W>>,
-    lz4: Signal<Local, Bits<EXP_W>>,
-    lz5: Signal<Local, Bits<EXP_W>>,
+    /// Leading zeros of `raw` from the hidden-bit position `P` down: a priority encoder (the
+    /// highest set bit `i <= P` gives `P - i`), no shifting.
     lz: Signal<Local, Bits<EXP_W>>,
-    n0: Signal<Local, Bits<W>>,
-    n1: Signal<Local, Bits<W>>,
-    n2: Signal<Local, Bits<W>>,
-    n3: Signal<Local, Bits<W>>,
-    n4: Signal<Local, Bits<W>>,
-    n5: Signal<Local, Bits<W>>,
     shift: Signal<Local, Bits<EXP_W>>,
     normed: Signal<Local, Bits<W>>,
     exp_n: Signal<Local, Bits<EXP_W>>,
     round_up: Signal<Local, Bit>,
+    /// 1 when rounding up, else 0; the sign bit or 0: each added / OR-ed in one expression, so
+    /// that each is one adder, not one per branch.
+    round_w: Signal<Local, Bits<W>>,
+    sign_w: Signal<Local, Bits<W>>,
     mant: Signal<Local, Bits<W>>,
     /// The result's exponent field (exp - 1), widened to W bits to be shifted into place.
     exp_field: Signal<Local, Bits<EXP_W>>,
@@ -125,26 +134,13 @@ pub struct FloatAdder<const W: usize> {
     k_e1: Constant<Bits<EXP_W>>,
     /// Exponent differences at or beyond this shift the smaller significand out entirely.
     k_far: Constant<Bits<EXP_W>>,
-    /// Per normaliser step: the top bits that must be zero for the step to shift, whether the
-    /// step exists in this format, and its distance as an exponent value.
-    k_mask32: Constant<Bits<W>>,
-    k_on32: Constant<Bit>,
-    k_dist32: Constant<Bits<EXP_W>>,
-    k_mask16: Constant<Bits<W>>,
-    k_on16: Constant<Bit>,
-    k_dist16: Constant<Bits<EXP_W>>,
-    k_mask8: Constant<Bits<W>>,
-    k_on8: Constant<Bit>,
-    k_dist8: Constant<Bits<EXP_W>>,
-    k_mask4: Constant<Bits<W>>,
-    k_on4: Constant<Bit>,
-    k_dist4: Constant<Bits<EXP_W>>,
-    k_mask2: Constant<Bits<W>>,
-    k_on2: Constant<Bit>,
-    k_dist2: Constant<Bits<EXP_W>>,
-    k_mask1: Constant<Bits<W>>,
-    k_on1: Constant<Bit>,
-    k_dist1: Constant<Bits<EXP_W>>,
+    /// `W - 1` (W a power of two): the mask that cuts a shift amount to log2(W) bits.
+    k_dist_mask: Constant<Bits<EXP_W>>,
+    k_ones: Constant<Bits<W>>,
+    /// `P - i` for bit i of `raw` (the leading-zero count when i is the highest set bit), and
+    /// `P + 1` as a loop bound.
+    k_lz: Vec<Constant<Bits<EXP_W>>>,
+    _sig_bits: usize,
     k_man_bits: Constant<Bits<EXP_W>>,
 }
 
@@ -167,7 +163,7 @@ impl<const W: usize> FloatAdder<W> {
         assert!(e >= 4, "the datapath needs E >= 4 for its guard and carry bits");
         // Position of the hidden bit after <<3: P = M + 3; the significand occupies bits P..0.
         let p = m + 3;
-        let step_mask = |s: usize| if s <= p + 1 { mask(s) << (p + 1 - s) } else { 0 };
+        assert!(W.is_power_of_two() && p + 1 < W, "FloatAdder<{W}>: W a power of two above P + 1");
         FloatAdder {
             a: Default::default(),
             b: Default::default(),
@@ -197,25 +193,19 @@ impl<const W: usize> FloatAdder<W> {
             big_sign: Default::default(),
             small_sign: Default::default(),
             exp_diff: Default::default(),
+            align_shift: Default::default(),
             ext_small: Default::default(),
+            out_mask: Default::default(),
+            sticky: Default::default(),
             aligned: Default::default(),
             raw: Default::default(),
-            lz1: Default::default(),
-            lz2: Default::default(),
-            lz3: Default::default(),
-            lz4: Default::default(),
-            lz5: Default::default(),
             lz: Default::default(),
-            n0: Default::default(),
-            n1: Default::default(),
-            n2: Default::default(),
-            n3: Default::default(),
-            n4: Default::default(),
-            n5: Default::default(),
             shift: Default::default(),
             normed: Default::default(),
             exp_n: Default::default(),
             round_up: Default::default(),
+            round_w: Default::default(),
+            sign_w: Default::default(),
             mant: Default::default(),
             exp_field: Default::default(),
             widen_exp: Default::default(),
@@ -235,24 +225,10 @@ impl<const W: usize> FloatAdder<W> {
             k_e0: bits_of(0),
             k_e1: bits_of(1),
             k_far: bits_of((p + 1) as u64),
-            k_mask32: bits_of(step_mask(32)),
-            k_on32: Constant::new(32 <= p),
-            k_dist32: bits_of(32),
-            k_mask16: bits_of(step_mask(16)),
-            k_on16: Constant::new(16 <= p),
-            k_dist16: bits_of(16),
-            k_mask8: bits_of(step_mask(8)),
-            k_on8: Constant::new(8 <= p),
-            k_dist8: bits_of(8),
-            k_mask4: bits_of(step_mask(4)),
-            k_on4: Constant::new(4 <= p),
-            k_dist4: bits_of(4),
-            k_mask2: bits_of(step_mask(2)),
-            k_on2: Constant::new(2 <= p),
-            k_dist2: bits_of(2),
-            k_mask1: bits_of(step_mask(1)),
-            k_on1: Constant::new(1 <= p),
-            k_dist1: bits_of(1),
+            k_dist_mask: bits_of(W as u64 - 1),
+            k_ones: bits_of(mask(W)),
+            k_lz: (0..=p).map(|i| bits_of((p - i) as u64)).collect(),
+            _sig_bits: p + 1,
             k_man_bits: bits_of(m as u64),
         }
     }
@@ -314,16 +290,19 @@ impl<const W: usize> Logic for FloatAdder<W> {
         // ---- align: shift the smaller one right, bits shifted out become the sticky bit ----
         self.exp_diff.next = self.big_exp.val() - self.small_exp.val();
         self.ext_small.next = self.small_sig.val() << 3;
+        self.align_shift.next = self.exp_diff.val() & self.k_dist_mask.val();
+        self.out_mask.next = !(self.k_ones.val() << self.align_shift.val());
+        self.sticky.next = self.k_zero.val();
+        if (self.ext_small.val() & self.out_mask.val()).any() {
+            self.sticky.next = self.k_one.val();
+        }
         if self.exp_diff.val() >= self.k_far.val() {
             self.aligned.next = self.k_zero.val();
             if self.ext_small.val().any() {
                 self.aligned.next = self.k_one.val();
             }
         } else {
-            self.aligned.next = self.ext_small.val() >> self.exp_diff.val();
-            if ((self.ext_small.val() >> self.exp_diff.val()) << self.exp_diff.val()) != self.ext_small.val() {
-                self.aligned.next = (self.ext_small.val() >> self.exp_diff.val()) | self.k_one.val();
-            }
+            self.aligned.next = (self.ext_small.val() >> self.align_shift.val()) | self.sticky.val();
         }
         // ---- add or subtract (big >= small in magnitude, so the difference is not negative) ----
         if self.big_sign.val() == self.small_sign.val() {
@@ -332,42 +311,14 @@ impl<const W: usize> Logic for FloatAdder<W> {
             self.raw.next = (self.big_sig.val() << 3) - self.aligned.val();
         }
 
-        // ---- leading zeros above the hidden-bit position (binary search, steps 32..1) ----
-        self.n0.next = self.raw.val();
-        self.n1.next = self.n0.val();
-        self.lz1.next = self.k_e0.val();
-        if self.k_on32.val() & !(self.n0.val() & self.k_mask32.val()).any() {
-            self.n1.next = self.n0.val() << 32;
-            self.lz1.next = self.k_e0.val() + self.k_dist32.val();
-        }
-        self.n2.next = self.n1.val();
-        self.lz2.next = self.lz1.val();
-        if self.k_on16.val() & !(self.n1.val() & self.k_mask16.val()).any() {
-            self.n2.next = self.n1.val() << 16;
-            self.lz2.next = self.lz1.val() + self.k_dist16.val();
-        }
-        self.n3.next = self.n2.val();
-        self.lz3.next = self.lz2.val();
-        if self.k_on8.val() & !(self.n2.val() & self.k_mask8.val()).any() {
-            self.n3.next = self.n2.val() << 8;
-            self.lz3.next = self.lz2.val() + self.k_dist8.val();
-        }
-        self.n4.next = self.n3.val();
-        self.lz4.next = self.lz3.val();
-        if self.k_on4.val() & !(self.n3.val() & self.k_mask4.val()).any() {
-            self.n4.next = self.n3.val() << 4;
-            self.lz4.next = self.lz3.val() + self.k_dist4.val();
-        }
-        self.n5.next = self.n4.val();
-        self.lz5.next = self.lz4.val();
-        if self.k_on2.val() & !(self.n4.val() & self.k_mask2.val()).any() {
-            self.n5.next = self.n4.val() << 2;
-            self.lz5.next = self.lz4.val() + self.k_dist2.val();
-        }
-        // The last step only counts (the shifted value itself is not needed).
-        self.lz.next = self.lz5.val();
-        if self.k_on1.val() & !(self.n5.val() & self.k_mask1.val()).any() {
-            self.lz.next = self.lz5.val() + self.k_dist1.val();
+        // ---- leading zeros from the hidden-bit position down (priority encoder) ----
+        // Ascending, so the highest set bit's count is the last assignment. (raw = 0 leaves P + 1,
+        // unused: the zero result is taken below.)
+        self.lz.next = self.k_far.val();
+        for i in 0..self._sig_bits {
+            if self.raw.val().get_bit(i) {
+                self.lz.next = self.k_lz[i].val();
+            }
         }
 
         // ---- normalise: carry -> one right shift (sticky kept); else left by min(lz, exp-1) ----
@@ -379,25 +330,26 @@ impl<const W: usize> Logic for FloatAdder<W> {
             self.normed.next = (self.raw.val() >> 1) | (self.raw.val() & self.k_one.val());
             self.exp_n.next = self.big_exp.val() + self.k_e1.val();
         } else {
-            self.normed.next = self.raw.val() << self.shift.val();
+            self.normed.next = self.raw.val() << (self.shift.val() & self.k_dist_mask.val());
             self.exp_n.next = self.big_exp.val() - self.shift.val();
         }
         // ---- round to nearest even on guard (bit 2), round (1), sticky (0), lsb (3) ----
         self.round_up.next = self.normed.val().get_bit(2)
             & (self.normed.val().get_bit(3) | self.normed.val().get_bit(1) | self.normed.val().get_bit(0));
-        self.mant.next = self.normed.val() >> 3;
+        self.round_w.next = self.k_zero.val();
         if self.round_up.val() {
-            self.mant.next = (self.normed.val() >> 3) + self.k_one.val();
+            self.round_w.next = self.k_one.val();
         }
+        self.mant.next = (self.normed.val() >> 3) + self.round_w.val();
         // (exp - 1) << M plus the significand with its hidden bit: a subnormal (no hidden bit,
         // exp 1) composes to exponent field 0, a rounding carry bumps the exponent field.
         self.exp_field.next = self.exp_n.val() - self.k_e1.val();
         self.widen_exp.narrow.next = self.exp_field.val();
-        self.result.next = (self.widen_exp.wide.val() << self.k_man_bits.val()) + self.mant.val();
+        self.sign_w.next = self.k_zero.val();
         if self.big_sign.val() {
-            self.result.next =
-                ((self.widen_exp.wide.val() << self.k_man_bits.val()) + self.mant.val()) | self.k_sign.val();
+            self.sign_w.next = self.k_sign.val();
         }
+        self.result.next = ((self.widen_exp.wide.val() << self.k_man_bits.val()) + self.mant.val()) | self.sign_w.val();
         if self.exp_n.val() >= self.k_exp_max.val() {
             self.result.next = self.k_inf.val();
             if self.big_sign.val() {
