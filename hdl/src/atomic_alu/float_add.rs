@@ -30,8 +30,8 @@
 //! are cut to log2(W) bits, the sticky bit is the aligned-out bits under a thermometer mask (not
 //! a second shift back and a compare), the leading zeros come from a priority encoder (not a
 //! chain of trial shifts) and the rounding increment and the sign are each one adder / OR:
-//! f64 3,278 LUT4 + 181 CCU2C (7,037 + 186 before), f32 1,401 + 116 (2,315 + 120), f16 707 + 82
-//! (1,043 + 84), bf16 527 + 84 (868 + 88) (2026-11-28).
+//! f64 3,278 LUT4 + 181 CCU2C, f32 1,401 + 116, f16 707 + 82, bf16 527 + 84 (2026-11-28; about
+//! half of what a second shift for the sticky bit and trial-shift normalisation cost).
 
 use rust_hdl::prelude::*;
 
