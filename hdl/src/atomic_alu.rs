@@ -53,29 +53,33 @@
 //! and write ports, and both to its one global port `ag_*` (where the ALU never asks for both
 //! in one cycle).
 //!
-//! # Pipeline (one step per line, two stages, a line forwarding register)
+//! # Pipeline (a plan stage and three execute stages, one step per cycle)
 //!
 //! ```text
 //!  IDLE     request checks (the golden `check`); error -> RESP; else RUN with remaining = active
-//!  RUN      plan stage: the lowest remaining lane leads the next step; alignment and range
-//!           checks; the lanes that join it (below); its 16-byte line. From addresses alone, so
-//!           it runs a step ahead: it reads the line (or finds it in the forwarding register)
-//!           and hands the step to the execute stage at the clock edge where that stage's
-//!           current step writes. No lane left, or the lead in error -> RESP once the execute
-//!           stage is empty (the lanes before the error have written, as in the golden model)
-//!           execute stage: one element per cycle through AtomicElement (and the slots'); the
-//!           last element writes the line, with the lanes that joined; the old values are
-//!           recorded; the line goes into the forwarding register
+//!           (and P plans the first step in this cycle)
+//!  RUN      P  plan: the lowest remaining lane leads the next step; alignment and range checks;
+//!              the lanes that join it (below); its 16-byte line and byte enables. From addresses
+//!              alone, so it runs ahead: it reads the line and hands the step to X1 at the edge
+//!              where X1's step leaves. No lane left, or the lead in error -> RESP once X1..X3
+//!              are empty (the lanes before the error have written, as in the golden model)
+//!           X1 operands: the line read (held in `line` while needed); per element (a vector's in
+//!              turn, one per cycle) the old element, b and c into X2; the step's old values
+//!              into the result store (first element)
+//!           X2 element: AtomicElement (and the slots' GroupLanes); the new element into X3
+//!           X3 write: the elements placed in the line; the last element writes the step's
+//!              bytes (byte enables: the lead's and the joined lanes')
 //!  RESP     resp_valid + req_ready
 //! ```
 //!
-//! The forwarding register holds the line the execute stage wrote last. A planned step whose
-//! line is that one (the step now writing, or the register when the stage is empty) takes it
-//! from the register and reads nothing: so same-address lanes see the previous lane's result,
-//! and the one read that could race a write (granted with the previous step's write, in the
-//! same cycle) is never of the line being written. Reads before that are granted after the
-//! writes they must see. The register is cleared at every new request because other agents may
-//! write memory between requests.
+//! All stages move together on `en`, which is low only while X3's write waits for its grant.
+//! A write carries only the step's bytes, so steps on different bytes of one line overlap
+//! freely (each reads the line and writes its own bytes). A planned step that shares a byte
+//! with a step in X1..X3 (`hazard`: same-address lanes, a vector's line) waits until that step
+//! has written, and reads after it: so same-address lanes see the previous lane's result, and
+//! a read that shares a cycle with a write (the RAM may return the line before it) is never of
+//! a byte being written. A same-address lane costs 4 cycles (read, X1, X2, X3); lanes on
+//! distinct bytes one cycle per step.
 //!
 //! # Coalesced steps (`config.atomic_lanes`)
 //!
@@ -92,8 +96,8 @@
 //! (`group::group_kinds`: the 32- and 64-bit integer types and f32) are grouped; the lead alone
 //! steps vectors, b128, cas.b16, f64 and the 16-bit float types, so only its element has those
 //! adders, and a slot's shifts move 4-byte words.
-//! Same-address lanes never share a step: the second one leads the next step and sees the first
-//! one's result through the forwarding register.
+//! Same-address lanes never share a step: the second one leads a later step, which waits for
+//! the first one's write (`hazard`, above).
 //!
 //! Why a window: the lead and each slot pick their operands from the window's n lanes (an n:1
 //! mux) after one (32 / n):1 mux per window bit, instead of a 32:1 mux per slot and operand bit
@@ -101,12 +105,12 @@
 //! lanes, so they are in distinct banks of the old-value store (lane k in bank k % B, B =
 //! max(`lanes_per_beat`, n), n divides B).
 //!
-//! Cycle cost (read latency 1, grants at once): shared memory, one cycle per step (`vec` cycles
-//! for vector forms), plus 3 per request (IDLE, the first step's read, RESP). 32 consecutive u32
-//! or f32 lanes (4 per line): 11 cycles with `atomic_lanes` >= 4, 35 with 1; 32 lanes on 32
-//! lines: 35. Global memory has one port for reads and writes, so a step on a new global line
-//! takes 2 cycles (its read waits for the previous write). One 16-byte line per step (see
-//! docs/units/atomic_alu.md).
+//! Cycle cost (read latency 1, grants at once): one cycle per step on distinct bytes (`vec`
+//! cycles for vector forms), plus 4 per request (IDLE, which plans the first step and reads its
+//! line; X2, X3 of the last step; RESP); four per step that waits for the previous one's bytes.
+//! 32 consecutive u32 or f32 lanes (4 per line): 12 cycles with `atomic_lanes` >= 4, 36 with
+//! 1; 32 lanes on 32 lines: 36; 32 lanes on one address: 4 x 32 + 1. Global memory has one port for reads and writes, where a
+//! read waits for a cycle without a write. One 16-byte line per step (docs/units/atomic_alu.md).
 //!
 //! # Errors (golden order)
 //!
@@ -253,18 +257,18 @@ pub struct AtomicAlu {
     state: DFF<Bits<STATE_BITS>>,
     remaining: DFF<Bits<WARP_LANES>>,
     elem_index: DFF<Bits<4>>,
+    /// X1's line, held while its step has more elements or cannot move on.
     line: DFF<Bits<ELEM_BITS>>,
-    old_line: DFF<Bits<ELEM_BITS>>,
-    /// The forwarding register: the line the execute stage wrote last (cleared per request).
-    fwd_valid: DFF<Bit>,
-    fwd_addr: DFF<Bits<64>>,
-    fwd_line: DFF<Bits<ELEM_BITS>>,
-    /// The execute stage's step (see "Pipeline"): valid; its line comes from the forwarding
-    /// register rather than a read; its line is held in `line` / `old_line` (a vector's later
-    /// elements, or a write not granted); the lead's lane, the line address, the lead's byte
-    /// offset, the step's byte enables and lanes; per slot: joined, its lane, its 4-byte word.
+    /// The request's element and access sizes, registered at IDLE for the stages (the request
+    /// is held stable until its response, so these equal the decode).
+    q_elem_bytes: DFF<Bits<8>>,
+    q_elem_log: DFF<Bits<8>>,
+    q_access_bytes: DFF<Bits<8>>,
+    /// X1's step (see "Pipeline"): valid; its line is held in `line` (a vector's later
+    /// elements, or an element that cannot move on); the lead's lane, the line address, the
+    /// lead's byte offset, the step's byte enables and lanes; per slot: joined, its lane, its
+    /// 4-byte word.
     ex_valid: DFF<Bit>,
-    ex_fwd: DFF<Bit>,
     ex_have: DFF<Bit>,
     ex_lane: DFF<Bits<LANE_BITS>>,
     ex_line: DFF<Bits<64>>,
@@ -274,6 +278,30 @@ pub struct AtomicAlu {
     ex_x_in: Vec<DFF<Bit>>,
     ex_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
     ex_x_off: Vec<DFF<Bits<2>>>,
+    /// X2 (the element stage): valid, the vector's first / last element, the lead's element
+    /// operands (the old element, b, c), its bit offset in the line, the line, the step's byte
+    /// enables, the slots that joined.
+    x2_valid: DFF<Bit>,
+    x2_first: DFF<Bit>,
+    x2_last: DFF<Bit>,
+    x2_r: DFF<Bits<ELEM_BITS>>,
+    x2_s: DFF<Bits<ELEM_BITS>>,
+    x2_t: DFF<Bits<ELEM_BITS>>,
+    x2_shift: DFF<Bits<8>>,
+    x2_line: DFF<Bits<64>>,
+    x2_be: DFF<Bits<16>>,
+    x2_x_in: Vec<DFF<Bit>>,
+    /// X3 (the write stage): as X2, with the lead's new element, and a vector's earlier
+    /// elements placed in the line (`x3_acc`).
+    x3_valid: DFF<Bit>,
+    x3_first: DFF<Bit>,
+    x3_last: DFF<Bit>,
+    x3_value: DFF<Bits<ELEM_BITS>>,
+    x3_shift: DFF<Bits<8>>,
+    x3_line: DFF<Bits<64>>,
+    x3_be: DFF<Bits<16>>,
+    x3_x_in: Vec<DFF<Bit>>,
+    x3_acc: DFF<Bits<ELEM_BITS>>,
     err: DFF<Bits<ERROR_BITS>>,
     err_lane: DFF<Bits<LANE_BITS>>,
     /// The old values of the lanes served so far (atom), in `B = max(lanes_per_beat, group)`
@@ -331,6 +359,11 @@ pub struct AtomicAlu {
     elem_bytes: Signal<Local, Bits<8>>,
     elem_log: Signal<Local, Bits<8>>,
     access_bytes: Signal<Local, Bits<8>>,
+    /// The access size the plan stage uses (the decode in IDLE, `q_access_bytes` after).
+    step_access_bytes: Signal<Local, Bits<8>>,
+    /// IDLE takes an atom / red request without a request-level error: its first step is
+    /// planned (and its line read) in this cycle.
+    idle_plan: Signal<Local, Bit>,
     req_error: Signal<Local, Bits<ERROR_BITS>>,
 
     // ---- plan stage: the next step, from the lane addresses alone ----
@@ -402,9 +435,9 @@ pub struct AtomicAlu {
     /// The planned step: byte enables and lanes.
     plan_be: Signal<Local, Bits<16>>,
     plan_lanes: Signal<Local, Bits<WARP_LANES>>,
-    /// The planned step's line is the one the execute stage leaves in the forwarding register
-    /// (no read); the plan stage has a lane without error; it hands its step over this cycle.
-    plan_hit: Signal<Local, Bit>,
+    /// A step in X1..X3 has a byte of the planned step's line; the plan stage has a lane
+    /// without error; it hands its step over this cycle.
+    hazard: Signal<Local, Bit>,
     plan_ok: Signal<Local, Bit>,
     plan_go: Signal<Local, Bit>,
 
@@ -422,22 +455,22 @@ pub struct AtomicAlu {
     x_b: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
     x_c: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
     src_line: Signal<Local, Bits<ELEM_BITS>>,
-    src_old: Signal<Local, Bits<ELEM_BITS>>,
     stepping: Signal<Local, Bit>,
+    /// The pipeline moves at this edge (no write waits for its grant); X1 hands an element to
+    /// X2; it is the step's first; X1..X3 are empty after this edge.
+    en: Signal<Local, Bit>,
+    x1_adv: Signal<Local, Bit>,
+    first_elem: Signal<Local, Bit>,
+    drained: Signal<Local, Bit>,
     elem_shift: Signal<Local, Bits<8>>,
     elem_mask: Signal<Local, Bits<ELEM_BITS>>,
-    new_line: Signal<Local, Bits<ELEM_BITS>>,
     last_elem: Signal<Local, Bit>,
     old_value: Signal<Local, Bits<ELEM_BITS>>,
-    /// The step writes its line this cycle (its last element, the write granted).
-    ex_done: Signal<Local, Bit>,
-    /// Accumulated up to slot j over the joined slots: line bits replaced, their new values.
-    acc_mask: Vec<Signal<Local, Bits<ELEM_BITS>>>,
+    /// X3: the lead's element (and a vector's earlier ones) placed in the line; accumulated up
+    /// to slot j with the joined slots' elements; the write data.
+    lead_put: Signal<Local, Bits<ELEM_BITS>>,
     acc_value: Vec<Signal<Local, Bits<ELEM_BITS>>>,
-    step_mask: Signal<Local, Bits<ELEM_BITS>>,
     step_value: Signal<Local, Bits<ELEM_BITS>>,
-    /// The line the step writes: the lead's `new_line` with the joined lanes' elements.
-    step_line: Signal<Local, Bits<ELEM_BITS>>,
 
     // ---- constants ----
     st_idle: Constant<Bits<STATE_BITS>>,
@@ -497,7 +530,6 @@ pub struct AtomicAlu {
     k_line_mask: Constant<Bits<64>>,
     k_mbar_align: Constant<Bits<64>>,
     k_one64: Constant<Bits<64>>,
-    k_zero128: Constant<Bits<ELEM_BITS>>,
     k_ones128: Constant<Bits<ELEM_BITS>>,
     k_zero32: Constant<Bits<WARP_LANES>>,
     k_zero_lane: Constant<Bits<LANE_BITS>>,
@@ -574,12 +606,10 @@ impl AtomicAlu {
             remaining: Default::default(),
             elem_index: Default::default(),
             line: Default::default(),
-            old_line: Default::default(),
-            fwd_valid: Default::default(),
-            fwd_addr: Default::default(),
-            fwd_line: Default::default(),
+            q_elem_bytes: Default::default(),
+            q_elem_log: Default::default(),
+            q_access_bytes: Default::default(),
             ex_valid: Default::default(),
-            ex_fwd: Default::default(),
             ex_have: Default::default(),
             ex_lane: Default::default(),
             ex_line: Default::default(),
@@ -589,6 +619,25 @@ impl AtomicAlu {
             ex_x_in: (1..group).map(|_| Default::default()).collect(),
             ex_x_lane: (1..group).map(|_| Default::default()).collect(),
             ex_x_off: (1..group).map(|_| Default::default()).collect(),
+            x2_valid: Default::default(),
+            x2_first: Default::default(),
+            x2_last: Default::default(),
+            x2_r: Default::default(),
+            x2_s: Default::default(),
+            x2_t: Default::default(),
+            x2_shift: Default::default(),
+            x2_line: Default::default(),
+            x2_be: Default::default(),
+            x2_x_in: (1..group).map(|_| Default::default()).collect(),
+            x3_valid: Default::default(),
+            x3_first: Default::default(),
+            x3_last: Default::default(),
+            x3_value: Default::default(),
+            x3_shift: Default::default(),
+            x3_line: Default::default(),
+            x3_be: Default::default(),
+            x3_x_in: (1..group).map(|_| Default::default()).collect(),
+            x3_acc: Default::default(),
             err: Default::default(),
             err_lane: Default::default(),
             results: ResultStore::with_banks(banks),
@@ -635,6 +684,8 @@ impl AtomicAlu {
             elem_bytes: Default::default(),
             elem_log: Default::default(),
             access_bytes: Default::default(),
+            step_access_bytes: Default::default(),
+            idle_plan: Default::default(),
             req_error: Default::default(),
             lane_pool: Default::default(),
             any_lane: Default::default(),
@@ -682,7 +733,7 @@ impl AtomicAlu {
             acc_lanes: (1..group).map(|_| Default::default()).collect(),
             plan_be: Default::default(),
             plan_lanes: Default::default(),
-            plan_hit: Default::default(),
+            hazard: Default::default(),
             plan_ok: Default::default(),
             plan_go: Default::default(),
             ex_open: Default::default(),
@@ -696,19 +747,18 @@ impl AtomicAlu {
             x_b: (1..group).map(|_| LanePart::with_stride(ELEM_BITS)).collect(),
             x_c: (1..group).map(|_| LanePart::with_stride(ELEM_BITS)).collect(),
             src_line: Default::default(),
-            src_old: Default::default(),
             stepping: Default::default(),
+            en: Default::default(),
+            x1_adv: Default::default(),
+            first_elem: Default::default(),
+            drained: Default::default(),
             elem_shift: Default::default(),
             elem_mask: Default::default(),
-            new_line: Default::default(),
             last_elem: Default::default(),
             old_value: Default::default(),
-            ex_done: Default::default(),
-            acc_mask: (1..group).map(|_| Default::default()).collect(),
+            lead_put: Default::default(),
             acc_value: (1..group).map(|_| Default::default()).collect(),
-            step_mask: Default::default(),
             step_value: Default::default(),
-            step_line: Default::default(),
             st_idle: Constant::new(S_IDLE.to_bits()),
             st_run: Constant::new(S_RUN.to_bits()),
             st_resp: Constant::new(S_RESP.to_bits()),
@@ -765,7 +815,6 @@ impl AtomicAlu {
             k_line_mask: k64(!15u64),
             k_mbar_align: k64(7),
             k_one64: k64(1),
-            k_zero128: Constant::new(0u64.to_bits()),
             k_ones128: Constant::new(u128::MAX.to_bits()),
             k_zero32: Constant::new(0u64.to_bits()),
             k_zero_lane: Constant::new(0u64.to_bits()),
@@ -791,20 +840,35 @@ impl Logic for AtomicAlu {
             remaining,
             elem_index,
             line,
-            old_line,
-            fwd_valid,
-            fwd_addr,
-            fwd_line,
             err,
             err_lane,
             ex_valid,
-            ex_fwd,
             ex_have,
             ex_lane,
             ex_line,
             ex_byte_off,
             ex_be,
-            ex_lanes
+            ex_lanes,
+            q_elem_bytes,
+            q_elem_log,
+            q_access_bytes,
+            x2_valid,
+            x2_first,
+            x2_last,
+            x2_r,
+            x2_s,
+            x2_t,
+            x2_shift,
+            x2_line,
+            x2_be,
+            x3_valid,
+            x3_first,
+            x3_last,
+            x3_value,
+            x3_shift,
+            x3_line,
+            x3_be,
+            x3_acc
         );
         self.results.clock.next = self.clock.val();
         self.results.clear.next = false;
@@ -892,8 +956,16 @@ impl Logic for AtomicAlu {
             self.access_bytes.next = self.elem_bytes.val() << 3;
         }
 
+        // The access size for the plan stage: the decode in the IDLE cycle (the first step is
+        // planned there), the registered copy after it.
+        self.step_access_bytes.next = self.q_access_bytes.q.val();
+        if self.state.q.val() == self.st_idle.val() {
+            self.step_access_bytes.next = self.access_bytes.val();
+        }
+
         // Request-level error (golden `check`, and `red_async`'s op check).
         self.req_error.next = self.e_none.val();
+        self.idle_plan.next = false;
         if self.req_op.val() == self.op_red_async.val() {
             if !(self.sub_known.val() & self.red_async_ok.val() & (self.req_vec.val() == self.v1.val())) {
                 self.req_error.next = self.e_bad_type.val();
@@ -915,6 +987,8 @@ impl Logic for AtomicAlu {
             } else if self.is_cluster.val() & !self.k_single_cta_cluster.val() {
                 // shared::cluster atomics need the cluster slot map: not built (see module doc).
                 self.req_error.next = self.e_not_built.val();
+            } else {
+                self.idle_plan.next = (self.state.q.val() == self.st_idle.val()) & self.req_valid.val();
             }
         } else {
             self.req_error.next = self.e_not_built.val();
@@ -971,7 +1045,7 @@ impl Logic for AtomicAlu {
             self.mbar_off.next = self.cur_mbar.val() - self.k_cluster_base.val();
         }
         self.lane_error.next = self.e_none.val();
-        self.widen_access.narrow.next = self.access_bytes.val();
+        self.widen_access.narrow.next = self.step_access_bytes.val();
         self.align_mask.next = self.widen_access.wide.val() - self.k_one64.val();
         self.global_limit.next = self.global_end.val() - self.widen_access.wide.val();
         if (self.cur_addr.val() & self.align_mask.val()).any() {
@@ -1014,7 +1088,7 @@ impl Logic for AtomicAlu {
         // over the slots: offer lanes (x_pool / x_pick chain) and feed each slot's GroupFit its
         // lane, then decide who joins and accumulate (x_in / acc_* chain). Slot 0 links to the
         // lead, slot j to slot j - 1.
-        self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.access_bytes.val());
+        self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.step_access_bytes.val());
         self.lead_be.next = self.access_be.val() << self.byte_off.val();
         for j in 0..self.fit.len().min(1) {
             self.window_lanes[j].next = self.k_window_ones[j].val() << self.window_first.val();
@@ -1073,21 +1147,21 @@ impl Logic for AtomicAlu {
             self.plan_lanes.next = self.acc_lanes[j].val();
         }
 
-        // ================= execute stage: one element of the step per cycle =================
-        // Its line: held (`ex_have`), the forwarding register (`ex_fwd`), or the read data.
+        // ================= execute stages X1 (operands), X2 (element), X3 (write) =================
+        // The pipeline moves on `en`: everything but a write not granted (a global write may
+        // wait for the port).
+        self.m_wreq.next = self.x3_valid.q.val() & self.x3_last.q.val();
+        self.en.next = !(self.m_wreq.val() & !self.m_wgrant.val());
+        // X1: the step's line, held (`ex_have`) or the read data; one element per cycle.
         self.src_line.next = self.m_rdata.val();
-        self.src_old.next = self.m_rdata.val();
         self.stepping.next = self.ex_valid.q.val() & self.m_rvalid.val();
-        if self.ex_fwd.q.val() {
-            self.src_line.next = self.fwd_line.q.val();
-            self.src_old.next = self.fwd_line.q.val();
-            self.stepping.next = self.ex_valid.q.val();
-        }
         if self.ex_have.q.val() {
             self.src_line.next = self.line.q.val();
-            self.src_old.next = self.old_line.q.val();
             self.stepping.next = self.ex_valid.q.val();
         }
+        self.x1_adv.next = self.stepping.val() & self.en.val();
+        self.first_elem.next = self.elem_index.q.val() == self.k_zero_idx.val();
+        self.last_elem.next = (self.elem_index.q.val() + self.v1.val()) == self.req_vec.val();
         // Operands b and c: from the window of the step's lanes, as the plan stage picked the
         // addresses.
         self.ex_window.next = self.ex_lane.q.val() & self.k_window_mask.val();
@@ -1103,26 +1177,26 @@ impl Logic for AtomicAlu {
         self.lead_c.number.next = self.ex_slot.val();
         self.widen_elem_index.narrow.next = self.elem_index.q.val();
         self.elem_shift.next =
-            (self.ex_byte_off.q.val() << 3) + (self.widen_elem_index.wide.val() << self.elem_log.val());
+            (self.ex_byte_off.q.val() << 3) + (self.widen_elem_index.wide.val() << self.q_elem_log.q.val());
         self.elem_mask.next = self.k_ones128.val();
-        if self.elem_bytes.val() != self.k_line_bytes.val() {
-            self.elem_mask.next = !(self.k_ones128.val() << (self.elem_bytes.val() << 3));
+        if self.q_elem_bytes.q.val() != self.k_line_bytes.val() {
+            self.elem_mask.next = !(self.k_ones128.val() << (self.q_elem_bytes.q.val() << 3));
         }
+        self.old_value.next = self.src_line.val() >> (self.ex_byte_off.q.val() << 3);
+        if self.q_access_bytes.q.val() != self.k_line_bytes.val() {
+            self.old_value.next = (self.src_line.val() >> (self.ex_byte_off.q.val() << 3))
+                & !(self.k_ones128.val() << (self.q_access_bytes.q.val() << 3));
+        }
+        // X2: the lead's element (the slots' are in their `GroupLane`s).
         self.element.op.next = self.req_sub.val();
         self.element.dtype.next = self.req_dtype.val();
-        self.element.r.next = self.src_line.val() >> self.elem_shift.val();
-        self.element.s.next = self.lead_b.part.val() >> (self.widen_elem_index.wide.val() << self.elem_log.val());
-        self.element.t.next = self.lead_c.part.val();
+        self.element.r.next = self.x2_r.q.val();
+        self.element.s.next = self.x2_s.q.val();
+        self.element.t.next = self.x2_t.q.val();
         self.element.ftz_f32.next = self.is_global.val();
-        self.new_line.next = (self.src_line.val() & !(self.elem_mask.val() << self.elem_shift.val()))
-            | ((self.element.value.val() & self.elem_mask.val()) << self.elem_shift.val());
-        self.last_elem.next = (self.elem_index.q.val() + self.v1.val()) == self.req_vec.val();
-        self.old_value.next = self.src_old.val() >> (self.ex_byte_off.q.val() << 3);
-        if self.access_bytes.val() != self.k_line_bytes.val() {
-            self.old_value.next = (self.src_old.val() >> (self.ex_byte_off.q.val() << 3))
-                & !(self.k_ones128.val() << (self.access_bytes.val() << 3));
-        }
         for j in 0..self.group.len() {
+            self.group[j].clock.next = self.clock.val();
+            self.group[j].en.next = self.en.val();
             self.ex_x_slot[j].next = self.ex_x_lane[j].q.val() & self.k_slot_mask.val();
             self.x_b[j].word.next = self.win_b.part.val();
             self.x_b[j].number.next = self.ex_x_slot[j].val();
@@ -1131,68 +1205,73 @@ impl Logic for AtomicAlu {
             self.group[j].word_off.next = self.ex_x_off[j].q.val();
             self.group[j].b.next = self.x_b[j].part.val();
             self.group[j].c.next = self.x_c[j].part.val();
+            self.group[j].src_line.next = self.src_line.val();
+            self.group[j].elem_mask.next = self.elem_mask.val();
             self.group[j].op.next = self.req_sub.val();
             self.group[j].dtype.next = self.req_dtype.val();
             self.group[j].ftz_f32.next = self.is_global.val();
-            self.group[j].elem_mask.next = self.elem_mask.val();
-            self.group[j].src_line.next = self.src_line.val();
-            self.group[j].src_old.next = self.src_old.val();
+        }
+        // X3: the write data holds only the step's bytes (the write's byte enables keep the
+        // rest of the line): the lead's element, a vector's earlier elements (`x3_acc`) and
+        // the joined slots' elements.
+        self.lead_put.next = (self.x3_value.q.val() & self.elem_mask.val()) << self.x3_shift.q.val();
+        if !self.x3_first.q.val() {
+            self.lead_put.next = ((self.x3_value.q.val() & self.elem_mask.val()) << self.x3_shift.q.val())
+                | self.x3_acc.q.val();
         }
         for j in 0..self.group.len().min(1) {
-            self.acc_mask[j].next = self.k_zero128.val();
-            self.acc_value[j].next = self.k_zero128.val();
-            if self.ex_x_in[j].q.val() {
-                self.acc_mask[j].next = self.group[j].put_mask.val();
-                self.acc_value[j].next = self.group[j].put_value.val();
+            self.acc_value[j].next = self.lead_put.val();
+            if self.x3_x_in[j].q.val() {
+                self.acc_value[j].next = self.lead_put.val() | self.group[j].put_value.val();
             }
         }
         for j in 1..self.group.len() {
-            self.acc_mask[j].next = self.acc_mask[j - 1].val();
             self.acc_value[j].next = self.acc_value[j - 1].val();
-            if self.ex_x_in[j].q.val() {
-                self.acc_mask[j].next = self.acc_mask[j - 1].val() | self.group[j].put_mask.val();
+            if self.x3_x_in[j].q.val() {
                 self.acc_value[j].next = self.acc_value[j - 1].val() | self.group[j].put_value.val();
             }
         }
-        self.step_mask.next = self.k_zero128.val();
-        self.step_value.next = self.k_zero128.val();
+        self.step_value.next = self.lead_put.val();
         for j in 0..self.group.len() {
-            self.step_mask.next = self.acc_mask[j].val();
             self.step_value.next = self.acc_value[j].val();
         }
-        self.step_line.next = (self.new_line.val() & !self.step_mask.val()) | self.step_value.val();
 
         // ================= memory port =================
-        // Write: the step's last element. Read: the planned step's line, when the execute stage
-        // takes it at this edge and it is not the forwarding register's. A global read waits
-        // for a cycle in which no write is pending (the top has one global port for both).
+        // Write: the step's last element (X3). Read: the planned step's line, when X1 takes it
+        // at this edge. A planned step waits while a step in X1..X3 has a byte of its line
+        // (`hazard`): then its read is granted after that write, and sees it. Steps on other
+        // bytes of a line overlap freely (each writes its own bytes). A global read waits for
+        // a cycle without a write (the top has one global port for both).
         self.m_global.next = self.is_global.val();
         self.m_slot.next = self.req_cta.val();
-        self.m_wreq.next = self.stepping.val() & self.last_elem.val();
-        self.m_waddr.next = self.ex_line.q.val();
-        self.m_wdata.next = self.step_line.val();
-        self.m_be.next = self.ex_be.q.val();
-        self.ex_done.next = self.m_wreq.val() & self.m_wgrant.val();
-        self.ex_open.next = !self.ex_valid.q.val() | self.ex_done.val();
-        self.plan_ok.next = (self.state.q.val() == self.st_run.val())
+        self.m_waddr.next = self.x3_line.q.val();
+        self.m_wdata.next = self.step_value.val();
+        self.m_be.next = self.x3_be.q.val();
+        self.ex_open.next = !self.ex_valid.q.val() | (self.x1_adv.val() & self.last_elem.val());
+        // (The first step is planned in the cycle the request is taken, IDLE, when it has no
+        // request-level error and is not red.async.)
+        self.plan_ok.next = ((self.state.q.val() == self.st_run.val()) | self.idle_plan.val())
             & self.any_lane.val()
             & (self.lane_error.val() == self.e_none.val());
-        // The line the next step sees in the forwarding register: the execute stage's, if it
-        // has a step (it ends now, or the plan waits), else the register's.
-        self.plan_hit.next = self.fwd_valid.q.val() & (self.fwd_addr.q.val() == self.line_addr.val());
-        if self.ex_valid.q.val() {
-            self.plan_hit.next = self.ex_line.q.val() == self.line_addr.val();
-        }
+        self.hazard.next = (self.ex_valid.q.val()
+            & (self.ex_line.q.val() == self.line_addr.val())
+            & (self.ex_be.q.val() & self.plan_be.val()).any())
+            | (self.x2_valid.q.val()
+                & (self.x2_line.q.val() == self.line_addr.val())
+                & (self.x2_be.q.val() & self.plan_be.val()).any())
+            | (self.x3_valid.q.val()
+                & (self.x3_line.q.val() == self.line_addr.val())
+                & (self.x3_be.q.val() & self.plan_be.val()).any());
         self.m_rreq.next = self.plan_ok.val()
-            & !self.plan_hit.val()
+            & !self.hazard.val()
             & self.ex_open.val()
-            & !(self.is_global.val() & self.ex_valid.q.val());
+            & !(self.is_global.val() & self.m_wreq.val());
         self.m_raddr.next = self.line_addr.val();
-        self.plan_go.next =
-            self.plan_ok.val() & self.ex_open.val() & (self.plan_hit.val() | (self.m_rreq.val() & self.m_rgrant.val()));
+        self.plan_go.next = self.m_rreq.val() & self.m_rgrant.val();
 
-        // ================= old values: each member of the step into its lane's bank =================
-        self.save_values.next = self.ex_done.val() & (self.req_op.val() == self.op_atom.val());
+        // ================= old values: each member of the step into its lane's bank (X1) =================
+        self.save_values.next =
+            self.x1_adv.val() & self.first_elem.val() & (self.req_op.val() == self.op_atom.val());
         for b in 0..self.k_bank_lanes.len() {
             // The step's lanes are in distinct banks; the bank's lane is the lead or a joined slot.
             self.results.write[b].next =
@@ -1212,8 +1291,14 @@ impl Logic for AtomicAlu {
         // ================= sequencer =================
         self.req_ready.next = false;
         self.resp_valid.next = false;
+        // The request's sizes, registered for the execute stages (the request is held stable
+        // until its response).
+        if self.state.q.val() == self.st_idle.val() {
+            self.q_elem_bytes.d.next = self.elem_bytes.val();
+            self.q_elem_log.d.next = self.elem_log.val();
+            self.q_access_bytes.d.next = self.access_bytes.val();
+        }
         if self.state.q.val() == self.st_idle.val() && self.req_valid.val() {
-            self.fwd_valid.d.next = false;
             self.remaining.d.next = self.req_active.val();
             self.elem_index.d.next = self.k_zero_idx.val();
             self.err.d.next = self.e_none.val();
@@ -1233,13 +1318,13 @@ impl Logic for AtomicAlu {
                 self.state.d.next = self.st_run.val();
             }
         }
-        // Plan stage done (no lane left, or the lead in error): answer once the execute stage
-        // has written its last step. The lanes before an erring lane have written (golden
-        // order); an error answers no values, so the old values are dropped (`clear` wins over
-        // the last step's write).
+        // Plan stage done (no lane left, or the lead in error): answer once X1..X3 are empty
+        // after this edge (X3's step, if any, writes now). The lanes before an erring lane have
+        // written (golden order); an error answers no values, so the old values are dropped.
+        self.drained.next = !self.ex_valid.q.val() & !self.x2_valid.q.val() & (!self.x3_valid.q.val() | self.en.val());
         if (self.state.q.val() == self.st_run.val())
             & (!self.any_lane.val() | (self.lane_error.val() != self.e_none.val()))
-            & self.ex_open.val()
+            & self.drained.val()
         {
             if self.any_lane.val() {
                 self.err.d.next = self.lane_error.val();
@@ -1248,8 +1333,6 @@ impl Logic for AtomicAlu {
             }
             self.state.d.next = self.st_resp.val();
         }
-        // Execute stage: a step that cannot end this cycle (more elements, or the write not
-        // granted) keeps its line and old line in registers.
         for j in 0..self.ex_x_in.len() {
             self.ex_x_in[j].clock.next = self.clock.val();
             self.ex_x_in[j].d.next = self.ex_x_in[j].q.val();
@@ -1257,29 +1340,54 @@ impl Logic for AtomicAlu {
             self.ex_x_lane[j].d.next = self.ex_x_lane[j].q.val();
             self.ex_x_off[j].clock.next = self.clock.val();
             self.ex_x_off[j].d.next = self.ex_x_off[j].q.val();
+            self.x2_x_in[j].clock.next = self.clock.val();
+            self.x2_x_in[j].d.next = self.x2_x_in[j].q.val();
+            self.x3_x_in[j].clock.next = self.clock.val();
+            self.x3_x_in[j].d.next = self.x3_x_in[j].q.val();
         }
-        if self.stepping.val() & !self.ex_done.val() {
-            self.old_line.d.next = self.src_old.val();
-            self.line.d.next = self.src_line.val();
-            if !self.last_elem.val() {
-                self.line.d.next = self.new_line.val();
-                self.elem_index.d.next = self.elem_index.q.val() + self.k_one_idx.val();
+        // X1 -> X2 -> X3 on `en`: one element moves on (a bubble when X1 has none).
+        if self.en.val() {
+            self.x2_valid.d.next = self.x1_adv.val();
+            self.x2_first.d.next = self.first_elem.val();
+            self.x2_last.d.next = self.last_elem.val();
+            self.x2_r.d.next = self.src_line.val() >> self.elem_shift.val();
+            self.x2_s.d.next =
+                self.lead_b.part.val() >> (self.widen_elem_index.wide.val() << self.q_elem_log.q.val());
+            self.x2_t.d.next = self.lead_c.part.val();
+            self.x2_shift.d.next = self.elem_shift.val();
+            self.x2_line.d.next = self.ex_line.q.val();
+            self.x2_be.d.next = self.ex_be.q.val();
+            self.x3_valid.d.next = self.x2_valid.q.val();
+            self.x3_first.d.next = self.x2_first.q.val();
+            self.x3_last.d.next = self.x2_last.q.val();
+            self.x3_value.d.next = self.element.value.val();
+            self.x3_shift.d.next = self.x2_shift.q.val();
+            self.x3_line.d.next = self.x2_line.q.val();
+            self.x3_be.d.next = self.x2_be.q.val();
+            // A vector's elements so far (its last element writes them all).
+            self.x3_acc.d.next = self.lead_put.val();
+            for j in 0..self.ex_x_in.len() {
+                self.x2_x_in[j].d.next = self.ex_x_in[j].q.val();
+                self.x3_x_in[j].d.next = self.x2_x_in[j].q.val();
             }
+        }
+        // X1: a step with more elements, or one whose element cannot move on, keeps its line.
+        if self.stepping.val() & !(self.x1_adv.val() & self.last_elem.val()) {
+            self.line.d.next = self.src_line.val();
             self.ex_have.d.next = true;
         }
-        if self.ex_done.val() {
-            self.fwd_valid.d.next = true;
-            self.fwd_addr.d.next = self.ex_line.q.val();
-            self.fwd_line.d.next = self.step_line.val();
-            self.elem_index.d.next = self.k_zero_idx.val();
-            self.ex_valid.d.next = false;
-            self.ex_have.d.next = false;
+        if self.x1_adv.val() {
+            self.elem_index.d.next = self.elem_index.q.val() + self.k_one_idx.val();
+            if self.last_elem.val() {
+                self.elem_index.d.next = self.k_zero_idx.val();
+                self.ex_valid.d.next = false;
+                self.ex_have.d.next = false;
+            }
         }
-        // The planned step moves to the execute stage.
+        // The planned step moves to X1.
         if self.plan_go.val() {
-            self.remaining.d.next = self.remaining.q.val() & !self.plan_lanes.val();
+            self.remaining.d.next = self.lane_pool.val() & !self.plan_lanes.val();
             self.ex_valid.d.next = true;
-            self.ex_fwd.d.next = self.plan_hit.val();
             self.ex_have.d.next = false;
             self.ex_lane.d.next = self.cur_lane.val();
             self.ex_line.d.next = self.line_addr.val();
@@ -1299,9 +1407,10 @@ impl Logic for AtomicAlu {
         }
         if self.reset.val() {
             self.state.d.next = self.st_idle.val();
-            self.fwd_valid.d.next = false;
             self.ex_valid.d.next = false;
             self.ex_have.d.next = false;
+            self.x2_valid.d.next = false;
+            self.x3_valid.d.next = false;
         }
 
         // ================= response =================

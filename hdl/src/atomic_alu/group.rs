@@ -4,8 +4,9 @@
 //! * [`GroupFit`] (plan stage): from the lane's address alone, whether it can join the lead's
 //!   step (`fits`: aligned, in the lead's 16-byte line, in range, of a type the slot computes),
 //!   its byte enables and its 4-byte word in the line.
-//! * [`GroupLane`] (execute stage): from the line read and the lane's operands, its new element
-//!   placed in the line (`put_mask`, `put_value`) with its own `AtomicElement`, and its old value.
+//! * [`GroupLane`] (execute stages X1, X2, X3): from the line read and the lane's operands, its
+//!   old value and word (X1), its new element with its own `AtomicElement` (X2), and that
+//!   element placed in the written line (X3: `put_value`).
 //!
 //! The sequencer (`AtomicAlu`) always steps the lowest remaining lane (the lead) through its own
 //! element datapath. With `config.atomic_lanes` > 1 it also offers the next remaining lanes of
@@ -137,58 +138,89 @@ impl Logic for GroupFit {
     }
 }
 
-/// Execute stage of a group slot: the lane's new element in the line, and its old value.
+/// Execute stages of a group slot (see "Pipeline" in `atomic_alu.rs`): its operand (X1), its
+/// element (X2) and its put into the written line (X3). The sequencer keeps the slot's joined
+/// flag beside its own stage registers; the stage registers here move on `en` with them.
 #[derive(LogicBlock)]
 pub struct GroupLane {
-    /// The lane's 4-byte word in the line (`GroupFit::word_off`, registered).
+    pub clock: Signal<In, Clock>,
+    /// The pipeline moves one stage at this clock edge (not stalled by a write not granted).
+    pub en: Signal<In, Bit>,
+    // ---- X1 (combinational, registered into X2 on `en`) ----
+    /// The lane's 4-byte word in the line (`GroupFit::word_off`, registered at the plan stage).
     pub word_off: Signal<In, Bits<2>>,
     /// Operands b and c (a grouped access is at most 8 bytes wide).
     pub b: Signal<In, Bits<64>>,
     pub c: Signal<In, Bits<64>>,
+    /// The line the step read.
+    pub src_line: Signal<In, Bits<ELEM_BITS>>,
+    /// Ones over the element's width, at bit 0 (a request constant).
+    pub elem_mask: Signal<In, Bits<ELEM_BITS>>,
+    /// The lane's old value (atom's result), from `src_line`.
+    pub old_value: Signal<Out, Bits<ELEM_BITS>>,
+    // ---- request constants ----
     pub op: Signal<In, Bits<ATOM_OP_BITS>>,
     pub dtype: Signal<In, Bits<DTYPE_BITS>>,
     pub ftz_f32: Signal<In, Bit>,
-    /// Ones over the element's width, at bit 0.
-    pub elem_mask: Signal<In, Bits<ELEM_BITS>>,
-    /// The line the step starts from, and the line the old values are read from.
-    pub src_line: Signal<In, Bits<ELEM_BITS>>,
-    pub src_old: Signal<In, Bits<ELEM_BITS>>,
-
-    /// The lane's bits in the line, and its new element placed there.
-    pub put_mask: Signal<Out, Bits<ELEM_BITS>>,
+    // ---- X3 ----
+    /// The lane's new element placed in the line.
     pub put_value: Signal<Out, Bits<ELEM_BITS>>,
-    /// The lane's old value (atom's result).
-    pub old_value: Signal<Out, Bits<ELEM_BITS>>,
 
     element: AtomicElement,
+    /// X2: the old element, b, c, the word.
+    x2_r: DFF<Bits<64>>,
+    x2_b: DFF<Bits<64>>,
+    x2_c: DFF<Bits<64>>,
+    x2_off: DFF<Bits<2>>,
+    /// X3: the new element, the word.
+    x3_value: DFF<Bits<64>>,
+    x3_off: DFF<Bits<2>>,
+    cut_r: Truncate<ELEM_BITS, 64>,
+    cut_value: Truncate<ELEM_BITS, 64>,
+    widen_r: ZeroExtend<64, ELEM_BITS>,
     widen_b: ZeroExtend<64, ELEM_BITS>,
     widen_c: ZeroExtend<64, ELEM_BITS>,
+    widen_value: ZeroExtend<64, ELEM_BITS>,
     widen_word: ZeroExtend<2, 8>,
-    /// The word's bit offset: a multiple of 32.
+    widen_put_word: ZeroExtend<2, 8>,
+    /// The word's bit offset in X1 and in X3: a multiple of 32.
     shift: Signal<Local, Bits<8>>,
+    put_shift: Signal<Local, Bits<8>>,
 }
 
 impl GroupLane {
-    /// The execute stage of a slot whose element computes `kinds`.
+    /// The execute stages of a slot whose element computes `kinds`.
     pub fn new(kinds: ElementKinds) -> Self {
         GroupLane {
+            clock: Default::default(),
+            en: Default::default(),
             word_off: Default::default(),
             b: Default::default(),
             c: Default::default(),
+            src_line: Default::default(),
+            elem_mask: Default::default(),
+            old_value: Default::default(),
             op: Default::default(),
             dtype: Default::default(),
             ftz_f32: Default::default(),
-            elem_mask: Default::default(),
-            src_line: Default::default(),
-            src_old: Default::default(),
-            put_mask: Default::default(),
             put_value: Default::default(),
-            old_value: Default::default(),
             element: AtomicElement::with_kinds(kinds),
+            x2_r: Default::default(),
+            x2_b: Default::default(),
+            x2_c: Default::default(),
+            x2_off: Default::default(),
+            x3_value: Default::default(),
+            x3_off: Default::default(),
+            cut_r: Default::default(),
+            cut_value: Default::default(),
+            widen_r: Default::default(),
             widen_b: Default::default(),
             widen_c: Default::default(),
+            widen_value: Default::default(),
             widen_word: Default::default(),
+            widen_put_word: Default::default(),
             shift: Default::default(),
+            put_shift: Default::default(),
         }
     }
 }
@@ -196,19 +228,35 @@ impl GroupLane {
 impl Logic for GroupLane {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, x2_r, x2_b, x2_c, x2_off, x3_value, x3_off);
+        // X1: the lane's word of the line, and its old value.
         self.widen_word.narrow.next = self.word_off.val();
         self.shift.next = self.widen_word.wide.val() << 5;
-        self.widen_b.narrow.next = self.b.val();
-        self.widen_c.narrow.next = self.c.val();
+        self.cut_r.wide.next = self.src_line.val() >> self.shift.val();
+        self.old_value.next = (self.src_line.val() >> self.shift.val()) & self.elem_mask.val();
+        // X2: the element.
+        self.widen_r.narrow.next = self.x2_r.q.val();
+        self.widen_b.narrow.next = self.x2_b.q.val();
+        self.widen_c.narrow.next = self.x2_c.q.val();
         self.element.op.next = self.op.val();
         self.element.dtype.next = self.dtype.val();
-        self.element.r.next = self.src_line.val() >> self.shift.val();
+        self.element.r.next = self.widen_r.wide.val();
         self.element.s.next = self.widen_b.wide.val();
         self.element.t.next = self.widen_c.wide.val();
         self.element.ftz_f32.next = self.ftz_f32.val();
-
-        self.put_mask.next = self.elem_mask.val() << self.shift.val();
-        self.put_value.next = (self.element.value.val() & self.elem_mask.val()) << self.shift.val();
-        self.old_value.next = (self.src_old.val() >> self.shift.val()) & self.elem_mask.val();
+        self.cut_value.wide.next = self.element.value.val();
+        // X3: the new element into its word.
+        self.widen_value.narrow.next = self.x3_value.q.val();
+        self.widen_put_word.narrow.next = self.x3_off.q.val();
+        self.put_shift.next = self.widen_put_word.wide.val() << 5;
+        self.put_value.next = (self.widen_value.wide.val() & self.elem_mask.val()) << self.put_shift.val();
+        if self.en.val() {
+            self.x2_r.d.next = self.cut_r.narrow.val();
+            self.x2_b.d.next = self.b.val();
+            self.x2_c.d.next = self.c.val();
+            self.x2_off.d.next = self.word_off.val();
+            self.x3_value.d.next = self.cut_value.narrow.val();
+            self.x3_off.d.next = self.x2_off.q.val();
+        }
     }
 }
