@@ -1216,8 +1216,8 @@ impl Logic for AtomicAlu {
         // the joined slots' elements.
         self.lead_put.next = (self.x3_value.q.val() & self.elem_mask.val()) << self.x3_shift.q.val();
         if !self.x3_first.q.val() {
-            self.lead_put.next = ((self.x3_value.q.val() & self.elem_mask.val()) << self.x3_shift.q.val())
-                | self.x3_acc.q.val();
+            self.lead_put.next =
+                ((self.x3_value.q.val() & self.elem_mask.val()) << self.x3_shift.q.val()) | self.x3_acc.q.val();
         }
         for j in 0..self.group.len().min(1) {
             self.acc_value[j].next = self.lead_put.val();
@@ -1262,16 +1262,13 @@ impl Logic for AtomicAlu {
             | (self.x3_valid.q.val()
                 & (self.x3_line.q.val() == self.line_addr.val())
                 & (self.x3_be.q.val() & self.plan_be.val()).any());
-        self.m_rreq.next = self.plan_ok.val()
-            & !self.hazard.val()
-            & self.ex_open.val()
-            & !(self.is_global.val() & self.m_wreq.val());
+        self.m_rreq.next =
+            self.plan_ok.val() & !self.hazard.val() & self.ex_open.val() & !(self.is_global.val() & self.m_wreq.val());
         self.m_raddr.next = self.line_addr.val();
         self.plan_go.next = self.m_rreq.val() & self.m_rgrant.val();
 
         // ================= old values: each member of the step into its lane's bank (X1) =================
-        self.save_values.next =
-            self.x1_adv.val() & self.first_elem.val() & (self.req_op.val() == self.op_atom.val());
+        self.save_values.next = self.x1_adv.val() & self.first_elem.val() & (self.req_op.val() == self.op_atom.val());
         for b in 0..self.k_bank_lanes.len() {
             // The step's lanes are in distinct banks; the bank's lane is the lead or a joined slot.
             self.results.write[b].next =
@@ -1351,8 +1348,7 @@ impl Logic for AtomicAlu {
             self.x2_first.d.next = self.first_elem.val();
             self.x2_last.d.next = self.last_elem.val();
             self.x2_r.d.next = self.src_line.val() >> self.elem_shift.val();
-            self.x2_s.d.next =
-                self.lead_b.part.val() >> (self.widen_elem_index.wide.val() << self.q_elem_log.q.val());
+            self.x2_s.d.next = self.lead_b.part.val() >> (self.widen_elem_index.wide.val() << self.q_elem_log.q.val());
             self.x2_t.d.next = self.lead_c.part.val();
             self.x2_shift.d.next = self.elem_shift.val();
             self.x2_line.d.next = self.ex_line.q.val();
