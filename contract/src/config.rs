@@ -69,6 +69,11 @@ pub struct Config {
     pub shared_bytes: u32,
     /// Atomic ALU lanes: how many lanes of a warp's atomic are executed per cycle.
     pub atomic_lanes: u32,
+    /// Pipeline stages of the atomic ALU's element datapath after its first (0: the element in
+    /// one cycle; 3: the float adders' align/add, normalise and round in stages of their own,
+    /// for the clock an FPGA can reach). Each stage adds a cycle to every atom/red request and
+    /// to every lane that waits for a same-address lane (docs/units/atomic_alu.md).
+    pub atomic_element_stages: u32,
     /// Lanes of a warp request carried per beat (per cycle) on a unit's operand stream, and the
     /// width of the lane datapaths behind it (the warp network's shuffle crossbar and match rows):
     /// 32 = a whole warp per cycle, 4 = eight beats per warp request.
@@ -98,6 +103,7 @@ pub const RANGES: &[(&str, u32, u32, &str)] = &[
     ("named_barriers", 1, 16, "PTX names barriers 0..15"),
     ("shared_bytes", 1024, 232448, "228 KiB is the sm_90 limit; must be a multiple of 16"),
     ("atomic_lanes", 1, 32, "a power of two"),
+    ("atomic_element_stages", 0, 3, "0 or 3"),
     ("lanes_per_beat", 1, 32, "a power of two"),
     ("copy_port_bytes", 4, 128, "a power of two"),
     ("copy_queue_depth", 1, 256, ""),
@@ -179,6 +185,7 @@ impl Config {
             named_barriers: 16,
             shared_bytes: 232448,
             atomic_lanes: 32,
+            atomic_element_stages: 3,
             lanes_per_beat: 32,
             copy_port_bytes: 64,
             copy_queue_depth: 32,
@@ -200,6 +207,7 @@ impl Config {
             named_barriers: 16,
             shared_bytes: 16384,
             atomic_lanes: 4,
+            atomic_element_stages: 3,
             lanes_per_beat: 4,
             copy_port_bytes: 8,
             copy_queue_depth: 4,
@@ -274,6 +282,7 @@ impl Config {
             "named_barriers" => self.named_barriers,
             "shared_bytes" => self.shared_bytes,
             "atomic_lanes" => self.atomic_lanes,
+            "atomic_element_stages" => self.atomic_element_stages,
             "lanes_per_beat" => self.lanes_per_beat,
             "copy_port_bytes" => self.copy_port_bytes,
             "copy_queue_depth" => self.copy_queue_depth,
@@ -297,6 +306,15 @@ impl Config {
                 let (_, min, max, _) = RANGES.iter().find(|r| r.0 == name).unwrap();
                 return Err(range(name, v as i64, *min as i64, *max as i64, "must be a power of two"));
             }
+        }
+        if ![0, 3].contains(&self.atomic_element_stages) {
+            return Err(range(
+                "atomic_element_stages",
+                self.atomic_element_stages as i64,
+                0,
+                3,
+                "must be 0 (the element in one cycle) or 3 (the float adders' stages)",
+            ));
         }
         if !self.shared_bytes.is_multiple_of(16) {
             return Err(range("shared_bytes", self.shared_bytes as i64, 1024, 232448, "must be a multiple of 16"));

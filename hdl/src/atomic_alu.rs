@@ -53,7 +53,7 @@
 //! and write ports, and both to its one global port `ag_*` (where the ALU never asks for both
 //! in one cycle).
 //!
-//! # Pipeline (a plan stage and three execute stages, one step per cycle)
+//! # Pipeline (a plan stage and the execute stages, one step per cycle)
 //!
 //! ```text
 //!  IDLE     request checks (the golden `check`); error -> RESP; else RUN with remaining = active
@@ -66,7 +66,9 @@
 //!           X1 operands: the line read (held in `line` while needed); per element (a vector's in
 //!              turn, one per cycle) the old element, b and c into X2; the step's old values
 //!              into the result store (first element)
-//!           X2 element: AtomicElement (and the slots' GroupLanes); the new element into X3
+//!           X2 element: AtomicElement (and the slots' GroupLanes), pipelined over
+//!              ELEMENT_LATENCY = 3 more stages (the float adders' align/add, normalise,
+//!              round; the integer results ride beside them); the new element into X3
 //!           X3 write: the elements placed in the line; the last element writes the step's
 //!              bytes (byte enables: the lead's and the joined lanes')
 //!  RESP     resp_valid + req_ready
@@ -78,8 +80,8 @@
 //! with a step in X1..X3 (`hazard`: same-address lanes, a vector's line) waits until that step
 //! has written, and reads after it: so same-address lanes see the previous lane's result, and
 //! a read that shares a cycle with a write (the RAM may return the line before it) is never of
-//! a byte being written. A same-address lane costs 4 cycles (read, X1, X2, X3); lanes on
-//! distinct bytes one cycle per step.
+//! a byte being written. A same-address lane costs 7 cycles (read, X1, X2, the element's 3
+//! stages, X3); lanes on distinct bytes one cycle per step.
 //!
 //! # Coalesced steps (`config.atomic_lanes`)
 //!
@@ -106,10 +108,11 @@
 //! max(`lanes_per_beat`, n), n divides B).
 //!
 //! Cycle cost (read latency 1, grants at once): one cycle per step on distinct bytes (`vec`
-//! cycles for vector forms), plus 4 per request (IDLE, which plans the first step and reads its
-//! line; X2, X3 of the last step; RESP); four per step that waits for the previous one's bytes.
-//! 32 consecutive u32 or f32 lanes (4 per line): 12 cycles with `atomic_lanes` >= 4, 36 with
-//! 1; 32 lanes on 32 lines: 36; 32 lanes on one address: 4 x 32 + 1. Global memory has one port for reads and writes, where a
+//! cycles for vector forms), plus 7 per request (IDLE, which plans the first step and reads its
+//! line; the last step's X2, 3 element stages and X3; RESP); seven per step that waits for the
+//! previous one's bytes. 32 consecutive u32 or f32 lanes (4 per line): 15 cycles with
+//! `atomic_lanes` >= 4, 39 with 1; 32 lanes on 32 lines: 39; 32 lanes on one address:
+//! 7 x 32 + 1. Global memory has one port for reads and writes, where a
 //! read waits for a cycle without a write. One 16-byte line per step (docs/units/atomic_alu.md).
 //!
 //! # Errors (golden order)
@@ -142,7 +145,7 @@ use crate::common::{
 };
 use crate::pack_lanes::{LaneNumber, LanePart, PackLanes};
 use crate::sync_unit::result_store::ResultStore;
-use element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
+use element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEMENT_LATENCY, ELEM_BITS};
 use group::{group_kinds, GroupFit, GroupLane};
 use width::{Truncate, ZeroExtend};
 
@@ -168,6 +171,16 @@ pub const MAX_GROUP: usize = 8;
 /// at [`MAX_GROUP`] because a step works on one 16-byte line.
 pub fn group_size(config: &Config) -> usize {
     (config.atomic_lanes as usize).clamp(1, MAX_GROUP)
+}
+
+/// Clock edges the element datapath takes for `config` (`atomic_element_stages`: 0, or
+/// [`ELEMENT_LATENCY`] with the float adders pipelined).
+pub fn element_latency(config: &Config) -> usize {
+    if config.atomic_element_stages > 0 {
+        ELEMENT_LATENCY
+    } else {
+        0
+    }
 }
 
 /// Lanes per row of the top's operand store and of the ALU's result store for `config`:
@@ -278,21 +291,22 @@ pub struct AtomicAlu {
     ex_x_in: Vec<DFF<Bit>>,
     ex_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
     ex_x_off: Vec<DFF<Bits<2>>>,
-    /// X2 (the element stage): valid, the vector's first / last element, the lead's element
-    /// operands (the old element, b, c), its bit offset in the line, the line, the step's byte
-    /// enables, the slots that joined.
-    x2_valid: DFF<Bit>,
-    x2_first: DFF<Bit>,
-    x2_last: DFF<Bit>,
+    /// X2 (the element's input registers): the lead's element operands (the old element, b, c).
     x2_r: DFF<Bits<ELEM_BITS>>,
     x2_s: DFF<Bits<ELEM_BITS>>,
     x2_t: DFF<Bits<ELEM_BITS>>,
-    x2_shift: DFF<Bits<8>>,
-    x2_line: DFF<Bits<64>>,
-    x2_be: DFF<Bits<16>>,
-    x2_x_in: Vec<DFF<Bit>>,
+    /// X2 and the element's `ELEMENT_LATENCY` stages (index 0 is X2, the last feeds X3): valid,
+    /// first / last element, bit offset, line, byte enables of the element there.
+    xe_valid: Vec<DFF<Bit>>,
+    xe_first: Vec<DFF<Bit>>,
+    xe_last: Vec<DFF<Bit>>,
+    xe_shift: Vec<DFF<Bits<8>>>,
+    xe_line: Vec<DFF<Bits<64>>>,
+    xe_be: Vec<DFF<Bits<16>>>,
+
     /// X3 (the write stage): as X2, with the lead's new element, and a vector's earlier
-    /// elements placed in the line (`x3_acc`).
+    /// elements placed in the line (`x3_acc`). (The slots' join flags move in their
+    /// `GroupLane`s.)
     x3_valid: DFF<Bit>,
     x3_first: DFF<Bit>,
     x3_last: DFF<Bit>,
@@ -300,7 +314,6 @@ pub struct AtomicAlu {
     x3_shift: DFF<Bits<8>>,
     x3_line: DFF<Bits<64>>,
     x3_be: DFF<Bits<16>>,
-    x3_x_in: Vec<DFF<Bit>>,
     x3_acc: DFF<Bits<ELEM_BITS>>,
     err: DFF<Bits<ERROR_BITS>>,
     err_lane: DFF<Bits<LANE_BITS>>,
@@ -556,6 +569,7 @@ impl AtomicAlu {
         let beat = config.lanes_per_beat as usize;
         let group = group_size(config);
         let banks = operand_row_lanes(config);
+        let latency = element_latency(config);
         let bank_lanes = |b: usize| (b..WARP_LANES).step_by(banks).fold(0u64, |m, k| m | 1 << k);
         AtomicAlu {
             clock: Default::default(),
@@ -594,9 +608,9 @@ impl AtomicAlu {
             resp_row_values: (0..config.lanes_per_beat).map(|_| Default::default()).collect(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
-            element: AtomicElement::with_kinds(lead_kinds(config)),
+            element: AtomicElement::build(lead_kinds(config), latency > 0),
             fit: (1..group).map(|_| GroupFit::new(group_kinds(config.features.float_atomics))).collect(),
-            group: (1..group).map(|_| GroupLane::new(group_kinds(config.features.float_atomics))).collect(),
+            group: (1..group).map(|_| GroupLane::new(group_kinds(config.features.float_atomics), latency)).collect(),
             widen_access: Default::default(),
             cut_byte_off: Default::default(),
             widen_elem_index: Default::default(),
@@ -619,16 +633,16 @@ impl AtomicAlu {
             ex_x_in: (1..group).map(|_| Default::default()).collect(),
             ex_x_lane: (1..group).map(|_| Default::default()).collect(),
             ex_x_off: (1..group).map(|_| Default::default()).collect(),
-            x2_valid: Default::default(),
-            x2_first: Default::default(),
-            x2_last: Default::default(),
             x2_r: Default::default(),
             x2_s: Default::default(),
             x2_t: Default::default(),
-            x2_shift: Default::default(),
-            x2_line: Default::default(),
-            x2_be: Default::default(),
-            x2_x_in: (1..group).map(|_| Default::default()).collect(),
+            xe_valid: (0..=latency).map(|_| Default::default()).collect(),
+            xe_first: (0..=latency).map(|_| Default::default()).collect(),
+            xe_last: (0..=latency).map(|_| Default::default()).collect(),
+            xe_shift: (0..=latency).map(|_| Default::default()).collect(),
+            xe_line: (0..=latency).map(|_| Default::default()).collect(),
+            xe_be: (0..=latency).map(|_| Default::default()).collect(),
+
             x3_valid: Default::default(),
             x3_first: Default::default(),
             x3_last: Default::default(),
@@ -636,7 +650,6 @@ impl AtomicAlu {
             x3_shift: Default::default(),
             x3_line: Default::default(),
             x3_be: Default::default(),
-            x3_x_in: (1..group).map(|_| Default::default()).collect(),
             x3_acc: Default::default(),
             err: Default::default(),
             err_lane: Default::default(),
@@ -852,15 +865,9 @@ impl Logic for AtomicAlu {
             q_elem_bytes,
             q_elem_log,
             q_access_bytes,
-            x2_valid,
-            x2_first,
-            x2_last,
             x2_r,
             x2_s,
             x2_t,
-            x2_shift,
-            x2_line,
-            x2_be,
             x3_valid,
             x3_first,
             x3_last,
@@ -1190,6 +1197,8 @@ impl Logic for AtomicAlu {
         // X2: the lead's element (the slots' are in their `GroupLane`s).
         self.element.op.next = self.req_sub.val();
         self.element.dtype.next = self.req_dtype.val();
+        self.element.clock.next = self.clock.val();
+        self.element.en.next = self.en.val();
         self.element.r.next = self.x2_r.q.val();
         self.element.s.next = self.x2_s.q.val();
         self.element.t.next = self.x2_t.q.val();
@@ -1202,6 +1211,7 @@ impl Logic for AtomicAlu {
             self.x_b[j].number.next = self.ex_x_slot[j].val();
             self.x_c[j].word.next = self.win_c.part.val();
             self.x_c[j].number.next = self.ex_x_slot[j].val();
+            self.group[j].joined.next = self.ex_x_in[j].q.val();
             self.group[j].word_off.next = self.ex_x_off[j].q.val();
             self.group[j].b.next = self.x_b[j].part.val();
             self.group[j].c.next = self.x_c[j].part.val();
@@ -1219,17 +1229,12 @@ impl Logic for AtomicAlu {
             self.lead_put.next =
                 ((self.x3_value.q.val() & self.elem_mask.val()) << self.x3_shift.q.val()) | self.x3_acc.q.val();
         }
+        // (A slot that did not join puts zero.)
         for j in 0..self.group.len().min(1) {
-            self.acc_value[j].next = self.lead_put.val();
-            if self.x3_x_in[j].q.val() {
-                self.acc_value[j].next = self.lead_put.val() | self.group[j].put_value.val();
-            }
+            self.acc_value[j].next = self.lead_put.val() | self.group[j].put_value.val();
         }
         for j in 1..self.group.len() {
-            self.acc_value[j].next = self.acc_value[j - 1].val();
-            if self.x3_x_in[j].q.val() {
-                self.acc_value[j].next = self.acc_value[j - 1].val() | self.group[j].put_value.val();
-            }
+            self.acc_value[j].next = self.acc_value[j - 1].val() | self.group[j].put_value.val();
         }
         self.step_value.next = self.lead_put.val();
         for j in 0..self.group.len() {
@@ -1256,12 +1261,17 @@ impl Logic for AtomicAlu {
         self.hazard.next = (self.ex_valid.q.val()
             & (self.ex_line.q.val() == self.line_addr.val())
             & (self.ex_be.q.val() & self.plan_be.val()).any())
-            | (self.x2_valid.q.val()
-                & (self.x2_line.q.val() == self.line_addr.val())
-                & (self.x2_be.q.val() & self.plan_be.val()).any())
             | (self.x3_valid.q.val()
                 & (self.x3_line.q.val() == self.line_addr.val())
                 & (self.x3_be.q.val() & self.plan_be.val()).any());
+        for k in 0..self.xe_valid.len() {
+            if self.xe_valid[k].q.val()
+                & (self.xe_line[k].q.val() == self.line_addr.val())
+                & (self.xe_be[k].q.val() & self.plan_be.val()).any()
+            {
+                self.hazard.next = true;
+            }
+        }
         self.m_rreq.next =
             self.plan_ok.val() & !self.hazard.val() & self.ex_open.val() & !(self.is_global.val() & self.m_wreq.val());
         self.m_raddr.next = self.line_addr.val();
@@ -1318,7 +1328,12 @@ impl Logic for AtomicAlu {
         // Plan stage done (no lane left, or the lead in error): answer once X1..X3 are empty
         // after this edge (X3's step, if any, writes now). The lanes before an erring lane have
         // written (golden order); an error answers no values, so the old values are dropped.
-        self.drained.next = !self.ex_valid.q.val() & !self.x2_valid.q.val() & (!self.x3_valid.q.val() | self.en.val());
+        self.drained.next = !self.ex_valid.q.val() & (!self.x3_valid.q.val() | self.en.val());
+        for k in 0..self.xe_valid.len() {
+            if self.xe_valid[k].q.val() {
+                self.drained.next = false;
+            }
+        }
         if (self.state.q.val() == self.st_run.val())
             & (!self.any_lane.val() | (self.lane_error.val() != self.e_none.val()))
             & self.drained.val()
@@ -1337,35 +1352,54 @@ impl Logic for AtomicAlu {
             self.ex_x_lane[j].d.next = self.ex_x_lane[j].q.val();
             self.ex_x_off[j].clock.next = self.clock.val();
             self.ex_x_off[j].d.next = self.ex_x_off[j].q.val();
-            self.x2_x_in[j].clock.next = self.clock.val();
-            self.x2_x_in[j].d.next = self.x2_x_in[j].q.val();
-            self.x3_x_in[j].clock.next = self.clock.val();
-            self.x3_x_in[j].d.next = self.x3_x_in[j].q.val();
+        }
+        for k in 0..self.xe_valid.len() {
+            self.xe_valid[k].clock.next = self.clock.val();
+            self.xe_valid[k].d.next = self.xe_valid[k].q.val();
+            self.xe_first[k].clock.next = self.clock.val();
+            self.xe_first[k].d.next = self.xe_first[k].q.val();
+            self.xe_last[k].clock.next = self.clock.val();
+            self.xe_last[k].d.next = self.xe_last[k].q.val();
+            self.xe_shift[k].clock.next = self.clock.val();
+            self.xe_shift[k].d.next = self.xe_shift[k].q.val();
+            self.xe_line[k].clock.next = self.clock.val();
+            self.xe_line[k].d.next = self.xe_line[k].q.val();
+            self.xe_be[k].clock.next = self.clock.val();
+            self.xe_be[k].d.next = self.xe_be[k].q.val();
         }
         // X1 -> X2 -> X3 on `en`: one element moves on (a bubble when X1 has none).
         if self.en.val() {
-            self.x2_valid.d.next = self.x1_adv.val();
-            self.x2_first.d.next = self.first_elem.val();
-            self.x2_last.d.next = self.last_elem.val();
             self.x2_r.d.next = self.src_line.val() >> self.elem_shift.val();
             self.x2_s.d.next = self.lead_b.part.val() >> (self.widen_elem_index.wide.val() << self.q_elem_log.q.val());
             self.x2_t.d.next = self.lead_c.part.val();
-            self.x2_shift.d.next = self.elem_shift.val();
-            self.x2_line.d.next = self.ex_line.q.val();
-            self.x2_be.d.next = self.ex_be.q.val();
-            self.x3_valid.d.next = self.x2_valid.q.val();
-            self.x3_first.d.next = self.x2_first.q.val();
-            self.x3_last.d.next = self.x2_last.q.val();
+            for k in 0..self.xe_valid.len().min(1) {
+                self.xe_valid[k].d.next = self.x1_adv.val();
+                self.xe_first[k].d.next = self.first_elem.val();
+                self.xe_last[k].d.next = self.last_elem.val();
+                self.xe_shift[k].d.next = self.elem_shift.val();
+                self.xe_line[k].d.next = self.ex_line.q.val();
+                self.xe_be[k].d.next = self.ex_be.q.val();
+            }
+            for k in 1..self.xe_valid.len() {
+                self.xe_valid[k].d.next = self.xe_valid[k - 1].q.val();
+                self.xe_first[k].d.next = self.xe_first[k - 1].q.val();
+                self.xe_last[k].d.next = self.xe_last[k - 1].q.val();
+                self.xe_shift[k].d.next = self.xe_shift[k - 1].q.val();
+                self.xe_line[k].d.next = self.xe_line[k - 1].q.val();
+                self.xe_be[k].d.next = self.xe_be[k - 1].q.val();
+            }
+            // (The last of them feeds X3.)
+            for k in 0..self.xe_valid.len() {
+                self.x3_valid.d.next = self.xe_valid[k].q.val();
+                self.x3_first.d.next = self.xe_first[k].q.val();
+                self.x3_last.d.next = self.xe_last[k].q.val();
+                self.x3_shift.d.next = self.xe_shift[k].q.val();
+                self.x3_line.d.next = self.xe_line[k].q.val();
+                self.x3_be.d.next = self.xe_be[k].q.val();
+            }
             self.x3_value.d.next = self.element.value.val();
-            self.x3_shift.d.next = self.x2_shift.q.val();
-            self.x3_line.d.next = self.x2_line.q.val();
-            self.x3_be.d.next = self.x2_be.q.val();
             // A vector's elements so far (its last element writes them all).
             self.x3_acc.d.next = self.lead_put.val();
-            for j in 0..self.ex_x_in.len() {
-                self.x2_x_in[j].d.next = self.ex_x_in[j].q.val();
-                self.x3_x_in[j].d.next = self.x2_x_in[j].q.val();
-            }
         }
         // X1: a step with more elements, or one whose element cannot move on, keeps its line.
         if self.stepping.val() & !(self.x1_adv.val() & self.last_elem.val()) {
@@ -1405,7 +1439,9 @@ impl Logic for AtomicAlu {
             self.state.d.next = self.st_idle.val();
             self.ex_valid.d.next = false;
             self.ex_have.d.next = false;
-            self.x2_valid.d.next = false;
+            for k in 0..self.xe_valid.len() {
+                self.xe_valid[k].d.next = false;
+            }
             self.x3_valid.d.next = false;
         }
 

@@ -8,6 +8,7 @@ pub mod common;
 pub mod depth_ram;
 pub mod formal;
 pub mod pack_lanes;
+pub mod stage_reg;
 
 pub mod atomic_alu;
 pub mod barrier_file;

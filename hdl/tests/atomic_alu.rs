@@ -6,10 +6,10 @@
 //! (the count is per op/type pair for the element tests).
 
 use rust_hdl::prelude::*;
-use smsync_hdl::atomic_alu::element::AtomicElement;
+use smsync_hdl::atomic_alu::element::{AtomicElement, ELEMENT_LATENCY};
 use smsync_sim::encoding::{AtomOp, DataType};
 use smsync_sim::units::atomic_alu::{element as golden_element, legal};
-use smsync_testkit::hdl_sim::settle;
+use smsync_testkit::hdl_sim::{settle, tick};
 use smsync_testkit::{Campaign, Rng};
 
 /// The element block under the rust-hdl simulator.
@@ -142,6 +142,59 @@ fn operands(rng: &mut Rng, dt: DataType) -> (u128, u128, u128) {
     let width_bits = dt.bytes() * 8;
     let s = if rng.below(3) == 0 && width_bits < 128 { r & ((1u128 << width_bits) - 1) } else { s };
     (r, s, t)
+}
+
+/// The pipelined element (the atomic ALU's): operand triples streamed one per enabled clock
+/// edge, with the enable low on random cycles (the stages hold, and the operands presented then
+/// must not enter); after each edge the value is the golden element of the triple entered
+/// `ELEMENT_LATENCY` enabled edges before. `op`, `dtype`, `ftz` are held per run, as the
+/// element's contract asks.
+#[test]
+fn pipelined_element_streams_match_golden() {
+    let (seeds, count) = Campaign::new("UNIT", (&[1], 200), (&[1, 2, 3], 1_000)).split();
+    let mut uut = AtomicElement::pipelined(smsync_hdl::atomic_alu::element::ElementKinds::ALL);
+    uut.connect_all();
+    for seed in seeds {
+        let mut rng = Rng::new(seed ^ 0x9E37);
+        for (op, dt) in legal_pairs() {
+            for ftz in [false, true] {
+                if ftz && dt != DataType::F32 {
+                    continue;
+                }
+                uut.op.next = (op.code() as u64).to_bits();
+                uut.dtype.next = (dt.code() as u64).to_bits();
+                uut.ftz_f32.next = ftz;
+                let mut entered: Vec<(u128, u128, u128)> = Vec::new();
+                for i in 0..count as usize + ELEMENT_LATENCY {
+                    let (r, s, t) = operands(&mut rng, dt);
+                    let en = rng.below(8) != 0;
+                    uut.r.next = r.to_bits();
+                    uut.s.next = s.to_bits();
+                    uut.t.next = t.to_bits();
+                    uut.en.next = en;
+                    settle(&mut uut);
+                    tick(
+                        &mut uut,
+                        |u| u.clock.next = Clock { clk: true },
+                        |u| u.clock.next = Clock { clk: false },
+                        |_| {},
+                    );
+                    if en {
+                        entered.push((r, s, t));
+                    }
+                    if entered.len() >= ELEMENT_LATENCY {
+                        let (r, s, t) = entered[entered.len() - ELEMENT_LATENCY];
+                        let want = golden_element(op, dt, r, s, t, ftz);
+                        let got = uut.value.val().to_u128();
+                        assert_eq!(
+                            got, want,
+                            "seed {seed} cycle {i}: {op:?}.{dt:?} r={r:#x} s={s:#x} t={t:#x} ftz={ftz}: RTL {got:#x}, golden {want:#x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -285,7 +338,7 @@ fn element_half_pairs_dense_sample() {
 
 mod alu {
     use super::*;
-    use smsync_hdl::atomic_alu::{atomic_alu_verilog, AtomicAlu};
+    use smsync_hdl::atomic_alu::{atomic_alu_verilog, element_latency, AtomicAlu};
     use smsync_sim::config::Config;
     use smsync_sim::encoding::{flags, ErrorCode, Op, Space};
     use smsync_sim::memory::{MemorySystem, CLUSTER_BASE, GLOBAL_BASE};
@@ -582,7 +635,8 @@ mod alu {
     fn alu_matches_golden_on_random_requests() {
         let (seeds, count) = Campaign::new("UNIT", (&[11], 100), (&[11, 12, 13], 1_000)).split();
         let pairs = legal_pairs();
-        for config in [Config::fpga_small(), Config::hopper_like()] {
+        let one_cycle_element = Config { atomic_element_stages: 0, ..Config::fpga_small() };
+        for config in [Config::fpga_small(), Config::hopper_like(), one_cycle_element] {
             for &seed in &seeds {
                 let mut rng = Rng::new(seed);
                 let latency = 1 + rng.below(3);
@@ -600,7 +654,10 @@ mod alu {
                         &mut gmem,
                         &mut mbar,
                         &req,
-                        &format!("config {} seed {seed} request {i} (latency {latency}, grant {grant}%)", config.name),
+                        &format!(
+                            "config {} (atomic_element_stages {}) seed {seed} request {i} (latency {latency}, grant {grant}%)",
+                            config.name, config.atomic_element_stages
+                        ),
                     );
                 }
             }
@@ -685,22 +742,26 @@ mod alu {
                 config.name
             );
             // Distinct lines: one step per cycle, plus IDLE (which reads the first line), the
-            // last step's X1..X3 and RESP: 32 + 4. One address: each lane's read waits for the
-            // previous lane's write (read, X1, X2, X3 = 4 cycles a lane), plus IDLE: 4 * 32 + 1.
-            assert_eq!((c_spread, c_same), (32 + 4, 4 * 32 + 1), "{}: cycle counts", config.name);
+            // last step's X2, the element's stages, X3 and RESP: 32 + 4 + L (L =
+            // ELEMENT_LATENCY). One address: each lane's read waits for the previous lane's
+            // write (read, X1, X2, L stages, X3 = 4 + L cycles a lane), plus IDLE.
+            let l = element_latency(&config) as u64;
+            assert_eq!((c_spread, c_same), (32 + 4 + l, (4 + l) * 32 + 1), "{}: cycle counts", config.name);
         }
     }
 
     /// Coalesced steps (`atomic_lanes`): lanes of one 16-byte line step together, in ascending
     /// lane order, and the result is still the golden one-lane-at-a-time result. Cycle counts
     /// (read latency 1, grants at once): one cycle per step (steps on distinct bytes of a line
-    /// overlap), plus 4 per request (IDLE reads the first line; the last step's X1..X3; RESP).
+    /// overlap), plus 4 + ELEMENT_LATENCY per request (IDLE reads the first line; the last
+    /// step's X2, element stages and X3; RESP).
     #[test]
     fn alu_coalesces_the_lanes_of_a_line() {
         let pairs = legal_pairs();
-        for lanes in [1u32, 2, 4, 8] {
+        for (lanes, stages) in [(1u32, 3u32), (2, 3), (4, 3), (8, 3), (4, 0)] {
             let mut config = Config::fpga_small();
             config.atomic_lanes = lanes;
+            config.atomic_element_stages = stages;
             config.features.float_atomics = true;
             let mut bench = AluBench::new(&config, 1, 100, 3);
             let mut rng = Rng::new(77 + lanes as u64);
@@ -708,7 +769,7 @@ mod alu {
             let mut gmem = bench.mem.clone();
             let mut golden = GoldenAlu::new(&config);
             let mut mbar = GoldenMbarrierAlu::new(&config);
-            let ctx = |what: &str| format!("atomic_lanes {lanes}: {what}");
+            let ctx = |what: &str| format!("atomic_lanes {lanes}, atomic_element_stages {stages}: {what}");
             // (type, bytes per lane): 32 lanes on consecutive elements, so 16 / bytes lanes per line.
             // u32, f32 and u64 coalesce; f64 and f16 step through the lead's element alone (the
             // group lanes' elements have no f64 or half-precision adders: `group::group_kinds`).
@@ -730,8 +791,8 @@ mod alu {
                 let per_line = 16 / bytes;
                 let coalesces = matches!(dt, DataType::U32 | DataType::F32 | DataType::U64);
                 let group = if coalesces { (lanes as u64).min(per_line) } else { 1 };
-                let want = 32 / group + 4;
-                println!("atomic_alu cycles, atomic_lanes {lanes}, 32 lanes atom.add.{dt:?} on consecutive elements: {cycles} (expected {want})");
+                let want = 32 / group + 4 + element_latency(&config) as u64;
+                println!("atomic_alu cycles, atomic_lanes {lanes}, atomic_element_stages {stages}, 32 lanes atom.add.{dt:?} on consecutive elements: {cycles} (expected {want})");
                 assert_eq!(cycles, want, "{}", ctx(&format!("{dt:?} cycles")));
             }
             // A misaligned lane inside a line ends the group: the lanes before it wrote, it

@@ -1,11 +1,17 @@
 //! The element datapath of the atomic ALU: the new memory value of one element of an atom / red /
 //! red.async / cp.reduce.async.bulk, bit for bit as the golden
-//! `smsync_sim::units::atomic_alu::element(op, dtype, r, s, t, ftz_f32)`. Purely combinational.
+//! `smsync_sim::units::atomic_alu::element(op, dtype, r, s, t, ftz_f32)`. Combinational
+//! ([`AtomicElement::new`], [`AtomicElement::with_kinds`]: the copy engine's bulk reduce), or
+//! pipelined ([`AtomicElement::pipelined`]: the atomic ALU with `atomic_element_stages: 3`):
+//! `value` is then the element of the operands [`ELEMENT_LATENCY`] enabled clock edges before, and `op`, `dtype`, `ftz_f32` are held
+//! over those edges (they are request constants in the ALU). The integer results are computed
+//! at once and carried in stage registers beside the float adders' stages.
 //!
 //! # Ports of `AtomicElement`
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
+//! | `clock`, `en` | in | 1 | stage registers move at an edge where `en` is high (pipelined only) |
 //! | `op` | in | 4 | `encoding::AtomOp` code (and, or, xor, cas, exch, add, inc, dec, min, max) |
 //! | `dtype` | in | 4 | `encoding::DataType` code; narrower types use the low bits of r / s / t |
 //! | `r` | in | 128 | old memory value |
@@ -38,7 +44,11 @@
 use rust_hdl::prelude::*;
 use smsync_contract::encoding::{AtomOp, DataType};
 
-use super::float_add::{FloatAdder, BF16, F16, F32, F64};
+use super::float_add::{FloatAdder, ADD_LATENCY, BF16, F16, F32, F64};
+use crate::stage_reg::StageReg;
+
+/// Clock edges from the operands to `value` in a pipelined element (the float adders' stages).
+pub const ELEMENT_LATENCY: usize = ADD_LATENCY;
 use super::width::ZeroExtend;
 
 /// Width of the `op` port (`AtomOp::BITS`).
@@ -177,6 +187,8 @@ impl ElementKinds {
 /// One element's new value; see the module documentation for the ports.
 #[derive(LogicBlock)]
 pub struct AtomicElement {
+    pub clock: Signal<In, Clock>,
+    pub en: Signal<In, Bit>,
     pub op: Signal<In, Bits<ATOM_OP_BITS>>,
     pub dtype: Signal<In, Bits<DTYPE_BITS>>,
     pub r: Signal<In, Bits<ELEM_BITS>>,
@@ -223,6 +235,13 @@ pub struct AtomicElement {
     s_key: Signal<Local, Bits<ELEM_BITS>>,
     add_result: Signal<Local, Bits<ELEM_BITS>>,
     minmax_result: Signal<Local, Bits<ELEM_BITS>>,
+    /// Every op's result but a float add, from the operands at once; carried beside the float
+    /// adders' stages (`int_stage`, [`ELEMENT_LATENCY`] stage registers).
+    int_raw: Signal<Local, Bits<ELEM_BITS>>,
+    int_stage: Vec<StageReg<Bits<ELEM_BITS>>>,
+    /// The float add's result (the adders' outputs) and whether it is the value.
+    float_sum: Signal<Local, Bits<ELEM_BITS>>,
+    is_float_add: Signal<Local, Bit>,
     raw: Signal<Local, Bits<ELEM_BITS>>,
 
     op_and: Constant<Bits<ATOM_OP_BITS>>,
@@ -274,8 +293,18 @@ impl AtomicElement {
         Self::with_kinds(ElementKinds::ALL)
     }
 
-    /// An element for the integer types up to 64 bits and `kinds`.
+    /// A combinational element for the integer types up to 64 bits and `kinds`.
     pub fn with_kinds(kinds: ElementKinds) -> AtomicElement {
+        Self::build(kinds, false)
+    }
+
+    /// A pipelined element (latency [`ELEMENT_LATENCY`]) for the integer types and `kinds`.
+    pub fn pipelined(kinds: ElementKinds) -> AtomicElement {
+        Self::build(kinds, true)
+    }
+
+    /// Pipelined (`registered`) or combinational.
+    pub fn build(kinds: ElementKinds, registered: bool) -> AtomicElement {
         let op = |o: AtomOp| Constant::new((o.code() as u64).to_bits());
         let ty = |t: DataType| Constant::new((t.code() as u64).to_bits());
         AtomicElement {
@@ -286,12 +315,18 @@ impl AtomicElement {
             t: Default::default(),
             ftz_f32: Default::default(),
             value: Default::default(),
-            add_f32: FloatAdder::new(F32),
-            add_f64: FloatAdder::new(F64),
-            add_f16_lo: FloatAdder::new(F16),
-            add_f16_hi: FloatAdder::new(F16),
-            add_bf16_lo: FloatAdder::new(BF16),
-            add_bf16_hi: FloatAdder::new(BF16),
+            clock: Default::default(),
+            en: Default::default(),
+            int_raw: Default::default(),
+            int_stage: (0..ELEMENT_LATENCY).map(|_| StageReg::new(registered)).collect(),
+            float_sum: Default::default(),
+            is_float_add: Default::default(),
+            add_f32: FloatAdder::new(F32, registered),
+            add_f64: FloatAdder::new(F64, registered),
+            add_f16_lo: FloatAdder::new(F16, registered),
+            add_f16_hi: FloatAdder::new(F16, registered),
+            add_bf16_lo: FloatAdder::new(BF16, registered),
+            add_bf16_hi: FloatAdder::new(BF16, registered),
             minmax_lo: Default::default(),
             minmax_hi: Default::default(),
             wide_f32: Default::default(),
@@ -446,36 +481,24 @@ impl Logic for AtomicElement {
         self.minmax_hi.bf16.next = self.is_bf16_kind.val();
         self.minmax_hi.max.next = self.op.val() == self.op_max.val();
 
-        // ---- widen the float results to the element width ----
-        self.half_sum_lo.next = self.add_f16_lo.sum.val();
-        self.half_sum_hi.next = self.add_f16_hi.sum.val();
-        if self.is_bf16_kind.val() {
-            self.half_sum_lo.next = self.add_bf16_lo.sum.val();
-            self.half_sum_hi.next = self.add_bf16_hi.sum.val();
-        }
-        self.wide_f32.narrow.next = self.add_f32.sum.val();
-        self.wide_f64.narrow.next = self.add_f64.sum.val();
-        self.wide_half_lo.narrow.next = self.half_sum_lo.val();
-        self.wide_half_hi.narrow.next = self.half_sum_hi.val();
+        self.add_f32.clock.next = self.clock.val();
+        self.add_f32.en.next = self.en.val();
+        self.add_f64.clock.next = self.clock.val();
+        self.add_f64.en.next = self.en.val();
+        self.add_f16_lo.clock.next = self.clock.val();
+        self.add_f16_lo.en.next = self.en.val();
+        self.add_f16_hi.clock.next = self.clock.val();
+        self.add_f16_hi.en.next = self.en.val();
+        self.add_bf16_lo.clock.next = self.clock.val();
+        self.add_bf16_lo.en.next = self.en.val();
+        self.add_bf16_hi.clock.next = self.clock.val();
+        self.add_bf16_hi.en.next = self.en.val();
+
+        // ---- every op but a float add, from the operands at once ----
+        self.add_result.next = self.rm.val() + self.sm.val();
         self.wide_minmax_lo.narrow.next = self.minmax_lo.result.val();
         self.wide_minmax_hi.narrow.next = self.minmax_hi.result.val();
-
-        // ---- add: float kinds, else a wrapping integer add ----
-        self.add_result.next = self.rm.val() + self.sm.val();
-        if self.is_f32.val() {
-            self.add_result.next = self.wide_f32.wide.val();
-        }
-        if self.is_f64.val() {
-            self.add_result.next = self.wide_f64.wide.val();
-        }
-        if self.is_f16.val() | self.is_bf16.val() {
-            self.add_result.next = self.wide_half_lo.wide.val();
-        }
-        if self.is_f16x2.val() | self.is_bf16x2.val() {
-            self.add_result.next = self.wide_half_lo.wide.val() | (self.wide_half_hi.wide.val() << 16);
-        }
-
-        // ---- min / max: 16-bit float kinds, else signed / unsigned integer order ----
+        // min / max: 16-bit float kinds, else signed / unsigned integer order.
         self.minmax_result.next = self.sm.val();
         if self.op.val() == self.op_max.val() {
             if self.r_key.val() >= self.s_key.val() {
@@ -490,45 +513,92 @@ impl Logic for AtomicElement {
         if self.is_f16x2.val() | self.is_bf16x2.val() {
             self.minmax_result.next = self.wide_minmax_lo.wide.val() | (self.wide_minmax_hi.wide.val() << 16);
         }
-
-        // ---- op select ----
-        self.raw.next = self.k_zero.val();
+        self.int_raw.next = self.k_zero.val();
         if self.op.val() == self.op_and.val() {
-            self.raw.next = self.rm.val() & self.sm.val();
+            self.int_raw.next = self.rm.val() & self.sm.val();
         }
         if self.op.val() == self.op_or.val() {
-            self.raw.next = self.rm.val() | self.sm.val();
+            self.int_raw.next = self.rm.val() | self.sm.val();
         }
         if self.op.val() == self.op_xor.val() {
-            self.raw.next = self.rm.val() ^ self.sm.val();
+            self.int_raw.next = self.rm.val() ^ self.sm.val();
         }
         if self.op.val() == self.op_cas.val() {
-            self.raw.next = self.rm.val();
+            self.int_raw.next = self.rm.val();
             if self.rm.val() == self.sm.val() {
-                self.raw.next = self.tm.val();
+                self.int_raw.next = self.tm.val();
             }
         }
         if self.op.val() == self.op_exch.val() {
-            self.raw.next = self.sm.val();
+            self.int_raw.next = self.sm.val();
         }
         if self.op.val() == self.op_add.val() {
-            self.raw.next = self.add_result.val();
+            self.int_raw.next = self.add_result.val();
         }
         // inc: wraps to 0 once r reaches s; dec: wraps to s at 0 or above s.
         if self.op.val() == self.op_inc.val() {
-            self.raw.next = self.rm.val() + self.k_one.val();
+            self.int_raw.next = self.rm.val() + self.k_one.val();
             if self.rm.val() >= self.sm.val() {
-                self.raw.next = self.k_zero.val();
+                self.int_raw.next = self.k_zero.val();
             }
         }
         if self.op.val() == self.op_dec.val() {
-            self.raw.next = self.rm.val() - self.k_one.val();
+            self.int_raw.next = self.rm.val() - self.k_one.val();
             if (self.rm.val() == self.k_zero.val()) | (self.rm.val() > self.sm.val()) {
-                self.raw.next = self.sm.val();
+                self.int_raw.next = self.sm.val();
             }
         }
         if (self.op.val() == self.op_min.val()) | (self.op.val() == self.op_max.val()) {
-            self.raw.next = self.minmax_result.val();
+            self.int_raw.next = self.minmax_result.val();
+        }
+        // Carried beside the float adders' stages (wires in a combinational element).
+        for k in 0..self.int_stage.len() {
+            self.int_stage[k].clock.next = self.clock.val();
+            self.int_stage[k].en.next = self.en.val();
+        }
+        for k in 0..self.int_stage.len().min(1) {
+            self.int_stage[k].d.next = self.int_raw.val();
+        }
+        for k in 1..self.int_stage.len() {
+            self.int_stage[k].d.next = self.int_stage[k - 1].q.val();
+        }
+
+        // ---- the float add's result, widened to the element width ----
+        self.half_sum_lo.next = self.add_f16_lo.sum.val();
+        self.half_sum_hi.next = self.add_f16_hi.sum.val();
+        if self.is_bf16_kind.val() {
+            self.half_sum_lo.next = self.add_bf16_lo.sum.val();
+            self.half_sum_hi.next = self.add_bf16_hi.sum.val();
+        }
+        self.wide_f32.narrow.next = self.add_f32.sum.val();
+        self.wide_f64.narrow.next = self.add_f64.sum.val();
+        self.wide_half_lo.narrow.next = self.half_sum_lo.val();
+        self.wide_half_hi.narrow.next = self.half_sum_hi.val();
+        self.float_sum.next = self.wide_f32.wide.val();
+        if self.is_f64.val() {
+            self.float_sum.next = self.wide_f64.wide.val();
+        }
+        if self.is_f16.val() | self.is_bf16.val() {
+            self.float_sum.next = self.wide_half_lo.wide.val();
+        }
+        if self.is_f16x2.val() | self.is_bf16x2.val() {
+            self.float_sum.next = self.wide_half_lo.wide.val() | (self.wide_half_hi.wide.val() << 16);
+        }
+        self.is_float_add.next = (self.op.val() == self.op_add.val())
+            & (self.is_f32.val()
+                | self.is_f64.val()
+                | self.is_f16.val()
+                | self.is_bf16.val()
+                | self.is_f16x2.val()
+                | self.is_bf16x2.val());
+
+        // ---- select ----
+        self.raw.next = self.int_raw.val();
+        for k in 0..self.int_stage.len() {
+            self.raw.next = self.int_stage[k].q.val();
+        }
+        if self.is_float_add.val() {
+            self.raw.next = self.float_sum.val();
         }
         self.value.next = self.raw.val() & self.width_mask.val();
     }

@@ -5,13 +5,18 @@
 //! the significand with its hidden bit, three guard/round/sticky bits and a carry bit need
 //! `M + 5 <= 1 + E + M` bits, true for `E >= 4`).
 //!
-//! Ports (combinational):
+//! Ports (combinational when built with `registered = false`; else `sum` is the add of the
+//! operands [`ADD_LATENCY`] enabled clock edges before, and `ftz` is held over those edges):
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
+//! | `clock`, `en` | in | 1 | the stage registers move at an edge where `en` is high |
 //! | `a`, `b` | in | W | operands |
 //! | `ftz` | in | 1 | flush subnormal inputs and a subnormal result to zero, sign kept (f32 global rule) |
 //! | `sum` | out | W | `a + b` rounded to nearest even |
+//!
+//! Stages (registered instance): 1 unpack, classify, order by magnitude, exponent difference;
+//! 2 align and add; 3 leading zeros and normalise; 4 round, compose, flush, special operands.
 //!
 //! Rules, as `smsync_sim::units::float` (the golden model this block is tested against):
 //! a NaN result (NaN operand, or inf + -inf) is the format's canonical NaN (`0x7FFF`,
@@ -36,6 +41,7 @@
 use rust_hdl::prelude::*;
 
 use super::width::{Truncate, ZeroExtend};
+use crate::stage_reg::StageReg;
 
 /// Exponent and mantissa (fraction) widths of a binary floating-point format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +60,13 @@ pub const F64: FloatFormat = FloatFormat { exp_bits: 11, man_bits: 52, canonical
 /// Width of the exponent arithmetic (biased exponents up to 2047 plus a carry).
 const EXP_W: usize = 16;
 
+/// Clock edges from the operands to `sum` in a registered adder.
+pub const ADD_LATENCY: usize = 3;
+
 #[derive(LogicBlock)]
 pub struct FloatAdder<const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub en: Signal<In, Bit>,
     pub a: Signal<In, Bits<W>>,
     pub b: Signal<In, Bits<W>>,
     pub ftz: Signal<In, Bit>,
@@ -79,6 +90,32 @@ pub struct FloatAdder<const W: usize> {
     b_sig: Signal<Local, Bits<W>>,
     a_exp: Signal<Local, Bits<EXP_W>>,
     b_exp: Signal<Local, Bits<EXP_W>>,
+    /// The result for a NaN or infinite operand (canonical NaN, or the infinity), and whether
+    /// it replaces the sum; from stage 1 on.
+    special: Signal<Local, Bits<W>>,
+    is_special: Signal<Local, Bit>,
+    // ---- stage registers after stage 1, 2, 3 ----
+    s1_big_sig: StageReg<Bits<W>>,
+    s1_small_sig: StageReg<Bits<W>>,
+    s1_big_exp: StageReg<Bits<EXP_W>>,
+    s1_exp_diff: StageReg<Bits<EXP_W>>,
+    s1_big_sign: StageReg<Bit>,
+    s1_small_sign: StageReg<Bit>,
+    s1_special: StageReg<Bits<W>>,
+    s1_is_special: StageReg<Bit>,
+    s2_raw: StageReg<Bits<W>>,
+    s2_big_exp: StageReg<Bits<EXP_W>>,
+    s2_big_sign: StageReg<Bit>,
+    s2_small_sign: StageReg<Bit>,
+    s2_special: StageReg<Bits<W>>,
+    s2_is_special: StageReg<Bit>,
+    s3_normed: StageReg<Bits<W>>,
+    s3_exp_n: StageReg<Bits<EXP_W>>,
+    s3_raw_zero: StageReg<Bit>,
+    s3_big_sign: StageReg<Bit>,
+    s3_small_sign: StageReg<Bit>,
+    s3_special: StageReg<Bits<W>>,
+    s3_is_special: StageReg<Bit>,
     // ---- ordered by magnitude ----
     swap: Signal<Local, Bit>,
     big_sig: Signal<Local, Bits<W>>,
@@ -157,7 +194,9 @@ fn mask(n: usize) -> u64 {
 }
 
 impl<const W: usize> FloatAdder<W> {
-    pub fn new(format: FloatFormat) -> Self {
+    /// An adder for `format`: pipelined over [`ADD_LATENCY`] clock edges (`registered`), or
+    /// combinational.
+    pub fn new(format: FloatFormat, registered: bool) -> Self {
         let (e, m) = (format.exp_bits, format.man_bits);
         assert_eq!(1 + e + m, W, "FloatAdder<{W}> needs a format of {W} bits");
         assert!(e >= 4, "the datapath needs E >= 4 for its guard and carry bits");
@@ -165,6 +204,31 @@ impl<const W: usize> FloatAdder<W> {
         let p = m + 3;
         assert!(W.is_power_of_two() && p + 1 < W, "FloatAdder<{W}>: W a power of two above P + 1");
         FloatAdder {
+            clock: Default::default(),
+            en: Default::default(),
+            special: Default::default(),
+            is_special: Default::default(),
+            s1_big_sig: StageReg::new(registered),
+            s1_small_sig: StageReg::new(registered),
+            s1_big_exp: StageReg::new(registered),
+            s1_exp_diff: StageReg::new(registered),
+            s1_big_sign: StageReg::new(registered),
+            s1_small_sign: StageReg::new(registered),
+            s1_special: StageReg::new(registered),
+            s1_is_special: StageReg::new(registered),
+            s2_raw: StageReg::new(registered),
+            s2_big_exp: StageReg::new(registered),
+            s2_big_sign: StageReg::new(registered),
+            s2_small_sign: StageReg::new(registered),
+            s2_special: StageReg::new(registered),
+            s2_is_special: StageReg::new(registered),
+            s3_normed: StageReg::new(registered),
+            s3_exp_n: StageReg::new(registered),
+            s3_raw_zero: StageReg::new(registered),
+            s3_big_sign: StageReg::new(registered),
+            s3_small_sign: StageReg::new(registered),
+            s3_special: StageReg::new(registered),
+            s3_is_special: StageReg::new(registered),
             a: Default::default(),
             b: Default::default(),
             ftz: Default::default(),
@@ -287,16 +351,54 @@ impl<const W: usize> Logic for FloatAdder<W> {
             self.small_sign.next = (self.fa.val() & self.k_sign.val()).any();
         }
 
-        // ---- align: shift the smaller one right, bits shifted out become the sticky bit ----
+        // NaN or infinite operands decide the result alone (checked at stage 4's end).
+        self.special.next = self.fa.val();
+        if self.b_inf.val() {
+            self.special.next = self.fb.val();
+        }
+        if self.a_nan.val()
+            | self.b_nan.val()
+            | (self.a_inf.val() & self.b_inf.val() & (self.big_sign.val() != self.small_sign.val()))
+        {
+            self.special.next = self.k_nan.val();
+        }
+        self.is_special.next = self.a_inf.val() | self.b_inf.val() | self.a_nan.val() | self.b_nan.val();
         self.exp_diff.next = self.big_exp.val() - self.small_exp.val();
-        self.ext_small.next = self.small_sig.val() << 3;
-        self.align_shift.next = self.exp_diff.val() & self.k_dist_mask.val();
+
+        // ==== stage 2 ====
+        self.s1_big_sig.clock.next = self.clock.val();
+        self.s1_big_sig.en.next = self.en.val();
+        self.s1_big_sig.d.next = self.big_sig.val();
+        self.s1_small_sig.clock.next = self.clock.val();
+        self.s1_small_sig.en.next = self.en.val();
+        self.s1_small_sig.d.next = self.small_sig.val();
+        self.s1_big_exp.clock.next = self.clock.val();
+        self.s1_big_exp.en.next = self.en.val();
+        self.s1_big_exp.d.next = self.big_exp.val();
+        self.s1_exp_diff.clock.next = self.clock.val();
+        self.s1_exp_diff.en.next = self.en.val();
+        self.s1_exp_diff.d.next = self.exp_diff.val();
+        self.s1_big_sign.clock.next = self.clock.val();
+        self.s1_big_sign.en.next = self.en.val();
+        self.s1_big_sign.d.next = self.big_sign.val();
+        self.s1_small_sign.clock.next = self.clock.val();
+        self.s1_small_sign.en.next = self.en.val();
+        self.s1_small_sign.d.next = self.small_sign.val();
+        self.s1_special.clock.next = self.clock.val();
+        self.s1_special.en.next = self.en.val();
+        self.s1_special.d.next = self.special.val();
+        self.s1_is_special.clock.next = self.clock.val();
+        self.s1_is_special.en.next = self.en.val();
+        self.s1_is_special.d.next = self.is_special.val();
+        // ---- align: shift the smaller one right, bits shifted out become the sticky bit ----
+        self.ext_small.next = self.s1_small_sig.q.val() << 3;
+        self.align_shift.next = self.s1_exp_diff.q.val() & self.k_dist_mask.val();
         self.out_mask.next = !(self.k_ones.val() << self.align_shift.val());
         self.sticky.next = self.k_zero.val();
         if (self.ext_small.val() & self.out_mask.val()).any() {
             self.sticky.next = self.k_one.val();
         }
-        if self.exp_diff.val() >= self.k_far.val() {
+        if self.s1_exp_diff.q.val() >= self.k_far.val() {
             self.aligned.next = self.k_zero.val();
             if self.ext_small.val().any() {
                 self.aligned.next = self.k_one.val();
@@ -305,61 +407,104 @@ impl<const W: usize> Logic for FloatAdder<W> {
             self.aligned.next = (self.ext_small.val() >> self.align_shift.val()) | self.sticky.val();
         }
         // ---- add or subtract (big >= small in magnitude, so the difference is not negative) ----
-        if self.big_sign.val() == self.small_sign.val() {
-            self.raw.next = (self.big_sig.val() << 3) + self.aligned.val();
+        if self.s1_big_sign.q.val() == self.s1_small_sign.q.val() {
+            self.raw.next = (self.s1_big_sig.q.val() << 3) + self.aligned.val();
         } else {
-            self.raw.next = (self.big_sig.val() << 3) - self.aligned.val();
+            self.raw.next = (self.s1_big_sig.q.val() << 3) - self.aligned.val();
         }
 
+        // ==== stage 3 ====
+        self.s2_raw.clock.next = self.clock.val();
+        self.s2_raw.en.next = self.en.val();
+        self.s2_raw.d.next = self.raw.val();
+        self.s2_big_exp.clock.next = self.clock.val();
+        self.s2_big_exp.en.next = self.en.val();
+        self.s2_big_exp.d.next = self.s1_big_exp.q.val();
+        self.s2_big_sign.clock.next = self.clock.val();
+        self.s2_big_sign.en.next = self.en.val();
+        self.s2_big_sign.d.next = self.s1_big_sign.q.val();
+        self.s2_small_sign.clock.next = self.clock.val();
+        self.s2_small_sign.en.next = self.en.val();
+        self.s2_small_sign.d.next = self.s1_small_sign.q.val();
+        self.s2_special.clock.next = self.clock.val();
+        self.s2_special.en.next = self.en.val();
+        self.s2_special.d.next = self.s1_special.q.val();
+        self.s2_is_special.clock.next = self.clock.val();
+        self.s2_is_special.en.next = self.en.val();
+        self.s2_is_special.d.next = self.s1_is_special.q.val();
         // ---- leading zeros from the hidden-bit position down (priority encoder) ----
         // Ascending, so the highest set bit's count is the last assignment. (raw = 0 leaves P + 1,
         // unused: the zero result is taken below.)
         self.lz.next = self.k_far.val();
         for i in 0..self._sig_bits {
-            if self.raw.val().get_bit(i) {
+            if self.s2_raw.q.val().get_bit(i) {
                 self.lz.next = self.k_lz[i].val();
             }
         }
 
         // ---- normalise: carry -> one right shift (sticky kept); else left by min(lz, exp-1) ----
         self.shift.next = self.lz.val();
-        if self.lz.val() > (self.big_exp.val() - self.k_e1.val()) {
-            self.shift.next = self.big_exp.val() - self.k_e1.val();
+        if self.lz.val() > (self.s2_big_exp.q.val() - self.k_e1.val()) {
+            self.shift.next = self.s2_big_exp.q.val() - self.k_e1.val();
         }
-        if (self.raw.val() & self.k_carry.val()).any() {
-            self.normed.next = (self.raw.val() >> 1) | (self.raw.val() & self.k_one.val());
-            self.exp_n.next = self.big_exp.val() + self.k_e1.val();
+        if (self.s2_raw.q.val() & self.k_carry.val()).any() {
+            self.normed.next = (self.s2_raw.q.val() >> 1) | (self.s2_raw.q.val() & self.k_one.val());
+            self.exp_n.next = self.s2_big_exp.q.val() + self.k_e1.val();
         } else {
-            self.normed.next = self.raw.val() << (self.shift.val() & self.k_dist_mask.val());
-            self.exp_n.next = self.big_exp.val() - self.shift.val();
+            self.normed.next = self.s2_raw.q.val() << (self.shift.val() & self.k_dist_mask.val());
+            self.exp_n.next = self.s2_big_exp.q.val() - self.shift.val();
         }
+        // ==== stage 4 ====
+        self.s3_normed.clock.next = self.clock.val();
+        self.s3_normed.en.next = self.en.val();
+        self.s3_normed.d.next = self.normed.val();
+        self.s3_exp_n.clock.next = self.clock.val();
+        self.s3_exp_n.en.next = self.en.val();
+        self.s3_exp_n.d.next = self.exp_n.val();
+        self.s3_raw_zero.clock.next = self.clock.val();
+        self.s3_raw_zero.en.next = self.en.val();
+        self.s3_raw_zero.d.next = !self.s2_raw.q.val().any();
+        self.s3_big_sign.clock.next = self.clock.val();
+        self.s3_big_sign.en.next = self.en.val();
+        self.s3_big_sign.d.next = self.s2_big_sign.q.val();
+        self.s3_small_sign.clock.next = self.clock.val();
+        self.s3_small_sign.en.next = self.en.val();
+        self.s3_small_sign.d.next = self.s2_small_sign.q.val();
+        self.s3_special.clock.next = self.clock.val();
+        self.s3_special.en.next = self.en.val();
+        self.s3_special.d.next = self.s2_special.q.val();
+        self.s3_is_special.clock.next = self.clock.val();
+        self.s3_is_special.en.next = self.en.val();
+        self.s3_is_special.d.next = self.s2_is_special.q.val();
         // ---- round to nearest even on guard (bit 2), round (1), sticky (0), lsb (3) ----
-        self.round_up.next = self.normed.val().get_bit(2)
-            & (self.normed.val().get_bit(3) | self.normed.val().get_bit(1) | self.normed.val().get_bit(0));
+        self.round_up.next = self.s3_normed.q.val().get_bit(2)
+            & (self.s3_normed.q.val().get_bit(3)
+                | self.s3_normed.q.val().get_bit(1)
+                | self.s3_normed.q.val().get_bit(0));
         self.round_w.next = self.k_zero.val();
         if self.round_up.val() {
             self.round_w.next = self.k_one.val();
         }
-        self.mant.next = (self.normed.val() >> 3) + self.round_w.val();
+        self.mant.next = (self.s3_normed.q.val() >> 3) + self.round_w.val();
         // (exp - 1) << M plus the significand with its hidden bit: a subnormal (no hidden bit,
         // exp 1) composes to exponent field 0, a rounding carry bumps the exponent field.
-        self.exp_field.next = self.exp_n.val() - self.k_e1.val();
+        self.exp_field.next = self.s3_exp_n.q.val() - self.k_e1.val();
         self.widen_exp.narrow.next = self.exp_field.val();
         self.sign_w.next = self.k_zero.val();
-        if self.big_sign.val() {
+        if self.s3_big_sign.q.val() {
             self.sign_w.next = self.k_sign.val();
         }
         self.result.next = ((self.widen_exp.wide.val() << self.k_man_bits.val()) + self.mant.val()) | self.sign_w.val();
-        if self.exp_n.val() >= self.k_exp_max.val() {
+        if self.s3_exp_n.q.val() >= self.k_exp_max.val() {
             self.result.next = self.k_inf.val();
-            if self.big_sign.val() {
+            if self.s3_big_sign.q.val() {
                 self.result.next = self.k_inf.val() | self.k_sign.val();
             }
         }
-        if !self.raw.val().any() {
+        if self.s3_raw_zero.q.val() {
             // An exact zero: -0 only for (-0) + (-0); x + (-x) is +0 under round-to-nearest.
             self.result.next = self.k_zero.val();
-            if self.big_sign.val() & self.small_sign.val() {
+            if self.s3_big_sign.q.val() & self.s3_small_sign.q.val() {
                 self.result.next = self.k_sign.val();
             }
         }
@@ -370,17 +515,8 @@ impl<const W: usize> Logic for FloatAdder<W> {
 
         // ---- special operands ----
         self.sum.next = self.flushed.val();
-        if self.a_inf.val() {
-            self.sum.next = self.fa.val();
-        }
-        if self.b_inf.val() {
-            self.sum.next = self.fb.val();
-        }
-        if self.a_nan.val()
-            | self.b_nan.val()
-            | (self.a_inf.val() & self.b_inf.val() & (self.big_sign.val() != self.small_sign.val()))
-        {
-            self.sum.next = self.k_nan.val();
+        if self.s3_is_special.q.val() {
+            self.sum.next = self.s3_special.q.val();
         }
     }
 }

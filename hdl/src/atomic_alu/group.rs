@@ -139,14 +139,16 @@ impl Logic for GroupFit {
 }
 
 /// Execute stages of a group slot (see "Pipeline" in `atomic_alu.rs`): its operand (X1), its
-/// element (X2) and its put into the written line (X3). The sequencer keeps the slot's joined
-/// flag beside its own stage registers; the stage registers here move on `en` with them.
+/// element (X2 and the element's stages) and its put into the written line (X3). Its stage
+/// registers move on `en` with the sequencer's.
 #[derive(LogicBlock)]
 pub struct GroupLane {
     pub clock: Signal<In, Clock>,
     /// The pipeline moves one stage at this clock edge (not stalled by a write not granted).
     pub en: Signal<In, Bit>,
     // ---- X1 (combinational, registered into X2 on `en`) ----
+    /// The lane joined X1's step (its element is written at X3).
+    pub joined: Signal<In, Bit>,
     /// The lane's 4-byte word in the line (`GroupFit::word_off`, registered at the plan stage).
     pub word_off: Signal<In, Bits<2>>,
     /// Operands b and c (a grouped access is at most 8 bytes wide).
@@ -167,14 +169,16 @@ pub struct GroupLane {
     pub put_value: Signal<Out, Bits<ELEM_BITS>>,
 
     element: AtomicElement,
-    /// X2: the old element, b, c, the word.
+    /// X2: the old element, b, c; the word and the joined flag in X2 and the element's stages.
     x2_r: DFF<Bits<64>>,
     x2_b: DFF<Bits<64>>,
     x2_c: DFF<Bits<64>>,
-    x2_off: DFF<Bits<2>>,
-    /// X3: the new element, the word.
+    xe_off: Vec<DFF<Bits<2>>>,
+    xe_in: Vec<DFF<Bit>>,
+    /// X3: the new element, the word, joined.
     x3_value: DFF<Bits<64>>,
     x3_off: DFF<Bits<2>>,
+    x3_in: DFF<Bit>,
     cut_r: Truncate<ELEM_BITS, 64>,
     cut_value: Truncate<ELEM_BITS, 64>,
     widen_r: ZeroExtend<64, ELEM_BITS>,
@@ -189,11 +193,13 @@ pub struct GroupLane {
 }
 
 impl GroupLane {
-    /// The execute stages of a slot whose element computes `kinds`.
-    pub fn new(kinds: ElementKinds) -> Self {
+    /// The execute stages of a slot whose element computes `kinds` in `latency` stages (0 or
+    /// `ELEMENT_LATENCY`).
+    pub fn new(kinds: ElementKinds, latency: usize) -> Self {
         GroupLane {
             clock: Default::default(),
             en: Default::default(),
+            joined: Default::default(),
             word_off: Default::default(),
             b: Default::default(),
             c: Default::default(),
@@ -204,13 +210,15 @@ impl GroupLane {
             dtype: Default::default(),
             ftz_f32: Default::default(),
             put_value: Default::default(),
-            element: AtomicElement::with_kinds(kinds),
+            element: AtomicElement::build(kinds, latency > 0),
             x2_r: Default::default(),
             x2_b: Default::default(),
             x2_c: Default::default(),
-            x2_off: Default::default(),
+            xe_off: (0..=latency).map(|_| Default::default()).collect(),
+            xe_in: (0..=latency).map(|_| Default::default()).collect(),
             x3_value: Default::default(),
             x3_off: Default::default(),
+            x3_in: Default::default(),
             cut_r: Default::default(),
             cut_value: Default::default(),
             widen_r: Default::default(),
@@ -228,7 +236,13 @@ impl GroupLane {
 impl Logic for GroupLane {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, x2_r, x2_b, x2_c, x2_off, x3_value, x3_off);
+        dff_setup!(self, clock, x2_r, x2_b, x2_c, x3_value, x3_off, x3_in);
+        for k in 0..self.xe_off.len() {
+            self.xe_off[k].clock.next = self.clock.val();
+            self.xe_off[k].d.next = self.xe_off[k].q.val();
+            self.xe_in[k].clock.next = self.clock.val();
+            self.xe_in[k].d.next = self.xe_in[k].q.val();
+        }
         // X1: the lane's word of the line, and its old value.
         self.widen_word.narrow.next = self.word_off.val();
         self.shift.next = self.widen_word.wide.val() << 5;
@@ -238,6 +252,8 @@ impl Logic for GroupLane {
         self.widen_r.narrow.next = self.x2_r.q.val();
         self.widen_b.narrow.next = self.x2_b.q.val();
         self.widen_c.narrow.next = self.x2_c.q.val();
+        self.element.clock.next = self.clock.val();
+        self.element.en.next = self.en.val();
         self.element.op.next = self.op.val();
         self.element.dtype.next = self.dtype.val();
         self.element.r.next = self.widen_r.wide.val();
@@ -249,14 +265,27 @@ impl Logic for GroupLane {
         self.widen_value.narrow.next = self.x3_value.q.val();
         self.widen_put_word.narrow.next = self.x3_off.q.val();
         self.put_shift.next = self.widen_put_word.wide.val() << 5;
-        self.put_value.next = (self.widen_value.wide.val() & self.elem_mask.val()) << self.put_shift.val();
+        self.put_value.next = 0.into();
+        if self.x3_in.q.val() {
+            self.put_value.next = (self.widen_value.wide.val() & self.elem_mask.val()) << self.put_shift.val();
+        }
         if self.en.val() {
             self.x2_r.d.next = self.cut_r.narrow.val();
             self.x2_b.d.next = self.b.val();
             self.x2_c.d.next = self.c.val();
-            self.x2_off.d.next = self.word_off.val();
             self.x3_value.d.next = self.cut_value.narrow.val();
-            self.x3_off.d.next = self.x2_off.q.val();
+            for k in 0..self.xe_off.len().min(1) {
+                self.xe_off[k].d.next = self.word_off.val();
+                self.xe_in[k].d.next = self.joined.val();
+            }
+            for k in 1..self.xe_off.len() {
+                self.xe_off[k].d.next = self.xe_off[k - 1].q.val();
+                self.xe_in[k].d.next = self.xe_in[k - 1].q.val();
+            }
+            for k in 0..self.xe_off.len() {
+                self.x3_off.d.next = self.xe_off[k].q.val();
+                self.x3_in.d.next = self.xe_in[k].q.val();
+            }
         }
     }
 }
