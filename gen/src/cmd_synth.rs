@@ -34,7 +34,7 @@ pub struct Args {
     /// Output directory (default build/synth/<config>-<target>).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Only this module (repeatable): barrier_file, mbarrier_alu, warp_network, copy_engine, sync_unit.
+    /// Only this module (repeatable): barrier_file, mbarrier_alu, atomic_alu, warp_network, copy_engine, sync_unit.
     #[arg(long = "module")]
     pub modules: Vec<String>,
     /// Time limit of each tool run, in seconds.
