@@ -165,7 +165,7 @@ fn pipelined_element_streams_match_golden() {
                 uut.dtype.next = (dt.code() as u64).to_bits();
                 uut.ftz_f32.next = ftz;
                 let mut entered: Vec<(u128, u128, u128)> = Vec::new();
-                for i in 0..count as usize + ELEMENT_LATENCY {
+                for i in 0..count + ELEMENT_LATENCY {
                     let (r, s, t) = operands(&mut rng, dt);
                     let en = rng.below(8) != 0;
                     uut.r.next = r.to_bits();
