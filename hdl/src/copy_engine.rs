@@ -2510,6 +2510,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.rd_half.q.val() {
             self.rd_part.next = bit_cast::<64, D>(self.rd_word.val()) << ((self.k_b16.val() - self.rd_off.val()) << 3);
         }
+        // The bulk-reduce element is the combinational build (its stage registers are wires:
+        // the reducer's state machine gives it a cycle of its own); its clock and enable are
+        // tied for the port contract.
+        self.element.clock.next = self.clock.val();
+        self.element.en.next = true;
         self.element.op.next = self.rd_op.q.val();
         self.element.dtype.next = self.rd_dtype.q.val();
         self.element.r.next = bit_cast::<ELEM_BITS, 64>(self.rd_ed.q.val() & self.rd_emask.val());
