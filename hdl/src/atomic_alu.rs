@@ -397,8 +397,10 @@ pub struct AtomicAlu {
     /// n lanes. Two small muxes instead of a 32:1 mux per slot and operand bit. (The execute
     /// stage picks the operands b and c the same way, at its registered lanes.)
     window_first: Signal<Local, Bits<LANE_BITS>>,
-    /// (Only with group slots, as `k_window_ones`: one entry.)
-    window_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// The remaining lanes after the lead, shifted down to the window (its n lanes in the low
+    /// bits).
+    /// (Only with group slots: one entry, as `k_window_ones` and `k_zero8`.)
+    cut_win_pool: Vec<Truncate<WARP_LANES, MAX_GROUP>>,
     win_addr: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
     win_mbar: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
     /// The lead's place in the window.
@@ -413,7 +415,8 @@ pub struct AtomicAlu {
     /// The operand rows' lanes (B) as a loop bound.
     _row_lanes: usize,
     k_slot_mask: Constant<Bits<LANE_BITS>>,
-    k_window_ones: Vec<Constant<Bits<WARP_LANES>>>,
+    k_window_ones: Vec<Constant<Bits<MAX_GROUP>>>,
+    k_zero8: Vec<Constant<Bits<MAX_GROUP>>>,
     cur_lane: Signal<Local, Bits<LANE_BITS>>,
     cur_addr: Signal<Local, Bits<64>>,
     cur_mbar: Signal<Local, Bits<64>>,
@@ -432,13 +435,22 @@ pub struct AtomicAlu {
     global_limit: Signal<Local, Bits<64>>,
     /// The lead's byte enables.
     lead_be: Signal<Local, Bits<16>>,
-    /// Lanes after the lead not yet offered to a slot: `x_pool[j]` is offered to slot j.
-    x_pool: Vec<Signal<Local, Bits<WARP_LANES>>>,
-    /// The lowest lane of `x_pool[j]` (one-hot; zero when the pool is empty).
-    x_pick: Vec<Signal<Local, Bits<WARP_LANES>>>,
-    /// `x_pick[j]`'s lane number, its place in the window, and its address from the window.
+    /// Window lanes after the lead not yet offered to a slot (bit i: the window's lane i):
+    /// `x_pool[j]` is offered to slot j.
+    x_pool: Vec<Signal<Local, Bits<MAX_GROUP>>>,
+    /// The lowest lane of `x_pool[j]` (one-hot; zero when the pool is empty), as a window bit
+    /// and as a lane bit.
+    x_pick: Vec<Signal<Local, Bits<MAX_GROUP>>>,
+    widen_pick: Vec<ZeroExtend<MAX_GROUP, WARP_LANES>>,
+    x_pick_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    /// `x_pick[j]`'s place in the window, and its address from the window.
     x_number: Vec<LaneNumber>,
     x_slot: Vec<Signal<Local, Bits<LANE_BITS>>>,
+    /// Slot j has a lane that fits the lead's step (before the overlap check).
+    x_fits: Vec<Signal<Local, Bit>>,
+    /// The lead's bytes and those of the slots up to j whose lanes fit.
+    cand_be: Vec<Signal<Local, Bits<16>>>,
+    hazard_be: Signal<Local, Bits<16>>,
     x_addr: Vec<LanePart<64, { 64 * MAX_GROUP }, 9>>,
     /// Slot j's lane joins the step (so did every slot before it).
     x_in: Vec<Signal<Local, Bit>>,
@@ -709,7 +721,7 @@ impl AtomicAlu {
             pack_c: PackLanes::new(),
             lead_number: Default::default(),
             window_first: Default::default(),
-            window_lanes: (1..group.min(2)).map(|_| Default::default()).collect(),
+            cut_win_pool: (1..group.min(2)).map(|_| Default::default()).collect(),
             win_addr: Default::default(),
             win_mbar: Default::default(),
             lead_slot: Default::default(),
@@ -721,6 +733,7 @@ impl AtomicAlu {
             _row_lanes: banks,
             k_slot_mask: Constant::new((group as u64 - 1).to_bits()),
             k_window_ones: (1..group.min(2)).map(|_| Constant::new(((1u64 << group) - 1).to_bits())).collect(),
+            k_zero8: (1..group.min(2)).map(|_| Constant::new(0u64.to_bits())).collect(),
             cur_lane: Default::default(),
             cur_addr: Default::default(),
             cur_mbar: Default::default(),
@@ -738,6 +751,11 @@ impl AtomicAlu {
             lead_be: Default::default(),
             x_pool: (1..group).map(|_| Default::default()).collect(),
             x_pick: (1..group).map(|_| Default::default()).collect(),
+            widen_pick: (1..group).map(|_| Default::default()).collect(),
+            x_pick_lanes: (1..group).map(|_| Default::default()).collect(),
+            x_fits: (1..group).map(|_| Default::default()).collect(),
+            cand_be: (1..group).map(|_| Default::default()).collect(),
+            hazard_be: Default::default(),
             x_number: (1..group).map(|_| Default::default()).collect(),
             x_slot: (1..group).map(|_| Default::default()).collect(),
             x_addr: (1..group).map(|_| LanePart::with_stride(64)).collect(),
@@ -1092,22 +1110,27 @@ impl Logic for AtomicAlu {
         self.byte_off.next = self.cut_byte_off.narrow.val();
 
         // The lanes that join the lead (see "Coalesced steps" in the module doc). Two passes
-        // over the slots: offer lanes (x_pool / x_pick chain) and feed each slot's GroupFit its
-        // lane, then decide who joins and accumulate (x_in / acc_* chain). Slot 0 links to the
-        // lead, slot j to slot j - 1.
+        // over the slots: offer lanes (x_pool / x_pick chain, in window bits) and feed each
+        // slot's GroupFit its lane, then decide who joins. Slot 0 links to the lead, slot j to
+        // slot j - 1. Kept short for the clock: the picks are n-bit (the window's lanes), and a
+        // slot's overlap check is against the lead and every earlier candidate that fits
+        // (`cand_be`), not against the joined ones: the joins are a prefix, so when slot j - 1
+        // joined every earlier candidate did, and the two sets are the same.
         self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.step_access_bytes.val());
         self.lead_be.next = self.access_be.val() << self.byte_off.val();
         for j in 0..self.fit.len().min(1) {
-            self.window_lanes[j].next = self.k_window_ones[j].val() << self.window_first.val();
-            self.x_pool[j].next = self.lane_pool.val() & !self.lowest.val() & self.window_lanes[j].val();
-            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
+            self.cut_win_pool[j].wide.next = (self.lane_pool.val() & !self.lowest.val()) >> self.window_first.val();
+            self.x_pool[j].next = self.cut_win_pool[j].narrow.val() & self.k_window_ones[j].val();
+            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero8[j].val() - self.x_pool[j].val());
         }
         for j in 1..self.fit.len() {
             self.x_pool[j].next = self.x_pool[j - 1].val() & !self.x_pick[j - 1].val();
-            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero32.val() - self.x_pool[j].val());
+            self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero8[0].val() - self.x_pool[j].val());
         }
         for j in 0..self.fit.len() {
-            self.x_number[j].onehot.next = self.x_pick[j].val();
+            self.widen_pick[j].narrow.next = self.x_pick[j].val();
+            self.x_pick_lanes[j].next = self.widen_pick[j].wide.val() << self.window_first.val();
+            self.x_number[j].onehot.next = self.widen_pick[j].wide.val();
             self.x_slot[j].next = self.x_number[j].number.val() & self.k_slot_mask.val();
             self.x_addr[j].word.next = self.win_addr.part.val();
             self.x_addr[j].number.next = self.x_slot[j].val();
@@ -1119,39 +1142,51 @@ impl Logic for AtomicAlu {
             self.fit[j].global_limit.next = self.global_limit.val();
             self.fit[j].align_mask.next = self.align_mask.val();
             self.fit[j].access_be.next = self.access_be.val();
+            self.x_fits[j].next = self.x_pick[j].val().any() & self.fit[j].fits.val();
         }
-        // (Each acc_* is written once per path: a signal read back after its own assignment
-        // would be a combinational self-loop in rust-hdl's simulator.)
+        // (Each chain signal is written once per path: a signal read back after its own
+        // assignment would be a combinational self-loop in rust-hdl's simulator.)
         for j in 0..self.fit.len().min(1) {
-            self.x_in[j].next = self.x_pick[j].val().any()
-                & self.fit[j].fits.val()
-                & !(self.fit[j].be.val() & self.lead_be.val()).any();
-            if self.x_in[j].val() {
-                self.acc_be[j].next = self.lead_be.val() | self.fit[j].be.val();
-                self.acc_lanes[j].next = self.lowest.val() | self.x_pick[j].val();
-            } else {
-                self.acc_be[j].next = self.lead_be.val();
-                self.acc_lanes[j].next = self.lowest.val();
+            self.x_in[j].next = self.x_fits[j].val() & !(self.fit[j].be.val() & self.lead_be.val()).any();
+            self.cand_be[j].next = self.lead_be.val();
+            if self.x_fits[j].val() {
+                self.cand_be[j].next = self.lead_be.val() | self.fit[j].be.val();
             }
         }
         for j in 1..self.fit.len() {
             self.x_in[j].next = self.x_in[j - 1].val()
-                & self.x_pick[j].val().any()
-                & self.fit[j].fits.val()
-                & !(self.fit[j].be.val() & self.acc_be[j - 1].val()).any();
-            if self.x_in[j].val() {
-                self.acc_be[j].next = self.acc_be[j - 1].val() | self.fit[j].be.val();
-                self.acc_lanes[j].next = self.acc_lanes[j - 1].val() | self.x_pick[j].val();
-            } else {
-                self.acc_be[j].next = self.acc_be[j - 1].val();
-                self.acc_lanes[j].next = self.acc_lanes[j - 1].val();
+                & self.x_fits[j].val()
+                & !(self.fit[j].be.val() & self.cand_be[j - 1].val()).any();
+            self.cand_be[j].next = self.cand_be[j - 1].val();
+            if self.x_fits[j].val() {
+                self.cand_be[j].next = self.cand_be[j - 1].val() | self.fit[j].be.val();
             }
         }
+        for j in 0..self.fit.len().min(1) {
+            self.acc_be[j].next = self.lead_be.val();
+            self.acc_lanes[j].next = self.lowest.val();
+            if self.x_in[j].val() {
+                self.acc_be[j].next = self.lead_be.val() | self.fit[j].be.val();
+                self.acc_lanes[j].next = self.lowest.val() | self.x_pick_lanes[j].val();
+            }
+        }
+        for j in 1..self.fit.len() {
+            self.acc_be[j].next = self.acc_be[j - 1].val();
+            self.acc_lanes[j].next = self.acc_lanes[j - 1].val();
+            if self.x_in[j].val() {
+                self.acc_be[j].next = self.acc_be[j - 1].val() | self.fit[j].be.val();
+                self.acc_lanes[j].next = self.acc_lanes[j - 1].val() | self.x_pick_lanes[j].val();
+            }
+        }
+        // The planned step's bytes and lanes; for the hazard check, the bytes of every
+        // candidate that fits (a superset of the step's, known before the joins are).
         self.plan_be.next = self.lead_be.val();
         self.plan_lanes.next = self.lowest.val();
+        self.hazard_be.next = self.lead_be.val();
         for j in 0..self.fit.len() {
             self.plan_be.next = self.acc_be[j].val();
             self.plan_lanes.next = self.acc_lanes[j].val();
+            self.hazard_be.next = self.cand_be[j].val();
         }
 
         // ================= execute stages X1 (operands), X2 (element), X3 (write) =================
@@ -1260,14 +1295,14 @@ impl Logic for AtomicAlu {
             & (self.lane_error.val() == self.e_none.val());
         self.hazard.next = (self.ex_valid.q.val()
             & (self.ex_line.q.val() == self.line_addr.val())
-            & (self.ex_be.q.val() & self.plan_be.val()).any())
+            & (self.ex_be.q.val() & self.hazard_be.val()).any())
             | (self.x3_valid.q.val()
                 & (self.x3_line.q.val() == self.line_addr.val())
-                & (self.x3_be.q.val() & self.plan_be.val()).any());
+                & (self.x3_be.q.val() & self.hazard_be.val()).any());
         for k in 0..self.xe_valid.len() {
             if self.xe_valid[k].q.val()
                 & (self.xe_line[k].q.val() == self.line_addr.val())
-                & (self.xe_be[k].q.val() & self.plan_be.val()).any()
+                & (self.xe_be[k].q.val() & self.hazard_be.val()).any()
             {
                 self.hazard.next = true;
             }
@@ -1426,7 +1461,7 @@ impl Logic for AtomicAlu {
             self.ex_lanes.d.next = self.plan_lanes.val();
             for j in 0..self.fit.len() {
                 self.ex_x_in[j].d.next = self.x_in[j].val();
-                self.ex_x_lane[j].d.next = self.x_number[j].number.val();
+                self.ex_x_lane[j].d.next = self.window_first.val() | self.x_slot[j].val();
                 self.ex_x_off[j].d.next = self.fit[j].word_off.val();
             }
         }
