@@ -48,8 +48,10 @@ pub struct GroupFit {
     pub is_global: Signal<In, Bit>,
     /// The lead lane's address: a lane joins only in the lead's line.
     pub lead_addr: Signal<In, Bits<64>>,
-    /// `global_end - access_bytes`: the last legal global address of an access.
-    pub global_limit: Signal<In, Bits<64>>,
+    /// The lead's line lies wholly below the end of global memory, and else the bytes of it
+    /// that do (`global_end - line`, below 16).
+    pub line_whole: Signal<In, Bit>,
+    pub line_room: Signal<In, Bits<8>>,
     /// `access_bytes - 1`: nonzero address bits under it are misaligned.
     pub align_mask: Signal<In, Bits<64>>,
     /// Byte enables of one access at byte 0 of the line.
@@ -72,7 +74,7 @@ pub struct GroupFit {
     cut_byte_off: Truncate<64, 8>,
     off: Signal<Local, Bits<8>>,
     k_line_mask: Constant<Bits<64>>,
-    k_zero64: Constant<Bits<64>>,
+    k_zero4: Constant<Bits<4>>,
     k_ones16: Constant<Bits<16>>,
 }
 
@@ -85,7 +87,8 @@ impl GroupFit {
             dtype: Default::default(),
             is_global: Default::default(),
             lead_addr: Default::default(),
-            global_limit: Default::default(),
+            line_whole: Default::default(),
+            line_room: Default::default(),
             align_mask: Default::default(),
             access_be: Default::default(),
             fits: Default::default(),
@@ -101,7 +104,7 @@ impl GroupFit {
             cut_byte_off: Default::default(),
             off: Default::default(),
             k_line_mask: Constant::new((!15u64).to_bits()),
-            k_zero64: Constant::new(0u64.to_bits()),
+            k_zero4: Constant::new(0u64.to_bits()),
             k_ones16: Constant::new(0xFFFFu64.to_bits()),
         }
     }
@@ -121,16 +124,20 @@ impl Logic for GroupFit {
         // bits are the offset in the line for every space, and equal raw lines are equal lines.
         // The lead passed the range checks and shared memory is a multiple of 16 bytes, so a
         // lane in the lead's line is in range, except past a global end that is not
-        // line-aligned: that one compare is repeated here.
+        // line-aligned: then its end (offset + size, as offset + align_mask >= room) is
+        // checked against the line's room (an 8-bit compare, not a 64-bit one per slot).
+        // Alignment: an access is at most 16 bytes, so only the low 4 address bits matter.
         // A 16-byte access (b128) fills the line: nothing can join it. A 2-byte one (cas.b16)
         // steps through the lead: a slot moves whole 4-byte words (module doc).
         self.fits.next = self.single.val()
             & self.kind_ok.val()
             & self.access_be.val().get_bit(3)
             & (self.access_be.val() != self.k_ones16.val())
-            & ((self.addr.val() & self.align_mask.val()) == self.k_zero64.val())
+            & ((self.addr.val().get_bits::<4>(0) & self.align_mask.val().get_bits::<4>(0)) == self.k_zero4.val())
             & ((self.addr.val() & self.k_line_mask.val()) == (self.lead_addr.val() & self.k_line_mask.val()))
-            & !(self.is_global.val() & (self.addr.val() > self.global_limit.val()));
+            & !(self.is_global.val()
+                & !self.line_whole.val()
+                & ((self.off.val() + self.align_mask.val().get_bits::<8>(0)) >= self.line_room.val()));
         self.cut_byte_off.wide.next = self.addr.val() & !self.k_line_mask.val();
         self.off.next = self.cut_byte_off.narrow.val();
         self.word_off.next = self.addr.val().get_bits::<2>(2);
