@@ -426,11 +426,12 @@ pub struct AtomicAlu {
     red_async_error: Signal<Local, Bits<ERROR_BITS>>,
     access_addr: Signal<Local, Bits<64>>,
     line_addr: Signal<Local, Bits<64>>,
-    /// `global_end - line_addr`, whether it is at least the line, and its low 8 bits.
-    line_room: Signal<Local, Bits<64>>,
-    line_whole: Signal<Local, Bit>,
-    cut_line_room: Truncate<64, 8>,
-    k_line_bytes64: Constant<Bits<64>>,
+    /// `global_end - line_addr`, whether it is at least the line, and its low 8 bits (only
+    /// with group slots: one entry).
+    line_room: Vec<Signal<Local, Bits<64>>>,
+    line_whole: Vec<Signal<Local, Bit>>,
+    cut_line_room: Vec<Truncate<64, 8>>,
+    k_line_bytes64: Vec<Constant<Bits<64>>>,
     /// The access address's offset within its 16-byte line (64 bits wide, then cut to 8).
     line_off: Signal<Local, Bits<64>>,
     byte_off: Signal<Local, Bits<8>>,
@@ -748,10 +749,10 @@ impl AtomicAlu {
             red_async_error: Default::default(),
             access_addr: Default::default(),
             line_addr: Default::default(),
-            line_room: Default::default(),
-            line_whole: Default::default(),
-            cut_line_room: Default::default(),
-            k_line_bytes64: Constant::new(16u64.to_bits()),
+            line_room: (1..group.min(2)).map(|_| Default::default()).collect(),
+            line_whole: (1..group.min(2)).map(|_| Default::default()).collect(),
+            cut_line_room: (1..group.min(2)).map(|_| Default::default()).collect(),
+            k_line_bytes64: (1..group.min(2)).map(|_| Constant::new(16u64.to_bits())).collect(),
             line_off: Default::default(),
             byte_off: Default::default(),
             access_be: Default::default(),
@@ -1115,9 +1116,11 @@ impl Logic for AtomicAlu {
         }
         self.line_addr.next = self.access_addr.val() & self.k_line_mask.val();
         // (For the slots' global range check: how much of the lead's line is below the end.)
-        self.line_room.next = self.global_end.val() - self.line_addr.val();
-        self.line_whole.next = self.line_room.val() >= self.k_line_bytes64.val();
-        self.cut_line_room.wide.next = self.line_room.val();
+        for j in 0..self.fit.len().min(1) {
+            self.line_room[j].next = self.global_end.val() - self.line_addr.val();
+            self.line_whole[j].next = self.line_room[j].val() >= self.k_line_bytes64[j].val();
+            self.cut_line_room[j].wide.next = self.line_room[j].val();
+        }
         self.line_off.next = self.access_addr.val() & !self.k_line_mask.val();
         self.cut_byte_off.wide.next = self.line_off.val();
         self.byte_off.next = self.cut_byte_off.narrow.val();
@@ -1152,8 +1155,8 @@ impl Logic for AtomicAlu {
             self.fit[j].dtype.next = self.req_dtype.val();
             self.fit[j].is_global.next = self.is_global.val();
             self.fit[j].lead_addr.next = self.cur_addr.val();
-            self.fit[j].line_whole.next = self.line_whole.val();
-            self.fit[j].line_room.next = self.cut_line_room.narrow.val();
+            self.fit[j].line_whole.next = self.line_whole[0].val();
+            self.fit[j].line_room.next = self.cut_line_room[0].narrow.val();
             self.fit[j].align_mask.next = self.align_mask.val();
             self.fit[j].access_be.next = self.access_be.val();
             self.x_fits[j].next = self.x_pick[j].val().any() & self.fit[j].fits.val();

@@ -129,6 +129,8 @@ impl Logic for GroupFit {
         // Alignment: an access is at most 16 bytes, so only the low 4 address bits matter.
         // A 16-byte access (b128) fills the line: nothing can join it. A 2-byte one (cas.b16)
         // steps through the lead: a slot moves whole 4-byte words (module doc).
+        self.cut_byte_off.wide.next = self.addr.val() & !self.k_line_mask.val();
+        self.off.next = self.cut_byte_off.narrow.val();
         self.fits.next = self.single.val()
             & self.kind_ok.val()
             & self.access_be.val().get_bit(3)
@@ -138,8 +140,6 @@ impl Logic for GroupFit {
             & !(self.is_global.val()
                 & !self.line_whole.val()
                 & ((self.off.val() + self.align_mask.val().get_bits::<8>(0)) >= self.line_room.val()));
-        self.cut_byte_off.wide.next = self.addr.val() & !self.k_line_mask.val();
-        self.off.next = self.cut_byte_off.narrow.val();
         self.word_off.next = self.addr.val().get_bits::<2>(2);
         self.be.next = self.access_be.val() << self.off.val();
     }
