@@ -1157,7 +1157,7 @@ impl Logic for AtomicAlu {
             self.fit[j].lead_addr.next = self.cur_addr.val();
             self.fit[j].line_whole.next = self.line_whole[0].val();
             self.fit[j].line_room.next = self.cut_line_room[0].narrow.val();
-            self.fit[j].align_mask.next = self.align_mask.val();
+            self.fit[j].align_mask.next = self.step_access_bytes.val() - self.k_one8.val();
             self.fit[j].access_be.next = self.access_be.val();
             self.x_fits[j].next = self.x_pick[j].val().any() & self.fit[j].fits.val();
         }

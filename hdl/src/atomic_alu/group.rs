@@ -52,8 +52,8 @@ pub struct GroupFit {
     /// that do (`global_end - line`, below 16).
     pub line_whole: Signal<In, Bit>,
     pub line_room: Signal<In, Bits<8>>,
-    /// `access_bytes - 1`: nonzero address bits under it are misaligned.
-    pub align_mask: Signal<In, Bits<64>>,
+    /// `access_bytes - 1` (at most 15): nonzero address bits under it are misaligned.
+    pub align_mask: Signal<In, Bits<8>>,
     /// Byte enables of one access at byte 0 of the line.
     pub access_be: Signal<In, Bits<16>>,
 
@@ -139,7 +139,7 @@ impl Logic for GroupFit {
             & ((self.addr.val() & self.k_line_mask.val()) == (self.lead_addr.val() & self.k_line_mask.val()))
             & !(self.is_global.val()
                 & !self.line_whole.val()
-                & ((self.off.val() + self.align_mask.val().get_bits::<8>(0)) >= self.line_room.val()));
+                & ((self.off.val() + self.align_mask.val()) >= self.line_room.val()));
         self.word_off.next = self.addr.val().get_bits::<2>(2);
         self.be.next = self.access_be.val() << self.off.val();
     }
