@@ -1,12 +1,13 @@
 //! atomic_alu: the RTL of the atomic ALU (atom, red, red.async), compared against the golden
 //! `smsync_sim::units::atomic_alu::AtomicAlu` (PTX ISA §9.7.13.5 atom, §9.7.13.6 red, §9.7.13.7 red.async).
 //!
-//! * [`element`]: `AtomicElement`, the combinational new-value function of one element
+//! * [`element`]: `AtomicElement`, the new-value function of one element (pipelined or combinational)
 //!   (`smsync_sim::units::atomic_alu::element`), shared with the copy engine's bulk reductions.
 //! * [`float_add`]: `FloatAdder<W>`, the IEEE add (round-to-nearest-even) used by the element.
 //! * [`group`]: `GroupFit` and `GroupLane`, one extra lane of a coalesced step in the plan and
 //!   the execute stage (its own element datapath).
-//! * [`AtomicAlu`] (this file): the warp-request sequencer, a two-stage pipeline (plan, execute)
+//! * [`AtomicAlu`] (this file): the warp-request sequencer, a pipeline (plan; execute: operands,
+//!   the element's stages, write)
 //!   around the element datapaths and a memory port with a read and a write channel; its lanes'
 //!   operands are picked as part-selects of packed words
 //!   (`crate::pack_lanes`) and their old values kept in a banked `ResultStore` read a row at a
