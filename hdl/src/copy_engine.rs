@@ -10,7 +10,7 @@
 //!
 //! ```text
 //!  req_* (one lane op per cycle, ready/valid)
-//!    -> request queue (copy_queue_depth entries, RegFifo)          -- req_ready = 0 when full
+//!    -> request queue (copy_queue_depth entries, RamFifo)          -- req_ready = 0 when full
 //!    -> controller FSM: IDLE -> FETCH (thread-table RAM read) -> DECIDE
 //!         commit / wait / checks / responses (resp_*), mbarrier +1 events (mb_*)
 //!         starts one "move" at a time in the mover
@@ -37,7 +37,8 @@
 //! It starts only when every earlier move has been written (so it owns both memory ports and sees
 //! their data), and the request is answered when it is done: the reduction is complete before
 //! its bulk group can be committed, and the shared::cluster form queues its complete_tx(len)
-//! then. About 6 cycles per element plus the global read latency: correct first, not fast (a
+//! then. About 6 cycles per element plus the element's latency (3 with `atomic_element_stages`
+//! 3) and the global read latency: correct first, not fast (a
 //! wide reducer is future work). A reduction is atomic per element only with respect to this
 //! engine: an atom from another unit to the same bytes in the same cycles is not ordered with it.
 //!
@@ -91,15 +92,17 @@
 
 pub mod fifo;
 
-use fifo::{FifoCtl, FifoStore, RegFifo};
+use fifo::{FifoCtl, FifoStore, RamFifo};
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
 use smsync_contract::legality::{bulk_reduce_legal, tensor_reduce_legal};
 use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE};
 
-use crate::atomic_alu::element::{AtomicElement, ELEM_BITS};
+use crate::atomic_alu::element::{AtomicElement, ElementKinds, ELEM_BITS};
+use crate::atomic_alu::element_latency;
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
+use crate::depth_ram::DepthRam;
 
 /// CTA slot index bits (cta_slots <= 32).
 pub const SLOT_BITS: usize = 5;
@@ -113,6 +116,10 @@ pub const SEQ_BITS: usize = 32;
 pub const GROUP_RING: usize = 4;
 /// Thread-table word: [async last | async ring (4) | bulk last | bulk ring (4)], 32 bits each.
 pub const REC_BITS: usize = 2 * (1 + GROUP_RING) * SEQ_BITS;
+/// The tensor map's 128 bytes, as `map_buf` holds them.
+const MAP_BITS: usize = 1024;
+/// Address width of the thread-table RAM (one more than the largest `T`, as `DepthRam` wants).
+const TREC_ADDR_BITS: usize = 16;
 /// Global reads in flight (descriptors waiting for their data).
 pub const PEND_DEPTH: usize = 32;
 /// Moves started and not yet completed (bounded by the complete_tx queue).
@@ -199,7 +206,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub busy: Signal<Out, Bit>,
 
     // ---- request queue: [ctl 64 | addr 64 | src 64 | mbar 64 | a 128 | b 64 | c 32] ----
-    q: RegFifo<480>,
+    q: RamFifo<480>,
     ctl_in: Signal<Local, Bits<64>>,
     q_full: Signal<Local, Bit>,
     k_qdepth: Constant<Bits<9>>,
@@ -225,8 +232,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     r_error: DFF<Bits<ERROR_BITS>>,
     /// The issue-time mbarrier event of the current cp.async.mbarrier.arrive has been sent.
     ctl_mb_sent: DFF<Bit>,
-    trec: RAM<Bits<REC_BITS>, T>,
-    arrive_q: RegFifo<61>,
+    /// The thread table: one record per thread of the config (block RAM, one read and one write
+    /// port); addressed by [`thread_bits`] bits of `thread_index`.
+    trec: DepthRam<Bits<REC_BITS>, TREC_ADDR_BITS>,
+    arrive_q: RamFifo<61>,
     // decoded fields of cur_*
     c_op: Signal<Local, Bits<OP_BITS>>,
     c_sub: Signal<Local, Bits<4>>,
@@ -392,7 +401,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     gm_rd_go: Signal<Local, Bit>,
     gm_wr_go: Signal<Local, Bit>,
     // global reads in flight: descriptor FIFO
-    pend: RegFifo<191>,
+    pend: RamFifo<191>,
     pend_in: Signal<Local, Bits<191>>,
     // shared read in flight (1 cycle)
     s1_valid: DFF<Bit>,
@@ -428,7 +437,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     cmp_valid: Signal<Local, Bit>,
     cmp_seq: Signal<Local, Bits<SEQ_BITS>>,
     cmp_has_mb: Signal<Local, Bit>,
-    comp_q: RegFifo<61>,
+    comp_q: RamFifo<61>,
     // ---- tensor tile mode (cp.async.bulk.tensor): map fetch, decode, row sequencer ----
     is_tensor: Signal<Local, Bit>,
     /// Tensor-map beats to read, issued, arrived; next aligned map address; the beats (beat i at
@@ -437,7 +446,19 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     tm_issued: DFF<Bits<8>>,
     tm_got: DFF<Bits<8>>,
     tm_addr: DFF<Bits<64>>,
-    map_buf: DFF<Bits<2048>>,
+    map_buf: DFF<Bits<MAP_BITS>>,
+    /// The previous map beat, and whether the next arrival only fills it: a map at port offset
+    /// `off` != 0 spans one beat more than 128 / B, and each beat after the first is realigned
+    /// with the one before it (bytes off..off+B of the pair) as it arrives, so that `map_buf`
+    /// holds the map from bit 0 without a wide shifter.
+    tm_carry: DFF<Bits<D>>,
+    tm_prime: DFF<Bit>,
+    tm_off: Signal<Local, Bits<16>>,
+    tm_aligned: Signal<Local, Bits<D>>,
+    /// The port is the map's width (B = 128): one realigned beat is the whole map.
+    k_map_one_beat: Constant<Bit>,
+    /// Where a realigned beat enters `map_buf` (MAP_BITS - D) when B < 128.
+    k_map_top: Constant<Bits<16>>,
     map_want: Signal<Local, Bit>,
     map_go: Signal<Local, Bit>,
     f_map: Signal<Local, Bit>,
@@ -534,7 +555,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_sign_pat: Constant<Bits<160>>,
     k_b64: Constant<Bits<64>>,
     k_map_desc: Constant<Bits<191>>,
-    k_log_d: Constant<Bits<16>>,
     k_log_b: Constant<Bits<8>>,
     k_box_limit: Constant<Bits<64>>,
     op_tensor: Constant<Bits<OP_BITS>>,
@@ -635,6 +655,9 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     rd_ed: DFF<Bits<64>>,
     rd_res: DFF<Bits<64>>,
     element: AtomicElement,
+    /// Cycles spent in COMBINE: the element's result is taken when this reaches its latency.
+    rd_wait: DFF<Bits<2>>,
+    k_elem_latency: Constant<Bits<2>>,
     rd_drained: Signal<Local, Bit>,
     rd_enter: Signal<Local, Bit>,
     rd_enter_row: Signal<Local, Bit>,
@@ -804,7 +827,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sm_wdata: Default::default(),
             sm_be: Default::default(),
             busy: Default::default(),
-            q: RegFifo::new(depth),
+            q: RamFifo::new(depth),
             ctl_in: Default::default(),
             q_full: Default::default(),
             k_qdepth: k(depth as u64),
@@ -827,8 +850,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             r_lane: Default::default(),
             r_error: Default::default(),
             ctl_mb_sent: Default::default(),
-            trec: Default::default(),
-            arrive_q: RegFifo::new(depth),
+            trec: DepthRam::new(thread_bits(config)),
+            arrive_q: RamFifo::new(depth),
             c_op: Default::default(),
             c_sub: Default::default(),
             c_flags: Default::default(),
@@ -970,7 +993,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             gm_rd_want: Default::default(),
             gm_rd_go: Default::default(),
             gm_wr_go: Default::default(),
-            pend: RegFifo::new(PEND_DEPTH),
+            pend: RamFifo::new(PEND_DEPTH),
             pend_in: Default::default(),
             s1_valid: Default::default(),
             s1_desc: Default::default(),
@@ -1002,13 +1025,19 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             cmp_valid: Default::default(),
             cmp_seq: Default::default(),
             cmp_has_mb: Default::default(),
-            comp_q: RegFifo::new(COMP_DEPTH),
+            comp_q: RamFifo::new(COMP_DEPTH),
             is_tensor: Default::default(),
             tm_beats: Default::default(),
             tm_issued: Default::default(),
             tm_got: Default::default(),
             tm_addr: Default::default(),
             map_buf: Default::default(),
+            tm_carry: Default::default(),
+            tm_prime: Default::default(),
+            tm_off: Default::default(),
+            tm_aligned: Default::default(),
+            k_map_one_beat: Constant::new(D == MAP_BITS),
+            k_map_top: k((MAP_BITS - D.min(MAP_BITS)) as u64),
             map_want: Default::default(),
             map_go: Default::default(),
             f_map: Default::default(),
@@ -1094,7 +1123,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
                 m.set_bits::<1>(190, 1u64.to_bits());
                 m
             }),
-            k_log_d: k(D.trailing_zeros() as u64),
             k_log_b: k(B.trailing_zeros() as u64),
             k_box_limit: k(smsync_contract::tensor_map_layout::MAX_BOX_ELEMENTS),
             op_tensor: op(Op::CpBulkTensor),
@@ -1179,7 +1207,14 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             rd_es: Default::default(),
             rd_ed: Default::default(),
             rd_res: Default::default(),
-            element: AtomicElement::new(),
+            // The bulk-reduce types (no b128), pipelined as the atomic ALU's element is, so
+            // that the reducer is not the engine's clock limit.
+            element: AtomicElement::build(
+                ElementKinds { b128: false, ..ElementKinds::ALL },
+                config.atomic_element_stages > 0,
+            ),
+            rd_wait: Default::default(),
+            k_elem_latency: k(element_latency(config) as u64),
             rd_drained: Default::default(),
             rd_enter: Default::default(),
             rd_enter_row: Default::default(),
@@ -1325,6 +1360,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             tm_got,
             tm_addr,
             map_buf,
+            tm_carry,
+            tm_prime,
             m_err,
             m_im2col,
             m_swz,
@@ -1378,7 +1415,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             rd_final,
             rd_es,
             rd_ed,
-            rd_res
+            rd_res,
+            rd_wait
         );
         clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q);
         self.trec.read_clock.next = self.clock.val();
@@ -1428,8 +1466,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.thread_index.next = (bit_cast::<T, SLOT_BITS>(self.c_cta.val()) << self.k_slot_shift.val())
             | (bit_cast::<T, WARP_BITS>(self.c_warp.val()) << self.k_warp_shift.val())
             | bit_cast::<T, LANE_BITS>(self.c_lane.val());
-        self.trec.read_address.next = self.thread_index.val();
-        self.trec.write_address.next = self.thread_index.val();
+        self.trec.read_address.next = bit_cast::<TREC_ADDR_BITS, T>(self.thread_index.val());
+        self.trec.write_address.next = bit_cast::<TREC_ADDR_BITS, T>(self.thread_index.val());
         self.is_cp.next = self.c_op.val() == self.op_cp.val();
         self.is_commit.next = self.c_op.val() == self.op_commit.val();
         self.is_bcommit.next = self.c_op.val() == self.op_bcommit.val();
@@ -1932,8 +1970,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (self.dir.val() == self.dir_s2g.val())
             | (self.dir.val() == self.dir_s2c.val());
         if (self.state.q.val() == 3) & (self.tm_got.q.val() == self.tm_beats.q.val()) {
-            self.m_raw.next =
-                bit_cast::<960, 2048>(self.map_buf.q.val() >> ((self.cur_src.q.val() & self.k_bmask.val()) << 3));
+            self.m_raw.next = bit_cast::<960, MAP_BITS>(self.map_buf.q.val());
             self.md_dims.next = self.m_raw.val().get_bits::<32>(32);
             self.md_eb.next = self.m_raw.val().get_bits::<32>(64);
             self.md_type.next = self.m_raw.val().get_bits::<32>(768);
@@ -2510,9 +2547,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.rd_half.q.val() {
             self.rd_part.next = bit_cast::<64, D>(self.rd_word.val()) << ((self.k_b16.val() - self.rd_off.val()) << 3);
         }
-        // The bulk-reduce element is the combinational build (its stage registers are wires:
-        // the reducer's state machine gives it a cycle of its own); its clock and enable are
-        // tied for the port contract.
+        // The element is pipelined (or combinational with atomic_element_stages 0); its inputs
+        // hold still in COMBINE until its result is out, so its enable is tied high.
         self.element.clock.next = self.clock.val();
         self.element.en.next = true;
         self.element.op.next = self.rd_op.q.val();
@@ -2541,9 +2577,13 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             } else if self.rd_phase.q.val() == 2 {
                 self.rd_got.next = self.gm_rvalid.val();
             } else if self.rd_phase.q.val() == 3 {
-                self.rd_res.d.next = bit_cast::<64, ELEM_BITS>(self.element.value.val()) & self.rd_emask.val();
-                self.rd_phase.d.next = 4.into();
-                self.rd_half.d.next = false;
+                // COMBINE: the element's result, its latency after the operands settled.
+                self.rd_wait.d.next = self.rd_wait.q.val() + 1;
+                if self.rd_wait.q.val() == self.k_elem_latency.val() {
+                    self.rd_res.d.next = bit_cast::<64, ELEM_BITS>(self.element.value.val()) & self.rd_emask.val();
+                    self.rd_phase.d.next = 4.into();
+                    self.rd_half.d.next = false;
+                }
             } else {
                 // WRITE the element back (global writes wait for the grant).
                 self.rd_step.next = !self.rd_dst_gm.q.val() | self.gm_grant.val();
@@ -2581,6 +2621,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 } else {
                     self.rd_half.d.next = false;
                     self.rd_phase.d.next = 3.into();
+                    self.rd_wait.d.next = 0.into();
                 }
             }
             if self.rd_finish.val() {
@@ -2625,7 +2666,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     bit_cast::<8, 64>(((self.cur_src.q.val() & self.k_bmask.val()) + 127) >> self.k_log_b.val()) + 1;
                 self.tm_issued.d.next = 0.into();
                 self.tm_got.d.next = 0.into();
-                self.map_buf.d.next = 0.into();
+                self.tm_prime.d.next = (self.cur_src.q.val() & self.k_bmask.val()) != 0;
             }
             if self.is_wait.val() & (self.c_imm2.val() == 1) & !self.oldest_incomplete.val() {
                 // The commit of wait_all is written; re-read the record as wait_group 0.
@@ -2796,10 +2837,24 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.f_last.next = self.f_desc.val().get_bit(93);
         self.f_fill.next = self.f_desc.val().get_bit(189);
         self.f_map.next = self.f_desc.val().get_bit(190);
+        // A map beat: bytes off..off+B of (this beat, the previous one) enter map_buf at the top.
+        self.tm_off.next = bit_cast::<16, 64>(self.cur_src.q.val() & self.k_bmask.val());
+        self.tm_aligned.next = self.f_data.val();
+        if self.tm_off.val() != 0 {
+            self.tm_aligned.next = (self.tm_carry.q.val() >> (self.tm_off.val() << 3))
+                | (self.f_data.val() << (self.k_d16.val() - (self.tm_off.val() << 3)));
+        }
         if self.f_valid.val() & self.f_map.val() {
-            self.map_buf.d.next = self.map_buf.q.val()
-                | (bit_cast::<2048, D>(self.f_data.val())
-                    << (bit_cast::<16, 8>(self.tm_got.q.val()) << self.k_log_d.val()));
+            self.tm_carry.d.next = self.f_data.val();
+            self.tm_prime.d.next = false;
+            if !self.tm_prime.q.val() {
+                if self.k_map_one_beat.val() {
+                    self.map_buf.d.next = bit_cast::<MAP_BITS, D>(self.tm_aligned.val());
+                } else {
+                    self.map_buf.d.next = (self.map_buf.q.val() >> self.k_d16.val())
+                        | (bit_cast::<MAP_BITS, D>(self.tm_aligned.val()) << self.k_map_top.val());
+                }
+            }
             self.tm_got.d.next = self.tm_got.q.val() + 1;
         }
         self.flast1.next = self.f_desc.val().get_bits::<1>(93);

@@ -1785,6 +1785,42 @@ fn default_config() -> Config {
     c
 }
 
+/// Tensor maps at byte addresses that are not port-aligned (the golden engine reads a map
+/// wherever it is): loads through maps at offsets inside the first port word, at its last byte
+/// and across words give the golden shared memory, complete_tx and responses. The RTL realigns
+/// each map beat with the one before it as it arrives.
+fn unaligned_maps<const D: usize, const B: usize, const T: usize>(c: &Config) {
+    let offsets = [0u64, 1, 4, 7, 12, 27, 63, 64 + 5];
+    let base = MapSpec::d2(G + 0x1000, 20, 10, 96, 8, 4);
+    let at = |i: usize| MAPS + 0x100 * i as u64 + offsets[i];
+    let setup = move |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| {
+        for i in 0..offsets.len() {
+            base.write(mem, at(i));
+        }
+        init_mbarrier(mem, mbar, 0, 0x10, 1);
+        expect_tx(mem, mbar, 0, 0x10, 1_000_000);
+    };
+    let reqs: Vec<Request> = (0..offsets.len())
+        .map(|i| {
+            let coords = [(i as i32) - 2, i as i32 % 3, 0, 0, 0];
+            tensor_req(1 + i as u64, BulkDir::GlobalToShared, 2, 0x400 + 0x100 * i as u64, at(i), coords, 0x10)
+        })
+        .collect();
+    let (bench, _) = compare_on::<D, B, T>(c, setup, &reqs, 5, true);
+    assert_eq!(bench.trace.complete_tx.len(), offsets.len(), "one complete_tx per load");
+    assert!(bench.trace.responses.iter().all(|r| r.3 == ErrorCode::None), "{:?}", bench.trace.responses);
+}
+
+#[test]
+fn c_tensor_map_at_unaligned_addresses_fpga_small() {
+    unaligned_maps::<64, 8, 9>(&small_config());
+}
+
+#[test]
+fn c_tensor_map_at_unaligned_addresses_default() {
+    unaligned_maps::<512, 64, 14>(&default_config());
+}
+
 /// A 2D map of 4-byte elements with 128-byte box rows (32 x `bh`) and the given swizzle code.
 fn swizzled_2d(base: u64, swizzle: u32, bh: u32) -> MapSpec {
     let mut m = MapSpec::d2(base, 40, 24, 160, (128 / 4) >> (3 - swizzle.max(1)), bh);

@@ -35,7 +35,7 @@
 use crate::protocol::*;
 use rust_hdl::prelude::*;
 use smsync_hdl::common::{ERROR_BITS, FLAG_BITS, OP_BITS};
-use smsync_hdl::copy_engine::fifo::RegFifo;
+use smsync_hdl::copy_engine::fifo::RamFifo;
 use smsync_hdl::sync_unit::top::SUB_BITS;
 
 const LANES: usize = 32;
@@ -189,7 +189,7 @@ pub struct HostBridge<const D: usize, const B: usize> {
     pub wake_pred: Signal<In, Bit>,
 
     // ---- parser ----
-    rx_fifo: RegFifo<8>,
+    rx_fifo: RamFifo<8>,
     byte_valid: Signal<Local, Bit>,
     rx_byte: Signal<Local, Bits<8>>,
     k_rx_depth: Constant<Bits<9>>,
@@ -266,8 +266,8 @@ pub struct HostBridge<const D: usize, const B: usize> {
     ag_data_r: DFF<Bits<128>>,
     waiting_host: Signal<Local, Bit>,
     // ---- capture ----
-    hdr_fifo: RegFifo<HDR_BITS>,
-    wake_fifo: RegFifo<16>,
+    hdr_fifo: RamFifo<HDR_BITS>,
+    wake_fifo: RamFifo<16>,
     cap_state: DFF<CaptureState>,
     /// The header being captured, whether its values are in the latch, and its next beat.
     cap_tag: DFF<Bits<64>>,
@@ -406,7 +406,7 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             wake_warp: Default::default(),
             wake_lane: Default::default(),
             wake_pred: Default::default(),
-            rx_fifo: RegFifo::new(RX_QUEUE_DEPTH),
+            rx_fifo: RamFifo::new(RX_QUEUE_DEPTH),
             byte_valid: Default::default(),
             rx_byte: Default::default(),
             k_rx_depth: Constant::new((RX_QUEUE_DEPTH as u64).to_bits()),
@@ -476,8 +476,8 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             ag_be_r: Default::default(),
             ag_data_r: Default::default(),
             waiting_host: Default::default(),
-            hdr_fifo: RegFifo::new(QUEUE_DEPTH),
-            wake_fifo: RegFifo::new(QUEUE_DEPTH),
+            hdr_fifo: RamFifo::new(QUEUE_DEPTH),
+            wake_fifo: RamFifo::new(QUEUE_DEPTH),
             cap_state: Default::default(),
             cap_tag: Default::default(),
             cap_cta: Default::default(),
