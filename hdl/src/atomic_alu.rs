@@ -320,7 +320,7 @@ pub struct AtomicAlu {
     err_lane: DFF<Bits<LANE_BITS>>,
     /// The old values of the lanes served so far (atom), in `B = max(lanes_per_beat, group)`
     /// banks (lane k in bank k % B): a step writes each of its lanes into that lane's bank.
-    results: ResultStore,
+    results: ResultStore<ELEM_BITS>,
     /// log2 B: a lane's word in its bank is `lane >> log2 B`.
     k_log_banks: Constant<Bits<LANE_BITS>>,
     /// A response row of `L` lanes is part `resp_row % (B / L)` of store row `resp_row / (B / L)`:

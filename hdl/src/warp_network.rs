@@ -57,6 +57,7 @@ use smsync_contract::config::{Config, MatchImpl};
 use smsync_contract::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, VoteMode};
 
 use crate::pack_lanes::PackLanes;
+use crate::sync_unit::result_store::ResultStore;
 pub use datapath::{MatchRow, Pack32, ReduxNode, ShflLane};
 
 pub const LANES: usize = 32;
@@ -132,7 +133,11 @@ pub struct WarpNetwork {
     pub resp_cta: Signal<Out, Bits<5>>,
     pub resp_warp: Signal<Out, Bits<5>>,
     pub resp_lanes: Signal<Out, Bits<32>>,
-    pub resp_value: Vec<Signal<Out, Bits<32>>>,
+    /// Row `resp_row` of the last answer's values (lanes `L*row .. L*row+L-1`) on
+    /// `resp_row_values`, in the same cycle; valid from `resp_valid` until the next header is
+    /// taken.
+    pub resp_row: Signal<In, Bits<5>>,
+    pub resp_row_values: Vec<Signal<Out, Bits<32>>>,
     pub resp_preds: Signal<Out, Bits<32>>,
     pub resp_error: Signal<Out, Bits<6>>,
     pub resp_error_lane: Signal<Out, Bits<5>>,
@@ -180,7 +185,17 @@ pub struct WarpNetwork {
     out_cta: DFF<Bits<5>>,
     out_warp: DFF<Bits<5>>,
     out_lanes: DFF<Bits<32>>,
-    out_value: Vec<DFF<Bits<32>>>,
+    /// The last answer's values. A header-cycle answer (activemask, vote, elect) is one value
+    /// for the lanes it covers: `out_hdr_value` on `out_hdr_lanes`. A data op's lanes go into
+    /// `results`, a row per emit cycle (one lane per cycle for the iterative match.any). A row
+    /// read is the OR of the two: the store reads 0 for lanes not written since the header was
+    /// decided, and a data op's header answers no lanes.
+    out_hdr_lanes: DFF<Bits<32>>,
+    out_hdr_value: DFF<Bits<32>>,
+    results: ResultStore<32>,
+    row_hdr_lanes: Signal<Local, Bits<32>>,
+    k_log_lanes: Constant<Bits<5>>,
+    k_lane_mask: Constant<Bits<5>>,
     out_preds: DFF<Bits<32>>,
     out_error: DFF<Bits<6>>,
     out_error_lane: DFF<Bits<5>>,
@@ -371,7 +386,8 @@ impl WarpNetwork {
             resp_cta: Default::default(),
             resp_warp: Default::default(),
             resp_lanes: Default::default(),
-            resp_value: vec_of(LANES),
+            resp_row: Default::default(),
+            resp_row_values: vec_of(l),
             resp_preds: Default::default(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
@@ -402,7 +418,12 @@ impl WarpNetwork {
             out_cta: Default::default(),
             out_warp: Default::default(),
             out_lanes: Default::default(),
-            out_value: vec_of(LANES),
+            out_hdr_lanes: Default::default(),
+            out_hdr_value: Default::default(),
+            results: ResultStore::with_banks(l),
+            row_hdr_lanes: Default::default(),
+            k_log_lanes: Constant::new(bits(l.trailing_zeros() as u64)),
+            k_lane_mask: Constant::new(bits(l as u64 - 1)),
             out_preds: Default::default(),
             out_error: Default::default(),
             out_error_lane: Default::default(),
@@ -565,12 +586,10 @@ impl Logic for WarpNetwork {
             self.stage_b[i].clock.next = self.clock.val();
             self.stage_clamp[i].clock.next = self.clock.val();
             self.stage_segmask[i].clock.next = self.clock.val();
-            self.out_value[i].clock.next = self.clock.val();
             self.stage_a[i].d.next = self.stage_a[i].q.val();
             self.stage_b[i].d.next = self.stage_b[i].q.val();
             self.stage_clamp[i].d.next = self.stage_clamp[i].q.val();
             self.stage_segmask[i].d.next = self.stage_segmask[i].q.val();
-            self.out_value[i].d.next = self.out_value[i].q.val();
             self.store_pack.lane[i].next = self.stage_a[i].q.val();
         }
         dff_setup!(
@@ -597,9 +616,18 @@ impl Logic for WarpNetwork {
             out_warp,
             out_lanes,
             out_preds,
+            out_hdr_lanes,
+            out_hdr_value,
             out_error,
             out_error_lane
         );
+        self.results.clock.next = self.clock.val();
+        self.results.clear.next = false;
+        for i in 0..self._lanes {
+            self.results.write[i].next = false;
+            self.results.word[i].next = self.k_zero5.val();
+            self.results.data[i].next = self.k_zero32.val();
+        }
         self.out_valid.d.next = false;
 
         // ================ header cycle: look up the warp's arrival record ================
@@ -825,13 +853,10 @@ impl Logic for WarpNetwork {
             }
             // else: not a warp-network op: answered with no lanes so the request is not lost
             // A header-cycle answer is one value for every lane it covers (activemask, vote,
-            // elect), so each lane's register has one header source, not one per op.
-            for i in 0..32 {
-                self.out_value[i].d.next = self.k_zero32.val();
-                if self.hdr_lanes.val().get_bit(i) {
-                    self.out_value[i].d.next = self.hdr_value.val();
-                }
-            }
+            // elect); the store's lanes read 0 until a data op's emit writes them.
+            self.results.clear.next = true;
+            self.out_hdr_lanes.d.next = self.hdr_lanes.val();
+            self.out_hdr_value.d.next = self.hdr_value.val();
             self.w_store_lanes.d.next = self.h_store_lanes.val();
             self.w_fire.d.next = self.h_fire.val();
         }
@@ -1069,12 +1094,13 @@ impl Logic for WarpNetwork {
             }
         }
         if (self.state.q.val() == self.k_st_emit.val()) && self.iter_match.val() {
-            // iterative match.any: lane `step`, one per cycle
-            for j in 0..32 {
-                if self.step.q.val() == self.lane_id[j].val() {
-                    self.out_value[j].d.next = self.k_zero32.val();
-                    if self.w_part.q.val().get_bit(j) {
-                        self.out_value[j].d.next = self.match_rows[0].row.val();
+            // iterative match.any: lane `step`, one per cycle, into its bank
+            for i in 0..self._lanes {
+                if (self.step.q.val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
+                    self.results.write[i].next = true;
+                    self.results.word[i].next = self.step.q.val() >> self.k_log_lanes.val();
+                    if self.w_part.q.val().get_bit(self.step.q.val().index()) {
+                        self.results.data[i].next = self.match_rows[0].row.val();
                     }
                 }
             }
@@ -1085,14 +1111,11 @@ impl Logic for WarpNetwork {
             }
         }
         if (self.state.q.val() == self.k_st_emit.val()) && !self.iter_match.val() {
-            for l in self._lanes..self._lanes_end {
-                for g in 0..self._beats {
-                    if self.step.q.val() == self.group_id[g].val() {
-                        for i in 0..self._lanes {
-                            self.out_value[l * g + i].d.next = self.slot_value[i].val();
-                        }
-                    }
-                }
+            // group `step`'s L lanes: one row of the store
+            for i in 0..self._lanes {
+                self.results.write[i].next = true;
+                self.results.word[i].next = self.step.q.val();
+                self.results.data[i].next = self.slot_value[i].val();
             }
             if self.w_op.q.val() == self.k_op_shfl.val() {
                 self.out_preds.d.next =
@@ -1148,8 +1171,14 @@ impl Logic for WarpNetwork {
         self.resp_preds.next = self.out_preds.q.val();
         self.resp_error.next = self.out_error.q.val();
         self.resp_error_lane.next = self.out_error_lane.q.val();
-        for i in 0..32 {
-            self.resp_value[i].next = self.out_value[i].q.val();
+        self.results.row.next = self.resp_row.val();
+        self.row_hdr_lanes.next =
+            self.out_hdr_lanes.q.val() >> (bit_cast::<32, 5>(self.resp_row.val()) << self.k_log_lanes.val());
+        for i in 0..self._lanes {
+            self.resp_row_values[i].next = self.results.row_values[i].val();
+            if (self.row_hdr_lanes.val() & self.one_hot[i].val()) != self.k_zero32.val() {
+                self.resp_row_values[i].next = self.results.row_values[i].val() | self.out_hdr_value.q.val();
+            }
         }
     }
 }

@@ -28,7 +28,7 @@ fn run(lanes_per_beat: u32, seed: u64, count: usize) {
     let mut config = Config::fpga_small();
     config.lanes_per_beat = lanes_per_beat;
     let l = lanes_per_beat as usize;
-    let mut u = ResultStore::new(&config);
+    let mut u = ResultStore::<128>::new(&config);
     u.connect_all();
     let mut rng = Rng::new(seed);
     let mut model: [Option<u128>; LANES] = [None; LANES];

@@ -105,15 +105,20 @@ impl Dut {
     }
     /// The response this cycle, if any. A response of no lanes and no error is the unit taking a
     /// partial arrival (its lanes are answered when the rendezvous fires): the caller treats it as no answer yet.
-    fn read_resp(&self) -> Option<Resp> {
-        let u = &self.uut;
-        if !u.resp_valid.val() {
+    fn read_resp(&mut self) -> Option<Resp> {
+        if !self.uut.resp_valid.val() {
             return None;
         }
+        // The values a row of L lanes at a time, as the top's egress reads them.
         let mut values = [0u32; 32];
-        for i in 0..32 {
-            values[i] = u.resp_value[i].val().to_u32();
+        for row in 0..self.beats {
+            self.uut.resp_row.next = bits(row as u64);
+            self.settle();
+            for i in 0..self.lanes {
+                values[row * self.lanes + i] = self.uut.resp_row_values[i].val().to_u32();
+            }
         }
+        let u = &self.uut;
         Some(Resp {
             cta: u.resp_cta.val().to_u8(),
             warp: u.resp_warp.val().to_u8(),

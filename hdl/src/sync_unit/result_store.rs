@@ -1,8 +1,8 @@
-//! A result store: the value each lane of a warp request answers, written at most one lane per
+//! A result store (`W`-bit values): the value each lane of a warp request answers, written at most one lane per
 //! bank per cycle as a unit computes them, read a row of `L` lanes at a time by the response
-//! egress (`L = lanes_per_beat`). Two instances: the lane sequencer's (mbarrier ops, ld.shared;
+//! egress (`L = lanes_per_beat`). Three instances: the lane sequencer's (mbarrier ops, ld.shared;
 //! one lane per cycle) and the atomic ALU's (the old values of a coalesced step's lanes, one
-//! lane per bank).
+//! lane per bank), both 128-bit; and the warp network's (32-bit answers, a row per emit cycle).
 //!
 //! Why a RAM and not 32 registers: 32 x 128-bit registers, each loaded under its own lane
 //! condition and read through a 32-to-`L` row mux, are mostly multiplexers (on the fpga-small
@@ -28,19 +28,19 @@ use smsync_contract::port::WARP;
 const BANK_ADDR_BITS: usize = 6;
 
 #[derive(LogicBlock)]
-pub struct ResultStore {
+pub struct ResultStore<const W: usize> {
     pub clock: Signal<In, Clock>,
     /// Every lane reads 0 from the next cycle (a new request starts). Wins over `write`.
     pub clear: Signal<In, Bit>,
     /// Per bank b: write `data[b]` as the value of lane `word[b] * L + b`.
     pub write: Vec<Signal<In, Bit>>,
     pub word: Vec<Signal<In, Bits<5>>>,
-    pub data: Vec<Signal<In, Bits<128>>>,
+    pub data: Vec<Signal<In, Bits<W>>>,
     /// Row `row` (lanes `row*L .. row*L+L-1`) on `row_values`, in the same cycle.
     pub row: Signal<In, Bits<5>>,
-    pub row_values: Vec<Signal<Out, Bits<128>>>,
+    pub row_values: Vec<Signal<Out, Bits<W>>>,
     written: DFF<Bits<32>>,
-    banks: Vec<DepthRam<Bits<128>, BANK_ADDR_BITS>>,
+    banks: Vec<DepthRam<Bits<W>, BANK_ADDR_BITS>>,
     /// The `written` bits bank b's write sets, and their OR over banks 0..=b (each written once:
     /// a Local read back after its own assignment is stale in rust-hdl's simulator).
     set_bits: Vec<Signal<Local, Bits<32>>>,
@@ -53,7 +53,7 @@ pub struct ResultStore {
     _lanes: usize,
 }
 
-impl ResultStore {
+impl<const W: usize> ResultStore<W> {
     /// A store whose rows are `config.lanes_per_beat` lanes (one bank per lane of a row).
     pub fn new(config: &Config) -> Self {
         Self::with_banks(config.lanes_per_beat as usize)
@@ -86,7 +86,7 @@ impl ResultStore {
     }
 }
 
-impl Logic for ResultStore {
+impl<const W: usize> Logic for ResultStore<W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, written);

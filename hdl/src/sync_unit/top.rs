@@ -342,14 +342,13 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     wnet: WarpNetwork,
     atom: AtomicAlu,
     copy: CopyEngine<D, B, 15>,
-    /// The warp network's 32-bit lane values, zero-extended to the response's 128 bits.
+    /// The warp network's 32-bit values of the row the egress reads, zero-extended to 128 bits.
     wn_value: Vec<ZeroExtend<32, 128>>,
     /// The warp network's operand beats: the next beat of the request on the port, and whether
     /// the last one has been taken (`warp_network::carries_beats` ops send `32 / L` beats).
     wn_beat: DFF<Bits<5>>,
     wn_beats_sent: DFF<Bit>,
     wn_beat_op: Signal<Local, Bit>,
-    wn_group: Vec<Constant<Bits<5>>>,
     k_wn_last_beat: Constant<Bits<5>>,
     k_wn_beat_ops: Vec<Constant<Bits<OP_BITS>>>,
     /// The beat's operand-store row and its part of the row (`B / L` parts of L lanes):
@@ -359,11 +358,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_wn_log_parts: Constant<Bits<5>>,
     k_wn_part_mask: Constant<Bits<5>>,
     wn_parts: Vec<Constant<Bits<5>>>,
-    /// `lanes_per_beat`, + 1, the beats per request and the parts of a store row (loop bounds;
+    /// `lanes_per_beat`, + 1 and the parts of a store row (loop bounds;
     /// see `WarpNetwork`).
     _wn_lanes: usize,
     _wn_lanes_end: usize,
-    _wn_beats: usize,
     _wn_parts: usize,
     /// Blocked barrier warps: {op, active, tag} at {cta, warp}.
     blocked: RAM<Bits<TABLE_BITS>, 10>,
@@ -451,7 +449,7 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     clr_row: DFF<Bits<RAM_ADDR_BITS>>,
     /// Collected per-lane results of the sequenced request: the values in the result store
     /// (one lane written per cycle, read a row at a time by the egress).
-    results: ResultStore,
+    results: ResultStore<128>,
     /// The lane the sequencer answers this cycle (at most one), and its value; `k_bank_mask`,
     /// `k_log_lanes5`: its bank `lane % L` and word `lane / L` in `results`.
     res_write: Signal<Local, Bit>,
@@ -709,16 +707,14 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             wnet: WarpNetwork::new(config),
             atom: AtomicAlu::new(config),
             copy: CopyEngine::new(config),
-            wn_value: (0..LANES).map(|_| ZeroExtend::default()).collect(),
+            wn_value: (0..config.lanes_per_beat).map(|_| ZeroExtend::default()).collect(),
             wn_beat: Default::default(),
             wn_beats_sent: Default::default(),
             wn_beat_op: Default::default(),
-            wn_group: (0..beats_per_request(config)).map(|g| k(g as u64)).collect(),
             k_wn_last_beat: k(beats_per_request(config) as u64 - 1),
             k_wn_beat_ops: BEAT_OPS.iter().map(|&o| Constant::new(op_code(o))).collect(),
             _wn_lanes: config.lanes_per_beat as usize,
             _wn_lanes_end: config.lanes_per_beat as usize + 1,
-            _wn_beats: beats_per_request(config),
             wn_row: Default::default(),
             wn_part: Default::default(),
             k_wn_log_parts: k((row_lanes / config.lanes_per_beat as usize).trailing_zeros() as u64),
@@ -975,18 +971,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.resp_has_values.next = self.o_has_values.q.val();
         // The row of values the egress reads, from the result register the response names.
         self.atom.resp_row.next = self.resp_row.val();
+        self.wnet.resp_row.next = self.resp_row.val();
         for i in 0..self._wn_lanes {
             self.row_atom[i].next = self.atom.resp_row_values[i].val();
-            self.row_wn[i].next = 0.into();
-        }
-        for l in self._wn_lanes..self._wn_lanes_end {
-            for g in 0..self._wn_beats {
-                if self.resp_row.val() == self.wn_group[g].val() {
-                    for i in 0..self._wn_lanes {
-                        self.row_wn[i].next = self.wn_value[l * g + i].wide.val();
-                    }
-                }
-            }
+            self.row_wn[i].next = self.wn_value[i].wide.val();
         }
         if self.fault_inject.val() && (self.resp_row.val() == 0) {
             // TEST ONLY (see the port): a deliberately wrong warp-network answer in lane 0.
@@ -1312,8 +1300,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.wnet.req_active.next = self.req_active.val();
         self.wnet.req_live.next = self.req_live.val();
         self.wnet.req_pred.next = self.barrier.req_pred.val();
-        for i in 0..32 {
-            self.wn_value[i].narrow.next = self.wnet.resp_value[i].val();
+        for i in 0..self._wn_lanes {
+            self.wn_value[i].narrow.next = self.wnet.resp_row_values[i].val();
         }
         // Operand beats: lanes `L*g .. L*g+L-1` of the held request for beat g, offered while the
         // request is the network's (before and after its header is taken) until the last is taken.
