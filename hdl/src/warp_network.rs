@@ -202,7 +202,6 @@ pub struct WarpNetwork {
 
     // --- datapath, `lanes_per_beat` lanes wide ---
     match_rows: Vec<MatchRow>,
-    match_all_row: MatchRow,
     /// The redux tree as a heap: `redux_v[n]` is node n's result for n < L-1, leaf i is
     /// `redux_v[L-1+i]`; node n combines `redux_v[2n+1]` and `redux_v[2n+2]`.
     redux_nodes: Vec<ReduxNode>,
@@ -284,8 +283,9 @@ pub struct WarpNetwork {
     slot_arrived: Vec<Signal<Local, Bit>>,
     slot_value: Vec<Signal<Local, Bits<32>>>,
     last_group: Signal<Local, Bit>,
-    leader_key: Signal<Local, Bits<64>>,
-    iter_key: Signal<Local, Bits<64>>,
+    /// The key of the iterative match.any row (lane `step`) or of match.all (the leader).
+    row_key: Signal<Local, Bits<64>>,
+    key_off: Signal<Local, Bits<11>>,
     /// Bit offsets in `store_pack.word` of lane `step` and of the leader.
     iter_off: Signal<Local, Bits<11>>,
     leader_off: Signal<Local, Bits<11>>,
@@ -431,7 +431,6 @@ impl WarpNetwork {
                 MatchImpl::Parallel => l,
                 MatchImpl::Iterative => 1,
             }),
-            match_all_row: Default::default(),
             redux_nodes: vec_of(l - 1),
             redux_v: vec_of(2 * l - 1),
             redux_fold: Default::default(),
@@ -500,8 +499,8 @@ impl WarpNetwork {
             slot_arrived: vec_of(l),
             slot_value: vec_of(l),
             last_group: Default::default(),
-            leader_key: Default::default(),
-            iter_key: Default::default(),
+            row_key: Default::default(),
+            key_off: Default::default(),
             iter_off: Default::default(),
             leader_off: Default::default(),
             iter_match: Default::default(),
@@ -1029,21 +1028,25 @@ impl Logic for WarpNetwork {
         // builds a 32:1 mux tree from it (an if-chain over the 32 lanes would be 32 muxes deep).
         self.iter_off.next = bit_cast::<11, 5>(self.step.q.val()) << 6u64;
         self.leader_off.next = bit_cast::<11, 5>(self.w_leader_id.q.val()) << 6u64;
-        self.iter_key.next = self.store_pack.word.val().get_bits::<64>(self.iter_off.val().index());
-        self.leader_key.next = self.store_pack.word.val().get_bits::<64>(self.leader_off.val().index());
+        // One key select: lane `step` (iterative match.any) or the leader (match.all).
+        self.key_off.next = self.iter_off.val();
+        if self.w_op.q.val() == self.k_op_match_all.val() {
+            self.key_off.next = self.leader_off.val();
+        }
+        self.row_key.next = self.store_pack.word.val().get_bits::<64>(self.key_off.val().index());
         for r in 0..self.match_rows.len() {
             self.match_rows[r].wide.next = self.w_dtype.q.val() == self.k_dt_b64.val();
             self.match_rows[r].part.next = self.w_part.q.val();
-            self.match_rows[r].key.next = self.iter_key.val();
+            self.match_rows[r].key.next = self.row_key.val();
             self.match_rows[r].vals.next = self.store_pack.word.val();
         }
         for r in 0..self.slot_key.len() {
             self.match_rows[r].key.next = self.slot_key[r].val();
         }
-        self.match_all_row.wide.next = self.w_dtype.q.val() == self.k_dt_b64.val();
-        self.match_all_row.part.next = self.w_part.q.val();
-        self.match_all_row.key.next = self.leader_key.val();
-        self.match_all_row.vals.next = self.store_pack.word.val();
+        // match.all uses row 0, keyed by the leader's operand (the two matches never overlap).
+        if self.w_op.q.val() == self.k_op_match_all.val() {
+            self.match_rows[0].key.next = self.row_key.val();
+        }
         // shfl: the source lane of each slot; a source lane that has not arrived (outside the
         // mask or exited: PTX undefined) gives the lane's own a.
         for i in 0..self._lanes {
@@ -1065,7 +1068,7 @@ impl Logic for WarpNetwork {
             if self.w_op.q.val() == self.k_op_shfl.val() {
                 self.slot_value[i].next = self.shfl_src_a[i].val();
             }
-            if (self.w_op.q.val() == self.k_op_match_all.val()) && (self.match_all_row.row.val() == self.w_part.q.val())
+            if (self.w_op.q.val() == self.k_op_match_all.val()) && (self.match_rows[0].row.val() == self.w_part.q.val())
             {
                 self.slot_value[i].next = self.w_part.q.val();
             }
@@ -1121,7 +1124,7 @@ impl Logic for WarpNetwork {
                 self.out_preds.d.next =
                     self.out_preds.q.val() | (self.shfl_pred_pack.word.val() & self.w_arrived.q.val());
             }
-            if (self.w_op.q.val() == self.k_op_match_all.val()) && (self.match_all_row.row.val() == self.w_part.q.val())
+            if (self.w_op.q.val() == self.k_op_match_all.val()) && (self.match_rows[0].row.val() == self.w_part.q.val())
             {
                 self.out_preds.d.next = self.w_arrived.q.val();
             }
