@@ -1671,7 +1671,13 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.s1v9.next = 1.into();
         }
         self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<32, 64>(self.k_bmask.val());
-        self.beat_last.next = self.b_n.val() == self.o_rem.q.val();
+        // The beat is the move's last iff the remaining bytes fit under every limit of b_n (the
+        // swizzle chunk, the destination's and, with source bytes left, the source's port word):
+        // parallel compares against `o_rem`, not the chain of minimums that b_n is, because this
+        // decision feeds the next move's start in the same cycle.
+        self.beat_last.next = (self.o_rem.q.val() <= self.sw_lim.val())
+            & (self.o_rem.q.val() <= (self.k_b32.val() - self.b_d.val()))
+            & ((self.o_srem.q.val() == 0) | (self.o_rem.q.val() <= (self.k_b32.val() - self.b_s.val())));
         self.b_read.next = self.b_nsrc.val() != 0;
         self.last1.next = 0.into();
         if self.beat_last.val() {
