@@ -1678,7 +1678,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.beat_last.next = (self.o_rem.q.val() <= self.sw_lim.val())
             & (self.o_rem.q.val() <= (self.k_b32.val() - self.b_d.val()))
             & ((self.o_srem.q.val() == 0) | (self.o_rem.q.val() <= (self.k_b32.val() - self.b_s.val())));
-        self.b_read.next = self.b_nsrc.val() != 0;
+        // b_nsrc = min(o_srem, b_n) and b_n >= 1 whenever o_rem >= 1 (every limit is >= 1), so
+        // the beat reads source bytes iff both counts are non-zero: no wait for b_n's chain.
+        self.b_read.next = (self.o_srem.q.val() != 0) & (self.o_rem.q.val() != 0);
         self.last1.next = 0.into();
         if self.beat_last.val() {
             self.last1.next = 1.into();
