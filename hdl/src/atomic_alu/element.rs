@@ -233,8 +233,30 @@ pub struct AtomicElement {
     tm: Signal<Local, Bits<ELEM_BITS>>,
     r_key: Signal<Local, Bits<ELEM_BITS>>,
     s_key: Signal<Local, Bits<ELEM_BITS>>,
-    add_result: Signal<Local, Bits<ELEM_BITS>>,
-    minmax_result: Signal<Local, Bits<ELEM_BITS>>,
+    /// min or max (the only ops whose compare is signed for s32 / s64).
+    minmax_op: Signal<Local, Bit>,
+    /// The one magnitude compare and the two equalities every integer op decides by.
+    r_lt_s: Signal<Local, Bit>,
+    r_eq_s: Signal<Local, Bit>,
+    r_zero: Signal<Local, Bit>,
+    /// The one adder: r + s (add), r + 1 (inc), r + all-ones = r - 1 (dec).
+    addend: Signal<Local, Bits<ELEM_BITS>>,
+    sum: Signal<Local, Bits<ELEM_BITS>>,
+    /// and / or / xor of r and s (0 for the other ops).
+    bitwise: Signal<Local, Bits<ELEM_BITS>>,
+    /// f16 / bf16 (x2) min / max, widened.
+    half_minmax: Signal<Local, Bits<ELEM_BITS>>,
+    /// Which value the integer result is (at most one is set; none: 0 or `logic`).
+    pick_r: Signal<Local, Bit>,
+    pick_s: Signal<Local, Bit>,
+    pick_t: Signal<Local, Bit>,
+    pick_sum: Signal<Local, Bit>,
+    pick_half: Signal<Local, Bit>,
+    part_r: Signal<Local, Bits<ELEM_BITS>>,
+    part_s: Signal<Local, Bits<ELEM_BITS>>,
+    part_t: Signal<Local, Bits<ELEM_BITS>>,
+    part_sum: Signal<Local, Bits<ELEM_BITS>>,
+    part_half: Signal<Local, Bits<ELEM_BITS>>,
     /// Every op's result but a float add, from the operands at once; carried beside the float
     /// adders' stages (`int_stage`, [`ELEMENT_LATENCY`] stage registers).
     int_raw: Signal<Local, Bits<ELEM_BITS>>,
@@ -275,6 +297,7 @@ pub struct AtomicElement {
     k_sign64: Constant<Bits<ELEM_BITS>>,
     k_zero: Constant<Bits<ELEM_BITS>>,
     k_one: Constant<Bits<ELEM_BITS>>,
+    k_ones: Constant<Bits<ELEM_BITS>>,
     /// The kinds built (`ElementKinds`): a kind not built never decodes.
     k_f32_on: Constant<Bit>,
     k_f64_on: Constant<Bit>,
@@ -351,8 +374,24 @@ impl AtomicElement {
             tm: Default::default(),
             r_key: Default::default(),
             s_key: Default::default(),
-            add_result: Default::default(),
-            minmax_result: Default::default(),
+            minmax_op: Default::default(),
+            r_lt_s: Default::default(),
+            r_eq_s: Default::default(),
+            r_zero: Default::default(),
+            addend: Default::default(),
+            sum: Default::default(),
+            bitwise: Default::default(),
+            half_minmax: Default::default(),
+            pick_r: Default::default(),
+            pick_s: Default::default(),
+            pick_t: Default::default(),
+            pick_sum: Default::default(),
+            pick_half: Default::default(),
+            part_r: Default::default(),
+            part_s: Default::default(),
+            part_t: Default::default(),
+            part_sum: Default::default(),
+            part_half: Default::default(),
             raw: Default::default(),
             op_and: op(AtomOp::And),
             op_or: op(AtomOp::Or),
@@ -386,6 +425,7 @@ impl AtomicElement {
             k_sign64: k128(1 << 63),
             k_zero: k128(0),
             k_one: k128(1),
+            k_ones: k128(u128::MAX),
             k_f32_on: Constant::new(kinds.f32),
             k_f64_on: Constant::new(kinds.f64),
             k_half_on: Constant::new(kinds.half),
@@ -431,11 +471,14 @@ impl Logic for AtomicElement {
         {
             self.width_mask.next = self.k_mask64.val();
         }
+        // Signed order (min / max of s32, s64) = unsigned order after flipping the sign bit; inc
+        // and dec compare unsigned whatever the type (the golden `element`).
+        self.minmax_op.next = (self.op.val() == self.op_min.val()) | (self.op.val() == self.op_max.val());
         self.sign_flip.next = self.k_zero.val();
-        if self.dtype.val() == self.t_s32.val() {
+        if self.minmax_op.val() & (self.dtype.val() == self.t_s32.val()) {
             self.sign_flip.next = self.k_sign32.val();
         }
-        if self.dtype.val() == self.t_s64.val() {
+        if self.minmax_op.val() & (self.dtype.val() == self.t_s64.val()) {
             self.sign_flip.next = self.k_sign64.val();
         }
         self.is_f32.next = (self.dtype.val() == self.t_f32.val()) & self.k_f32_on.val();
@@ -449,7 +492,6 @@ impl Logic for AtomicElement {
         self.rm.next = self.r.val() & self.width_mask.val();
         self.sm.next = self.s.val() & self.width_mask.val();
         self.tm.next = self.t.val() & self.width_mask.val();
-        // Signed order = unsigned order after flipping the sign bit.
         self.r_key.next = self.rm.val() ^ self.sign_flip.val();
         self.s_key.next = self.sm.val() ^ self.sign_flip.val();
 
@@ -495,62 +537,79 @@ impl Logic for AtomicElement {
         self.add_bf16_hi.en.next = self.en.val();
 
         // ---- every op but a float add, from the operands at once ----
-        self.add_result.next = self.rm.val() + self.sm.val();
-        self.wide_minmax_lo.narrow.next = self.minmax_lo.result.val();
-        self.wide_minmax_hi.narrow.next = self.minmax_hi.result.val();
-        // min / max: 16-bit float kinds, else signed / unsigned integer order.
-        self.minmax_result.next = self.sm.val();
-        if self.op.val() == self.op_max.val() {
-            if self.r_key.val() >= self.s_key.val() {
-                self.minmax_result.next = self.rm.val();
-            }
-        } else if self.r_key.val() <= self.s_key.val() {
-            self.minmax_result.next = self.rm.val();
-        }
-        if self.is_f16.val() | self.is_bf16.val() {
-            self.minmax_result.next = self.wide_minmax_lo.wide.val();
-        }
-        if self.is_f16x2.val() | self.is_bf16x2.val() {
-            self.minmax_result.next = self.wide_minmax_lo.wide.val() | (self.wide_minmax_hi.wide.val() << 16);
-        }
-        self.int_raw.next = self.k_zero.val();
-        if self.op.val() == self.op_and.val() {
-            self.int_raw.next = self.rm.val() & self.sm.val();
-        }
-        if self.op.val() == self.op_or.val() {
-            self.int_raw.next = self.rm.val() | self.sm.val();
-        }
-        if self.op.val() == self.op_xor.val() {
-            self.int_raw.next = self.rm.val() ^ self.sm.val();
-        }
-        if self.op.val() == self.op_cas.val() {
-            self.int_raw.next = self.rm.val();
-            if self.rm.val() == self.sm.val() {
-                self.int_raw.next = self.tm.val();
-            }
-        }
-        if self.op.val() == self.op_exch.val() {
-            self.int_raw.next = self.sm.val();
-        }
-        if self.op.val() == self.op_add.val() {
-            self.int_raw.next = self.add_result.val();
-        }
-        // inc: wraps to 0 once r reaches s; dec: wraps to s at 0 or above s.
+        // One adder and one magnitude compare serve add, inc, dec, min and max; the result is an
+        // AND-OR of the candidate values under one-hot picks (a mux chain per op was ~3x the LUTs).
+        self.r_lt_s.next = self.r_key.val() < self.s_key.val();
+        self.r_eq_s.next = self.rm.val() == self.sm.val();
+        self.r_zero.next = self.rm.val() == self.k_zero.val();
+        self.addend.next = self.sm.val();
         if self.op.val() == self.op_inc.val() {
-            self.int_raw.next = self.rm.val() + self.k_one.val();
-            if self.rm.val() >= self.sm.val() {
-                self.int_raw.next = self.k_zero.val();
-            }
+            self.addend.next = self.k_one.val();
         }
         if self.op.val() == self.op_dec.val() {
-            self.int_raw.next = self.rm.val() - self.k_one.val();
-            if (self.rm.val() == self.k_zero.val()) | (self.rm.val() > self.sm.val()) {
-                self.int_raw.next = self.sm.val();
-            }
+            self.addend.next = self.k_ones.val();
         }
-        if (self.op.val() == self.op_min.val()) | (self.op.val() == self.op_max.val()) {
-            self.int_raw.next = self.minmax_result.val();
+        self.sum.next = self.rm.val() + self.addend.val();
+        self.bitwise.next = self.k_zero.val();
+        if self.op.val() == self.op_and.val() {
+            self.bitwise.next = self.rm.val() & self.sm.val();
         }
+        if self.op.val() == self.op_or.val() {
+            self.bitwise.next = self.rm.val() | self.sm.val();
+        }
+        if self.op.val() == self.op_xor.val() {
+            self.bitwise.next = self.rm.val() ^ self.sm.val();
+        }
+        self.wide_minmax_lo.narrow.next = self.minmax_lo.result.val();
+        self.wide_minmax_hi.narrow.next = self.minmax_hi.result.val();
+        self.half_minmax.next = self.wide_minmax_lo.wide.val();
+        if self.is_f16x2.val() | self.is_bf16x2.val() {
+            self.half_minmax.next = self.wide_minmax_lo.wide.val() | (self.wide_minmax_hi.wide.val() << 16);
+        }
+        self.pick_half.next = self.minmax_op.val()
+            & (self.is_f16.val() | self.is_bf16.val() | self.is_f16x2.val() | self.is_bf16x2.val());
+        // cas: t when r == s, else r; exch: s; add: r + s; inc: 0 once r >= s, else r + 1;
+        // dec: s when r == 0 or r > s, else r - 1; min: r when r <= s; max: r when r >= s.
+        self.pick_t.next = (self.op.val() == self.op_cas.val()) & self.r_eq_s.val();
+        self.pick_r.next = ((self.op.val() == self.op_cas.val()) & !self.r_eq_s.val())
+            | ((self.op.val() == self.op_min.val()) & (self.r_lt_s.val() | self.r_eq_s.val()) & !self.pick_half.val())
+            | ((self.op.val() == self.op_max.val()) & !self.r_lt_s.val() & !self.pick_half.val());
+        self.pick_s.next = (self.op.val() == self.op_exch.val())
+            | ((self.op.val() == self.op_dec.val())
+                & (self.r_zero.val() | (!self.r_lt_s.val() & !self.r_eq_s.val())))
+            | ((self.op.val() == self.op_min.val()) & !(self.r_lt_s.val() | self.r_eq_s.val()) & !self.pick_half.val())
+            | ((self.op.val() == self.op_max.val()) & self.r_lt_s.val() & !self.pick_half.val());
+        self.pick_sum.next = (self.op.val() == self.op_add.val())
+            | ((self.op.val() == self.op_inc.val()) & self.r_lt_s.val())
+            | ((self.op.val() == self.op_dec.val())
+                & !self.r_zero.val()
+                & (self.r_lt_s.val() | self.r_eq_s.val()));
+        self.part_r.next = self.k_zero.val();
+        if self.pick_r.val() {
+            self.part_r.next = self.rm.val();
+        }
+        self.part_s.next = self.k_zero.val();
+        if self.pick_s.val() {
+            self.part_s.next = self.sm.val();
+        }
+        self.part_t.next = self.k_zero.val();
+        if self.pick_t.val() {
+            self.part_t.next = self.tm.val();
+        }
+        self.part_sum.next = self.k_zero.val();
+        if self.pick_sum.val() {
+            self.part_sum.next = self.sum.val();
+        }
+        self.part_half.next = self.k_zero.val();
+        if self.pick_half.val() {
+            self.part_half.next = self.half_minmax.val();
+        }
+        self.int_raw.next = self.bitwise.val()
+            | self.part_r.val()
+            | self.part_s.val()
+            | self.part_t.val()
+            | self.part_sum.val()
+            | self.part_half.val();
         // Carried beside the float adders' stages (wires in a combinational element).
         for k in 0..self.int_stage.len() {
             self.int_stage[k].clock.next = self.clock.val();
