@@ -56,6 +56,7 @@ use rust_hdl::prelude::*;
 use smsync_contract::config::{Config, MatchImpl};
 use smsync_contract::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, VoteMode};
 
+use crate::atomic_alu::width::ZeroExtend;
 use crate::pack_lanes::PackLanes;
 use crate::sync_unit::result_store::ResultStore;
 pub use datapath::{MatchRow, Pack32, ReduxNode, ShflLane};
@@ -158,9 +159,11 @@ pub struct WarpNetwork {
     stage_cta: DFF<Bits<5>>,
     stage_warp: DFF<Bits<5>>,
     stage_a: Vec<DFF<Bits<64>>>,
-    stage_b: Vec<DFF<Bits<5>>>,
-    stage_clamp: Vec<DFF<Bits<5>>>,
-    stage_segmask: Vec<DFF<Bits<5>>>,
+    /// shfl: each stored lane's source lane and predicate, computed as its beat arrives (so
+    /// that the emit's 32:1 source read is selected by registers, not by the source
+    /// arithmetic: ABC spread that arithmetic into every mux tree, 5.6k LUT4 on fpga-small).
+    stage_src: Vec<DFF<Bits<5>>>,
+    stage_pval: Vec<DFF<Bit>>,
 
     // --- the data op at work (registered when its header is taken) ---
     state: DFF<Bits<2>>,
@@ -275,10 +278,10 @@ pub struct WarpNetwork {
     /// full 64-bit keys.
     slot_a: Vec<Signal<Local, Bits<32>>>,
     slot_key: Vec<Signal<Local, Bits<64>>>,
-    slot_b: Vec<Signal<Local, Bits<5>>>,
-    slot_clamp: Vec<Signal<Local, Bits<5>>>,
-    slot_segmask: Vec<Signal<Local, Bits<5>>>,
-    slot_lane: Vec<Signal<Local, Bits<5>>>,
+    slot_src: Vec<Signal<Local, Bits<5>>>,
+    slot_pval: Vec<Signal<Local, Bit>>,
+    /// The shfl mode of the beats being taken (the header's with beat 0, else the op's).
+    beat_mode: Signal<Local, Bits<2>>,
     slot_part: Vec<Signal<Local, Bit>>,
     slot_arrived: Vec<Signal<Local, Bit>>,
     slot_value: Vec<Signal<Local, Bits<32>>>,
@@ -294,6 +297,8 @@ pub struct WarpNetwork {
     redux_float: Signal<Local, Bit>,
     redux_abs: Signal<Local, Bit>,
     shfl_src_a: Vec<Signal<Local, Bits<32>>>,
+    /// The source lane widened to an offset in the packed operand store (`64 * lane`).
+    shfl_src_wide: Vec<ZeroExtend<5, 11>>,
 
     // --- constants from smsync_sim::encoding and the config ---
     lane_id: Vec<Constant<Bits<5>>>,
@@ -399,9 +404,8 @@ impl WarpNetwork {
             stage_cta: Default::default(),
             stage_warp: Default::default(),
             stage_a: vec_of(LANES),
-            stage_b: vec_of(LANES),
-            stage_clamp: vec_of(LANES),
-            stage_segmask: vec_of(LANES),
+            stage_src: vec_of(LANES),
+            stage_pval: vec_of(LANES),
             state: Default::default(),
             step: Default::default(),
             w_op: Default::default(),
@@ -491,10 +495,9 @@ impl WarpNetwork {
                 MatchImpl::Parallel => l,
                 MatchImpl::Iterative => 0,
             }),
-            slot_b: vec_of(l),
-            slot_clamp: vec_of(l),
-            slot_segmask: vec_of(l),
-            slot_lane: vec_of(l),
+            slot_src: vec_of(l),
+            slot_pval: vec_of(l),
+            beat_mode: Default::default(),
             slot_part: vec_of(l),
             slot_arrived: vec_of(l),
             slot_value: vec_of(l),
@@ -508,6 +511,7 @@ impl WarpNetwork {
             redux_float: Default::default(),
             redux_abs: Default::default(),
             shfl_src_a: vec_of(l),
+            shfl_src_wide: vec_of(l),
             lane_id: small_ids(LANES),
             group_id: small_ids(beats),
             one_hot: one_hots(),
@@ -582,13 +586,11 @@ impl Logic for WarpNetwork {
         }
         for i in 0..32 {
             self.stage_a[i].clock.next = self.clock.val();
-            self.stage_b[i].clock.next = self.clock.val();
-            self.stage_clamp[i].clock.next = self.clock.val();
-            self.stage_segmask[i].clock.next = self.clock.val();
+            self.stage_src[i].clock.next = self.clock.val();
+            self.stage_pval[i].clock.next = self.clock.val();
             self.stage_a[i].d.next = self.stage_a[i].q.val();
-            self.stage_b[i].d.next = self.stage_b[i].q.val();
-            self.stage_clamp[i].d.next = self.stage_clamp[i].q.val();
-            self.stage_segmask[i].d.next = self.stage_segmask[i].q.val();
+            self.stage_src[i].d.next = self.stage_src[i].q.val();
+            self.stage_pval[i].d.next = self.stage_pval[i].q.val();
             self.store_pack.lane[i].next = self.stage_a[i].q.val();
         }
         dff_setup!(
@@ -875,15 +877,26 @@ impl Logic for WarpNetwork {
             self.done_fire.next = self.h_fire.val();
             self.done_op.next = self.eff_op.val();
         }
+        // shfl: the beat's lanes' source lanes (PTX shfl.sync pseudo-code), stored with a.
+        self.beat_mode.next = bit_cast::<2, 3>(self.w_sub.q.val());
+        if self.fire.val() {
+            self.beat_mode.next = bit_cast::<2, 3>(self.eff_sub.val());
+        }
+        for i in 0..self._lanes {
+            self.shfl[i].mode.next = self.beat_mode.val();
+            self.shfl[i].lane.next = (self.beat_group.val() << self.k_log_lanes.val()) | self.lane_id[i].val();
+            self.shfl[i].b.next = self.beat_b[i].val();
+            self.shfl[i].clamp.next = self.beat_clamp[i].val();
+            self.shfl[i].segmask.next = self.beat_segmask[i].val();
+        }
         for l in self._lanes..self._lanes_end {
             for g in 0..self._beats {
                 if self.take_beat.val() && (self.beat_group.val() == self.group_id[g].val()) {
                     for i in 0..self._lanes {
                         if self.beat_store_lanes.val().get_bit(l * g + i) {
                             self.stage_a[l * g + i].d.next = self.beat_a[i].val();
-                            self.stage_b[l * g + i].d.next = self.beat_b[i].val();
-                            self.stage_clamp[l * g + i].d.next = self.beat_clamp[i].val();
-                            self.stage_segmask[l * g + i].d.next = self.beat_segmask[i].val();
+                            self.stage_src[l * g + i].d.next = self.shfl[i].src.val();
+                            self.stage_pval[l * g + i].d.next = self.shfl[i].pval.val();
                         }
                     }
                 }
@@ -919,10 +932,8 @@ impl Logic for WarpNetwork {
         // ================ store read: the lane group `step` (L lanes) ================
         for i in 0..self._lanes {
             self.slot_a[i].next = self.k_zero32.val();
-            self.slot_b[i].next = self.k_zero5.val();
-            self.slot_clamp[i].next = self.k_zero5.val();
-            self.slot_segmask[i].next = self.k_zero5.val();
-            self.slot_lane[i].next = self.k_zero5.val();
+            self.slot_src[i].next = self.k_zero5.val();
+            self.slot_pval[i].next = false;
             self.slot_part[i].next = false;
             self.slot_arrived[i].next = false;
         }
@@ -931,10 +942,8 @@ impl Logic for WarpNetwork {
                 if self.step.q.val() == self.group_id[g].val() {
                     for i in 0..self._lanes {
                         self.slot_a[i].next = self.stage_a[l * g + i].q.val().get_bits::<32>(0);
-                        self.slot_b[i].next = self.stage_b[l * g + i].q.val();
-                        self.slot_clamp[i].next = self.stage_clamp[l * g + i].q.val();
-                        self.slot_segmask[i].next = self.stage_segmask[l * g + i].q.val();
-                        self.slot_lane[i].next = self.lane_id[l * g + i].val();
+                        self.slot_src[i].next = self.stage_src[l * g + i].q.val();
+                        self.slot_pval[i].next = self.stage_pval[l * g + i].q.val();
                         self.slot_part[i].next = self.w_part.q.val().get_bit(l * g + i);
                         self.slot_arrived[i].next = self.w_arrived.q.val().get_bit(l * g + i);
                     }
@@ -1050,14 +1059,11 @@ impl Logic for WarpNetwork {
         // shfl: the source lane of each slot; a source lane that has not arrived (outside the
         // mask or exited: PTX undefined) gives the lane's own a.
         for i in 0..self._lanes {
-            self.shfl[i].mode.next = bit_cast::<2, 3>(self.w_sub.q.val());
-            self.shfl[i].lane.next = self.slot_lane[i].val();
-            self.shfl[i].b.next = self.slot_b[i].val();
-            self.shfl[i].clamp.next = self.slot_clamp[i].val();
-            self.shfl[i].segmask.next = self.slot_segmask[i].val();
+            self.shfl_src_wide[i].narrow.next = self.slot_src[i].val();
             self.shfl_src_a[i].next = self.slot_a[i].val();
-            if self.w_arrived.q.val().get_bit(self.shfl[i].src.val().index()) {
-                self.shfl_src_a[i].next = self.store_pack.word.val().get_bits::<32>(self.shfl[i].src_off.val().index());
+            if self.w_arrived.q.val().get_bit(self.slot_src[i].val().index()) {
+                self.shfl_src_a[i].next =
+                    self.store_pack.word.val().get_bits::<32>((self.shfl_src_wide[i].wide.val() << 6u64).index());
             }
         }
         for i in 0..self._lanes {
@@ -1091,7 +1097,7 @@ impl Logic for WarpNetwork {
             for g in 0..self._beats {
                 if self.step.q.val() == self.group_id[g].val() {
                     for i in 0..self._lanes {
-                        self.shfl_pred_pack.bit[l * g + i].next = self.shfl[i].pval.val();
+                        self.shfl_pred_pack.bit[l * g + i].next = self.slot_pval[i].val();
                     }
                 }
             }

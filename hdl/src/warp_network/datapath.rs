@@ -237,10 +237,8 @@ pub struct ShflLane {
     /// c[12:8]: the segment mask
     pub segmask: Signal<In, Bits<5>>,
     pub src: Signal<Out, Bits<5>>,
-    /// `src * 64`: the source lane's bit offset in the packed operand store.
-    pub src_off: Signal<Out, Bits<11>>,
     pub pval: Signal<Out, Bit>,
-    /// The lane this computation is for (the emit slot's lane in the current beat).
+    /// The lane this computation is for (lane `i` of the beat being taken).
     pub lane: Signal<In, Bits<5>>,
     seg: Signal<Local, Bits<5>>,
     max_lane: Signal<Local, Bits<5>>,
@@ -260,7 +258,6 @@ impl Default for ShflLane {
             clamp: Default::default(),
             segmask: Default::default(),
             src: Default::default(),
-            src_off: Default::default(),
             pval: Default::default(),
             lane: Default::default(),
             seg: Default::default(),
@@ -299,10 +296,8 @@ impl Logic for ShflLane {
             self.pval.next = (self.lane.val() ^ self.b.val()) <= self.max_lane.val();
         }
         self.src.next = self.lane.val();
-        self.src_off.next = bit_cast::<11, 5>(self.lane.val()) << 6u64;
         if self.pval.val() {
             self.src.next = self.j.val();
-            self.src_off.next = bit_cast::<11, 5>(self.j.val()) << 6u64;
         }
     }
 }
