@@ -89,11 +89,12 @@ pub struct MatchRow {
 impl Logic for MatchRow {
     #[hdl_gen]
     fn update(&mut self) {
+        // One 32-bit compare per half, the high one ignored for b32 (a separate 64-bit compare
+        // beside the 32-bit one cost half as much again).
         for j in 0..32 {
-            self.pack.bit[j].next = self.vals.val().get_bits::<32>(j * 64) == self.key.val().get_bits::<32>(0);
-            if self.wide.val() {
-                self.pack.bit[j].next = self.vals.val().get_bits::<64>(j * 64) == self.key.val();
-            }
+            self.pack.bit[j].next = (self.vals.val().get_bits::<32>(j * 64) == self.key.val().get_bits::<32>(0))
+                & ((self.vals.val().get_bits::<32>(j * 64 + 32) == self.key.val().get_bits::<32>(32))
+                    | !self.wide.val());
         }
         self.row.next = self.pack.word.val() & self.part.val();
     }
