@@ -15,7 +15,7 @@
 //!         commit / wait / checks / responses (resp_*), mbarrier +1 events (mb_*)
 //!         starts one "move" at a time in the mover
 //!       tensor ops continue: 3 MAP (128-byte map read through gm_*, beats land in map_buf,
-//!         decoded) -> 4 MUL (one dimension per cycle: row base address and box elements from
+//!         decoded) -> 4 MUL (one dimension per cycle, two stages: row base address and box elements from
 //!         16x16 products) -> 5 CHECK (golden order) -> 6 ROWS (one move per box row)
 //!    -> mover: splits a move into port beats (<= copy_port_bytes, never crossing a port-aligned
 //!         boundary of source or destination), reads them from global memory (gm_*, up to
@@ -498,10 +498,16 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     m_size: DFF<Bits<160>>,
     m_stride: DFF<Bits<256>>,
     /// Serial products, one dimension per cycle: t_addr = base + sum x_d * stride_d (the row
-    /// base of the box's first row), t_prod = box elements (saturated above 2^20).
+    /// base of the box's first row), t_prod = box elements (saturated above 2^20). A two-stage
+    /// pipeline: the cycle with `t_mdim` = d selects dimension d's operands into `t_ux`, `t_us`,
+    /// `t_ubx` (d = 1..4) and multiplies dimension d - 1's (d = 2..5), so the multiply-add
+    /// starts from registers and not from the 5:1 operand selects.
     t_mdim: DFF<Bits<3>>,
     t_addr: DFF<Bits<64>>,
     t_prod: DFF<Bits<64>>,
+    t_ux: DFF<Bits<32>>,
+    t_us: DFF<Bits<64>>,
+    t_ubx: DFF<Bits<32>>,
     u_x: Signal<Local, Bits<32>>,
     u_s: Signal<Local, Bits<64>>,
     u_bx: Signal<Local, Bits<32>>,
@@ -1068,6 +1074,9 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             t_mdim: Default::default(),
             t_addr: Default::default(),
             t_prod: Default::default(),
+            t_ux: Default::default(),
+            t_us: Default::default(),
+            t_ubx: Default::default(),
             u_x: Default::default(),
             u_s: Default::default(),
             u_bx: Default::default(),
@@ -1375,6 +1384,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             t_mdim,
             t_addr,
             t_prod,
+            t_ux,
+            t_us,
+            t_ubx,
             t_box_bytes,
             t_i1,
             t_i2,
@@ -2157,11 +2169,20 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         if self.state.q.val() == 4 {
             self.m_neg.d.next = (self.m_c.q.val() & self.k_sign_pat.val()).any();
-            // x (s32) * stride mod 2^64 from 16 x 16 products; box elements * box_d likewise.
-            self.u_x.next = bit_cast::<32, 160>(self.m_c.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
-            self.u_s.next =
-                bit_cast::<64, 256>(self.m_stride.q.val() >> ((bit_cast::<16, 3>(self.t_mdim.q.val()) - 1) << 6));
-            self.u_bx.next = bit_cast::<32, 160>(self.m_box.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
+            // Stage 1 (t_mdim = d, 1..4): dimension d's coordinate, stride and box into registers.
+            if self.t_mdim.q.val() != 5 {
+                self.t_ux.d.next =
+                    bit_cast::<32, 160>(self.m_c.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
+                self.t_us.d.next =
+                    bit_cast::<64, 256>(self.m_stride.q.val() >> ((bit_cast::<16, 3>(self.t_mdim.q.val()) - 1) << 6));
+                self.t_ubx.d.next =
+                    bit_cast::<32, 160>(self.m_box.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
+            }
+            // Stage 2 (t_mdim = d + 1): x (s32) * stride mod 2^64 from 16 x 16 products; box
+            // elements * box_d likewise.
+            self.u_x.next = self.t_ux.q.val();
+            self.u_s.next = self.t_us.q.val();
+            self.u_bx.next = self.t_ubx.q.val();
             self.u_sum.next = bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(0))
                 + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(16)) << 16)
                 + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(32)) << 32)
@@ -2183,11 +2204,13 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             if self.u_prod.val() > self.k_box_limit.val() {
                 self.u_prod.next = self.k_box_limit.val() + 1;
             }
-            self.t_addr.d.next = self.t_addr.q.val() + self.u_sum.val();
-            self.t_prod.d.next = self.u_prod.val();
-            self.t_box_bytes.d.next = bit_cast::<32, 64>(self.u_prod.val() << self.m_lg.q.val());
+            if self.t_mdim.q.val() != 1 {
+                self.t_addr.d.next = self.t_addr.q.val() + self.u_sum.val();
+                self.t_prod.d.next = self.u_prod.val();
+                self.t_box_bytes.d.next = bit_cast::<32, 64>(self.u_prod.val() << self.m_lg.q.val());
+            }
             self.t_mdim.d.next = self.t_mdim.q.val() + 1;
-            if self.t_mdim.q.val() == 4 {
+            if self.t_mdim.q.val() == 5 {
                 self.state.d.next = 5.into();
             }
         }
