@@ -575,15 +575,12 @@ impl Logic for AtomicElement {
             | ((self.op.val() == self.op_min.val()) & (self.r_lt_s.val() | self.r_eq_s.val()) & !self.pick_half.val())
             | ((self.op.val() == self.op_max.val()) & !self.r_lt_s.val() & !self.pick_half.val());
         self.pick_s.next = (self.op.val() == self.op_exch.val())
-            | ((self.op.val() == self.op_dec.val())
-                & (self.r_zero.val() | (!self.r_lt_s.val() & !self.r_eq_s.val())))
+            | ((self.op.val() == self.op_dec.val()) & (self.r_zero.val() | (!self.r_lt_s.val() & !self.r_eq_s.val())))
             | ((self.op.val() == self.op_min.val()) & !(self.r_lt_s.val() | self.r_eq_s.val()) & !self.pick_half.val())
             | ((self.op.val() == self.op_max.val()) & self.r_lt_s.val() & !self.pick_half.val());
         self.pick_sum.next = (self.op.val() == self.op_add.val())
             | ((self.op.val() == self.op_inc.val()) & self.r_lt_s.val())
-            | ((self.op.val() == self.op_dec.val())
-                & !self.r_zero.val()
-                & (self.r_lt_s.val() | self.r_eq_s.val()));
+            | ((self.op.val() == self.op_dec.val()) & !self.r_zero.val() & (self.r_lt_s.val() | self.r_eq_s.val()));
         self.part_r.next = self.k_zero.val();
         if self.pick_r.val() {
             self.part_r.next = self.rm.val();
