@@ -11,7 +11,7 @@
 //! ```text
 //!  req_* (one lane op per cycle, ready/valid)
 //!    -> request queue (copy_queue_depth entries, RamFifo)          -- req_ready = 0 when full
-//!    -> controller FSM: IDLE -> FETCH (thread-table RAM read) -> DECIDE
+//!    -> controller FSM: IDLE -> FETCH (thread-table RAM read, 2 cycles: the record registered) -> DECIDE
 //!         commit / wait / checks / responses (resp_*), mbarrier +1 events (mb_*)
 //!         starts one "move" at a time in the mover
 //!       tensor ops continue: 3 MAP (128-byte map read through gm_*, beats land in map_buf,
@@ -127,7 +127,7 @@ pub const COMP_DEPTH: usize = 16;
 /// Beats waiting for the global-memory write port.
 pub const WQ_DEPTH: usize = 4;
 
-// Controller states (literals in the logic): 0 IDLE, 1 FETCH, 2 DECIDE.
+// Controller states (literals in the logic): 0 IDLE, 1 FETCH (two cycles), 2 DECIDE.
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.to_bits())
@@ -235,6 +235,11 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// The thread table: one record per thread of the config (block RAM, one read and one write
     /// port); addressed by [`thread_bits`] bits of `thread_index`.
     trec: DepthRam<Bits<REC_BITS>, TREC_ADDR_BITS>,
+    /// The record read, registered: the controller decides from a register, not from the
+    /// block RAM's read port (5.6 ns clock-to-out on the ECP5, the start of the copy engine's
+    /// longest path before). FETCH (state 1) therefore lasts two cycles (`fetch_wait`).
+    rec_q: DFF<Bits<REC_BITS>>,
+    fetch_wait: DFF<Bit>,
     arrive_q: RamFifo<61>,
     // decoded fields of cur_*
     c_op: Signal<Local, Bits<OP_BITS>>,
@@ -857,6 +862,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             r_error: Default::default(),
             ctl_mb_sent: Default::default(),
             trec: DepthRam::new(thread_bits(config)),
+            rec_q: Default::default(),
+            fetch_wait: Default::default(),
             arrive_q: RamFifo::new(depth),
             c_op: Default::default(),
             c_sub: Default::default(),
@@ -1339,6 +1346,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             r_lane,
             r_error,
             ctl_mb_sent,
+            rec_q,
+            fetch_wait,
             o_active,
             o_src_gm,
             o_dst_gm,
@@ -1496,7 +1505,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             !self.o_active.q.val() & (self.moves.q.val() == 0) & (self.comp_q.count.val() < self.k_comp_depth.val());
 
         // Thread record.
-        self.rec.next = self.trec.read_data.val();
+        self.rec_q.d.next = self.trec.read_data.val();
+        self.rec.next = self.rec_q.q.val();
         self.a_last.next = self.rec.val().get_bits::<SEQ_BITS>(0);
         self.a_ring.next = self.rec.val().get_bits::<128>(32);
         self.b_last.next = self.rec.val().get_bits::<SEQ_BITS>(160);
@@ -2687,7 +2697,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.state.d.next = 1.into();
             }
         } else if self.state.q.val() == 1 {
-            self.state.d.next = 2.into();
+            // The address is on the RAM in the first cycle, its data in `rec_q` after the second.
+            self.fetch_wait.d.next = !self.fetch_wait.q.val();
+            if self.fetch_wait.q.val() {
+                self.state.d.next = 2.into();
+            }
         } else if self.state.q.val() == 2 {
             if self.is_tensor.val() & self.k_tensor_built.val() {
                 // Tensor: fetch the map (the port-aligned beats covering its 128 bytes).
@@ -3045,6 +3059,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         if self.reset.val() {
             self.state.d.next = 0.into();
+            self.fetch_wait.d.next = false;
             self.o_active.d.next = false;
             self.moves.d.next = 0.into();
             self.issued_seq.d.next = 0.into();
