@@ -34,7 +34,9 @@
 //!
 //! * integer path: and / or / xor / cas / exch / wrapping add / inc / dec (the PTX wrap rules:
 //!   inc stores 0 when `r >= s`, dec stores `s` when `r == 0 || r > s`) / min / max, signed
-//!   compares by flipping the sign bit of s32 / s64;
+//!   compares (min / max of s32 / s64) by flipping the sign bit; one adder (r + s, r + 1,
+//!   r + all-ones) and one magnitude compare serve them all, and the result is an AND-OR of
+//!   one-hot picks of r, s, t, the sum and the bitwise result;
 //! * float adders ([`super::float_add::FloatAdder`]): one f32 (with the ftz input), one f64, two
 //!   f16 and two bf16 (low and high halves of the packed x2 types; the scalar 16-bit types use
 //!   the low one);
