@@ -248,7 +248,7 @@ pub struct AtomicElement {
     bitwise: Signal<Local, Bits<ELEM_BITS>>,
     /// f16 / bf16 (x2) min / max, widened.
     half_minmax: Signal<Local, Bits<ELEM_BITS>>,
-    /// Which value the integer result is (at most one is set; none: 0 or `logic`).
+    /// Which value the integer result is (at most one is set; none: 0 or `bitwise`).
     pick_r: Signal<Local, Bit>,
     pick_s: Signal<Local, Bit>,
     pick_t: Signal<Local, Bit>,
