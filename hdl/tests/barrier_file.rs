@@ -180,7 +180,8 @@ impl Bench {
         for _ in 0..2 {
             self.idle();
         }
-        while self.uut.rel_valid.val() {
+        // (an exit's sweep may still find completions: `busy` until it and the releases are done)
+        while self.uut.rel_valid.val() || self.uut.busy.val() {
             self.idle();
         }
     }

@@ -78,8 +78,10 @@ pub const PROPERTIES: &[Property] = &[
     },
 ];
 
-/// Barrier 0 of slot 0 (rust-hdl writes one Verilog module per instance, all with the same body).
-const BARRIER_0_0: &str = "barrier_file$slots$0$barriers$0";
+/// Stage U's round update (one datapath for every barrier).
+const ROUND: &str = "barrier_file$round";
+/// Slot 0's state (rust-hdl writes one Verilog module per instance, all with the same body).
+const SLOT_0: &str = "barrier_file$slots$0";
 
 /// One or more deliberate bugs per property: a one-place edit of the generated `barrier_file.v`.
 pub const FAULTS: &[Fault] = &[
@@ -92,28 +94,28 @@ pub const FAULTS: &[Fault] = &[
         replace: "d_first_done$d = req_count[(32'h5)+:(6)] < k_one_count;",
     },
     Fault {
-        name: "slot0_release_not_cleared",
+        name: "taken_release_repeated",
         property: "release_once",
-        bug: "slot 0's barriers never see their release emitted: the release is repeated every cycle",
+        bug: "the release queue does not pop a release the top took: it is offered again every cycle",
         within: None,
-        find: "slots$0$emit = rel_valid & (sel_slot == slot_ids$0);",
-        replace: "slots$0$emit = 1'b0;",
+        find: "queue$pop = queue$nonempty & (~q_offer | rel_ready);",
+        replace: "queue$pop = queue$nonempty & ~q_offer;",
     },
     Fault {
         name: "late_waiter_not_released",
         property: "release_once",
-        bug: "barrier 0 of slot 0 does not record a warp that waits on a running round: it is never released",
-        within: Some(BARRIER_0_0),
-        find: "n_waiting = waiting$q | req_warp_bit;",
-        replace: "n_waiting = waiting$q;",
+        bug: "a warp that waits on a running round is not recorded: it is never released",
+        within: Some(ROUND),
+        find: "n_waiting = cur_waiting | req_warp_bit;",
+        replace: "n_waiting = cur_waiting;",
     },
     Fault {
         name: "completion_keeps_round",
         property: "round_reset",
-        bug: "barrier 0 of slot 0 stays in its round after completing (not reinitialized)",
-        within: Some(BARRIER_0_0),
-        find: "r_any$d = n_any;\n            active$d = 1'b0;",
-        replace: "r_any$d = n_any;",
+        bug: "slot 0's barriers stay in their round after completing (not reinitialized)",
+        within: Some(SLOT_0),
+        find: "in_round$d = in_round$q & ~id_bit;",
+        replace: "in_round$d = in_round$q;",
     },
     Fault {
         name: "count_above_cta_accepted",
@@ -220,6 +222,12 @@ module barrier_file_formal (
     reg [4:0] u_cta = 0, u_warp = 0;
     reg [5:0] u_op = 0;
     reg [31:0] u_count = 0, u_bit = 0;
+    // Cycles left of the window after stage U of an exit of the chosen slot in which the unit's
+    // sweep checks the whole-CTA rounds the exit completed (one check per cycle; here at most the
+    // two reachable barriers, after at most one cycle's wait for the release queue to drain,
+    // plus stage U): a release the exit completed may be that far away.
+    localparam [2:0] SWEEP_WINDOW = 3'd4;
+    reg [2:0] x_wait = 3'd0;
     always @(posedge clock) begin
         u_valid <= accept;
         u_slot <= accept && on_slot;
@@ -235,6 +243,7 @@ module barrier_file_formal (
         u_op <= req_op;
         u_count <= req_count;
         u_bit <= req_bit;
+        x_wait <= u_exit ? SWEEP_WINDOW : (x_wait != 3'd0 ? x_wait - 3'd1 : 3'd0);
     end
 
     // ---------------- reference model (PTX ISA 9.7.13.1) ----------------
@@ -350,11 +359,12 @@ module barrier_file_formal (
 `ifdef CHECK_release_exact
         // release_exact (9.7.13.1): a release event names the barrier only after the reference
         // completed its round (not early, not twice), and a completed round's release is on the
-        // port at once: the release arbiter never idles while one waits.
+        // port at once: the release arbiter never idles while one waits, but in the window after
+        // an exit (whose completions the unit's sweep finds one per cycle).
         if (our_rel) begin
             release_exact__1: assert(ref_pend);
         end
-        if (ref_pend) begin
+        if (ref_pend && x_wait == 3'd0) begin
             release_exact__2: assert(rel_valid);
         end
 `endif

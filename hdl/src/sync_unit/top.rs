@@ -47,8 +47,9 @@
 //! resolved here yet).
 //!
 //! `busy` (out): a request is being received or processed, a release walked, a response
-//! leaving (in the response register or the egress), or a copy not yet complete. `global_end` (in): the first address after global memory (the atomic ALU's
-//! range check). `fault_inject` (in, **test only**, tie to 0): when high, bit 0 of lane 0's value
+//! leaving (in the response register or the egress), a copy not yet complete, or a barrier
+//! release still to come (a warp exit's sweep in the barrier file). `global_end` (in): the first
+//! address after global memory (the atomic ALU's range check). `fault_inject` (in, **test only**, tie to 0): when high, bit 0 of lane 0's value
 //! in every warp-network response is flipped, so that the cosim can show its comparator catches
 //! a broken RTL.
 //!
@@ -1005,6 +1006,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.busy.next = (self.state.q.val() != self.k_s_idle.val())
             || self.o_valid.q.val()
             || self.copy.busy.val()
+            || self.barrier.busy.val()
             || self.ce_ev1.q.val()
             || self.ce_ev2.q.val()
             || self.ce_ev3.q.val()
