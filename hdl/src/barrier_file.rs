@@ -170,6 +170,9 @@ pub struct BarrierFile {
     d_pre_error: DFF<Bits<ERROR_BITS>>,
     /// A named-barrier arrival that passed the request-only checks.
     d_hit: DFF<Bit>,
+    /// The barrier `{d_cta, d_id}` is in a round (its in-round bit as stage U leaves it, looked
+    /// up a cycle ahead so that stage U starts from a register).
+    d_active: DFF<Bit>,
     /// An exit-sweep check of barrier `{d_cta, d_id}`.
     d_check: DFF<Bit>,
     /// A warp exit of the warp's last live lanes: it leaves the CTA's live mask.
@@ -188,8 +191,9 @@ pub struct BarrierFile {
     d_all: DFF<Bits<1>>,
     d_cl_wait: DFF<Bit>,
     // ---- stage U's write of the previous cycle, for the next read of the same barrier ----
-    fw_valid: DFF<Bit>,
-    fw_addr: DFF<Bits<ADDR_BITS>>,
+    /// Stage U wrote the barrier `{d_cta, d_id}` at the edge that ended stage D (decided in
+    /// stage D, so stage U starts from a register): take `fw_*`, not the RAM's read data.
+    d_fwd: DFF<Bit>,
     fw_meta: DFF<Bits<META_BITS>>,
     fw_arrived: DFF<Bits<WARP_MASK_BITS>>,
     fw_waiting: DFF<Bits<WARP_MASK_BITS>>,
@@ -231,9 +235,11 @@ pub struct BarrierFile {
     read_slot: Signal<Local, Bits<SLOT_BITS>>,
     read_id: Signal<Local, Bits<ID_BITS>>,
     read_addr: Signal<Local, Bits<ADDR_BITS>>,
+    /// The barrier read now: its in-round bit, and whether stage U updates that barrier now.
+    read_active: Signal<Local, Bit>,
+    read_in_u: Signal<Local, Bit>,
     // stage U
     u_addr: Signal<Local, Bits<ADDR_BITS>>,
-    u_fwd: Signal<Local, Bit>,
     u_active: Signal<Local, Bit>,
     u_live: Signal<Local, Bits<WARP_MASK_BITS>>,
     u_kill: Signal<Local, Bit>,
@@ -359,6 +365,7 @@ impl BarrierFile {
             d_warp: Default::default(),
             d_pre_error: Default::default(),
             d_hit: Default::default(),
+            d_active: Default::default(),
             d_check: Default::default(),
             d_exit_done: Default::default(),
             d_blocking: Default::default(),
@@ -371,8 +378,7 @@ impl BarrierFile {
             d_bytes: Default::default(),
             d_all: Default::default(),
             d_cl_wait: Default::default(),
-            fw_valid: Default::default(),
-            fw_addr: Default::default(),
+            d_fwd: Default::default(),
             fw_meta: Default::default(),
             fw_arrived: Default::default(),
             fw_waiting: Default::default(),
@@ -409,8 +415,9 @@ impl BarrierFile {
             read_slot: Default::default(),
             read_id: Default::default(),
             read_addr: Default::default(),
+            read_active: Default::default(),
+            read_in_u: Default::default(),
             u_addr: Default::default(),
-            u_fwd: Default::default(),
             u_active: Default::default(),
             u_live: Default::default(),
             u_kill: Default::default(),
@@ -483,6 +490,7 @@ impl Logic for BarrierFile {
             d_warp,
             d_pre_error,
             d_hit,
+            d_active,
             d_check,
             d_exit_done,
             d_blocking,
@@ -495,8 +503,7 @@ impl Logic for BarrierFile {
             d_bytes,
             d_all,
             d_cl_wait,
-            fw_valid,
-            fw_addr,
+            d_fwd,
             fw_meta,
             fw_arrived,
             fw_waiting,
@@ -714,20 +721,18 @@ impl Logic for BarrierFile {
         // ---- stage U: the round (forwarded when stage U wrote this barrier in the cycle before) ----
         self.u_addr.next = (bit_cast::<ADDR_BITS, SLOT_BITS>(self.d_cta.q.val()) << 4u64)
             | bit_cast::<ADDR_BITS, ID_BITS>(self.d_id.q.val());
-        self.u_fwd.next = self.fw_valid.q.val() & (self.fw_addr.q.val() == self.u_addr.val());
         self.round.cur_meta.next = self.ram_meta.read_data.val();
         self.round.cur_arrived.next = self.ram_arrived.read_data.val();
         self.round.cur_waiting.next = self.ram_waiting.read_data.val();
-        if self.u_fwd.val() {
+        if self.d_fwd.q.val() {
             self.round.cur_meta.next = self.fw_meta.q.val();
             self.round.cur_arrived.next = self.fw_arrived.q.val();
             self.round.cur_waiting.next = self.fw_waiting.q.val();
         }
-        self.u_active.next = false;
+        self.u_active.next = self.d_active.q.val();
         self.u_live.next = self.k_zero32.val();
         for s in 0..self.slots.len() {
             if self.d_cta.q.val() == self.slot_ids[s].val() {
-                self.u_active.next = self.slots[s].active.val().get_bit(self.d_id.q.val().index());
                 self.u_live.next = self.slots[s].live.val();
             }
         }
@@ -761,8 +766,6 @@ impl Logic for BarrierFile {
         self.ram_meta.write_enable.next = self.u_write.val();
         self.ram_arrived.write_enable.next = self.u_write.val();
         self.ram_waiting.write_enable.next = self.u_write.val();
-        self.fw_valid.d.next = self.u_write.val() & !self.reset.val();
-        self.fw_addr.d.next = self.u_addr.val();
         self.fw_meta.d.next = self.round.n_meta.val();
         self.fw_arrived.d.next = self.round.n_arrived.val();
         self.fw_waiting.d.next = self.round.n_waiting.val();
@@ -775,6 +778,27 @@ impl Logic for BarrierFile {
         self.queue.push_arrived.next = self.round.n_arrived.val();
         self.queue.push_popc.next = self.round.n_popc.val();
         self.queue.push_all.next = self.round.n_all.val();
+
+        // Stage D's lookup of the barrier it reads: its in-round bit after this edge (stage U's
+        // update of the same barrier, and a launch of its slot, forwarded).
+        self.read_active.next = false;
+        for s in 0..self.slots.len() {
+            if self.read_slot.val() == self.slot_ids[s].val() {
+                self.read_active.next = self.slots[s].active.val().get_bit(self.read_id.val().index());
+            }
+        }
+        self.read_in_u.next = self.read_addr.val() == self.u_addr.val();
+        self.d_fwd.d.next = self.read_in_u.val() & self.u_write.val() & !self.reset.val();
+        self.d_active.d.next = self.read_active.val();
+        if self.read_in_u.val() & self.u_write.val() {
+            self.d_active.d.next = true;
+        }
+        if self.read_in_u.val() & self.round.completes.val() {
+            self.d_active.d.next = false;
+        }
+        if (self.launch.val() & (self.launch_slot.val() == self.read_slot.val())) | self.reset.val() {
+            self.d_active.d.next = false;
+        }
 
         // ---- the slots (their exit and cluster strobes are decoded in stage D, registered there) ----
         for s in 0..self.slots.len() {

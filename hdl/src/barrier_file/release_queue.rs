@@ -153,8 +153,10 @@ impl Logic for ReleaseQueue {
             if self.kill.val() & (self.slot[i].q.val() == self.kill_slot.val()) {
                 self.live[i].d.next = false;
             }
-            if self.push.val() & (self.tail.q.val() == self.index[i].val()) {
-                self.live[i].d.next = true;
+            // The tail entry is free (at most QUEUE_DEPTH - 1 are held): it takes the push data
+            // every cycle, and `push` only moves the tail past it (no push in a write enable).
+            if self.tail.q.val() == self.index[i].val() {
+                self.live[i].d.next = self.push.val();
                 self.slot[i].d.next = self.push_slot.val();
                 self.id[i].d.next = self.push_id.val();
                 self.waiting[i].d.next = self.push_waiting.val();
