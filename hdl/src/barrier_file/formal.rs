@@ -203,7 +203,7 @@ module barrier_file_formal (
     (* anyconst *) reg [3:0] sym_id;
     always @* assume(sym_slot <= LAST_SLOT && sym_id <= LAST_ID);
     // A second barrier (any other slot and id): the only other one requests reach, so the
-    // releases of two barriers compete for the port in either priority order.
+    // releases of two barriers can wait at once, in either order.
     (* anyconst *) reg [4:0] oth_slot;
     (* anyconst *) reg [3:0] oth_id;
     always @* assume(oth_slot <= LAST_SLOT && oth_id <= LAST_ID && {oth_slot, oth_id} != {sym_slot, sym_id});
