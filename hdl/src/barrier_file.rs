@@ -16,8 +16,8 @@
 //! * [`RoundUpdate`] (`barrier_file/round.rs`): stage U's check and update of one round.
 //! * [`ReleaseQueue`] (`barrier_file/release_queue.rs`): completed rounds waiting for `rel_*`.
 //! * the **exit sweep**: a warp exit can complete every whole-CTA round of its slot; stage U of the
-//!   exit hands the slot's whole-CTA rounds to a sweep that sends one completion check per cycle
-//!   down the same pipeline (highest id first) while requests wait.
+//!   exit hands the slot's whole-CTA rounds to a sweep that, from the next cycle on, sends one
+//!   completion check per cycle down the same pipeline (highest id first) while requests wait.
 //!
 //! # Cycle behaviour (two stages)
 //!
@@ -637,17 +637,9 @@ impl Logic for BarrierFile {
         self.pc5.next = (self.pc4.val() + (self.pc4.val() >> 16)) & self.k_m6.val();
 
         // ---- the exit sweep: stage U of an exit hands over its slot's whole-CTA rounds; one
-        // completion check per cycle, highest id first ----
+        // completion check per cycle from the next cycle on, highest id first ----
         self.sw_src.next = self.sw_mask.q.val();
         self.sw_src_slot.next = self.sw_slot.q.val();
-        if self.d_exit_done.q.val() {
-            self.sw_src_slot.next = self.d_cta.q.val();
-            for s in 0..self.slots.len() {
-                if self.d_cta.q.val() == self.slot_ids[s].val() {
-                    self.sw_src.next = self.slots[s].whole.val() & self.k_bar_ids.val();
-                }
-            }
-        }
         self.sw_id.next = self.k_zero_id.val();
         for i in 0..self.bar_ids.len() {
             if self.sw_src.val().get_bit(i) {
@@ -659,6 +651,16 @@ impl Logic for BarrierFile {
         self.sw_slot.d.next = self.sw_src_slot.val();
         if self.sweep_go.val() {
             self.sw_mask.d.next = self.sw_src.val() & !(self.k_one_id.val() << self.sw_id.val());
+        }
+        // (an exit in stage U loads its slot's whole-CTA rounds; the first check goes out the
+        // cycle after, from registers)
+        if self.d_exit_done.q.val() {
+            self.sw_slot.d.next = self.d_cta.q.val();
+            for s in 0..self.slots.len() {
+                if self.d_cta.q.val() == self.slot_ids[s].val() {
+                    self.sw_mask.d.next = self.slots[s].whole.val() & self.k_bar_ids.val();
+                }
+            }
         }
         if self.reset.val() {
             self.sw_mask.d.next = self.k_no_ids.val();

@@ -223,10 +223,10 @@ module barrier_file_formal (
     reg [5:0] u_op = 0;
     reg [31:0] u_count = 0, u_bit = 0;
     // Cycles left of the window after stage U of an exit of the chosen slot in which the unit's
-    // sweep checks the whole-CTA rounds the exit completed (one check per cycle; here at most the
-    // two reachable barriers, after at most one cycle's wait for the release queue to drain,
-    // plus stage U): a release the exit completed may be that far away.
-    localparam [2:0] SWEEP_WINDOW = 3'd4;
+    // sweep checks the whole-CTA rounds the exit completed (it starts the cycle after; one check
+    // per cycle, here at most the two reachable barriers, after at most one cycle's wait for the
+    // release queue to drain, plus stage U): a release the exit completed may be that far away.
+    localparam [2:0] SWEEP_WINDOW = 3'd5;
     reg [2:0] x_wait = 3'd0;
     always @(posedge clock) begin
         u_valid <= accept;
