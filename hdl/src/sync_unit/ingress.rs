@@ -387,12 +387,6 @@ impl Logic for RequestIngress {
             self.ram_a[i].write_address.next = self.bt_word.val();
             self.ram_b[i].write_address.next = self.bt_word.val();
             self.ram_c[i].write_address.next = self.bt_word.val();
-            self.ram_addr[i].write_data.next = 0.into();
-            self.ram_src[i].write_data.next = 0.into();
-            self.ram_mbar[i].write_data.next = 0.into();
-            self.ram_a[i].write_data.next = 0.into();
-            self.ram_b[i].write_data.next = 0.into();
-            self.ram_c[i].write_data.next = 0.into();
             self.ram_addr[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
             self.ram_src[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
             self.ram_mbar[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
@@ -405,6 +399,20 @@ impl Logic for RequestIngress {
             self.row_a[i].next = self.ram_a[i].read_data.val();
             self.row_b[i].next = self.ram_b[i].read_data.val();
             self.row_c[i].next = self.ram_c[i].read_data.val();
+        }
+        // Bank L*p + i takes lane i of the beat register; only its write enable depends on the
+        // beat's part (a zero default on the data would cost a gate per stored bit).
+        for l in self._lanes..self._lanes_end {
+            for p in 0..self._parts {
+                for i in 0..self._lanes {
+                    self.ram_addr[l * p + i].write_data.next = self.bt_addr[i].q.val();
+                    self.ram_src[l * p + i].write_data.next = self.bt_src[i].q.val();
+                    self.ram_mbar[l * p + i].write_data.next = self.bt_mbar[i].q.val();
+                    self.ram_a[l * p + i].write_data.next = self.bt_a[i].q.val();
+                    self.ram_b[l * p + i].write_data.next = self.bt_b[i].q.val();
+                    self.ram_c[l * p + i].write_data.next = self.bt_c[i].q.val();
+                }
+            }
         }
         for i in 0..self._lanes {
             self.bt_addr[i].clock.next = self.clock.val();
@@ -530,12 +538,6 @@ impl Logic for RequestIngress {
                             self.ram_a[l * p + i].write_enable.next = true;
                             self.ram_b[l * p + i].write_enable.next = true;
                             self.ram_c[l * p + i].write_enable.next = true;
-                            self.ram_addr[l * p + i].write_data.next = self.bt_addr[i].q.val();
-                            self.ram_src[l * p + i].write_data.next = self.bt_src[i].q.val();
-                            self.ram_mbar[l * p + i].write_data.next = self.bt_mbar[i].q.val();
-                            self.ram_a[l * p + i].write_data.next = self.bt_a[i].q.val();
-                            self.ram_b[l * p + i].write_data.next = self.bt_b[i].q.val();
-                            self.ram_c[l * p + i].write_data.next = self.bt_c[i].q.val();
                         }
                     }
                 }
