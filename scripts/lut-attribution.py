@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Where a flat module's LUTs go: attribute each LUT4 of a flattened ECP5 netlist to the
-registers, RAMs and output ports its output cone reaches (through other LUT4 / PFUMX / L6MUX21 /
-CCU2C cells), split evenly among them where the logic is shared.
+"""Where a flat module's LUTs go: attribute each LUT of a flattened ECP5 or Xilinx netlist to the
+registers, RAMs and output ports its output cone reaches (through other LUTs, wide muxes and carry
+cells), split evenly among them where the logic is shared.
 
 yosys names a flip-flop's output net after the register it implements, so the groups read as
 RTL names (`out_preds`, `redux_acc`, `results.banks$N$read_data`); indices are folded (`$N`).
@@ -17,7 +17,9 @@ import json
 import re
 import sys
 
-LOGIC = ("LUT4", "PFUMX", "L6MUX21", "CCU2C")
+# Combinational cells of the ECP5 (synth_ecp5) and Xilinx 7-series (synth_xilinx) netlists.
+LOGIC = ("LUT4", "PFUMX", "L6MUX21", "CCU2C", "LUT1", "LUT2", "LUT3", "LUT5", "LUT6", "MUXF7", "MUXF8", "CARRY4")
+LUTS = ("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6")
 
 
 def main():
@@ -74,12 +76,12 @@ def main():
         return reach[cell_name]
 
     cost = collections.Counter()
-    luts = [c for c, cell in cells.items() if cell["type"] == "LUT4"]
+    luts = [c for c, cell in cells.items() if cell["type"] in LUTS]
     for cell_name in luts:
         groups = reached(cell_name) or {"(drives nothing)"}
         for g in groups:
             cost[g] += 1 / len(groups)
-    print(f"{len(luts)} LUT4 in {top}")
+    print(f"{len(luts)} LUTs in {top}")
     for g, n in cost.most_common(shown):
         print(f"{n:8.0f}  {g}")
 
