@@ -310,20 +310,28 @@ fn element_directed_corners() {
 }
 
 /// f16 and bf16 add / max on a grid of operand pairs: every `stride`-th 16-bit pattern against
-/// every `stride`-th (offset per row). The default stride (4093) keeps the run short under the
-/// rust-hdl simulator; `SMSYNC_HALF_STRIDE=97` gives a dense sweep (about 450,000 pairs per op
-/// and format).
+/// every `stride`-th (offset per row). The scalar types and the low half of f16x2 / bf16x2 add on
+/// the element's f64 adder, the high half on its f32 adder (bf16 there as f32 bits), so the
+/// packed types carry a second pair in the high half. The default stride (1021: 4,096 pairs per type) keeps the run
+/// short under the rust-hdl simulator; `SMSYNC_HALF_STRIDE=97` gives a dense sweep (about
+/// 450,000 pairs per op and type).
 #[test]
 fn element_half_pairs_dense_sample() {
-    let stride: u32 = std::env::var("SMSYNC_HALF_STRIDE").ok().and_then(|s| s.parse().ok()).unwrap_or(4093);
+    let stride: u32 = std::env::var("SMSYNC_HALF_STRIDE").ok().and_then(|s| s.parse().ok()).unwrap_or(1021);
     let mut b = ElementBench::new();
-    for dt in [DataType::F16, DataType::Bf16] {
+    for dt in [DataType::F16, DataType::Bf16, DataType::F16x2, DataType::Bf16x2] {
         let mut x = 0u32;
         while x < 0x1_0000 {
             let mut y = (x * 7) % stride;
             while y < 0x1_0000 {
+                let (mut r, mut s) = (x as u128, y as u128);
+                if dt.bytes() == 4 {
+                    // High half: the pair (y, x) with their signs and low bits varied.
+                    r |= ((y ^ 0x8001) as u128) << 16;
+                    s |= ((x ^ 0x0003) as u128) << 16;
+                }
                 for op in [AtomOp::Add, AtomOp::Max] {
-                    b.check(op, dt, x as u128, y as u128, 0, false, &format!("half pairs stride {stride}"));
+                    b.check(op, dt, r, s, 0, false, &format!("half pairs stride {stride}"));
                 }
                 y += stride;
             }
