@@ -133,7 +133,6 @@
 pub mod element;
 pub mod float_add;
 pub mod group;
-pub mod half_convert;
 pub mod width;
 
 use rust_hdl::prelude::*;

@@ -310,9 +310,8 @@ fn element_directed_corners() {
 }
 
 /// f16 and bf16 add / max on a grid of operand pairs: every `stride`-th 16-bit pattern against
-/// every `stride`-th (offset per row). The scalar types and the low half of f16x2 / bf16x2 add on
-/// the element's f64 adder, the high half on its f32 adder (bf16 there as f32 bits), so the
-/// packed types carry a second pair in the high half. The default stride (1021: 4,096 pairs per type) keeps the run
+/// every `stride`-th (offset per row). The packed types carry a second pair in the high half,
+/// which the element adds on its own 16-bit adders. The default stride (1021: 4,096 pairs per type) keeps the run
 /// short under the rust-hdl simulator; `SMSYNC_HALF_STRIDE=97` gives a dense sweep (about
 /// 450,000 pairs per op and type).
 #[test]

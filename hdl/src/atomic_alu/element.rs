@@ -37,19 +37,16 @@
 //!   compares (min / max of s32 / s64) by flipping the sign bit; one adder (r + s, r + 1,
 //!   r + all-ones) and one magnitude compare serve them all, and the result is an AND-OR of
 //!   one-hot picks of r, s, t, the sum and the bitwise result;
-//! * float adders ([`super::float_add::FloatAdder`]): one f32 (with the ftz input) and one f64.
-//!   The 16-bit float adds use them too ([`super::half_convert`]: widened exactly, rounded once
-//!   back): the low half of f16x2 / bf16x2 and the scalar f16 / bf16 on the f64 adder, the high
-//!   half on the f32 adder. Four 16-bit adders (2.7k of the element's 9.1k LUT4 on the ECP5)
-//!   are gone for two widen / narrow pairs;
+//! * float adders ([`super::float_add::FloatAdder`]): one f32 (with the ftz input), one f64, two
+//!   f16 and two bf16 (low and high halves of the packed x2 types; the scalar 16-bit types use
+//!   the low one);
 //! * two [`HalfMinMax`] (f16 / bf16 min and max with the PTX `min`/`max` NaN and signed-zero
 //!   rules), low and high half.
 
 use rust_hdl::prelude::*;
 use smsync_contract::encoding::{AtomOp, DataType};
 
-use super::float_add::{FloatAdder, ADD_LATENCY, F32, F64};
-use super::half_convert::{HalfNarrow, HalfWiden};
+use super::float_add::{FloatAdder, ADD_LATENCY, BF16, F16, F32, F64};
 use crate::stage_reg::StageReg;
 
 /// Clock edges from the operands to `value` in a pipelined element (the float adders' stages).
@@ -169,8 +166,7 @@ pub struct ElementKinds {
     pub f32: bool,
     /// f64 add (one `FloatAdder<64>`, the largest part: about a third of a full element).
     pub f64: bool,
-    /// f16 / bf16 / f16x2 / bf16x2 add, min and max (on the f32 and f64 adders, which it
-    /// needs; two `HalfMinMax`).
+    /// f16 / bf16 / f16x2 / bf16x2 add, min and max (four `FloatAdder<16>`, two `HalfMinMax`).
     pub half: bool,
 }
 
@@ -205,14 +201,10 @@ pub struct AtomicElement {
 
     add_f32: FloatAdder<32>,
     add_f64: FloatAdder<64>,
-    /// f16 / bf16 adds on the f64 adder (the low half, and the scalar types) and the f32 adder
-    /// (the high half of f16x2 / bf16x2): exact widening, one rounding back (`half_convert`).
-    widen_lo_a: HalfWiden<64>,
-    widen_lo_b: HalfWiden<64>,
-    widen_hi_a: HalfWiden<32>,
-    widen_hi_b: HalfWiden<32>,
-    narrow_lo: HalfNarrow<64>,
-    narrow_hi: HalfNarrow<32>,
+    add_f16_lo: FloatAdder<16>,
+    add_f16_hi: FloatAdder<16>,
+    add_bf16_lo: FloatAdder<16>,
+    add_bf16_hi: FloatAdder<16>,
     minmax_lo: HalfMinMax,
     minmax_hi: HalfMinMax,
     /// The float results widened to the element width (see `super::width` for why blocks).
@@ -232,12 +224,8 @@ pub struct AtomicElement {
     is_bf16: Signal<Local, Bit>,
     is_f16x2: Signal<Local, Bit>,
     is_bf16x2: Signal<Local, Bit>,
-    /// bf16 or bf16x2: the 16-bit halves are bf16.
+    /// bf16 or bf16x2: the 16-bit halves come from the bf16 units.
     is_bf16_kind: Signal<Local, Bit>,
-    /// Any 16-bit float type (its low half is added on the f64 adder), and a packed pair (its
-    /// high half on the f32 adder).
-    is_half_kind: Signal<Local, Bit>,
-    is_half_x2: Signal<Local, Bit>,
     /// The 16-bit sums of the low and high halves, f16 or bf16 by type.
     half_sum_lo: Signal<Local, Bits<16>>,
     half_sum_hi: Signal<Local, Bits<16>>,
@@ -342,7 +330,6 @@ impl AtomicElement {
 
     /// Pipelined (`registered`) or combinational.
     pub fn build(kinds: ElementKinds, registered: bool) -> AtomicElement {
-        assert!(!kinds.half || (kinds.f32 && kinds.f64), "16-bit float adds run on the f32 and f64 adders");
         let op = |o: AtomOp| Constant::new((o.code() as u64).to_bits());
         let ty = |t: DataType| Constant::new((t.code() as u64).to_bits());
         AtomicElement {
@@ -361,12 +348,10 @@ impl AtomicElement {
             is_float_add: Default::default(),
             add_f32: FloatAdder::new(F32, registered),
             add_f64: FloatAdder::new(F64, registered),
-            widen_lo_a: HalfWiden::new(F64),
-            widen_lo_b: HalfWiden::new(F64),
-            widen_hi_a: HalfWiden::new(F32),
-            widen_hi_b: HalfWiden::new(F32),
-            narrow_lo: HalfNarrow::new(F64),
-            narrow_hi: HalfNarrow::new(F32),
+            add_f16_lo: FloatAdder::new(F16, registered),
+            add_f16_hi: FloatAdder::new(F16, registered),
+            add_bf16_lo: FloatAdder::new(BF16, registered),
+            add_bf16_hi: FloatAdder::new(BF16, registered),
             minmax_lo: Default::default(),
             minmax_hi: Default::default(),
             wide_f32: Default::default(),
@@ -384,8 +369,6 @@ impl AtomicElement {
             is_f16x2: Default::default(),
             is_bf16x2: Default::default(),
             is_bf16_kind: Default::default(),
-            is_half_kind: Default::default(),
-            is_half_x2: Default::default(),
             half_sum_lo: Default::default(),
             half_sum_hi: Default::default(),
             rm: Default::default(),
@@ -507,8 +490,6 @@ impl Logic for AtomicElement {
         self.is_f16x2.next = (self.dtype.val() == self.t_f16x2.val()) & self.k_half_on.val();
         self.is_bf16x2.next = (self.dtype.val() == self.t_bf16x2.val()) & self.k_half_on.val();
         self.is_bf16_kind.next = self.is_bf16.val() | self.is_bf16x2.val();
-        self.is_half_x2.next = self.is_f16x2.val() | self.is_bf16x2.val();
-        self.is_half_kind.next = self.is_f16.val() | self.is_bf16.val() | self.is_half_x2.val();
 
         self.rm.next = self.r.val() & self.width_mask.val();
         self.sm.next = self.s.val() & self.width_mask.val();
@@ -517,35 +498,24 @@ impl Logic for AtomicElement {
         self.s_key.next = self.sm.val() ^ self.sign_flip.val();
 
         // ---- float units ----
-        // A 16-bit float's low half on the f64 adder, a packed pair's high half on the f32 adder
-        // (no flush: `.noftz`); the values widened exactly and rounded once on the way back.
-        self.widen_lo_a.half.next = self.rm.val().get_bits::<16>(0);
-        self.widen_lo_b.half.next = self.sm.val().get_bits::<16>(0);
-        self.widen_hi_a.half.next = self.rm.val().get_bits::<16>(16);
-        self.widen_hi_b.half.next = self.sm.val().get_bits::<16>(16);
-        self.widen_lo_a.bf16.next = self.is_bf16_kind.val();
-        self.widen_lo_b.bf16.next = self.is_bf16_kind.val();
-        self.widen_hi_a.bf16.next = self.is_bf16_kind.val();
-        self.widen_hi_b.bf16.next = self.is_bf16_kind.val();
         self.add_f32.a.next = self.rm.val().get_bits::<32>(0);
         self.add_f32.b.next = self.sm.val().get_bits::<32>(0);
         self.add_f32.ftz.next = self.ftz_f32.val();
-        if self.is_half_x2.val() {
-            self.add_f32.a.next = self.widen_hi_a.wide.val();
-            self.add_f32.b.next = self.widen_hi_b.wide.val();
-            self.add_f32.ftz.next = false;
-        }
         self.add_f64.a.next = self.rm.val().get_bits::<64>(0);
         self.add_f64.b.next = self.sm.val().get_bits::<64>(0);
-        if self.is_half_kind.val() {
-            self.add_f64.a.next = self.widen_lo_a.wide.val();
-            self.add_f64.b.next = self.widen_lo_b.wide.val();
-        }
         self.add_f64.ftz.next = false;
-        self.narrow_lo.wide.next = self.add_f64.sum.val();
-        self.narrow_hi.wide.next = self.add_f32.sum.val();
-        self.narrow_lo.bf16.next = self.is_bf16_kind.val();
-        self.narrow_hi.bf16.next = self.is_bf16_kind.val();
+        self.add_f16_lo.a.next = self.rm.val().get_bits::<16>(0);
+        self.add_f16_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.add_f16_lo.ftz.next = false;
+        self.add_f16_hi.a.next = self.rm.val().get_bits::<16>(16);
+        self.add_f16_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.add_f16_hi.ftz.next = false;
+        self.add_bf16_lo.a.next = self.rm.val().get_bits::<16>(0);
+        self.add_bf16_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.add_bf16_lo.ftz.next = false;
+        self.add_bf16_hi.a.next = self.rm.val().get_bits::<16>(16);
+        self.add_bf16_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.add_bf16_hi.ftz.next = false;
         self.minmax_lo.a.next = self.rm.val().get_bits::<16>(0);
         self.minmax_lo.b.next = self.sm.val().get_bits::<16>(0);
         self.minmax_lo.bf16.next = self.is_bf16_kind.val();
@@ -559,6 +529,14 @@ impl Logic for AtomicElement {
         self.add_f32.en.next = self.en.val();
         self.add_f64.clock.next = self.clock.val();
         self.add_f64.en.next = self.en.val();
+        self.add_f16_lo.clock.next = self.clock.val();
+        self.add_f16_lo.en.next = self.en.val();
+        self.add_f16_hi.clock.next = self.clock.val();
+        self.add_f16_hi.en.next = self.en.val();
+        self.add_bf16_lo.clock.next = self.clock.val();
+        self.add_bf16_lo.en.next = self.en.val();
+        self.add_bf16_hi.clock.next = self.clock.val();
+        self.add_bf16_hi.en.next = self.en.val();
 
         // ---- every op but a float add, from the operands at once ----
         // One adder and one magnitude compare serve add, inc, dec, min and max; the result is an
@@ -644,8 +622,12 @@ impl Logic for AtomicElement {
         }
 
         // ---- the float add's result, widened to the element width ----
-        self.half_sum_lo.next = self.narrow_lo.half.val();
-        self.half_sum_hi.next = self.narrow_hi.half.val();
+        self.half_sum_lo.next = self.add_f16_lo.sum.val();
+        self.half_sum_hi.next = self.add_f16_hi.sum.val();
+        if self.is_bf16_kind.val() {
+            self.half_sum_lo.next = self.add_bf16_lo.sum.val();
+            self.half_sum_hi.next = self.add_bf16_hi.sum.val();
+        }
         self.wide_f32.narrow.next = self.add_f32.sum.val();
         self.wide_f64.narrow.next = self.add_f64.sum.val();
         self.wide_half_lo.narrow.next = self.half_sum_lo.val();
