@@ -192,10 +192,10 @@ pub fn operand_row_lanes(config: &Config) -> usize {
 }
 
 /// The types the lead lane's element computes: every type the config builds (a type it does not
-/// is refused with `NotBuilt` before any lane steps).
+/// is refused with `NotBuilt` before any lane steps), and the float types whatever the config,
+/// because the copy engine's bulk reductions borrow this element (`lend_*` ports).
 pub fn lead_kinds(config: &Config) -> ElementKinds {
-    let f = config.features.float_atomics;
-    ElementKinds { b128: config.features.atomic_b128, f32: f, f64: f, half: f }
+    ElementKinds { b128: config.features.atomic_b128, f32: true, f64: true, half: true }
 }
 
 /// Verilog of the atomic ALU for `config`, top module named `module`.
@@ -255,7 +255,23 @@ pub struct AtomicAlu {
     pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
     pub resp_error_lane: Signal<Out, Bits<LANE_BITS>>,
 
+    // ---- the lead's element, lent to the copy engine's bulk reducer ----
+    /// The borrower wants the element; its operands (`lend_op` .. `lend_s`; t = 0, f32 adds
+    /// flushing subnormals as bulk reductions do) hold still while it does.
+    pub lend_req: Signal<In, Bit>,
+    pub lend_op: Signal<In, Bits<ATOM_OP_BITS>>,
+    pub lend_dtype: Signal<In, Bits<DTYPE_BITS>>,
+    pub lend_r: Signal<In, Bits<ELEM_BITS>>,
+    pub lend_s: Signal<In, Bits<ELEM_BITS>>,
+    /// The element takes the borrower's operands this cycle (and moves every cycle while lent).
+    /// Lent only while the ALU is idle; a request waits while it is lent.
+    pub lend_grant: Signal<Out, Bit>,
+    pub lend_value: Signal<Out, Bits<ELEM_BITS>>,
+
     element: AtomicElement,
+    /// The element is lent (this cycle: `lend_now`; registered: it stays lent while asked).
+    lent: DFF<Bit>,
+    lend_now: Signal<Local, Bit>,
     /// The extra lanes of a coalesced step (`group_size - 1` slots; see "Coalesced steps"):
     /// each slot's plan stage (does its lane join?) and execute stage (its element).
     fit: Vec<GroupFit>,
@@ -627,7 +643,16 @@ impl AtomicAlu {
             resp_row_values: (0..config.lanes_per_beat).map(|_| Default::default()).collect(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
+            lend_req: Default::default(),
+            lend_op: Default::default(),
+            lend_dtype: Default::default(),
+            lend_r: Default::default(),
+            lend_s: Default::default(),
+            lend_grant: Default::default(),
+            lend_value: Default::default(),
             element: AtomicElement::build(lead_kinds(config), latency > 0),
+            lent: Default::default(),
+            lend_now: Default::default(),
             fit: (1..group).map(|_| GroupFit::new(group_kinds(config.features.float_atomics))).collect(),
             group: (1..group).map(|_| GroupLane::new(group_kinds(config.features.float_atomics), latency)).collect(),
             widen_access: Default::default(),
@@ -879,6 +904,7 @@ impl Logic for AtomicAlu {
             self,
             clock,
             state,
+            lent,
             remaining,
             elem_index,
             line,
@@ -999,6 +1025,12 @@ impl Logic for AtomicAlu {
             self.step_access_bytes.next = self.access_bytes.val();
         }
 
+        // The lead's element is lent to the copy engine's bulk reducer only while the ALU is
+        // idle (pipeline drained) and no request waits; once lent, until the borrower lets go.
+        self.lend_now.next = self.lend_req.val()
+            & (self.lent.q.val() | ((self.state.q.val() == self.st_idle.val()) & !self.req_valid.val()));
+        self.lent.d.next = self.lend_now.val();
+
         // Request-level error (golden `check`, and `red_async`'s op check).
         self.req_error.next = self.e_none.val();
         self.idle_plan.next = false;
@@ -1024,7 +1056,8 @@ impl Logic for AtomicAlu {
                 // shared::cluster atomics need the cluster slot map: not built (see module doc).
                 self.req_error.next = self.e_not_built.val();
             } else {
-                self.idle_plan.next = (self.state.q.val() == self.st_idle.val()) & self.req_valid.val();
+                self.idle_plan.next =
+                    (self.state.q.val() == self.st_idle.val()) & self.req_valid.val() & !self.lend_now.val();
             }
         } else {
             self.req_error.next = self.e_not_built.val();
@@ -1247,7 +1280,11 @@ impl Logic for AtomicAlu {
             self.old_value.next = (self.src_line.val() >> (self.ex_byte_off.q.val() << 3))
                 & !(self.k_ones128.val() << (self.q_access_bytes.q.val() << 3));
         }
-        // X2: the lead's element (the slots' are in their `GroupLane`s).
+        // X2: the lead's element (the slots' are in their `GroupLane`s). While the ALU is idle
+        // (its pipeline drained) the copy engine's bulk reducer may borrow it, an element at a
+        // time; a request that arrives meanwhile starts once the borrower lets go.
+        self.lend_grant.next = self.lend_now.val();
+        self.lend_value.next = self.element.value.val();
         self.element.op.next = self.req_sub.val();
         self.element.dtype.next = self.req_dtype.val();
         self.element.clock.next = self.clock.val();
@@ -1256,6 +1293,15 @@ impl Logic for AtomicAlu {
         self.element.s.next = self.x2_s.q.val();
         self.element.t.next = self.x2_t.q.val();
         self.element.ftz_f32.next = self.is_global.val();
+        if self.lend_now.val() {
+            self.element.op.next = self.lend_op.val();
+            self.element.dtype.next = self.lend_dtype.val();
+            self.element.en.next = true;
+            self.element.r.next = self.lend_r.val();
+            self.element.s.next = self.lend_s.val();
+            self.element.t.next = 0.into();
+            self.element.ftz_f32.next = true;
+        }
         for j in 0..self.group.len() {
             self.group[j].clock.next = self.clock.val();
             self.group[j].en.next = self.en.val();
@@ -1358,7 +1404,7 @@ impl Logic for AtomicAlu {
             self.q_elem_log.d.next = self.elem_log.val();
             self.q_access_bytes.d.next = self.access_bytes.val();
         }
-        if self.state.q.val() == self.st_idle.val() && self.req_valid.val() {
+        if self.state.q.val() == self.st_idle.val() && self.req_valid.val() && !self.lend_now.val() {
             self.remaining.d.next = self.req_active.val();
             self.elem_index.d.next = self.k_zero_idx.val();
             self.err.d.next = self.e_none.val();
@@ -1490,6 +1536,7 @@ impl Logic for AtomicAlu {
         }
         if self.reset.val() {
             self.state.d.next = self.st_idle.val();
+            self.lent.d.next = false;
             self.ex_valid.d.next = false;
             self.ex_have.d.next = false;
             for k in 0..self.xe_valid.len() {

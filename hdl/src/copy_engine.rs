@@ -99,7 +99,7 @@ use smsync_contract::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op,
 use smsync_contract::legality::{bulk_reduce_legal, tensor_reduce_legal};
 use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE};
 
-use crate::atomic_alu::element::{AtomicElement, ElementKinds, ELEM_BITS};
+use crate::atomic_alu::element::{ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
 use crate::atomic_alu::element_latency;
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
 use crate::depth_ram::DepthRam;
@@ -204,6 +204,17 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub sm_be: Signal<Out, Bits<B>>,
     /// Something is queued, moving or waiting (for testbenches and the top's idle detection).
     pub busy: Signal<Out, Bit>,
+    // ---- the element datapath, borrowed from the atomic ALU (its `AtomicElement`) ----
+    /// COMBINE wants the element; `elem_op` .. `elem_s` hold still while it does.
+    pub elem_req: Signal<Out, Bit>,
+    pub elem_op: Signal<Out, Bits<ATOM_OP_BITS>>,
+    pub elem_dtype: Signal<Out, Bits<DTYPE_BITS>>,
+    pub elem_r: Signal<Out, Bits<ELEM_BITS>>,
+    pub elem_s: Signal<Out, Bits<ELEM_BITS>>,
+    /// The element takes this cycle's operands (it is lent for as long as `elem_req` stays
+    /// high); `elem_value` is their new element `element_latency` granted cycles later.
+    pub elem_grant: Signal<In, Bit>,
+    pub elem_value: Signal<In, Bits<ELEM_BITS>>,
 
     // ---- request queue: [ctl 64 | addr 64 | src 64 | mbar 64 | a 128 | b 64 | c 32] ----
     q: RamFifo<480>,
@@ -665,8 +676,8 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     rd_es: DFF<Bits<64>>,
     rd_ed: DFF<Bits<64>>,
     rd_res: DFF<Bits<64>>,
-    element: AtomicElement,
-    /// Cycles spent in COMBINE: the element's result is taken when this reaches its latency.
+    /// Granted cycles spent in COMBINE: the element's result is taken when this reaches its
+    /// latency.
     rd_wait: DFF<Bits<2>>,
     k_elem_latency: Constant<Bits<2>>,
     rd_drained: Signal<Local, Bit>,
@@ -838,6 +849,13 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sm_wdata: Default::default(),
             sm_be: Default::default(),
             busy: Default::default(),
+            elem_req: Default::default(),
+            elem_op: Default::default(),
+            elem_dtype: Default::default(),
+            elem_r: Default::default(),
+            elem_s: Default::default(),
+            elem_grant: Default::default(),
+            elem_value: Default::default(),
             q: RamFifo::new(depth),
             ctl_in: Default::default(),
             q_full: Default::default(),
@@ -1223,12 +1241,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             rd_es: Default::default(),
             rd_ed: Default::default(),
             rd_res: Default::default(),
-            // The bulk-reduce types (no b128), pipelined as the atomic ALU's element is, so
-            // that the reducer is not the engine's clock limit.
-            element: AtomicElement::build(
-                ElementKinds { b128: false, ..ElementKinds::ALL },
-                config.atomic_element_stages > 0,
-            ),
             rd_wait: Default::default(),
             k_elem_latency: k(element_latency(config) as u64),
             rd_drained: Default::default(),
@@ -2588,16 +2600,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.rd_half.q.val() {
             self.rd_part.next = bit_cast::<64, D>(self.rd_word.val()) << ((self.k_b16.val() - self.rd_off.val()) << 3);
         }
-        // The element is pipelined (or combinational with atomic_element_stages 0); its inputs
-        // hold still in COMBINE until its result is out, so its enable is tied high.
-        self.element.clock.next = self.clock.val();
-        self.element.en.next = true;
-        self.element.op.next = self.rd_op.q.val();
-        self.element.dtype.next = self.rd_dtype.q.val();
-        self.element.r.next = bit_cast::<ELEM_BITS, 64>(self.rd_ed.q.val() & self.rd_emask.val());
-        self.element.s.next = bit_cast::<ELEM_BITS, 64>(self.rd_es.q.val() & self.rd_emask.val());
-        self.element.t.next = 0.into();
-        self.element.ftz_f32.next = true;
+        // The element is the atomic ALU's, lent while COMBINE asks for it (pipelined, or
+        // combinational with atomic_element_stages 0); the operands hold still in COMBINE until
+        // its result is out. Bulk f32 adds flush subnormals (the ALU's lending mode sets ftz).
+        self.elem_req.next = (self.state.q.val() == 7) & (self.rd_phase.q.val() == 3);
+        self.elem_op.next = self.rd_op.q.val();
+        self.elem_dtype.next = self.rd_dtype.q.val();
+        self.elem_r.next = bit_cast::<ELEM_BITS, 64>(self.rd_ed.q.val() & self.rd_emask.val());
+        self.elem_s.next = bit_cast::<ELEM_BITS, 64>(self.rd_es.q.val() & self.rd_emask.val());
         self.rd_got.next = false;
         self.rd_step.next = false;
         self.rd_finish.next = false;
@@ -2618,10 +2628,13 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             } else if self.rd_phase.q.val() == 2 {
                 self.rd_got.next = self.gm_rvalid.val();
             } else if self.rd_phase.q.val() == 3 {
-                // COMBINE: the element's result, its latency after the operands settled.
-                self.rd_wait.d.next = self.rd_wait.q.val() + 1;
-                if self.rd_wait.q.val() == self.k_elem_latency.val() {
-                    self.rd_res.d.next = bit_cast::<64, ELEM_BITS>(self.element.value.val()) & self.rd_emask.val();
+                // COMBINE: the element's result, its latency of granted cycles after the
+                // operands went in.
+                if self.elem_grant.val() {
+                    self.rd_wait.d.next = self.rd_wait.q.val() + 1;
+                }
+                if self.elem_grant.val() & (self.rd_wait.q.val() == self.k_elem_latency.val()) {
+                    self.rd_res.d.next = bit_cast::<64, ELEM_BITS>(self.elem_value.val()) & self.rd_emask.val();
                     self.rd_phase.d.next = 4.into();
                     self.rd_half.d.next = false;
                 }

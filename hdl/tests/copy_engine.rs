@@ -11,10 +11,12 @@
 //! Campaigns: `SMSYNC_UNIT_SEEDS=1,2,3 SMSYNC_UNIT_COUNT=10000 cargo test -p smsync-hdl --test copy_engine`.
 
 use rust_hdl::prelude::*;
+use smsync_hdl::atomic_alu::element_latency;
 use smsync_hdl::copy_engine::{thread_bits, CopyEngine};
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{flags, mbarrier_word, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
 use smsync_sim::memory::{MemorySystem, GLOBAL_BASE};
+use smsync_sim::units::atomic_alu::element as golden_element;
 use smsync_sim::units::copy_engine::{bulk_reduce_legal, CopyEngine as GoldenCopy};
 use smsync_sim::units::mbarrier_alu::MbarrierAlu as GoldenMbarrierAlu;
 use smsync_sim::units::{Request, Response, TraceEvent};
@@ -89,6 +91,15 @@ struct Bench<const D: usize, const B: usize, const T: usize> {
     /// Requests waiting to enter the engine.
     input: VecDeque<Request>,
     stall_cycles: u64,
+    /// The atomic ALU's lead element, which the engine's bulk reducer borrows: the golden
+    /// element of the operands it took `element_latency` granted cycles before (a cycle that is
+    /// not granted pushes an unrelated value, as the ALU's own operands would), and the grant:
+    /// every cycle, or (`lend_pct` < 100) at random like a busy ALU, then held while asked.
+    elem_pipe: VecDeque<u128>,
+    elem_latency: usize,
+    lent: bool,
+    lend_pct: u64,
+    lend_rng: Rng,
 }
 
 impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
@@ -108,6 +119,11 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
             gm_beats: 0,
             input: VecDeque::new(),
             stall_cycles: 0,
+            elem_pipe: VecDeque::new(),
+            elem_latency: element_latency(config) as usize,
+            lent: false,
+            lend_pct: 100,
+            lend_rng: Rng::new(0x1e4d),
         };
         b.uut.reset.next = true;
         b.uut.global_end.next = (b.mem.global.base + b.mem.global.bytes.len() as u64).to_bits();
@@ -149,9 +165,32 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
         }
     }
 
+    /// The lent element: this cycle's grant and value (after a settle, from the engine's
+    /// registered operands); returns the golden value of this cycle's operands, or an unrelated
+    /// one when not granted, to enter the pipeline at the clock edge.
+    fn serve_element(&mut self) -> u128 {
+        settle(&mut self.uut);
+        let u = &self.uut;
+        let req = u.elem_req.val();
+        let grant = req && (self.lent || self.lend_pct >= 100 || self.lend_rng.below(100) < self.lend_pct);
+        self.lent = grant;
+        let entering = if grant {
+            let op = AtomOp::from_code(u.elem_op.val().to_u64() as u8).expect("element op");
+            let dt = DataType::from_code(u.elem_dtype.val().to_u64() as u8).expect("element type");
+            golden_element(op, dt, u.elem_r.val().to_u128(), u.elem_s.val().to_u128(), 0, true)
+        } else {
+            self.lend_rng.next() as u128
+        };
+        self.uut.elem_grant.next = grant;
+        let value = if self.elem_latency == 0 { entering } else { self.elem_pipe.front().copied().unwrap_or(0) };
+        self.uut.elem_value.next = b128(value);
+        entering
+    }
+
     /// One clock cycle with every port served.
     fn cycle(&mut self) {
         self.drive_request();
+        let entering = self.serve_element();
         self.uut.gm_grant.next = true;
         self.uut.mb_ready.next = true;
         self.uut.sm_rgrant.next = true;
@@ -264,6 +303,12 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
         settle(&mut self.uut);
         self.uut.clock.next = Clock { clk: false };
         settle(&mut self.uut);
+        if self.elem_latency > 0 {
+            self.elem_pipe.push_back(entering);
+            while self.elem_pipe.len() > self.elem_latency {
+                self.elem_pipe.pop_front();
+            }
+        }
         self.cycle += 1;
     }
 
@@ -419,6 +464,11 @@ fn compare_on<const D: usize, const B: usize, const T: usize>(
     tx_events: bool,
 ) -> (Bench<D, B, T>, Golden) {
     let mut bench = Bench::<D, B, T>::new(config, latency);
+    // Half of the global latencies (2, 3, 6, 7, ...) also lend the element only now and then,
+    // as a busy atomic ALU would (the random stream's first seed among them).
+    if latency % 4 >= 2 {
+        bench.lend_pct = 30;
+    }
     let mut golden = Golden::new(config);
     fill_global(&mut bench.mem, 7);
     fill_global(&mut golden.mem, 7);

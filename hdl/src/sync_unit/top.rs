@@ -1230,6 +1230,15 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ALU may write next cycle; a global-source beat's write follows `gm_rvalid`, which is
         // held off while the mbarrier ALU writes) > LSU / atomic ALU.
         self.copy.sm_rgrant.next = !self.mbar.mem_rd.val() && !self.mbar.mem_we_next.val();
+        // The copy engine's bulk reducer borrows the atomic ALU's lead element (one element
+        // datapath for both; lent while the ALU is idle).
+        self.atom.lend_req.next = self.copy.elem_req.val();
+        self.atom.lend_op.next = self.copy.elem_op.val();
+        self.atom.lend_dtype.next = self.copy.elem_dtype.val();
+        self.atom.lend_r.next = self.copy.elem_r.val();
+        self.atom.lend_s.next = self.copy.elem_s.val();
+        self.copy.elem_grant.next = self.atom.lend_grant.val();
+        self.copy.elem_value.next = self.atom.lend_value.val();
         self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we.val();
         self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we.val();
         self.seq_rgrant.next = !self.mbar.mem_rd.val() && !self.copy.sm_re.val();
