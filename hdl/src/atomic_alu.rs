@@ -47,6 +47,16 @@
 //! | `resp_row` | in | 5 | row of the old values to read (lanes `L row .. L row + L - 1`, `L = lanes_per_beat`) |
 //! | `resp_row_values[i]` | out | 128 | same cycle: lane `L row + i`'s old value (atom; vector forms packed as read); red / error: 0; valid until the next request is taken |
 //! | `resp_error`, `resp_error_lane` | out | 6, 5 | `ErrorCode` and the first lane at fault |
+//! | `lend_req` | in | 1 | the copy engine's bulk reducer asks for the lead's element |
+//! | `lend_op`, `lend_dtype`, `lend_r`, `lend_s` | in | 4, 4, 128, 128 | its operands (t = 0, f32 adds flush subnormals), held while it asks |
+//! | `lend_grant` | out | 1 | the element takes `lend_*` this cycle (combinational from `lend_req`, the state and `req_valid`) |
+//! | `lend_value` | out | 128 | the element's value: that of the lent operands `element_latency` granted cycles before |
+//!
+//! Lending: the lead's element is the only full element of the unit and of the copy engine. It is
+//! lent while the ALU is idle (its pipeline drained) and no request waits, from the cycle the
+//! borrower asks, and stays lent for as long as it asks (moving every cycle); a request that
+//! arrives meanwhile starts the cycle after the borrower lets go (the reducer asks for one
+//! element's latency at a time, so a request waits at most `element_latency` + 1 cycles).
 //!
 //! Memory order: a read granted in a cycle after a write's grant sees the write; a read granted
 //! in the same cycle as a write may see the line before it (a block RAM's read-during-write),

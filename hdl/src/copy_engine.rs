@@ -32,8 +32,10 @@
 //! cp.reduce.async.bulk and each in-bounds row of a tensor reduce go through the reducer, one
 //! element per step: read the source element from shared memory (one port word, or two when the
 //! element straddles a port boundary), read the destination element (global or shared), combine
-//! them in the atomic ALU's element datapath (`AtomicElement`: the golden `element()`, f32 adds
-//! flushing subnormals as the golden bulk reduce does), write the element back with byte enables.
+//! them in the atomic ALU's lead element, borrowed through the `elem_*` ports (the golden
+//! `element()`, f32 adds flushing subnormals as the golden bulk reduce does; lent while the ALU is
+//! idle, so a reduction waits while the ALU runs a request), write the element back with byte
+//! enables.
 //! It starts only when every earlier move has been written (so it owns both memory ports and sees
 //! their data), and the request is answered when it is done: the reduction is complete before
 //! its bulk group can be committed, and the shared::cluster form queues its complete_tx(len)
