@@ -38,8 +38,9 @@
 //! takes it (and beat 0 if present), decides the rendezvous and answers ops without operands
 //! (vote, elect, bar.warp.sync, activemask, exit) one clock later. A data op then takes its
 //! remaining beats (one per cycle) into the store and, when it fires, computes its answer from
-//! the store `L` lanes per cycle: redux folds `L` leaves per cycle through an `L`-leaf tree into
-//! an accumulator (NB cycles), then every data op emits `L` lanes per cycle (NB cycles): `L`
+//! the store `L` lanes per cycle: redux sends `L` leaves per cycle into an `L`-leaf tree with a
+//! register per level, whose root folds into an accumulator (NB + log2 L cycles: the tree is
+//! pipelined for the clock, a combiner per stage), then every data op emits `L` lanes per cycle (NB cycles): `L`
 //! shfl source computations with `L` 32:1 source muxes, and `L` match rows of 32 comparators
 //! (`match_impl: parallel`; `iterative`: one row, one lane per cycle, 32 cycles). The datapath
 //! is `L` lanes wide, not 32: that is what makes fpga-small's network small.
@@ -76,6 +77,11 @@ pub const BEAT_OPS: [Op; 4] = [Op::MatchAny, Op::MatchAll, Op::ReduxSync, Op::Sh
 /// Does a request of `op` send operand beats to the warp network?
 pub fn carries_beats(op: Op) -> bool {
     BEAT_OPS.contains(&op)
+}
+
+/// Levels of the redux tree over `lanes` leaves, a register each: `log2 lanes`.
+fn tree_levels(lanes: usize) -> usize {
+    lanes.trailing_zeros() as usize
 }
 
 /// Operand beats of a data op for `config`: `32 / lanes_per_beat`.
@@ -205,10 +211,24 @@ pub struct WarpNetwork {
 
     // --- datapath, `lanes_per_beat` lanes wide ---
     match_rows: Vec<MatchRow>,
-    /// The redux tree as a heap: `redux_v[n]` is node n's result for n < L-1, leaf i is
-    /// `redux_v[L-1+i]`; node n combines `redux_v[2n+1]` and `redux_v[2n+2]`.
+    /// The redux tree as a heap, pipelined a register per level: node n < L-1 combines
+    /// `redux_v[2n+1]` and `redux_v[2n+2]` into `redux_q[n]`, and `redux_v[n]` is that register;
+    /// leaf i is `redux_v[L-1+i]` (the group's lane i). The root register (`redux_v[0]`, or the
+    /// leaf when L = 1) reaches the fold `log2 L` cycles after its group left the store.
     redux_nodes: Vec<ReduxNode>,
+    redux_q: Vec<DFF<Bits<32>>>,
     redux_v: Vec<Signal<Local, Bits<32>>>,
+    /// The group in each tree level is real / the request's first / its last (a bit per level).
+    redux_p_valid: Vec<DFF<Bit>>,
+    redux_p_first: Vec<DFF<Bit>>,
+    redux_p_last: Vec<DFF<Bit>>,
+    /// Every group has entered the tree; REDUCE waits for the last one to reach the fold.
+    reduce_issued: DFF<Bit>,
+    /// The group entering the tree this cycle, and the one at the fold (the root register's).
+    tree_in_valid: Signal<Local, Bit>,
+    fold_valid: Signal<Local, Bit>,
+    fold_first: Signal<Local, Bit>,
+    fold_last: Signal<Local, Bit>,
     redux_fold: ReduxNode,
     shfl: Vec<ShflLane>,
     shfl_pred_pack: Pack32,
@@ -357,6 +377,10 @@ pub struct WarpNetwork {
     _lanes: usize,
     _lanes_end: usize,
     _beats: usize,
+    /// The redux tree's levels (`log2 L`, its registers) and the last one's index (0 when none:
+    /// `_last_level.._levels` is then empty, else the one level the fold reads).
+    _levels: usize,
+    _last_level: usize,
 }
 
 impl WarpNetwork {
@@ -436,7 +460,16 @@ impl WarpNetwork {
                 MatchImpl::Iterative => 1,
             }),
             redux_nodes: vec_of(l - 1),
+            redux_q: vec_of(l - 1),
             redux_v: vec_of(2 * l - 1),
+            redux_p_valid: vec_of(tree_levels(l)),
+            redux_p_first: vec_of(tree_levels(l)),
+            redux_p_last: vec_of(tree_levels(l)),
+            reduce_issued: Default::default(),
+            tree_in_valid: Default::default(),
+            fold_valid: Default::default(),
+            fold_first: Default::default(),
+            fold_last: Default::default(),
             redux_fold: Default::default(),
             shfl: vec_of(l),
             shfl_pred_pack: Default::default(),
@@ -565,6 +598,8 @@ impl WarpNetwork {
             _lanes: l,
             _lanes_end: l + 1,
             _beats: beats,
+            _levels: tree_levels(l),
+            _last_level: tree_levels(l).saturating_sub(1),
         }
     }
 
@@ -583,6 +618,15 @@ impl Logic for WarpNetwork {
             self.rec_ram[c].write_clock.next = self.clock.val();
             self.rec_valid[c].clock.next = self.clock.val();
             self.rec_valid[c].d.next = self.rec_valid[c].q.val();
+        }
+        for n in 0..self.redux_q.len() {
+            self.redux_q[n].clock.next = self.clock.val();
+            self.redux_q[n].d.next = self.redux_q[n].q.val();
+        }
+        for k in 0..self.redux_p_valid.len() {
+            self.redux_p_valid[k].clock.next = self.clock.val();
+            self.redux_p_first[k].clock.next = self.clock.val();
+            self.redux_p_last[k].clock.next = self.clock.val();
         }
         for i in 0..32 {
             self.stage_a[i].clock.next = self.clock.val();
@@ -612,6 +656,7 @@ impl Logic for WarpNetwork {
             w_part,
             w_leader_id,
             redux_acc,
+            reduce_issued,
             out_valid,
             out_cta,
             out_warp,
@@ -1002,6 +1047,8 @@ impl Logic for WarpNetwork {
                 }
             }
         }
+        // The tree, a register per level: a group's L leaves enter it in one cycle and reach
+        // the fold log2 L cycles later; a group enters every cycle (the levels move together).
         for n in 0..self.redux_nodes.len() {
             self.redux_nodes[n].op.next = self.w_sub.q.val();
             self.redux_nodes[n].is_signed.next = self.w_dtype.q.val() == self.k_dt_s32.val();
@@ -1009,24 +1056,53 @@ impl Logic for WarpNetwork {
             self.redux_nodes[n].nan_mode.next = (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val();
             self.redux_nodes[n].x.next = self.redux_v[2 * n + 1].val();
             self.redux_nodes[n].y.next = self.redux_v[2 * n + 2].val();
-            self.redux_v[n].next = self.redux_nodes[n].z.val();
+            self.redux_q[n].d.next = self.redux_nodes[n].z.val();
+            self.redux_v[n].next = self.redux_q[n].q.val();
+        }
+        // REDUCE: group `step` enters the tree until the last one has (`reduce_issued`).
+        self.tree_in_valid.next = (self.state.q.val() == self.k_st_reduce.val()) && !self.reduce_issued.q.val();
+        for k in 0..self.redux_p_valid.len().min(1) {
+            self.redux_p_valid[k].d.next = self.tree_in_valid.val();
+            self.redux_p_first[k].d.next = self.step.q.val() == self.k_zero5.val();
+            self.redux_p_last[k].d.next = self.last_group.val();
+        }
+        for k in 1..self.redux_p_valid.len() {
+            self.redux_p_valid[k].d.next = self.redux_p_valid[k - 1].q.val();
+            self.redux_p_first[k].d.next = self.redux_p_first[k - 1].q.val();
+            self.redux_p_last[k].d.next = self.redux_p_last[k - 1].q.val();
+        }
+        // The group at the fold: the last level's (or, L = 1, the one entering: no tree).
+        self.fold_valid.next = self.tree_in_valid.val();
+        self.fold_first.next = self.step.q.val() == self.k_zero5.val();
+        self.fold_last.next = self.last_group.val();
+        for k in self._last_level..self._levels {
+            self.fold_valid.next = self.redux_p_valid[k].q.val();
+            self.fold_first.next = self.redux_p_first[k].q.val();
+            self.fold_last.next = self.redux_p_last[k].q.val();
         }
         self.redux_fold.op.next = self.w_sub.q.val();
         self.redux_fold.is_signed.next = self.w_dtype.q.val() == self.k_dt_s32.val();
         self.redux_fold.float.next = self.redux_float.val();
         self.redux_fold.nan_mode.next = (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val();
         self.redux_fold.x.next = self.redux_acc.q.val();
-        if self.step.q.val() == self.k_zero5.val() {
+        if self.fold_first.val() {
             self.redux_fold.x.next = self.redux_identity.val();
         }
         self.redux_fold.y.next = self.redux_v[0].val();
-        if self.state.q.val() == self.k_st_reduce.val() {
+        if self.fold_valid.val() {
             self.redux_acc.d.next = self.redux_fold.z.val();
+        }
+        if self.tree_in_valid.val() {
             self.step.d.next = self.step.q.val() + self.k_one5.val();
             if self.last_group.val() {
                 self.step.d.next = self.k_zero5.val();
-                self.state.d.next = self.k_st_emit.val();
+                self.reduce_issued.d.next = true;
             }
+        }
+        if self.fold_valid.val() && self.fold_last.val() {
+            self.reduce_issued.d.next = false;
+            self.step.d.next = self.k_zero5.val();
+            self.state.d.next = self.k_st_emit.val();
         }
 
         // ================ emit: L lanes' answers per cycle ================
@@ -1167,6 +1243,10 @@ impl Logic for WarpNetwork {
                 self.rec_valid[c].d.next = self.k_zero32.val();
             }
             self.looked.d.next = false;
+            self.reduce_issued.d.next = false;
+            for k in 0..self.redux_p_valid.len() {
+                self.redux_p_valid[k].d.next = false;
+            }
             self.stage_busy.d.next = false;
             self.state.d.next = self.k_st_idle.val();
             self.out_valid.d.next = false;

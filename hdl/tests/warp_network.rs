@@ -502,7 +502,8 @@ fn shfl_down_clamp_and_idx_segments() {
 /// Latency (clocks from the header's first cycle on the port to the response) of the documented
 /// datapath, for `NB = 32 / lanes_per_beat` beats: ops without operands 2 (record lookup, then
 /// taken and answered); shfl / match 1 + 2 NB (lookup, NB beats with the first taken with the
-/// header, NB emit cycles); redux 1 + 3 NB (plus NB reduce cycles). Checked on both presets
+/// header, NB emit cycles); redux 1 + 3 NB + log2 L (plus NB groups into the pipelined tree and
+/// log2 L cycles through its registers). Checked on both presets
 /// (NB = 1 and NB = 8), with the values from the PTX definitions.
 #[test]
 fn latency_follows_the_beat_datapath() {
@@ -517,7 +518,8 @@ fn latency_follows_the_beat_datapath() {
         }
         let (resp, latency) = dut.submit(&r);
         assert_eq!(resp.unwrap().values[0], (0..32).sum::<u32>(), "{}", cfg.name);
-        assert_eq!(latency, 1 + 3 * nb, "redux on {}", cfg.name);
+        let levels = cfg.lanes_per_beat.trailing_zeros() as u64;
+        assert_eq!(latency, 1 + 3 * nb + levels, "redux on {}", cfg.name);
         let mut s = req(Op::ShflSync);
         s.sub = ShflMode::Idx.code();
         for i in 0..32 {
