@@ -64,16 +64,21 @@
 //! and write ports, and both to its one global port `ag_*` (where the ALU never asks for both
 //! in one cycle).
 //!
-//! # Pipeline (a plan stage and the execute stages, one step per cycle)
+//! # Pipeline (a plan stage, an issue stage and the execute stages, one step per cycle)
 //!
 //! ```text
-//!  IDLE     request checks (the golden `check`); error -> RESP; else RUN with remaining = active
-//!           (and P plans the first step in this cycle)
-//!  RUN      P  plan: the lowest remaining lane leads the next step; alignment and range checks;
-//!              the lanes that join it (below); its 16-byte line and byte enables. From addresses
-//!              alone, so it runs ahead: it reads the line and hands the step to X1 at the edge
-//!              where X1's step leaves. No lane left, or the lead in error -> RESP once X1..X3
-//!              are empty (the lanes before the error have written, as in the golden model)
+//!  IDLE     request checks (the golden `check`); error -> RESP; else RUN with the first window
+//!           of the active lanes loaded (red.async: RUN for one cycle, where its first lane's
+//!           checks answer it)
+//!  RUN      P  plan: the lowest lane left in the window leads the next step; alignment and
+//!              range checks; the lanes of the window that join it (below); its 16-byte line and
+//!              byte enables. From addresses alone, so it runs ahead: the step goes to I when I
+//!              is empty or issues at this edge, and its lanes leave the window (a window left
+//!              empty is followed by the next one of the remaining lanes, at the same edge).
+//!              No lane left, or the lead in error -> RESP once I and X1..X3 are empty (the
+//!              lanes before the error have written, as in the golden model)
+//!           I  issue: the planned step, registered; it reads its line and moves to X1 at the
+//!              edge where X1's step leaves, unless a step in X1..X3 has one of its bytes
 //!           X1 operands: the line read (held in `line` while needed); per element (a vector's in
 //!              turn, one per cycle) the old element, b and c into X2; the step's old values
 //!              into the result store (first element)
@@ -119,11 +124,15 @@
 //! max(`lanes_per_beat`, n), n divides B).
 //!
 //! Cycle cost (read latency 1, grants at once): one cycle per step on distinct bytes (`vec`
-//! cycles for vector forms), plus 7 per request (IDLE, which plans the first step and reads its
-//! line; the last step's X2, 3 element stages and X3; RESP); seven per step that waits for the
-//! previous one's bytes. 32 consecutive u32 or f32 lanes (4 per line): 15 cycles with
-//! `atomic_lanes` >= 4, 39 with 1; 32 lanes on 32 lines: 39; 32 lanes on one address:
-//! 7 x 32 + 1. Global memory has one port for reads and writes, where a
+//! cycles for vector forms), plus 9 per request (IDLE, which loads the first window; the first
+//! step's plan and issue; the last step's X2, 3 element stages and X3; RESP); seven per step
+//! that waits for the previous one's bytes. 32 consecutive u32 or f32 lanes (4 per line): 17
+//! cycles with `atomic_lanes` >= 4, 41 with 1; 32 lanes on 32 lines: 41; 32 lanes on one
+//! address: 7 x 32 + 3. Why the plan has a window register and an issue stage behind it: the
+//! plan was one cycle from the 32-lane pool through the lead pick, the joins and the hazard
+//! check to the read (the unit's limit on the ECP5, docs/FPGA.md); the window starts it from
+//! n registered lanes and the issue stage takes the hazard check and the read off it, for
+//! two cycles of latency per request and none per step. Global memory has one port for reads and writes, where a
 //! read waits for a cycle without a write. One 16-byte line per step (docs/units/atomic_alu.md).
 //!
 //! # Errors (golden order)
@@ -295,7 +304,25 @@ pub struct AtomicAlu {
 
     // ---- state ----
     state: DFF<Bits<STATE_BITS>>,
-    remaining: DFF<Bits<WARP_LANES>>,
+    /// The plan stage's lanes: the window it plans from (its first lane; its lanes not yet
+    /// planned, bit i = lane `win_first + i`) and the request's other lanes not yet planned
+    /// (`pending`, outside the window). Registers, so that the plan starts from the window
+    /// and not from a 32-lane priority pick; when a step empties the window the next one is
+    /// loaded from `pending` at the same edge.
+    win_pool: DFF<Bits<MAX_GROUP>>,
+    win_first: DFF<Bits<LANE_BITS>>,
+    pending: DFF<Bits<WARP_LANES>>,
+    /// The issue stage (between the plan and X1): the planned step, registered, waiting for its
+    /// line read (no hazard with X1..X3, X1 open, the grant). The same fields as X1's below.
+    iss_valid: DFF<Bit>,
+    iss_lane: DFF<Bits<LANE_BITS>>,
+    iss_line: DFF<Bits<64>>,
+    iss_byte_off: DFF<Bits<8>>,
+    iss_be: DFF<Bits<16>>,
+    iss_lanes: DFF<Bits<WARP_LANES>>,
+    iss_x_in: Vec<DFF<Bit>>,
+    iss_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
+    iss_x_off: Vec<DFF<Bits<2>>>,
     elem_index: DFF<Bits<4>>,
     /// X1's line, held while its step has more elements or cannot move on.
     line: DFF<Bits<ELEM_BITS>>,
@@ -399,17 +426,31 @@ pub struct AtomicAlu {
     elem_bytes: Signal<Local, Bits<8>>,
     elem_log: Signal<Local, Bits<8>>,
     access_bytes: Signal<Local, Bits<8>>,
-    /// The access size the plan stage uses (the decode in IDLE, `q_access_bytes` after).
+    /// The access size the plan stage uses (`q_access_bytes`: the plan runs in RUN only).
     step_access_bytes: Signal<Local, Bits<8>>,
-    /// IDLE takes an atom / red request without a request-level error: its first step is
-    /// planned (and its line read) in this cycle.
-    idle_plan: Signal<Local, Bit>,
     req_error: Signal<Local, Bits<ERROR_BITS>>,
 
     // ---- plan stage: the next step, from the lane addresses alone ----
-    lane_pool: Signal<Local, Bits<WARP_LANES>>,
     any_lane: Signal<Local, Bit>,
-    lowest: Signal<Local, Bits<WARP_LANES>>,
+    /// The window's lowest unplanned lane (the lead), one-hot in window bits, and widened.
+    w_lowest: Signal<Local, Bits<MAX_GROUP>>,
+    widen_lowest: ZeroExtend<MAX_GROUP, WARP_LANES>,
+    /// The next window, from `pending` (or, in IDLE, the request's active lanes): its first
+    /// lane, its lanes in window bits, and the lanes left outside it.
+    next_src: Signal<Local, Bits<WARP_LANES>>,
+    next_lowest: Signal<Local, Bits<WARP_LANES>>,
+    next_number: LaneNumber,
+    next_first: Signal<Local, Bits<LANE_BITS>>,
+    cut_next_pool: Truncate<WARP_LANES, MAX_GROUP>,
+    next_pool: Signal<Local, Bits<MAX_GROUP>>,
+    next_rest: Signal<Local, Bits<WARP_LANES>>,
+    /// The window's lanes after the planned step.
+    win_left: Signal<Local, Bits<MAX_GROUP>>,
+    /// The plan stage hands its step to the issue stage at this edge.
+    p_take: Signal<Local, Bit>,
+    k_win_ones: Constant<Bits<MAX_GROUP>>,
+    k_win_ones32: Constant<Bits<WARP_LANES>>,
+    k_zero_w: Constant<Bits<MAX_GROUP>>,
     /// The lane operands packed (lane j at `W * j`): a picked lane's operands are part-selects at
     /// its number times `W` (see `PackLanes`).
     pack_addr: PackLanes<64, 2048>,
@@ -423,11 +464,7 @@ pub struct AtomicAlu {
     /// at n-lane steps (a (32 / n):1 mux per bit), from which the lead and each slot pick one of
     /// n lanes. Two small muxes instead of a 32:1 mux per slot and operand bit. (The execute
     /// stage picks the operands b and c the same way, at its registered lanes.)
-    window_first: Signal<Local, Bits<LANE_BITS>>,
-    /// The remaining lanes after the lead, shifted down to the window (its n lanes in the low
-    /// bits).
-    /// (Only with group slots: one entry, as `k_window_ones` and `k_zero8`.)
-    cut_win_pool: Vec<Truncate<WARP_LANES, MAX_GROUP>>,
+    /// (`win_first`, a register.) `k_zero8`: only with group slots.
     win_addr: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
     win_mbar: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
     /// The lead's place in the window.
@@ -442,7 +479,6 @@ pub struct AtomicAlu {
     /// The operand rows' lanes (B) as a loop bound.
     _row_lanes: usize,
     k_slot_mask: Constant<Bits<LANE_BITS>>,
-    k_window_ones: Vec<Constant<Bits<MAX_GROUP>>>,
     k_zero8: Vec<Constant<Bits<MAX_GROUP>>>,
     cur_lane: Signal<Local, Bits<LANE_BITS>>,
     cur_addr: Signal<Local, Bits<64>>,
@@ -475,24 +511,26 @@ pub struct AtomicAlu {
     /// and as a lane bit.
     x_pick: Vec<Signal<Local, Bits<MAX_GROUP>>>,
     widen_pick: Vec<ZeroExtend<MAX_GROUP, WARP_LANES>>,
-    x_pick_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
     /// `x_pick[j]`'s place in the window, and its address from the window.
     x_number: Vec<LaneNumber>,
     x_slot: Vec<Signal<Local, Bits<LANE_BITS>>>,
     /// Slot j has a lane that fits the lead's step (before the overlap check).
     x_fits: Vec<Signal<Local, Bit>>,
-    /// The lead's bytes and those of the slots up to j whose lanes fit.
+    /// The lead's bytes and those of the slots up to j whose lanes fit (what slot j + 1 must
+    /// not overlap; none for the last slot).
     cand_be: Vec<Signal<Local, Bits<16>>>,
-    hazard_be: Signal<Local, Bits<16>>,
     x_addr: Vec<LanePart<64, { 64 * MAX_GROUP }, 9>>,
     /// Slot j's lane joins the step (so did every slot before it).
     x_in: Vec<Signal<Local, Bit>>,
     /// Accumulated up to slot j over the lead and the slots that joined: bytes claimed, lanes.
     acc_be: Vec<Signal<Local, Bits<16>>>,
-    acc_lanes: Vec<Signal<Local, Bits<WARP_LANES>>>,
+    acc_w: Vec<Signal<Local, Bits<MAX_GROUP>>>,
     /// The planned step: byte enables and lanes.
     plan_be: Signal<Local, Bits<16>>,
     plan_lanes: Signal<Local, Bits<WARP_LANES>>,
+    /// The planned step's lanes in window bits, and widened.
+    plan_w: Signal<Local, Bits<MAX_GROUP>>,
+    widen_plan: ZeroExtend<MAX_GROUP, WARP_LANES>,
     /// A step in X1..X3 has a byte of the planned step's line; the plan stage has a lane
     /// without error; it hands its step over this cycle.
     hazard: Signal<Local, Bit>,
@@ -671,7 +709,18 @@ impl AtomicAlu {
             widen_dtype: Default::default(),
             cut_elem_lg: Default::default(),
             state: Default::default(),
-            remaining: Default::default(),
+            win_pool: Default::default(),
+            win_first: Default::default(),
+            pending: Default::default(),
+            iss_valid: Default::default(),
+            iss_lane: Default::default(),
+            iss_line: Default::default(),
+            iss_byte_off: Default::default(),
+            iss_be: Default::default(),
+            iss_lanes: Default::default(),
+            iss_x_in: (1..group).map(|_| Default::default()).collect(),
+            iss_x_lane: (1..group).map(|_| Default::default()).collect(),
+            iss_x_off: (1..group).map(|_| Default::default()).collect(),
             elem_index: Default::default(),
             line: Default::default(),
             q_elem_bytes: Default::default(),
@@ -752,18 +801,27 @@ impl AtomicAlu {
             elem_log: Default::default(),
             access_bytes: Default::default(),
             step_access_bytes: Default::default(),
-            idle_plan: Default::default(),
             req_error: Default::default(),
-            lane_pool: Default::default(),
             any_lane: Default::default(),
-            lowest: Default::default(),
+            w_lowest: Default::default(),
+            widen_lowest: Default::default(),
+            next_src: Default::default(),
+            next_lowest: Default::default(),
+            next_number: Default::default(),
+            next_first: Default::default(),
+            cut_next_pool: Default::default(),
+            next_pool: Default::default(),
+            next_rest: Default::default(),
+            win_left: Default::default(),
+            p_take: Default::default(),
+            k_win_ones: Constant::new(((1u64 << group) - 1).to_bits()),
+            k_win_ones32: Constant::new(((1u64 << group) - 1).to_bits()),
+            k_zero_w: Constant::new(0u64.to_bits()),
             pack_addr: PackLanes::new(),
             pack_mbar: PackLanes::new(),
             pack_b: PackLanes::new(),
             pack_c: PackLanes::new(),
             lead_number: Default::default(),
-            window_first: Default::default(),
-            cut_win_pool: (1..group.min(2)).map(|_| Default::default()).collect(),
             win_addr: Default::default(),
             win_mbar: Default::default(),
             lead_slot: Default::default(),
@@ -774,7 +832,6 @@ impl AtomicAlu {
             k_row_mask: Constant::new((banks as u64 - 1).to_bits()),
             _row_lanes: banks,
             k_slot_mask: Constant::new((group as u64 - 1).to_bits()),
-            k_window_ones: (1..group.min(2)).map(|_| Constant::new(((1u64 << group) - 1).to_bits())).collect(),
             k_zero8: (1..group.min(2)).map(|_| Constant::new(0u64.to_bits())).collect(),
             cur_lane: Default::default(),
             cur_addr: Default::default(),
@@ -798,18 +855,18 @@ impl AtomicAlu {
             x_pool: (1..group).map(|_| Default::default()).collect(),
             x_pick: (1..group).map(|_| Default::default()).collect(),
             widen_pick: (1..group).map(|_| Default::default()).collect(),
-            x_pick_lanes: (1..group).map(|_| Default::default()).collect(),
             x_fits: (1..group).map(|_| Default::default()).collect(),
-            cand_be: (1..group).map(|_| Default::default()).collect(),
-            hazard_be: Default::default(),
+            cand_be: (2..group).map(|_| Default::default()).collect(),
             x_number: (1..group).map(|_| Default::default()).collect(),
             x_slot: (1..group).map(|_| Default::default()).collect(),
             x_addr: (1..group).map(|_| LanePart::with_stride(64)).collect(),
             x_in: (1..group).map(|_| Default::default()).collect(),
             acc_be: (1..group).map(|_| Default::default()).collect(),
-            acc_lanes: (1..group).map(|_| Default::default()).collect(),
+            acc_w: (1..group).map(|_| Default::default()).collect(),
             plan_be: Default::default(),
             plan_lanes: Default::default(),
+            plan_w: Default::default(),
+            widen_plan: Default::default(),
             hazard: Default::default(),
             plan_ok: Default::default(),
             plan_go: Default::default(),
@@ -915,7 +972,15 @@ impl Logic for AtomicAlu {
             clock,
             state,
             lent,
-            remaining,
+            win_pool,
+            win_first,
+            pending,
+            iss_valid,
+            iss_lane,
+            iss_line,
+            iss_byte_off,
+            iss_be,
+            iss_lanes,
             elem_index,
             line,
             err,
@@ -1028,12 +1093,8 @@ impl Logic for AtomicAlu {
             self.access_bytes.next = self.elem_bytes.val() << 3;
         }
 
-        // The access size for the plan stage: the decode in the IDLE cycle (the first step is
-        // planned there), the registered copy after it.
+        // The access size for the plan stage (which runs in RUN only): the registered decode.
         self.step_access_bytes.next = self.q_access_bytes.q.val();
-        if self.state.q.val() == self.st_idle.val() {
-            self.step_access_bytes.next = self.access_bytes.val();
-        }
 
         // The lead's element is lent to the copy engine's bulk reducer only while the ALU is
         // idle (pipeline drained) and no request waits; once lent, until the borrower lets go.
@@ -1043,7 +1104,6 @@ impl Logic for AtomicAlu {
 
         // Request-level error (golden `check`, and `red_async`'s op check).
         self.req_error.next = self.e_none.val();
-        self.idle_plan.next = false;
         if self.req_op.val() == self.op_red_async.val() {
             if !(self.sub_known.val() & self.red_async_ok.val() & (self.req_vec.val() == self.v1.val())) {
                 self.req_error.next = self.e_bad_type.val();
@@ -1065,9 +1125,6 @@ impl Logic for AtomicAlu {
             } else if self.is_cluster.val() & !self.k_single_cta_cluster.val() {
                 // shared::cluster atomics need the cluster slot map: not built (see module doc).
                 self.req_error.next = self.e_not_built.val();
-            } else {
-                self.idle_plan.next =
-                    (self.state.q.val() == self.st_idle.val()) & self.req_valid.val() & !self.lend_now.val();
             }
         } else {
             self.req_error.next = self.e_not_built.val();
@@ -1076,14 +1133,25 @@ impl Logic for AtomicAlu {
         // ================= plan stage: the lowest remaining lane leads the next step =================
         // Everything here depends on the lane addresses alone (never on memory), so the next
         // step is planned, and its line read, while the execute stage writes the current one.
-        self.lane_pool.next = self.remaining.q.val();
-        if self.state.q.val() == self.st_idle.val() {
-            self.lane_pool.next = self.req_active.val();
-        }
-        self.any_lane.next = self.lane_pool.val().any();
+        // The plan works on its window's registered lanes; a window holds lanes until its last
+        // one is planned (the window is never empty while lanes remain).
+        self.any_lane.next = self.win_pool.q.val().any();
         // The lowest set bit alone: pool & -pool; its address is a part-select of the packed
-        // lanes (lane 0's when the pool is empty).
-        self.lowest.next = self.lane_pool.val() & (self.k_zero32.val() - self.lane_pool.val());
+        // lanes (the window's first lane's when the pool is empty).
+        self.w_lowest.next = self.win_pool.q.val() & (self.k_zero_w.val() - self.win_pool.q.val());
+        self.widen_lowest.narrow.next = self.w_lowest.val();
+        // The next window: the lowest lane of `pending` (of the request's lanes, in IDLE) and
+        // the rest of its n-aligned run of lanes. From registers (or the held request) alone.
+        self.next_src.next = self.pending.q.val();
+        if self.state.q.val() == self.st_idle.val() {
+            self.next_src.next = self.req_active.val();
+        }
+        self.next_lowest.next = self.next_src.val() & (self.k_zero32.val() - self.next_src.val());
+        self.next_number.onehot.next = self.next_lowest.val();
+        self.next_first.next = self.next_number.number.val() & self.k_window_mask.val();
+        self.cut_next_pool.wide.next = self.next_src.val() >> self.next_first.val();
+        self.next_pool.next = self.cut_next_pool.narrow.val() & self.k_win_ones.val();
+        self.next_rest.next = self.next_src.val() & !(self.k_win_ones32.val() << self.next_first.val());
         // The packed words hold one operand-store row (B lanes; the lanes past B are zero, so
         // synthesis drops them), the window's place in it is its first lane mod B.
         for i in 0..self._row_lanes {
@@ -1098,15 +1166,14 @@ impl Logic for AtomicAlu {
             self.pack_b.lane[i].next = 0.into();
             self.pack_c.lane[i].next = 0.into();
         }
-        self.lead_number.onehot.next = self.lowest.val();
-        self.cur_lane.next = self.lead_number.number.val();
-        self.window_first.next = self.cur_lane.val() & self.k_window_mask.val();
-        self.plan_row.next = self.window_first.val() >> self.k_row_log.val();
+        self.lead_number.onehot.next = self.widen_lowest.wide.val();
+        self.lead_slot.next = self.lead_number.number.val();
+        self.cur_lane.next = self.win_first.q.val() | self.lead_slot.val();
+        self.plan_row.next = self.win_first.q.val() >> self.k_row_log.val();
         self.win_addr.word.next = self.pack_addr.word.val();
-        self.win_addr.number.next = self.window_first.val() & self.k_row_mask.val();
+        self.win_addr.number.next = self.win_first.q.val() & self.k_row_mask.val();
         self.win_mbar.word.next = self.pack_mbar.word.val();
-        self.win_mbar.number.next = self.window_first.val() & self.k_row_mask.val();
-        self.lead_slot.next = self.cur_lane.val() & self.k_slot_mask.val();
+        self.win_mbar.number.next = self.win_first.q.val() & self.k_row_mask.val();
         self.lead_addr.word.next = self.win_addr.part.val();
         self.lead_addr.number.next = self.lead_slot.val();
         self.lead_mbar.word.next = self.win_mbar.part.val();
@@ -1179,8 +1246,7 @@ impl Logic for AtomicAlu {
         self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.step_access_bytes.val());
         self.lead_be.next = self.access_be.val() << self.byte_off.val();
         for j in 0..self.fit.len().min(1) {
-            self.cut_win_pool[j].wide.next = (self.lane_pool.val() & !self.lowest.val()) >> self.window_first.val();
-            self.x_pool[j].next = self.cut_win_pool[j].narrow.val() & self.k_window_ones[j].val();
+            self.x_pool[j].next = self.win_pool.q.val() & !self.w_lowest.val();
             self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero8[j].val() - self.x_pool[j].val());
         }
         for j in 1..self.fit.len() {
@@ -1189,7 +1255,6 @@ impl Logic for AtomicAlu {
         }
         for j in 0..self.fit.len() {
             self.widen_pick[j].narrow.next = self.x_pick[j].val();
-            self.x_pick_lanes[j].next = self.widen_pick[j].wide.val() << self.window_first.val();
             self.x_number[j].onehot.next = self.widen_pick[j].wide.val();
             self.x_slot[j].next = self.x_number[j].number.val() & self.k_slot_mask.val();
             self.x_addr[j].word.next = self.win_addr.part.val();
@@ -1209,46 +1274,50 @@ impl Logic for AtomicAlu {
         // assignment would be a combinational self-loop in rust-hdl's simulator.)
         for j in 0..self.fit.len().min(1) {
             self.x_in[j].next = self.x_fits[j].val() & !(self.fit[j].be.val() & self.lead_be.val()).any();
+        }
+        for j in 0..self.cand_be.len().min(1) {
             self.cand_be[j].next = self.lead_be.val();
             if self.x_fits[j].val() {
                 self.cand_be[j].next = self.lead_be.val() | self.fit[j].be.val();
+            }
+        }
+        for j in 1..self.cand_be.len() {
+            self.cand_be[j].next = self.cand_be[j - 1].val();
+            if self.x_fits[j].val() {
+                self.cand_be[j].next = self.cand_be[j - 1].val() | self.fit[j].be.val();
             }
         }
         for j in 1..self.fit.len() {
             self.x_in[j].next = self.x_in[j - 1].val()
                 & self.x_fits[j].val()
                 & !(self.fit[j].be.val() & self.cand_be[j - 1].val()).any();
-            self.cand_be[j].next = self.cand_be[j - 1].val();
-            if self.x_fits[j].val() {
-                self.cand_be[j].next = self.cand_be[j - 1].val() | self.fit[j].be.val();
-            }
         }
         for j in 0..self.fit.len().min(1) {
             self.acc_be[j].next = self.lead_be.val();
-            self.acc_lanes[j].next = self.lowest.val();
+            self.acc_w[j].next = self.w_lowest.val();
             if self.x_in[j].val() {
                 self.acc_be[j].next = self.lead_be.val() | self.fit[j].be.val();
-                self.acc_lanes[j].next = self.lowest.val() | self.x_pick_lanes[j].val();
+                self.acc_w[j].next = self.w_lowest.val() | self.x_pick[j].val();
             }
         }
         for j in 1..self.fit.len() {
             self.acc_be[j].next = self.acc_be[j - 1].val();
-            self.acc_lanes[j].next = self.acc_lanes[j - 1].val();
+            self.acc_w[j].next = self.acc_w[j - 1].val();
             if self.x_in[j].val() {
                 self.acc_be[j].next = self.acc_be[j - 1].val() | self.fit[j].be.val();
-                self.acc_lanes[j].next = self.acc_lanes[j - 1].val() | self.x_pick_lanes[j].val();
+                self.acc_w[j].next = self.acc_w[j - 1].val() | self.x_pick[j].val();
             }
         }
-        // The planned step's bytes and lanes; for the hazard check, the bytes of every
-        // candidate that fits (a superset of the step's, known before the joins are).
+        // The planned step's bytes and lanes (window bits, then lanes).
         self.plan_be.next = self.lead_be.val();
-        self.plan_lanes.next = self.lowest.val();
-        self.hazard_be.next = self.lead_be.val();
+        self.plan_w.next = self.w_lowest.val();
         for j in 0..self.fit.len() {
             self.plan_be.next = self.acc_be[j].val();
-            self.plan_lanes.next = self.acc_lanes[j].val();
-            self.hazard_be.next = self.cand_be[j].val();
+            self.plan_w.next = self.acc_w[j].val();
         }
+        self.widen_plan.narrow.next = self.plan_w.val();
+        self.plan_lanes.next = self.widen_plan.wide.val() << self.win_first.q.val();
+        self.win_left.next = self.win_pool.q.val() & !self.plan_w.val();
 
         // ================= execute stages X1 (operands), X2 (element), X3 (write) =================
         // The pipeline moves on `en`: everything but a write not granted (a global write may
@@ -1351,8 +1420,8 @@ impl Logic for AtomicAlu {
         }
 
         // ================= memory port =================
-        // Write: the step's last element (X3). Read: the planned step's line, when X1 takes it
-        // at this edge. A planned step waits while a step in X1..X3 has a byte of its line
+        // Write: the step's last element (X3). Read: the issue stage's line, when X1 takes it
+        // at this edge. An issued step waits while a step in X1..X3 has a byte of its line
         // (`hazard`): then its read is granted after that write, and sees it. Steps on other
         // bytes of a line overlap freely (each writes its own bytes). A global read waits for
         // a cycle without a write (the top has one global port for both).
@@ -1362,29 +1431,33 @@ impl Logic for AtomicAlu {
         self.m_wdata.next = self.step_value.val();
         self.m_be.next = self.x3_be.q.val();
         self.ex_open.next = !self.ex_valid.q.val() | (self.x1_adv.val() & self.last_elem.val());
-        // (The first step is planned in the cycle the request is taken, IDLE, when it has no
-        // request-level error and is not red.async.)
-        self.plan_ok.next = ((self.state.q.val() == self.st_run.val()) | self.idle_plan.val())
+        // The plan stage has a step (RUN, a lane left, no lane error; red.async plans none);
+        // it hands it to the issue stage when that is empty or issues at this edge.
+        self.plan_ok.next = (self.state.q.val() == self.st_run.val())
+            & (self.req_op.val() != self.op_red_async.val())
             & self.any_lane.val()
             & (self.lane_error.val() == self.e_none.val());
         self.hazard.next = (self.ex_valid.q.val()
-            & (self.ex_line.q.val() == self.line_addr.val())
-            & (self.ex_be.q.val() & self.hazard_be.val()).any())
+            & (self.ex_line.q.val() == self.iss_line.q.val())
+            & (self.ex_be.q.val() & self.iss_be.q.val()).any())
             | (self.x3_valid.q.val()
-                & (self.x3_line.q.val() == self.line_addr.val())
-                & (self.x3_be.q.val() & self.hazard_be.val()).any());
+                & (self.x3_line.q.val() == self.iss_line.q.val())
+                & (self.x3_be.q.val() & self.iss_be.q.val()).any());
         for k in 0..self.xe_valid.len() {
             if self.xe_valid[k].q.val()
-                & (self.xe_line[k].q.val() == self.line_addr.val())
-                & (self.xe_be[k].q.val() & self.hazard_be.val()).any()
+                & (self.xe_line[k].q.val() == self.iss_line.q.val())
+                & (self.xe_be[k].q.val() & self.iss_be.q.val()).any()
             {
                 self.hazard.next = true;
             }
         }
-        self.m_rreq.next =
-            self.plan_ok.val() & !self.hazard.val() & self.ex_open.val() & !(self.is_global.val() & self.m_wreq.val());
-        self.m_raddr.next = self.line_addr.val();
+        self.m_rreq.next = self.iss_valid.q.val()
+            & !self.hazard.val()
+            & self.ex_open.val()
+            & !(self.is_global.val() & self.m_wreq.val());
+        self.m_raddr.next = self.iss_line.q.val();
         self.plan_go.next = self.m_rreq.val() & self.m_rgrant.val();
+        self.p_take.next = self.plan_ok.val() & (!self.iss_valid.q.val() | self.plan_go.val());
 
         // ================= old values: each member of the step into its lane's bank (X1) =================
         self.save_values.next = self.x1_adv.val() & self.first_elem.val() & (self.req_op.val() == self.op_atom.val());
@@ -1415,35 +1488,40 @@ impl Logic for AtomicAlu {
             self.q_access_bytes.d.next = self.access_bytes.val();
         }
         if self.state.q.val() == self.st_idle.val() && self.req_valid.val() && !self.lend_now.val() {
-            self.remaining.d.next = self.req_active.val();
+            // The first window (of the active lanes: `next_*` reads them in IDLE).
+            self.win_pool.d.next = self.next_pool.val();
+            self.win_first.d.next = self.next_first.val();
+            self.pending.d.next = self.next_rest.val();
             self.elem_index.d.next = self.k_zero_idx.val();
             self.err.d.next = self.e_none.val();
-            self.err_lane.d.next = self.cur_lane.val();
+            self.err_lane.d.next = self.next_number.number.val();
             self.results.clear.next = true;
             if self.req_error.val() != self.e_none.val() {
                 self.err.d.next = self.req_error.val();
                 self.state.d.next = self.st_resp.val();
-            } else if !self.any_lane.val() {
-                self.state.d.next = self.st_resp.val();
-            } else if self.req_op.val() == self.op_red_async.val() {
-                // cluster_size 1: every lane's target is the executing CTA; the first
-                // active lane reports its first error.
-                self.err.d.next = self.red_async_error.val();
+            } else if !self.req_active.val().any() {
                 self.state.d.next = self.st_resp.val();
             } else {
                 self.state.d.next = self.st_run.val();
             }
         }
+        // red.async (cluster_size 1): every lane's target is the executing CTA; the first
+        // active lane (the lead of the first window) reports its first error.
+        if (self.state.q.val() == self.st_run.val()) & (self.req_op.val() == self.op_red_async.val()) {
+            self.err.d.next = self.red_async_error.val();
+            self.state.d.next = self.st_resp.val();
+        }
         // Plan stage done (no lane left, or the lead in error): answer once X1..X3 are empty
         // after this edge (X3's step, if any, writes now). The lanes before an erring lane have
         // written (golden order); an error answers no values, so the old values are dropped.
-        self.drained.next = !self.ex_valid.q.val() & (!self.x3_valid.q.val() | self.en.val());
+        self.drained.next = !self.iss_valid.q.val() & !self.ex_valid.q.val() & (!self.x3_valid.q.val() | self.en.val());
         for k in 0..self.xe_valid.len() {
             if self.xe_valid[k].q.val() {
                 self.drained.next = false;
             }
         }
         if (self.state.q.val() == self.st_run.val())
+            & (self.req_op.val() != self.op_red_async.val())
             & (!self.any_lane.val() | (self.lane_error.val() != self.e_none.val()))
             & self.drained.val()
         {
@@ -1453,6 +1531,14 @@ impl Logic for AtomicAlu {
                 self.results.clear.next = true;
             }
             self.state.d.next = self.st_resp.val();
+        }
+        for j in 0..self.iss_x_in.len() {
+            self.iss_x_in[j].clock.next = self.clock.val();
+            self.iss_x_in[j].d.next = self.iss_x_in[j].q.val();
+            self.iss_x_lane[j].clock.next = self.clock.val();
+            self.iss_x_lane[j].d.next = self.iss_x_lane[j].q.val();
+            self.iss_x_off[j].clock.next = self.clock.val();
+            self.iss_x_off[j].d.next = self.iss_x_off[j].q.val();
         }
         for j in 0..self.ex_x_in.len() {
             self.ex_x_in[j].clock.next = self.clock.val();
@@ -1523,20 +1609,41 @@ impl Logic for AtomicAlu {
                 self.ex_have.d.next = false;
             }
         }
-        // The planned step moves to X1.
+        // The issued step moves to X1.
         if self.plan_go.val() {
-            self.remaining.d.next = self.lane_pool.val() & !self.plan_lanes.val();
+            self.iss_valid.d.next = false;
             self.ex_valid.d.next = true;
             self.ex_have.d.next = false;
-            self.ex_lane.d.next = self.cur_lane.val();
-            self.ex_line.d.next = self.line_addr.val();
-            self.ex_byte_off.d.next = self.byte_off.val();
-            self.ex_be.d.next = self.plan_be.val();
-            self.ex_lanes.d.next = self.plan_lanes.val();
+            self.ex_lane.d.next = self.iss_lane.q.val();
+            self.ex_line.d.next = self.iss_line.q.val();
+            self.ex_byte_off.d.next = self.iss_byte_off.q.val();
+            self.ex_be.d.next = self.iss_be.q.val();
+            self.ex_lanes.d.next = self.iss_lanes.q.val();
             for j in 0..self.fit.len() {
-                self.ex_x_in[j].d.next = self.x_in[j].val();
-                self.ex_x_lane[j].d.next = self.window_first.val() | self.x_slot[j].val();
-                self.ex_x_off[j].d.next = self.fit[j].word_off.val();
+                self.ex_x_in[j].d.next = self.iss_x_in[j].q.val();
+                self.ex_x_lane[j].d.next = self.iss_x_lane[j].q.val();
+                self.ex_x_off[j].d.next = self.iss_x_off[j].q.val();
+            }
+        }
+        // The planned step moves to the issue stage; its lanes leave the window, and a window
+        // left empty is followed by the next one.
+        if self.p_take.val() {
+            self.iss_valid.d.next = true;
+            self.iss_lane.d.next = self.cur_lane.val();
+            self.iss_line.d.next = self.line_addr.val();
+            self.iss_byte_off.d.next = self.byte_off.val();
+            self.iss_be.d.next = self.plan_be.val();
+            self.iss_lanes.d.next = self.plan_lanes.val();
+            for j in 0..self.fit.len() {
+                self.iss_x_in[j].d.next = self.x_in[j].val();
+                self.iss_x_lane[j].d.next = self.win_first.q.val() | self.x_slot[j].val();
+                self.iss_x_off[j].d.next = self.fit[j].word_off.val();
+            }
+            self.win_pool.d.next = self.win_left.val();
+            if !self.win_left.val().any() {
+                self.win_pool.d.next = self.next_pool.val();
+                self.win_first.d.next = self.next_first.val();
+                self.pending.d.next = self.next_rest.val();
             }
         }
         if self.state.q.val() == self.st_resp.val() {
@@ -1547,6 +1654,7 @@ impl Logic for AtomicAlu {
         if self.reset.val() {
             self.state.d.next = self.st_idle.val();
             self.lent.d.next = false;
+            self.iss_valid.d.next = false;
             self.ex_valid.d.next = false;
             self.ex_have.d.next = false;
             for k in 0..self.xe_valid.len() {
