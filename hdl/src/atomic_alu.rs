@@ -489,11 +489,19 @@ pub struct AtomicAlu {
     red_async_error: Signal<Local, Bits<ERROR_BITS>>,
     access_addr: Signal<Local, Bits<64>>,
     line_addr: Signal<Local, Bits<64>>,
-    /// `global_end - line_addr`, whether it is at least the line, and its low 8 bits (only
-    /// with group slots: one entry).
-    line_room: Vec<Signal<Local, Bits<64>>>,
+    /// For the slots' global range check (only with group slots: one entry): the low 8 bits of
+    /// `global_end - line` and whether the room is at least the line. Both without a 64-bit
+    /// subtract on the lead's line: the line is whole when it is at most `global_end - 16`
+    /// (from the port, held for the request), and the room's low 8 bits are those of
+    /// `global_end` minus those of the line (only they are used).
+    line_room: Vec<Signal<Local, Bits<8>>>,
     line_whole: Vec<Signal<Local, Bit>>,
-    cut_line_room: Vec<Truncate<64, 8>>,
+    end_less_line: Vec<Signal<Local, Bits<64>>>,
+    /// The lead's line from its raw address (equal to `line_addr` for a global access, the
+    /// only one these are used for; no shared::cluster subtract on the way).
+    raw_line: Vec<Signal<Local, Bits<64>>>,
+    cut_end: Vec<Truncate<64, 8>>,
+    cut_line: Vec<Truncate<64, 8>>,
     k_line_bytes64: Vec<Constant<Bits<64>>>,
     /// The access address's offset within its 16-byte line (64 bits wide, then cut to 8).
     line_off: Signal<Local, Bits<64>>,
@@ -844,7 +852,10 @@ impl AtomicAlu {
             line_addr: Default::default(),
             line_room: (1..group.min(2)).map(|_| Default::default()).collect(),
             line_whole: (1..group.min(2)).map(|_| Default::default()).collect(),
-            cut_line_room: (1..group.min(2)).map(|_| Default::default()).collect(),
+            end_less_line: (1..group.min(2)).map(|_| Default::default()).collect(),
+            raw_line: (1..group.min(2)).map(|_| Default::default()).collect(),
+            cut_end: (1..group.min(2)).map(|_| Default::default()).collect(),
+            cut_line: (1..group.min(2)).map(|_| Default::default()).collect(),
             k_line_bytes64: (1..group.min(2)).map(|_| Constant::new(16u64.to_bits())).collect(),
             line_off: Default::default(),
             byte_off: Default::default(),
@@ -1228,9 +1239,14 @@ impl Logic for AtomicAlu {
         self.line_addr.next = self.access_addr.val() & self.k_line_mask.val();
         // (For the slots' global range check: how much of the lead's line is below the end.)
         for j in 0..self.fit.len().min(1) {
-            self.line_room[j].next = self.global_end.val() - self.line_addr.val();
-            self.line_whole[j].next = self.line_room[j].val() >= self.k_line_bytes64[j].val();
-            self.cut_line_room[j].wide.next = self.line_room[j].val();
+            // (`global_end - line` >= 16, for a line below `global_end`: a global lead in range
+            // is, and the slots' range check is used for global leads only.)
+            self.end_less_line[j].next = self.global_end.val() - self.k_line_bytes64[j].val();
+            self.raw_line[j].next = self.cur_addr.val() & self.k_line_mask.val();
+            self.line_whole[j].next = self.raw_line[j].val() <= self.end_less_line[j].val();
+            self.cut_end[j].wide.next = self.global_end.val();
+            self.cut_line[j].wide.next = self.raw_line[j].val();
+            self.line_room[j].next = self.cut_end[j].narrow.val() - self.cut_line[j].narrow.val();
         }
         self.line_off.next = self.access_addr.val() & !self.k_line_mask.val();
         self.cut_byte_off.wide.next = self.line_off.val();
@@ -1265,7 +1281,7 @@ impl Logic for AtomicAlu {
             self.fit[j].is_global.next = self.is_global.val();
             self.fit[j].lead_addr.next = self.cur_addr.val();
             self.fit[j].line_whole.next = self.line_whole[0].val();
-            self.fit[j].line_room.next = self.cut_line_room[0].narrow.val();
+            self.fit[j].line_room.next = self.line_room[0].val();
             self.fit[j].align_mask.next = self.step_access_bytes.val() - self.k_one8.val();
             self.fit[j].access_be.next = self.access_be.val();
             self.x_fits[j].next = self.x_pick[j].val().any() & self.fit[j].fits.val();

@@ -826,6 +826,64 @@ mod alu {
         }
     }
 
+    /// Global memory whose end is not line-aligned (`global_end` inside a line): the lanes of a
+    /// group in the last line join while they end below `global_end` (the slots' 8-bit room
+    /// check), the first lane past it reports `GlobalOutOfRange`, and the lanes before it have
+    /// written. Expected: the golden model on a global memory of that size (the bench's memory
+    /// is a whole number of lines, for the RTL's line reads; its bytes past the end are not
+    /// compared, and no write may touch them).
+    #[test]
+    fn alu_groups_stop_at_a_global_end_inside_a_line() {
+        for lanes in [2u32, 4, 8] {
+            let mut config = Config::fpga_small();
+            config.atomic_lanes = lanes;
+            for short in [2usize, 4, 6, 8, 12] {
+                let size = GLOBAL_BYTES - short;
+                let ctx =
+                    |what: &str| format!("atomic_lanes {lanes}, global end {short} bytes before a line end: {what}");
+                let mut bench = AluBench::new(&config, 1, 100, 9);
+                bench.uut.global_end.next = (GLOBAL_BASE + size as u64).to_bits();
+                let mut rng = Rng::new(11 + short as u64);
+                fill(&mut bench.mem, &mut rng);
+                let mut gmem = MemorySystem::new(size, config.cta_slots as usize, config.shared_bytes as usize);
+                gmem.global.bytes.copy_from_slice(&bench.mem.global.bytes[..size]);
+                for (g, b) in gmem.shared.iter_mut().zip(&bench.mem.shared) {
+                    g.bytes.copy_from_slice(&b.bytes);
+                }
+                let tail = bench.mem.global.bytes[size..].to_vec();
+                let mut golden = GoldenAlu::new(&config);
+                let mut mbar = GoldenMbarrierAlu::new(&config);
+                for (dt, bytes) in [(DataType::U32, 4u64), (DataType::U64, 8)] {
+                    // From the second-to-last line into the last one and past the end.
+                    let mut r = request(Op::Atom, AtomOp::Add, dt, Space::Global, 0xFFFF);
+                    for l in 0..16 {
+                        r.lanes[l].addr = GLOBAL_BASE + GLOBAL_BYTES as u64 - 32 + bytes * l as u64;
+                        r.lanes[l].b = 1 + l as u128;
+                    }
+                    let mut out = Vec::new();
+                    let mut events = Vec::new();
+                    golden.submit(&r, &mut gmem, &mut mbar, &mut out, &mut events);
+                    let want = &out[0];
+                    assert_eq!(want.error, ErrorCode::GlobalOutOfRange, "{}", ctx("the golden model's error"));
+                    let (got, _) = bench.run(&r);
+                    assert_eq!(
+                        (got.error, got.error_lane),
+                        (want.error, want.error_lane),
+                        "{}",
+                        ctx(&format!("{dt:?} error"))
+                    );
+                    assert_eq!(got.values, want.values, "{}", ctx(&format!("{dt:?} old values")));
+                    assert!(
+                        bench.mem.global.bytes[..size] == gmem.global.bytes[..],
+                        "{}",
+                        ctx(&format!("{dt:?} memory"))
+                    );
+                    assert_eq!(bench.mem.global.bytes[size..], tail[..], "{}", ctx("bytes past the end written"));
+                }
+            }
+        }
+    }
+
     /// Lints the atomic ALU of fpga-small with `atomic_lanes` set to `lanes`.
     fn assert_fpga_small_with_lanes_lint_clean(lanes: u32) {
         let mut config = Config::fpga_small();
