@@ -4,10 +4,12 @@
 //! * [`element`]: `AtomicElement`, the new-value function of one element (pipelined or combinational)
 //!   (`smsync_sim::units::atomic_alu::element`), shared with the copy engine's bulk reductions.
 //! * [`float_add`]: `FloatAdder<W>`, the IEEE add (round-to-nearest-even) used by the element.
-//! * [`group`]: `GroupFit` and `GroupLane`, one extra lane of a coalesced step in the plan and
-//!   the execute stage (its own element datapath).
-//! * [`AtomicAlu`] (this file): the warp-request sequencer, a pipeline (plan; execute: operands,
-//!   the element's stages, write)
+//! * [`lane_check`]: `LaneCheck`, one lane of the next window checked from its address (error,
+//!   line, byte enables, the later lanes in its line), registered for the plan stage.
+//! * [`group`]: `GroupLane`, one extra lane of a coalesced step in the execute stages (its own
+//!   element datapath).
+//! * [`AtomicAlu`] (this file): the warp-request sequencer, a pipeline (check, plan, issue;
+//!   execute: operands, the element's stages, write)
 //!   around the element datapaths and a memory port with a read and a write channel; its lanes'
 //!   operands are picked as part-selects of packed words
 //!   (`crate::pack_lanes`) and their old values kept in a banked `ResultStore` read a row at a
@@ -68,15 +70,19 @@
 //!
 //! ```text
 //!  IDLE     request checks (the golden `check`); error -> RESP; else RUN with the first window
-//!           of the active lanes loaded (red.async: RUN for one cycle, where its first lane's
-//!           checks answer it)
-//!  RUN      P  plan: the lowest lane left in the window leads the next step; alignment and
-//!              range checks; the lanes of the window that join it (below); its 16-byte line and
-//!              byte enables. From addresses alone, so it runs ahead: the step goes to I when I
-//!              is empty or issues at this edge, and its lanes leave the window (a window left
-//!              empty is followed by the next one of the remaining lanes, at the same edge).
-//!              No lane left, or the lead in error -> RESP once I and X1..X3 are empty (the
-//!              lanes before the error have written, as in the golden model)
+//!           of the active lanes in the check stage (red.async: RUN for one cycle, where its
+//!           first lane's checks answer it)
+//!  RUN      C  check: the next window's n lanes (the lowest pending lane's n-aligned run),
+//!              each checked from its address (`LaneCheck`: alignment and range, its 16-byte
+//!              line, byte offset and enables, the later lanes in its line); loaded with its
+//!              results into P's registers when P's window empties (or P has none), and C
+//!              takes the next window of the pending lanes at the same edge
+//!           P  plan: the lowest lane left in P's window leads the next step; the lanes of the
+//!              window that join it (below), from the registered checks only. From addresses
+//!              alone, so it runs ahead: the step goes to I when I is empty or issues at this
+//!              edge, and its lanes leave the window. No lane left, or the lead in error ->
+//!              RESP once I and X1..X3 are empty (the lanes before the error have written, as
+//!              in the golden model)
 //!           I  issue: the planned step, registered; it reads its line and moves to X1 at the
 //!              edge where X1's step leaves, unless a step in X1..X3 has one of its bytes
 //!           X1 operands: the line read (held in `line` while needed); per element (a vector's in
@@ -124,16 +130,19 @@
 //! max(`lanes_per_beat`, n), n divides B).
 //!
 //! Cycle cost (read latency 1, grants at once): one cycle per step on distinct bytes (`vec`
-//! cycles for vector forms), plus 9 per request (IDLE, which loads the first window; the first
-//! step's plan and issue; the last step's X2, 3 element stages and X3; RESP); seven per step
-//! that waits for the previous one's bytes. 32 consecutive u32 or f32 lanes (4 per line): 17
-//! cycles with `atomic_lanes` >= 4, 41 with 1; 32 lanes on 32 lines: 41; 32 lanes on one
-//! address: 7 x 32 + 3. Why the plan has a window register and an issue stage behind it: the
-//! plan was one cycle from the 32-lane pool through the lead pick, the joins and the hazard
-//! check to the read (the unit's limit on the ECP5, docs/FPGA.md); the window starts it from
-//! n registered lanes and the issue stage takes the hazard check and the read off it, for
-//! two cycles of latency per request and none per step. Global memory has one port for reads and writes, where a
-//! read waits for a cycle without a write. One 16-byte line per step (docs/units/atomic_alu.md).
+//! cycles for vector forms), plus 10 per request (IDLE, which loads the first window into C;
+//! its checks; the first step's plan and issue; the last step's X2, 3 element stages and X3;
+//! RESP); seven per step that waits for the previous one's bytes. 32 consecutive u32 or f32
+//! lanes (4 per line): 18 cycles with `atomic_lanes` >= 4, 42 with 1; 32 lanes on 32 lines:
+//! 42; 32 lanes on one address: 7 x 32 + 4. Why three stages before the read: the plan was
+//! one cycle from the 32-lane pool through the lead pick, its 64-bit range checks, the joins
+//! and the hazard check to the read (the unit's limit on the ECP5, docs/FPGA.md). The window
+//! register starts it from n lanes, the check stage takes every 64-bit compare off it (the
+//! plan is left with n-bit picks, n:1 muxes of registered checks and 16-bit byte-enable
+//! overlaps), and the issue stage takes the hazard check and the read: three cycles of
+//! latency per request, none per step. Global memory has one port for reads and writes, where
+//! a read waits for a cycle without a write. One 16-byte line per step
+//! (docs/units/atomic_alu.md).
 //!
 //! # Errors (golden order)
 //!
@@ -152,12 +161,13 @@
 pub mod element;
 pub mod float_add;
 pub mod group;
+pub mod lane_check;
 pub mod width;
 
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, AtomOp, DataType, ErrorCode, Op, Space};
-use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE, WINDOW};
+use smsync_contract::memory_map::{CLUSTER_BASE, WINDOW};
 
 use crate::common::{
     dtype_log2_bytes_table, error_code, op_code, try_verilog_named, VerilogError, ERROR_BITS, FLAG_BITS, OP_BITS,
@@ -166,7 +176,8 @@ use crate::common::{
 use crate::pack_lanes::{LaneNumber, LanePart, PackLanes};
 use crate::sync_unit::result_store::ResultStore;
 use element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEMENT_LATENCY, ELEM_BITS};
-use group::{group_kinds, GroupFit, GroupLane};
+use group::{group_kinds, GroupLane};
+use lane_check::LaneCheck;
 use width::{Truncate, ZeroExtend};
 
 /// CTA slot index width.
@@ -292,12 +303,10 @@ pub struct AtomicAlu {
     lent: DFF<Bit>,
     lend_now: Signal<Local, Bit>,
     /// The extra lanes of a coalesced step (`group_size - 1` slots; see "Coalesced steps"):
-    /// each slot's plan stage (does its lane join?) and execute stage (its element).
-    fit: Vec<GroupFit>,
+    /// each slot's execute stage (its element).
     group: Vec<GroupLane>,
     /// Width changes between the address (64), byte-offset (8) and index (4) datapaths.
     widen_access: ZeroExtend<8, 64>,
-    cut_byte_off: Truncate<64, 8>,
     widen_elem_index: ZeroExtend<4, 8>,
     widen_dtype: ZeroExtend<DTYPE_BITS, 64>,
     cut_elem_lg: Truncate<64, 8>,
@@ -312,6 +321,24 @@ pub struct AtomicAlu {
     win_pool: DFF<Bits<MAX_GROUP>>,
     win_first: DFF<Bits<LANE_BITS>>,
     pending: DFF<Bits<WARP_LANES>>,
+    /// The check stage (ahead of the plan): the next window (valid, its first lane, its
+    /// lanes), whose lanes `check` examines; the plan stage loads it, with the checks'
+    /// results, at the edge where its own window empties (or it has none).
+    nw_valid: DFF<Bit>,
+    nw_first: DFF<Bits<LANE_BITS>>,
+    nw_pool: DFF<Bits<MAX_GROUP>>,
+    /// The plan window's lanes' checks (window lane a, registered from `check[a]`): error and
+    /// no error, line, byte offset, byte enables, the later lanes in the same line. (`wl_ok`
+    /// only with group slots; `wl_same` for lanes 0..n-1, the last lane has none after it.)
+    wl_err: Vec<DFF<Bits<ERROR_BITS>>>,
+    wl_ok: Vec<DFF<Bit>>,
+    wl_line: Vec<DFF<Bits<64>>>,
+    wl_off: Vec<DFF<Bits<8>>>,
+    wl_be: Vec<DFF<Bits<16>>>,
+    wl_same: Vec<DFF<Bits<MAX_GROUP>>>,
+    /// The request may coalesce (scalar, 4- or 8-byte access of a type the slots compute),
+    /// registered at IDLE (only with group slots: one entry).
+    q_group_ok: Vec<DFF<Bit>>,
     /// The issue stage (between the plan and X1): the planned step, registered, waiting for its
     /// line read (no hazard with X1..X3, X1 open, the grant). The same fields as X1's below.
     iss_valid: DFF<Bit>,
@@ -429,6 +456,10 @@ pub struct AtomicAlu {
     /// The access size the plan stage uses (`q_access_bytes`: the plan runs in RUN only).
     step_access_bytes: Signal<Local, Bits<8>>,
     req_error: Signal<Local, Bits<ERROR_BITS>>,
+    /// The request may coalesce (registered in `q_group_ok`; only with group slots).
+    group_ok: Vec<Signal<Local, Bit>>,
+    k_four8: Vec<Constant<Bits<8>>>,
+    k_eight8: Vec<Constant<Bits<8>>>,
 
     // ---- plan stage: the next step, from the lane addresses alone ----
     any_lane: Signal<Local, Bit>,
@@ -458,16 +489,36 @@ pub struct AtomicAlu {
     pack_b: PackLanes<ELEM_BITS, 4096>,
     pack_c: PackLanes<ELEM_BITS, 4096>,
     lead_number: LaneNumber,
+    /// The check stage's window (`nw_first`, a register): its lanes' checks (each picks its
+    /// lanes from `win_addr`); `shared_limit` = `shared_bytes - access_bytes`, `cta_bad` = the
+    /// request's CTA slot is past the config's.
+    check: Vec<LaneCheck>,
+    shared_limit: Signal<Local, Bits<64>>,
+    cta_bad: Signal<Local, Bit>,
+    /// The plan stage loads the check stage's window at this edge.
+    p_load: Signal<Local, Bit>,
+    /// Window bit a (a < n).
+    k_win_bit: Vec<Constant<Bits<MAX_GROUP>>>,
+    /// The lead's registered checks: line, byte offset, the later lanes in its line.
+    lead_line: Signal<Local, Bits<64>>,
+    lead_off: Signal<Local, Bits<8>>,
+    /// (Only with group slots.)
+    lead_same: Vec<Signal<Local, Bits<MAX_GROUP>>>,
+    /// red.async's lane: the check stage window's lowest lane (the request's first active lane
+    /// in RUN's first cycle, where red.async answers), one-hot, widened, its place.
+    ra_lowest: Signal<Local, Bits<MAX_GROUP>>,
+    widen_ra: ZeroExtend<MAX_GROUP, WARP_LANES>,
+    ra_number: LaneNumber,
     /// The step's window: the `n = group_size` lanes (n-aligned) around the lead; the lead and
     /// the lanes that join it are all in it. Its first lane, its lanes, and its addresses
     /// ([`MAX_GROUP`] lanes wide, the lanes past `n` unused): part-selects of the packed words
     /// at n-lane steps (a (32 / n):1 mux per bit), from which the lead and each slot pick one of
     /// n lanes. Two small muxes instead of a 32:1 mux per slot and operand bit. (The execute
     /// stage picks the operands b and c the same way, at its registered lanes.)
-    /// (`win_first`, a register.) `k_zero8`: only with group slots.
+    /// (Addressed by the check stage's `nw_first`.) `k_zero8`: only with group slots.
     win_addr: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
     win_mbar: LanePart<{ 64 * MAX_GROUP }, 2048, 11>,
-    /// The lead's place in the window.
+    /// The lead's place in the plan window; red.async's lane's address and mbarrier address.
     lead_slot: Signal<Local, Bits<LANE_BITS>>,
     lead_addr: LanePart<64, { 64 * MAX_GROUP }, 9>,
     lead_mbar: LanePart<64, { 64 * MAX_GROUP }, 9>,
@@ -485,27 +536,9 @@ pub struct AtomicAlu {
     cur_mbar: Signal<Local, Bits<64>>,
     shared_off: Signal<Local, Bits<64>>,
     mbar_off: Signal<Local, Bits<64>>,
+    /// The plan lead's error (registered check).
     lane_error: Signal<Local, Bits<ERROR_BITS>>,
     red_async_error: Signal<Local, Bits<ERROR_BITS>>,
-    access_addr: Signal<Local, Bits<64>>,
-    line_addr: Signal<Local, Bits<64>>,
-    /// For the slots' global range check (only with group slots: one entry): the low 8 bits of
-    /// `global_end - line` and whether the room is at least the line. Both without a 64-bit
-    /// subtract on the lead's line: the line is whole when it is at most `global_end - 16`
-    /// (from the port, held for the request), and the room's low 8 bits are those of
-    /// `global_end` minus those of the line (only they are used).
-    line_room: Vec<Signal<Local, Bits<8>>>,
-    line_whole: Vec<Signal<Local, Bit>>,
-    end_less_line: Vec<Signal<Local, Bits<64>>>,
-    /// The lead's line from its raw address (equal to `line_addr` for a global access, the
-    /// only one these are used for; no shared::cluster subtract on the way).
-    raw_line: Vec<Signal<Local, Bits<64>>>,
-    cut_end: Vec<Truncate<64, 8>>,
-    cut_line: Vec<Truncate<64, 8>>,
-    k_line_bytes64: Vec<Constant<Bits<64>>>,
-    /// The access address's offset within its 16-byte line (64 bits wide, then cut to 8).
-    line_off: Signal<Local, Bits<64>>,
-    byte_off: Signal<Local, Bits<8>>,
     /// Byte enables of one access at byte 0; `access_bytes - 1`; `global_end - access_bytes`.
     access_be: Signal<Local, Bits<16>>,
     align_mask: Signal<Local, Bits<64>>,
@@ -522,12 +555,16 @@ pub struct AtomicAlu {
     /// `x_pick[j]`'s place in the window, and its address from the window.
     x_number: Vec<LaneNumber>,
     x_slot: Vec<Signal<Local, Bits<LANE_BITS>>>,
+    /// Slot j's lane's registered checks: no error, its byte enables, its 4-byte word in the
+    /// line; and it is in the lead's line.
+    x_ok: Vec<Signal<Local, Bit>>,
+    x_be: Vec<Signal<Local, Bits<16>>>,
+    x_word: Vec<Signal<Local, Bits<2>>>,
     /// Slot j has a lane that fits the lead's step (before the overlap check).
     x_fits: Vec<Signal<Local, Bit>>,
     /// The lead's bytes and those of the slots up to j whose lanes fit (what slot j + 1 must
     /// not overlap; none for the last slot).
     cand_be: Vec<Signal<Local, Bits<16>>>,
-    x_addr: Vec<LanePart<64, { 64 * MAX_GROUP }, 9>>,
     /// Slot j's lane joins the step (so did every slot before it).
     x_in: Vec<Signal<Local, Bit>>,
     /// Accumulated up to slot j over the lead and the slots that joined: bytes claimed, lanes.
@@ -617,9 +654,7 @@ pub struct AtomicAlu {
     e_none: Constant<Bits<ERROR_BITS>>,
     e_bad_type: Constant<Bits<ERROR_BITS>>,
     e_not_built: Constant<Bits<ERROR_BITS>>,
-    e_align: Constant<Bits<ERROR_BITS>>,
     e_shared_range: Constant<Bits<ERROR_BITS>>,
-    e_global_range: Constant<Bits<ERROR_BITS>>,
     e_mb_align: Constant<Bits<ERROR_BITS>>,
     e_red_async_target: Constant<Bits<ERROR_BITS>>,
     /// features.float_atomics / features.atomic_b128 / cluster_size == 1.
@@ -630,8 +665,6 @@ pub struct AtomicAlu {
     k_shared_bytes: Constant<Bits<64>>,
     k_cluster_base: Constant<Bits<64>>,
     k_window: Constant<Bits<64>>,
-    k_global_base: Constant<Bits<64>>,
-    k_line_mask: Constant<Bits<64>>,
     k_mbar_align: Constant<Bits<64>>,
     k_one64: Constant<Bits<64>>,
     k_ones128: Constant<Bits<ELEM_BITS>>,
@@ -709,15 +742,37 @@ impl AtomicAlu {
             element: AtomicElement::build(lead_kinds(config), latency > 0),
             lent: Default::default(),
             lend_now: Default::default(),
-            fit: (1..group).map(|_| GroupFit::new(group_kinds(config.features.float_atomics))).collect(),
             group: (1..group).map(|_| GroupLane::new(group_kinds(config.features.float_atomics), latency)).collect(),
             widen_access: Default::default(),
-            cut_byte_off: Default::default(),
             widen_elem_index: Default::default(),
             widen_dtype: Default::default(),
             cut_elem_lg: Default::default(),
             state: Default::default(),
             win_pool: Default::default(),
+            nw_valid: Default::default(),
+            nw_first: Default::default(),
+            nw_pool: Default::default(),
+            wl_err: (0..group).map(|_| Default::default()).collect(),
+            wl_ok: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
+            wl_line: (0..group).map(|_| Default::default()).collect(),
+            wl_off: (0..group).map(|_| Default::default()).collect(),
+            wl_be: (0..group).map(|_| Default::default()).collect(),
+            wl_same: (1..group).map(|_| Default::default()).collect(),
+            q_group_ok: (1..group.min(2)).map(|_| Default::default()).collect(),
+            group_ok: (1..group.min(2)).map(|_| Default::default()).collect(),
+            k_four8: (1..group.min(2)).map(|_| Constant::new(4u64.to_bits())).collect(),
+            k_eight8: (1..group.min(2)).map(|_| Constant::new(8u64.to_bits())).collect(),
+            check: (0..group).map(|a| LaneCheck::new(a, group)).collect(),
+            shared_limit: Default::default(),
+            cta_bad: Default::default(),
+            p_load: Default::default(),
+            k_win_bit: (0..group).map(|a| Constant::new((1u64 << a).to_bits())).collect(),
+            lead_line: Default::default(),
+            lead_off: Default::default(),
+            lead_same: (1..group.min(2)).map(|_| Default::default()).collect(),
+            ra_lowest: Default::default(),
+            widen_ra: Default::default(),
+            ra_number: Default::default(),
             win_first: Default::default(),
             pending: Default::default(),
             iss_valid: Default::default(),
@@ -848,17 +903,6 @@ impl AtomicAlu {
             mbar_off: Default::default(),
             lane_error: Default::default(),
             red_async_error: Default::default(),
-            access_addr: Default::default(),
-            line_addr: Default::default(),
-            line_room: (1..group.min(2)).map(|_| Default::default()).collect(),
-            line_whole: (1..group.min(2)).map(|_| Default::default()).collect(),
-            end_less_line: (1..group.min(2)).map(|_| Default::default()).collect(),
-            raw_line: (1..group.min(2)).map(|_| Default::default()).collect(),
-            cut_end: (1..group.min(2)).map(|_| Default::default()).collect(),
-            cut_line: (1..group.min(2)).map(|_| Default::default()).collect(),
-            k_line_bytes64: (1..group.min(2)).map(|_| Constant::new(16u64.to_bits())).collect(),
-            line_off: Default::default(),
-            byte_off: Default::default(),
             access_be: Default::default(),
             align_mask: Default::default(),
             global_limit: Default::default(),
@@ -870,7 +914,9 @@ impl AtomicAlu {
             cand_be: (2..group).map(|_| Default::default()).collect(),
             x_number: (1..group).map(|_| Default::default()).collect(),
             x_slot: (1..group).map(|_| Default::default()).collect(),
-            x_addr: (1..group).map(|_| LanePart::with_stride(64)).collect(),
+            x_ok: (1..group).map(|_| Default::default()).collect(),
+            x_be: (1..group).map(|_| Default::default()).collect(),
+            x_word: (1..group).map(|_| Default::default()).collect(),
             x_in: (1..group).map(|_| Default::default()).collect(),
             acc_be: (1..group).map(|_| Default::default()).collect(),
             acc_w: (1..group).map(|_| Default::default()).collect(),
@@ -944,9 +990,7 @@ impl AtomicAlu {
             e_none: err(ErrorCode::None),
             e_bad_type: err(ErrorCode::AtomBadType),
             e_not_built: err(ErrorCode::NotBuilt),
-            e_align: err(ErrorCode::AtomAlign),
             e_shared_range: err(ErrorCode::SharedOutOfRange),
-            e_global_range: err(ErrorCode::GlobalOutOfRange),
             e_mb_align: err(ErrorCode::MbAlign),
             e_red_async_target: err(ErrorCode::RedAsyncTarget),
             k_float_atomics: Constant::new(config.features.float_atomics),
@@ -956,8 +1000,6 @@ impl AtomicAlu {
             k_shared_bytes: k64(config.shared_bytes as u64),
             k_cluster_base: k64(CLUSTER_BASE),
             k_window: k64(WINDOW),
-            k_global_base: k64(GLOBAL_BASE),
-            k_line_mask: k64(!15u64),
             k_mbar_align: k64(7),
             k_one64: k64(1),
             k_ones128: Constant::new(u128::MAX.to_bits()),
@@ -986,6 +1028,9 @@ impl Logic for AtomicAlu {
             win_pool,
             win_first,
             pending,
+            nw_valid,
+            nw_first,
+            nw_pool,
             iss_valid,
             iss_lane,
             iss_line,
@@ -1020,6 +1065,10 @@ impl Logic for AtomicAlu {
         );
         self.results.clock.next = self.clock.val();
         self.results.clear.next = false;
+        for g in 0..self.q_group_ok.len() {
+            self.q_group_ok[g].clock.next = self.clock.val();
+            self.q_group_ok[g].d.next = self.q_group_ok[g].q.val();
+        }
 
         // ================= request decode (the golden `check` / `legal`) =================
         self.is_and_or_xor.next = (self.req_sub.val() == self.a_and.val())
@@ -1103,6 +1152,17 @@ impl Logic for AtomicAlu {
         if self.req_vec.val() == self.v8.val() {
             self.access_bytes.next = self.elem_bytes.val() << 3;
         }
+        // Coalescing (see "Coalesced steps"): scalar 4- and 8-byte accesses of the types a
+        // group slot's element computes (`group::group_kinds`: no f64, no 16-bit floats, f32
+        // with float atomics).
+        for g in 0..self.group_ok.len() {
+            self.group_ok[g].next = (self.req_vec.val() == self.v1.val())
+                & ((self.access_bytes.val() == self.k_four8[g].val())
+                    | (self.access_bytes.val() == self.k_eight8[g].val()))
+                & !self.t_f64.val()
+                & !self.t_half.val()
+                & (!self.t_f32.val() | self.k_float_atomics.val());
+        }
 
         // The access size for the plan stage (which runs in RUN only): the registered decode.
         self.step_access_bytes.next = self.q_access_bytes.q.val();
@@ -1141,16 +1201,16 @@ impl Logic for AtomicAlu {
             self.req_error.next = self.e_not_built.val();
         }
 
-        // ================= plan stage: the lowest remaining lane leads the next step =================
+        // ================= check stage and plan stage =================
         // Everything here depends on the lane addresses alone (never on memory), so the next
         // step is planned, and its line read, while the execute stage writes the current one.
-        // The plan works on its window's registered lanes; a window holds lanes until its last
-        // one is planned (the window is never empty while lanes remain).
-        self.any_lane.next = self.win_pool.q.val().any();
-        // The lowest set bit alone: pool & -pool; its address is a part-select of the packed
-        // lanes (the window's first lane's when the pool is empty).
-        self.w_lowest.next = self.win_pool.q.val() & (self.k_zero_w.val() - self.win_pool.q.val());
-        self.widen_lowest.narrow.next = self.w_lowest.val();
+        // Three registered steps, each a cycle's work: `pending` -> the next window (`nw_*`,
+        // the lowest pending lane's n-aligned run) -> its lanes checked (`check`) into the plan
+        // window (`win_*`, `wl_*`) -> the plan (a lead and the lanes that join it, from the
+        // registered checks: bits, byte enables and n:1 muxes only). The plan window loads the
+        // next one at the edge where its last lanes are planned, so windows follow each other
+        // without a bubble.
+        //
         // The next window: the lowest lane of `pending` (of the request's lanes, in IDLE) and
         // the rest of its n-aligned run of lanes. From registers (or the held request) alone.
         self.next_src.next = self.pending.q.val();
@@ -1164,7 +1224,8 @@ impl Logic for AtomicAlu {
         self.next_pool.next = self.cut_next_pool.narrow.val() & self.k_win_ones.val();
         self.next_rest.next = self.next_src.val() & !(self.k_win_ones32.val() << self.next_first.val());
         // The packed words hold one operand-store row (B lanes; the lanes past B are zero, so
-        // synthesis drops them), the window's place in it is its first lane mod B.
+        // synthesis drops them), the window's place in it is its first lane mod B. The check
+        // stage reads the next window's row.
         for i in 0..self._row_lanes {
             self.pack_addr.lane[i].next = self.row_addr[i].val();
             self.pack_mbar.lane[i].next = self.row_mbar[i].val();
@@ -1177,22 +1238,41 @@ impl Logic for AtomicAlu {
             self.pack_b.lane[i].next = 0.into();
             self.pack_c.lane[i].next = 0.into();
         }
-        self.lead_number.onehot.next = self.widen_lowest.wide.val();
-        self.lead_slot.next = self.lead_number.number.val();
-        self.cur_lane.next = self.win_first.q.val() | self.lead_slot.val();
-        self.plan_row.next = self.win_first.q.val() >> self.k_row_log.val();
+        self.plan_row.next = self.nw_first.q.val() >> self.k_row_log.val();
         self.win_addr.word.next = self.pack_addr.word.val();
-        self.win_addr.number.next = self.win_first.q.val() & self.k_row_mask.val();
+        self.win_addr.number.next = self.nw_first.q.val() & self.k_row_mask.val();
         self.win_mbar.word.next = self.pack_mbar.word.val();
-        self.win_mbar.number.next = self.win_first.q.val() & self.k_row_mask.val();
+        self.win_mbar.number.next = self.nw_first.q.val() & self.k_row_mask.val();
+
+        // Check stage: every lane of the next window (golden `lane`, cluster_size 1).
+        self.widen_access.narrow.next = self.step_access_bytes.val();
+        self.align_mask.next = self.widen_access.wide.val() - self.k_one64.val();
+        self.global_limit.next = self.global_end.val() - self.widen_access.wide.val();
+        self.shared_limit.next = self.k_shared_bytes.val() - self.widen_access.wide.val();
+        self.cta_bad.next = self.req_cta.val() > self.k_last_slot.val();
+        self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.step_access_bytes.val());
+        for a in 0..self.check.len() {
+            self.check[a].window.next = self.win_addr.part.val();
+            self.check[a].is_global.next = self.is_global.val();
+            self.check[a].is_cluster.next = self.is_cluster.val();
+            self.check[a].cta_bad.next = self.cta_bad.val();
+            self.check[a].align_mask.next = self.align_mask.val();
+            self.check[a].global_limit.next = self.global_limit.val();
+            self.check[a].shared_limit.next = self.shared_limit.val();
+            self.check[a].access_be.next = self.access_be.val();
+        }
+
+        // red.async's lane: the first active lane, the lowest of the next window in RUN's first
+        // cycle (golden `red_async_lane`, cluster_size 1).
+        self.ra_lowest.next = self.nw_pool.q.val() & (self.k_zero_w.val() - self.nw_pool.q.val());
+        self.widen_ra.narrow.next = self.ra_lowest.val();
+        self.ra_number.onehot.next = self.widen_ra.wide.val();
         self.lead_addr.word.next = self.win_addr.part.val();
-        self.lead_addr.number.next = self.lead_slot.val();
+        self.lead_addr.number.next = self.ra_number.number.val();
         self.lead_mbar.word.next = self.win_mbar.part.val();
-        self.lead_mbar.number.next = self.lead_slot.val();
+        self.lead_mbar.number.next = self.ra_number.number.val();
         self.cur_addr.next = self.lead_addr.part.val();
         self.cur_mbar.next = self.lead_mbar.part.val();
-
-        // Lane checks (golden `lane` / `red_async_lane`, cluster_size 1).
         self.shared_off.next = self.cur_addr.val();
         if self.is_cluster.val() {
             self.shared_off.next = self.cur_addr.val() - self.k_cluster_base.val();
@@ -1200,23 +1280,6 @@ impl Logic for AtomicAlu {
         self.mbar_off.next = self.cur_mbar.val();
         if self.is_cluster.val() {
             self.mbar_off.next = self.cur_mbar.val() - self.k_cluster_base.val();
-        }
-        self.lane_error.next = self.e_none.val();
-        self.widen_access.narrow.next = self.step_access_bytes.val();
-        self.align_mask.next = self.widen_access.wide.val() - self.k_one64.val();
-        self.global_limit.next = self.global_end.val() - self.widen_access.wide.val();
-        if (self.cur_addr.val() & self.align_mask.val()).any() {
-            self.lane_error.next = self.e_align.val();
-        } else if self.is_global.val() {
-            if (self.cur_addr.val() < self.k_global_base.val()) | (self.cur_addr.val() > self.global_limit.val()) {
-                self.lane_error.next = self.e_global_range.val();
-            }
-        } else if (self.is_cluster.val()
-            & ((self.cur_addr.val() < self.k_cluster_base.val()) | (self.shared_off.val() >= self.k_window.val())))
-            | (self.req_cta.val() > self.k_last_slot.val())
-            | (self.shared_off.val() > (self.k_shared_bytes.val() - self.widen_access.wide.val()))
-        {
-            self.lane_error.next = self.e_shared_range.val();
         }
         self.red_async_error.next = self.e_red_async_target.val();
         if self.is_global.val()
@@ -1232,102 +1295,110 @@ impl Logic for AtomicAlu {
             self.red_async_error.next = self.e_mb_align.val();
         }
 
-        self.access_addr.next = self.shared_off.val();
-        if self.is_global.val() {
-            self.access_addr.next = self.cur_addr.val();
+        // Plan stage: the lowest unplanned lane of the window leads the next step; its
+        // registered checks (the window is never empty while lanes remain, but in RUN's first
+        // cycle, before the first window is loaded).
+        self.any_lane.next = self.win_pool.q.val().any();
+        self.w_lowest.next = self.win_pool.q.val() & (self.k_zero_w.val() - self.win_pool.q.val());
+        self.widen_lowest.narrow.next = self.w_lowest.val();
+        self.lead_number.onehot.next = self.widen_lowest.wide.val();
+        self.lead_slot.next = self.lead_number.number.val();
+        self.cur_lane.next = self.win_first.q.val() | self.lead_slot.val();
+        self.lane_error.next = self.e_none.val();
+        self.lead_line.next = 0.into();
+        self.lead_off.next = 0.into();
+        self.lead_be.next = 0.into();
+        for a in 0..self.wl_err.len() {
+            if (self.w_lowest.val() & self.k_win_bit[a].val()).any() {
+                self.lane_error.next = self.wl_err[a].q.val();
+                self.lead_line.next = self.wl_line[a].q.val();
+                self.lead_off.next = self.wl_off[a].q.val();
+                self.lead_be.next = self.wl_be[a].q.val();
+            }
         }
-        self.line_addr.next = self.access_addr.val() & self.k_line_mask.val();
-        // (For the slots' global range check: how much of the lead's line is below the end.)
-        for j in 0..self.fit.len().min(1) {
-            // (`global_end - line` >= 16, for a line below `global_end`: a global lead in range
-            // is, and the slots' range check is used for global leads only.)
-            self.end_less_line[j].next = self.global_end.val() - self.k_line_bytes64[j].val();
-            self.raw_line[j].next = self.cur_addr.val() & self.k_line_mask.val();
-            self.line_whole[j].next = self.raw_line[j].val() <= self.end_less_line[j].val();
-            self.cut_end[j].wide.next = self.global_end.val();
-            self.cut_line[j].wide.next = self.raw_line[j].val();
-            self.line_room[j].next = self.cut_end[j].narrow.val() - self.cut_line[j].narrow.val();
+        // (The window's last lane has no later lane in its line.)
+        for s in 0..self.lead_same.len() {
+            self.lead_same[s].next = self.k_zero8[s].val();
+            for a in 0..self.wl_same.len() {
+                if (self.w_lowest.val() & self.k_win_bit[a].val()).any() {
+                    self.lead_same[s].next = self.wl_same[a].q.val();
+                }
+            }
         }
-        self.line_off.next = self.access_addr.val() & !self.k_line_mask.val();
-        self.cut_byte_off.wide.next = self.line_off.val();
-        self.byte_off.next = self.cut_byte_off.narrow.val();
 
         // The lanes that join the lead (see "Coalesced steps" in the module doc). Two passes
-        // over the slots: offer lanes (x_pool / x_pick chain, in window bits) and feed each
-        // slot's GroupFit its lane, then decide who joins. Slot 0 links to the lead, slot j to
-        // slot j - 1. Kept short for the clock: the picks are n-bit (the window's lanes), and a
-        // slot's overlap check is against the lead and every earlier candidate that fits
-        // (`cand_be`), not against the joined ones: the joins are a prefix, so when slot j - 1
-        // joined every earlier candidate did, and the two sets are the same.
-        self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.step_access_bytes.val());
-        self.lead_be.next = self.access_be.val() << self.byte_off.val();
-        for j in 0..self.fit.len().min(1) {
+        // over the slots: offer lanes (x_pool / x_pick chain, in window bits) with their
+        // registered checks, then decide who joins. Slot 0 links to the lead, slot j to slot
+        // j - 1. A slot's overlap check is against the lead and every earlier candidate that
+        // fits (`cand_be`), not against the joined ones: the joins are a prefix, so when slot
+        // j - 1 joined every earlier candidate did, and the two sets are the same.
+        for j in 0..self.x_pool.len().min(1) {
             self.x_pool[j].next = self.win_pool.q.val() & !self.w_lowest.val();
             self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero8[j].val() - self.x_pool[j].val());
         }
-        for j in 1..self.fit.len() {
+        for j in 1..self.x_pool.len() {
             self.x_pool[j].next = self.x_pool[j - 1].val() & !self.x_pick[j - 1].val();
             self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero8[0].val() - self.x_pool[j].val());
         }
-        for j in 0..self.fit.len() {
+        for j in 0..self.x_pool.len() {
             self.widen_pick[j].narrow.next = self.x_pick[j].val();
             self.x_number[j].onehot.next = self.widen_pick[j].wide.val();
             self.x_slot[j].next = self.x_number[j].number.val() & self.k_slot_mask.val();
-            self.x_addr[j].word.next = self.win_addr.part.val();
-            self.x_addr[j].number.next = self.x_slot[j].val();
-            self.fit[j].addr.next = self.x_addr[j].part.val();
-            self.fit[j].single.next = self.req_vec.val() == self.v1.val();
-            self.fit[j].dtype.next = self.req_dtype.val();
-            self.fit[j].is_global.next = self.is_global.val();
-            self.fit[j].lead_addr.next = self.cur_addr.val();
-            self.fit[j].line_whole.next = self.line_whole[0].val();
-            self.fit[j].line_room.next = self.line_room[0].val();
-            self.fit[j].align_mask.next = self.step_access_bytes.val() - self.k_one8.val();
-            self.fit[j].access_be.next = self.access_be.val();
-            self.x_fits[j].next = self.x_pick[j].val().any() & self.fit[j].fits.val();
+            self.x_ok[j].next = false;
+            self.x_be[j].next = 0.into();
+            self.x_word[j].next = 0.into();
+            for a in 0..self.wl_err.len() {
+                if (self.x_pick[j].val() & self.k_win_bit[a].val()).any() {
+                    self.x_ok[j].next = self.wl_ok[a].q.val();
+                    self.x_be[j].next = self.wl_be[a].q.val();
+                    self.x_word[j].next = self.wl_off[a].q.val().get_bits::<2>(2);
+                }
+            }
+            self.x_fits[j].next = self.q_group_ok[0].q.val()
+                & self.x_ok[j].val()
+                & (self.x_pick[j].val() & self.lead_same[0].val()).any();
         }
         // (Each chain signal is written once per path: a signal read back after its own
         // assignment would be a combinational self-loop in rust-hdl's simulator.)
-        for j in 0..self.fit.len().min(1) {
-            self.x_in[j].next = self.x_fits[j].val() & !(self.fit[j].be.val() & self.lead_be.val()).any();
+        for j in 0..self.x_pool.len().min(1) {
+            self.x_in[j].next = self.x_fits[j].val() & !(self.x_be[j].val() & self.lead_be.val()).any();
         }
         for j in 0..self.cand_be.len().min(1) {
             self.cand_be[j].next = self.lead_be.val();
             if self.x_fits[j].val() {
-                self.cand_be[j].next = self.lead_be.val() | self.fit[j].be.val();
+                self.cand_be[j].next = self.lead_be.val() | self.x_be[j].val();
             }
         }
         for j in 1..self.cand_be.len() {
             self.cand_be[j].next = self.cand_be[j - 1].val();
             if self.x_fits[j].val() {
-                self.cand_be[j].next = self.cand_be[j - 1].val() | self.fit[j].be.val();
+                self.cand_be[j].next = self.cand_be[j - 1].val() | self.x_be[j].val();
             }
         }
-        for j in 1..self.fit.len() {
-            self.x_in[j].next = self.x_in[j - 1].val()
-                & self.x_fits[j].val()
-                & !(self.fit[j].be.val() & self.cand_be[j - 1].val()).any();
+        for j in 1..self.x_pool.len() {
+            self.x_in[j].next =
+                self.x_in[j - 1].val() & self.x_fits[j].val() & !(self.x_be[j].val() & self.cand_be[j - 1].val()).any();
         }
-        for j in 0..self.fit.len().min(1) {
+        for j in 0..self.x_pool.len().min(1) {
             self.acc_be[j].next = self.lead_be.val();
             self.acc_w[j].next = self.w_lowest.val();
             if self.x_in[j].val() {
-                self.acc_be[j].next = self.lead_be.val() | self.fit[j].be.val();
+                self.acc_be[j].next = self.lead_be.val() | self.x_be[j].val();
                 self.acc_w[j].next = self.w_lowest.val() | self.x_pick[j].val();
             }
         }
-        for j in 1..self.fit.len() {
+        for j in 1..self.x_pool.len() {
             self.acc_be[j].next = self.acc_be[j - 1].val();
             self.acc_w[j].next = self.acc_w[j - 1].val();
             if self.x_in[j].val() {
-                self.acc_be[j].next = self.acc_be[j - 1].val() | self.fit[j].be.val();
+                self.acc_be[j].next = self.acc_be[j - 1].val() | self.x_be[j].val();
                 self.acc_w[j].next = self.acc_w[j - 1].val() | self.x_pick[j].val();
             }
         }
         // The planned step's bytes and lanes (window bits, then lanes).
         self.plan_be.next = self.lead_be.val();
         self.plan_w.next = self.w_lowest.val();
-        for j in 0..self.fit.len() {
+        for j in 0..self.x_pool.len() {
             self.plan_be.next = self.acc_be[j].val();
             self.plan_w.next = self.acc_w[j].val();
         }
@@ -1474,6 +1545,9 @@ impl Logic for AtomicAlu {
         self.m_raddr.next = self.iss_line.q.val();
         self.plan_go.next = self.m_rreq.val() & self.m_rgrant.val();
         self.p_take.next = self.plan_ok.val() & (!self.iss_valid.q.val() | self.plan_go.val());
+        self.p_load.next = (self.state.q.val() == self.st_run.val())
+            & self.nw_valid.q.val()
+            & (!self.any_lane.val() | (self.p_take.val() & !self.win_left.val().any()));
 
         // ================= old values: each member of the step into its lane's bank (X1) =================
         self.save_values.next = self.x1_adv.val() & self.first_elem.val() & (self.req_op.val() == self.op_atom.val());
@@ -1502,11 +1576,17 @@ impl Logic for AtomicAlu {
             self.q_elem_bytes.d.next = self.elem_bytes.val();
             self.q_elem_log.d.next = self.elem_log.val();
             self.q_access_bytes.d.next = self.access_bytes.val();
+            for g in 0..self.q_group_ok.len() {
+                self.q_group_ok[g].d.next = self.group_ok[g].val();
+            }
         }
         if self.state.q.val() == self.st_idle.val() && self.req_valid.val() && !self.lend_now.val() {
-            // The first window (of the active lanes: `next_*` reads them in IDLE).
-            self.win_pool.d.next = self.next_pool.val();
-            self.win_first.d.next = self.next_first.val();
+            // The first window (of the active lanes: `next_*` reads them in IDLE) into the
+            // check stage; the plan stage starts empty and loads it in RUN's first cycle.
+            self.win_pool.d.next = self.k_zero_w.val();
+            self.nw_valid.d.next = true;
+            self.nw_pool.d.next = self.next_pool.val();
+            self.nw_first.d.next = self.next_first.val();
             self.pending.d.next = self.next_rest.val();
             self.elem_index.d.next = self.k_zero_idx.val();
             self.err.d.next = self.e_none.val();
@@ -1522,12 +1602,12 @@ impl Logic for AtomicAlu {
             }
         }
         // red.async (cluster_size 1): every lane's target is the executing CTA; the first
-        // active lane (the lead of the first window) reports its first error.
+        // active lane (the lowest of the check stage's first window) reports its first error.
         if (self.state.q.val() == self.st_run.val()) & (self.req_op.val() == self.op_red_async.val()) {
             self.err.d.next = self.red_async_error.val();
             self.state.d.next = self.st_resp.val();
         }
-        // Plan stage done (no lane left, or the lead in error): answer once X1..X3 are empty
+        // Plan stage done (no lane left in it or the check stage, or the lead in error): answer once X1..X3 are empty
         // after this edge (X3's step, if any, writes now). The lanes before an erring lane have
         // written (golden order); an error answers no values, so the old values are dropped.
         self.drained.next = !self.iss_valid.q.val() & !self.ex_valid.q.val() & (!self.x3_valid.q.val() | self.en.val());
@@ -1538,7 +1618,7 @@ impl Logic for AtomicAlu {
         }
         if (self.state.q.val() == self.st_run.val())
             & (self.req_op.val() != self.op_red_async.val())
-            & (!self.any_lane.val() | (self.lane_error.val() != self.e_none.val()))
+            & ((!self.any_lane.val() & !self.nw_valid.q.val()) | (self.lane_error.val() != self.e_none.val()))
             & self.drained.val()
         {
             if self.any_lane.val() {
@@ -1547,6 +1627,24 @@ impl Logic for AtomicAlu {
                 self.results.clear.next = true;
             }
             self.state.d.next = self.st_resp.val();
+        }
+        for a in 0..self.wl_err.len() {
+            self.wl_err[a].clock.next = self.clock.val();
+            self.wl_err[a].d.next = self.wl_err[a].q.val();
+            self.wl_line[a].clock.next = self.clock.val();
+            self.wl_line[a].d.next = self.wl_line[a].q.val();
+            self.wl_off[a].clock.next = self.clock.val();
+            self.wl_off[a].d.next = self.wl_off[a].q.val();
+            self.wl_be[a].clock.next = self.clock.val();
+            self.wl_be[a].d.next = self.wl_be[a].q.val();
+        }
+        for a in 0..self.wl_ok.len() {
+            self.wl_ok[a].clock.next = self.clock.val();
+            self.wl_ok[a].d.next = self.wl_ok[a].q.val();
+        }
+        for a in 0..self.wl_same.len() {
+            self.wl_same[a].clock.next = self.clock.val();
+            self.wl_same[a].d.next = self.wl_same[a].q.val();
         }
         for j in 0..self.iss_x_in.len() {
             self.iss_x_in[j].clock.next = self.clock.val();
@@ -1635,7 +1733,7 @@ impl Logic for AtomicAlu {
             self.ex_byte_off.d.next = self.iss_byte_off.q.val();
             self.ex_be.d.next = self.iss_be.q.val();
             self.ex_lanes.d.next = self.iss_lanes.q.val();
-            for j in 0..self.fit.len() {
+            for j in 0..self.ex_x_in.len() {
                 self.ex_x_in[j].d.next = self.iss_x_in[j].q.val();
                 self.ex_x_lane[j].d.next = self.iss_x_lane[j].q.val();
                 self.ex_x_off[j].d.next = self.iss_x_off[j].q.val();
@@ -1646,21 +1744,38 @@ impl Logic for AtomicAlu {
         if self.p_take.val() {
             self.iss_valid.d.next = true;
             self.iss_lane.d.next = self.cur_lane.val();
-            self.iss_line.d.next = self.line_addr.val();
-            self.iss_byte_off.d.next = self.byte_off.val();
+            self.iss_line.d.next = self.lead_line.val();
+            self.iss_byte_off.d.next = self.lead_off.val();
             self.iss_be.d.next = self.plan_be.val();
             self.iss_lanes.d.next = self.plan_lanes.val();
-            for j in 0..self.fit.len() {
+            for j in 0..self.x_pool.len() {
                 self.iss_x_in[j].d.next = self.x_in[j].val();
                 self.iss_x_lane[j].d.next = self.win_first.q.val() | self.x_slot[j].val();
-                self.iss_x_off[j].d.next = self.fit[j].word_off.val();
+                self.iss_x_off[j].d.next = self.x_word[j].val();
             }
             self.win_pool.d.next = self.win_left.val();
-            if !self.win_left.val().any() {
-                self.win_pool.d.next = self.next_pool.val();
-                self.win_first.d.next = self.next_first.val();
-                self.pending.d.next = self.next_rest.val();
+        }
+        // The plan window, empty or emptied now, loads the check stage's window and its
+        // checks; the check stage takes the next window of the pending lanes.
+        if self.p_load.val() {
+            self.win_pool.d.next = self.nw_pool.q.val();
+            self.win_first.d.next = self.nw_first.q.val();
+            for a in 0..self.wl_err.len() {
+                self.wl_err[a].d.next = self.check[a].error.val();
+                self.wl_line[a].d.next = self.check[a].line.val();
+                self.wl_off[a].d.next = self.check[a].byte_off.val();
+                self.wl_be[a].d.next = self.check[a].be.val();
             }
+            for a in 0..self.wl_ok.len() {
+                self.wl_ok[a].d.next = self.check[a].error.val() == self.e_none.val();
+            }
+            for a in 0..self.wl_same.len() {
+                self.wl_same[a].d.next = self.check[a].same[0].val();
+            }
+            self.nw_valid.d.next = self.pending.q.val().any();
+            self.nw_pool.d.next = self.next_pool.val();
+            self.nw_first.d.next = self.next_first.val();
+            self.pending.d.next = self.next_rest.val();
         }
         if self.state.q.val() == self.st_resp.val() {
             self.req_ready.next = true;

@@ -1,12 +1,8 @@
-//! A coalesced step's extra lanes, in the atomic ALU's two stages (see "Pipeline" in
-//! `atomic_alu.rs`):
-//!
-//! * [`GroupFit`] (plan stage): from the lane's address alone, whether it can join the lead's
-//!   step (`fits`: aligned, in the lead's 16-byte line, in range, of a type the slot computes),
-//!   its byte enables and its 4-byte word in the line.
-//! * [`GroupLane`] (execute stages X1, X2, X3): from the line read and the lane's operands, its
-//!   old value and word (X1), its new element with its own `AtomicElement` (X2), and that
-//!   element placed in the written line (X3: `put_value`).
+//! A coalesced step's extra lanes in the atomic ALU's execute stages (see "Pipeline" in
+//! `atomic_alu.rs`): [`GroupLane`] (X1, X2, X3), from the line read and the lane's operands, its
+//! old value and word (X1), its new element with its own `AtomicElement` (X2), and that element
+//! placed in the written line (X3: `put_value`). Whether a lane joins the lead's step is decided
+//! in the plan stage from the lanes' registered checks (`lane_check::LaneCheck`).
 //!
 //! The sequencer (`AtomicAlu`) always steps the lowest remaining lane (the lead) through its own
 //! element datapath. With `config.atomic_lanes` > 1 it also offers the next remaining lanes of
@@ -22,7 +18,6 @@
 //! shifts move whole 4-byte words (a 4:1 mux per bit, not the 16:1 of a byte shift).
 
 use rust_hdl::prelude::*;
-use smsync_contract::encoding::DataType;
 
 use super::element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
 use super::width::{Truncate, ZeroExtend};
@@ -31,118 +26,6 @@ use super::width::{Truncate, ZeroExtend};
 /// common `atomicAdd(float*)`), about a third of a full element's area (docs/FPGA.md).
 pub fn group_kinds(float_atomics: bool) -> ElementKinds {
     ElementKinds { b128: false, f32: float_atomics, f64: false, half: false }
-}
-
-fn dtype_code(t: DataType) -> Constant<Bits<DTYPE_BITS>> {
-    Constant::new((t.code() as u64).to_bits())
-}
-
-/// Plan stage of a group slot: may the lane join the lead's step, and where in the line.
-#[derive(LogicBlock)]
-pub struct GroupFit {
-    /// The lane's address (as on `lane_addr`: global, shared or shared::cluster).
-    pub addr: Signal<In, Bits<64>>,
-    /// The request is scalar (`vec` = 1): vectors are stepped by the lead alone.
-    pub single: Signal<In, Bit>,
-    pub dtype: Signal<In, Bits<DTYPE_BITS>>,
-    pub is_global: Signal<In, Bit>,
-    /// The lead lane's address: a lane joins only in the lead's line.
-    pub lead_addr: Signal<In, Bits<64>>,
-    /// The lead's line lies wholly below the end of global memory, and else the bytes of it
-    /// that do (`global_end - line`, below 16).
-    pub line_whole: Signal<In, Bit>,
-    pub line_room: Signal<In, Bits<8>>,
-    /// `access_bytes - 1` (at most 15): nonzero address bits under it are misaligned.
-    pub align_mask: Signal<In, Bits<8>>,
-    /// Byte enables of one access at byte 0 of the line.
-    pub access_be: Signal<In, Bits<16>>,
-
-    /// The lane may join the lead's step.
-    pub fits: Signal<Out, Bit>,
-    /// The lane's byte enables in the line, and its 4-byte word there.
-    pub be: Signal<Out, Bits<16>>,
-    pub word_off: Signal<Out, Bits<2>>,
-
-    /// `dtype` is one this slot's element computes (b128 never joins: it fills the line).
-    kind_ok: Signal<Local, Bit>,
-    t_f32: Constant<Bits<DTYPE_BITS>>,
-    t_f64: Constant<Bits<DTYPE_BITS>>,
-    t_half: Vec<Constant<Bits<DTYPE_BITS>>>,
-    k_f32_on: Constant<Bit>,
-    k_f64_on: Constant<Bit>,
-    k_half_on: Constant<Bit>,
-    cut_byte_off: Truncate<64, 8>,
-    off: Signal<Local, Bits<8>>,
-    k_line_mask: Constant<Bits<64>>,
-    k_zero4: Constant<Bits<4>>,
-    k_ones16: Constant<Bits<16>>,
-}
-
-impl GroupFit {
-    /// The plan stage of a slot whose element computes `kinds`.
-    pub fn new(kinds: ElementKinds) -> Self {
-        GroupFit {
-            addr: Default::default(),
-            single: Default::default(),
-            dtype: Default::default(),
-            is_global: Default::default(),
-            lead_addr: Default::default(),
-            line_whole: Default::default(),
-            line_room: Default::default(),
-            align_mask: Default::default(),
-            access_be: Default::default(),
-            fits: Default::default(),
-            be: Default::default(),
-            word_off: Default::default(),
-            kind_ok: Default::default(),
-            t_f32: dtype_code(DataType::F32),
-            t_f64: dtype_code(DataType::F64),
-            t_half: [DataType::F16, DataType::Bf16, DataType::F16x2, DataType::Bf16x2].map(dtype_code).into(),
-            k_f32_on: Constant::new(kinds.f32),
-            k_f64_on: Constant::new(kinds.f64),
-            k_half_on: Constant::new(kinds.half),
-            cut_byte_off: Default::default(),
-            off: Default::default(),
-            k_line_mask: Constant::new((!15u64).to_bits()),
-            k_zero4: Constant::new(0u64.to_bits()),
-            k_ones16: Constant::new(0xFFFFu64.to_bits()),
-        }
-    }
-}
-
-impl Logic for GroupFit {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.kind_ok.next = ((self.dtype.val() != self.t_f32.val()) | self.k_f32_on.val())
-            & ((self.dtype.val() != self.t_f64.val()) | self.k_f64_on.val());
-        for h in 0..4 {
-            if (self.dtype.val() == self.t_half[h].val()) & !self.k_half_on.val() {
-                self.kind_ok.next = false;
-            }
-        }
-        // The shared::cluster window base is 16-byte aligned, so the raw address's low four
-        // bits are the offset in the line for every space, and equal raw lines are equal lines.
-        // The lead passed the range checks and shared memory is a multiple of 16 bytes, so a
-        // lane in the lead's line is in range, except past a global end that is not
-        // line-aligned: then its end (offset + size, as offset + align_mask >= room) is
-        // checked against the line's room (an 8-bit compare, not a 64-bit one per slot).
-        // Alignment: an access is at most 16 bytes, so only the low 4 address bits matter.
-        // A 16-byte access (b128) fills the line: nothing can join it. A 2-byte one (cas.b16)
-        // steps through the lead: a slot moves whole 4-byte words (module doc).
-        self.cut_byte_off.wide.next = self.addr.val() & !self.k_line_mask.val();
-        self.off.next = self.cut_byte_off.narrow.val();
-        self.fits.next = self.single.val()
-            & self.kind_ok.val()
-            & self.access_be.val().get_bit(3)
-            & (self.access_be.val() != self.k_ones16.val())
-            & ((self.addr.val().get_bits::<4>(0) & self.align_mask.val().get_bits::<4>(0)) == self.k_zero4.val())
-            & ((self.addr.val() & self.k_line_mask.val()) == (self.lead_addr.val() & self.k_line_mask.val()))
-            & !(self.is_global.val()
-                & !self.line_whole.val()
-                & ((self.off.val() + self.align_mask.val()) >= self.line_room.val()));
-        self.word_off.next = self.addr.val().get_bits::<2>(2);
-        self.be.next = self.access_be.val() << self.off.val();
-    }
 }
 
 /// Execute stages of a group slot (see "Pipeline" in `atomic_alu.rs`): its operand (X1), its
@@ -156,7 +39,7 @@ pub struct GroupLane {
     // ---- X1 (combinational, registered into X2 on `en`) ----
     /// The lane joined X1's step (its element is written at X3).
     pub joined: Signal<In, Bit>,
-    /// The lane's 4-byte word in the line (`GroupFit::word_off`, registered at the plan stage).
+    /// The lane's 4-byte word in the line (its `LaneCheck`'s byte offset, registered through the plan and issue stages).
     pub word_off: Signal<In, Bits<2>>,
     /// Operands b and c (a grouped access is at most 8 bytes wide).
     pub b: Signal<In, Bits<64>>,

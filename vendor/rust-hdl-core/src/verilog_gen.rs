@@ -25,22 +25,20 @@ struct VerilogCodeGenerator {
 impl VerilogCodeGenerator {
     fn array_index_simplification(&self, a: &str) -> String {
         // smsync patch: compile the regex once (upstream compiled it per identifier, which was
-        // most of the Verilog generation time of blocks with `Vec`s of signals).
+        // most of the Verilog generation time of blocks with `Vec`s of signals); and evaluate
+        // every index of the name, not the first only, so that `v[i].w[j]` (a `Vec` of signals
+        // in a `Vec` of sub-blocks) names `v$i$w$j`.
         static ARRAY_INDEX: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
         let re = ARRAY_INDEX.get_or_init(|| Regex::new(r"\[([^\]]*)\]").unwrap());
         let mut context = evalexpr::HashMapContext::new();
         for lvar in &self.loops {
             let _ = context.set_value(lvar.variable.clone(), (lvar.value as i64).into());
         }
-        if let Some(x) = re.captures(a) {
-            if x.len() == 2 {
-                if let Some(txt) = x.get(1) {
-                    let arg = evalexpr::eval_with_context(txt.as_str(), &context).unwrap();
-                    return re.replace(a, format!("$${}", arg)).to_string();
-                }
-            }
-        }
-        a.to_string()
+        re.replace_all(a, |caps: &regex::Captures| {
+            let arg = evalexpr::eval_with_context(&caps[1], &context).unwrap();
+            format!("${}", arg)
+        })
+        .to_string()
     }
 
     fn link_fixup(&self, x: &VerilogLinkDetails) -> VerilogLinkDetails {
