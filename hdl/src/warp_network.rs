@@ -42,8 +42,11 @@
 //! register per level, whose root folds into an accumulator (NB + log2 L cycles: the tree is
 //! pipelined for the clock, a combiner per stage), then every data op emits `L` lanes per cycle (NB cycles): `L`
 //! shfl source computations with `L` 32:1 source muxes, and `L` match rows of 32 comparators
-//! (`match_impl: parallel`; `iterative`: one row, one lane per cycle, 32 cycles). The datapath
-//! is `L` lanes wide, not 32: that is what makes fpga-small's network small.
+//! (`match_impl: parallel`; `iterative`: one row, one lane per cycle, 32 cycles). A row keyed by
+//! one lane (match.all's leader; the iterative match.any's lane) compares against a registered
+//! key (`key_q`), read in one extra first EMIT cycle (and one lane ahead after it), so the key's
+//! 32:1 select and the row's comparators are not one path. The datapath is `L` lanes wide, not
+//! 32: that is what makes fpga-small's network small.
 //!
 //! ## Errors
 //!
@@ -306,10 +309,18 @@ pub struct WarpNetwork {
     slot_arrived: Vec<Signal<Local, Bit>>,
     slot_value: Vec<Signal<Local, Bits<32>>>,
     last_group: Signal<Local, Bit>,
-    /// The key of the iterative match.any row (lane `step`) or of match.all (the leader).
+    /// The key of the iterative match.any row (lane `step`) or of match.all (the leader),
+    /// registered (`key_q`) a cycle before its row compares: the store read and the row's 32
+    /// comparators were one cycle, the unit's limit on the ECP5. The key is read in EMIT's
+    /// first cycle (`emit_prep`: the last beat has reached the store, nothing is emitted) and,
+    /// for the iterative match.any, one lane ahead in the cycles after it.
     row_key: Signal<Local, Bits<64>>,
+    key_q: DFF<Bits<64>>,
+    emit_prep: DFF<Bit>,
     key_off: Signal<Local, Bits<11>>,
-    /// Bit offsets in `store_pack.word` of lane `step` and of the leader.
+    /// The lane whose key `key_q` loads (`step`, or `step + 1` after the first EMIT cycle), its
+    /// bit offset in `store_pack.word`, and the leader's.
+    key_lane: Signal<Local, Bits<5>>,
     iter_off: Signal<Local, Bits<11>>,
     leader_off: Signal<Local, Bits<11>>,
     iter_match: Signal<Local, Bit>,
@@ -536,6 +547,9 @@ impl WarpNetwork {
             slot_value: vec_of(l),
             last_group: Default::default(),
             row_key: Default::default(),
+            key_q: Default::default(),
+            emit_prep: Default::default(),
+            key_lane: Default::default(),
             key_off: Default::default(),
             iter_off: Default::default(),
             leader_off: Default::default(),
@@ -655,6 +669,8 @@ impl Logic for WarpNetwork {
             w_arrived,
             w_part,
             w_leader_id,
+            key_q,
+            emit_prep,
             redux_acc,
             reduce_issued,
             out_valid,
@@ -968,6 +984,9 @@ impl Logic for WarpNetwork {
                 if self.done_op.val() == self.k_op_redux.val() {
                     self.state.d.next = self.k_st_reduce.val();
                 }
+                // (The ops whose row is keyed by `key_q` load it in EMIT's first cycle.)
+                self.emit_prep.d.next = (self.done_op.val() == self.k_op_match_all.val())
+                    || (self.k_iterative.val() && (self.done_op.val() == self.k_op_match_any.val()));
             } else {
                 self.state.d.next = self.k_st_idle.val();
                 self.out_valid.d.next = true;
@@ -1111,18 +1130,23 @@ impl Logic for WarpNetwork {
         self.iter_match.next = self.k_iterative.val() && (self.w_op.q.val() == self.k_op_match_any.val());
         // A lane's operand is a part-select of the packed store at a variable offset: yosys
         // builds a 32:1 mux tree from it (an if-chain over the 32 lanes would be 32 muxes deep).
-        self.iter_off.next = bit_cast::<11, 5>(self.step.q.val()) << 6u64;
+        self.key_lane.next = self.step.q.val() + self.k_one5.val();
+        if self.emit_prep.q.val() {
+            self.key_lane.next = self.step.q.val();
+        }
+        self.iter_off.next = bit_cast::<11, 5>(self.key_lane.val()) << 6u64;
         self.leader_off.next = bit_cast::<11, 5>(self.w_leader_id.q.val()) << 6u64;
-        // One key select: lane `step` (iterative match.any) or the leader (match.all).
+        // One key select: lane `key_lane` (iterative match.any) or the leader (match.all).
         self.key_off.next = self.iter_off.val();
         if self.w_op.q.val() == self.k_op_match_all.val() {
             self.key_off.next = self.leader_off.val();
         }
         self.row_key.next = self.store_pack.word.val().get_bits::<64>(self.key_off.val().index());
+        self.key_q.d.next = self.row_key.val();
         for r in 0..self.match_rows.len() {
             self.match_rows[r].wide.next = self.w_dtype.q.val() == self.k_dt_b64.val();
             self.match_rows[r].part.next = self.w_part.q.val();
-            self.match_rows[r].key.next = self.row_key.val();
+            self.match_rows[r].key.next = self.key_q.q.val();
             self.match_rows[r].vals.next = self.store_pack.word.val();
         }
         for r in 0..self.slot_key.len() {
@@ -1130,7 +1154,7 @@ impl Logic for WarpNetwork {
         }
         // match.all uses row 0, keyed by the leader's operand (the two matches never overlap).
         if self.w_op.q.val() == self.k_op_match_all.val() {
-            self.match_rows[0].key.next = self.row_key.val();
+            self.match_rows[0].key.next = self.key_q.q.val();
         }
         // shfl: the source lane of each slot; a source lane that has not arrived (outside the
         // mask or exited: PTX undefined) gives the lane's own a.
@@ -1178,7 +1202,11 @@ impl Logic for WarpNetwork {
                 }
             }
         }
-        if (self.state.q.val() == self.k_st_emit.val()) && self.iter_match.val() {
+        if (self.state.q.val() == self.k_st_emit.val()) && self.emit_prep.q.val() {
+            // EMIT's first cycle for a row keyed by `key_q`: the key is read, nothing emitted.
+            self.emit_prep.d.next = false;
+        }
+        if (self.state.q.val() == self.k_st_emit.val()) && !self.emit_prep.q.val() && self.iter_match.val() {
             // iterative match.any: lane `step`, one per cycle, into its bank
             for i in 0..self._lanes {
                 if (self.step.q.val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
@@ -1195,7 +1223,7 @@ impl Logic for WarpNetwork {
                 self.out_valid.d.next = true;
             }
         }
-        if (self.state.q.val() == self.k_st_emit.val()) && !self.iter_match.val() {
+        if (self.state.q.val() == self.k_st_emit.val()) && !self.emit_prep.q.val() && !self.iter_match.val() {
             // group `step`'s L lanes: one row of the store
             for i in 0..self._lanes {
                 self.results.write[i].next = true;
@@ -1243,6 +1271,7 @@ impl Logic for WarpNetwork {
                 self.rec_valid[c].d.next = self.k_zero32.val();
             }
             self.looked.d.next = false;
+            self.emit_prep.d.next = false;
             self.reduce_issued.d.next = false;
             for k in 0..self.redux_p_valid.len() {
                 self.redux_p_valid[k].d.next = false;
