@@ -7,6 +7,9 @@ use smsync_contract::encoding::{ReduxOp, ShflMode};
 
 use super::{c32, c_code, one_hots, CANONICAL_NAN, LANES};
 
+// The NaN result is all ones with the sign cleared (`ReduxNode`).
+const _: () = assert!(CANONICAL_NAN == !0x8000_0000);
+
 /// Packs 32 one-bit signals into a 32-bit word (bit i = `bit[i]`).
 #[derive(LogicBlock)]
 pub struct Pack32 {
@@ -101,6 +104,16 @@ impl Logic for MatchRow {
 }
 
 /// One combiner of the redux.sync tree.
+///
+/// Why the output is a truth table: every result bit but the sum's is a function of its own
+/// `x` and `y` bits alone (x, y, and, or, xor, all ones for the canonical NaN), so the node
+/// computes, once, the 4-entry truth table of that function (`t3` .. `t0`: for (x, y) = 11, 10,
+/// 01, 00) from the op, the min/max compare and the NaN rules, and each bit is a 4:1 pick of the
+/// table by its (x, y), then the sum or that. Written as an if-chain over the ops with the NaN
+/// override after it, each bit was a function of its x, y and sum bits and of every select: 604
+/// LUT4 + 240 PFUMX + 138 L6MUX21 per node on the ECP5, 391 + 156 + 90 this way (yosys
+/// `synth_ecp5` of the node alone, 2026-11-29; the two forms proven equal by `sat -prove` on a
+/// miter). Four nodes on fpga-small, 32 on the default config.
 #[derive(LogicBlock)]
 pub struct ReduxNode {
     pub x: Signal<In, Bits<32>>,
@@ -116,6 +129,31 @@ pub struct ReduxNode {
     x_nan: Signal<Local, Bit>,
     y_nan: Signal<Local, Bit>,
     x_less: Signal<Local, Bit>,
+    /// The op decoded; either input a NaN; the result is the canonical NaN.
+    is_add: Signal<Local, Bit>,
+    is_and: Signal<Local, Bit>,
+    is_or: Signal<Local, Bit>,
+    is_min: Signal<Local, Bit>,
+    is_max: Signal<Local, Bit>,
+    any_nan: Signal<Local, Bit>,
+    to_nan: Signal<Local, Bit>,
+    /// The result is x, y, x & y, x | y, x ^ y (each bit from its own x and y bits), or the sum.
+    sel_x: Signal<Local, Bit>,
+    sel_y: Signal<Local, Bit>,
+    sel_and: Signal<Local, Bit>,
+    sel_or: Signal<Local, Bit>,
+    sel_xor: Signal<Local, Bit>,
+    use_sum: Signal<Local, Bit>,
+    /// The truth table, each entry as a 32-bit mask, and the bitwise result.
+    m3: Signal<Local, Bits<32>>,
+    m2: Signal<Local, Bits<32>>,
+    m1: Signal<Local, Bits<32>>,
+    m0: Signal<Local, Bits<32>>,
+    bitwise: Signal<Local, Bits<32>>,
+    sum: Signal<Local, Bits<32>>,
+    /// The canonical NaN's sign bit (clear) when the result is it; all ones for the sum.
+    nan_sign: Signal<Local, Bits<32>>,
+    sum_mask: Signal<Local, Bits<32>>,
     op_add: Constant<Bits<3>>,
     op_min: Constant<Bits<3>>,
     op_max: Constant<Bits<3>>,
@@ -124,7 +162,7 @@ pub struct ReduxNode {
     sign_bit: Constant<Bits<32>>,
     exp_mask: Constant<Bits<32>>,
     mant_mask: Constant<Bits<32>>,
-    canonical_nan: Constant<Bits<32>>,
+    ones: Constant<Bits<32>>,
     zero: Constant<Bits<32>>,
 }
 
@@ -143,6 +181,27 @@ impl Default for ReduxNode {
             x_nan: Default::default(),
             y_nan: Default::default(),
             x_less: Default::default(),
+            is_add: Default::default(),
+            is_and: Default::default(),
+            is_or: Default::default(),
+            is_min: Default::default(),
+            is_max: Default::default(),
+            any_nan: Default::default(),
+            to_nan: Default::default(),
+            sel_x: Default::default(),
+            sel_y: Default::default(),
+            sel_and: Default::default(),
+            sel_or: Default::default(),
+            sel_xor: Default::default(),
+            use_sum: Default::default(),
+            m3: Default::default(),
+            m2: Default::default(),
+            m1: Default::default(),
+            m0: Default::default(),
+            bitwise: Default::default(),
+            sum: Default::default(),
+            nan_sign: Default::default(),
+            sum_mask: Default::default(),
             op_add: c_code(ReduxOp::Add.code()),
             op_min: c_code(ReduxOp::Min.code()),
             op_max: c_code(ReduxOp::Max.code()),
@@ -151,7 +210,7 @@ impl Default for ReduxNode {
             sign_bit: c32(0x8000_0000),
             exp_mask: c32(0x7F80_0000),
             mant_mask: c32(0x007F_FFFF),
-            canonical_nan: c32(CANONICAL_NAN),
+            ones: c32(u32::MAX),
             zero: c32(0),
         }
     }
@@ -187,43 +246,65 @@ impl Logic for ReduxNode {
         self.y_nan.next = self.float.val()
             && ((self.y.val() & self.exp_mask.val()) == self.exp_mask.val())
             && ((self.y.val() & self.mant_mask.val()) != self.zero.val());
-        self.z.next = self.x.val() ^ self.y.val();
-        if self.op.val() == self.op_add.val() {
-            self.z.next = self.x.val() + self.y.val();
-        }
-        if self.op.val() == self.op_and.val() {
-            self.z.next = self.x.val() & self.y.val();
-        }
-        if self.op.val() == self.op_or.val() {
-            self.z.next = self.x.val() | self.y.val();
-        }
-        if self.op.val() == self.op_min.val() {
-            if self.x_less.val() {
-                self.z.next = self.x.val();
-            } else {
-                self.z.next = self.y.val();
-            }
-        }
-        if self.op.val() == self.op_max.val() {
-            if self.x_less.val() {
-                self.z.next = self.y.val();
-            } else {
-                self.z.next = self.x.val();
-            }
-        }
+        self.is_add.next = self.op.val() == self.op_add.val();
+        self.is_and.next = self.op.val() == self.op_and.val();
+        self.is_or.next = self.op.val() == self.op_or.val();
+        self.is_min.next = self.op.val() == self.op_min.val();
+        self.is_max.next = self.op.val() == self.op_max.val();
         // NaN rules: with .NaN any NaN wins; without, a NaN operand is ignored and two NaNs give
         // the canonical NaN (so the tree answers NaN only when every input is NaN).
-        if self.x_nan.val() && self.y_nan.val() {
-            self.z.next = self.canonical_nan.val();
-        } else if self.x_nan.val() || self.y_nan.val() {
-            if self.nan_mode.val() {
-                self.z.next = self.canonical_nan.val();
-            } else if self.x_nan.val() {
-                self.z.next = self.y.val();
-            } else {
-                self.z.next = self.x.val();
-            }
+        self.any_nan.next = self.x_nan.val() || self.y_nan.val();
+        self.to_nan.next = (self.x_nan.val() && self.y_nan.val()) || (self.any_nan.val() && self.nan_mode.val());
+        // min keeps the lesser, max the greater; xor for the codes of no other op.
+        self.sel_x.next = (!self.any_nan.val()
+            && ((self.is_min.val() && self.x_less.val()) || (self.is_max.val() && !self.x_less.val())))
+            || (self.y_nan.val() && !self.x_nan.val() && !self.to_nan.val());
+        self.sel_y.next = (!self.any_nan.val()
+            && ((self.is_min.val() && !self.x_less.val()) || (self.is_max.val() && self.x_less.val())))
+            || (self.x_nan.val() && !self.y_nan.val() && !self.to_nan.val());
+        self.sel_and.next = !self.any_nan.val() && self.is_and.val();
+        self.sel_or.next = !self.any_nan.val() && self.is_or.val();
+        self.sel_xor.next = !(self.any_nan.val()
+            || self.is_add.val()
+            || self.is_and.val()
+            || self.is_or.val()
+            || self.is_min.val()
+            || self.is_max.val());
+        self.use_sum.next = !self.any_nan.val() && self.is_add.val();
+        // The truth table: entry (x, y) = 11 is set by x, y, and, or and NaN; 10 by x, or, xor,
+        // NaN; 01 by y, or, xor, NaN; 00 by NaN (all ones, its sign cleared below).
+        self.m3.next = self.zero.val();
+        if self.sel_x.val() || self.sel_y.val() || self.sel_and.val() || self.sel_or.val() || self.to_nan.val() {
+            self.m3.next = self.ones.val();
         }
+        self.m2.next = self.zero.val();
+        if self.sel_x.val() || self.sel_or.val() || self.sel_xor.val() || self.to_nan.val() {
+            self.m2.next = self.ones.val();
+        }
+        self.m1.next = self.zero.val();
+        if self.sel_y.val() || self.sel_or.val() || self.sel_xor.val() || self.to_nan.val() {
+            self.m1.next = self.ones.val();
+        }
+        self.m0.next = self.zero.val();
+        if self.to_nan.val() {
+            self.m0.next = self.ones.val();
+        }
+        self.bitwise.next = (self.m3.val() & self.x.val() & self.y.val())
+            | (self.m2.val() & self.x.val() & !self.y.val())
+            | (self.m1.val() & !self.x.val() & self.y.val())
+            | (self.m0.val() & !self.x.val() & !self.y.val());
+        self.sum.next = self.x.val() + self.y.val();
+        self.nan_sign.next = self.zero.val();
+        if self.to_nan.val() {
+            self.nan_sign.next = self.sign_bit.val();
+        }
+        self.sum_mask.next = self.zero.val();
+        if self.use_sum.val() {
+            self.sum_mask.next = self.ones.val();
+        }
+        // (An AND-OR rather than an if: 48 LUT4 fewer per node after ABC.)
+        self.z.next =
+            (self.bitwise.val() & !self.nan_sign.val() & !self.sum_mask.val()) | (self.sum.val() & self.sum_mask.val());
     }
 }
 
