@@ -216,7 +216,9 @@ impl Config {
             // Below the ~40 MHz the placed units reach (docs/FPGA.md); raise it once the board
             // top places and meets more.
             core_clock_mhz: 25,
-            features: Features { redux_f32: false, atomic_b128: false, ..Features::default() },
+            // redux.sync.f32 is built (the redux combiners carry the f32 order and NaN rules
+            // whatever the flag); 128-bit atomics are not: the lead element's b128 datapath.
+            features: Features { atomic_b128: false, ..Features::default() },
         }
     }
 

@@ -418,7 +418,14 @@ fn c074_signed_redux_min_max() {
 
 #[test]
 fn c076_c077_c078_c079_redux_f32_zero_nan_abs() {
-    let mut dut = Dut::new(&Config::hopper_like());
+    // Both presets build redux.f32 (fpga-small's tree is 4 leaves wide, folded over 8 groups).
+    for cfg in [Config::hopper_like(), Config::fpga_small()] {
+        redux_f32_cases(&cfg);
+    }
+}
+
+fn redux_f32_cases(cfg: &Config) {
+    let mut dut = Dut::new(cfg);
     let mut r = req(Op::ReduxSync);
     r.dtype = DataType::F32.code();
     r.member = 0b11;
@@ -438,6 +445,15 @@ fn c076_c077_c078_c079_redux_f32_zero_nan_abs() {
     r.a[0] = 2.0f32.to_bits() as u64;
     r.sub = ReduxOp::Max.code();
     assert_eq!(dut.submit(&r).0.unwrap().values[0], 3.0f32.to_bits());
+    // Lanes in the first and the last beat group: max(-1.0, 2.5) = 2.5, min = -1.0.
+    r.flags = 0;
+    r.member = 1 | 1 << 31;
+    r.active = r.member;
+    r.a[0] = (-1.0f32).to_bits() as u64;
+    r.a[31] = 2.5f32.to_bits() as u64;
+    assert_eq!(dut.submit(&r).0.unwrap().values[31], 2.5f32.to_bits(), "max on {}", cfg.name);
+    r.sub = ReduxOp::Min.code();
+    assert_eq!(dut.submit(&r).0.unwrap().values[0], (-1.0f32).to_bits(), "min on {}", cfg.name);
 }
 
 #[test]

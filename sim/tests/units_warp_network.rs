@@ -186,8 +186,10 @@ fn c079_redux_f32_abs() {
 }
 
 #[test]
-fn redux_f32_not_built_in_fpga_small() {
-    let mut b = Bench::with_config(Config::fpga_small(), 1);
+fn redux_f32_not_built_without_its_feature() {
+    let mut config = Config::fpga_small();
+    config.features.redux_f32 = false;
+    let mut b = Bench::with_config(config, 1);
     let mut r = wreq(&mut b, Op::ReduxSync, 1, 1, |_| 0);
     r.dtype = DataType::F32;
     r.sub = ReduxOp::Max.code();
