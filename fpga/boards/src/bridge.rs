@@ -19,14 +19,17 @@
 //!   top's reset. Each ends in `Report`, which the transmitter turns into a STATUS frame.
 //! * **capture** (`cap_state`): takes a response header from the top (`resp_ready` while the
 //!   header queue has room and the value latch is free), then, when it has values, its beats
-//!   (`resp_beat_ready`), shifting each beat's `L` lanes into the value latch; then queues the
-//!   header (16 deep) with its value if all answered lanes have the same one (bar.red, vote,
-//!   redux: so released barrier warps, which come in bursts, need no latch). The values of a
-//!   non-uniform response stay latched until sent; the top waits meanwhile (back-pressure, no
-//!   overflow). Wakes are queued too (the wake port has no back-pressure).
+//!   (`resp_beat_ready`), writing each beat's `L` lanes into the value latch (`L` banks of
+//!   distributed RAM, one word per beat) and, as they pass, which answered lanes are nonzero and
+//!   whether they all have the same value; then queues the header (16 deep) with that value if
+//!   they do (bar.red, vote, redux: so released barrier warps, which come in bursts, need no
+//!   latch). The values of a non-uniform response stay latched until sent; the top waits
+//!   meanwhile (back-pressure, no overflow). Wakes are queued too (the wake port has no
+//!   back-pressure).
 //! * **transmitter** (`tx_state`): in priority order, a global-memory frame, a response (its
 //!   fixed part from a frame shift register, then LEB128 values shifted out of the value latch),
 //!   a wake, and last the STATUS that ends a command (so it follows everything before it).
+//!   Values are read from the latch a lane at a time (the banks' read ports and an L:1 pick).
 //!
 //! The global-memory ports take one access at a time each: `gm_grant` / `ag_grant` are high
 //! only when the port's slot is free; a write is done once its frame is sent, a read when the
@@ -36,6 +39,7 @@ use crate::protocol::*;
 use rust_hdl::prelude::*;
 use smsync_hdl::common::{ERROR_BITS, FLAG_BITS, OP_BITS};
 use smsync_hdl::copy_engine::fifo::RamFifo;
+use smsync_hdl::depth_ram::DepthRam;
 use smsync_hdl::sync_unit::top::SUB_BITS;
 
 const LANES: usize = 32;
@@ -50,6 +54,8 @@ const TXF_BITS: usize = 216;
 /// Received bytes the parser may fall behind by. It spends at most 2 cycles per lane and 6 per
 /// lane with operands before it takes the next byte; a byte takes 10 bit times (>= 20 cycles).
 const RX_QUEUE_DEPTH: usize = 8;
+/// Address width of a value-latch bank (a lane number's and a beat number's width).
+const VAL_AW: usize = 6;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum ParseState {
@@ -279,15 +285,34 @@ pub struct HostBridge<const D: usize, const B: usize> {
     cap_error_lane: DFF<Bits<5>>,
     cap_values: DFF<Bit>,
     cap_beat: DFF<Bits<6>>,
-    /// The value latch: a whole warp, filled a beat at a time (lanes shift down by `L`).
-    val: Vec<DFF<Bits<128>>>,
+    /// The value latch: bank `j` holds lanes `j`, `L + j`, ... (word `b` from beat `b`).
+    val_ram: Vec<DepthRam<Bits<128>, VAL_AW>>,
     val_full: DFF<Bit>,
-    /// `32 - L`, `32 - L + 1` and `L + 1` (loop bounds of the beat shift).
-    _keep: usize,
-    _lanes_end: usize,
-    _keep_end: usize,
-    nonzero: Signal<Local, Bits<32>>,
-    vmask_now: Signal<Local, Bits<32>>,
+    /// The answered lanes not yet taken (shifted down by `L` a beat), and the answered lanes
+    /// with a nonzero value (shifted in from the top, `L` a beat): the queued `vmask`.
+    cap_rem: DFF<Bits<32>>,
+    cap_vmask: DFF<Bits<32>>,
+    /// Over the response's beats: an answered nonzero lane seen, all such lanes the same so
+    /// far, and their value.
+    u_seen: DFF<Bit>,
+    u_same: DFF<Bit>,
+    u_value: DFF<Bits<128>>,
+    /// Per lane of a beat: answered, its value if answered (else 0), answered and nonzero, and
+    /// the prefix ORs of the latter two over the beat (each Local written once: rust-hdl's
+    /// simulator keeps a Local read back after its own assignment stale).
+    b_answered: Vec<Signal<Local, Bit>>,
+    b_value: Vec<Signal<Local, Bits<128>>>,
+    b_take: Vec<Signal<Local, Bits<32>>>,
+    b_or: Vec<Signal<Local, Bits<128>>>,
+    b_takes: Vec<Signal<Local, Bits<32>>>,
+    /// `1 << j` and `j` for lane `j` of a beat; `L`; `32 - L`; log2 `L`.
+    k_lane_bit: Vec<Constant<Bits<32>>>,
+    k_lane_num: Vec<Constant<Bits<6>>>,
+    k_lanes: Constant<Bits<6>>,
+    k_keep: Constant<Bits<6>>,
+    k_log_lanes: Constant<Bits<6>>,
+    /// The transmitter's lane `v_n`, read from its bank.
+    rd_value: Signal<Local, Bits<128>>,
     fifo_reset: Signal<Local, Bit>,
     // ---- transmitter ----
     tx_state: DFF<TxState>,
@@ -295,8 +320,6 @@ pub struct HostBridge<const D: usize, const B: usize> {
     tx_left: DFF<Bits<5>>,
     tx_values: DFF<Bit>,
     tx_uniform: DFF<Bit>,
-    ref_value: Signal<Local, Bits<128>>,
-    uniform: Signal<Local, Bit>,
     uniform_bit: Signal<Local, Bits<1>>,
     k_t87: Constant<Bits<TXF_BITS>>,
     v_rem: DFF<Bits<32>>,
@@ -488,21 +511,31 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             cap_error_lane: Default::default(),
             cap_values: Default::default(),
             cap_beat: Default::default(),
-            val: (0..LANES).map(|_| Default::default()).collect(),
+            // 32 / L words a bank; DepthRam needs an address bit or more (L = 32: word 0 only).
+            val_ram: (0..l).map(|_| DepthRam::asynchronous((LANES / l).trailing_zeros().max(1) as usize)).collect(),
             val_full: Default::default(),
-            _keep: LANES - l,
-            _keep_end: LANES - l + 1,
-            _lanes_end: l + 1,
-            nonzero: Default::default(),
-            vmask_now: Default::default(),
+            cap_rem: Default::default(),
+            cap_vmask: Default::default(),
+            u_seen: Default::default(),
+            u_same: Default::default(),
+            u_value: Default::default(),
+            b_answered: (0..l).map(|_| Default::default()).collect(),
+            b_value: (0..l).map(|_| Default::default()).collect(),
+            b_take: (0..l).map(|_| Default::default()).collect(),
+            b_or: (0..l).map(|_| Default::default()).collect(),
+            b_takes: (0..l).map(|_| Default::default()).collect(),
+            k_lane_bit: (0..l).map(|j| Constant::new((1u64 << j).to_bits())).collect(),
+            k_lane_num: (0..l).map(|j| Constant::new((j as u64).to_bits())).collect(),
+            k_lanes: Constant::new((l as u64).to_bits()),
+            k_keep: Constant::new(((LANES - l) as u64).to_bits()),
+            k_log_lanes: Constant::new((l.trailing_zeros() as u64).to_bits()),
+            rd_value: Default::default(),
             fifo_reset: Default::default(),
             tx_state: Default::default(),
             txf: Default::default(),
             tx_left: Default::default(),
             tx_values: Default::default(),
             tx_uniform: Default::default(),
-            ref_value: Default::default(),
-            uniform: Default::default(),
             uniform_bit: Default::default(),
             k_t87: Constant::new((FRAME_RESPONSE_UNIFORM as u64).to_bits()),
             v_rem: Default::default(),
@@ -599,6 +632,11 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             cap_error_lane,
             cap_values,
             cap_beat,
+            cap_rem,
+            cap_vmask,
+            u_seen,
+            u_same,
+            u_value,
             tx_state,
             txf,
             tx_left,
@@ -608,9 +646,19 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             v_n,
             v_acc
         );
-        for i in 0..32 {
-            self.val[i].clock.next = self.clock.val();
-            self.val[i].d.next = self.val[i].q.val();
+        // The value latch: written a beat at a time by the capture, read a lane at a time by
+        // the transmitter (bank `v_n mod L`, word `v_n / L`).
+        self.rd_value.next = 0.into();
+        for j in 0..self._lanes {
+            self.val_ram[j].write_clock.next = self.clock.val();
+            self.val_ram[j].read_clock.next = self.clock.val();
+            self.val_ram[j].write_enable.next = false;
+            self.val_ram[j].write_address.next = self.cap_beat.q.val();
+            self.val_ram[j].write_data.next = self.resp_beat_values[j].val();
+            self.val_ram[j].read_address.next = self.v_n.q.val() >> self.k_log_lanes.val();
+            if (self.v_n.q.val() & self.k_lane_mask.val()) == self.k_lane_num[j].val() {
+                self.rd_value.next = self.val_ram[j].read_data.val();
+            }
         }
         for i in 0..self._lanes {
             self.ch_addr[i].clock.next = self.clock.val();
@@ -959,6 +1007,26 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             && (self.hdr_fifo.count.val() != self.k_fifo_depth.val())
             && !self.val_full.q.val();
         self.resp_beat_ready.next = self.cap_state.q.val() == CaptureState::Beats;
+        // The beat on the port, lane by lane: answered (the lane mask, shifted down a beat at a
+        // time), its value if so, and the answered nonzero lanes; prefix ORs over the beat.
+        for j in 0..self._lanes {
+            // A whole-mask AND (not a bit select): every bit of `cap_rem` is used.
+            self.b_answered[j].next = (self.cap_rem.q.val() & self.k_lane_bit[j].val()) != 0;
+            self.b_value[j].next = 0.into();
+            self.b_take[j].next = 0.into();
+            if self.b_answered[j].val() {
+                self.b_value[j].next = self.resp_beat_values[j].val();
+                if self.resp_beat_values[j].val() != 0 {
+                    self.b_take[j].next = self.k_lane_bit[j].val();
+                }
+            }
+        }
+        self.b_or[0].next = self.b_value[0].val();
+        self.b_takes[0].next = self.b_take[0].val();
+        for j in 1..self._lanes {
+            self.b_or[j].next = self.b_or[j - 1].val() | self.b_value[j].val();
+            self.b_takes[j].next = self.b_takes[j - 1].val() | self.b_take[j].val();
+        }
         self.hdr_fifo.push.next = false;
         match self.cap_state.q.val() {
             CaptureState::Idle => {
@@ -972,6 +1040,11 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     self.cap_error_lane.d.next = self.resp_error_lane.val();
                     self.cap_values.d.next = self.resp_has_values.val();
                     self.cap_beat.d.next = 0.into();
+                    self.cap_rem.d.next = self.resp_lanes.val();
+                    self.cap_vmask.d.next = 0.into();
+                    self.u_seen.d.next = false;
+                    self.u_same.d.next = true;
+                    self.u_value.d.next = 0.into();
                     self.cap_state.d.next = CaptureState::Push;
                     if self.resp_has_values.val() {
                         self.cap_state.d.next = CaptureState::Beats;
@@ -982,16 +1055,29 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                 }
             }
             CaptureState::Beats => {
-                // Lanes shift down by L; after the last beat, lane i is in val[i].
+                // Beat b's lane j goes to word b of bank j; its answered nonzero lanes enter
+                // `cap_vmask` at the top (after the last beat, bit i is lane i).
                 if self.resp_beat_valid.val() {
-                    for l in self._lanes..self._lanes_end {
-                        for i in 0..self._keep {
-                            self.val[i].d.next = self.val[i + l].q.val();
-                        }
+                    for j in 0..self._lanes {
+                        self.val_ram[j].write_enable.next = true;
                     }
-                    for k in self._keep..self._keep_end {
+                    self.cap_rem.d.next = self.cap_rem.q.val() >> self.k_lanes.val();
+                    for t in self._lanes_m1..self._lanes {
+                        self.cap_vmask.d.next = (self.cap_vmask.q.val() >> self.k_lanes.val())
+                            | (self.b_takes[t].val() << self.k_keep.val());
+                        // Uniform: every answered nonzero lane equals the beat's OR of them, and
+                        // that OR equals the earlier beats' value.
+                        if self.b_takes[t].val() != 0 {
+                            self.u_seen.d.next = true;
+                            self.u_value.d.next = self.b_or[t].val();
+                            if self.u_seen.q.val() && (self.u_value.q.val() != self.b_or[t].val()) {
+                                self.u_same.d.next = false;
+                            }
+                        }
                         for j in 0..self._lanes {
-                            self.val[k + j].d.next = self.resp_beat_values[j].val();
+                            if (self.b_take[j].val() != 0) && (self.resp_beat_values[j].val() != self.b_or[t].val()) {
+                                self.u_same.d.next = false;
+                            }
                         }
                     }
                     self.cap_beat.d.next = self.cap_beat.q.val() + 1;
@@ -1002,41 +1088,17 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             }
             CaptureState::Push => {
                 self.hdr_fifo.push.next = true;
-                if (self.vmask_now.val() != 0) && !self.uniform.val() {
+                if (self.cap_vmask.q.val() != 0) && !self.u_same.q.val() {
                     self.val_full.d.next = true;
                 }
                 self.cap_state.d.next = CaptureState::Idle;
             }
         }
-        // The captured response's queue entry: its lanes with a nonzero value (none when it has
-        // no values), and whether they all have the same one.
-        self.nonzero.next = 0.into();
-        for i in 0..32 {
-            if self.val[i].q.val() != 0 {
-                self.nonzero.next = self.nonzero.val().replace_bit(i, true);
-            }
-        }
-        self.vmask_now.next = 0.into();
-        if self.cap_values.q.val() {
-            self.vmask_now.next = self.cap_lanes.q.val() & self.nonzero.val();
-        }
-        // Uniform: every answered lane has the same value (bar.red, vote, redux, ballot...): it
-        // is queued with the header, not in the value latch, so released warps (several
-        // responses in a burst) need no latch. All equal iff each equals their OR.
-        self.ref_value.next = 0.into();
-        for i in 0..32 {
-            if self.vmask_now.val().get_bit(i) {
-                self.ref_value.next = self.ref_value.val() | self.val[i].q.val();
-            }
-        }
-        self.uniform.next = true;
-        for i in 0..32 {
-            if self.vmask_now.val().get_bit(i) && (self.val[i].q.val() != self.ref_value.val()) {
-                self.uniform.next = false;
-            }
-        }
+        // Uniform: every answered nonzero lane has the same value (bar.red, vote, redux,
+        // ballot...): it is queued with the header, not in the value latch, so released warps
+        // (several responses in a burst) need no latch.
         self.uniform_bit.next = 0.into();
-        if self.uniform.val() {
+        if self.u_same.q.val() {
             self.uniform_bit.next = 1.into();
         }
         self.hdr_fifo.din.next = bit_cast::<HDR_BITS, 64>(self.cap_tag.q.val())
@@ -1045,9 +1107,9 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             | (bit_cast::<HDR_BITS, 32>(self.cap_lanes.q.val()) << 74)
             | (bit_cast::<HDR_BITS, 32>(self.cap_preds.q.val()) << 106)
             | (bit_cast::<HDR_BITS, 5>(self.cap_error_lane.q.val()) << 138)
-            | (bit_cast::<HDR_BITS, 32>(self.vmask_now.val()) << 143)
+            | (bit_cast::<HDR_BITS, 32>(self.cap_vmask.q.val()) << 143)
             | (bit_cast::<HDR_BITS, 1>(self.uniform_bit.val()) << 175)
-            | (bit_cast::<HDR_BITS, 128>(self.ref_value.val()) << 176)
+            | (bit_cast::<HDR_BITS, 128>(self.u_value.q.val()) << 176)
             | (bit_cast::<HDR_BITS, ERROR_BITS>(self.cap_error.q.val()) << 304);
         if self.exec_state.q.val() == ExecState::Reset {
             self.cap_state.d.next = CaptureState::Idle;
@@ -1183,12 +1245,9 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     self.val_full.d.next = false;
                     self.tx_state.d.next = TxState::Idle;
                 } else if self.v_rem.q.val().get_bit(0) {
-                    self.v_acc.d.next = self.val[0].q.val();
+                    self.v_acc.d.next = self.rd_value.val();
                     self.tx_state.d.next = TxState::ValueBytes;
                 } else {
-                    for i in 0..31 {
-                        self.val[i].d.next = self.val[i + 1].q.val();
-                    }
                     self.v_rem.d.next = self.v_rem.q.val() >> 1;
                     self.v_n.d.next = self.v_n.q.val() + 1;
                 }
@@ -1205,9 +1264,6 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     if ((self.v_acc.q.val() >> 7) == 0) && self.tx_uniform.q.val() {
                         self.tx_state.d.next = TxState::Idle;
                     } else if (self.v_acc.q.val() >> 7) == 0 {
-                        for i in 0..31 {
-                            self.val[i].d.next = self.val[i + 1].q.val();
-                        }
                         self.v_rem.d.next = self.v_rem.q.val() >> 1;
                         self.v_n.d.next = self.v_n.q.val() + 1;
                         self.tx_state.d.next = TxState::ValueLane;
