@@ -675,6 +675,11 @@ pub struct AtomicAlu {
     k_line_bytes: Constant<Bits<8>>,
     k_one8: Constant<Bits<8>>,
     k_three8: Constant<Bits<8>>,
+    /// The bit offsets of an element in its 16-byte line are multiples of 16 below 128 (every
+    /// atomic element is 2, 4, 8 or 16 bytes and aligned to its size, PTX ISA §9.7.13.5; a
+    /// misaligned lane faults in the check stage and is never executed). Masking a shift amount
+    /// with this makes that visible to synthesis: a 3-level shifter instead of an 8-level one.
+    k_half_word_shift: Constant<Bits<8>>,
     k_ones16: Constant<Bits<16>>,
     /// `common::dtype_log2_bytes_table`, and the mask of one of its 4-bit entries.
     k_dtype_lg: Constant<Bits<64>>,
@@ -1010,6 +1015,7 @@ impl AtomicAlu {
             k_line_bytes: Constant::new(16u64.to_bits()),
             k_one8: Constant::new(1u64.to_bits()),
             k_three8: Constant::new(3u64.to_bits()),
+            k_half_word_shift: Constant::new(0x70u64.to_bits()),
             k_ones16: Constant::new(0xFFFFu64.to_bits()),
             k_dtype_lg: Constant::new(dtype_log2_bytes_table()),
             k_nibble: k64(0xF),
@@ -1435,15 +1441,17 @@ impl Logic for AtomicAlu {
         self.lead_c.word.next = self.win_c.part.val();
         self.lead_c.number.next = self.ex_slot.val();
         self.widen_elem_index.narrow.next = self.elem_index.q.val();
-        self.elem_shift.next =
-            (self.ex_byte_off.q.val() << 3) + (self.widen_elem_index.wide.val() << self.q_elem_log.q.val());
+        self.elem_shift.next = ((self.ex_byte_off.q.val() << 3)
+            + (self.widen_elem_index.wide.val() << self.q_elem_log.q.val()))
+            & self.k_half_word_shift.val();
         self.elem_mask.next = self.k_ones128.val();
         if self.q_elem_bytes.q.val() != self.k_line_bytes.val() {
             self.elem_mask.next = !(self.k_ones128.val() << (self.q_elem_bytes.q.val() << 3));
         }
-        self.old_value.next = self.src_line.val() >> (self.ex_byte_off.q.val() << 3);
+        self.old_value.next = self.src_line.val() >> ((self.ex_byte_off.q.val() << 3) & self.k_half_word_shift.val());
         if self.q_access_bytes.q.val() != self.k_line_bytes.val() {
-            self.old_value.next = (self.src_line.val() >> (self.ex_byte_off.q.val() << 3))
+            self.old_value.next = (self.src_line.val()
+                >> ((self.ex_byte_off.q.val() << 3) & self.k_half_word_shift.val()))
                 & !(self.k_ones128.val() << (self.q_access_bytes.q.val() << 3));
         }
         // X2: the lead's element (the slots' are in their `GroupLane`s). While the ALU is idle
@@ -1679,7 +1687,8 @@ impl Logic for AtomicAlu {
         // X1 -> X2 -> X3 on `en`: one element moves on (a bubble when X1 has none).
         if self.en.val() {
             self.x2_r.d.next = self.src_line.val() >> self.elem_shift.val();
-            self.x2_s.d.next = self.lead_b.part.val() >> (self.widen_elem_index.wide.val() << self.q_elem_log.q.val());
+            self.x2_s.d.next = self.lead_b.part.val()
+                >> ((self.widen_elem_index.wide.val() << self.q_elem_log.q.val()) & self.k_half_word_shift.val());
             self.x2_t.d.next = self.lead_c.part.val();
             for k in 0..self.xe_valid.len().min(1) {
                 self.xe_valid[k].d.next = self.x1_adv.val();

@@ -48,7 +48,8 @@ pub struct GroupLane {
     pub src_line: Signal<In, Bits<ELEM_BITS>>,
     /// Ones over the element's width, at bit 0 (a request constant).
     pub elem_mask: Signal<In, Bits<ELEM_BITS>>,
-    /// The lane's old value (atom's result), from `src_line`.
+    /// The lane's old value (atom's result), from `src_line`: at most 8 bytes, so the upper
+    /// 64 bits are constant 0 (synthesis drops their shifter and their store write muxes).
     pub old_value: Signal<Out, Bits<ELEM_BITS>>,
     // ---- request constants ----
     pub op: Signal<In, Bits<ATOM_OP_BITS>>,
@@ -70,6 +71,8 @@ pub struct GroupLane {
     x3_off: DFF<Bits<2>>,
     x3_in: DFF<Bit>,
     cut_r: Truncate<ELEM_BITS, 64>,
+    cut_mask: Truncate<ELEM_BITS, 64>,
+    widen_old: ZeroExtend<64, ELEM_BITS>,
     cut_value: Truncate<ELEM_BITS, 64>,
     widen_r: ZeroExtend<64, ELEM_BITS>,
     widen_b: ZeroExtend<64, ELEM_BITS>,
@@ -110,6 +113,8 @@ impl GroupLane {
             x3_off: Default::default(),
             x3_in: Default::default(),
             cut_r: Default::default(),
+            cut_mask: Default::default(),
+            widen_old: Default::default(),
             cut_value: Default::default(),
             widen_r: Default::default(),
             widen_b: Default::default(),
@@ -137,7 +142,9 @@ impl Logic for GroupLane {
         self.widen_word.narrow.next = self.word_off.val();
         self.shift.next = self.widen_word.wide.val() << 5;
         self.cut_r.wide.next = self.src_line.val() >> self.shift.val();
-        self.old_value.next = (self.src_line.val() >> self.shift.val()) & self.elem_mask.val();
+        self.cut_mask.wide.next = self.elem_mask.val();
+        self.widen_old.narrow.next = self.cut_r.narrow.val() & self.cut_mask.narrow.val();
+        self.old_value.next = self.widen_old.wide.val();
         // X2: the element.
         self.widen_r.narrow.next = self.x2_r.q.val();
         self.widen_b.narrow.next = self.x2_b.q.val();
