@@ -61,6 +61,7 @@ use smsync_contract::config::{Config, MatchImpl};
 use smsync_contract::encoding::{flags, DataType, ErrorCode, Op, ReduxOp, VoteMode};
 
 use crate::atomic_alu::width::ZeroExtend;
+use crate::depth_ram::DepthRam;
 use crate::pack_lanes::PackLanes;
 use crate::sync_unit::result_store::ResultStore;
 pub use datapath::{MatchRow, Pack32, ReduxNode, ShflLane};
@@ -104,6 +105,13 @@ fn c32(v: u32) -> Constant<Bits<32>> {
 fn c_code<const N: usize>(v: u8) -> Constant<Bits<N>> {
     Constant::new(bits(v as u64))
 }
+/// Up to this many lanes per beat, the reads of the operand store at a run-time lane (the match
+/// key and each shfl slot's source) come from copies of the store in distributed RAM instead of
+/// 32:1 multiplexers over its registers (on fpga-small the five multiplexers were 5.7k of the
+/// unit's 13.5k LUT4). A copy is `L` banks (one write port per lane of a beat), so `L` slots need
+/// `L * L` banks: above 8 lanes the multiplexers are smaller.
+pub const RAM_READS_MAX_LANES: usize = 8;
+
 fn vec_of<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
 }
@@ -317,17 +325,29 @@ pub struct WarpNetwork {
     row_key: Signal<Local, Bits<64>>,
     key_q: DFF<Bits<64>>,
     emit_prep: DFF<Bit>,
-    key_off: Signal<Local, Bits<11>>,
-    /// The lane whose key `key_q` loads (`step`, or `step + 1` after the first EMIT cycle), its
-    /// bit offset in `store_pack.word`, and the leader's.
+    /// The iterative match.any's key lane (`step`, or `step + 1` after the first EMIT cycle),
+    /// and (multiplexer reads only) the key lane's bit offset in `store_pack.word`.
     key_lane: Signal<Local, Bits<5>>,
-    iter_off: Signal<Local, Bits<11>>,
-    leader_off: Signal<Local, Bits<11>>,
+    key_off: Vec<Signal<Local, Bits<11>>>,
     iter_match: Signal<Local, Bit>,
     redux_identity: Signal<Local, Bits<32>>,
     redux_float: Signal<Local, Bit>,
     redux_abs: Signal<Local, Bit>,
     shfl_src_a: Vec<Signal<Local, Bits<32>>>,
+    /// A slot's source lane's a (before the arrived test), and the match key's lane's operand:
+    /// from the RAM copies (`key_ram`, `shfl_ram`) or from the register store's multiplexers.
+    shfl_read: Vec<Signal<Local, Bits<32>>>,
+    key_src: Signal<Local, Bits<5>>,
+    /// RAM copies of the store (empty above `RAM_READS_MAX_LANES`): bank `i` holds lanes `i`,
+    /// `L + i`, ... (word `g` from beat group `g`), written with `stage_a`; slot `s`'s banks are
+    /// `shfl_ram[s L .. s L + L]`.
+    key_ram: Vec<DepthRam<Bits<64>, 5>>,
+    shfl_ram: Vec<DepthRam<Bits<32>, 5>>,
+    /// Slots read through RAM copies (`L` or 0) and through multiplexers (0 or `L`); the key
+    /// through multiplexers (0 or 1).
+    _ram_slots: usize,
+    _mux_slots: usize,
+    _mux_key: usize,
     /// The source lane widened to an offset in the packed operand store (`64 * lane`).
     shfl_src_wide: Vec<ZeroExtend<5, 11>>,
 
@@ -401,6 +421,9 @@ impl WarpNetwork {
         let beats = beats_per_request(config);
         assert!(l.is_power_of_two() && l <= LANES, "lanes_per_beat {l} (the config validates it)");
         let op = |o: Op| c_code::<6>(o.code());
+        // RAM copies: L slots of L banks of 32 / L words (DepthRam needs an address bit or more).
+        let ram_slots = if l <= RAM_READS_MAX_LANES { l } else { 0 };
+        let ram_addr_bits = (LANES / l).trailing_zeros().max(1) as usize;
         WarpNetwork {
             clock: Default::default(),
             reset: Default::default(),
@@ -550,15 +573,20 @@ impl WarpNetwork {
             key_q: Default::default(),
             emit_prep: Default::default(),
             key_lane: Default::default(),
-            key_off: Default::default(),
-            iter_off: Default::default(),
-            leader_off: Default::default(),
+            key_off: vec_of(usize::from(ram_slots == 0)),
             iter_match: Default::default(),
             redux_identity: Default::default(),
             redux_float: Default::default(),
             redux_abs: Default::default(),
             shfl_src_a: vec_of(l),
-            shfl_src_wide: vec_of(l),
+            shfl_read: vec_of(l),
+            key_src: Default::default(),
+            key_ram: (0..ram_slots).map(|_| DepthRam::asynchronous(ram_addr_bits)).collect(),
+            shfl_ram: (0..ram_slots * ram_slots).map(|_| DepthRam::asynchronous(ram_addr_bits)).collect(),
+            _ram_slots: ram_slots,
+            _mux_slots: l - ram_slots,
+            _mux_key: usize::from(ram_slots == 0),
+            shfl_src_wide: vec_of(l - ram_slots),
             lane_id: small_ids(LANES),
             group_id: small_ids(beats),
             one_hot: one_hots(),
@@ -950,11 +978,36 @@ impl Logic for WarpNetwork {
             self.shfl[i].clamp.next = self.beat_clamp[i].val();
             self.shfl[i].segmask.next = self.beat_segmask[i].val();
         }
+        // The store's RAM copies: written with `stage_a` (beat group `beat_group`): defaults.
+        for i in 0..self.key_ram.len() {
+            self.key_ram[i].write_clock.next = self.clock.val();
+            self.key_ram[i].read_clock.next = self.clock.val();
+            self.key_ram[i].write_enable.next = false;
+            self.key_ram[i].write_address.next = self.beat_group.val();
+            self.key_ram[i].write_data.next = self.beat_a[i].val();
+        }
+        for l in self._lanes..self._lanes_end {
+            for t in 0..self._ram_slots {
+                for i in 0..self._ram_slots {
+                    self.shfl_ram[l * t + i].write_clock.next = self.clock.val();
+                    self.shfl_ram[l * t + i].read_clock.next = self.clock.val();
+                    self.shfl_ram[l * t + i].write_enable.next = false;
+                    self.shfl_ram[l * t + i].write_address.next = self.beat_group.val();
+                    self.shfl_ram[l * t + i].write_data.next = self.beat_a[i].val().get_bits::<32>(0);
+                }
+            }
+        }
         for l in self._lanes..self._lanes_end {
             for g in 0..self._beats {
                 if self.take_beat.val() && (self.beat_group.val() == self.group_id[g].val()) {
                     for i in 0..self._lanes {
                         if self.beat_store_lanes.val().get_bit(l * g + i) {
+                            for k in 0..self._ram_slots.min(1) {
+                                self.key_ram[i + k].write_enable.next = true;
+                            }
+                            for t in 0..self._ram_slots {
+                                self.shfl_ram[l * t + i].write_enable.next = true;
+                            }
                             self.stage_a[l * g + i].d.next = self.beat_a[i].val();
                             self.stage_src[l * g + i].d.next = self.shfl[i].src.val();
                             self.stage_pval[l * g + i].d.next = self.shfl[i].pval.val();
@@ -1134,14 +1187,31 @@ impl Logic for WarpNetwork {
         if self.emit_prep.q.val() {
             self.key_lane.next = self.step.q.val();
         }
-        self.iter_off.next = bit_cast::<11, 5>(self.key_lane.val()) << 6u64;
-        self.leader_off.next = bit_cast::<11, 5>(self.w_leader_id.q.val()) << 6u64;
         // One key select: lane `key_lane` (iterative match.any) or the leader (match.all).
-        self.key_off.next = self.iter_off.val();
+        self.key_src.next = self.key_lane.val();
         if self.w_op.q.val() == self.k_op_match_all.val() {
-            self.key_off.next = self.leader_off.val();
+            self.key_src.next = self.w_leader_id.q.val();
         }
-        self.row_key.next = self.store_pack.word.val().get_bits::<64>(self.key_off.val().index());
+        self.row_key.next = 0.into();
+        for k in 0..self._mux_key {
+            self.key_off[k].next = bit_cast::<11, 5>(self.key_src.val()) << 6u64;
+            self.row_key.next = self.store_pack.word.val().get_bits::<64>(self.key_off[k].val().index());
+        }
+        for i in 0..self.key_ram.len() {
+            // The address from registers only (not from `key_src`, which the same statements
+            // as the read data use): Verilator orders it apart from the RAM's read (no
+            // UNOPTFLAT false loop through this always block).
+            self.key_ram[i].read_address.next = (self.step.q.val() + self.k_one5.val()) >> self.k_log_lanes.val();
+            if self.emit_prep.q.val() {
+                self.key_ram[i].read_address.next = self.step.q.val() >> self.k_log_lanes.val();
+            }
+            if self.w_op.q.val() == self.k_op_match_all.val() {
+                self.key_ram[i].read_address.next = self.w_leader_id.q.val() >> self.k_log_lanes.val();
+            }
+            if (self.key_src.val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
+                self.row_key.next = self.key_ram[i].read_data.val();
+            }
+        }
         self.key_q.d.next = self.row_key.val();
         for r in 0..self.match_rows.len() {
             self.match_rows[r].wide.next = self.w_dtype.q.val() == self.k_dt_b64.val();
@@ -1158,12 +1228,26 @@ impl Logic for WarpNetwork {
         }
         // shfl: the source lane of each slot; a source lane that has not arrived (outside the
         // mask or exited: PTX undefined) gives the lane's own a.
-        for i in 0..self._lanes {
+        for i in 0..self._mux_slots {
             self.shfl_src_wide[i].narrow.next = self.slot_src[i].val();
+            self.shfl_read[i].next =
+                self.store_pack.word.val().get_bits::<32>((self.shfl_src_wide[i].wide.val() << 6u64).index());
+        }
+        for l in self._lanes..self._lanes_end {
+            for t in 0..self._ram_slots {
+                self.shfl_read[t].next = 0.into();
+                for i in 0..self._ram_slots {
+                    self.shfl_ram[l * t + i].read_address.next = self.slot_src[t].val() >> self.k_log_lanes.val();
+                    if (self.slot_src[t].val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
+                        self.shfl_read[t].next = self.shfl_ram[l * t + i].read_data.val();
+                    }
+                }
+            }
+        }
+        for i in 0..self._lanes {
             self.shfl_src_a[i].next = self.slot_a[i].val();
             if self.w_arrived.q.val().get_bit(self.slot_src[i].val().index()) {
-                self.shfl_src_a[i].next =
-                    self.store_pack.word.val().get_bits::<32>((self.shfl_src_wide[i].wide.val() << 6u64).index());
+                self.shfl_src_a[i].next = self.shfl_read[i].val();
             }
         }
         for i in 0..self._lanes {
