@@ -2338,21 +2338,30 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.r_lo.next = 0.into();
         }
         self.r_hi.next = self.r_end.val();
-        if self.r_end.val() > bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0)) {
+        // Unsigned compares of a 64-bit value with a 32-bit size are written as "high half
+        // nonzero, or low half compared": the same result with a 32-bit carry chain instead of
+        // a 64-bit one (synthesis does not narrow a compare whose operand is only zero-extended).
+        if (self.r_end.val().get_bits::<32>(32) != 0)
+            | (self.r_end.val().get_bits::<32>(0) > self.m_size.q.val().get_bits::<32>(0))
+        {
             self.r_hi.next = bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0));
         }
         self.r_empty.next = self.r_end.val().get_bit(63)
             | (self.r_end.val() == 0)
-            | (!self.r_c0.val().get_bit(63)
-                & (self.r_c0.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0))))
+            // (r_c0 is a sign-extended 32-bit coordinate: non-negative, its high half is 0.)
+            | (!self.r_c0.val().get_bit(63) & (self.r_c0.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(0)))
             | self.t_x1.q.val().get_bit(63)
-            | (self.t_x1.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(32)))
+            | (self.t_x1.q.val().get_bits::<32>(32) != 0)
+            | (self.t_x1.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(32))
             | self.t_x2.q.val().get_bit(63)
-            | (self.t_x2.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(64)))
+            | (self.t_x2.q.val().get_bits::<32>(32) != 0)
+            | (self.t_x2.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(64))
             | self.t_x3.q.val().get_bit(63)
-            | (self.t_x3.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(96)))
+            | (self.t_x3.q.val().get_bits::<32>(32) != 0)
+            | (self.t_x3.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(96))
             | self.t_x4.q.val().get_bit(63)
-            | (self.t_x4.q.val() >= bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(128)));
+            | (self.t_x4.q.val().get_bits::<32>(32) != 0)
+            | (self.t_x4.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(128));
         self.r_pre.next = (self.r_lo.val() - self.r_c0.val()) << self.m_lg.q.val();
         self.r_dat.next = (self.r_hi.val() - self.r_lo.val()) << self.m_lg.q.val();
         self.r_w1.next = (self.t_i1.q.val() + 1) == self.m_box.q.val().get_bits::<32>(32);
