@@ -112,6 +112,9 @@ pub const WARP_BITS: usize = 5;
 pub const LANE_BITS: usize = 5;
 /// Shared-memory byte offset bits (one 16 MiB cluster window; shared_bytes <= 232448).
 pub const SADDR_BITS: usize = 24;
+/// Width of the shared-memory range checks' sums: a shared offset or length below 2^18
+/// (shared_bytes <= 232448 < 2^18, checked by the config) plus one carry bit.
+const SH_SUM_BITS: usize = 19;
 /// Move sequence numbers.
 pub const SEQ_BITS: usize = 32;
 /// Committed groups tracked per thread and group kind.
@@ -591,7 +594,23 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_d16: Constant<Bits<16>>,
     k_ones_b: Constant<Bits<B>>,
     k_ones_d: Constant<Bits<D>>,
-    k_shared_bytes: Constant<Bits<64>>,
+    k_shared_end: Constant<Bits<SH_SUM_BITS>>,
+    /// Shared-memory range checks `x + n > shared_bytes` at their true width (`sh_sum_*` the
+    /// low 18 bits' sum, `sh_over_*` the check): x's or n's bits from 18 up put the end past
+    /// shared memory whatever the rest (and cannot wrap round 2^64 as a 64-bit sum would;
+    /// the golden `Region::range` adds without wrapping).
+    sh_sum_mb: Signal<Local, Bits<SH_SUM_BITS>>,
+    sh_over_mb: Signal<Local, Bit>,
+    sh_sum_cp: Signal<Local, Bits<SH_SUM_BITS>>,
+    sh_over_cp: Signal<Local, Bit>,
+    sh_sum_dst: Signal<Local, Bits<SH_SUM_BITS>>,
+    sh_over_dst: Signal<Local, Bit>,
+    sh_sum_src: Signal<Local, Bits<SH_SUM_BITS>>,
+    sh_over_src: Signal<Local, Bit>,
+    sh_sum_addr_box: Signal<Local, Bits<SH_SUM_BITS>>,
+    sh_over_addr_box: Signal<Local, Bit>,
+    sh_sum_dst_box: Signal<Local, Bits<SH_SUM_BITS>>,
+    sh_over_dst_box: Signal<Local, Bit>,
     k_cluster_size: Constant<Bits<64>>,
     k_cluster_base: Constant<Bits<64>>,
     k_global_base: Constant<Bits<64>>,
@@ -727,8 +746,8 @@ pub fn check_widths(config: &Config, d: usize, b: usize, t: usize) -> Result<(),
             config.cta_slots, config.max_warps_per_cta
         ));
     }
-    if config.cta_slots > 32 || config.max_warps_per_cta > 32 || config.shared_bytes as u64 >= 1 << SADDR_BITS {
-        return Err("cta_slots and max_warps_per_cta must be <= 32 and shared_bytes < 16 MiB".into());
+    if config.cta_slots > 32 || config.max_warps_per_cta > 32 || config.shared_bytes as u64 >= 1 << (SH_SUM_BITS - 1) {
+        return Err("cta_slots and max_warps_per_cta must be <= 32 and shared_bytes < 256 KiB".into());
     }
     Ok(())
 }
@@ -1170,7 +1189,19 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             k_d16: k(D as u64),
             k_ones_b: Constant::new(ones_b),
             k_ones_d: Constant::new(ones_d),
-            k_shared_bytes: k(config.shared_bytes as u64),
+            k_shared_end: k(config.shared_bytes as u64),
+            sh_sum_mb: Default::default(),
+            sh_over_mb: Default::default(),
+            sh_sum_cp: Default::default(),
+            sh_over_cp: Default::default(),
+            sh_sum_dst: Default::default(),
+            sh_over_dst: Default::default(),
+            sh_sum_src: Default::default(),
+            sh_over_src: Default::default(),
+            sh_sum_addr_box: Default::default(),
+            sh_over_addr_box: Default::default(),
+            sh_sum_dst_box: Default::default(),
+            sh_over_dst_box: Default::default(),
             k_cluster_size: k(cs),
             k_cluster_base: k(CLUSTER_BASE),
             k_global_base: k(GLOBAL_BASE),
@@ -1627,6 +1658,33 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         self.blen.next = bit_cast::<64, 128>(self.cur_a.q.val()) & self.k_u32_mask.val();
 
+        // Shared-memory range checks (`SH_SUM_BITS`): x + n > shared_bytes.
+        self.sh_sum_mb.next = bit_cast::<SH_SUM_BITS, 64>(self.mb_off_r.val() & 0x3_FFFF) + 8;
+        self.sh_over_mb.next = ((self.mb_off_r.val() >> 18) != 0) | (self.sh_sum_mb.val() > self.k_shared_end.val());
+        self.sh_sum_cp.next = bit_cast::<SH_SUM_BITS, 64>(self.cur_addr.q.val() & 0x3_FFFF)
+            + bit_cast::<SH_SUM_BITS, 16>(self.c_imm.val());
+        self.sh_over_cp.next = ((self.cur_addr.q.val() >> 18) != 0) | (self.sh_sum_cp.val() > self.k_shared_end.val());
+        self.sh_sum_dst.next = bit_cast::<SH_SUM_BITS, 64>(self.dst_off.val() & 0x3_FFFF)
+            + bit_cast::<SH_SUM_BITS, 64>(self.blen.val() & 0x3_FFFF);
+        self.sh_over_dst.next = ((self.dst_off.val() >> 18) != 0)
+            | ((self.blen.val() >> 18) != 0)
+            | (self.sh_sum_dst.val() > self.k_shared_end.val());
+        self.sh_sum_src.next = bit_cast::<SH_SUM_BITS, 64>(self.cur_src.q.val() & 0x3_FFFF)
+            + bit_cast::<SH_SUM_BITS, 64>(self.blen.val() & 0x3_FFFF);
+        self.sh_over_src.next = ((self.cur_src.q.val() >> 18) != 0)
+            | ((self.blen.val() >> 18) != 0)
+            | (self.sh_sum_src.val() > self.k_shared_end.val());
+        self.sh_sum_addr_box.next = bit_cast::<SH_SUM_BITS, 64>(self.cur_addr.q.val() & 0x3_FFFF)
+            + bit_cast::<SH_SUM_BITS, 32>(self.t_box_bytes.q.val() & 0x3_FFFF);
+        self.sh_over_addr_box.next = ((self.cur_addr.q.val() >> 18) != 0)
+            | ((self.t_box_bytes.q.val() >> 18) != 0)
+            | (self.sh_sum_addr_box.val() > self.k_shared_end.val());
+        self.sh_sum_dst_box.next = bit_cast::<SH_SUM_BITS, 64>(self.dst_off.val() & 0x3_FFFF)
+            + bit_cast::<SH_SUM_BITS, 32>(self.t_box_bytes.q.val() & 0x3_FFFF);
+        self.sh_over_dst_box.next = ((self.dst_off.val() >> 18) != 0)
+            | ((self.t_box_bytes.q.val() >> 18) != 0)
+            | (self.sh_sum_dst_box.val() > self.k_shared_end.val());
+
         // Lowest remaining multicast rank.
         self.mc_bit.next = self.mc_left.q.val() & ((!self.mc_left.q.val()) + 1);
         self.mc_rank.next = 0.into();
@@ -1638,9 +1696,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         // cp.async.mbarrier.arrive: operand checks, and its issue-time event (+1 / liveness check)
         // while the arrive-on queue has room.
-        self.cpa_ok.next = !self.mb_bad.val()
-            & ((self.mb_off_r.val() + 8) <= self.k_shared_bytes.val())
-            & ((self.mb_off_r.val() & 7) == 0);
+        self.cpa_ok.next = !self.mb_bad.val() & !self.sh_over_mb.val() & ((self.mb_off_r.val() & 7) == 0);
         self.ctl_mb_want.next = (self.state.q.val() == 2)
             & self.is_cparrive.val()
             & self.cpa_ok.val()
@@ -1825,9 +1881,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     | ((self.cur_src.q.val() & (self.cp_size.val() - 1)) != 0)
                 {
                     self.err.next = self.e_cp_align.val();
-                } else if bit_cast::<64, 128>(self.cur_a.q.val()) > self.cp_size.val() {
+                } else if ((bit_cast::<64, 128>(self.cur_a.q.val()) >> 16) != 0)
+                    | (bit_cast::<16, 128>(self.cur_a.q.val()) > self.c_imm.val())
+                {
                     self.err.next = self.e_cp_srcsize.val();
-                } else if (self.cur_addr.q.val() + self.cp_size.val()) > self.k_shared_bytes.val() {
+                } else if self.sh_over_cp.val() {
                     self.err.next = self.e_shared_range.val();
                 } else if (self.cp_src_bytes.val() != 0)
                     & ((self.cur_src.q.val() < self.k_global_base.val())
@@ -1850,7 +1908,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.new_a_last.next = self.issued_seq.q.val() + 1;
                 }
             } else if self.is_cparrive.val() {
-                if self.mb_bad.val() | ((self.mb_off_r.val() + 8) > self.k_shared_bytes.val()) {
+                if self.mb_bad.val() | self.sh_over_mb.val() {
                     self.err.next = self.e_shared_range.val();
                 } else if (self.mb_off_r.val() & 7) != 0 {
                     self.err.next = self.e_mb_align.val();
@@ -1892,7 +1950,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                         & ((self.cur_b.q.val() & 0xFFFF) >= self.k_rank_limit.val())
                     {
                         self.err.next = self.e_shared_range.val();
-                    } else if (self.dst_off.val() + self.blen.val()) > self.k_shared_bytes.val() {
+                    } else if self.sh_over_dst.val() {
                         self.err.next = self.e_shared_range.val();
                     } else if (self.cur_src.q.val() < self.k_global_base.val())
                         | ((self.cur_src.q.val() + self.blen.val()) > self.global_end.val())
@@ -1914,9 +1972,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                         self.err.next = self.e_shared_range.val();
                     } else if (self.mb_off_r.val() & 7) != 0 {
                         self.err.next = self.e_mb_align.val();
-                    } else if ((self.dst_off.val() + self.blen.val()) > self.k_shared_bytes.val())
-                        | ((self.cur_src.q.val() + self.blen.val()) > self.k_shared_bytes.val())
-                    {
+                    } else if self.sh_over_dst.val() | self.sh_over_src.val() {
                         self.err.next = self.e_shared_range.val();
                     }
                 } else {
@@ -1927,7 +1983,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                         | ((self.cur_addr.q.val() + self.blen.val()) > self.global_end.val())
                     {
                         self.err.next = self.e_global_range.val();
-                    } else if (self.cur_src.q.val() + self.blen.val()) > self.k_shared_bytes.val() {
+                    } else if self.sh_over_src.val() {
                         self.err.next = self.e_shared_range.val();
                     }
                 }
@@ -2284,9 +2340,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.t_err.next = self.e_tensor_neg.val();
                 } else if (self.cur_addr.q.val() & 15) != 0 {
                     self.t_err.next = self.e_bulk_align.val();
-                } else if (self.cur_addr.q.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val()))
-                    > self.k_shared_bytes.val()
-                {
+                } else if self.sh_over_addr_box.val() {
                     self.t_err.next = self.e_shared_range.val();
                 } else if self.sw_bad.val() {
                     // a swizzled chunk of the source lands past the end of shared memory
@@ -2304,7 +2358,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 & (self.mc_mask.val() >= self.k_rank_limit.val())
             {
                 self.t_err.next = self.e_shared_range.val();
-            } else if (self.dst_off.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val())) > self.k_shared_bytes.val() {
+            } else if self.sh_over_dst_box.val() {
                 self.t_err.next = self.e_shared_range.val();
             } else if self.sw_bad.val() {
                 // a swizzled chunk of the destination lands past the end of shared memory
