@@ -113,20 +113,23 @@ impl Target {
     /// they drive), so nextpnr's critical-path report still names the registers a path starts
     /// and ends at; without one (`--no-pnr`) nothing reads the names, and even the flip-flops'
     /// `autoname` took 228 of the fpga-small atomic ALU's 1,074 s, so it is left out.
+    ///
+    /// ECP5 maps its logic with ABC9 into LUT4s only (`-abc9 -nowidelut`, the yosys ECP5 guides'
+    /// reduced-area setting): on fpga-small ABC9 gives 12–15 % fewer LUTs than the classic `abc`,
+    /// and without the PFUMX/L6MUX wide-LUT muxes nextpnr packs the board top into 4.4 % fewer
+    /// logic cells (docs/FPGA.md, "Synthesis settings").
     pub fn synth_pass(self, top: &str, json: Option<&str>) -> String {
-        let lattice = |family: &str, ffs: &str| match json {
+        let lattice = |synth: &str, ffs: &str| match json {
             Some(j) => format!(
-                "synth_{family} -top {top} -run :check; autoname {ffs}; hierarchy -check; check -noinit; \
+                "{synth} -top {top} -run :check; autoname {ffs}; hierarchy -check; check -noinit; \
                  blackbox =A:whitebox; write_json {j}"
             ),
-            None => {
-                format!("synth_{family} -top {top} -run :check; hierarchy -check; check -noinit; blackbox =A:whitebox")
-            }
+            None => format!("{synth} -top {top} -run :check; hierarchy -check; check -noinit; blackbox =A:whitebox"),
         };
         let json = json.map(|j| format!(" -json {j}")).unwrap_or_default();
         match self {
-            Target::Ecp5_85k => lattice("ecp5", "t:TRELLIS_FF"),
-            Target::Ice40Up5k => lattice("ice40", "t:SB_DFF*"),
+            Target::Ecp5_85k => lattice("synth_ecp5 -abc9 -nowidelut", "t:TRELLIS_FF"),
+            Target::Ice40Up5k => lattice("synth_ice40", "t:SB_DFF*"),
             // -flatten: one number for the whole module, like the Lattice flows (which flatten by default).
             Target::Xilinx7 => format!("synth_xilinx -flatten -family xc7 -top {top}{json}"),
         }
@@ -138,10 +141,12 @@ impl Target {
         let sum_prefix =
             |prefix: &str| cells.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(_, v)| *v).sum::<u64>();
         match self {
-            // A CCU2C carry cell is two LUT4s of a slice; a TRELLIS_DPR16X4 (distributed RAM) uses a
-            // slice's two LUT4s as RAM (nextpnr counts both as TRELLIS_COMB after packing).
+            // A CCU2C carry cell is two LUT4s of a slice. A TRELLIS_DPR16X4 (16 x 4 distributed
+            // RAM) takes six: two slices' four LUT4s hold the bits, and a third slice's two
+            // (TRELLIS_RAMW) carry its write address and data; nextpnr's "Total LUT4s" before
+            // packing is exactly this sum (logic + carry + RAM + RAMW LUTs).
             Target::Ecp5_85k => Resources {
-                luts: n("LUT4") + 2 * n("CCU2C") + 2 * n("TRELLIS_DPR16X4"),
+                luts: n("LUT4") + 2 * n("CCU2C") + 6 * n("TRELLIS_DPR16X4"),
                 ffs: n("TRELLIS_FF"),
                 bram: n("DP16KD") as f64,
                 dsp: n("MULT18X18D") + n("ALU54B"),
