@@ -216,9 +216,9 @@ impl Config {
             // Below the ~40 MHz the placed units reach (docs/FPGA.md); raise it once the board
             // top places and meets more.
             core_clock_mhz: 25,
-            // redux.sync.f32 is built (the redux combiners carry the f32 order and NaN rules
-            // whatever the flag); 128-bit atomics are not: the lead element's b128 datapath.
-            features: Features { atomic_b128: false, ..Features::default() },
+            // Every op is built: redux.sync.f32 (the redux combiners carry the f32 order and NaN
+            // rules whatever the flag) and the 128-bit atomics (the lead element's b128 datapath).
+            features: Features::default(),
         }
     }
 
