@@ -33,7 +33,7 @@
 //! | `req_vec` | in | 4 | vector length 1, 2, 4, 8 |
 //! | `req_cta` | in | 5 | executing CTA slot (its shared memory for `.shared::cta`) |
 //! | `req_active` | in | 32 | active lanes, executed in ascending order |
-//! | `plan_row`, `ex_row` | out | 5 | the operand store's rows the plan and the execute stage read (see below) |
+//! | `plan_row`, `ex_row` | out | 5 | the operand store's rows the plan and the execute stage read in the next cycle (see below) |
 //! | `row_addr[i]`, `row_mbar[i]` | in | 64 | lane `B plan_row + i`'s address (global, or shared / shared::cluster) and red.async mbarrier address |
 //! | `row_b[i]`, `row_c[i]` | in | 128 | lane `B ex_row + i`'s operands b and c (vector elements packed little-endian in b) |
 //! | `global_end` | in | 64 | first address after global memory (the launch's size; not in the config) |
@@ -251,9 +251,10 @@ pub struct AtomicAlu {
     pub req_cta: Signal<In, Bits<SLOT_BITS>>,
     pub req_active: Signal<In, Bits<WARP_LANES>>,
     /// The lane operands, read from the top's operand store a row of `B` = [`operand_row_lanes`]
-    /// lanes at a time in the same cycle: the plan stage's row (`row_addr`, `row_mbar` are
-    /// lanes `B plan_row ..`) and the execute stage's (`row_b`, `row_c` are lanes `B ex_row ..`).
-    /// A step's window (n-aligned, n <= B) lies in one row.
+    /// lanes at a time through its registered read port: `plan_row` and `ex_row` name the rows
+    /// of the next cycle (from the stage registers' next values), and in that cycle `row_addr`,
+    /// `row_mbar` are lanes `B plan_row ..` (the plan stage's row) and `row_b`, `row_c` lanes
+    /// `B ex_row ..` (the execute stage's). A step's window (n-aligned, n <= B) lies in one row.
     pub plan_row: Signal<Out, Bits<LANE_BITS>>,
     pub row_addr: Vec<Signal<In, Bits<64>>>,
     pub row_mbar: Vec<Signal<In, Bits<64>>>,
@@ -1244,7 +1245,6 @@ impl Logic for AtomicAlu {
             self.pack_b.lane[i].next = 0.into();
             self.pack_c.lane[i].next = 0.into();
         }
-        self.plan_row.next = self.nw_first.q.val() >> self.k_row_log.val();
         self.win_addr.word.next = self.pack_addr.word.val();
         self.win_addr.number.next = self.nw_first.q.val() & self.k_row_mask.val();
         self.win_mbar.word.next = self.pack_mbar.word.val();
@@ -1431,7 +1431,6 @@ impl Logic for AtomicAlu {
         // addresses.
         self.ex_window.next = self.ex_lane.q.val() & self.k_window_mask.val();
         self.ex_slot.next = self.ex_lane.q.val() & self.k_slot_mask.val();
-        self.ex_row.next = self.ex_window.val() >> self.k_row_log.val();
         self.win_b.word.next = self.pack_b.word.val();
         self.win_b.number.next = self.ex_window.val() & self.k_row_mask.val();
         self.win_c.word.next = self.pack_c.word.val();
@@ -1802,6 +1801,10 @@ impl Logic for AtomicAlu {
             }
             self.x3_valid.d.next = false;
         }
+        // The operand store's rows of the next cycle (its read port is registered): the plan and
+        // the execute stage's windows from their registers' next values (after every write).
+        self.plan_row.next = self.nw_first.d.val() >> self.k_row_log.val();
+        self.ex_row.next = (self.ex_lane.d.val() & self.k_window_mask.val()) >> self.k_row_log.val();
 
         // ================= response =================
         self.resp_error.next = self.err.q.val();

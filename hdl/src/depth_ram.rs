@@ -28,6 +28,9 @@ pub struct DepthRam<D: Synth, const AW: usize> {
     _addr_bits: usize,
     /// `read_data` follows `read_address` in the same cycle (`read_clock` unused).
     _asynchronous: bool,
+    /// Ask synthesis for block RAM (`ram_style = "block"`) whatever the depth, with no
+    /// read-during-write check (`no_rw_check`; see [`DepthRam::block`]).
+    _block: bool,
     _sim: BTreeMap<u64, D>,
 }
 
@@ -46,6 +49,7 @@ impl<D: Synth, const AW: usize> DepthRam<D, AW> {
             write_enable: Default::default(),
             _addr_bits: addr_bits,
             _asynchronous: false,
+            _block: false,
             _sim: BTreeMap::new(),
         }
     }
@@ -55,6 +59,17 @@ impl<D: Synth, const AW: usize> DepthRam<D, AW> {
     /// distributed RAM on an FPGA (`TRELLIS_DPR16X4` on the ECP5). `read_clock` is not used.
     pub fn asynchronous(addr_bits: usize) -> Self {
         DepthRam { _asynchronous: true, ..Self::new(addr_bits) }
+    }
+
+    /// As [`DepthRam::new`], marked for block RAM (`ram_style = "block"`): a shallow store (8
+    /// or 16 words) that yosys' cost model would put in distributed RAM, on a device whose
+    /// block RAMs are mostly free and whose LUTs are not (`DP16KD` on the ECP5). Also marked
+    /// `no_rw_check`: the user never uses a word read at the edge that writes it, so synthesis
+    /// need not build the old-data bypass (on the ECP5 a register of the write data and a mux
+    /// per bit: 2,300 LUT4 and 4,600 flip-flops for the `sync_unit` operand store). Simulation
+    /// reads the old word there.
+    pub fn block(addr_bits: usize) -> Self {
+        DepthRam { _block: true, ..Self::new(addr_bits) }
     }
 
     fn word_index(&self, address: Bits<AW>) -> u64 {
@@ -102,7 +117,7 @@ end",
         };
         Verilog::Custom(format!(
             "\
-reg[{msb}:0] mem[{last}:0];
+{style}reg[{msb}:0] mem[{last}:0];
 // The high address bits select nothing in a RAM of 2^{ab} words.
 wire _unused_high_address = &{{1'b0, read_address[{aw_msb}:{ab}], write_address[{aw_msb}:{ab}]}};
 
@@ -114,6 +129,7 @@ always @(posedge write_clock) begin
    end
 end
 ",
+            style = if self._block { "(* ram_style = \"block\", no_rw_check *)\n" } else { "" },
             msb = D::BITS - 1,
             last = (1u64 << self._addr_bits) - 1,
             ab = self._addr_bits,

@@ -397,29 +397,18 @@ mod alu {
             b
         }
 
-        /// Settle, answering the ALU's operand-store reads (`plan_row`, `ex_row`) in the same
-        /// cycle, as the top's asynchronous store does.
-        fn settle_rows(&mut self) {
-            let u = &mut self.uut;
+        /// The operand store's registered read port, as the top's: the rows the ALU names in a
+        /// cycle (`plan_row`, `ex_row`), read at its clock edge and presented after it.
+        fn named_rows(&self) -> Vec<(u64, u64, u128, u128)> {
+            let u = &self.uut;
             let b = u.row_addr.len();
-            let mut rows = (u64::MAX, u64::MAX);
-            for _ in 0..4 {
-                settle(u);
-                let now = (u.plan_row.val().index() as u64, u.ex_row.val().index() as u64);
-                if now == rows {
-                    return;
-                }
-                rows = now;
-                for i in 0..b {
-                    let plan = &self.lanes[(now.0 as usize * b + i) % 32];
-                    let ex = &self.lanes[(now.1 as usize * b + i) % 32];
-                    u.row_addr[i].next = plan.addr.to_bits();
-                    u.row_mbar[i].next = plan.mbar.to_bits();
-                    u.row_b[i].next = ex.b.to_bits();
-                    u.row_c[i].next = ex.c.to_bits();
-                }
-            }
-            panic!("the ALU's operand rows did not settle");
+            let (plan, ex) = (u.plan_row.val().index(), u.ex_row.val().index());
+            (0..b)
+                .map(|i| {
+                    let (p, e) = (&self.lanes[(plan * b + i) % 32], &self.lanes[(ex * b + i) % 32]);
+                    (p.addr, p.mbar, e.b, e.c)
+                })
+                .collect()
         }
 
         fn line(&self, global: bool, slot: usize, addr: u64) -> u128 {
@@ -445,7 +434,7 @@ mod alu {
             }
             u.m_rgrant.next = self.grant_pct >= 100 || self.rng.below(100) < self.grant_pct;
             u.m_wgrant.next = self.grant_pct >= 100 || self.rng.below(100) < self.grant_pct;
-            self.settle_rows();
+            settle(&mut self.uut);
             let u = &mut self.uut;
             let mut resp = None;
             if u.resp_valid.val() {
@@ -499,8 +488,17 @@ mod alu {
                     self.mem.shared[slot].write(addr, 16, new).unwrap();
                 }
             }
+            let rows = self.named_rows();
             let u = &mut self.uut;
-            tick(u, |u| u.clock.next = Clock { clk: true }, |u| u.clock.next = Clock { clk: false }, |_| {});
+            let present = |u: &mut AtomicAlu| {
+                for (i, &(addr, mbar, b, c)) in rows.iter().enumerate() {
+                    u.row_addr[i].next = addr.to_bits();
+                    u.row_mbar[i].next = mbar.to_bits();
+                    u.row_b[i].next = b.to_bits();
+                    u.row_c[i].next = c.to_bits();
+                }
+            };
+            tick(u, |u| u.clock.next = Clock { clk: true }, |u| u.clock.next = Clock { clk: false }, present);
             self.cycles += 1;
             resp
         }

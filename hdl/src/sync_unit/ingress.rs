@@ -6,24 +6,29 @@
 //! * **Beats** (`beat_*`): after the header, `32 / L` beats (`L = lanes_per_beat`) in lane
 //!   order, beat `k` carrying lanes `k*L .. k*L+L-1`, each taken in a cycle where `beat_valid`
 //!   and `beat_ready` are both high (`beat_ready` is a register: high from the cycle after the
-//!   header was taken until the last beat is). A taken beat goes into the beat register; the
-//!   cycle after, it is written into the operand store, its stray-bit flags are computed over
-//!   its `L` lanes and added to the request's, and its lanes' vote predicates (bit 0 of `a`)
-//!   go into the predicate register.
-//! * **Operand store**: distributed RAM, not registers. Per operand field, `B` banks
-//!   (`B = operand_row_lanes(config) = max(L, the atomic ALU's step window)`), lane `k` in bank
-//!   `k % B`, word `k / B`; a row is the same word of every bank. A beat writes `L` banks of one
-//!   row; the core reads whole rows asynchronously (the same cycle), through three row
-//!   addresses: `rd_row_am` (fields addr, src, mbar), `rd_row_a` (a) and `rd_row_bc` (b, c).
-//!   Every reader of the store takes a lane or a row per cycle (the lane sequencer one lane, the
-//!   warp network a beat, the atomic ALU a step's window), so 32 registers per field and a 32:1
-//!   mux per reader and bit are not needed: on fpga-small the store was 18.4k flip-flops.
+//!   header was taken until the last beat is). A taken beat is written into the operand store
+//!   at the edge that takes it (the store's write port is its input register) and into the beat
+//!   register; the cycle after, its stray-bit flags are computed over its `L` lanes and added
+//!   to the request's, and its lanes' vote predicates (bit 0 of `a`) go into the predicate
+//!   register.
+//! * **Operand store**: RAM with a registered read port (block RAM on an FPGA), not registers.
+//!   Per operand field, `B` banks (`B = operand_row_lanes(config) = max(L, the atomic ALU's
+//!   step window)`), lane `k` in bank `k % B`, word `k / B`; a row is the same word of every
+//!   bank. A beat writes `L` banks of one row. The core names the row it reads *in the next
+//!   cycle* on three row addresses, `rd_row_am` (fields addr, src, mbar), `rd_row_a` (a) and
+//!   `rd_row_bc` (b, c); `row_*` in cycle `c + 1` are the row named in cycle `c` (the core
+//!   computes the name from its registers' next values). Every reader of the store takes a lane
+//!   or a row per cycle (the lane sequencer one lane, the warp network a beat, the atomic ALU a
+//!   step's window), so 32 registers per field and a 32:1 mux per reader and bit are not
+//!   needed: on fpga-small the store was 18.4k flip-flops, then 576 distributed-RAM cells
+//!   (3,456 LUT4 positions) while its read port was asynchronous.
 //! * **Core side**: `valid` is high once the header and every beat are in (held until the core
 //!   raises `done`, the cycle it has finished the request); the header fields, the predicate
-//!   and the stray flags are registers, the rows come from the store.
+//!   and the stray flags are registers, the rows come from the store. The last beat is in the
+//!   store two edges before `valid` rises, so a row read in the cycle before `valid` sees it.
 //!
 //! No input port reaches logic other than the enable of its register or the store's write
-//! port: nothing is combinational from the port.
+//! port (the RAM's input register): nothing is combinational from the port.
 
 use super::copies;
 use crate::atomic_alu::operand_row_lanes;
@@ -97,7 +102,7 @@ pub struct RequestIngress {
     /// Bit i: lane i's `a` bit 0 (its vote predicate), for every lane.
     pub h_pred: Signal<Out, Bits<32>>,
     /// The operand store's read ports (see the module doc): row addresses in, `B` lanes out in
-    /// the same cycle (lane `B row + i` on `row_*[i]`).
+    /// the next cycle (lane `B row + i` on `row_*[i]`).
     pub rd_row_am: Signal<In, Bits<5>>,
     pub rd_row_a: Signal<In, Bits<5>>,
     pub rd_row_bc: Signal<In, Bits<5>>,
@@ -157,9 +162,11 @@ pub struct RequestIngress {
     ram_a: Banks<128>,
     ram_b: Banks<128>,
     ram_c: Banks<128>,
-    /// The beat's word in its banks, and (B > L) its part of the row.
-    bt_word: Signal<Local, Bits<BANK_ADDR_BITS>>,
-    bt_part: Signal<Local, Bits<5>>,
+    /// The taken beat's word in its banks, and (B > L) its part of the row.
+    beat_word: Signal<Local, Bits<BANK_ADDR_BITS>>,
+    beat_part: Signal<Local, Bits<5>>,
+    /// A beat is taken this cycle.
+    take: Signal<Local, Bit>,
     /// The predicate register, and the beat's predicate bits accumulated over its lanes (each
     /// Local written once: rust-hdl's simulator keeps a Local read back after its assignment
     /// stale).
@@ -289,14 +296,15 @@ impl RequestIngress {
             bt_a: copies(l),
             bt_b: copies(l),
             bt_c: copies(l),
-            ram_addr: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
-            ram_src: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
-            ram_mbar: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
-            ram_a: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
-            ram_b: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
-            ram_c: (0..banks).map(|_| DepthRam::asynchronous(word_bits)).collect(),
-            bt_word: Default::default(),
-            bt_part: Default::default(),
+            ram_addr: store_banks(banks, word_bits),
+            ram_src: store_banks(banks, word_bits),
+            ram_mbar: store_banks(banks, word_bits),
+            ram_a: store_banks(banks, word_bits),
+            ram_b: store_banks(banks, word_bits),
+            ram_c: store_banks(banks, word_bits),
+            beat_word: Default::default(),
+            beat_part: Default::default(),
+            take: Default::default(),
             hdr_pred: Default::default(),
             pred_bit: copies(l),
             pred_acc: copies(l),
@@ -320,6 +328,14 @@ impl RequestIngress {
             _banks: banks,
         }
     }
+}
+
+/// One field's banks of the operand store: block RAM when a bank holds 8 words or more
+/// (fpga-small's 4 banks); a shallower one (the default config's 32 banks hold a word each) is
+/// left to synthesis (flip-flops).
+fn store_banks<const N: usize>(banks: usize, word_bits: usize) -> Banks<N> {
+    let bank = || if WARP / banks >= 8 { DepthRam::block(word_bits) } else { DepthRam::new(word_bits) };
+    (0..banks).map(|_| bank()).collect()
 }
 
 impl Logic for RequestIngress {
@@ -359,9 +375,10 @@ impl Logic for RequestIngress {
             st_c_shfl,
             st_c_hi
         );
-        // ---- the operand store: reads (same cycle) and the write port's defaults ----
-        self.bt_word.next = bit_cast::<BANK_ADDR_BITS, 5>(self.bt_row.q.val() >> self.k_log_parts.val());
-        self.bt_part.next = self.bt_row.q.val() & self.k_part_mask.val();
+        // ---- the operand store: reads (next cycle) and the write port's defaults ----
+        self.take.next = self.beat_valid.val() && self.hdr_full.q.val() && !self.beats_taken.q.val();
+        self.beat_word.next = bit_cast::<BANK_ADDR_BITS, 5>(self.beat_next.q.val() >> self.k_log_parts.val());
+        self.beat_part.next = self.beat_next.q.val() & self.k_part_mask.val();
         for i in 0..self._banks {
             self.ram_addr[i].write_clock.next = self.clock.val();
             self.ram_src[i].write_clock.next = self.clock.val();
@@ -381,12 +398,12 @@ impl Logic for RequestIngress {
             self.ram_a[i].write_enable.next = false;
             self.ram_b[i].write_enable.next = false;
             self.ram_c[i].write_enable.next = false;
-            self.ram_addr[i].write_address.next = self.bt_word.val();
-            self.ram_src[i].write_address.next = self.bt_word.val();
-            self.ram_mbar[i].write_address.next = self.bt_word.val();
-            self.ram_a[i].write_address.next = self.bt_word.val();
-            self.ram_b[i].write_address.next = self.bt_word.val();
-            self.ram_c[i].write_address.next = self.bt_word.val();
+            self.ram_addr[i].write_address.next = self.beat_word.val();
+            self.ram_src[i].write_address.next = self.beat_word.val();
+            self.ram_mbar[i].write_address.next = self.beat_word.val();
+            self.ram_a[i].write_address.next = self.beat_word.val();
+            self.ram_b[i].write_address.next = self.beat_word.val();
+            self.ram_c[i].write_address.next = self.beat_word.val();
             self.ram_addr[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
             self.ram_src[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
             self.ram_mbar[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
@@ -400,17 +417,17 @@ impl Logic for RequestIngress {
             self.row_b[i].next = self.ram_b[i].read_data.val();
             self.row_c[i].next = self.ram_c[i].read_data.val();
         }
-        // Bank L*p + i takes lane i of the beat register; only its write enable depends on the
+        // Bank L*p + i takes lane i of the beat port; only its write enable depends on the
         // beat's part (a zero default on the data would cost a gate per stored bit).
         for l in self._lanes..self._lanes_end {
             for p in 0..self._parts {
                 for i in 0..self._lanes {
-                    self.ram_addr[l * p + i].write_data.next = self.bt_addr[i].q.val();
-                    self.ram_src[l * p + i].write_data.next = self.bt_src[i].q.val();
-                    self.ram_mbar[l * p + i].write_data.next = self.bt_mbar[i].q.val();
-                    self.ram_a[l * p + i].write_data.next = self.bt_a[i].q.val();
-                    self.ram_b[l * p + i].write_data.next = self.bt_b[i].q.val();
-                    self.ram_c[l * p + i].write_data.next = self.bt_c[i].q.val();
+                    self.ram_addr[l * p + i].write_data.next = self.beat_addr[i].val();
+                    self.ram_src[l * p + i].write_data.next = self.beat_src[i].val();
+                    self.ram_mbar[l * p + i].write_data.next = self.beat_mbar[i].val();
+                    self.ram_a[l * p + i].write_data.next = self.beat_a[i].val();
+                    self.ram_b[l * p + i].write_data.next = self.beat_b[i].val();
+                    self.ram_c[l * p + i].write_data.next = self.beat_c[i].val();
                 }
             }
         }
@@ -493,7 +510,7 @@ impl Logic for RequestIngress {
         // ---- beats: into the beat register ----
         self.beat_ready.next = self.hdr_full.q.val() && !self.beats_taken.q.val();
         self.bt_valid.d.next = false;
-        if self.beat_valid.val() && self.hdr_full.q.val() && !self.beats_taken.q.val() {
+        if self.take.val() {
             self.bt_valid.d.next = true;
             self.bt_row.d.next = self.beat_next.q.val();
             self.bt_active.d.next = self.act_rem.q.val();
@@ -512,8 +529,25 @@ impl Logic for RequestIngress {
             }
         }
 
-        // ---- the beat register: into its part of a store row; predicates and stray bits of
-        // its L lanes ----
+        // The taken beat into its part of a store row.
+        if self.take.val() {
+            for l in self._lanes..self._lanes_end {
+                for p in 0..self._parts {
+                    if self.beat_part.val() == self.part[p].val() {
+                        for i in 0..self._lanes {
+                            self.ram_addr[l * p + i].write_enable.next = true;
+                            self.ram_src[l * p + i].write_enable.next = true;
+                            self.ram_mbar[l * p + i].write_enable.next = true;
+                            self.ram_a[l * p + i].write_enable.next = true;
+                            self.ram_b[l * p + i].write_enable.next = true;
+                            self.ram_c[l * p + i].write_enable.next = true;
+                        }
+                    }
+                }
+            }
+        }
+
+        // ---- the beat register: predicates and stray bits of its L lanes ----
         for i in 0..self._lanes {
             self.pred_bit[i].next = 0.into();
             if self.bt_a[i].q.val().get_bit(0) {
@@ -527,20 +561,6 @@ impl Logic for RequestIngress {
         if self.bt_valid.q.val() {
             if self.bt_row.q.val() == self.k_last_beat.val() {
                 self.beats_written.d.next = true;
-            }
-            for l in self._lanes..self._lanes_end {
-                for p in 0..self._parts {
-                    if self.bt_part.val() == self.part[p].val() {
-                        for i in 0..self._lanes {
-                            self.ram_addr[l * p + i].write_enable.next = true;
-                            self.ram_src[l * p + i].write_enable.next = true;
-                            self.ram_mbar[l * p + i].write_enable.next = true;
-                            self.ram_a[l * p + i].write_enable.next = true;
-                            self.ram_b[l * p + i].write_enable.next = true;
-                            self.ram_c[l * p + i].write_enable.next = true;
-                        }
-                    }
-                }
             }
             // The last lane's accumulator (the loop's last assignment), at the beat's first lane.
             for i in 0..self._lanes {

@@ -352,8 +352,8 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     wn_beat_op: Signal<Local, Bit>,
     k_wn_last_beat: Constant<Bits<5>>,
     k_wn_beat_ops: Vec<Constant<Bits<OP_BITS>>>,
-    /// The beat's operand-store row and its part of the row (`B / L` parts of L lanes):
-    /// `log2(B / L)`, `B / L - 1`, the part numbers.
+    /// The next cycle's beat's operand-store row, the beat's part of the row (`B / L` parts of
+    /// L lanes): `log2(B / L)`, `B / L - 1`, the part numbers.
     wn_row: Signal<Local, Bits<5>>,
     wn_part: Signal<Local, Bits<5>>,
     k_wn_log_parts: Constant<Bits<5>>,
@@ -515,7 +515,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pick_id: Signal<Local, Bits<5>>,
     /// `pick`'s lane number (`pick_id`).
     pick_number: LaneNumber,
-    /// The picked lane's operand-store row and its place in the row (bank).
+    /// The next cycle's picked lane (lowest of `rem`'s next value), its number and its
+    /// operand-store row; the picked lane's place in its row (bank).
+    pick_next: Signal<Local, Bits<32>>,
+    pick_next_number: LaneNumber,
     pick_row: Signal<Local, Bits<5>>,
     pick_bank: Signal<Local, Bits<5>>,
     /// log2 B and B - 1 on a lane number (`B = operand_row_lanes`), and B as a loop bound.
@@ -722,6 +725,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_wn_part_mask: k((row_lanes / config.lanes_per_beat as usize) as u64 - 1),
             wn_parts: (0..(row_lanes / config.lanes_per_beat as usize) as u64).map(k).collect(),
             _wn_parts: row_lanes / config.lanes_per_beat as usize,
+            pick_next: Default::default(),
+            pick_next_number: Default::default(),
             pick_row: Default::default(),
             pick_bank: Default::default(),
             k_op_row_log: k(row_lanes.trailing_zeros() as u64),
@@ -1093,7 +1098,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // operands as part-selects of that row packed (a B:1 mux per bit; see `PackLanes`).
         self.pick_number.onehot.next = self.pick.val();
         self.pick_id.next = self.pick_number.number.val();
-        self.pick_row.next = self.pick_id.val() >> self.k_op_row_log.val();
         self.pick_bank.next = self.pick_id.val() & self.k_op_row_mask.val();
         for i in 0..self._row_lanes {
             self.pack_addr.lane[i].next = self.row_addr[i].val();
@@ -1334,7 +1338,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.wnet.beat_segmask[i].next = 0.into();
         }
         // Beat g is part `g % (B / L)` of store row `g / (B / L)` (`rd_row_a`, `rd_row_bc`).
-        self.wn_row.next = self.wn_beat.q.val() >> self.k_wn_log_parts.val();
         self.wn_part.next = self.wn_beat.q.val() & self.k_wn_part_mask.val();
         for l in self._wn_lanes..self._wn_lanes_end {
             for p in 0..self._wn_parts {
@@ -1373,19 +1376,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.atom.row_mbar[i].next = self.row_mbar[i].val();
             self.atom.row_b[i].next = self.row_b[i].val();
             self.atom.row_c[i].next = self.row_c[i].val();
-        }
-        // The operand store's rows: the request's unit reads them (one request at a time): the
-        // atomic ALU's plan and execute stages, the warp network's beat, else the lane picker.
-        self.rd_row_am.next = self.pick_row.val();
-        self.rd_row_a.next = self.pick_row.val();
-        self.rd_row_bc.next = self.pick_row.val();
-        if self.is_atom.val() {
-            self.rd_row_am.next = self.atom.plan_row.val();
-            self.rd_row_bc.next = self.atom.ex_row.val();
-        }
-        if self.is_wn.val() {
-            self.rd_row_a.next = self.wn_row.val();
-            self.rd_row_bc.next = self.wn_row.val();
         }
         // The ALU's read and write channels: shared lines to the shared RAM's read and write
         // ports (granted like the LSU's, independently, so a step's write and the next step's
@@ -1822,6 +1812,27 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.rel_rem.d.next = 0.into();
             self.clr_pending.d.next = 0.into();
             self.clr_active.d.next = false;
+        }
+
+        // ---- the operand store's rows of the next cycle ----
+        // Its read port is registered (block RAM), so each reader names its row a cycle ahead,
+        // from its registers' next values (read here, after every write of them): the request's
+        // unit reads (one request at a time) the atomic ALU's plan and execute stages, the warp
+        // network's beat, else the lane picker's next lane.
+        self.pick_next.next = self.rem.d.val() & (!self.rem.d.val() + 1u64);
+        self.pick_next_number.onehot.next = self.pick_next.val();
+        self.pick_row.next = self.pick_next_number.number.val() >> self.k_op_row_log.val();
+        self.wn_row.next = self.wn_beat.d.val() >> self.k_wn_log_parts.val();
+        self.rd_row_am.next = self.pick_row.val();
+        self.rd_row_a.next = self.pick_row.val();
+        self.rd_row_bc.next = self.pick_row.val();
+        if self.is_atom.val() {
+            self.rd_row_am.next = self.atom.plan_row.val();
+            self.rd_row_bc.next = self.atom.ex_row.val();
+        }
+        if self.is_wn.val() {
+            self.rd_row_a.next = self.wn_row.val();
+            self.rd_row_bc.next = self.wn_row.val();
         }
     }
 }
