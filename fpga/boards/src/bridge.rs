@@ -512,7 +512,7 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             cap_values: Default::default(),
             cap_beat: Default::default(),
             // 32 / L words a bank; DepthRam needs an address bit or more (L = 32: word 0 only).
-            val_ram: (0..l).map(|_| DepthRam::asynchronous((LANES / l).trailing_zeros().max(1) as usize)).collect(),
+            val_ram: (0..l).map(|_| value_bank(l)).collect(),
             val_full: Default::default(),
             cap_rem: Default::default(),
             cap_vmask: Default::default(),
@@ -557,6 +557,18 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             k_be_shift: Constant::new(((72 + D) as u64).to_bits()),
             k_fifo_depth: Constant::new((QUEUE_DEPTH as u64).to_bits()),
         }
+    }
+}
+
+/// A bank of the value latch (`LANES / l` words): block RAM when it holds 8 words or more (a
+/// shallower one is left to synthesis; the registered read port is the same).
+fn value_bank(l: usize) -> DepthRam<Bits<128>, VAL_AW> {
+    let words = LANES / l;
+    let bits = (words.trailing_zeros() as usize).max(1);
+    if words >= 8 {
+        DepthRam::block(bits)
+    } else {
+        DepthRam::new(bits)
     }
 }
 
@@ -647,7 +659,9 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             v_acc
         );
         // The value latch: written a beat at a time by the capture, read a lane at a time by
-        // the transmitter (bank `v_n mod L`, word `v_n / L`).
+        // the transmitter (bank `v_n mod L`, word `v_n / L`). Block RAM with a registered read
+        // port: its word is named a cycle ahead, from `v_n`'s next value (at the end); the
+        // transmitter reads only after the capture's last write (`val_full`).
         self.rd_value.next = 0.into();
         for j in 0..self._lanes {
             self.val_ram[j].write_clock.next = self.clock.val();
@@ -655,7 +669,6 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             self.val_ram[j].write_enable.next = false;
             self.val_ram[j].write_address.next = self.cap_beat.q.val();
             self.val_ram[j].write_data.next = self.resp_beat_values[j].val();
-            self.val_ram[j].read_address.next = self.v_n.q.val() >> self.k_log_lanes.val();
             if (self.v_n.q.val() & self.k_lane_mask.val()) == self.k_lane_num[j].val() {
                 self.rd_value.next = self.val_ram[j].read_data.val();
             }
@@ -1285,6 +1298,10 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             self.f_overflow.d.next = false;
             self.f_bad_command.d.next = false;
             self.f_error_response.d.next = false;
+        }
+        // The value latch's word of the next cycle (after every write of `v_n`).
+        for j in 0..self._lanes {
+            self.val_ram[j].read_address.next = self.v_n.d.val() >> self.k_log_lanes.val();
         }
     }
 }
