@@ -24,8 +24,10 @@
 //!   (3,456 LUT4 positions) while its read port was asynchronous.
 //! * **Core side**: `valid` is high once the header and every beat are in (held until the core
 //!   raises `done`, the cycle it has finished the request); the header fields, the predicate
-//!   and the stray flags are registers, the rows come from the store. The last beat is in the
-//!   store two edges before `valid` rises, so a row read in the cycle before `valid` sees it.
+//!   and the stray flags are registers, the rows come from the store. The last beat is written
+//!   at the edge that takes it and `valid` rises an edge later, so every row read for a cycle
+//!   where `valid` is high (at that edge or after) sees every beat: no reader ever uses a row
+//!   read at the edge that writes it (the RAMs are `no_rw_check`, `DepthRam::block`).
 //!
 //! No input port reaches logic other than the enable of its register or the store's write
 //! port (the RAM's input register): nothing is combinational from the port.
