@@ -16,7 +16,8 @@
 //! | `sum` | out | W | `a + b` rounded to nearest even |
 //!
 //! Stages (registered instance): 1 unpack, classify, order by magnitude, exponent difference;
-//! 2 align and add; 3 leading zeros and normalise; 4 round, compose, flush, special operands.
+//! 2 align and add (and the normalising shift's limit from the exponent); 3 leading zeros and
+//! normalise; 4 round, compose, flush, special operands.
 //!
 //! Rules, as `smsync_sim::units::float` (the golden model this block is tested against):
 //! a NaN result (NaN operand, or inf + -inf) is the format's canonical NaN (`0x7FFF`,
@@ -59,6 +60,9 @@ pub const F64: FloatFormat = FloatFormat { exp_bits: 11, man_bits: 52, canonical
 
 /// Width of the exponent arithmetic (biased exponents up to 2047 plus a carry).
 const EXP_W: usize = 16;
+
+/// Bits of a leading-zero count (P < W <= 64).
+const LZ_BITS: usize = 6;
 
 /// Clock edges from the operands to `sum` in a registered adder.
 pub const ADD_LATENCY: usize = 3;
@@ -109,6 +113,7 @@ pub struct FloatAdder<const W: usize> {
     s2_small_sign: StageReg<Bit>,
     s2_special: StageReg<Bits<W>>,
     s2_is_special: StageReg<Bit>,
+    s2_floor: StageReg<Bits<W>>,
     s3_normed: StageReg<Bits<W>>,
     s3_exp_n: StageReg<Bits<EXP_W>>,
     s3_raw_zero: StageReg<Bit>,
@@ -135,11 +140,23 @@ pub struct FloatAdder<const W: usize> {
     sticky: Signal<Local, Bits<W>>,
     aligned: Signal<Local, Bits<W>>,
     raw: Signal<Local, Bits<W>>,
+    /// `big_exp - 1`, the furthest a left shift may normalise (not below the subnormal
+    /// exponent), and the floor bit `1 << (P - floor_dist)` (0 when that is below bit 0): OR-ed
+    /// into `raw` before the leading zeros are counted, it stops the count at the limit, so no
+    /// compare and mux follow the count.
+    floor_dist: Signal<Local, Bits<EXP_W>>,
+    floor: Signal<Local, Bits<W>>,
     // ---- normalise and round ----
-    /// Leading zeros of `raw` from the hidden-bit position `P` down: a priority encoder (the
-    /// highest set bit `i <= P` gives `P - i`), no shifting.
+    /// `raw | floor` smeared right in three steps of four (every bit at or below the leading
+    /// one set), the leading one alone, and the count's bits (each an OR over the positions
+    /// whose count has that bit): a tree a few LUTs deep, not a 64-deep priority chain.
+    lz_in: Signal<Local, Bits<W>>,
+    smear: Vec<Signal<Local, Bits<W>>>,
+    lead: Signal<Local, Bits<W>>,
+    lz_bit: Vec<Signal<Local, Bits<EXP_W>>>,
+    /// The left shift that normalises `raw`: its leading zeros from the hidden-bit position
+    /// `P` down, at most `floor_dist`.
     lz: Signal<Local, Bits<EXP_W>>,
-    shift: Signal<Local, Bits<EXP_W>>,
     normed: Signal<Local, Bits<W>>,
     exp_n: Signal<Local, Bits<EXP_W>>,
     round_up: Signal<Local, Bit>,
@@ -174,10 +191,13 @@ pub struct FloatAdder<const W: usize> {
     /// `W - 1` (W a power of two): the mask that cuts a shift amount to log2(W) bits.
     k_dist_mask: Constant<Bits<EXP_W>>,
     k_ones: Constant<Bits<W>>,
-    /// `P - i` for bit i of `raw` (the leading-zero count when i is the highest set bit), and
-    /// `P + 1` as a loop bound.
-    k_lz: Vec<Constant<Bits<EXP_W>>>,
-    _sig_bits: usize,
+    /// The hidden-bit position `P`, and that bit alone.
+    k_p: Constant<Bits<EXP_W>>,
+    k_top: Constant<Bits<W>>,
+    /// Bit j of the leading-zero count: the positions i <= P whose count `P - i` has bit j.
+    k_lz_mask: Vec<Constant<Bits<W>>>,
+    /// `1 << j`, the count's bit j.
+    k_pow: Vec<Constant<Bits<EXP_W>>>,
     k_man_bits: Constant<Bits<EXP_W>>,
 }
 
@@ -222,6 +242,7 @@ impl<const W: usize> FloatAdder<W> {
             s2_small_sign: StageReg::new(registered),
             s2_special: StageReg::new(registered),
             s2_is_special: StageReg::new(registered),
+            s2_floor: StageReg::new(registered),
             s3_normed: StageReg::new(registered),
             s3_exp_n: StageReg::new(registered),
             s3_raw_zero: StageReg::new(registered),
@@ -263,8 +284,13 @@ impl<const W: usize> FloatAdder<W> {
             sticky: Default::default(),
             aligned: Default::default(),
             raw: Default::default(),
+            floor_dist: Default::default(),
+            floor: Default::default(),
+            lz_in: Default::default(),
+            smear: (0..3).map(|_| Default::default()).collect(),
+            lead: Default::default(),
+            lz_bit: (0..LZ_BITS).map(|_| Default::default()).collect(),
             lz: Default::default(),
-            shift: Default::default(),
             normed: Default::default(),
             exp_n: Default::default(),
             round_up: Default::default(),
@@ -291,8 +317,12 @@ impl<const W: usize> FloatAdder<W> {
             k_far: bits_of((p + 1) as u64),
             k_dist_mask: bits_of(W as u64 - 1),
             k_ones: bits_of(mask(W)),
-            k_lz: (0..=p).map(|i| bits_of((p - i) as u64)).collect(),
-            _sig_bits: p + 1,
+            k_p: bits_of(p as u64),
+            k_top: bits_of(1u64 << p),
+            k_lz_mask: (0..LZ_BITS)
+                .map(|j| bits_of((0..=p).filter(|i| (p - i) >> j & 1 == 1).map(|i| 1u64 << i).sum()))
+                .collect(),
+            k_pow: (0..LZ_BITS).map(|j| bits_of(1u64 << j)).collect(),
             k_man_bits: bits_of(m as u64),
         }
     }
@@ -413,7 +443,17 @@ impl<const W: usize> Logic for FloatAdder<W> {
             self.raw.next = (self.s1_big_sig.q.val() << 3) - self.aligned.val();
         }
 
+        // ---- the normalising shift's limit, from the exponent (beside the add) ----
+        self.floor_dist.next = self.s1_big_exp.q.val() - self.k_e1.val();
+        self.floor.next = self.k_zero.val();
+        if self.floor_dist.val() <= self.k_p.val() {
+            self.floor.next = self.k_top.val() >> (self.floor_dist.val() & self.k_dist_mask.val());
+        }
+
         // ==== stage 3 ====
+        self.s2_floor.clock.next = self.clock.val();
+        self.s2_floor.en.next = self.en.val();
+        self.s2_floor.d.next = self.floor.val();
         self.s2_raw.clock.next = self.clock.val();
         self.s2_raw.en.next = self.en.val();
         self.s2_raw.d.next = self.raw.val();
@@ -432,27 +472,42 @@ impl<const W: usize> Logic for FloatAdder<W> {
         self.s2_is_special.clock.next = self.clock.val();
         self.s2_is_special.en.next = self.en.val();
         self.s2_is_special.d.next = self.s1_is_special.q.val();
-        // ---- leading zeros from the hidden-bit position down (priority encoder) ----
-        // Ascending, so the highest set bit's count is the last assignment. (raw = 0 leaves P + 1,
-        // unused: the zero result is taken below.)
-        self.lz.next = self.k_far.val();
-        for i in 0..self._sig_bits {
-            if self.s2_raw.q.val().get_bit(i) {
-                self.lz.next = self.k_lz[i].val();
+        // ---- leading zeros from the hidden-bit position down, stopped at the floor bit ----
+        // (A carry leaves lz 0, unused; raw = 0 gives the zero result below whatever lz is.)
+        self.lz_in.next = self.s2_raw.q.val() | self.s2_floor.q.val();
+        self.smear[0].next = self.lz_in.val()
+            | (self.lz_in.val() >> 1)
+            | (self.lz_in.val() >> 2)
+            | (self.lz_in.val() >> 3);
+        self.smear[1].next = self.smear[0].val()
+            | (self.smear[0].val() >> 4)
+            | (self.smear[0].val() >> 8)
+            | (self.smear[0].val() >> 12);
+        self.smear[2].next = self.smear[1].val()
+            | (self.smear[1].val() >> 16)
+            | (self.smear[1].val() >> 32)
+            | (self.smear[1].val() >> 48);
+        self.lead.next = self.smear[2].val() & !(self.smear[2].val() >> 1);
+        for j in 0..LZ_BITS {
+            self.lz_bit[j].next = self.k_e0.val();
+            if (self.lead.val() & self.k_lz_mask[j].val()).any() {
+                self.lz_bit[j].next = self.k_pow[j].val();
             }
         }
+        self.lz.next = self.lz_bit[0].val()
+            | self.lz_bit[1].val()
+            | self.lz_bit[2].val()
+            | self.lz_bit[3].val()
+            | self.lz_bit[4].val()
+            | self.lz_bit[5].val();
 
-        // ---- normalise: carry -> one right shift (sticky kept); else left by min(lz, exp-1) ----
-        self.shift.next = self.lz.val();
-        if self.lz.val() > (self.s2_big_exp.q.val() - self.k_e1.val()) {
-            self.shift.next = self.s2_big_exp.q.val() - self.k_e1.val();
-        }
+        // ---- normalise: carry -> one right shift (sticky kept); else left by lz ----
         if (self.s2_raw.q.val() & self.k_carry.val()).any() {
             self.normed.next = (self.s2_raw.q.val() >> 1) | (self.s2_raw.q.val() & self.k_one.val());
             self.exp_n.next = self.s2_big_exp.q.val() + self.k_e1.val();
         } else {
-            self.normed.next = self.s2_raw.q.val() << (self.shift.val() & self.k_dist_mask.val());
-            self.exp_n.next = self.s2_big_exp.q.val() - self.shift.val();
+            self.normed.next = self.s2_raw.q.val() << (self.lz.val() & self.k_dist_mask.val());
+            self.exp_n.next = self.s2_big_exp.q.val() - self.lz.val();
         }
         // ==== stage 4 ====
         self.s3_normed.clock.next = self.clock.val();
