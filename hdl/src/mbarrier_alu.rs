@@ -210,6 +210,11 @@ pub struct MbarrierAlu {
     pub mem_rdata: Signal<In, Bits<64>>,
     /// The op in S1a may write back next cycle (for the top's write-port arbitration).
     pub mem_we_next: Signal<Out, Bit>,
+    /// The write port is held for the op in S1b, which writes unless it fails: `mem_we_next`
+    /// registered. The top arbitrates the other writers on this (a flip-flop), not on
+    /// `mem_we`, whose `ok` is the end of S1b's checks: a grant from it would chain S1b's
+    /// logic into every other unit's stall logic.
+    pub mem_we_hold: Signal<Out, Bit>,
     pub mem_we: Signal<Out, Bit>,
     pub mem_wr_slot: Signal<Out, Bits<SLOT_BITS>>,
     pub mem_wr_word: Signal<Out, Bits<WORD_BITS>>,
@@ -263,6 +268,7 @@ pub struct MbarrierAlu {
     s1_b: DFF<Bits<64>>,
     // ---- S1a -> S1b registers: the word, the one-hot decode, checks and narrowed operands ----
     s2_valid: DFF<Bit>,
+    we_hold: DFF<Bit>,
     s2_cta: DFF<Bits<SLOT_BITS>>,
     s2_warp: DFF<Bits<WARP_BITS>>,
     s2_lane: DFF<Bits<LANE_BITS>>,
@@ -469,6 +475,7 @@ impl MbarrierAlu {
             mem_rd_word: Default::default(),
             mem_rdata: Default::default(),
             mem_we_next: Default::default(),
+            mem_we_hold: Default::default(),
             mem_we: Default::default(),
             mem_wr_slot: Default::default(),
             mem_wr_word: Default::default(),
@@ -505,6 +512,7 @@ impl MbarrierAlu {
             s1_a: Default::default(),
             s1_b: Default::default(),
             s2_valid: Default::default(),
+            we_hold: Default::default(),
             s2_cta: Default::default(),
             s2_warp: Default::default(),
             s2_lane: Default::default(),
@@ -705,6 +713,7 @@ impl Logic for MbarrierAlu {
             s1_a,
             s1_b,
             s2_valid,
+            we_hold,
             s2_cta,
             s2_warp,
             s2_lane,
@@ -813,6 +822,8 @@ impl Logic for MbarrierAlu {
             | self.a_complete_tx.val()
             | (self.a_cp_arrive.val() & !self.a_noinc.val());
         self.mem_we_next.next = self.s1_valid.q.val() & self.a_writes.val();
+        self.we_hold.d.next = self.mem_we_next.val() & !self.reset.val();
+        self.mem_we_hold.next = self.we_hold.q.val();
         self.s2_init.d.next = self.a_init.val();
         self.s2_inval.d.next = self.a_inval.val();
         self.s2_arrive.d.next = self.a_arrive.val();

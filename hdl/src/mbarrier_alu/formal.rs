@@ -62,6 +62,13 @@ pub const PROPERTIES: &[Property] = &[
                     no response comes without a request (no op lost or answered twice)",
         closes: true,
     },
+    Property {
+        name: "write_held",
+        statement: "every write-back falls in a cycle whose write port the unit held a cycle ahead (`mem_we_hold`, \
+                    the flip-flop the sync-unit top arbitrates the other writers on), and the port is held only \
+                    for an op in S1b",
+        closes: true,
+    },
 ];
 
 /// One deliberate bug per property: a one-place edit of the generated `mbarrier_alu.v`.
@@ -105,6 +112,14 @@ pub const FAULTS: &[Fault] = &[
         within: None,
         find: "resp_valid = o_valid$q;",
         replace: "resp_valid = o_valid$q & ~o_suspended$q;",
+    },
+    Fault {
+        name: "hold_not_raised",
+        property: "write_held",
+        bug: "the write port is not held for an init (the top would let another unit write in its cycle)",
+        within: None,
+        find: "we_hold$d = mem_we_next & ~reset;",
+        replace: "we_hold$d = mem_we_next & ~reset & ~(s1_op$q == op_init);",
     },
 ];
 
@@ -176,7 +191,7 @@ module mbarrier_alu_formal (
     localparam [4:0] LAST_SLOT = @LAST_SLOT@;
 
     // ---------------- the unit ----------------
-    wire mem_rd, mem_we_next, mem_we, resp_valid, resp_pred, resp_suspended, done_valid, done_parity;
+    wire mem_rd, mem_we_next, mem_we_hold, mem_we, resp_valid, resp_pred, resp_suspended, done_valid, done_parity;
     wire wake_valid, wake_pred;
     wire [4:0] mem_rd_slot, mem_wr_slot, resp_cta, resp_warp, resp_lane, done_slot, wake_cta, wake_warp, wake_lane;
     wire [14:0] mem_rd_word, mem_wr_word, done_word;
@@ -186,7 +201,7 @@ module mbarrier_alu_formal (
         .clock(clock), .reset(1'b0), .req_valid(req_valid), .req_op(req_op), .req_flags(req_flags),
         .req_cta(req_cta), .req_warp(req_warp), .req_lane(req_lane), .req_slot(req_slot), .req_addr(req_addr),
         .req_a(req_a), .req_b(req_b), .mem_rd(mem_rd), .mem_rd_slot(mem_rd_slot), .mem_rd_word(mem_rd_word),
-        .mem_rdata(mem_rdata), .mem_we_next(mem_we_next), .mem_we(mem_we), .mem_wr_slot(mem_wr_slot),
+        .mem_rdata(mem_rdata), .mem_we_next(mem_we_next), .mem_we_hold(mem_we_hold), .mem_we(mem_we), .mem_wr_slot(mem_wr_slot),
         .mem_wr_word(mem_wr_word), .mem_wdata(mem_wdata), .resp_valid(resp_valid), .resp_cta(resp_cta),
         .resp_warp(resp_warp), .resp_lane(resp_lane), .resp_value(resp_value), .resp_pred(resp_pred),
         .resp_suspended(resp_suspended), .resp_error(resp_error), .done_valid(done_valid), .done_slot(done_slot),
@@ -357,6 +372,16 @@ module mbarrier_alu_formal (
         end
         if (s3) begin
             object_word__4: assert((resp_error != 6'd0) == exp_refused);
+        end
+`endif
+
+`ifdef CHECK_write_held
+        // write_held: the top's write-port arbitration relies on it
+        if (mem_we) begin
+            write_held__1: assert(mem_we_hold);
+        end
+        if (mem_we_hold) begin
+            write_held__2: assert(v2);
         end
 `endif
 

@@ -1243,10 +1243,13 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.atom.lend_s.next = self.copy.elem_s.val();
         self.copy.elem_grant.next = self.atom.lend_grant.val();
         self.copy.elem_value.next = self.atom.lend_value.val();
-        self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we.val();
-        self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we.val();
+        // The mbarrier ALU's write is arbitrated on `mem_we_hold` (a flip-flop: the port held
+        // for the op in S1b), so that S1b's checks do not chain into the other units' stalls;
+        // an op that fails leaves that cycle's write port unused.
+        self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we_hold.val();
+        self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we_hold.val();
         self.seq_rgrant.next = !self.mbar.mem_rd.val() && !self.copy.sm_re.val();
-        self.seq_wgrant.next = !self.mbar.mem_we.val() && !self.copy.sm_we.val() && !self.clr_active.q.val();
+        self.seq_wgrant.next = !self.mbar.mem_we_hold.val() && !self.copy.sm_we.val() && !self.clr_active.q.val();
 
         // ---------------- shared-memory clearing at CTA launch ----------------
         // One row per free write cycle, slot after slot; requests wait until it is done (IDLE
@@ -1258,7 +1261,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.clr_pick_id.next = self.lane_id[i].val();
             }
         }
-        self.clr_we.next = self.clr_active.q.val() && !self.mbar.mem_we.val() && !self.copy.sm_we.val();
+        self.clr_we.next = self.clr_active.q.val() && !self.mbar.mem_we_hold.val() && !self.copy.sm_we.val();
         if self.clr_we.val() {
             self.clr_row.d.next = self.clr_row.q.val() + 1u64;
             if self.clr_row.q.val() == self.k_rows_last.val() {
