@@ -475,14 +475,10 @@ impl<const W: usize> Logic for FloatAdder<W> {
         // ---- leading zeros from the hidden-bit position down, stopped at the floor bit ----
         // (A carry leaves lz 0, unused; raw = 0 gives the zero result below whatever lz is.)
         self.lz_in.next = self.s2_raw.q.val() | self.s2_floor.q.val();
-        self.smear[0].next = self.lz_in.val()
-            | (self.lz_in.val() >> 1)
-            | (self.lz_in.val() >> 2)
-            | (self.lz_in.val() >> 3);
-        self.smear[1].next = self.smear[0].val()
-            | (self.smear[0].val() >> 4)
-            | (self.smear[0].val() >> 8)
-            | (self.smear[0].val() >> 12);
+        self.smear[0].next =
+            self.lz_in.val() | (self.lz_in.val() >> 1) | (self.lz_in.val() >> 2) | (self.lz_in.val() >> 3);
+        self.smear[1].next =
+            self.smear[0].val() | (self.smear[0].val() >> 4) | (self.smear[0].val() >> 8) | (self.smear[0].val() >> 12);
         self.smear[2].next = self.smear[1].val()
             | (self.smear[1].val() >> 16)
             | (self.smear[1].val() >> 32)

@@ -434,6 +434,15 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// mbarrier ops issued for the copy engine (complete_tx, arrive-on, cp.async.mbarrier.arrive
     /// +1), one, two and three cycles ago: their responses are not the sequenced request's.
     ce_ev1: DFF<Bit>,
+    /// The copy engine's next mbarrier event, held one cycle (`ce_ev_valid` and the op's
+    /// fields): the engine's controller decode ends at these flip-flops instead of running on
+    /// into the mbarrier ALU's read port and every shared-memory grant behind it.
+    ce_ev_valid: DFF<Bit>,
+    ce_ev_op: DFF<Bits<OP_BITS>>,
+    ce_ev_flags: DFF<Bits<FLAG_BITS>>,
+    ce_ev_slot: DFF<Bits<5>>,
+    ce_ev_addr: DFF<Bits<64>>,
+    ce_ev_a: DFF<Bits<64>>,
     ce_ev2: DFF<Bit>,
     ce_ev3: DFF<Bit>,
     /// Lanes of the copy request that the copy engine has answered.
@@ -566,6 +575,7 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// the copy engine's events).
     seq_mb_issue: Signal<Local, Bit>,
     ce_mb_go: Signal<Local, Bit>,
+    ce_ev_take: Signal<Local, Bit>,
     /// Shared-memory arbitration (see the module doc): may the sequenced client (LSU or atomic
     /// ALU) read / write this cycle?
     seq_rgrant: Signal<Local, Bit>,
@@ -785,6 +795,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             seq_rd_off: Default::default(),
             at_rd_valid: Default::default(),
             ce_ev1: Default::default(),
+            ce_ev_valid: Default::default(),
+            ce_ev_op: Default::default(),
+            ce_ev_flags: Default::default(),
+            ce_ev_slot: Default::default(),
+            ce_ev_addr: Default::default(),
+            ce_ev_a: Default::default(),
             ce_ev2: Default::default(),
             ce_ev3: Default::default(),
             cp_answered: Default::default(),
@@ -878,6 +894,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             lsu_misaligned: Default::default(),
             seq_mb_issue: Default::default(),
             ce_mb_go: Default::default(),
+            ce_ev_take: Default::default(),
             seq_rgrant: Default::default(),
             seq_wgrant: Default::default(),
             clr_we: Default::default(),
@@ -928,6 +945,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             seq_rd_off,
             at_rd_valid,
             ce_ev1,
+            ce_ev_valid,
+            ce_ev_op,
+            ce_ev_flags,
+            ce_ev_slot,
+            ce_ev_addr,
+            ce_ev_a,
             ce_ev2,
             ce_ev3,
             cp_answered,
@@ -1012,6 +1035,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             || self.o_valid.q.val()
             || self.copy.busy.val()
             || self.barrier.busy.val()
+            || self.ce_ev_valid.q.val()
             || self.ce_ev1.q.val()
             || self.ce_ev2.q.val()
             || self.ce_ev3.q.val()
@@ -1185,8 +1209,22 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // combinational block, in order).
         self.seq_mb_issue.next =
             (self.state.q.val() == self.k_s_seq.val()) && self.is_mb.val() && (self.rem.q.val() != 0);
-        self.copy.mb_ready.next = !self.seq_mb_issue.val();
-        self.ce_mb_go.next = self.copy.mb_valid.val() && !self.seq_mb_issue.val();
+        // The held copy-engine event goes when the sequencer does not issue; the engine's next
+        // event is taken into the register as it empties (one event per cycle, one cycle later).
+        self.ce_mb_go.next = self.ce_ev_valid.q.val() && !self.seq_mb_issue.val();
+        self.ce_ev_take.next = self.copy.mb_valid.val() && (!self.ce_ev_valid.q.val() || !self.seq_mb_issue.val());
+        self.copy.mb_ready.next = !self.ce_ev_valid.q.val() || !self.seq_mb_issue.val();
+        if self.ce_mb_go.val() {
+            self.ce_ev_valid.d.next = false;
+        }
+        if self.ce_ev_take.val() {
+            self.ce_ev_valid.d.next = true;
+            self.ce_ev_op.d.next = self.copy.mb_op.val();
+            self.ce_ev_flags.d.next = self.copy.mb_flags.val();
+            self.ce_ev_slot.d.next = self.copy.mb_slot.val();
+            self.ce_ev_addr.d.next = self.copy.mb_addr.val();
+            self.ce_ev_a.d.next = self.copy.mb_a.val();
+        }
         self.mbar.clock.next = self.clock.val();
         self.mbar.reset.next = self.reset.val();
         self.mbar.req_valid.next = self.seq_mb_issue.val() || self.ce_mb_go.val();
@@ -1200,14 +1238,14 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.mbar.req_a.next = self.pick_a.val().get_bits::<64>(0);
         self.mbar.req_b.next = self.pick_b.val();
         if !self.seq_mb_issue.val() {
-            self.mbar.req_op.next = self.copy.mb_op.val();
-            self.mbar.req_flags.next = self.copy.mb_flags.val();
-            self.mbar.req_cta.next = self.copy.mb_slot.val();
+            self.mbar.req_op.next = self.ce_ev_op.q.val();
+            self.mbar.req_flags.next = self.ce_ev_flags.q.val();
+            self.mbar.req_cta.next = self.ce_ev_slot.q.val();
             self.mbar.req_warp.next = 0.into();
             self.mbar.req_lane.next = 0.into();
-            self.mbar.req_slot.next = self.copy.mb_slot.val();
-            self.mbar.req_addr.next = self.copy.mb_addr.val();
-            self.mbar.req_a.next = self.copy.mb_a.val();
+            self.mbar.req_slot.next = self.ce_ev_slot.q.val();
+            self.mbar.req_addr.next = self.ce_ev_addr.q.val();
+            self.mbar.req_a.next = self.ce_ev_a.q.val();
             self.mbar.req_b.next = 0.into();
         }
         self.ce_ev1.d.next = self.ce_mb_go.val();
@@ -1806,6 +1844,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.ld_valid.d.next = false;
             self.at_rd_valid.d.next = false;
             self.ce_ev1.d.next = false;
+            self.ce_ev_valid.d.next = false;
             self.ce_ev2.d.next = false;
             self.ce_ev3.d.next = false;
             self.exit_wn_done.d.next = false;
