@@ -32,12 +32,13 @@
 //! subnormal to the smallest normal and the largest finite value to infinity without a special
 //! case.
 //!
-//! Area (yosys `synth_ecp5` of one adder, fpga-small `smsync gen` output): the shift amounts
-//! are cut to log2(W) bits, the sticky bit is the aligned-out bits under a thermometer mask (not
-//! a second shift back and a compare), the leading zeros come from a priority encoder (not a
-//! chain of trial shifts) and the rounding increment and the sign are each one adder / OR:
-//! f64 3,278 LUT4 + 181 CCU2C, f32 1,401 + 116, f16 707 + 82, bf16 527 + 84 (2026-11-28; about
-//! half of what a second shift for the sticky bit and trial-shift normalisation cost).
+//! Area and depth: the shift amounts are cut to log2(W) bits, the sticky bit is the aligned-out
+//! bits under a thermometer mask (not a second shift back and a compare), the rounding increment
+//! and the sign are each one adder / OR, and the leading zeros are a smear / one-hot / OR tree
+//! stopped by a floor bit (not a W-deep priority chain with a clamp after it): the f64
+//! normalisation is 17 LUT levels, 30 with the priority chain, for +296 LUT4 positions over the
+//! atomic ALU's nine adders (`scripts/logic-depth.py` and yosys `synth_ecp5 -abc9 -nowidelut`
+//! of fpga-small's `atomic_alu`, 2026-12-03; docs/units/atomic_alu.md).
 
 use rust_hdl::prelude::*;
 

@@ -115,9 +115,17 @@
 //! (an op in S1a that may write). The copy engine's writes cannot wait, so: a shared-source
 //! beat's write follows its read by one cycle, and that read is granted only when the mbarrier
 //! ALU neither reads now nor may write next cycle (`!mem_rd && !mem_we_next`); a global-source
-//! beat's write follows `gm_rvalid`, which is not taken while the mbarrier ALU writes. The
-//! mbarrier ALU never waits; the copy engine's shared reads wait up to two cycles per mbarrier
-//! op (back-to-back mbarrier ops hold them off for the whole run).
+//! beat's write follows `gm_rvalid`, which is not taken while the mbarrier ALU holds the write
+//! port. The mbarrier ALU never waits; the copy engine's shared reads wait up to two cycles per
+//! mbarrier op (back-to-back mbarrier ops hold them off for the whole run).
+//!
+//! Every grant is decided from flip-flops of the unit ahead, never from the end of its logic:
+//! the mbarrier ALU's write is arbitrated on `mem_we_hold` (its `mem_we_next` registered: the
+//! port held for the op in S1b, which writes unless it fails), and the copy engine's mbarrier
+//! events reach the ALU through a one-entry register (`ce_ev_*`, one cycle later, one per
+//! cycle). Before, the ALU's S1b checks ran through the copy engine's beat logic into the
+//! atomic ALU's stalls and on to the operand store's read address: the deepest path of the
+//! board top (docs/FPGA.md, "Logic depth").
 //!
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
