@@ -193,6 +193,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub gm_rdata: Signal<In, Bits<D>>,
     // ---- shared-memory port (1R1W) ----
     pub sm_re: Signal<Out, Bit>,
+    /// The shared read the engine makes this cycle if `sm_rgrant` is high (a superset of
+    /// `sm_re`), from its registers: the top grants the LSU / atomic ALU on it, so the engine's
+    /// grant logic is not in front of theirs.
+    pub sm_rwant: Signal<Out, Bit>,
     /// The shared read port is free this cycle (the top's mbarrier ALU has priority); a
     /// shared-source beat is issued only when granted.
     pub sm_rgrant: Signal<In, Bit>,
@@ -417,6 +421,8 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     b_k: Signal<Local, Bits<32>>,
     beat_last: Signal<Local, Bit>,
     b_go: Signal<Local, Bit>,
+    /// A shared-source beat has room in the global write queue (or goes to shared memory).
+    b_room: Signal<Local, Bit>,
     b_read: Signal<Local, Bit>,
     gm_rd_want: Signal<Local, Bit>,
     gm_rd_go: Signal<Local, Bit>,
@@ -858,6 +864,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             gm_rvalid: Default::default(),
             gm_rdata: Default::default(),
             sm_re: Default::default(),
+            sm_rwant: Default::default(),
             sm_rgrant: Default::default(),
             global_end: Default::default(),
             gm_rready: Default::default(),
@@ -1041,6 +1048,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             b_k: Default::default(),
             beat_last: Default::default(),
             b_go: Default::default(),
+            b_room: Default::default(),
             b_read: Default::default(),
             gm_rd_want: Default::default(),
             gm_rd_go: Default::default(),
@@ -1787,6 +1795,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             & self.b_read.val()
             & (self.pend.count.val() != self.k_pend_depth.val());
         self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_empty.val() & self.gm_grant.val();
+        self.b_room.next =
+            !self.o_dst_gm.q.val() | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val());
         self.b_go.next = false;
         if self.o_active.q.val() {
             if self.o_src_gm.q.val() {
@@ -1800,8 +1810,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             } else {
                 // Shared source: one read per cycle when the read port is granted, room reserved
                 // in the global write queue.
-                self.b_go.next = self.sm_rgrant.val()
-                    & (!self.o_dst_gm.q.val() | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val()));
+                self.b_go.next = self.sm_rgrant.val() & self.b_room.val();
             }
         }
         self.fill1.next = 0.into();
@@ -2917,6 +2926,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         // Shared-memory read of a shared-source beat.
         self.sm_re.next = self.b_go.val() & !self.o_src_gm.q.val();
+        self.sm_rwant.next = self.o_active.q.val() & !self.o_src_gm.q.val() & self.b_room.val();
         self.sm_rslot.next = self.o_src_slot.q.val();
         self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.o_src_p.val() & !self.k_bmask.val());
         self.s1_valid.d.next = self.b_go.val() & !self.o_src_gm.q.val() & !self.reset.val();
@@ -3084,6 +3094,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             if (self.rd_phase.q.val() == 0) & (self.rd_rem.q.val() != 0) {
                 if self.rd_shared_side.val() {
                     self.sm_re.next = true;
+                    self.sm_rwant.next = true;
                     self.sm_rslot.next = self.rd_src_slot.q.val();
                     if self.rd_side.q.val() {
                         self.sm_rslot.next = self.rd_dst_slot.q.val();

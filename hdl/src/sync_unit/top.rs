@@ -1294,7 +1294,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // an op that fails leaves that cycle's write port unused.
         self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we_hold.val();
         self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we_hold.val();
-        self.seq_rgrant.next = !self.mbar.mem_rd.val() && !self.copy.sm_re.val();
+        // On the copy engine's read want, not its granted read: its grant logic stays out of the
+        // LSU's and the atomic ALU's (a cycle is lost when it wants a read it is not granted).
+        self.seq_rgrant.next = !self.mbar.mem_rd.val() && !self.copy.sm_rwant.val();
         self.seq_wgrant.next = !self.mbar.mem_we_hold.val() && !self.copy.sm_we.val() && !self.clr_active.q.val();
 
         // ---------------- shared-memory clearing at CTA launch ----------------
