@@ -123,7 +123,8 @@
 //! the mbarrier ALU's write is arbitrated on `mem_we_hold` (its `mem_we_next` registered: the
 //! port held for the op in S1b, which writes unless it fails), and the copy engine's mbarrier
 //! events reach the ALU through a one-entry register (`ce_ev_*`, one cycle later, one per
-//! cycle). Before, the ALU's S1b checks ran through the copy engine's beat logic into the
+//! cycle), and the LSU / atomic ALU's read grant waits on the copy engine's `sm_rwant` (its
+//! read before its grant, from its registers), not on its granted `sm_re`. Before, the ALU's S1b checks ran through the copy engine's beat logic into the
 //! atomic ALU's stalls and on to the operand store's read address: the deepest path of the
 //! board top (docs/FPGA.md, "Logic depth").
 //!
