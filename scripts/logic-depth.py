@@ -11,13 +11,15 @@ RAM read ~1.3, a multiplier ~4). Placement adds wire delay to the long paths, so
 the guide, not the nanoseconds. Flatten the netlist first (the flow keeps the units apart):
 
 Usage (docs/FPGA.md shows what it found):
-    yosys -q -p "read_json work/ulx3s_top.json; hierarchy -top ulx3s_top; flatten; write_json flat.json"
+    yosys -q -p "read_json work/ulx3s_top.ecp5-85k.json; setattr -mod -unset keep_hierarchy *; \
+                 hierarchy -top ulx3s_top; flatten; write_json flat.json"
     scripts/logic-depth.py flat.json ulx3s_top [paths-shown]
 """
 import collections
-import json
 import re
 import sys
+
+from netlist_json import bit_names, load_module
 
 LUT_NS = 1.1          # a LUT4 and the hop into it
 CARRY_ENTRY_NS = 1.2  # into a CCU2C's A/B and out of its COUT or S
@@ -47,14 +49,8 @@ START_NS = {"TRELLIS_FF": CLK_TO_Q_NS, "DP16KD": RAM_CLK_TO_Q_NS, "TRELLIS_IO": 
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    netlist, top = sys.argv[1], sys.argv[2]
-    shown = int(sys.argv[3]) if len(sys.argv) > 3 else 10
-    module = json.load(open(netlist))["modules"].get(top)
-    if module is None:
-        sys.exit(f"{netlist}: no module `{top}`")
-    names = net_names(module)
+    _, _, shown, module = load_module(__doc__, 10)
+    names = {b: n for b, (n, _) in bit_names(module, indexed=True).items()}
     driver, arcs_from = build_graph(module)
     arrival, back = longest_arrivals(module, driver, arcs_from)
     ends = end_points(module, arrival)
@@ -78,18 +74,6 @@ def main():
         printed += 1
         if printed == shown:
             break
-
-
-def net_names(module):
-    """Bit -> the most readable name of its net (visible names before `$`-names)."""
-    names = {}
-    for name, net in module["netnames"].items():
-        hidden = net.get("hide_name", 0)
-        for i, bit in enumerate(net["bits"]):
-            label = name if len(net["bits"]) == 1 else f"{name}[{i}]"
-            if isinstance(bit, int) and (bit not in names or (names[bit][1] and not hidden)):
-                names[bit] = (label, hidden)
-    return {b: n for b, (n, _) in names.items()}
 
 
 def rtl_name(name):

@@ -13,9 +13,10 @@ Usage (docs/FPGA.md shows the figures it gave):
     scripts/lut-attribution.py wn.json warp_network [top-N]
 """
 import collections
-import json
 import re
 import sys
+
+from netlist_json import bit_names, load_module
 
 # Combinational cells of the ECP5 (synth_ecp5) and Xilinx 7-series (synth_xilinx) netlists.
 LOGIC = ("LUT4", "PFUMX", "L6MUX21", "CCU2C", "LUT1", "LUT2", "LUT3", "LUT5", "LUT6", "MUXF7", "MUXF8", "CARRY4")
@@ -23,19 +24,8 @@ LUTS = ("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6")
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    netlist, top = sys.argv[1], sys.argv[2]
-    shown = int(sys.argv[3]) if len(sys.argv) > 3 else 40
-    module = json.load(open(netlist))["modules"].get(top)
-    if module is None:
-        sys.exit(f"{netlist}: no module `{top}`")
-    names = {}
-    for name, net in module["netnames"].items():
-        hidden = net.get("hide_name", 0)
-        for bit in net["bits"]:
-            if isinstance(bit, int) and (bit not in names or (names[bit][1] and not hidden)):
-                names[bit] = (name, hidden)
+    netlist, top, shown, module = load_module(__doc__, 40)
+    names = bit_names(module)
     cells = module["cells"]
     sinks = collections.defaultdict(list)
     for cell_name, cell in cells.items():
