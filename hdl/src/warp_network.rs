@@ -22,7 +22,7 @@
 //!
 //! Lanes of a diverged warp may reach a `.sync` op in several requests. Each (CTA slot, warp) has an
 //! arrival record {arrived lanes, membermask, op, predicate bits}, held in a 32-entry RAM per CTA
-//! slot (rust-hdl's `RAM` widget: LUT or block RAM on an FPGA) with a flip-flop valid bit per warp,
+//! slot (distributed RAM with an asynchronous read on an FPGA) with a flip-flop valid bit per warp,
 //! so that completion and reset clear a record at once. A request merges its active
 //! lanes into the record; the op fires when every live lane of the membermask has arrived
 //! (exited lanes count as arrived: PTX ISA §9.7.13.9-§9.7.13.12 for vote/match/redux, and the
@@ -34,8 +34,9 @@
 //!
 //! ## Datapath and timing (`L = lanes_per_beat`, `NB = 32 / L` beats)
 //!
-//! The header's first cycle on the port reads its warp's record (`req_ready` low); the second
-//! takes it (and beat 0 if present), decides the rendezvous and answers ops without operands
+//! The header's first cycle on the port reads its warp's record and decides the rendezvous into
+//! registers (`req_ready` low); the second takes it (and beat 0 if present), acts on the decision
+//! (record write, store lanes, state) and answers ops without operands
 //! (vote, elect, bar.warp.sync, activemask, exit) one clock later. A data op then takes its
 //! remaining beats (one per cycle) into the store and, when it fires, computes its answer from
 //! the store `L` lanes per cycle: redux sends `L` leaves per cycle into an `L`-leaf tree with a
@@ -163,13 +164,36 @@ pub struct WarpNetwork {
     // --- arrival records, one per (CTA slot, warp): a RAM per CTA slot, addressed by warp ---
     /// Record layout (see `REC_BITS`): {pred, kind, member, arrived}. kind = {flags, dtype,
     /// sub, op}: lanes must arrive with the same op and qualifiers.
-    rec_ram: Vec<RAM<Bits<REC_BITS>, 5>>,
+    rec_ram: Vec<DepthRam<Bits<REC_BITS>, 6>>,
     /// Per CTA slot, bit w: warp w has a pending record (the RAM word is meaningful). Flip-flops,
     /// so that reset and completion clear a record in one cycle.
     rec_valid: Vec<DFF<Bits<32>>>,
     cta_id: Vec<Constant<Bits<5>>>,
-    /// The request on the port has been looked up: the RAMs' read data is its warp's record.
+    /// The request on the port has been looked up: the `lk_*` registers hold its decision.
     looked: DFF<Bit>,
+    /// The look cycle's decision, registered for the take cycle (the port holds the header and
+    /// the record does not change in between): a header's first cycle reads its warp's record
+    /// (distributed RAM, asynchronous read) and decides the rendezvous; its second acts on it.
+    lk_rec_wdata: DFF<Bits<REC_BITS>>,
+    lk_hit_arrived: DFF<Bits<32>>,
+    lk_eff_op: DFF<Bits<6>>,
+    lk_eff_sub: DFF<Bits<3>>,
+    lk_eff_dtype: DFF<Bits<4>>,
+    lk_eff_flags: DFF<Bits<8>>,
+    lk_is_data: DFF<Bit>,
+    lk_is_rendezvous: DFF<Bit>,
+    lk_mismatch: DFF<Bit>,
+    lk_outside_any: DFF<Bit>,
+    lk_arrived: DFF<Bits<32>>,
+    lk_part: DFF<Bits<32>>,
+    lk_complete: DFF<Bit>,
+    lk_leader: DFF<Bits<32>>,
+    lk_leader_id: DFF<Bits<5>>,
+    lk_outside_id: DFF<Bits<5>>,
+    lk_first_active_id: DFF<Bits<5>>,
+    lk_not_built: DFF<Bit>,
+    lk_vote_value: DFF<Bits<32>>,
+    lk_vote_pred: DFF<Bit>,
 
     // --- operand store: the data-op lanes of the request at work and of a partial arrival ---
     stage_busy: DFF<Bit>,
@@ -454,10 +478,30 @@ impl WarpNetwork {
             resp_preds: Default::default(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
-            rec_ram: vec_of(slots),
+            rec_ram: (0..slots).map(|_| DepthRam::asynchronous(5)).collect(),
             rec_valid: vec_of(slots),
             cta_id: small_ids(slots),
             looked: Default::default(),
+            lk_rec_wdata: Default::default(),
+            lk_hit_arrived: Default::default(),
+            lk_eff_op: Default::default(),
+            lk_eff_sub: Default::default(),
+            lk_eff_dtype: Default::default(),
+            lk_eff_flags: Default::default(),
+            lk_is_data: Default::default(),
+            lk_is_rendezvous: Default::default(),
+            lk_mismatch: Default::default(),
+            lk_outside_any: Default::default(),
+            lk_arrived: Default::default(),
+            lk_part: Default::default(),
+            lk_complete: Default::default(),
+            lk_leader: Default::default(),
+            lk_leader_id: Default::default(),
+            lk_outside_id: Default::default(),
+            lk_first_active_id: Default::default(),
+            lk_not_built: Default::default(),
+            lk_vote_value: Default::default(),
+            lk_vote_pred: Default::default(),
             stage_busy: Default::default(),
             stage_cta: Default::default(),
             stage_warp: Default::default(),
@@ -683,6 +727,26 @@ impl Logic for WarpNetwork {
             self,
             clock,
             looked,
+            lk_rec_wdata,
+            lk_hit_arrived,
+            lk_eff_op,
+            lk_eff_sub,
+            lk_eff_dtype,
+            lk_eff_flags,
+            lk_is_data,
+            lk_is_rendezvous,
+            lk_mismatch,
+            lk_outside_any,
+            lk_arrived,
+            lk_part,
+            lk_complete,
+            lk_leader,
+            lk_leader_id,
+            lk_outside_id,
+            lk_first_active_id,
+            lk_not_built,
+            lk_vote_value,
+            lk_vote_pred,
             stage_busy,
             stage_cta,
             stage_warp,
@@ -721,10 +785,11 @@ impl Logic for WarpNetwork {
         self.out_valid.d.next = false;
 
         // ================ header cycle: look up the warp's arrival record ================
-        // The record RAMs read the port's warp every cycle; their data is the record one clock
-        // later. A header is therefore taken no earlier than its second cycle on the port (the
-        // sender holds it until `req_ready`): `looked` says the first cycle has passed. Records
-        // change only when a header is taken, so the data read is never stale.
+        // The record RAMs read the port's warp every cycle (asynchronously) and the decision
+        // below is registered in `lk_*`. A header is therefore taken no earlier than its second
+        // cycle on the port (the sender holds it until `req_ready`): `looked` says the first
+        // cycle has passed. Records change only when a header is taken, so the decision the
+        // take cycle reads is the one for its own header and record.
         self.warp_onehot.next = self.k_zero32.val();
         for w in 0..32 {
             if self.req_warp.val() == self.lane_id[w].val() {
@@ -734,7 +799,7 @@ impl Logic for WarpNetwork {
         self.hit_valid_bits.next = self.k_zero32.val();
         self.hit_raw.next = self.k_zero_rec.val();
         for c in 0..self.rec_ram.len() {
-            self.rec_ram[c].read_address.next = self.req_warp.val();
+            self.rec_ram[c].read_address.next = bit_cast::<6, 5>(self.req_warp.val());
             if self.req_cta.val() == self.cta_id[c].val() {
                 self.hit_valid_bits.next = self.rec_valid[c].q.val();
                 self.hit_raw.next = self.rec_ram[c].read_data.val();
@@ -790,7 +855,7 @@ impl Logic for WarpNetwork {
             || (self.eff_op.val() == self.k_op_vote.val())
             || (self.eff_op.val() == self.k_op_elect.val())
             || (self.eff_op.val() == self.k_op_warpsync.val());
-        self.stage_blocked.next = self.is_data.val()
+        self.stage_blocked.next = self.lk_is_data.q.val()
             && self.stage_busy.q.val()
             && ((self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val()));
         self.req_ready.next =
@@ -850,17 +915,40 @@ impl Logic for WarpNetwork {
             self.vote_pred.next = ((self.part.val() & self.pv.val()) == self.part.val())
                 || ((self.part.val() & self.pv.val()) == self.k_zero32.val());
         }
-
-        // ---------------- take a header ----------------
         // The record a partial arrival leaves (written only when `rec_write` is raised below).
-        self.rec_write.next = false;
-        self.rec_clear.next = false;
         self.rec_wdata.next = bit_cast::<REC_BITS, 32>(self.arrived.val())
             | (bit_cast::<REC_BITS, 32>(self.eff_member.val()) << 32u64)
             | (bit_cast::<REC_BITS, 21>(self.eff_kind.val()) << 64u64)
             | (bit_cast::<REC_BITS, 32>(
                 (self.hit_pred.val() & self.hit_arrived.val()) | (self.req_pred.val() & self.eff_active.val()),
             ) << 85u64);
+
+        // ---------------- the look cycle's decision, registered ----------------
+        // Computed every cycle; the take cycle (`looked`) reads what its look cycle computed.
+        self.lk_rec_wdata.d.next = self.rec_wdata.val();
+        self.lk_hit_arrived.d.next = self.hit_arrived.val();
+        self.lk_eff_op.d.next = self.eff_op.val();
+        self.lk_eff_sub.d.next = self.eff_sub.val();
+        self.lk_eff_dtype.d.next = self.eff_dtype.val();
+        self.lk_eff_flags.d.next = self.eff_flags.val();
+        self.lk_is_data.d.next = self.is_data.val();
+        self.lk_is_rendezvous.d.next = self.is_rendezvous.val();
+        self.lk_mismatch.d.next = self.mismatch.val();
+        self.lk_outside_any.d.next = self.outside.val().any();
+        self.lk_arrived.d.next = self.arrived.val();
+        self.lk_part.d.next = self.part.val();
+        self.lk_complete.d.next = self.complete.val();
+        self.lk_leader.d.next = self.leader.val();
+        self.lk_leader_id.d.next = self.leader_id.val();
+        self.lk_outside_id.d.next = self.outside_id.val();
+        self.lk_first_active_id.d.next = self.first_active_id.val();
+        self.lk_not_built.d.next = self.not_built.val();
+        self.lk_vote_value.d.next = self.pv.val() & self.part.val();
+        self.lk_vote_pred.d.next = self.vote_pred.val();
+
+        // ---------------- take a header ----------------
+        self.rec_write.next = false;
+        self.rec_clear.next = false;
         // For a data op: the lanes its beats store, and whether it fires (decided below).
         self.h_store_lanes.next = self.k_zero32.val();
         self.h_fire.next = false;
@@ -873,31 +961,31 @@ impl Logic for WarpNetwork {
             self.out_error_lane.d.next = self.lane_id[0].val();
             self.out_preds.d.next = self.k_zero32.val();
             self.out_lanes.d.next = self.k_zero32.val();
-            self.w_op.d.next = self.eff_op.val();
-            self.w_sub.d.next = self.eff_sub.val();
-            self.w_dtype.d.next = self.eff_dtype.val();
-            self.w_flags.d.next = self.eff_flags.val();
-            self.w_arrived.d.next = self.arrived.val();
-            self.w_part.d.next = self.part.val();
-            self.w_leader_id.d.next = self.leader_id.val();
-            if self.eff_op.val() == self.k_op_activemask.val() {
+            self.w_op.d.next = self.lk_eff_op.q.val();
+            self.w_sub.d.next = self.lk_eff_sub.q.val();
+            self.w_dtype.d.next = self.lk_eff_dtype.q.val();
+            self.w_flags.d.next = self.lk_eff_flags.q.val();
+            self.w_arrived.d.next = self.lk_arrived.q.val();
+            self.w_part.d.next = self.lk_part.q.val();
+            self.w_leader_id.d.next = self.lk_leader_id.q.val();
+            if self.lk_eff_op.q.val() == self.k_op_activemask.val() {
                 self.out_lanes.d.next = self.eff_active.val();
                 self.hdr_lanes.next = self.eff_active.val();
                 self.hdr_value.next = self.eff_active.val();
-            } else if self.is_rendezvous.val() {
-                if self.not_built.val() {
+            } else if self.lk_is_rendezvous.q.val() {
+                if self.lk_not_built.q.val() {
                     self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_built.val();
-                    self.out_error_lane.d.next = self.first_active_id.val();
-                } else if self.outside.val().any() {
+                    self.out_error_lane.d.next = self.lk_first_active_id.q.val();
+                } else if self.lk_outside_any.q.val() {
                     self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_in_mask.val();
-                    self.out_error_lane.d.next = self.outside_id.val();
-                } else if self.mismatch.val() {
+                    self.out_error_lane.d.next = self.lk_outside_id.q.val();
+                } else if self.lk_mismatch.q.val() {
                     // the pending lanes fail with the new request, so nothing hangs
-                    self.out_lanes.d.next = self.eff_active.val() | self.hit_arrived.val();
+                    self.out_lanes.d.next = self.eff_active.val() | self.lk_hit_arrived.q.val();
                     self.out_error.d.next = self.k_err_mismatch.val();
-                    self.out_error_lane.d.next = self.first_active_id.val();
+                    self.out_error_lane.d.next = self.lk_first_active_id.q.val();
                     // drop the record (and the stored operands) of the mismatching warp
                     self.rec_clear.next = true;
                     if (self.stage_cta.q.val() == self.req_cta.val())
@@ -905,13 +993,13 @@ impl Logic for WarpNetwork {
                     {
                         self.stage_busy.d.next = false;
                     }
-                } else if !self.complete.val() {
+                } else if !self.lk_complete.q.val() {
                     // partial arrival: remember the lanes (and, for a data op, their operands,
                     // which the beats bring). The request is answered with no lanes; its lanes
                     // are answered when the rendezvous fires (by the request or exit that
                     // completes it).
                     self.rec_write.next = true;
-                    if self.is_data.val() {
+                    if self.lk_is_data.q.val() {
                         self.stage_busy.d.next = true;
                         self.stage_cta.d.next = self.req_cta.val();
                         self.stage_warp.d.next = self.req_warp.val();
@@ -920,24 +1008,24 @@ impl Logic for WarpNetwork {
                 } else {
                     // every live lane of the mask has arrived: the op fires
                     self.rec_clear.next = true;
-                    self.out_lanes.d.next = self.arrived.val();
-                    if self.is_data.val() {
+                    self.out_lanes.d.next = self.lk_arrived.q.val();
+                    if self.lk_is_data.q.val() {
                         // computed from the operand store after the beats (see below)
                         self.stage_busy.d.next = false;
                         self.h_store_lanes.next = self.eff_active.val();
                         self.h_fire.next = true;
                     }
-                    if self.eff_op.val() == self.k_op_vote.val() {
-                        if self.vote_pred.val() && (self.eff_sub.val() != self.k_vote_ballot.val()) {
-                            self.out_preds.d.next = self.arrived.val();
+                    if self.lk_eff_op.q.val() == self.k_op_vote.val() {
+                        if self.lk_vote_pred.q.val() && (self.lk_eff_sub.q.val() != self.k_vote_ballot.val()) {
+                            self.out_preds.d.next = self.lk_arrived.q.val();
                         }
-                        self.hdr_lanes.next = self.arrived.val();
-                        self.hdr_value.next = self.pv.val() & self.part.val();
+                        self.hdr_lanes.next = self.lk_arrived.q.val();
+                        self.hdr_value.next = self.lk_vote_value.q.val();
                     }
-                    if self.eff_op.val() == self.k_op_elect.val() {
-                        self.out_preds.d.next = self.leader.val();
-                        self.hdr_lanes.next = self.arrived.val();
-                        self.hdr_value.next = bit_cast::<32, 5>(self.leader_id.val());
+                    if self.lk_eff_op.q.val() == self.k_op_elect.val() {
+                        self.out_preds.d.next = self.lk_leader.q.val();
+                        self.hdr_lanes.next = self.lk_arrived.q.val();
+                        self.hdr_value.next = bit_cast::<32, 5>(self.lk_leader_id.q.val());
                     }
                 }
             }
@@ -956,21 +1044,25 @@ impl Logic for WarpNetwork {
         self.beat_ready.next =
             (self.state.q.val() == self.k_st_beats.val()) || (self.fire.val() && self.req_beats.val());
         self.take_beat.next = self.beat_valid.val() && self.beat_ready.val();
-        self.beat_group.next = self.step.q.val();
         self.beat_store_lanes.next = self.w_store_lanes.q.val();
         self.done_fire.next = self.w_fire.q.val();
         self.done_op.next = self.w_op.q.val();
         if self.fire.val() {
-            self.beat_group.next = self.k_zero5.val();
             self.beat_store_lanes.next = self.h_store_lanes.val();
             self.done_fire.next = self.h_fire.val();
-            self.done_op.next = self.eff_op.val();
+            self.done_op.next = self.lk_eff_op.q.val();
+        }
+        // The beat's group and shfl mode come from registers: BEATS' own, else the header's
+        // (beat 0 taken with it; a request with beats is no exit, so its sub-op is `req_sub`).
+        // Selecting them on `fire` put the rendezvous decision in front of the shfl source
+        // computation below, the unit's longest path.
+        self.beat_group.next = self.k_zero5.val();
+        self.beat_mode.next = bit_cast::<2, 3>(self.req_sub.val());
+        if self.state.q.val() == self.k_st_beats.val() {
+            self.beat_group.next = self.step.q.val();
+            self.beat_mode.next = bit_cast::<2, 3>(self.w_sub.q.val());
         }
         // shfl: the beat's lanes' source lanes (PTX shfl.sync pseudo-code), stored with a.
-        self.beat_mode.next = bit_cast::<2, 3>(self.w_sub.q.val());
-        if self.fire.val() {
-            self.beat_mode.next = bit_cast::<2, 3>(self.eff_sub.val());
-        }
         for i in 0..self._lanes {
             self.shfl[i].mode.next = self.beat_mode.val();
             self.shfl[i].lane.next = (self.beat_group.val() << self.k_log_lanes.val()) | self.lane_id[i].val();
@@ -1331,14 +1423,14 @@ impl Logic for WarpNetwork {
 
         // ================ record RAMs and valid bits of the request's CTA slot ================
         for c in 0..self.rec_ram.len() {
-            self.rec_ram[c].write_address.next = self.req_warp.val();
-            self.rec_ram[c].write_data.next = self.rec_wdata.val();
+            self.rec_ram[c].write_address.next = bit_cast::<6, 5>(self.req_warp.val());
+            self.rec_ram[c].write_data.next = self.lk_rec_wdata.q.val();
             self.rec_ram[c].write_enable.next = false;
             if self.req_cta.val() == self.cta_id[c].val() {
                 if self.rec_write.val() {
                     // a record of no lanes is no record (as an arrival of no lanes is none)
                     self.rec_ram[c].write_enable.next = !self.reset.val();
-                    if self.arrived.val().any() {
+                    if self.lk_arrived.q.val().any() {
                         self.rec_valid[c].d.next = self.rec_valid[c].q.val() | self.warp_onehot.val();
                     } else {
                         self.rec_valid[c].d.next = self.rec_valid[c].q.val() & !self.warp_onehot.val();
