@@ -200,6 +200,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// The shared read port is free this cycle (the top's mbarrier ALU has priority); a
     /// shared-source beat is issued only when granted.
     pub sm_rgrant: Signal<In, Bit>,
+    /// The reducer may write shared memory now (the top's mbarrier ALU will not write next
+    /// cycle, when this write reaches the RAM); a beat's write needs no grant (the top holds
+    /// its beat back instead).
+    pub sm_wgrant: Signal<In, Bit>,
     /// First address after global memory (set per launch): a global operand outside
     /// [GLOBAL_BASE, global_end) is answered `GlobalOutOfRange`, as the golden unit does.
     pub global_end: Signal<In, Bits<64>>,
@@ -866,6 +870,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sm_re: Default::default(),
             sm_rwant: Default::default(),
             sm_rgrant: Default::default(),
+            sm_wgrant: Default::default(),
             global_end: Default::default(),
             gm_rready: Default::default(),
             sm_rslot: Default::default(),
@@ -2713,8 +2718,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.rd_half.d.next = false;
                 }
             } else {
-                // WRITE the element back (global writes wait for the grant).
-                self.rd_step.next = !self.rd_dst_gm.q.val() | self.gm_grant.val();
+                // WRITE the element back (a global write waits for `gm_grant`, a shared one for `sm_wgrant`).
+                self.rd_step.next =
+                    (!self.rd_dst_gm.q.val() & self.sm_wgrant.val()) | (self.rd_dst_gm.q.val() & self.gm_grant.val());
                 if self.rd_step.val() {
                     if !self.rd_half.q.val() & self.rd_cross_d.val() {
                         self.rd_half.d.next = true;
@@ -3117,7 +3123,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.gm_wdata.next = self.rd_wdata.val();
                     self.gm_be.next = self.rd_wbe.val();
                 } else {
-                    self.sm_we.next = !self.reset.val();
+                    self.sm_we.next = self.sm_wgrant.val() & !self.reset.val();
                     self.sm_wslot.next = self.rd_dst_slot.q.val();
                     self.sm_waddr.next = bit_cast::<SADDR_BITS, 64>(self.rd_word_addr.val());
                     self.sm_wdata.next = self.rd_wdata.val();

@@ -194,6 +194,7 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
         self.uut.gm_grant.next = true;
         self.uut.mb_ready.next = true;
         self.uut.sm_rgrant.next = true;
+        self.uut.sm_wgrant.next = true;
         // Global read data due this cycle.
         let due = self.reads.front().is_some_and(|&(c, _)| c <= self.cycle);
         self.uut.gm_rvalid.next = due;

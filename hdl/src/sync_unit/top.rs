@@ -112,21 +112,23 @@
 //! Write port: the mbarrier ALU's write-back, then the copy engine, then the LSU / atomic ALU,
 //! which wait for a free cycle. The mbarrier ALU's write follows its read by **two** cycles (its
 //! read-modify-write is two stages, S1a/S1b); it announces it one cycle ahead on `mem_we_next`
-//! (an op in S1a that may write). The copy engine's writes cannot wait, so: a shared-source
-//! beat's write follows its read by one cycle, and that read is granted only when the mbarrier
-//! ALU neither reads now nor may write next cycle (`!mem_rd && !mem_we_next`); a global-source
-//! beat's write follows `gm_rvalid`, which is not taken while the mbarrier ALU holds the write
-//! port. The mbarrier ALU never waits; the copy engine's shared reads wait up to two cycles per
-//! mbarrier op (back-to-back mbarrier ops hold them off for the whole run).
+//! (an op in S1a that may write). The copy engine's writes cannot wait, and they reach the RAM
+//! one cycle after the engine makes them (`ce_w_*`, a register), so a write made in cycle t
+//! must not meet an mbarrier write in t+1: a shared-source beat's write follows its read by one
+//! cycle, and that read is granted only when the mbarrier ALU does not read (every mbarrier
+//! write follows its read by two cycles); a global-source beat follows `gm_rvalid`, and the
+//! reducer's write `sm_wgrant`, both held off while `mem_we_next` is up. The mbarrier ALU never
+//! waits.
 //!
 //! Every grant is decided from flip-flops of the unit ahead, never from the end of its logic:
 //! the mbarrier ALU's write is arbitrated on `mem_we_hold` (its `mem_we_next` registered: the
-//! port held for the op in S1b, which writes unless it fails), and the copy engine's mbarrier
-//! events reach the ALU through a one-entry register (`ce_ev_*`, one cycle later, one per
-//! cycle), and the LSU / atomic ALU's read grant waits on the copy engine's `sm_rwant` (its
-//! read before its grant, from its registers), not on its granted `sm_re`. Before, the ALU's S1b checks ran through the copy engine's beat logic into the
-//! atomic ALU's stalls and on to the operand store's read address: the deepest path of the
-//! board top (docs/FPGA.md, "Logic depth").
+//! port held for the op in S1b, which writes unless it fails), the copy engine's write on
+//! `ce_w_valid` (its write registered), and the copy engine's mbarrier events reach the ALU
+//! through a one-entry register (`ce_ev_*`, one cycle later, one per cycle); the LSU / atomic
+//! ALU's read grant waits on the copy engine's `sm_rwant` (its read before its grant, from its
+//! registers), not on its granted `sm_re`. Before, the ALU's S1b checks and the copy engine's
+//! beat logic ran into the atomic ALU's stalls and on to the operand store's read address: the
+//! deepest path of the board top (docs/FPGA.md, "Logic depth").
 //!
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
@@ -447,6 +449,13 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// fields): the engine's controller decode ends at these flip-flops instead of running on
     /// into the mbarrier ALU's read port and every shared-memory grant behind it.
     ce_ev_valid: DFF<Bit>,
+    /// The copy engine's shared write, registered (`ce_w_valid` and the RAM row, data and byte
+    /// enables): it reaches the RAM one cycle after the engine makes it, so that the write-port
+    /// grants of the clearing and of the LSU / atomic ALU are decided from flip-flops.
+    ce_w_valid: DFF<Bit>,
+    ce_w_row: DFF<Bits<RAM_ADDR_BITS>>,
+    ce_w_data: DFF<Bits<RD>>,
+    ce_w_bytes: DFF<Bits<R>>,
     ce_ev_op: DFF<Bits<OP_BITS>>,
     ce_ev_flags: DFF<Bits<FLAG_BITS>>,
     ce_ev_slot: DFF<Bits<5>>,
@@ -805,6 +814,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             at_rd_valid: Default::default(),
             ce_ev1: Default::default(),
             ce_ev_valid: Default::default(),
+            ce_w_valid: Default::default(),
+            ce_w_row: Default::default(),
+            ce_w_data: Default::default(),
+            ce_w_bytes: Default::default(),
             ce_ev_op: Default::default(),
             ce_ev_flags: Default::default(),
             ce_ev_slot: Default::default(),
@@ -955,6 +968,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             at_rd_valid,
             ce_ev1,
             ce_ev_valid,
+            ce_w_valid,
+            ce_w_row,
+            ce_w_data,
+            ce_w_bytes,
             ce_ev_op,
             ce_ev_flags,
             ce_ev_slot,
@@ -1045,6 +1062,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             || self.copy.busy.val()
             || self.barrier.busy.val()
             || self.ce_ev_valid.q.val()
+            || self.ce_w_valid.q.val()
             || self.ce_ev1.q.val()
             || self.ce_ev2.q.val()
             || self.ce_ev3.q.val()
@@ -1276,11 +1294,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---------------- shared-memory arbitration ----------------
         // Read port: mbarrier ALU > copy engine (`sm_rgrant`) > LSU / atomic ALU.
         // Write port: mbarrier ALU (its write-back in S1b, two cycles after a read it was
-        // granted, announced by `mem_we_next`) > copy engine (a shared-source beat's write
-        // follows its granted read by one cycle, so that read is not granted when the mbarrier
-        // ALU may write next cycle; a global-source beat's write follows `gm_rvalid`, which is
-        // held off while the mbarrier ALU writes) > LSU / atomic ALU.
-        self.copy.sm_rgrant.next = !self.mbar.mem_rd.val() && !self.mbar.mem_we_next.val();
+        // granted, announced by `mem_we_next`) > copy engine (its write registered, `ce_w_*`)
+        // > clearing > LSU / atomic ALU.
+        self.copy.sm_rgrant.next = !self.mbar.mem_rd.val();
         // The copy engine's bulk reducer borrows the atomic ALU's lead element (one element
         // datapath for both; lent while the ALU is idle).
         self.atom.lend_req.next = self.copy.elem_req.val();
@@ -1293,12 +1309,21 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // The mbarrier ALU's write is arbitrated on `mem_we_hold` (a flip-flop: the port held
         // for the op in S1b), so that S1b's checks do not chain into the other units' stalls;
         // an op that fails leaves that cycle's write port unused.
-        self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we_hold.val();
-        self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we_hold.val();
+        // The copy engine's writes reach the RAM a cycle late (`ce_w_*`), so a beat made now must
+        // not meet the mbarrier ALU's write next cycle: `mem_we_next` (S1a's decode) keeps
+        // global beats and the reducer's write back; a shared-source beat's read was granted
+        // only with no mbarrier read, and every mbarrier write follows its read by two cycles.
+        self.copy.gm_rvalid.next = self.gm_rvalid.val() && !self.mbar.mem_we_next.val();
+        self.gm_rready.next = self.copy.gm_rready.val() && !self.mbar.mem_we_next.val();
+        self.copy.sm_wgrant.next = !self.mbar.mem_we_next.val();
         // On the copy engine's read want, not its granted read: its grant logic stays out of the
         // LSU's and the atomic ALU's (a cycle is lost when it wants a read it is not granted).
-        self.seq_rgrant.next = !self.mbar.mem_rd.val() && !self.copy.sm_rwant.val();
-        self.seq_wgrant.next = !self.mbar.mem_we_hold.val() && !self.copy.sm_we.val() && !self.clr_active.q.val();
+        // The mbarrier ALU's read in a cycle the LSU or the atomic ALU may read is the held
+        // copy-engine event's: the sequencer's own mbarrier lanes (`seq_mb_issue`) are never in
+        // the same cycle as its LSU lanes or the atomic state. So the grant is one of registers,
+        // not of `mem_rd` (which the sequencer's `rem` decides).
+        self.seq_rgrant.next = !self.ce_ev_valid.q.val() && !self.copy.sm_rwant.val();
+        self.seq_wgrant.next = !self.mbar.mem_we_hold.val() && !self.ce_w_valid.q.val() && !self.clr_active.q.val();
 
         // ---------------- shared-memory clearing at CTA launch ----------------
         // One row per free write cycle, slot after slot; requests wait until it is done (IDLE
@@ -1310,7 +1335,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.clr_pick_id.next = self.lane_id[i].val();
             }
         }
-        self.clr_we.next = self.clr_active.q.val() && !self.mbar.mem_we_hold.val() && !self.copy.sm_we.val();
+        self.clr_we.next = self.clr_active.q.val() && !self.mbar.mem_we_hold.val() && !self.ce_w_valid.q.val();
         if self.clr_we.val() {
             self.clr_row.d.next = self.clr_row.q.val() + 1u64;
             if self.clr_row.q.val() == self.k_rows_last.val() {
@@ -1836,11 +1861,15 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.mem_wdata.next = 0.into();
             self.mem_wbytes.next = self.k_all_bytes.val();
         }
-        if self.copy.sm_we.val() {
+        self.ce_w_valid.d.next = self.copy.sm_we.val() && !self.reset.val();
+        self.ce_w_row.d.next = self.ce_wr_row.val();
+        self.ce_w_data.d.next = bit_cast::<RD, D>(self.copy.sm_wdata.val()) << (self.ce_wr_off.val() << 3u64);
+        self.ce_w_bytes.d.next = bit_cast::<R, B>(self.copy.sm_be.val()) << self.ce_wr_off.val();
+        if self.ce_w_valid.q.val() {
             self.mem_we.next = true;
-            self.mem_waddr.next = self.ce_wr_row.val();
-            self.mem_wdata.next = bit_cast::<RD, D>(self.copy.sm_wdata.val()) << (self.ce_wr_off.val() << 3u64);
-            self.mem_wbytes.next = bit_cast::<R, B>(self.copy.sm_be.val()) << self.ce_wr_off.val();
+            self.mem_waddr.next = self.ce_w_row.q.val();
+            self.mem_wdata.next = self.ce_w_data.q.val();
+            self.mem_wbytes.next = self.ce_w_bytes.q.val();
         }
         if self.mbar.mem_we.val() {
             self.mem_we.next = true;
