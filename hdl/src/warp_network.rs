@@ -3,7 +3,8 @@
 //!
 //! ## Ports: a request header, its operand beats, one response
 //!
-//! * header (`req_valid`/`req_ready`, held by the sender until ready): `req_op` (6-bit
+//! * header (`req_valid`/`req_ready`, held by the sender until ready, never withdrawn: the
+//!   unit takes it in its second cycle without re-reading `req_valid`): `req_op` (6-bit
 //!   `encoding::Op` code), `req_sub` (VoteMode / ReduxOp / ShflMode code), `req_dtype`
 //!   (`DataType` code), `req_flags` (`encoding::flags`), `req_cta`, `req_warp`, `req_member`
 //!   (membermask), `req_active` (lanes executing this request), `req_live` (non-exited lanes),
@@ -860,10 +861,11 @@ impl Logic for WarpNetwork {
             && ((self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val()));
         self.req_ready.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
-        self.fire.next = self.req_valid.val()
-            && (self.state.q.val() == self.k_st_idle.val())
-            && self.looked.q.val()
-            && !self.stage_blocked.val();
+        // `looked` implies the header was offered last cycle, and an offer is held until taken
+        // (valid/ready), so the take does not wait on this cycle's `req_valid`: in the top it
+        // is the end of the request FSM's decode.
+        self.fire.next =
+            (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
         self.looked.d.next = self.req_valid.val() && (self.state.q.val() == self.k_st_idle.val()) && !self.fire.val();
 
         self.mismatch.next = self.hit_valid.val()

@@ -468,6 +468,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// The exit being offered has been through the warp network (its re-check of the warp's
     /// pending rendezvous); it goes to the barrier file next.
     exit_wn_done: DFF<Bit>,
+    /// A header offered to the warp network and not yet taken: it is offered again, before
+    /// anything else (valid/ready: an offer is never withdrawn), so that the network takes it
+    /// on its `looked` register without re-reading this FSM's `req_valid` decision.
+    wn_offered: DFF<Bit>,
     /// Shared-memory clearing at CTA launch (the golden model starts every CTA with zeroed
     /// shared memory, which also kills every mbarrier of the slot's previous CTA): slots
     /// waiting, the slot being cleared and its next row.
@@ -827,6 +831,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             ce_ev3: Default::default(),
             cp_answered: Default::default(),
             exit_wn_done: Default::default(),
+            wn_offered: Default::default(),
             clr_pending: Default::default(),
             clr_active: Default::default(),
             clr_slot: Default::default(),
@@ -981,6 +986,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             ce_ev3,
             cp_answered,
             exit_wn_done,
+            wn_offered,
             wn_beat,
             wn_beats_sent,
             clr_pending,
@@ -1574,7 +1580,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---------------- the request FSM ----------------
         self.lsu_re.next = false;
         self.lsu_we.next = false;
-        if self.state.q.val() == self.k_s_idle.val() {
+        if (self.state.q.val() == self.k_s_idle.val()) && self.wn_offered.q.val() {
+            self.wnet.req_valid.next = true;
+            if self.wnet.req_ready.val() {
+                self.state.d.next = self.k_s_wn_wait.val();
+            }
+        } else if self.state.q.val() == self.k_s_idle.val() {
             // A release still offered (a warp exit or a cluster round released warps of several
             // barriers or slots) is taken before a new request. A request starts only while the
             // response register is free, so that its answer (the only response it loads, at its
@@ -1877,6 +1888,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.mem_wdata.next = bit_cast::<RD, 64>(self.mbar.mem_wdata.val()) << self.mb_wr_off.val();
             self.mem_wbytes.next = bit_cast::<R, 8>(0xff.into()) << (self.mb_wr_off.val() >> 3u64);
         }
+        self.wn_offered.d.next = self.wnet.req_valid.val() && !self.wnet.req_ready.val() && !self.reset.val();
         if self.reset.val() {
             self.state.d.next = self.k_s_idle.val();
             self.o_valid.d.next = false;
