@@ -1302,7 +1302,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // Write port: mbarrier ALU (its write-back in S1b, two cycles after a read it was
         // granted, announced by `mem_we_next`) > copy engine (its write registered, `ce_w_*`)
         // > clearing > LSU / atomic ALU.
-        self.copy.sm_rgrant.next = !self.mbar.mem_rd.val();
+        // Granted from registers and the request's decode, not from `mem_rd` (which the
+        // sequencer's `rem` decides): a superset of the cycles the mbarrier ALU reads (the
+        // sequencer's mbarrier request, its last lanes' drain included, or a held event).
+        self.copy.sm_rgrant.next =
+            !(((self.state.q.val() == self.k_s_seq.val()) && self.is_mb.val()) || self.ce_ev_valid.q.val());
         // The copy engine's bulk reducer borrows the atomic ALU's lead element (one element
         // datapath for both; lent while the ALU is idle).
         self.atom.lend_req.next = self.copy.elem_req.val();
