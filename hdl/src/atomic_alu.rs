@@ -337,6 +337,10 @@ pub struct AtomicAlu {
     wl_off: Vec<DFF<Bits<8>>>,
     wl_be: Vec<DFF<Bits<16>>>,
     wl_same: Vec<DFF<Bits<MAX_GROUP>>>,
+    /// The later lanes of lane a's line that share a byte with it (`check[a].overlap`; lanes
+    /// 0..n-1), so that the join decision is registered pairwise bits, not a chain of 16-bit
+    /// overlap checks against the bytes claimed so far.
+    wl_ov: Vec<DFF<Bits<MAX_GROUP>>>,
     /// The request may coalesce (scalar, 4- or 8-byte access of a type the slots compute),
     /// registered at IDLE (only with group slots: one entry).
     q_group_ok: Vec<DFF<Bit>>,
@@ -556,16 +560,24 @@ pub struct AtomicAlu {
     /// `x_pick[j]`'s place in the window, and its address from the window.
     x_number: Vec<LaneNumber>,
     x_slot: Vec<Signal<Local, Bits<LANE_BITS>>>,
-    /// Slot j's lane's registered checks: no error, its byte enables, its 4-byte word in the
-    /// line; and it is in the lead's line.
-    x_ok: Vec<Signal<Local, Bit>>,
+    /// Slot j's lane's registered checks: its byte enables, its 4-byte word in the line.
     x_be: Vec<Signal<Local, Bits<16>>>,
     x_word: Vec<Signal<Local, Bits<2>>>,
-    /// Slot j has a lane that fits the lead's step (before the overlap check).
-    x_fits: Vec<Signal<Local, Bit>>,
-    /// The lead's bytes and those of the slots up to j whose lanes fit (what slot j + 1 must
-    /// not overlap; none for the last slot).
-    cand_be: Vec<Signal<Local, Bits<16>>>,
+    /// The join decision per window lane b (only with group slots): b leads; b is a
+    /// candidate (in the pool, not the lead); b fits the lead's step (no error, the lead's
+    /// line); b overlaps the lead or an earlier candidate that fits; b is a candidate that
+    /// cannot join (does not fit or overlaps); b joins (no candidate before it failed).
+    j_lead: Vec<Signal<Local, Bit>>,
+    j_cand: Vec<Signal<Local, Bit>>,
+    j_fits: Vec<Signal<Local, Bit>>,
+    j_conf: Vec<Signal<Local, Bit>>,
+    j_fail: Vec<Signal<Local, Bit>>,
+    j_in: Vec<Signal<Local, Bit>>,
+    /// A candidate before lane b cannot join (so b does not: the joins are a prefix).
+    j_fb: Vec<Signal<Local, Bit>>,
+    /// A lane of the window is left after the planned step (= `win_left` is not empty): some
+    /// candidate cannot join. Flat, for `p_load`.
+    win_left_any: Signal<Local, Bit>,
     /// Slot j's lane joins the step (so did every slot before it).
     x_in: Vec<Signal<Local, Bit>>,
     /// Accumulated up to slot j over the lead and the slots that joined: bytes claimed, lanes.
@@ -764,6 +776,7 @@ impl AtomicAlu {
             wl_off: (0..group).map(|_| Default::default()).collect(),
             wl_be: (0..group).map(|_| Default::default()).collect(),
             wl_same: (1..group).map(|_| Default::default()).collect(),
+            wl_ov: (1..group).map(|_| Default::default()).collect(),
             q_group_ok: (1..group.min(2)).map(|_| Default::default()).collect(),
             group_ok: (1..group.min(2)).map(|_| Default::default()).collect(),
             k_four8: (1..group.min(2)).map(|_| Constant::new(4u64.to_bits())).collect(),
@@ -916,11 +929,16 @@ impl AtomicAlu {
             x_pool: (1..group).map(|_| Default::default()).collect(),
             x_pick: (1..group).map(|_| Default::default()).collect(),
             widen_pick: (1..group).map(|_| Default::default()).collect(),
-            x_fits: (1..group).map(|_| Default::default()).collect(),
-            cand_be: (2..group).map(|_| Default::default()).collect(),
             x_number: (1..group).map(|_| Default::default()).collect(),
             x_slot: (1..group).map(|_| Default::default()).collect(),
-            x_ok: (1..group).map(|_| Default::default()).collect(),
+            j_lead: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
+            j_cand: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
+            j_fits: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
+            j_conf: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
+            j_fail: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
+            j_in: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
+            j_fb: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
+            win_left_any: Default::default(),
             x_be: (1..group).map(|_| Default::default()).collect(),
             x_word: (1..group).map(|_| Default::default()).collect(),
             x_in: (1..group).map(|_| Default::default()).collect(),
@@ -1332,12 +1350,45 @@ impl Logic for AtomicAlu {
             }
         }
 
-        // The lanes that join the lead (see "Coalesced steps" in the module doc). Two passes
-        // over the slots: offer lanes (x_pool / x_pick chain, in window bits) with their
-        // registered checks, then decide who joins. Slot 0 links to the lead, slot j to slot
-        // j - 1. A slot's overlap check is against the lead and every earlier candidate that
-        // fits (`cand_be`), not against the joined ones: the joins are a prefix, so when slot
-        // j - 1 joined every earlier candidate did, and the two sets are the same.
+        // The lanes that join the lead (see "Coalesced steps" in the module doc), decided per
+        // window lane from registered bits: a candidate joins if it fits (no error, the lead's
+        // line), shares no byte with the lead or an earlier candidate that fits (pairwise
+        // bits `wl_ov`), and no candidate before it failed. Checking the overlap against every
+        // earlier candidate that fits, not against the joined ones, gives the same answer: the
+        // joins are a prefix, so when lane b's predecessors all joined the two sets are equal.
+        for b in 0..self.j_lead.len() {
+            self.j_lead[b].next = (self.w_lowest.val() & self.k_win_bit[b].val()).any();
+            self.j_cand[b].next = (self.win_pool.q.val() & self.k_win_bit[b].val()).any() & !self.j_lead[b].val();
+            self.j_fits[b].next = self.q_group_ok[0].q.val()
+                & self.wl_ok[b].q.val()
+                & (self.lead_same[0].val() & self.k_win_bit[b].val()).any();
+        }
+        for b in 0..self.j_conf.len() {
+            self.j_conf[b].next = false;
+            for c in 0..self.wl_ov.len() {
+                if (self.j_lead[c].val() | (self.j_cand[c].val() & self.j_fits[c].val()))
+                    & (self.wl_ov[c].q.val() & self.k_win_bit[b].val()).any()
+                {
+                    self.j_conf[b].next = true;
+                }
+            }
+            self.j_fail[b].next = self.j_cand[b].val() & (!self.j_fits[b].val() | self.j_conf[b].val());
+        }
+        for b in 0..self.j_fb.len().min(1) {
+            self.j_fb[b].next = false;
+        }
+        for b in 1..self.j_fb.len() {
+            self.j_fb[b].next = self.j_fb[b - 1].val() | self.j_fail[b - 1].val();
+        }
+        self.win_left_any.next = false;
+        for b in 0..self.j_in.len() {
+            self.j_in[b].next = self.j_cand[b].val() & !self.j_fail[b].val() & !self.j_fb[b].val();
+            if self.j_fail[b].val() {
+                self.win_left_any.next = true;
+            }
+        }
+        // Slots: slot j takes the j-th candidate in window order (x_pool / x_pick chain), its
+        // operands' place in the window and its registered checks.
         for j in 0..self.x_pool.len().min(1) {
             self.x_pool[j].next = self.win_pool.q.val() & !self.w_lowest.val();
             self.x_pick[j].next = self.x_pool[j].val() & (self.k_zero8[j].val() - self.x_pool[j].val());
@@ -1350,40 +1401,16 @@ impl Logic for AtomicAlu {
             self.widen_pick[j].narrow.next = self.x_pick[j].val();
             self.x_number[j].onehot.next = self.widen_pick[j].wide.val();
             self.x_slot[j].next = self.x_number[j].number.val() & self.k_slot_mask.val();
-            self.x_ok[j].next = false;
+            self.x_in[j].next = false;
             self.x_be[j].next = 0.into();
             self.x_word[j].next = 0.into();
             for a in 0..self.wl_err.len() {
                 if (self.x_pick[j].val() & self.k_win_bit[a].val()).any() {
-                    self.x_ok[j].next = self.wl_ok[a].q.val();
+                    self.x_in[j].next = self.j_in[a].val();
                     self.x_be[j].next = self.wl_be[a].q.val();
                     self.x_word[j].next = self.wl_off[a].q.val().get_bits::<2>(2);
                 }
             }
-            self.x_fits[j].next = self.q_group_ok[0].q.val()
-                & self.x_ok[j].val()
-                & (self.x_pick[j].val() & self.lead_same[0].val()).any();
-        }
-        // (Each chain signal is written once per path: a signal read back after its own
-        // assignment would be a combinational self-loop in rust-hdl's simulator.)
-        for j in 0..self.x_pool.len().min(1) {
-            self.x_in[j].next = self.x_fits[j].val() & !(self.x_be[j].val() & self.lead_be.val()).any();
-        }
-        for j in 0..self.cand_be.len().min(1) {
-            self.cand_be[j].next = self.lead_be.val();
-            if self.x_fits[j].val() {
-                self.cand_be[j].next = self.lead_be.val() | self.x_be[j].val();
-            }
-        }
-        for j in 1..self.cand_be.len() {
-            self.cand_be[j].next = self.cand_be[j - 1].val();
-            if self.x_fits[j].val() {
-                self.cand_be[j].next = self.cand_be[j - 1].val() | self.x_be[j].val();
-            }
-        }
-        for j in 1..self.x_pool.len() {
-            self.x_in[j].next =
-                self.x_in[j - 1].val() & self.x_fits[j].val() & !(self.x_be[j].val() & self.cand_be[j - 1].val()).any();
         }
         for j in 0..self.x_pool.len().min(1) {
             self.acc_be[j].next = self.lead_be.val();
@@ -1554,7 +1581,7 @@ impl Logic for AtomicAlu {
         self.p_take.next = self.plan_ok.val() & (!self.iss_valid.q.val() | self.plan_go.val());
         self.p_load.next = (self.state.q.val() == self.st_run.val())
             & self.nw_valid.q.val()
-            & (!self.any_lane.val() | (self.p_take.val() & !self.win_left.val().any()));
+            & (!self.any_lane.val() | (self.p_take.val() & !self.win_left_any.val()));
 
         // ================= old values: each member of the step into its lane's bank (X1) =================
         self.save_values.next = self.x1_adv.val() & self.first_elem.val() & (self.req_op.val() == self.op_atom.val());
@@ -1652,6 +1679,10 @@ impl Logic for AtomicAlu {
         for a in 0..self.wl_same.len() {
             self.wl_same[a].clock.next = self.clock.val();
             self.wl_same[a].d.next = self.wl_same[a].q.val();
+        }
+        for p in 0..self.wl_ov.len() {
+            self.wl_ov[p].clock.next = self.clock.val();
+            self.wl_ov[p].d.next = self.wl_ov[p].q.val();
         }
         for j in 0..self.iss_x_in.len() {
             self.iss_x_in[j].clock.next = self.clock.val();
@@ -1779,6 +1810,9 @@ impl Logic for AtomicAlu {
             }
             for a in 0..self.wl_same.len() {
                 self.wl_same[a].d.next = self.check[a].same[0].val();
+            }
+            for a in 0..self.wl_ov.len() {
+                self.wl_ov[a].d.next = self.check[a].overlap[0].val();
             }
             self.nw_valid.d.next = self.pending.q.val().any();
             self.nw_pool.d.next = self.next_pool.val();

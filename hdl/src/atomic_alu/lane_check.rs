@@ -44,6 +44,12 @@ pub struct LaneCheck {
     /// Bit `me + 1 + k` set: `later[k]` is in the same line (window bits; lower bits zero).
     /// One entry, none for the window's last lane (no lane after it).
     pub same: Vec<Signal<Out, Bits<MAX_GROUP>>>,
+    /// Bit `me + 1 + k` set: `later[k]` has this lane's address, so their accesses share a
+    /// byte. One entry, none for the window's last lane. (The lanes of a request access the
+    /// same size, size-aligned where they are served (PTX ISA §9.7.13.5): two such accesses
+    /// overlap exactly when their addresses are equal. A misaligned lane never joins a step,
+    /// and a misaligned lead plans none, so the plan reads this bit only for aligned lanes.)
+    pub overlap: Vec<Signal<Out, Bits<MAX_GROUP>>>,
 
     /// This lane's address, and those of the window's lanes after it (`later[k]`: lane
     /// `me + 1 + k`), picked from `window` at constant lane numbers (wiring after synthesis).
@@ -57,6 +63,13 @@ pub struct LaneCheck {
     cut_off: Truncate<64, 8>,
     /// `same` accumulated over `later[0..=k]` (each written once).
     same_acc: Vec<Signal<Local, Bits<MAX_GROUP>>>,
+    /// `overlap` accumulated over `later[0..=k]` (each written once).
+    overlap_acc: Vec<Signal<Local, Bits<MAX_GROUP>>>,
+    /// `later[k]` is in this lane's line; and at its byte offset.
+    same_line: Vec<Signal<Local, Bit>>,
+    same_addr: Vec<Signal<Local, Bit>>,
+    /// (Only with later lanes.)
+    k_off_mask: Vec<Constant<Bits<64>>>,
     k_later_bit: Vec<Constant<Bits<MAX_GROUP>>>,
     /// (Only with later lanes.)
     k_zero_w: Vec<Constant<Bits<MAX_GROUP>>>,
@@ -95,10 +108,15 @@ impl LaneCheck {
             byte_off: Default::default(),
             be: Default::default(),
             same: (me + 1..n).take(1).map(|_| Default::default()).collect(),
+            overlap: (me + 1..n).take(1).map(|_| Default::default()).collect(),
             shared_off: Default::default(),
             access_addr: Default::default(),
             cut_off: Default::default(),
             same_acc: (me + 1..n).map(|_| Default::default()).collect(),
+            overlap_acc: (me + 1..n).map(|_| Default::default()).collect(),
+            same_line: (me + 1..n).map(|_| Default::default()).collect(),
+            same_addr: (me + 1..n).map(|_| Default::default()).collect(),
+            k_off_mask: (me + 1..n).take(1).map(|_| k64(15)).collect(),
             k_later_bit: (me + 1..n).map(|b| Constant::new((1u64 << b).to_bits())).collect(),
             k_zero_w: (me + 1..n).take(1).map(|_| Constant::new(0u64.to_bits())).collect(),
             k_cluster_base: k64(CLUSTER_BASE),
@@ -151,20 +169,35 @@ impl Logic for LaneCheck {
         self.be.next = self.access_be.val() << self.byte_off.val();
         // The shared::cluster window base is 16-byte aligned, so equal raw lines are equal
         // accessed lines in every space.
+        for k in 0..self.later.len() {
+            self.same_line[k].next =
+                (self.later[k].part.val() & self.k_line_mask.val()) == (self.addr.val() & self.k_line_mask.val());
+            self.same_addr[k].next = self.same_line[k].val()
+                & ((self.later[k].part.val() & self.k_off_mask[0].val()) == (self.addr.val() & self.k_off_mask[0].val()));
+        }
         for k in 0..self.later.len().min(1) {
             self.same_acc[k].next = self.k_zero_w[k].val();
-            if (self.later[k].part.val() & self.k_line_mask.val()) == (self.addr.val() & self.k_line_mask.val()) {
+            self.overlap_acc[k].next = self.k_zero_w[k].val();
+            if self.same_line[k].val() {
                 self.same_acc[k].next = self.k_later_bit[k].val();
+            }
+            if self.same_addr[k].val() {
+                self.overlap_acc[k].next = self.k_later_bit[k].val();
             }
         }
         for k in 1..self.later.len() {
             self.same_acc[k].next = self.same_acc[k - 1].val();
-            if (self.later[k].part.val() & self.k_line_mask.val()) == (self.addr.val() & self.k_line_mask.val()) {
+            self.overlap_acc[k].next = self.overlap_acc[k - 1].val();
+            if self.same_line[k].val() {
                 self.same_acc[k].next = self.same_acc[k - 1].val() | self.k_later_bit[k].val();
+            }
+            if self.same_addr[k].val() {
+                self.overlap_acc[k].next = self.overlap_acc[k - 1].val() | self.k_later_bit[k].val();
             }
         }
         for k in 0..self.later.len() {
             self.same[0].next = self.same_acc[k].val();
+            self.overlap[0].next = self.overlap_acc[k].val();
         }
     }
 }
