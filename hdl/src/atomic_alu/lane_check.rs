@@ -173,7 +173,8 @@ impl Logic for LaneCheck {
             self.same_line[k].next =
                 (self.later[k].part.val() & self.k_line_mask.val()) == (self.addr.val() & self.k_line_mask.val());
             self.same_addr[k].next = self.same_line[k].val()
-                & ((self.later[k].part.val() & self.k_off_mask[0].val()) == (self.addr.val() & self.k_off_mask[0].val()));
+                & ((self.later[k].part.val() & self.k_off_mask[0].val())
+                    == (self.addr.val() & self.k_off_mask[0].val()));
         }
         for k in 0..self.later.len().min(1) {
             self.same_acc[k].next = self.k_zero_w[k].val();
