@@ -117,6 +117,8 @@ pub const SADDR_BITS: usize = 24;
 const SH_SUM_BITS: usize = 19;
 /// Move sequence numbers.
 pub const SEQ_BITS: usize = 32;
+/// Bytes of one beat or one of its limits: at most `copy_port_bytes` (<= 128), so 8 bits.
+const BEAT_BITS: usize = 8;
 /// Committed groups tracked per thread and group kind.
 pub const GROUP_RING: usize = 4;
 /// Thread-table word: [async last | async ring (4) | bulk last | bulk ring (4)], 32 bits each.
@@ -300,7 +302,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     p2: Signal<Local, Bits<16>>,
     p3: Signal<Local, Bits<16>>,
     mb_raw: Signal<Local, Bits<64>>,
-    b_n1: Signal<Local, Bits<32>>,
+    b_n1: Signal<Local, Bits<BEAT_BITS>>,
     last1: Signal<Local, Bits<1>>,
     nodata1: Signal<Local, Bits<1>>,
     hasmb1: Signal<Local, Bits<1>>,
@@ -394,11 +396,21 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     o_dst_p: Signal<Local, Bits<64>>,
     /// Bytes left in the swizzled side's 16-byte chunk (B when not swizzled), and the move's
     /// remaining bytes capped by it: a swizzled beat stays inside one chunk.
-    sw_lim: Signal<Local, Bits<32>>,
-    b_remc: Signal<Local, Bits<32>>,
+    sw_lim: Signal<Local, Bits<BEAT_BITS>>,
+    b_remc: Signal<Local, Bits<BEAT_BITS>>,
+    /// The remaining counts as the beat arithmetic sees them: `*_hi` = the count is at least
+    /// 2B, else `*_lo` is the count (its low bits). Every limit of a beat is at most B, so
+    /// min(count, limit) and count <= limit need only these: 8-bit compares, not 32-bit chains.
+    rem_hi: Signal<Local, Bit>,
+    rem_lo: Signal<Local, Bits<BEAT_BITS>>,
+    srem_hi: Signal<Local, Bit>,
+    srem_lo: Signal<Local, Bits<BEAT_BITS>>,
+    srem_nz: Signal<Local, Bit>,
+    /// 2B - 1: the low bits of a count that `*_lo` keeps.
+    k_rem_lo: Constant<Bits<32>>,
     /// B > 16: a beat may span several 16-byte chunks, so swizzled beats are split at chunks.
     k_swz_split: Constant<Bit>,
-    k_chunk: Constant<Bits<32>>,
+    k_chunk: Constant<Bits<BEAT_BITS>>,
     /// Swizzled chunks past the end of shared memory (only when `shared_bytes` is not a multiple
     /// of 128): byte m (= lines - 1) holds the chunks j of the last, partial 128-byte line that
     /// are in range unswizzled but land out of range swizzled.
@@ -418,11 +430,11 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// Moves started and not yet completed.
     moves: DFF<Bits<9>>,
     // beat arithmetic
-    b_s: Signal<Local, Bits<32>>,
-    b_d: Signal<Local, Bits<32>>,
-    b_n: Signal<Local, Bits<32>>,
-    b_nsrc: Signal<Local, Bits<32>>,
-    b_k: Signal<Local, Bits<32>>,
+    b_s: Signal<Local, Bits<BEAT_BITS>>,
+    b_d: Signal<Local, Bits<BEAT_BITS>>,
+    b_n: Signal<Local, Bits<BEAT_BITS>>,
+    b_nsrc: Signal<Local, Bits<BEAT_BITS>>,
+    b_k: Signal<Local, Bits<BEAT_BITS>>,
     beat_last: Signal<Local, Bit>,
     b_go: Signal<Local, Bit>,
     /// A shared-source beat has room in the global write queue (or goes to shared memory).
@@ -568,9 +580,22 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     r_lo: Signal<Local, Bits<64>>,
     r_hi: Signal<Local, Bits<64>>,
     r_empty: Signal<Local, Bit>,
-    r_pre: Signal<Local, Bits<64>>,
-    r_dat: Signal<Local, Bits<64>>,
-    r_bytes: Signal<Local, Bits<64>>,
+    /// The box's dimension-0 run, the same for every row of the box (from `m_*`, which are
+    /// loaded in the map decode, state 3, at least two edges before the rows start in state
+    /// 6): computed as `rw_*` every cycle and registered as `r_*`, so that a row's decision
+    /// starts from registers and not from the box arithmetic (a 64-bit add and compares).
+    /// Bytes before the in-bounds run, of the run, of the whole row; the run's first byte in
+    /// the row base; the run is empty (dimension 0 alone).
+    rw_pre: Signal<Local, Bits<64>>,
+    rw_dat: Signal<Local, Bits<64>>,
+    rw_bytes: Signal<Local, Bits<64>>,
+    rw_lo_b: Signal<Local, Bits<64>>,
+    rw_empty0: Signal<Local, Bit>,
+    r_pre: DFF<Bits<64>>,
+    r_dat: DFF<Bits<64>>,
+    r_bytes: DFF<Bits<64>>,
+    r_lo_b: DFF<Bits<64>>,
+    r_empty0: DFF<Bit>,
     r_w1: Signal<Local, Bit>,
     r_w2: Signal<Local, Bit>,
     r_w3: Signal<Local, Bit>,
@@ -599,7 +624,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     e_tensor_neg: Constant<Bits<ERROR_BITS>>,
     // ---- constants ----
     k_bmask: Constant<Bits<64>>,
-    k_b32: Constant<Bits<32>>,
+    k_port: Constant<Bits<BEAT_BITS>>,
     k_b16: Constant<Bits<16>>,
     k_d16: Constant<Bits<16>>,
     k_ones_b: Constant<Bits<B>>,
@@ -1032,6 +1057,12 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             o_dst_p: Default::default(),
             sw_lim: Default::default(),
             b_remc: Default::default(),
+            rem_hi: Default::default(),
+            rem_lo: Default::default(),
+            srem_hi: Default::default(),
+            srem_lo: Default::default(),
+            srem_nz: Default::default(),
+            k_rem_lo: k(2 * B as u64 - 1),
             k_swz_split: Constant::new(B > 16),
             k_chunk: k(16),
             k_swz_bad: k(swizzle_tail_table(config.shared_bytes as u64)),
@@ -1163,9 +1194,16 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             r_lo: Default::default(),
             r_hi: Default::default(),
             r_empty: Default::default(),
+            rw_pre: Default::default(),
+            rw_dat: Default::default(),
+            rw_bytes: Default::default(),
+            rw_lo_b: Default::default(),
+            rw_empty0: Default::default(),
             r_pre: Default::default(),
             r_dat: Default::default(),
             r_bytes: Default::default(),
+            r_lo_b: Default::default(),
+            r_empty0: Default::default(),
             r_w1: Default::default(),
             r_w2: Default::default(),
             r_w3: Default::default(),
@@ -1197,7 +1235,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             e_tensor_map: err(ErrorCode::TensorMap),
             e_tensor_neg: err(ErrorCode::TensorNegativeStore),
             k_bmask: k((B - 1) as u64),
-            k_b32: k(B as u64),
+            k_port: k(B as u64),
             k_b16: k(B as u64),
             k_d16: k(D as u64),
             k_ones_b: Constant::new(ones_b),
@@ -1469,6 +1507,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             t_l4,
             t_sdst,
             t_part,
+            r_pre,
+            r_dat,
+            r_bytes,
+            r_lo_b,
+            r_empty0,
             o_fill,
             last_dst_gm,
             m_rtype,
@@ -1743,29 +1786,37 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             ^ (bit_cast::<64, 3>(bit_cast::<3, 64>(self.o_src.q.val() >> 7) & self.sw_src_m.val()) << 4);
         self.o_dst_p.next = self.o_dst.q.val()
             ^ (bit_cast::<64, 3>(bit_cast::<3, 64>(self.o_dst.q.val() >> 7) & self.sw_dst_m.val()) << 4);
-        self.sw_lim.next = self.k_b32.val();
+        self.sw_lim.next = self.k_port.val();
         if self.k_swz_split.val() & (self.sw_dst_m.val() != 0) {
-            self.sw_lim.next = self.k_chunk.val() - bit_cast::<32, 64>(self.o_dst.q.val() & 15);
+            self.sw_lim.next = self.k_chunk.val() - bit_cast::<BEAT_BITS, 64>(self.o_dst.q.val() & 15);
         } else if self.k_swz_split.val() & (self.sw_src_m.val() != 0) {
-            self.sw_lim.next = self.k_chunk.val() - bit_cast::<32, 64>(self.o_src.q.val() & 15);
+            self.sw_lim.next = self.k_chunk.val() - bit_cast::<BEAT_BITS, 64>(self.o_src.q.val() & 15);
         }
-        self.b_remc.next = self.o_rem.q.val();
-        if self.o_rem.q.val() > self.sw_lim.val() {
-            self.b_remc.next = self.sw_lim.val();
+        // The counts enter as (at least 2B, low bits): an OR of the high bits, no carry chain.
+        self.rem_hi.next = (self.o_rem.q.val() & !self.k_rem_lo.val()) != 0;
+        self.rem_lo.next = bit_cast::<BEAT_BITS, 32>(self.o_rem.q.val() & self.k_rem_lo.val());
+        self.srem_hi.next = (self.o_srem.q.val() & !self.k_rem_lo.val()) != 0;
+        self.srem_lo.next = bit_cast::<BEAT_BITS, 32>(self.o_srem.q.val() & self.k_rem_lo.val());
+        self.srem_nz.next = self.o_srem.q.val() != 0;
+        // b_remc = min(o_rem, sw_lim)
+        self.b_remc.next = self.sw_lim.val();
+        if !self.rem_hi.val() & (self.rem_lo.val() < self.sw_lim.val()) {
+            self.b_remc.next = self.rem_lo.val();
         }
-        self.b_s.next = bit_cast::<32, 64>(self.o_src_p.val() & self.k_bmask.val());
-        self.b_d.next = bit_cast::<32, 64>(self.o_dst_p.val() & self.k_bmask.val());
+        self.b_s.next = bit_cast::<BEAT_BITS, 64>(self.o_src_p.val() & self.k_bmask.val());
+        self.b_d.next = bit_cast::<BEAT_BITS, 64>(self.o_dst_p.val() & self.k_bmask.val());
         self.b_n1.next = self.b_remc.val();
-        if self.b_remc.val() > (self.k_b32.val() - self.b_d.val()) {
-            self.b_n1.next = self.k_b32.val() - self.b_d.val();
+        if self.b_remc.val() > (self.k_port.val() - self.b_d.val()) {
+            self.b_n1.next = self.k_port.val() - self.b_d.val();
         }
         self.b_n.next = self.b_n1.val();
-        if (self.o_srem.q.val() != 0) & (self.b_n1.val() > (self.k_b32.val() - self.b_s.val())) {
-            self.b_n.next = self.k_b32.val() - self.b_s.val();
+        if self.srem_nz.val() & (self.b_n1.val() > (self.k_port.val() - self.b_s.val())) {
+            self.b_n.next = self.k_port.val() - self.b_s.val();
         }
-        self.b_nsrc.next = self.o_srem.q.val();
-        if self.o_srem.q.val() > self.b_n.val() {
-            self.b_nsrc.next = self.b_n.val();
+        // b_nsrc = min(o_srem, b_n)
+        self.b_nsrc.next = self.b_n.val();
+        if !self.srem_hi.val() & (self.srem_lo.val() < self.b_n.val()) {
+            self.b_nsrc.next = self.srem_lo.val();
         }
         self.hasmb1.next = 0.into();
         if self.o_has_mb.q.val() {
@@ -1775,17 +1826,18 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.s1_valid.q.val() {
             self.s1v9.next = 1.into();
         }
-        self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<32, 64>(self.k_bmask.val());
+        self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<BEAT_BITS, 64>(self.k_bmask.val());
         // The beat is the move's last iff the remaining bytes fit under every limit of b_n (the
         // swizzle chunk, the destination's and, with source bytes left, the source's port word):
         // parallel compares against `o_rem`, not the chain of minimums that b_n is, because this
         // decision feeds the next move's start in the same cycle.
-        self.beat_last.next = (self.o_rem.q.val() <= self.sw_lim.val())
-            & (self.o_rem.q.val() <= (self.k_b32.val() - self.b_d.val()))
-            & ((self.o_srem.q.val() == 0) | (self.o_rem.q.val() <= (self.k_b32.val() - self.b_s.val())));
+        self.beat_last.next = !self.rem_hi.val()
+            & (self.rem_lo.val() <= self.sw_lim.val())
+            & (self.rem_lo.val() <= (self.k_port.val() - self.b_d.val()))
+            & (!self.srem_nz.val() | (self.rem_lo.val() <= (self.k_port.val() - self.b_s.val())));
         // b_nsrc = min(o_srem, b_n) and b_n >= 1 whenever o_rem >= 1 (every limit is >= 1), so
         // the beat reads source bytes iff both counts are non-zero: no wait for b_n's chain.
-        self.b_read.next = (self.o_srem.q.val() != 0) & (self.o_rem.q.val() != 0);
+        self.b_read.next = self.srem_nz.val() & (self.o_rem.q.val() != 0);
         self.last1.next = 0.into();
         if self.beat_last.val() {
             self.last1.next = 1.into();
@@ -2399,7 +2451,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // Row geometry (dimension 0 run of the current row; higher dimensions in or out).
         self.r_c0.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(0))
             - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(0)) & self.k_bit31.val()) << 1);
-        self.r_bytes.next = bit_cast::<64, 32>(self.m_box.q.val().get_bits::<32>(0)) << self.m_lg.q.val();
+        self.rw_bytes.next = bit_cast::<64, 32>(self.m_box.q.val().get_bits::<32>(0)) << self.m_lg.q.val();
         self.r_end.next = self.r_c0.val() + bit_cast::<64, 32>(self.m_box.q.val().get_bits::<32>(0));
         self.r_lo.next = self.r_c0.val();
         if self.r_c0.val().get_bit(63) {
@@ -2414,10 +2466,21 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         {
             self.r_hi.next = bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0));
         }
-        self.r_empty.next = self.r_end.val().get_bit(63)
+        self.rw_empty0.next = self.r_end.val().get_bit(63)
             | (self.r_end.val() == 0)
             // (r_c0 is a sign-extended 32-bit coordinate: non-negative, its high half is 0.)
-            | (!self.r_c0.val().get_bit(63) & (self.r_c0.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(0)))
+            | (!self.r_c0.val().get_bit(63) & (self.r_c0.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(0)));
+        self.rw_pre.next = (self.r_lo.val() - self.r_c0.val()) << self.m_lg.q.val();
+        self.rw_dat.next = (self.r_hi.val() - self.r_lo.val()) << self.m_lg.q.val();
+        self.rw_lo_b.next = self.r_lo.val() << self.m_lg.q.val();
+        self.r_pre.d.next = self.rw_pre.val();
+        self.r_dat.d.next = self.rw_dat.val();
+        self.r_bytes.d.next = self.rw_bytes.val();
+        self.r_lo_b.d.next = self.rw_lo_b.val();
+        self.r_empty0.d.next = self.rw_empty0.val();
+        // The row's run is empty: dimension 0 (registered) or a higher dimension's index
+        // outside its size.
+        self.r_empty.next = self.r_empty0.q.val()
             | self.t_x1.q.val().get_bit(63)
             | (self.t_x1.q.val().get_bits::<32>(32) != 0)
             | (self.t_x1.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(32))
@@ -2430,8 +2493,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | self.t_x4.q.val().get_bit(63)
             | (self.t_x4.q.val().get_bits::<32>(32) != 0)
             | (self.t_x4.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(128));
-        self.r_pre.next = (self.r_lo.val() - self.r_c0.val()) << self.m_lg.q.val();
-        self.r_dat.next = (self.r_hi.val() - self.r_lo.val()) << self.m_lg.q.val();
         self.r_w1.next = (self.t_i1.q.val() + 1) == self.m_box.q.val().get_bits::<32>(32);
         self.r_w2.next = (self.t_i2.q.val() + 1) == self.m_box.q.val().get_bits::<32>(64);
         self.r_w3.next = (self.t_i3.q.val() + 1) == self.m_box.q.val().get_bits::<32>(96);
@@ -2458,10 +2519,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.st_swz.next = self.m_swz.q.val();
             if self.dir.val() == self.dir_s2g.val() {
                 // Store: the in-bounds run of the row, shared -> global; skip rows with none.
-                self.st_src.next = self.t_sdst.q.val() + self.r_pre.val();
-                self.st_dst.next = self.t_l1.q.val() + (self.r_lo.val() << self.m_lg.q.val());
-                self.st_len.next = bit_cast::<32, 64>(self.r_dat.val());
-                self.st_srem.next = bit_cast::<32, 64>(self.r_dat.val());
+                self.st_src.next = self.t_sdst.q.val() + self.r_pre.q.val();
+                self.st_dst.next = self.t_l1.q.val() + self.r_lo_b.q.val();
+                self.st_len.next = bit_cast::<32, 64>(self.r_dat.q.val());
+                self.st_srem.next = bit_cast::<32, 64>(self.r_dat.q.val());
                 if self.r_empty.val() {
                     self.r_adv.next = true;
                 } else if self.c_imm2.val() != 0 {
@@ -2476,22 +2537,22 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
             } else {
                 // Load: whole row of fill, or fill prefix then data (+ fill suffix).
-                self.st_src.next = self.t_l1.q.val() + (self.r_lo.val() << self.m_lg.q.val());
+                self.st_src.next = self.t_l1.q.val() + self.r_lo_b.q.val();
                 self.st_dst.next = self.t_sdst.q.val();
-                self.st_len.next = bit_cast::<32, 64>(self.r_bytes.val());
+                self.st_len.next = bit_cast::<32, 64>(self.r_bytes.q.val());
                 self.st_srem.next = 0.into();
                 if !self.r_empty.val() {
-                    if !self.t_part.q.val() & (self.r_pre.val() != 0) {
-                        self.st_len.next = bit_cast::<32, 64>(self.r_pre.val());
+                    if !self.t_part.q.val() & (self.r_pre.q.val() != 0) {
+                        self.st_len.next = bit_cast::<32, 64>(self.r_pre.q.val());
                     } else {
-                        self.st_dst.next = self.t_sdst.q.val() + self.r_pre.val();
-                        self.st_len.next = bit_cast::<32, 64>(self.r_bytes.val() - self.r_pre.val());
-                        self.st_srem.next = bit_cast::<32, 64>(self.r_dat.val());
+                        self.st_dst.next = self.t_sdst.q.val() + self.r_pre.q.val();
+                        self.st_len.next = bit_cast::<32, 64>(self.r_bytes.q.val() - self.r_pre.q.val());
+                        self.st_srem.next = bit_cast::<32, 64>(self.r_dat.q.val());
                     }
                 }
                 self.st_tx_en.next = true;
                 self.st_tx.next = self.t_box_bytes.q.val();
-                if self.r_empty.val() | self.t_part.q.val() | (self.r_pre.val() == 0) {
+                if self.r_empty.val() | self.t_part.q.val() | (self.r_pre.q.val() == 0) {
                     // This move ends the row; the box's last row carries the complete_tx.
                     self.st_has_mb.next = self.r_w1.val() & self.r_w2.val() & self.r_w3.val() & self.r_w4.val();
                     if self.can_start.val() {
@@ -2505,7 +2566,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             }
             if self.r_adv.val() {
                 self.t_part.d.next = false;
-                self.t_sdst.d.next = self.t_sdst.q.val() + self.r_bytes.val();
+                self.t_sdst.d.next = self.t_sdst.q.val() + self.r_bytes.q.val();
                 if !self.r_w1.val() {
                     self.t_i1.d.next = self.t_i1.q.val() + 1;
                     self.t_x1.d.next = self.t_x1.q.val() + 1;
@@ -2627,12 +2688,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             // A tensor-store row's in-bounds run; the box's last row answers the request when
             // the reducer is done (its bulk-group record needs no update: nothing stays in flight).
             self.state.d.next = 7.into();
-            self.rd_src.d.next = self.t_sdst.q.val() + self.r_pre.val();
+            self.rd_src.d.next = self.t_sdst.q.val() + self.r_pre.q.val();
             self.rd_src_slot.d.next = self.c_cta.val();
             self.rd_dst_gm.d.next = true;
-            self.rd_dst.d.next = self.t_l1.q.val() + (self.r_lo.val() << self.m_lg.q.val());
+            self.rd_dst.d.next = self.t_l1.q.val() + self.r_lo_b.q.val();
             self.rd_dst_slot.d.next = self.c_cta.val();
-            self.rd_rem.d.next = bit_cast::<32, 64>(self.r_dat.val());
+            self.rd_rem.d.next = bit_cast::<32, 64>(self.r_dat.q.val());
             self.rd_lg.d.next = self.m_lg.q.val();
             self.rd_op.d.next = bit_cast::<4, 8>(self.t_red_op.val());
             self.rd_dtype.d.next = self.m_rtype.q.val();
@@ -2874,10 +2935,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         self.pend_in.next = bit_cast::<191, SLOT_BITS>(self.o_dst_slot.q.val())
             | (bit_cast::<191, 64>((self.o_dst_p.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
-            | (bit_cast::<191, 32>(self.b_k.val() & 0xFFFF) << 29)
-            | (bit_cast::<191, 32>(self.b_d.val() & 0xFFFF) << 45)
-            | (bit_cast::<191, 32>(self.b_n.val() & 0xFFFF) << 61)
-            | (bit_cast::<191, 32>(self.b_nsrc.val() & 0xFFFF) << 77)
+            | (bit_cast::<191, BEAT_BITS>(self.b_k.val()) << 29)
+            | (bit_cast::<191, BEAT_BITS>(self.b_d.val()) << 45)
+            | (bit_cast::<191, BEAT_BITS>(self.b_n.val()) << 61)
+            | (bit_cast::<191, BEAT_BITS>(self.b_nsrc.val()) << 77)
             | (bit_cast::<191, 1>(self.last1.val()) << 93)
             | (bit_cast::<191, SEQ_BITS>(self.o_seq.q.val()) << 94)
             | (bit_cast::<191, 1>(self.hasmb1.val()) << 126)
@@ -2893,10 +2954,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         self.pend.push.next = (self.b_go.val() & self.o_src_gm.q.val()) | self.map_go.val();
         if self.b_go.val() {
-            self.o_src.d.next = self.o_src.q.val() + bit_cast::<64, 32>(self.b_n.val());
-            self.o_dst.d.next = self.o_dst.q.val() + bit_cast::<64, 32>(self.b_n.val());
-            self.o_rem.d.next = self.o_rem.q.val() - self.b_n.val();
-            self.o_srem.d.next = self.o_srem.q.val() - self.b_nsrc.val();
+            self.o_src.d.next = self.o_src.q.val() + bit_cast::<64, BEAT_BITS>(self.b_n.val());
+            self.o_dst.d.next = self.o_dst.q.val() + bit_cast::<64, BEAT_BITS>(self.b_n.val());
+            self.o_rem.d.next = self.o_rem.q.val() - bit_cast::<32, BEAT_BITS>(self.b_n.val());
+            self.o_srem.d.next = self.o_srem.q.val() - bit_cast::<32, BEAT_BITS>(self.b_nsrc.val());
             if self.beat_last.val() {
                 self.o_active.d.next = false;
             }
