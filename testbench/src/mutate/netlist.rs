@@ -298,7 +298,9 @@ pub fn replace_modules(top: &str, netlist: &str) -> Result<String, String> {
         let new: Vec<&String> = replaced.difference(&present).collect();
         return Err(format!("yosys wrote modules the generated top does not have: {new:?}"));
     }
-    out.push_str("\n// ---- The unit's modules as yosys wrote them, every mutant behind `mutsel` (smsync mutate). ----\n");
+    out.push_str(
+        "\n// ---- The unit's modules as yosys wrote them, every mutant behind `mutsel` (smsync mutate). ----\n",
+    );
     out.push_str(netlist);
     Ok(out)
 }

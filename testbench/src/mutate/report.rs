@@ -149,7 +149,12 @@ impl Report {
                 let _ = writeln!(s, "- **{}**: {}", m.index, m.mutation.describe());
                 let _ = writeln!(s, "  - source: {}", source_of(&m.mutation));
                 if let Some((check, how)) = &m.killed_by {
-                    let _ = writeln!(s, "  - killed by {check} ({how}) after {} check(s), {:.1} s", m.checks_run.len(), m.seconds);
+                    let _ = writeln!(
+                        s,
+                        "  - killed by {check} ({how}) after {} check(s), {:.1} s",
+                        m.checks_run.len(),
+                        m.seconds
+                    );
                 } else {
                     let _ = writeln!(s, "  - all {} checks passed ({:.1} s)", m.checks_run.len(), m.seconds);
                 }
