@@ -11,9 +11,11 @@
 //! 3. Each mutant runs in a child process (`smsync mutate-run`, with `SMSYNC_MUTANT=k`), the
 //!    fastest checks first, stopping at the first failure (killed). A crash of the simulator or
 //!    the wall-clock timeout also kills it, and says so.
-//! 4. Survivors go to yosys: proven equivalent, observable at the unit's outputs (a gap), or
+//! 4. Survivors of the unit with a formal checker (mbarrier_alu, barrier_file) meet its
+//!    properties (`smsync prove`'s, those whose proof closes): a failing one kills the mutant.
+//! 5. Survivors go to yosys: proven equivalent, observable at the unit's outputs (a gap), or
 //!    not classified (`smsync_testbench::mutate::equiv`).
-//! 5. `<out>/report.json` and `<out>/report.md`: counts, kill rate, every mutant with its
+//! 6. `<out>/report.json` and `<out>/report.md`: counts, kill rate, every mutant with its
 //!    mutation (module, cell, port, bit, source line of `sync_unit.v`) and what ran on it.
 //!
 //! Work directory layout:
@@ -22,6 +24,7 @@
 //! <out>/rtl/          the same with the mutated unit (cosim --rtl runs it with SMSYNC_MUTANT=k)
 //! <out>/list.ys|log, mutations.txt, build.ys|log, mutated_unit.v, checks.json
 //! <out>/logs/mutant-<k>.jsonl|err  each child's check results and stderr
+//! <out>/formal-<k>.v, formal-<k>/          the formal properties on survivor k
 //! <out>/equiv-<k>.ys|log, bmc-<k>.ys|log   yosys on survivor k
 //! <out>/report.json, report.md
 //! ```
@@ -30,6 +33,7 @@ use serde_json::{json, Value};
 use smsync_sim::config::Config;
 use smsync_testbench::mutate::checks::{corpus, run_check, Check, CheckResult};
 use smsync_testbench::mutate::equiv::{classify, Equivalence};
+use smsync_testbench::mutate::formal::{check_mutant, formal_unit_of, FormalOutcome};
 use smsync_testbench::mutate::netlist::{self, Mutation};
 use smsync_testbench::mutate::report::{utc_now, MutantResult, Report, Status};
 use smsync_testbench::mutate::{self as mutate, Unit, MUTANT_ENV};
@@ -77,6 +81,13 @@ pub struct Args {
     /// Compile the mutated top's C++ at -O0 (a sooner build, slower runs).
     #[arg(long)]
     pub fast_build: bool,
+    /// Do not run the unit's formal properties (`smsync prove`'s checker, mbarrier_alu and
+    /// barrier_file) on the survivors of the cosim checks.
+    #[arg(long)]
+    pub no_formal: bool,
+    /// BMC depth of the formal properties where induction does not close.
+    #[arg(long, default_value_t = 20)]
+    pub formal_depth: usize,
     /// Do not ask yosys whether survivors are equivalent.
     #[arg(long)]
     pub no_equiv: bool,
@@ -142,6 +153,10 @@ pub fn main(a: Args) -> Result<(), String> {
         eprintln!("mutant {k}/{}: {}", mutations.len(), one_line(&r));
         results.push(r);
     }
+    let mut notes = Vec::new();
+    if !a.no_formal {
+        notes.push(run_formal(&a, &out, unit, &config, &mut results));
+    }
     if !a.no_equiv {
         classify_survivors(&a, &out, unit, &mut results);
     }
@@ -156,6 +171,7 @@ pub fn main(a: Args) -> Result<(), String> {
         mutants: results,
         seconds: start.elapsed().as_secs_f64(),
         dropped,
+        notes,
     };
     write_report(&out, &report)
 }
@@ -382,7 +398,49 @@ fn run_mutant(
         checks_run,
         seconds: run.seconds,
         equivalence: None,
+        formal: None,
     })
+}
+
+/// The unit's formal properties on every survivor of the cosim checks: a failing property
+/// kills it. Returns the report's note on what ran.
+fn run_formal(a: &Args, out: &Path, unit: Unit, config: &Config, results: &mut [MutantResult]) -> String {
+    let Some(formal) = formal_unit_of(unit) else {
+        return format!(
+            "Formal properties: none for `{}` (smsync prove has checkers for mbarrier_alu and barrier_file).",
+            unit.name
+        );
+    };
+    if let Err(e) = smsync_rtl_tools::prove::check_tools() {
+        eprintln!("smsync mutate: formal properties not run: {e}");
+        return format!("Formal properties: not run ({e}).");
+    }
+    let names: Vec<&str> = formal.properties.iter().filter(|p| p.closes).map(|p| p.name).collect();
+    for r in results.iter_mut().filter(|r| r.status == Status::Survived) {
+        let started = Instant::now();
+        let outcome = check_mutant(out, unit, &formal, config, &r.mutation, r.index, a.formal_depth);
+        eprintln!(
+            "mutant {} (survived the cosim): formal: {outcome:?} ({:.0} s)",
+            r.index,
+            started.elapsed().as_secs_f64()
+        );
+        r.checks_run.push(format!("formal ({})", names.join(", ")));
+        r.formal = Some(match outcome {
+            FormalOutcome::Failed { property, step } => {
+                r.status = Status::Killed;
+                r.killed_by = Some((format!("formal property {property}"), "formal".into()));
+                r.message = format!("`{property}` fails at step {step} (smsync prove's checker on this mutant)");
+                format!("`{property}` FAILS at step {step}")
+            }
+            FormalOutcome::Held(verdicts) => verdicts,
+            FormalOutcome::Error(e) => format!("could not run: {e}"),
+        });
+    }
+    format!(
+        "Formal properties: `{}`'s checker (the properties whose proof closes: {}) on every survivor of the cosim checks.",
+        formal.module,
+        names.join(", ")
+    )
 }
 
 /// yosys on every survivor: proven equivalent ones change status.

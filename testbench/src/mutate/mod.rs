@@ -25,6 +25,7 @@
 
 pub mod checks;
 pub mod equiv;
+pub mod formal;
 pub mod netlist;
 pub mod report;
 

@@ -35,6 +35,8 @@ pub struct MutantResult {
     pub seconds: f64,
     /// yosys's verdict on a survivor (none when `--no-equiv` or killed).
     pub equivalence: Option<Equivalence>,
+    /// The unit's formal properties on it, when they ran: the verdicts, or what failed.
+    pub formal: Option<String>,
 }
 
 /// A whole campaign.
@@ -55,6 +57,8 @@ pub struct Report {
     /// Checks dropped because they fail on the unmutated design the same way as on the golden
     /// model (a program error), with the reason.
     pub dropped: Vec<(String, String)>,
+    /// What else ran or did not (the formal properties), one line each.
+    pub notes: Vec<String>,
 }
 
 /// The counts of a report.
@@ -111,6 +115,7 @@ impl Report {
                 "survived_differs_at_unit_outputs": c.survived_differs, "kill_rate": c.kill_rate(),
             },
             "checks": self.baseline.iter().map(CheckResult::to_json).collect::<Vec<_>>(),
+            "notes": self.notes,
             "dropped_checks": self.dropped.iter().map(|(c, why)| json!({"check": c, "why": why})).collect::<Vec<_>>(),
             "mutants": self.mutants.iter().map(mutant_json).collect::<Vec<_>>(),
         })
@@ -136,6 +141,9 @@ impl Report {
             "Checks (each passed on the unmutated netlist, mutant 0, in this order; a mutant stops at its first failure): {}.\n",
             self.baseline.iter().map(|b| format!("{} ({:.1} s)", b.check, b.seconds)).collect::<Vec<_>>().join(", ")
         );
+        for note in &self.notes {
+            let _ = writeln!(s, "{note}\n");
+        }
         for (check, why) in &self.dropped {
             let _ = writeln!(s, "Dropped check {check}: {why}\n");
         }
@@ -157,6 +165,9 @@ impl Report {
                     );
                 } else {
                     let _ = writeln!(s, "  - all {} checks passed ({:.1} s)", m.checks_run.len(), m.seconds);
+                }
+                if let Some(f) = &m.formal {
+                    let _ = writeln!(s, "  - formal properties: {f}");
                 }
                 if let Some(e) = &m.equivalence {
                     let _ = writeln!(s, "  - {}", e.label());
@@ -199,6 +210,7 @@ fn mutant_json(m: &MutantResult) -> Value {
         "checks_run": m.checks_run,
         "seconds": m.seconds,
         "equivalence": m.equivalence.as_ref().map(Equivalence::label),
+        "formal": m.formal,
     })
 }
 
@@ -233,6 +245,7 @@ mod tests {
             checks_run: Vec::new(),
             seconds: 0.0,
             equivalence,
+            formal: None,
         }
     }
 
@@ -255,6 +268,7 @@ mod tests {
             ],
             seconds: 0.0,
             dropped: Vec::new(),
+            notes: Vec::new(),
         };
         let c = report.counts();
         assert_eq!((c.total, c.killed, c.equivalent, c.survived, c.survived_differs), (5, 3, 1, 1, 1));
