@@ -101,7 +101,12 @@ impl Mutation {
     /// One line for the report: `inv of $ge$...:53033 port A bit 1 (wire x[3]) in module M`.
     pub fn describe(&self) -> String {
         let bit = self.portbit.map_or(String::new(), |b| format!(" bit {b}"));
-        let ctrl = self.ctrlbit.map_or(String::new(), |b| format!(" (when bit {b} is {})", &self.mode[4..]));
+        // Only cnot0 / cnot1 have a control bit; a user's `--mutation` may give one to another mode.
+        let ctrl = match (self.ctrlbit, self.mode.strip_prefix("cnot")) {
+            (Some(b), Some(level)) => format!(" (when bit {b} is {level})"),
+            (Some(b), None) => format!(" (ctrlbit {b})"),
+            _ => String::new(),
+        };
         let wire = match (&self.wire, self.wirebit) {
             (Some(w), Some(b)) => format!(", wire `{w}`[{b}]"),
             (Some(w), None) => format!(", wire `{w}`"),
@@ -348,6 +353,10 @@ mod tests {
             m.ctrl_command(3),
             "mutate -ctrl mutsel 16 3 -mode inv -module sync_unit$core$mbar -cell $ge$orig/sync_unit.v:53033$15952 -port A -portbit 1 -src orig/sync_unit.v:53033.31-53033.51"
         );
+        let cnot = Mutation::parse("-mode cnot1 -module m -cell c -port A -portbit 2 -ctrlbit 3").unwrap();
+        assert_eq!(cnot.describe(), "cnot1 of cell `c` port A bit 2 (when bit 3 is 1) in `m`");
+        let odd = Mutation::parse("-mode inv -module m -cell c -port A -ctrlbit 3").unwrap();
+        assert!(odd.describe().contains("(ctrlbit 3)"), "{}", odd.describe());
         assert!(Mutation::parse("-module m -cell c -port A").unwrap_err().contains("no -mode"));
         assert!(Mutation::parse("-mode inv -cell c").unwrap_err().contains("needed"));
     }
