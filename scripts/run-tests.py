@@ -35,6 +35,7 @@ LONG_FIRST = [
     "board_uart",
     "explore",
     "cosim_rtl",
+    "mutate",
     "warp_network",
     "progress",
     "flow",

@@ -11,6 +11,7 @@ mod cmd_explore;
 mod cmd_fuzz;
 mod cmd_gen;
 mod cmd_lint;
+mod cmd_mutate;
 mod cmd_prove;
 mod cmd_run;
 mod cmd_synth;
@@ -42,6 +43,11 @@ enum Command {
     Explore(cmd_explore::Args),
     /// Prove the units' formal properties with yosys-smtbmc (k-induction, else bounded model checking).
     Prove(cmd_prove::Args),
+    /// Mutation coverage: mutants of a unit's RTL (yosys mutate, one netlist), each run against the cosim corpus.
+    Mutate(cmd_mutate::Args),
+    /// One mutant's checks (the child process of `smsync mutate`).
+    #[command(hide = true)]
+    MutateRun(cmd_mutate::RunArgs),
 }
 
 /// `--quiet` of the long runs (`fuzz`, `explore`, `synth`), whose progress goes to stderr.
@@ -72,6 +78,8 @@ fn main() -> ExitCode {
         Command::Lint(a) => cmd_lint::main(a),
         Command::Explore(a) => cmd_explore::main(a),
         Command::Prove(a) => cmd_prove::main(a),
+        Command::Mutate(a) => cmd_mutate::main(a),
+        Command::MutateRun(a) => cmd_mutate::run_main(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,153 @@
+//! The checks a mutant must survive, and running them on one mutant (in the child process the
+//! parent starts with [`super::MUTANT_ENV`] set).
+//!
+//! A check is a corpus kernel (`testbench/ptx/<name>.ptx` with its launch file) or a generated
+//! program (`smsync fuzz`'s generator, by seed, with the features the cosim does not run taken
+//! out), run under the cosim against the mutated directory. Expected values are the golden
+//! model's, never the RTL's. Each check carries an RTL cycle bound (from the unmutated run), so
+//! a mutant that stalls the top fails in seconds instead of running to the cosim's default bound
+//! of 10^8 cycles.
+
+use crate::cosim::{run_cosim_bounded, CosimOptions, FailureKind};
+use crate::fuzz::{run as fuzz_run, Program};
+use crate::rtl_dir::RtlDir;
+use serde_json::{json, Value};
+use smsync_sim::exec::{self, Launch};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// One check.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    Kernel { name: String, ptx: PathBuf, launch: PathBuf },
+    Program { seed: u64 },
+}
+
+impl Check {
+    pub fn name(&self) -> String {
+        match self {
+            Check::Kernel { name, .. } => name.clone(),
+            Check::Program { seed } => format!("fuzz seed {seed}"),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        match self {
+            Check::Kernel { name, ptx, launch } => json!({"kernel": name, "ptx": ptx, "launch": launch}),
+            Check::Program { seed } => json!({"program_seed": seed}),
+        }
+    }
+
+    pub fn from_json(v: &Value) -> Result<Check, String> {
+        if let Some(seed) = v.get("program_seed").and_then(Value::as_u64) {
+            return Ok(Check::Program { seed });
+        }
+        let field = |k: &str| v.get(k).and_then(Value::as_str).ok_or_else(|| format!("check without `{k}`: {v}"));
+        Ok(Check::Kernel { name: field("kernel")?.into(), ptx: field("ptx")?.into(), launch: field("launch")?.into() })
+    }
+}
+
+/// The corpus kernels of `dir` (every `<name>.ptx` with a `<name>.launch.yaml`), by name,
+/// keeping those in `only` when it is not empty (an unknown name is an error).
+pub fn corpus(dir: &Path, only: &[String]) -> Result<Vec<Check>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        format!("{}: {e} (--corpus names the directory of .ptx kernels and launch files)", dir.display())
+    })?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let ptx = entry.map_err(|e| e.to_string())?.path();
+        let Some(name) = ptx.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".ptx")) else {
+            continue;
+        };
+        let launch = dir.join(format!("{name}.launch.yaml"));
+        if launch.is_file() && (only.is_empty() || only.iter().any(|o| o == name)) {
+            out.push(Check::Kernel { name: name.to_string(), ptx: ptx.clone(), launch });
+        }
+    }
+    out.sort_by_key(Check::name);
+    let missing: Vec<&String> = only.iter().filter(|o| !out.iter().any(|c| &c.name() == *o)).collect();
+    if !missing.is_empty() {
+        return Err(format!("no kernel {missing:?} (a .ptx with its .launch.yaml) in {}", dir.display()));
+    }
+    if out.is_empty() && only.is_empty() {
+        return Err(format!("no kernel (a .ptx with its .launch.yaml) in {}", dir.display()));
+    }
+    Ok(out)
+}
+
+/// How one check ended on one mutant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckResult {
+    pub check: String,
+    /// `pass`, `divergence` (golden and RTL differ, or the cycle bound was hit), `program` (the
+    /// program failed the same way on both sides), `setup` (the model could not be built).
+    pub outcome: String,
+    pub message: String,
+    pub cycles: u64,
+    pub seconds: f64,
+}
+
+impl CheckResult {
+    pub fn to_json(&self) -> Value {
+        json!({"check": self.check, "outcome": self.outcome, "message": self.message, "cycles": self.cycles, "seconds": self.seconds})
+    }
+
+    pub fn from_json(v: &Value) -> Option<CheckResult> {
+        Some(CheckResult {
+            check: v.get("check")?.as_str()?.into(),
+            outcome: v.get("outcome")?.as_str()?.into(),
+            message: v.get("message")?.as_str().unwrap_or_default().into(),
+            cycles: v.get("cycles")?.as_u64()?,
+            seconds: v.get("seconds")?.as_f64()?,
+        })
+    }
+}
+
+/// Run `check` under the cosim on `rtl` (the mutant is whatever the environment selects),
+/// failing at `max_cycles` RTL cycles.
+pub fn run_check(check: &Check, rtl: &Arc<RtlDir>, fast_build: bool, max_cycles: u64) -> CheckResult {
+    let start = Instant::now();
+    let loaded = match check {
+        Check::Kernel { ptx, launch, .. } => load_kernel(ptx, launch),
+        Check::Program { seed } => {
+            let program = Program::generate(*seed, &rtl.config);
+            fuzz_run::load(&fuzz_run::without_rtl_exclusions(fuzz_run::without_golden_only(program)))
+        }
+    };
+    let (module, launch) = match loaded {
+        Ok(x) => x,
+        Err(message) => return result(check, "setup", message, 0, start),
+    };
+    let opts =
+        CosimOptions { max_steps: fuzz_run::MAX_STEPS, rtl_dir: Some(rtl.clone()), fast_build, ..Default::default() };
+    match run_cosim_bounded(&module, &launch, &rtl.config, &opts, max_cycles) {
+        Ok(report) => result(check, "pass", String::new(), report.cycles, start),
+        Err(f) => {
+            let outcome = match f.kind {
+                FailureKind::Divergence => "divergence",
+                FailureKind::Program => "program",
+                FailureKind::Setup => "setup",
+            };
+            result(check, outcome, f.message, f.cycles, start)
+        }
+    }
+}
+
+fn load_kernel(ptx: &Path, launch: &Path) -> Result<(smsync_sim::ptx::ir::Module, Launch), String> {
+    let file = ptx.display().to_string();
+    let text = std::fs::read_to_string(ptx).map_err(|e| format!("{file}: {e}"))?;
+    let module = exec::parse_module(&text, &file)?;
+    let launch = Launch::from_file(launch).map_err(|e| format!("{}: {e}", launch.display()))?;
+    Ok((module, launch))
+}
+
+fn result(check: &Check, outcome: &str, message: String, cycles: u64, start: Instant) -> CheckResult {
+    CheckResult {
+        check: check.name(),
+        outcome: outcome.into(),
+        message,
+        cycles,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
