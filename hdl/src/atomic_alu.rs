@@ -1493,14 +1493,21 @@ impl Logic for AtomicAlu {
         self.element.s.next = self.x2_s.q.val();
         self.element.t.next = self.x2_t.q.val();
         self.element.ftz_f32.next = self.is_global.val();
-        if self.lend_now.val() {
+        // While the ALU is idle its pipeline is empty and the element serves nobody else, so
+        // it takes the borrower's operands whether or not they are granted this cycle: the
+        // operand select is the state register alone, not the loan decision (which adds the
+        // borrower's ask and `req_valid`). The borrower holds its operands and counts only
+        // granted cycles, every one of them with the ALU idle.
+        if self.state.q.val() == self.st_idle.val() {
             self.element.op.next = self.lend_op.val();
             self.element.dtype.next = self.lend_dtype.val();
-            self.element.en.next = true;
             self.element.r.next = self.lend_r.val();
             self.element.s.next = self.lend_s.val();
             self.element.t.next = 0.into();
             self.element.ftz_f32.next = true;
+        }
+        if self.lend_now.val() {
+            self.element.en.next = true;
         }
         for j in 0..self.group.len() {
             self.group[j].clock.next = self.clock.val();
