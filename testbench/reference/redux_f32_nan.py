@@ -38,8 +38,9 @@ def f32(x):
 
 def warp_values(w):
     if w == 0:
-        # lanes 4..7 are the signed-zero group; a NaN of each sign among the rest
-        v = [f32(1.5), f32(-2.25), QNAN, f32(3.0), NEG_ZERO, POS_ZERO, NEG_ZERO, POS_ZERO]
+        # lanes 0..3: a NaN in the first leaf of a redux group beside the group's maximum;
+        # lanes 4..7 are the signed-zero group; a NaN of the other sign at lane 30
+        v = [QNAN, f32(3.0), f32(1.5), f32(-2.25), NEG_ZERO, POS_ZERO, NEG_ZERO, POS_ZERO]
         v += [f32(0.5 * i - 7.0) for i in range(8, 30)] + [NEG_NAN, f32(-100.0)]
     else:
         # lanes 0..3 all NaN; infinities of both signs; -0.0 and +0.0 among lanes 4..7
