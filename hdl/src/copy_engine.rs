@@ -77,7 +77,8 @@
 //! waits until it completes (documented limit: `GROUP_RING` groups in flight per thread).
 //!
 //! cp.async.mbarrier.arrive: the +1 (or the liveness check of `.noinc`) goes to the mbarrier unit
-//! at issue as `MbCpAsyncArrive`; an arrive-on entry carrying the current `issued_seq` is queued
+//! at issue as `MbCpAsyncArrive`, and the lane is answered with the unit's answer to it; if that
+//! is no error, an arrive-on entry carrying the current `issued_seq` is queued
 //! and sent (as `MbArrive`, a = 1) once every move issued before it has completed - all earlier
 //! moves, not only the thread's (a later but legal trigger that keeps the queue in order).
 //!
@@ -85,16 +86,22 @@
 //!
 //! `mb_*`: one event per cycle towards the mbarrier unit's request port (`mb_op` is
 //! `MbCompleteTx` with `mb_a` = bytes, `MbArrive` with `mb_a` = 1 or `MbCpAsyncArrive` with
-//! `mb_flags`); priority complete_tx > arrive-on > issue +1. Errors of those events (a dead
-//! mbarrier, pending overflow) are answered by the mbarrier unit.
+//! `mb_flags`); priority complete_tx > arrive-on > issue +1. The mbarrier unit answers each
+//! event in order on `mb_resp_*` ([`MbAnswers`]): the issue +1's answer is the
+//! cp.async.mbarrier.arrive lane's (the controller waits for it; a refused +1 queues no
+//! arrive-on), and an error of a complete_tx or arrive-on (a dead mbarrier, a tx-count or pending
+//! count out of range) leaves on `late_*` as a late error of the op that made it: its tag, CTA,
+//! warp and lane, as the golden unit's `late_error`. `req_tag` carries the tag with the op.
 //! `gm_*`: one request per cycle (`gm_req`, accepted when `gm_grant`), reads answered in order
 //! with `gm_rvalid`/`gm_rdata` after any latency >= 1 cycle; `gm_addr` is port-aligned, writes
 //! carry `gm_be`. `sm_*`: a 1R1W port into the CTA slots' shared memory, read data the cycle
 //! after `sm_re`, writes always accepted.
 
 pub mod fifo;
+pub mod mb_answers;
 
 use fifo::{FifoCtl, FifoStore, RamFifo};
+use mb_answers::{MbAnswers, IDENT_BITS};
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
@@ -166,6 +173,8 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub req_a: Signal<In, Bits<128>>,
     pub req_b: Signal<In, Bits<64>>,
     pub req_c: Signal<In, Bits<32>>,
+    /// The request's tag: a late error of the op's mbarrier events answers with it.
+    pub req_tag: Signal<In, Bits<64>>,
     // ---- response port: one answer per lane op ----
     pub resp_valid: Signal<Out, Bit>,
     pub resp_cta: Signal<Out, Bits<SLOT_BITS>>,
@@ -180,6 +189,19 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub mb_slot: Signal<Out, Bits<SLOT_BITS>>,
     pub mb_addr: Signal<Out, Bits<64>>,
     pub mb_a: Signal<Out, Bits<64>>,
+    /// The mbarrier unit's answer to each event taken, in the order taken (see [`MbAnswers`]).
+    pub mb_resp_valid: Signal<In, Bit>,
+    pub mb_resp_error: Signal<In, Bits<ERROR_BITS>>,
+    // ---- late errors: a complete_tx / arrive-on of an op refused by the mbarrier unit ----
+    /// Held until taken (`late_valid & late_ready`): answer tag `late_tag` for CTA slot
+    /// `late_cta`, warp `late_warp`, no lanes, error `late_error` at lane `late_lane`.
+    pub late_valid: Signal<Out, Bit>,
+    pub late_ready: Signal<In, Bit>,
+    pub late_tag: Signal<Out, Bits<64>>,
+    pub late_cta: Signal<Out, Bits<SLOT_BITS>>,
+    pub late_warp: Signal<Out, Bits<WARP_BITS>>,
+    pub late_lane: Signal<Out, Bits<LANE_BITS>>,
+    pub late_error: Signal<Out, Bits<ERROR_BITS>>,
     // ---- global-memory port ----
     pub gm_req: Signal<Out, Bit>,
     pub gm_grant: Signal<In, Bit>,
@@ -232,7 +254,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub elem_value: Signal<In, Bits<ELEM_BITS>>,
 
     // ---- request queue: [ctl 64 | addr 64 | src 64 | mbar 64 | a 128 | b 64 | c 32] ----
-    q: RamFifo<480>,
+    q: RamFifo<544>,
     ctl_in: Signal<Local, Bits<64>>,
     q_full: Signal<Local, Bit>,
     k_qdepth: Constant<Bits<9>>,
@@ -246,6 +268,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     cur_a: DFF<Bits<128>>,
     cur_b: DFF<Bits<64>>,
     cur_c: DFF<Bits<32>>,
+    cur_tag: DFF<Bits<64>>,
     /// Remaining multicast destinations (bit r = cluster rank r) of the current bulk load.
     mc_left: DFF<Bits<16>>,
     mc_started: DFF<Bit>,
@@ -266,7 +289,8 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// longest path before). FETCH (state 1) therefore lasts two cycles (`fetch_wait`).
     rec_q: DFF<Bits<REC_BITS>>,
     fetch_wait: DFF<Bit>,
-    arrive_q: RamFifo<61>,
+    /// [slot 5 | offset 24 | seq 32 | identity 79] per deferred arrive-on.
+    arrive_q: RamFifo<140>,
     // decoded fields of cur_*
     c_op: Signal<Local, Bits<OP_BITS>>,
     c_sub: Signal<Local, Bits<4>>,
@@ -277,6 +301,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     c_cta: Signal<Local, Bits<SLOT_BITS>>,
     c_warp: Signal<Local, Bits<WARP_BITS>>,
     c_lane: Signal<Local, Bits<LANE_BITS>>,
+    /// The current op's identity for late errors ([`mb_answers::IDENT_BITS`] layout).
+    ident: Signal<Local, Bits<IDENT_BITS>>,
+    /// The mbarrier's CTA slot of the current cp.async.mbarrier.arrive.
+    cpa_slot: Signal<Local, Bits<SLOT_BITS>>,
     thread_index: Signal<Local, Bits<T>>,
     // thread record fields
     rec: Signal<Local, Bits<REC_BITS>>,
@@ -480,7 +508,15 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     cmp_valid: Signal<Local, Bit>,
     cmp_seq: Signal<Local, Bits<SEQ_BITS>>,
     cmp_has_mb: Signal<Local, Bit>,
-    comp_q: RamFifo<61>,
+    /// [slot 5 | offset 24 | bytes 32 | identity 79] per complete_tx.
+    comp_q: RamFifo<140>,
+    /// The identity of each move in flight that completes into an mbarrier, in issue order
+    /// (moves complete in order; at most COMP_DEPTH - 1 are in flight, as `can_start` keeps).
+    mid_q: RamFifo<IDENT_BITS>,
+    /// The mbarrier unit's answers to the events (see [`MbAnswers`]).
+    answers: MbAnswers,
+    /// An event is taken this cycle (`mb_ready` and room for its answer).
+    mb_take: Signal<Local, Bit>,
     // ---- tensor tile mode (cp.async.bulk.tensor): map fetch, decode, row sequencer ----
     is_tensor: Signal<Local, Bit>,
     /// Tensor-map beats to read, issued, arrived; next aligned map address; the beats (beat i at
@@ -872,6 +908,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             req_a: Default::default(),
             req_b: Default::default(),
             req_c: Default::default(),
+            req_tag: Default::default(),
             resp_valid: Default::default(),
             resp_cta: Default::default(),
             resp_warp: Default::default(),
@@ -884,6 +921,15 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             mb_slot: Default::default(),
             mb_addr: Default::default(),
             mb_a: Default::default(),
+            mb_resp_valid: Default::default(),
+            mb_resp_error: Default::default(),
+            late_valid: Default::default(),
+            late_ready: Default::default(),
+            late_tag: Default::default(),
+            late_cta: Default::default(),
+            late_warp: Default::default(),
+            late_lane: Default::default(),
+            late_error: Default::default(),
             gm_req: Default::default(),
             gm_grant: Default::default(),
             gm_we: Default::default(),
@@ -927,6 +973,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             cur_a: Default::default(),
             cur_b: Default::default(),
             cur_c: Default::default(),
+            cur_tag: Default::default(),
             mc_left: Default::default(),
             mc_started: Default::default(),
             issued_seq: Default::default(),
@@ -950,6 +997,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             c_cta: Default::default(),
             c_warp: Default::default(),
             c_lane: Default::default(),
+            ident: Default::default(),
+            cpa_slot: Default::default(),
             thread_index: Default::default(),
             rec: Default::default(),
             a_last: Default::default(),
@@ -1122,6 +1171,9 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             cmp_seq: Default::default(),
             cmp_has_mb: Default::default(),
             comp_q: RamFifo::new(COMP_DEPTH),
+            mid_q: RamFifo::new(COMP_DEPTH),
+            answers: MbAnswers::default(),
+            mb_take: Default::default(),
             is_tensor: Default::default(),
             tm_beats: Default::default(),
             tm_issued: Default::default(),
@@ -1432,6 +1484,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             cur_a,
             cur_b,
             cur_c,
+            cur_tag,
             mc_left,
             mc_started,
             issued_seq,
@@ -1540,7 +1593,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             rd_res,
             rd_wait
         );
-        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q);
+        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, mid_q, answers);
         self.trec.read_clock.next = self.clock.val();
         self.trec.write_clock.next = self.clock.val();
 
@@ -1559,19 +1612,22 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (bit_cast::<64, LANE_BITS>(self.req_lane.val()) << 58);
         self.q_full.next = self.q.count.val() == self.k_qdepth.val();
         self.req_ready.next = !self.q_full.val() & !self.reset.val();
-        self.q.din.next = bit_cast::<480, 64>(self.ctl_in.val())
-            | (bit_cast::<480, 64>(self.req_addr.val()) << 64)
-            | (bit_cast::<480, 64>(self.req_src.val()) << 128)
-            | (bit_cast::<480, 64>(self.req_mbar.val()) << 192)
-            | (bit_cast::<480, 128>(self.req_a.val()) << 256)
-            | (bit_cast::<480, 64>(self.req_b.val()) << 384)
-            | (bit_cast::<480, 32>(self.req_c.val()) << 448);
+        self.q.din.next = bit_cast::<544, 64>(self.ctl_in.val())
+            | (bit_cast::<544, 64>(self.req_addr.val()) << 64)
+            | (bit_cast::<544, 64>(self.req_src.val()) << 128)
+            | (bit_cast::<544, 64>(self.req_mbar.val()) << 192)
+            | (bit_cast::<544, 128>(self.req_a.val()) << 256)
+            | (bit_cast::<544, 64>(self.req_b.val()) << 384)
+            | (bit_cast::<544, 32>(self.req_c.val()) << 448)
+            | (bit_cast::<544, 64>(self.req_tag.val()) << 480);
         self.q.push.next = self.req_valid.val() & !self.reset.val();
         self.q.reset.next = self.reset.val();
         self.arrive_q.reset.next = self.reset.val();
         self.pend.reset.next = self.reset.val();
         self.wq_ctl.reset.next = self.reset.val();
         self.comp_q.reset.next = self.reset.val();
+        self.mid_q.reset.next = self.reset.val();
+        self.answers.reset.next = self.reset.val();
         // Pop into the controller when it is idle.
         self.q.pop.next = (self.state.q.val() == 0) & !self.q.empty.val();
 
@@ -1585,6 +1641,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.c_cta.next = self.cur_ctl.q.val().get_bits::<SLOT_BITS>(48);
         self.c_warp.next = self.cur_ctl.q.val().get_bits::<WARP_BITS>(53);
         self.c_lane.next = self.cur_ctl.q.val().get_bits::<LANE_BITS>(58);
+        self.ident.next = bit_cast::<IDENT_BITS, 64>(self.cur_tag.q.val())
+            | (bit_cast::<IDENT_BITS, SLOT_BITS>(self.c_cta.val()) << 64)
+            | (bit_cast::<IDENT_BITS, WARP_BITS>(self.c_warp.val()) << 69)
+            | (bit_cast::<IDENT_BITS, LANE_BITS>(self.c_lane.val()) << 74);
         self.thread_index.next = (bit_cast::<T, SLOT_BITS>(self.c_cta.val()) << self.k_slot_shift.val())
             | (bit_cast::<T, WARP_BITS>(self.c_warp.val()) << self.k_warp_shift.val())
             | bit_cast::<T, LANE_BITS>(self.c_lane.val());
@@ -1762,10 +1822,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.arr_seq.next = self.arrive_q.dout.val().get_bits::<SEQ_BITS>(29);
         self.arr_ready.next =
             !self.arrive_q.empty.val() & ((self.issued_seq.q.val() - self.arr_seq.val()) >= self.in_flight.val());
-        self.comp_go.next = !self.comp_q.empty.val() & self.mb_ready.val();
-        self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_ready.val();
+        // An event goes only while its answer has a place (`MbAnswers::room`).
+        self.mb_take.next = self.mb_ready.val() & self.answers.room.val();
+        self.comp_go.next = !self.comp_q.empty.val() & self.mb_take.val();
+        self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_take.val();
         self.ctl_mb_go.next =
-            self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_ready.val();
+            self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_take.val();
 
         // ================= mover: beat arithmetic =================
         // (ahead of the controller, which may start the next move on the current move's last beat)
@@ -1981,9 +2043,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
                 if self.err.val() != self.e_none.val() {
                     self.done.next = true;
-                } else if self.arrive_q.count.val() != self.k_qdepth.val()
-                    && self.ctl_mb_sent.q.val() | self.ctl_mb_go.val()
-                {
+                } else if self.answers.issue_answer.val() {
+                    // The mbarrier unit's answer to the issue-time event (sent earlier, the only
+                    // one in flight): its error is the lane's, as the golden unit answers at issue.
+                    self.err.next = self.answers.issue_error.val();
                     self.done.next = true;
                 }
             } else if (self.is_bulk.val() | self.is_reduce.val()) & self.k_bulk_built.val() {
@@ -2848,6 +2911,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.cur_a.d.next = self.q.dout.val().get_bits::<128>(256);
                 self.cur_b.d.next = self.q.dout.val().get_bits::<64>(384);
                 self.cur_c.d.next = self.q.dout.val().get_bits::<32>(448);
+                self.cur_tag.d.next = self.q.dout.val().get_bits::<64>(480);
                 self.state.d.next = 1.into();
             }
         } else if self.state.q.val() == 1 {
@@ -2901,15 +2965,15 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.resp_error.next = self.r_error.q.val();
 
         // ================= mbarrier event port =================
-        self.mb_valid.next = !self.comp_q.empty.val() | self.arr_ready.val() | self.ctl_mb_want.val();
+        self.mb_valid.next =
+            self.answers.room.val() & (!self.comp_q.empty.val() | self.arr_ready.val() | self.ctl_mb_want.val());
         self.mb_op.next = self.op_cparrive.val();
         self.mb_flags.next = self.c_flags.val();
-        self.mb_slot.next = self.st_mb_slot.val();
+        self.cpa_slot.next = self.c_cta.val();
         if self.mb_cluster.val() {
-            self.mb_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
-        } else {
-            self.mb_slot.next = self.c_cta.val();
+            self.cpa_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
         }
+        self.mb_slot.next = self.cpa_slot.val();
         self.mb_addr.next = self.mb_off_r.val();
         self.mb_a.next = 0.into();
         if !self.comp_q.empty.val() {
@@ -2927,11 +2991,31 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         self.comp_q.pop.next = self.comp_go.val();
         self.arrive_q.pop.next = self.arr_go.val();
-        // The arrive-on waits for every move issued so far (including a cp.async started now).
-        self.arrive_q.push.next = self.ctl_mb_go.val();
-        self.arrive_q.din.next = bit_cast::<61, SLOT_BITS>(self.mb_slot.val())
-            | (bit_cast::<61, SADDR_BITS>(bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val())) << 5)
-            | (bit_cast::<61, SEQ_BITS>(self.issued_seq.q.val()) << 29);
+        // Whose each event is, for its answer (complete_tx and arrive-on: the op's identity).
+        self.answers.take.next = self.comp_go.val() | self.arr_go.val() | self.ctl_mb_go.val();
+        self.answers.take_late.next = self.comp_go.val() | self.arr_go.val();
+        self.answers.take_ident.next = self.arrive_q.dout.val().get_bits::<IDENT_BITS>(61);
+        if self.comp_go.val() {
+            self.answers.take_ident.next = self.comp_q.dout.val().get_bits::<IDENT_BITS>(61);
+        }
+        self.answers.mb_resp_valid.next = self.mb_resp_valid.val();
+        self.answers.mb_resp_error.next = self.mb_resp_error.val();
+        self.answers.late_ready.next = self.late_ready.val();
+        self.late_valid.next = self.answers.late_valid.val();
+        self.late_tag.next = self.answers.late_ident.val().get_bits::<64>(0);
+        self.late_cta.next = self.answers.late_ident.val().get_bits::<SLOT_BITS>(64);
+        self.late_warp.next = self.answers.late_ident.val().get_bits::<WARP_BITS>(69);
+        self.late_lane.next = self.answers.late_ident.val().get_bits::<LANE_BITS>(74);
+        self.late_error.next = self.answers.late_error.val();
+        // The arrive-on is queued once the issue-time event is answered without error; it waits
+        // for every move issued so far (including a cp.async started now: the controller has
+        // started nothing since the event, it was waiting for the answer).
+        self.arrive_q.push.next =
+            self.answers.issue_answer.val() & (self.answers.issue_error.val() == self.e_none.val());
+        self.arrive_q.din.next = bit_cast::<140, SLOT_BITS>(self.cpa_slot.val())
+            | (bit_cast::<140, SADDR_BITS>(bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val())) << 5)
+            | (bit_cast::<140, SEQ_BITS>(self.issued_seq.q.val()) << 29)
+            | (bit_cast::<140, IDENT_BITS>(self.ident.val()) << 61);
 
         self.pend_in.next = bit_cast::<191, SLOT_BITS>(self.o_dst_slot.q.val())
             | (bit_cast::<191, 64>((self.o_dst_p.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
@@ -2964,6 +3048,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         // ================= mover: start =================
         // (after the beat-issue updates: a move may start on the last beat of the previous one)
+        // The identity of a move that will complete into an mbarrier (its complete_tx's).
+        self.mid_q.push.next = self.start.val() & self.st_has_mb.val();
+        self.mid_q.din.next = self.ident.val();
         if self.start.val() {
             self.o_active.d.next = true;
             self.o_src_gm.d.next = self.st_src_gm.val();
@@ -3143,9 +3230,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.completed_seq.d.next = self.cmp_seq.val();
         }
         self.comp_q.push.next = self.cmp_valid.val() & self.cmp_has_mb.val();
-        self.comp_q.din.next = bit_cast::<61, SLOT_BITS>(self.f_desc.val().get_bits::<SLOT_BITS>(127))
-            | (bit_cast::<61, SADDR_BITS>(self.f_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
-            | (bit_cast::<61, 32>(self.f_desc.val().get_bits::<32>(156)) << 29);
+        self.mid_q.pop.next = self.cmp_valid.val() & self.cmp_has_mb.val();
+        self.comp_q.din.next = bit_cast::<140, SLOT_BITS>(self.f_desc.val().get_bits::<SLOT_BITS>(127))
+            | (bit_cast::<140, SADDR_BITS>(self.f_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
+            | (bit_cast::<140, 32>(self.f_desc.val().get_bits::<32>(156)) << 29)
+            | (bit_cast::<140, IDENT_BITS>(self.mid_q.dout.val()) << 61);
 
         // ================= reducer ports (state 7 owns both memory ports) =================
         self.rd_wdata.next = bit_cast::<D, 64>(self.rd_res.q.val()) << (self.rd_doff.val() << 3);
@@ -3195,9 +3284,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // The shared::cluster reduce completes into its mbarrier like a bulk copy.
         if self.rd_finish.val() & self.rd_has_mb.q.val() {
             self.comp_q.push.next = true;
-            self.comp_q.din.next = bit_cast::<61, SLOT_BITS>(self.rd_mb_slot.q.val())
-                | (bit_cast::<61, SADDR_BITS>(self.rd_mb_off.q.val()) << 5)
-                | (bit_cast::<61, 32>(self.rd_len.q.val()) << 29);
+            self.comp_q.din.next = bit_cast::<140, SLOT_BITS>(self.rd_mb_slot.q.val())
+                | (bit_cast::<140, SADDR_BITS>(self.rd_mb_off.q.val()) << 5)
+                | (bit_cast::<140, 32>(self.rd_len.q.val()) << 29)
+                | (bit_cast::<140, IDENT_BITS>(self.ident.val()) << 61);
         }
 
         if self.start.val() & !self.cmp_valid.val() {
@@ -3211,7 +3301,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (self.state.q.val() != 0)
             | (self.moves.q.val() != 0)
             | !self.comp_q.empty.val()
-            | !self.arrive_q.empty.val();
+            | !self.arrive_q.empty.val()
+            | self.answers.busy.val();
 
         if self.reset.val() {
             self.state.d.next = 0.into();

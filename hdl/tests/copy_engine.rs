@@ -71,8 +71,10 @@ struct Trace {
     complete_tx: Vec<(usize, u64, u32)>,
     /// arrive-on events: (slot, offset).
     arrive_on: Vec<(usize, u64)>,
-    /// Errors the mbarrier side reported for the engine's events.
+    /// Errors the mbarrier side answered to the engine's events (any kind).
     mb_errors: Vec<ErrorCode>,
+    /// Late errors the engine reported on `late_*`: (tag, cta, warp, lane, error).
+    late: Vec<(u64, u16, u16, u8, ErrorCode)>,
     phase_completions: usize,
 }
 
@@ -91,6 +93,10 @@ struct Bench<const D: usize, const B: usize, const T: usize> {
     /// Requests waiting to enter the engine.
     input: VecDeque<Request>,
     stall_cycles: u64,
+    /// The mbarrier unit's answers to the events taken, due at (cycle, error), in order; it
+    /// answers `answer_latency` cycles after an event (the top: its event register + 3 stages).
+    answers: VecDeque<(u64, ErrorCode)>,
+    answer_latency: u64,
     /// The atomic ALU's lead element, which the engine's bulk reducer borrows: the golden
     /// element of the operands it took `element_latency` granted cycles before (a cycle that is
     /// not granted pushes an unrelated value, as the ALU's own operands would), and the grant:
@@ -119,6 +125,8 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
             gm_beats: 0,
             input: VecDeque::new(),
             stall_cycles: 0,
+            answers: VecDeque::new(),
+            answer_latency: 3 + latency % 3,
             elem_pipe: VecDeque::new(),
             elem_latency: element_latency(config) as usize,
             lent: false,
@@ -161,6 +169,7 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
                 u.req_a.next = b128(l.a);
                 u.req_b.next = (l.b as u64).to_bits();
                 u.req_c.next = ((l.c as u64) & 0xFFFF_FFFF).to_bits();
+                u.req_tag.next = r.tag.to_bits();
             }
         }
     }
@@ -195,6 +204,14 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
         self.uut.mb_ready.next = true;
         self.uut.sm_rgrant.next = true;
         self.uut.sm_wgrant.next = true;
+        self.uut.late_ready.next = true;
+        // The mbarrier unit's answer due this cycle.
+        let answer = self.answers.front().filter(|&&(c, _)| c <= self.cycle).map(|&(_, e)| e);
+        self.uut.mb_resp_valid.next = answer.is_some();
+        self.uut.mb_resp_error.next = (answer.unwrap_or(ErrorCode::None).code() as u64).to_bits();
+        if answer.is_some() {
+            self.answers.pop_front();
+        }
         // Global read data due this cycle.
         let due = self.reads.front().is_some_and(|&(c, _)| c <= self.cycle);
         self.uut.gm_rvalid.next = due;
@@ -270,6 +287,16 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
                 e,
             ));
         }
+        if u.late_valid.val() && !u.reset.val() {
+            let e = ErrorCode::from_code(u.late_error.val().to_u64() as u8).expect("known error code");
+            self.trace.late.push((
+                u.late_tag.val().to_u64(),
+                u.late_cta.val().to_u64() as u16,
+                u.late_warp.val().to_u64() as u16,
+                u.late_lane.val().to_u64() as u8,
+                e,
+            ));
+        }
         if u.mb_valid.val() && !u.reset.val() {
             let op = Op::from_code(u.mb_op.val().to_u64() as u8).expect("mb op");
             let slot = u.mb_slot.val().to_u64() as usize;
@@ -298,6 +325,7 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
             if let Err(e) = r {
                 self.trace.mb_errors.push(e);
             }
+            self.answers.push_back((self.cycle + self.answer_latency, r.err().unwrap_or(ErrorCode::None)));
             self.trace.phase_completions += ev.iter().filter(|e| matches!(e, TraceEvent::PhaseComplete { .. })).count();
         }
         self.uut.clock.next = Clock { clk: true };
@@ -517,7 +545,15 @@ fn compare_on<const D: usize, const B: usize, const T: usize>(
     if tx_events {
         assert_eq!(rtl_tx, golden.complete_tx(), "complete_tx event streams differ");
     }
-    assert!(bench.trace.mb_errors.is_empty(), "mbarrier side errors: {:?}", bench.trace.mb_errors);
+    // Late errors (the golden `late_error`: no lanes), in order. An event the golden unit would
+    // not make, or make elsewhere, shows here: the bench's mbarrier side refuses it.
+    let g_late: Vec<(u64, u16, u16, u8, ErrorCode)> = golden
+        .responses
+        .iter()
+        .filter(|r| r.lanes == 0)
+        .map(|r| (r.tag, r.cta, r.warp, r.error_lane, r.error))
+        .collect();
+    assert_eq!(bench.trace.late, g_late, "late errors differ");
     (bench, golden)
 }
 
@@ -698,6 +734,55 @@ fn c_cp_async_mbarrier_arrive_back_to_back_lanes() {
         assert_eq!(word(&bench.mem), word(&golden.mem), "noinc = {noinc}");
         assert_eq!(bench.trace.phase_completions, noinc as usize, "noinc = {noinc}");
     }
+}
+
+/// cp.async.mbarrier.arrive on an mbarrier that was never initialized (PTX ISA §9.7.13.15:
+/// any mbarrier operation other than init on such an object is undefined; the golden unit
+/// answers `MbNotInitialized` at issue): the lane is answered with the mbarrier unit's refusal of
+/// the issue-time event, with and without `.noinc`, and no arrive-on follows.
+#[test]
+fn c_cp_async_mbarrier_arrive_on_dead_mbarrier_is_refused_at_issue() {
+    let c = small_config();
+    for noinc in [false, true] {
+        let mb = 0x40;
+        let mut arrive = lane_req(3, 0, 1, 2, Op::MbCpAsyncArrive);
+        arrive.lanes[2].addr = mb;
+        if noinc {
+            arrive.flags |= flags::NO_INC;
+        }
+        let reqs = vec![cp_async(1, 2, 0x100, G + 0x80, 16, 16, false), arrive];
+        let (bench, _) = compare(&c, |_, _| {}, &reqs, 5);
+        let errs: Vec<ErrorCode> = bench.trace.responses.iter().map(|r| r.3).collect();
+        assert_eq!(errs, vec![ErrorCode::None, ErrorCode::MbNotInitialized], "noinc = {noinc}");
+        assert!(bench.trace.arrive_on.is_empty(), "a refused +1 queues no arrive-on (noinc = {noinc})");
+        assert!(bench.trace.late.is_empty());
+    }
+}
+
+/// A complete_tx that would take the tx-count below -(2^20 - 1) (PTX ISA §9.7.13.15.2: the
+/// tx-count's range is ±(2^20 - 1); the golden unit refuses it, `MbTxRange`) is a late error of
+/// the bulk copy that made it: its tag, CTA, warp and lane, after the copy itself was answered
+/// without error; a second copy's complete_tx on a healthy mbarrier still lands.
+#[test]
+fn c_complete_tx_out_of_range_is_a_late_error_of_its_copy() {
+    let c = small_config();
+    let (bad, good) = (0x8, 0x10);
+    let setup = |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| {
+        init_mbarrier(mem, mbar, 0, bad, 1);
+        init_mbarrier(mem, mbar, 0, good, 1);
+        // tx-count -(2^20 - 1): the lowest it may be.
+        let mut ev = Vec::new();
+        mbar.complete_tx_at(mem, 0, bad, (1 << 20) - 1, &mut ev).unwrap();
+    };
+    let mut first = bulk(21, BulkDir::GlobalToShared, 0x100, G + 0x10, 16, bad);
+    first.warp = 3;
+    first.lanes.swap(0, 5);
+    first.active_mask = 1 << 5;
+    let reqs = vec![first, bulk(22, BulkDir::GlobalToShared, 0x200, G + 0x40, 32, good)];
+    let (bench, _) = compare(&c, setup, &reqs, 7);
+    assert_eq!(bench.trace.late, vec![(21, 0, 3, 5, ErrorCode::MbTxRange)]);
+    assert!(bench.trace.responses.iter().all(|r| r.3 == ErrorCode::None), "{:?}", bench.trace.responses);
+    assert_eq!(bench.trace.complete_tx, vec![(0, bad, 16), (0, good, 32)]);
 }
 
 /// Global operands outside global memory: a cp.async source (unless ignore-src or src-size 0)

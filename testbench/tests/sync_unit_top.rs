@@ -7,8 +7,8 @@
 //! `cargo test -p smsync-testbench --test sync_unit_top -- --nocapture`
 
 use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, ErrorCode, Op, VoteMode};
-use smsync_sim::memory::MemorySystem;
+use smsync_sim::encoding::{flags, BulkDir, ErrorCode, Op, VoteMode};
+use smsync_sim::memory::{MemorySystem, GLOBAL_BASE};
 use smsync_sim::units::{GoldenUnits, Request, Response, SyncUnit};
 use smsync_testbench::rtl_unit::{RtlOptions, RtlSyncUnit};
 
@@ -49,6 +49,62 @@ impl Pair {
         assert_eq!(r, g, "request {} ({}): RTL responses differ from the golden model", req.tag, req.op);
         g
     }
+
+    /// `submit`, then the golden model finishes its copies (`tick` with nothing else to run:
+    /// copies land, their late errors are answered), as the RTL has by the time it is idle.
+    /// Not for requests that suspend a try_wait (the idle tick times it out).
+    fn submit_and_drain(&mut self, req: &Request) -> Vec<Response> {
+        let mut g = Vec::new();
+        self.golden.submit(req, &mut self.mem, &mut g);
+        while self.golden.tick(&mut self.mem, true, &mut g) {}
+        let mut r = Vec::new();
+        self.rtl.submit(req, &mut self.mem, &mut r).unwrap();
+        let key = |x: &Response| (x.tag, x.cta, x.warp, x.lanes);
+        g.sort_by_key(key);
+        r.sort_by_key(key);
+        assert_eq!(r, g, "request {} ({}): RTL responses differ from the golden model", req.tag, req.op);
+        g
+    }
+}
+
+/// The copy engine's mbarrier events refused by the mbarrier ALU, through the top:
+/// `cp.async.mbarrier.arrive` on an object never initialized answers `MbNotInitialized` at issue
+/// (PTX ISA §9.7.13.15: undefined; the golden unit's rule), and a bulk copy whose complete_tx
+/// would take the tx-count below -(2^20 - 1) (PTX ISA §9.7.13.15.2, the tx-count's range) is
+/// answered, then followed by a late error of the same tag with no lanes (`MbTxRange`).
+#[test]
+fn copy_engine_event_errors_are_answered() {
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 2);
+    let (mbar, dead) = (0x40, 0x80);
+    assert_eq!(p.submit(&one_lane(1, 0, Op::MbInit, mbar, 1))[0].error, ErrorCode::None);
+    // The lowest tx-count the object may hold.
+    assert_eq!(p.submit(&one_lane(2, 0, Op::MbCompleteTx, mbar, (1 << 20) - 1))[0].error, ErrorCode::None);
+
+    for (tag, noinc) in [(3, false), (4, true)] {
+        let mut arrive = one_lane(tag, 1, Op::MbCpAsyncArrive, dead, 0);
+        arrive.active_mask = 0b110;
+        arrive.lanes[1] = arrive.lanes[0];
+        arrive.lanes[2] = arrive.lanes[0];
+        if noinc {
+            arrive.flags |= flags::NO_INC;
+        }
+        let r = p.submit_and_drain(&arrive);
+        assert_eq!((r.len(), r[0].error, r[0].error_lane), (1, ErrorCode::MbNotInitialized, 1), "noinc = {noinc}");
+    }
+
+    let mut copy = one_lane(5, 1, Op::CpBulk, 0x200, 16);
+    copy.sub = BulkDir::GlobalToShared.code();
+    copy.active_mask = 1 << 4;
+    copy.lanes[4] = copy.lanes[0];
+    copy.lanes[4].src = GLOBAL_BASE + 0x100;
+    copy.lanes[4].mbar = mbar;
+    let r = p.submit_and_drain(&copy);
+    assert_eq!(r.len(), 2, "{r:?}");
+    let late = r.iter().find(|x| x.lanes == 0).expect("a late error");
+    assert_eq!((late.tag, late.warp, late.error, late.error_lane), (5, 1, ErrorCode::MbTxRange, 4));
+    assert_eq!(r.iter().find(|x| x.lanes != 0).unwrap().error, ErrorCode::None, "the copy itself is answered");
 }
 
 /// A cluster of two CTAs (fpga-small with `cluster_size: 2`, a config of its own, so a Verilator

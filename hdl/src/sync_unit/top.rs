@@ -101,7 +101,12 @@
 //! * copy_engine: fed one lane op per cycle by the lane sequencer; the warp is answered when
 //!   every active lane is (a wait_group lane answers once its groups are complete). The first
 //!   lane in error gives the response's error; unlike the golden model, the lanes after it are
-//!   still issued (the run stops at the error anyway).
+//!   still issued (the run stops at the error anyway). Its mbarrier events (complete_tx,
+//!   arrive-on, the +1 of cp.async.mbarrier.arrive) are answered back to it in order
+//!   (`mb_resp_*`, the ALU's answer to each); an error of a complete_tx or arrive-on is a late
+//!   error (the golden `late_error`): a response with the op's tag, CTA and warp, no lanes and
+//!   the op's lane as its error lane, loaded into the free response register while the top is
+//!   idle or waits for the engine's answers (`late_load`).
 //! * LSU (ld/st.shared): the lane sequencer again, one lane per cycle, up to 16 bytes per lane.
 //! * Shared memory ([`SharedMemory`]): `cta_slots` x `shared_bytes` as rows of
 //!   `R = max(16, copy_port_bytes)` bytes, one read and one write port, byte enables.
@@ -134,8 +139,6 @@
 //!
 //! * divergent barrier arrivals: a bar/barrier request whose `active` does not cover `live`;
 //! * the "plain access to a live mbarrier" check of the golden LSU;
-//! * errors of the copy engine's mbarrier events (complete_tx on an invalidated mbarrier, the
-//!   +1 of cp.async.mbarrier.arrive on a dead one) are not reported as late responses.
 //!
 //! Other differences from the golden model, all documented in `docs/ARCHITECTURE.md`: a
 //! suspended `mbarrier.try_wait` lane is left out of `resp_lanes` and its later answer leaves on
@@ -596,6 +599,8 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// The mbarrier ALU takes an op of the sequenced request this cycle (it has priority over
     /// the copy engine's events).
     seq_mb_issue: Signal<Local, Bit>,
+    /// The copy engine's oldest late error is loaded into the response register this cycle.
+    late_load: Signal<Local, Bit>,
     ce_mb_go: Signal<Local, Bit>,
     ce_ev_take: Signal<Local, Bit>,
     /// Shared-memory arbitration (see the module doc): may the sequenced client (LSU or atomic
@@ -920,6 +925,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             lsu_out_of_range: Default::default(),
             lsu_misaligned: Default::default(),
             seq_mb_issue: Default::default(),
+            late_load: Default::default(),
             ce_mb_go: Default::default(),
             ce_ev_take: Default::default(),
             seq_rgrant: Default::default(),
@@ -1284,6 +1290,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.ce_ev1.d.next = self.ce_mb_go.val();
         self.ce_ev2.d.next = self.ce_ev1.q.val();
         self.ce_ev3.d.next = self.ce_ev2.q.val();
+        // The ALU's answer to a copy-engine event goes back to the engine (in order, one each).
+        self.copy.mb_resp_valid.next = self.mbar.resp_valid.val() && self.ce_ev3.q.val();
+        self.copy.mb_resp_error.next = self.mbar.resp_error.val();
         self.mbar.timeout.next = self.timeout.val();
         self.mbar.launch.next = self.launch.val();
         self.mbar.launch_slot.next = self.launch_slot.val();
@@ -1514,6 +1523,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.copy.req_a.next = self.pick_a.val();
         self.copy.req_b.next = self.pick_b.val();
         self.copy.req_c.next = self.pick_c.val();
+        self.copy.req_tag.next = self.req_tag.val();
         self.gm_req.next = self.copy.gm_req.val();
         self.gm_we.next = self.copy.gm_we.val();
         self.gm_addr.next = self.copy.gm_addr.val();
@@ -1581,6 +1591,20 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             }
         }
 
+        // ---------------- late errors of the copy engine's mbarrier events ----------------
+        // Loaded into the free response register while the top waits: idle with no release or
+        // warp-network offer pending, or waiting for the copy engine's answers (a wait_group
+        // may wait for copies whose events are queued behind the late error).
+        self.late_load.next = self.copy.late_valid.val()
+            && !self.o_valid.q.val()
+            && (((self.state.q.val() == self.k_s_idle.val())
+                && !self.wn_offered.q.val()
+                && !self.barrier.rel_valid.val())
+                || ((self.state.q.val() == self.k_s_copy.val())
+                    && (self.rem.q.val() == 0)
+                    && (self.cp_answered.q.val() != self.req_active.val())));
+        self.copy.late_ready.next = self.late_load.val();
+
         // ---------------- the request FSM ----------------
         self.lsu_re.next = false;
         self.lsu_we.next = false;
@@ -1605,6 +1629,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 && !self.clr_active.q.val()
                 && (self.clr_pending.q.val() == 0)
                 && !self.o_valid.q.val()
+                && !self.late_load.val()
             {
                 if self.not_built.val() {
                     self.o_valid.d.next = true;
@@ -1813,7 +1838,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 if self.copy.req_ready.val() {
                     self.rem.d.next = self.rem.q.val() & !self.pick.val();
                 }
-            } else if self.cp_answered.q.val() == self.req_active.val() {
+            } else if (self.cp_answered.q.val() == self.req_active.val()) && !self.o_valid.q.val() {
                 self.o_valid.d.next = true;
                 self.o_tag.d.next = self.req_tag.val();
                 self.o_cta.d.next = self.req_cta.val();
@@ -1826,6 +1851,20 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.req_done.next = true;
                 self.state.d.next = self.k_s_idle.val();
             }
+        }
+
+        // A late error (golden `copy_engine::late_error`): the op's tag, CTA and warp, no lanes,
+        // the error at the op's lane.
+        if self.late_load.val() {
+            self.o_valid.d.next = true;
+            self.o_has_values.d.next = false;
+            self.o_tag.d.next = self.copy.late_tag.val();
+            self.o_cta.d.next = self.copy.late_cta.val();
+            self.o_warp.d.next = self.copy.late_warp.val();
+            self.o_lanes.d.next = 0.into();
+            self.o_preds.d.next = 0.into();
+            self.o_error.d.next = self.copy.late_error.val();
+            self.o_error_lane.d.next = self.copy.late_lane.val();
         }
 
         // ---------------- the sequenced client's shared-memory access (LSU or atomic ALU) ----------------

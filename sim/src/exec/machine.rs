@@ -18,7 +18,7 @@ use crate::encoding::{ErrorCode, Op};
 use crate::memory::{classify, Generic, MemorySystem, CLUSTER_BASE, LOCAL_BASE, SHARED_BASE, WINDOW};
 use crate::ptx::ir::{AddrBase, Instr, Module, Opcode, Operand, PackedFmt, SpecialReg, StateSpace, Ty};
 use crate::units::{Request, Response, SyncUnit};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 pub(super) type Col = [u64; LANES];
 
@@ -61,6 +61,9 @@ pub struct Machine<'a> {
     pub(super) unit: &'a mut dyn SyncUnit,
     pub(super) ctas: Vec<Option<Cta>>,
     pub(super) pending: HashMap<u64, Pending>,
+    /// Requests answered lately (the newest `RETIRED`), by tag: a copy's late error (an error of
+    /// its mbarrier event, after the copy was answered) names the copy's instruction.
+    pub(super) retired: VecDeque<(u64, Pending)>,
     pub(super) next_tag: u64,
     pub(super) rng: Option<Rng>,
     pub(super) out: Vec<Response>,
@@ -93,6 +96,7 @@ impl<'a> Machine<'a> {
             unit,
             ctas: (0..cfg.cta_slots).map(|_| None).collect(),
             pending: HashMap::new(),
+            retired: VecDeque::new(),
             next_tag: 1,
             rng: opts.seed.map(Rng::new),
             out: Vec::new(),
@@ -1811,6 +1815,9 @@ impl<'a> Machine<'a> {
             self.trace.push(super::trace_response(r));
         }
         let Some(p) = self.pending.get(&r.tag).copied() else {
+            if let Some(e) = self.late_error(r) {
+                return Err(e);
+            }
             return Err(ExecError::Unsupported {
                 message: format!(
                     "sync unit answered tag {} that no request carries (CTA slot {}, warp {})",
@@ -1856,11 +1863,31 @@ impl<'a> Machine<'a> {
             w.pc[l] += 1;
         }
         if !(0..32).any(|l| w.waiting >> l & 1 == 1 && w.wait_tag[l] == r.tag) {
-            self.pending.remove(&r.tag);
+            if let Some(p) = self.pending.remove(&r.tag) {
+                self.retired.push_back((r.tag, p));
+                if self.retired.len() > RETIRED {
+                    self.retired.pop_front();
+                }
+            }
         }
         Ok(())
     }
+
+    /// A late error: an error answer with no lanes for a request already answered, which is how
+    /// the copy engine reports a refused complete_tx or arrive-on of a finished copy (the
+    /// undefined case is the mbarrier's, PTX ISA §9.7.13.15; the instruction is the copy's).
+    fn late_error(&self, r: &Response) -> Option<ExecError> {
+        if r.lanes != 0 || r.error == ErrorCode::None {
+            return None;
+        }
+        let &(_, p) = self.retired.iter().rev().find(|(t, _)| *t == r.tag)?;
+        let site = self.site(p.slot, p.warp as u32, p.func, p.pc, Some(r.error_lane as u32));
+        Some(ExecError::Ub { rule: r.error.name().into(), item: super::lower::checklist_item(r.error), site })
+    }
 }
+
+/// Answered requests kept for a late error of their copies (see `Machine::retired`).
+const RETIRED: usize = 4096;
 
 /// Integer ops whose low bits do not depend on signedness (safe for the converged fast path).
 fn fast_int(op: crate::ptx::ir::ArithOp) -> bool {

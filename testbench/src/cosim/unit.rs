@@ -22,7 +22,7 @@ use smsync_sim::config::Config;
 use smsync_sim::encoding::{Op, Unit};
 use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{BackendFailure, GoldenUnits, Request, Response, SyncUnit};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// Cycles the RTL runs per executor tick while warps can still run (time passing between
 /// scheduler turns).
@@ -31,6 +31,8 @@ pub const CYCLES_PER_TICK: u32 = 4;
 pub const IDLE_CYCLE_BUDGET: u32 = 20_000;
 /// Tags at or above this are the cosim's own golden re-queries (never the executor's).
 const REQUERY_TAG: u64 = 1 << 63;
+/// Answered copy-engine requests kept for their late errors (the newest this many).
+const RETIRED_COPIES: usize = 1024;
 
 /// A request with its answers so far.
 struct InFlight {
@@ -46,6 +48,9 @@ pub struct CosimUnit {
     pub mirror: MemorySystem,
     mirror_ready: bool,
     inflight: HashMap<u64, InFlight>,
+    /// Answered copy-engine requests, newest last: a late error of an op's mbarrier events (the
+    /// golden `copy_engine::late_error`, a response with no lanes) may come after the answer.
+    retired_copies: VecDeque<Request>,
     /// Golden answers not yet matched with an RTL answer, by tag, in arrival order.
     golden_answers: HashMap<u64, Vec<Response>>,
     /// RTL answers (already given to the executor) whose golden answer had not come yet.
@@ -68,6 +73,7 @@ impl CosimUnit {
             mirror: MemorySystem::default(),
             mirror_ready: false,
             inflight: HashMap::new(),
+            retired_copies: VecDeque::new(),
             golden_answers: HashMap::new(),
             rtl_early: Vec::new(),
             failure: None,
@@ -154,7 +160,7 @@ impl CosimUnit {
         if !self.rtl_early.is_empty() {
             let early = std::mem::take(&mut self.rtl_early);
             for r in early {
-                if self.golden_answers.get(&r.tag).is_some_and(|v| !v.is_empty()) {
+                if self.golden_index(&r).is_some() {
                     self.check_pair(&r);
                 } else {
                     self.rtl_early.push(r);
@@ -163,11 +169,19 @@ impl CosimUnit {
         }
     }
 
-    /// Compare an RTL answer with the first golden answer of its tag (which must exist).
+    /// The golden answer an RTL answer pairs with: the first of its tag of the same kind. A late
+    /// error pairs with a late error: the RTL may send one before the warp's own answer (a
+    /// lane's copy can fail before a later lane is issued), the golden model always after.
+    fn golden_index(&self, r: &Response) -> Option<usize> {
+        self.golden_answers.get(&r.tag)?.iter().position(|g| is_late(g) == is_late(r))
+    }
+
+    /// Compare an RTL answer with its golden answer (`golden_index`, which must exist).
     fn check_pair(&mut self, r: &Response) -> bool {
         let g = {
+            let i = self.golden_index(r).expect("caller checked");
             let v = self.golden_answers.get_mut(&r.tag).expect("caller checked");
-            let g = v.remove(0);
+            let g = v.remove(i);
             if v.is_empty() {
                 self.golden_answers.remove(&r.tag);
             }
@@ -262,6 +276,7 @@ impl CosimUnit {
             if self.failure.is_some() {
                 return;
             }
+            self.reopen_for_late_error(&r);
             let Some(f) = self.inflight.get_mut(&r.tag) else {
                 self.fail(
                     None,
@@ -278,7 +293,7 @@ impl CosimUnit {
             let poll = is_poll(f.req.op);
             let ok = if poll {
                 self.check_poll(&r, mem)
-            } else if self.golden_answers.get(&r.tag).is_some_and(|v| !v.is_empty()) {
+            } else if self.golden_index(&r).is_some() {
                 self.check_pair(&r)
             } else {
                 // The golden model has not answered yet (a wait it has not satisfied): compare
@@ -291,12 +306,38 @@ impl CosimUnit {
             }
             let done = {
                 let f = &self.inflight[&r.tag];
-                f.rtl_lanes & f.req.active_mask == f.req.active_mask || r.error != smsync_sim::encoding::ErrorCode::None
+                let all = f.rtl_lanes & f.req.active_mask == f.req.active_mask;
+                all || (r.error != smsync_sim::encoding::ErrorCode::None && !is_late(&r))
             };
             if done && !self.rtl_early.iter().any(|e| e.tag == r.tag) {
-                self.inflight.remove(&r.tag);
+                self.retire(r.tag);
             }
             out.push(r);
+        }
+    }
+
+    /// A request answered completely leaves the in-flight set; a copy-engine request is kept
+    /// (the newest `RETIRED_COPIES`) for a late error of its mbarrier events.
+    fn retire(&mut self, tag: u64) {
+        if let Some(f) = self.inflight.remove(&tag) {
+            if f.req.op.unit() == Unit::CopyEngine && !self.retired_copies.iter().any(|q| q.tag == tag) {
+                self.retired_copies.push_back(f.req);
+                if self.retired_copies.len() > RETIRED_COPIES {
+                    self.retired_copies.pop_front();
+                }
+            }
+        }
+    }
+
+    /// A late error (no lanes) of an answered copy-engine request: put the request back in
+    /// flight, fully answered, so that the error is compared with the golden one of its tag.
+    fn reopen_for_late_error(&mut self, r: &Response) {
+        if r.lanes != 0 || r.error == smsync_sim::encoding::ErrorCode::None || self.inflight.contains_key(&r.tag) {
+            return;
+        }
+        if let Some(req) = self.retired_copies.iter().find(|q| q.tag == r.tag).cloned() {
+            let rtl_lanes = req.active_mask;
+            self.inflight.insert(r.tag, InFlight { req, rtl_lanes });
         }
     }
 
@@ -444,4 +485,10 @@ impl SyncUnit for CosimUnit {
     fn failure(&self) -> Option<BackendFailure> {
         self.failure.clone()
     }
+}
+
+/// A late error of a copy-engine op's mbarrier event (the golden `copy_engine::late_error`): an
+/// error answer with no lanes.
+fn is_late(r: &Response) -> bool {
+    r.lanes == 0 && r.error != smsync_sim::encoding::ErrorCode::None
 }
