@@ -138,6 +138,8 @@ const TREC_ADDR_BITS: usize = 16;
 pub const PEND_DEPTH: usize = 32;
 /// Moves started and not yet completed (bounded by the complete_tx queue).
 pub const COMP_DEPTH: usize = 16;
+// `move_ident` has COMP_DEPTH words (4 address bits).
+const _: () = assert!(COMP_DEPTH == 16);
 /// Beats waiting for the global-memory write port.
 pub const WQ_DEPTH: usize = 4;
 
@@ -510,9 +512,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     cmp_has_mb: Signal<Local, Bit>,
     /// [slot 5 | offset 24 | bytes 32 | identity 79] per complete_tx.
     comp_q: RamFifo<140>,
-    /// The identity of each move in flight that completes into an mbarrier, in issue order
-    /// (moves complete in order; at most COMP_DEPTH - 1 are in flight, as `can_start` keeps).
-    mid_q: RamFifo<IDENT_BITS>,
+    /// The op identity of each move in flight, at its sequence number mod COMP_DEPTH: moves
+    /// complete in order and fewer than COMP_DEPTH are in flight (`can_start`), so the numbers
+    /// in flight are consecutive and their words distinct. Read at completion into `comp_q`.
+    move_ident: DepthRam<Bits<IDENT_BITS>, 5>,
     /// The mbarrier unit's answers to the events (see [`MbAnswers`]).
     answers: MbAnswers,
     /// An event is taken this cycle (`mb_ready` and room for its answer).
@@ -1171,7 +1174,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             cmp_seq: Default::default(),
             cmp_has_mb: Default::default(),
             comp_q: RamFifo::new(COMP_DEPTH),
-            mid_q: RamFifo::new(COMP_DEPTH),
+            move_ident: DepthRam::asynchronous(4),
             answers: MbAnswers::default(),
             mb_take: Default::default(),
             is_tensor: Default::default(),
@@ -1593,7 +1596,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             rd_res,
             rd_wait
         );
-        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, mid_q, answers);
+        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, answers);
         self.trec.read_clock.next = self.clock.val();
         self.trec.write_clock.next = self.clock.val();
 
@@ -1626,7 +1629,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.pend.reset.next = self.reset.val();
         self.wq_ctl.reset.next = self.reset.val();
         self.comp_q.reset.next = self.reset.val();
-        self.mid_q.reset.next = self.reset.val();
         self.answers.reset.next = self.reset.val();
         // Pop into the controller when it is idle.
         self.q.pop.next = (self.state.q.val() == 0) & !self.q.empty.val();
@@ -3048,9 +3050,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         // ================= mover: start =================
         // (after the beat-issue updates: a move may start on the last beat of the previous one)
-        // The identity of a move that will complete into an mbarrier (its complete_tx's).
-        self.mid_q.push.next = self.start.val() & self.st_has_mb.val();
-        self.mid_q.din.next = self.ident.val();
+        // The op identity of the move starting now (for its complete_tx's late error).
+        self.move_ident.write_clock.next = self.clock.val();
+        self.move_ident.read_clock.next = self.clock.val();
+        self.move_ident.write_enable.next = self.start.val();
+        self.move_ident.write_address.next = bit_cast::<5, SEQ_BITS>(self.issued_seq.q.val() + 1);
+        self.move_ident.write_data.next = self.ident.val();
         if self.start.val() {
             self.o_active.d.next = true;
             self.o_src_gm.d.next = self.st_src_gm.val();
@@ -3229,12 +3234,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.cmp_valid.val() {
             self.completed_seq.d.next = self.cmp_seq.val();
         }
+        self.move_ident.read_address.next = bit_cast::<5, SEQ_BITS>(self.cmp_seq.val());
         self.comp_q.push.next = self.cmp_valid.val() & self.cmp_has_mb.val();
-        self.mid_q.pop.next = self.cmp_valid.val() & self.cmp_has_mb.val();
         self.comp_q.din.next = bit_cast::<140, SLOT_BITS>(self.f_desc.val().get_bits::<SLOT_BITS>(127))
             | (bit_cast::<140, SADDR_BITS>(self.f_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
             | (bit_cast::<140, 32>(self.f_desc.val().get_bits::<32>(156)) << 29)
-            | (bit_cast::<140, IDENT_BITS>(self.mid_q.dout.val()) << 61);
+            | (bit_cast::<140, IDENT_BITS>(self.move_ident.read_data.val()) << 61);
 
         // ================= reducer ports (state 7 owns both memory ports) =================
         self.rd_wdata.next = bit_cast::<D, 64>(self.rd_res.q.val()) << (self.rd_doff.val() << 3);
