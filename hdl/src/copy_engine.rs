@@ -3056,6 +3056,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.move_ident.write_enable.next = self.start.val();
         self.move_ident.write_address.next = bit_cast::<5, SEQ_BITS>(self.issued_seq.q.val() + 1);
         self.move_ident.write_data.next = self.ident.val();
+        // Moves complete in order: the next to complete is number completed_seq + 1 (an address
+        // from a register, so the RAM's read is not behind the completion logic).
+        self.move_ident.read_address.next = bit_cast::<5, SEQ_BITS>(self.completed_seq.q.val() + 1);
         if self.start.val() {
             self.o_active.d.next = true;
             self.o_src_gm.d.next = self.st_src_gm.val();
@@ -3234,7 +3237,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.cmp_valid.val() {
             self.completed_seq.d.next = self.cmp_seq.val();
         }
-        self.move_ident.read_address.next = bit_cast::<5, SEQ_BITS>(self.cmp_seq.val());
         self.comp_q.push.next = self.cmp_valid.val() & self.cmp_has_mb.val();
         self.comp_q.din.next = bit_cast::<140, SLOT_BITS>(self.f_desc.val().get_bits::<SLOT_BITS>(127))
             | (bit_cast::<140, SADDR_BITS>(self.f_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
