@@ -1,5 +1,5 @@
 """Hand PTX: float atomics whose results round (PTX ISA §9.7.13.5, atom): f16 / bf16 add
-(`.noftz`: subnormals kept), f32 add on global (subnormal inputs and results flushed to
+and f16x2 / bf16x2 add (`.noftz`: subnormals kept), f32 add on global (subnormal inputs and results flushed to
 sign-preserving zero) and on shared (not flushed), f64 add, and f16x2 / bf16x2 min / max
 (`atom.global.v2.*.{min,max}.noftz`). One CTA of 64 threads; thread t applies one atomic to its
 own element t of each array, so the order of the atomics cannot change any result: each array
@@ -212,13 +212,18 @@ def launch():
         l.buffer(name + "b", ty, data=[b for _, b in ps])
         l.buffer(name + "o", ty, length=THREADS)
     l.buffer("sr", "u32", length=THREADS)
+    for name, fmt, seed in [("hx", F16, 23), ("bx", BF16, 24)]:
+        ps = pairs(fmt, seed) + random_pairs(fmt, THREADS, seed + 1)  # .x: 2t, .y: 2t + 1
+        l.buffer(name, "u32", data=[ps[2 * t][0] | ps[2 * t + 1][0] << 16 for t in range(THREADS)])
+        l.buffer(name + "b", "u32", data=[ps[2 * t][1] | ps[2 * t + 1][1] << 16 for t in range(THREADS)])
+        l.buffer(name + "o", "u32", length=THREADS)
     for name, fmt, seed in [("m", F16, 21), ("q", BF16, 22)]:
         ps = minmax_pairs(fmt, seed)  # element 2t and 2t + 1 of thread t's pair
         l.buffer(name, "u32", data=[ps[2 * t][0] | ps[2 * t + 1][0] << 16 for t in range(THREADS)])
         l.buffer(name + "b", "u32", data=[ps[2 * t][1] | ps[2 * t + 1][1] << 16 for t in range(THREADS)])
         l.buffer(name + "o", "u32", length=THREADS)
     l.param("h", "hb", "ho", "b", "bb", "bo", "f", "fb", "fo", "s", "sb", "so", "sr",
-            "d", "db", "do", "m", "mb", "mo", "q", "qb", "qo")
+            "d", "db", "do", "hx", "hxb", "hxo", "bx", "bxb", "bxo", "m", "mb", "mo", "q", "qb", "qo")
     return l
 
 
@@ -231,6 +236,10 @@ def reference(l):
     a, b = l.get("s").data, l.get("sb").data
     out["so"] = list(a)
     out["sr"] = [add(x, y, F32) for x, y in zip(a, b)]
+    for name, fmt in [("hx", F16), ("bx", BF16)]:
+        a, b = l.get(name).data, l.get(name + "b").data
+        out[name] = [add(x & 0xFFFF, y & 0xFFFF, fmt) | add(x >> 16, y >> 16, fmt) << 16 for x, y in zip(a, b)]
+        out[name + "o"] = list(a)
     for name, fmt in [("m", F16), ("q", BF16)]:
         res = []
         for t, (x, y) in enumerate(zip(l.get(name).data, l.get(name + "b").data)):
