@@ -1,14 +1,16 @@
 """Hand PTX: 128-bit atomics (PTX ISA §9.7.13.5, atom .b128, sm_90): atom.cas.b128 and
 atom.exch.b128 on global and on shared memory. One CTA of 64 threads; thread t owns element t
 of each array (two u64 words, low word first), so the order of the atomics cannot change a
-result. CAS compares all 128 bits: a third of the threads compare with the element itself
-(the swap happens), the others with the element with one bit flipped, in its low or high
-word (no swap); every thread gets the old element back. Operand words are random 64-bit
-values, so every bit of both halves is exercised."""
+result. Five atomics per thread and element, each returning the old element:
+1. cas(cmp, new): cmp is the element (a third of the threads) or the element with one bit
+   flipped in its low or high word (no swap);
+2. exch(x); 3. cas(x, ~x); 4. cas(~x, x); 5. exch(~x), x random. Steps 2-5 always swap, and
+every bit of the compare, new and exchange operands is 0 in one of them and 1 in another."""
 from corpus import Launch
 
 THREADS = 64
 MASK = (1 << 64) - 1
+STEPS = 5
 
 
 def words(seed, n):
@@ -20,7 +22,8 @@ def words(seed, n):
 
 
 def compares(a):
-    """Thread t's compare value: the element (t % 3 == 0) or it with bit (7t mod 128) flipped."""
+    """Thread t's first compare value: the element (t % 3 == 0) or it with bit (7t mod 128)
+    flipped."""
     out = []
     for t in range(THREADS):
         lo, hi = a[2 * t], a[2 * t + 1]
@@ -39,13 +42,12 @@ def launch():
     for name, seed in [("g", 31), ("s", 32)]:
         a = words(seed, 2 * THREADS)
         l.buffer(name, "u64", data=a)                          # the elements (g: atomics act on it)
-        l.buffer(name + "c", "u64", data=compares(a))          # CAS compare values
-        l.buffer(name + "n", "u64", data=words(seed + 10, 2 * THREADS))  # CAS new values
-        l.buffer(name + "x", "u64", data=words(seed + 20, 2 * THREADS))  # exch values
-        l.buffer(name + "co", "u64", length=2 * THREADS)       # CAS old values
-        l.buffer(name + "xo", "u64", length=2 * THREADS)       # exch old values
-        l.buffer(name + "r", "u64", length=2 * THREADS)        # the element after both
-    l.param("g", "gc", "gn", "gx", "gco", "gxo", "gr", "s", "sc", "sn", "sx", "sco", "sxo", "sr")
+        l.buffer(name + "c", "u64", data=compares(a))          # step 1's compare values
+        l.buffer(name + "n", "u64", data=words(seed + 10, 2 * THREADS))  # step 1's new values
+        l.buffer(name + "x", "u64", data=words(seed + 20, 2 * THREADS))  # x of steps 2-5
+        l.buffer(name + "o", "u64", length=2 * STEPS * THREADS)  # old values, [t][step][2]
+        l.buffer(name + "r", "u64", length=2 * THREADS)        # the element at the end
+    l.param("g", "gc", "gn", "gx", "go", "gr", "s", "sc", "sn", "sx", "so", "sr")
     return l
 
 
@@ -53,15 +55,30 @@ def reference(l):
     out = {}
     for name in ["g", "s"]:
         a, c, n, x = (l.get(name + k).data for k in ["", "c", "n", "x"])
-        co, xo, r = [], [], []
+        olds, r = [], []
         for t in range(THREADS):
-            cur = a[2 * t:2 * t + 2]
-            co += cur
-            if c[2 * t:2 * t + 2] == cur:
-                cur = n[2 * t:2 * t + 2]
-            xo += cur
-            r += x[2 * t:2 * t + 2]
-        out[name + "co"], out[name + "xo"], out[name + "r"] = co, xo, r
+            pair = lambda v, i=t: v[2 * i:2 * i + 2]  # noqa: E731
+            xs, nx = pair(x), [w ^ MASK for w in pair(x)]
+            cur = pair(a)
+
+            def cas(cmp, new):
+                nonlocal cur
+                olds.extend(cur)
+                if cmp == cur:
+                    cur = new
+
+            def exch(v):
+                nonlocal cur
+                olds.extend(cur)
+                cur = v
+
+            cas(pair(c), pair(n))
+            exch(xs)
+            cas(xs, nx)
+            cas(nx, xs)
+            exch(nx)
+            r += cur
+        out[name + "o"], out[name + "r"] = olds, r
         if name == "g":
             out["g"] = r
     return out
