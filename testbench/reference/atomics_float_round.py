@@ -186,8 +186,17 @@ def random_pairs(fmt, count, seed):
 
 
 def pairs(fmt, seed):
-    p = special_pairs(fmt)
-    return p + random_pairs(fmt, THREADS - len(p), seed)
+    """The special pairs first at the threads t = 0, 4, 8, ... (the first lane of each 16-byte
+    line of a 4-byte array: the atomic ALU's lead element takes that lane of each window, its
+    lane groups the others), then at the other threads; random pairs fill the rest."""
+    specials = special_pairs(fmt)
+    rest = random_pairs(fmt, THREADS - len(specials), seed)
+    leads = list(range(0, THREADS, 4))
+    order = leads + [t for t in range(THREADS) if t % 4]
+    out = [None] * THREADS
+    for t, pair in zip(order, specials + rest):
+        out[t] = pair
+    return out
 
 
 def minmax_pairs(fmt, seed):
