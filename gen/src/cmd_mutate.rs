@@ -23,6 +23,7 @@
 //! <out>/orig/         smsync gen output (the unmutated RTL)
 //! <out>/rtl/          the same with the mutated unit (cosim --rtl runs it with SMSYNC_MUTANT=k)
 //! <out>/list.ys|log, mutations.txt, build.ys|log, mutated_unit.v, checks.json
+//! <out>/corpus/       the corpus kernels as they were at the start (the checks read these)
 //! <out>/logs/mutant-<k>.jsonl|err  each child's check results and stderr
 //! <out>/formal-<k>.v, formal-<k>/          the formal properties on survivor k
 //! <out>/equiv-<k>.ys|log, bmc-<k>.ys|log   yosys on survivor k
@@ -143,7 +144,7 @@ pub fn main(a: Args) -> Result<(), String> {
         out.join("rtl").display(),
         rtl.ports.len()
     );
-    let checks = all_checks(&a)?;
+    let checks = all_checks(&a, &out)?;
     let (baseline, dropped, ordered) = run_baseline(&a, &out, &checks)?;
     let mut results = Vec::new();
     let timeout = mutant_timeout(&a, &baseline);
@@ -209,9 +210,23 @@ fn prepare(a: &Args, unit: Unit, config: &Config, out: &Path) -> Result<Vec<Muta
     Ok(mutations)
 }
 
-/// The corpus kernels, then the generated programs.
-fn all_checks(a: &Args) -> Result<Vec<Check>, String> {
-    let mut checks = corpus(&a.corpus, &a.kernels)?;
+/// The corpus kernels, then the generated programs. The kernels are copied into `<out>/corpus`
+/// first and run from there: every mutant sees the corpus as it was at the start, whatever
+/// happens to `--corpus` during the run.
+fn all_checks(a: &Args, out: &Path) -> Result<Vec<Check>, String> {
+    let snapshot = out.join("corpus");
+    let _ = std::fs::remove_dir_all(&snapshot);
+    std::fs::create_dir_all(&snapshot).map_err(|e| format!("{}: {e}", snapshot.display()))?;
+    let mut checks = Vec::new();
+    for check in corpus(&a.corpus, &a.kernels)? {
+        let Check::Kernel { name, ptx, launch } = check else { continue };
+        let copy = |from: &Path| -> Result<PathBuf, String> {
+            let to = snapshot.join(from.file_name().unwrap_or_default());
+            std::fs::copy(from, &to).map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))?;
+            Ok(to)
+        };
+        checks.push(Check::Kernel { name, ptx: copy(&ptx)?, launch: copy(&launch)? });
+    }
     checks.extend((0..a.programs).map(|i| Check::Program { seed: a.program_seed + i }));
     Ok(checks)
 }
