@@ -1,11 +1,9 @@
 """Hand PTX: cp.reduce.async.bulk.tensor.2d tile reductions (add, max, xor) into an untyped u32
 map, one op per CTA on its own box, the last box partly past the tensor's edges. An untyped
 map reduces as u32 (add, max) and b32 (xor), the element size's unsigned type."""
-from corpus import Launch, tensor_map
+import tensor_2d_store
+from tensor_2d_store import BOX_H, BOX_W, COLS, PITCH, ROWS
 
-CTAS, THREADS = 3, 32
-COLS, ROWS, PITCH = 20, 12, 24
-BOX_W, BOX_H = 8, 4
 COORDS = [(0, 0), (8, 4), (16, 10)]     # add; max; xor past the right and bottom edges
 MASK = 0xFFFF_FFFF
 
@@ -15,15 +13,8 @@ def value(cta, t):
 
 
 def launch():
-    tensor = [0xAAAA_0000 + i for i in range(ROWS * PITCH)]
-    l = Launch(block=[THREADS], grid=[CTAS])
-    l.buffer("tensor", "u32", data=tensor)
-    l.buffer("map", "u8", length=128)
-    l.buffer("coords", "s32", data=[v for xy in COORDS for v in xy])
-    l.set_data("map", tensor_map(l.address("tensor"), elem_bytes=4, tensor_size=[COLS, ROWS],
-                                 box_size=[BOX_W, BOX_H], stride_bytes=[PITCH * 4]))
-    l.param("map", "coords")
-    return l
+    """tensor_2d_store's launch (the same tensor, map and grid) with this kernel's boxes."""
+    return tensor_2d_store.launch(COORDS)
 
 
 def reference(l):

@@ -7,12 +7,13 @@ BOX_W, BOX_H = 8, 4
 COORDS = [(0, 0), (16, 2), (4, 10)]     # in bounds; past the right edge; past the bottom edge
 
 
-def launch():
+def launch(coords=COORDS):
+    """The launch for boxes at `coords` (one per CTA; tensor_2d_reduce uses it with its own)."""
     tensor = [0xAAAA_0000 + i for i in range(ROWS * PITCH)]
     l = Launch(block=[THREADS], grid=[CTAS])
     l.buffer("tensor", "u32", data=tensor)
     l.buffer("map", "u8", length=128)
-    l.buffer("coords", "s32", data=[v for xy in COORDS for v in xy])
+    l.buffer("coords", "s32", data=[v for xy in coords for v in xy])
     l.set_data("map", tensor_map(l.address("tensor"), elem_bytes=4, tensor_size=[COLS, ROWS],
                                  box_size=[BOX_W, BOX_H], stride_bytes=[PITCH * 4]))
     l.param("map", "coords")
