@@ -17,21 +17,34 @@
 //!  cycle t+1  S1a  word = mem_rdata, or the word written in cycle t (`fwd_*`: the read of t ran
 //!                  before that write landed); op decode, operand-only checks, the narrowed
 //!                  operands (arrive count, tx delta and its negation) -> registers
-//!  cycle t+2  S1b  word = the S1a word, or the word written in cycle t+1 by the op ahead when it
-//!                  is the same object (`fwd_*` again, selected by an address match registered in
-//!                  S1a); tx / pending / expected arithmetic, completion, the word-dependent
-//!                  checks, the new word; write back (mem_we, mem_wr_*); waiter table: allocate
-//!                  (suspending try_wait) and match (phase completion, inval)
-//!  cycle t+3  S2   response registers (resp_*) and the phase-completed strobe (done_*)
+//!  cycle t+2  S1b  the op applied twice (`WordUpdate`): to the S1a word and to the word written
+//!                  in cycle t+1 by the op ahead (`fwd_*`); the registered address match of S1a
+//!                  (`s2_same`) selects which result counts. tx / pending / expected arithmetic,
+//!                  completion, the word-dependent checks, the new word; write back (mem_we,
+//!                  mem_wr_*); the waiter table's events (allocate for a suspending try_wait,
+//!                  complete, kill) into the `p_*` registers
+//!  cycle t+3  S2   response registers (resp_*) and the phase-completed strobe (done_*); the
+//!                  waiter table applies the `p_*` events
+//!  cycle t+4       a waiter entry answered in t+3 can leave on `wake_*`
 //! ```
 //!
 //! So back-to-back ops on one object run at one op per cycle with no stall: the op in S1b always
 //! sees the word as left by every op ahead of it (two writes can be in flight towards an op:
 //! the one of the cycle before its S1a, forwarded into S1a, and the one of the cycle before its
-//! S1b, forwarded into S1b). The forwarding muxes select between registers (their select is an
-//! address compare of registers, or a registered match), so no compare-and-mux sits behind the
-//! arithmetic.
+//! S1b, forwarded into S1b). The one-cycle loop of that forwarding is register -> the tx range
+//! compares and the count compares -> the failure OR -> the candidate select -> `fwd_valid` /
+//! `fwd_data`: S1a has done every operand-only step (the op decode, the tx delta and the tx-count
+//! bounds it implies, `s2_tx_hi` / `s2_tx_lo`, the write kind in `we_hold`), so S1b has no adder
+//! in front of its range check and no mux in front of its arithmetic.
 //!
+//! # The waiter table
+//!
+//! It sees everything one cycle late: S1b's events, `timeout` and `launch` all pass through the
+//! `p_*` registers, so the table's state is that of a table updated in S1b, a cycle later, and
+//! its answers (`wake_*`) leave a cycle later. A try_wait in S1b takes the highest-numbered entry
+//! that is free (or answers this cycle) and is not the one the registered allocation is taking;
+//! none of the table's logic hangs off S1b's checks but that one allocation register.
+
 //! The memory port has a separate read and write address (a 1R1W block RAM per CTA slot):
 //! `mem_rdata` in cycle t+1 is the word at the address presented in cycle t (synchronous read).
 //! Whether the RAM returns old or new data on a same-cycle read/write collision does not matter:
@@ -57,6 +70,9 @@ use smsync_contract::encoding::{flags, mbarrier_word as mw, state_token as st, E
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
 
 pub mod formal;
+pub mod word_update;
+
+use word_update::WordUpdate;
 
 /// CTA slot index (config.cta_slots <= 32).
 pub const SLOT_BITS: usize = 5;
@@ -225,7 +241,8 @@ pub struct MbarrierAlu {
     pub resp_cta: Signal<Out, Bits<SLOT_BITS>>,
     pub resp_warp: Signal<Out, Bits<WARP_BITS>>,
     pub resp_lane: Signal<Out, Bits<LANE_BITS>>,
-    /// Token of arrive/arrive_drop, count of pending_count, else 0.
+    /// Token of arrive/arrive_drop, count of pending_count, else 0; meaningless when
+    /// `resp_error` is not None (a lane's error response carries no value).
     pub resp_value: Signal<Out, Bits<64>>,
     /// waitComplete of test_wait/try_wait.
     pub resp_pred: Signal<Out, Bit>,
@@ -292,6 +309,8 @@ pub struct MbarrierAlu {
     s2_cp_inc: DFF<Bit>,
     /// The op changes the tx-count (expect_tx, complete_tx, arrive.expect_tx).
     s2_tx_op: DFF<Bit>,
+    /// A tx op whose check chain reaches the tx range (not stopped in S1a, not init).
+    s2_tx_checked: DFF<Bit>,
     s2_nocomplete: DFF<Bit>,
     /// The error chain ended in S1a (pending_count, or an operand-only error), with `s2_pre_error`.
     s2_pre_stop: DFF<Bit>,
@@ -311,7 +330,12 @@ pub struct MbarrierAlu {
     /// The txCount operand exceeds 2 * COUNT_MAX: out of range for any tx-count.
     s2_tx_big: DFF<Bit>,
     /// Signed tx delta and its negation (tx + delta == 0 <=> tx == -delta).
-    s2_delta: DFF<Bits<TXA_BITS>>,
+    /// The range of tx-counts the op keeps within ±COUNT_MAX: tx + delta <= COUNT_MAX <=>
+    /// tx <= COUNT_MAX - delta (`s2_tx_hi`), tx + delta >= -COUNT_MAX <=> tx >= -COUNT_MAX - delta
+    /// (`s2_tx_lo`); 23-bit two's complement with the sign bit flipped, so that S1b compares them
+    /// with the word's tx-count as unsigned numbers (no adder in front of the range check).
+    s2_tx_hi: DFF<Bits<TXA_BITS>>,
+    s2_tx_lo: DFF<Bits<TXA_BITS>>,
     s2_ndelta: DFF<Bits<TXA_BITS>>,
     /// The delta as a 64-bit word (only its low 21 bits reach the new word's tx field).
     s2_delta64: DFF<Bits<64>>,
@@ -355,39 +379,53 @@ pub struct MbarrierAlu {
     a_noinc: Signal<Local, Bit>,
     a_pre_error: Signal<Local, Bits<ERROR_BITS>>,
     a_late_error: Signal<Local, Bits<ERROR_BITS>>,
-    /// The u32 txCount operand of a tx op (0 otherwise), and its negation.
-    a_tx_k: Signal<Local, Bits<64>>,
-    a_tx_neg: Signal<Local, Bits<64>>,
+    /// Operands a and b as u32 txCounts, and their negations.
+    a_ka: Signal<Local, Bits<64>>,
+    a_kb: Signal<Local, Bits<64>>,
+    a_ka_neg: Signal<Local, Bits<64>>,
+    a_kb_neg: Signal<Local, Bits<64>>,
+    /// The tx-count bounds for delta = +a, +b and -a.
+    a_hi_minus_a: Signal<Local, Bits<64>>,
+    a_lo_minus_a: Signal<Local, Bits<64>>,
+    a_hi_minus_b: Signal<Local, Bits<64>>,
+    a_lo_minus_b: Signal<Local, Bits<64>>,
+    a_hi_plus_a: Signal<Local, Bits<64>>,
+    a_lo_plus_a: Signal<Local, Bits<64>>,
+    /// COUNT_MAX - delta and -COUNT_MAX - delta of the op (64-bit words; the low 23 bits are kept).
+    a_tx_hi: Signal<Local, Bits<64>>,
+    a_tx_lo: Signal<Local, Bits<64>>,
 
-    // ---- S1b combinational values ----
-    word: Signal<Local, Bits<64>>,
-    w_valid: Signal<Local, Bit>,
+    // ---- S1b: the op on both candidate words, and the selected results ----
+    /// [0] on the word S1a registered, [1] on the word the op just ahead wrote (`fwd_data`).
+    upd: Vec<WordUpdate>,
+    /// The op just ahead wrote this op's object: take `upd_fwd`'s results.
+    sel_fwd: Signal<Local, Bit>,
     w_parity: Signal<Local, Bit>,
-    expected: Signal<Local, Bits<COUNT_BITS>>,
-    pending: Signal<Local, Bits<COUNT_BITS>>,
-    /// The fields zero-extended (tx sign-extended) in 64-bit words for the data path.
-    expected64: Signal<Local, Bits<64>>,
-    pending64: Signal<Local, Bits<64>>,
-    tx: Signal<Local, Bits<TXA_BITS>>,
-    tx_new: Signal<Local, Bits<TXA_BITS>>,
-    tx_zero: Signal<Local, Bit>,
-    tx_bad: Signal<Local, Bit>,
-    expected_new: Signal<Local, Bits<64>>,
-    pending_new: Signal<Local, Bits<64>>,
-    pending_final: Signal<Local, Bits<64>>,
     phase_completes: Signal<Local, Bit>,
     wait_complete: Signal<Local, Bit>,
     error: Signal<Local, Bits<ERROR_BITS>>,
     fail: Signal<Local, Bit>,
     ok: Signal<Local, Bit>,
-    writes: Signal<Local, Bit>,
-    new_fields: Signal<Local, Bits<64>>,
     new_word: Signal<Local, Bits<64>>,
-    suspend: Signal<Local, Bit>,
     token: Signal<Local, Bits<64>>,
+    suspend: Signal<Local, Bit>,
     free_found: Signal<Local, Bit>,
     free_index: Signal<Local, Bits<WAITER_INDEX_BITS>>,
     wake_index: Signal<Local, Bits<WAITER_INDEX_BITS>>,
+    // ---- the waiter table's inputs, registered at the end of S1b (see "The waiter table") ----
+    p_alloc: DFF<Bit>,
+    p_index: DFF<Bits<WAITER_INDEX_BITS>>,
+    p_cta: DFF<Bits<SLOT_BITS>>,
+    p_warp: DFF<Bits<WARP_BITS>>,
+    p_lane: DFF<Bits<LANE_BITS>>,
+    p_slot: DFF<Bits<SLOT_BITS>>,
+    p_word: DFF<Bits<WORD_BITS>>,
+    p_parity: DFF<Bit>,
+    p_complete: DFF<Bit>,
+    p_kill: DFF<Bit>,
+    p_timeout: DFF<Bit>,
+    p_launch: DFF<Bit>,
+    p_launch_slot: DFF<Bits<SLOT_BITS>>,
 
     // ---- constants (all from smsync_sim::encoding / Config) ----
     op_init: Constant<Bits<OP_BITS>>,
@@ -409,14 +447,6 @@ pub struct MbarrierAlu {
     e_not_built: Constant<Bits<ERROR_BITS>>,
     e_init_count: Constant<Bits<ERROR_BITS>>,
     e_shared_range: Constant<Bits<ERROR_BITS>>,
-    e_init_live: Constant<Bits<ERROR_BITS>>,
-    e_not_init: Constant<Bits<ERROR_BITS>>,
-    e_arrive_count: Constant<Bits<ERROR_BITS>>,
-    e_tx_range: Constant<Bits<ERROR_BITS>>,
-    e_expected_underflow: Constant<Bits<ERROR_BITS>>,
-    e_pending_underflow: Constant<Bits<ERROR_BITS>>,
-    e_nocomplete_completed: Constant<Bits<ERROR_BITS>>,
-    e_pending_overflow: Constant<Bits<ERROR_BITS>>,
     e_parity_range: Constant<Bits<ERROR_BITS>>,
     e_stale_token: Constant<Bits<ERROR_BITS>>,
     e_pcount_token: Constant<Bits<ERROR_BITS>>,
@@ -427,24 +457,15 @@ pub struct MbarrierAlu {
     k_align_mask: Constant<Bits<64>>,
     k_count_max: Constant<Bits<64>>,
     k_count_mask: Constant<Bits<64>>,
-    k_tx_mask: Constant<Bits<64>>,
-    /// The tx-count's 21 bits within 23, and their sign extension.
-    k_tx_low23: Constant<Bits<TXA_BITS>>,
-    k_tx_ext23: Constant<Bits<TXA_BITS>>,
     k_u32_mask: Constant<Bits<64>>,
-    k_zero20: Constant<Bits<COUNT_BITS>>,
+    /// The sign bit of a 23-bit two's-complement number (flipped for unsigned compares).
+    k_sign23: Constant<Bits<TXA_BITS>>,
+    k_zero23: Constant<Bits<TXA_BITS>>,
+    /// -COUNT_MAX as a 64-bit two's-complement word.
+    k_neg_count_max: Constant<Bits<64>>,
     k_one20: Constant<Bits<COUNT_BITS>>,
-    k_count_max20: Constant<Bits<COUNT_BITS>>,
     /// 2 * COUNT_MAX: a larger txCount is out of range for any tx-count.
     k_tx_span: Constant<Bits<64>>,
-    k_zero3: Constant<Bits<3>>,
-    k_seven3: Constant<Bits<3>>,
-    k_parity_bit: Constant<Bits<64>>,
-    k_valid_bit: Constant<Bits<64>>,
-    k_clear_valid: Constant<Bits<64>>,
-    k_tok_nocomplete: Constant<Bits<64>>,
-    k_tok_parity: Constant<Bits<64>>,
-    k_tok_valid: Constant<Bits<64>>,
     /// Largest byte offset at which an 8-byte object still fits: shared_bytes - 8.
     k_last_offset: Constant<Bits<64>>,
     /// Largest CTA slot index: cta_slots - 1.
@@ -531,6 +552,7 @@ impl MbarrierAlu {
             s2_pcount: Default::default(),
             s2_cp_inc: Default::default(),
             s2_tx_op: Default::default(),
+            s2_tx_checked: Default::default(),
             s2_nocomplete: Default::default(),
             s2_pre_stop: Default::default(),
             s2_pre_fail: Default::default(),
@@ -542,7 +564,8 @@ impl MbarrierAlu {
             s2_cnt64: Default::default(),
             s2_a64: Default::default(),
             s2_tx_big: Default::default(),
-            s2_delta: Default::default(),
+            s2_tx_hi: Default::default(),
+            s2_tx_lo: Default::default(),
             s2_ndelta: Default::default(),
             s2_delta64: Default::default(),
             s2_want: Default::default(),
@@ -580,35 +603,45 @@ impl MbarrierAlu {
             a_noinc: Default::default(),
             a_pre_error: Default::default(),
             a_late_error: Default::default(),
-            a_tx_k: Default::default(),
-            a_tx_neg: Default::default(),
-            word: Default::default(),
-            w_valid: Default::default(),
+            a_ka: Default::default(),
+            a_kb: Default::default(),
+            a_ka_neg: Default::default(),
+            a_kb_neg: Default::default(),
+            a_hi_minus_a: Default::default(),
+            a_lo_minus_a: Default::default(),
+            a_hi_minus_b: Default::default(),
+            a_lo_minus_b: Default::default(),
+            a_hi_plus_a: Default::default(),
+            a_lo_plus_a: Default::default(),
+            a_tx_hi: Default::default(),
+            a_tx_lo: Default::default(),
             w_parity: Default::default(),
-            expected: Default::default(),
-            pending: Default::default(),
-            expected64: Default::default(),
-            pending64: Default::default(),
-            tx: Default::default(),
-            tx_new: Default::default(),
-            tx_zero: Default::default(),
-            tx_bad: Default::default(),
-            expected_new: Default::default(),
-            pending_new: Default::default(),
-            pending_final: Default::default(),
             phase_completes: Default::default(),
             wait_complete: Default::default(),
             error: Default::default(),
             fail: Default::default(),
             ok: Default::default(),
-            writes: Default::default(),
-            new_fields: Default::default(),
             new_word: Default::default(),
             suspend: Default::default(),
             token: Default::default(),
             free_found: Default::default(),
             free_index: Default::default(),
             wake_index: Default::default(),
+            upd: (0..2).map(|_| WordUpdate::default()).collect(),
+            sel_fwd: Default::default(),
+            p_alloc: Default::default(),
+            p_index: Default::default(),
+            p_cta: Default::default(),
+            p_warp: Default::default(),
+            p_lane: Default::default(),
+            p_slot: Default::default(),
+            p_word: Default::default(),
+            p_parity: Default::default(),
+            p_complete: Default::default(),
+            p_kill: Default::default(),
+            p_timeout: Default::default(),
+            p_launch: Default::default(),
+            p_launch_slot: Default::default(),
             op_init: op(Op::MbInit),
             op_inval: op(Op::MbInval),
             op_arrive: op(Op::MbArrive),
@@ -628,14 +661,6 @@ impl MbarrierAlu {
             e_not_built: err(ErrorCode::NotBuilt),
             e_init_count: err(ErrorCode::MbInitCount),
             e_shared_range: err(ErrorCode::SharedOutOfRange),
-            e_init_live: err(ErrorCode::MbInitLive),
-            e_not_init: err(ErrorCode::MbNotInitialized),
-            e_arrive_count: err(ErrorCode::MbArriveCount),
-            e_tx_range: err(ErrorCode::MbTxRange),
-            e_expected_underflow: err(ErrorCode::MbExpectedUnderflow),
-            e_pending_underflow: err(ErrorCode::MbPendingUnderflow),
-            e_nocomplete_completed: err(ErrorCode::MbNoCompleteCompleted),
-            e_pending_overflow: err(ErrorCode::MbPendingOverflow),
             e_parity_range: err(ErrorCode::MbParityRange),
             e_stale_token: err(ErrorCode::MbStaleToken),
             e_pcount_token: err(ErrorCode::MbPendingCountToken),
@@ -646,22 +671,12 @@ impl MbarrierAlu {
             k_align_mask: c64(7),
             k_count_max: c64(count_max),
             k_count_mask: c64(count_max),
-            k_tx_mask: c64((1 << mw::TX_BITS) - 1),
-            k_tx_low23: Constant::new(((1u64 << mw::TX_BITS) - 1).to_bits()),
-            k_tx_ext23: Constant::new((((1u64 << TXA_BITS) - 1) & !((1u64 << mw::TX_BITS) - 1)).to_bits()),
             k_u32_mask: c64(u32::MAX as u64),
-            k_zero20: Constant::new(0u64.to_bits()),
+            k_sign23: Constant::new((1u64 << (TXA_BITS - 1)).to_bits()),
+            k_zero23: Constant::new(0u64.to_bits()),
+            k_neg_count_max: c64(count_max.wrapping_neg()),
             k_one20: Constant::new(1u64.to_bits()),
-            k_count_max20: Constant::new(count_max.to_bits()),
             k_tx_span: c64(2 * count_max),
-            k_zero3: Constant::new(0u64.to_bits()),
-            k_seven3: Constant::new(7u64.to_bits()),
-            k_parity_bit: c64(1 << mw::PARITY_BIT),
-            k_valid_bit: c64(1 << mw::VALID_BIT),
-            k_clear_valid: c64(!(1u64 << mw::VALID_BIT)),
-            k_tok_nocomplete: c64(1 << st::NO_COMPLETE_BIT),
-            k_tok_parity: c64(1 << st::PARITY_BIT),
-            k_tok_valid: c64(1 << st::VALID_BIT),
             k_last_offset: c64(config.shared_bytes as u64 - mw_object_bytes()),
             k_last_slot: Constant::new(((config.cta_slots - 1) as u64).to_bits()),
         }
@@ -732,6 +747,7 @@ impl Logic for MbarrierAlu {
             s2_pcount,
             s2_cp_inc,
             s2_tx_op,
+            s2_tx_checked,
             s2_nocomplete,
             s2_pre_stop,
             s2_pre_fail,
@@ -743,7 +759,8 @@ impl Logic for MbarrierAlu {
             s2_cnt64,
             s2_a64,
             s2_tx_big,
-            s2_delta,
+            s2_tx_hi,
+            s2_tx_lo,
             s2_ndelta,
             s2_delta64,
             s2_want,
@@ -762,7 +779,20 @@ impl Logic for MbarrierAlu {
             o_done,
             o_done_slot,
             o_done_word,
-            o_done_parity
+            o_done_parity,
+            p_alloc,
+            p_index,
+            p_cta,
+            p_warp,
+            p_lane,
+            p_slot,
+            p_word,
+            p_parity,
+            p_complete,
+            p_kill,
+            p_timeout,
+            p_launch,
+            p_launch_slot
         );
 
         // ================= S0: accept the request, read the word =================
@@ -859,6 +889,10 @@ impl Logic for MbarrierAlu {
         self.s2_pre_error.d.next = self.a_pre_error.val();
         self.s2_pre_fail.d.next = self.a_pre_error.val() != self.e_none.val();
         self.s2_pre_stop.d.next = self.a_pcount.val() | (self.a_pre_error.val() != self.e_none.val());
+        self.s2_tx_checked.d.next =
+            ((self.a_arrive.val() & self.a_expect_tx.val()) | self.a_expect.val() | self.a_complete_tx.val())
+                & !(self.a_pcount.val() | (self.a_pre_error.val() != self.e_none.val()))
+                & !self.a_init.val();
         // The wait ops' own checks come last in the golden order (after the word's validity).
         self.a_late_error.next = self.e_none.val();
         if self.a_wait.val() & self.a_parity.val() & (self.s1_a.q.val() > self.k_one.val()) {
@@ -886,26 +920,49 @@ impl Logic for MbarrierAlu {
             self.s2_cnt64.d.next = self.k_one.val();
             self.s2_cnt_bad.d.next = false;
         }
-        // tx delta: +txCount (expect_tx, arrive.expect_tx: operand b), -txCount (complete_tx).
+        // tx delta: +txCount (expect_tx, arrive.expect_tx: operand b), -txCount (complete_tx),
+        // 0 for the other ops. Every sum is formed from both operands at once, in parallel with
+        // the op decode, which then only selects (no adder behind the decode).
         // (64-bit words; only their low TXA_BITS bits are kept, the upper ones are trimmed.)
-        self.a_tx_k.next = self.s1_a.q.val() & self.k_u32_mask.val();
-        if self.a_arrive.val() {
-            self.a_tx_k.next = self.s1_b.q.val() & self.k_u32_mask.val();
-        }
-        if !((self.a_arrive.val() & self.a_expect_tx.val()) | self.a_expect.val() | self.a_complete_tx.val()) {
-            self.a_tx_k.next = self.k_zero.val();
-        }
-        self.s2_tx_big.d.next = self.a_tx_k.val() > self.k_tx_span.val();
-        self.a_tx_neg.next = self.k_zero.val() - self.a_tx_k.val();
+        self.a_ka.next = self.s1_a.q.val() & self.k_u32_mask.val();
+        self.a_kb.next = self.s1_b.q.val() & self.k_u32_mask.val();
+        self.a_ka_neg.next = self.k_zero.val() - self.a_ka.val();
+        self.a_kb_neg.next = self.k_zero.val() - self.a_kb.val();
+        // The bounds tx_hi = COUNT_MAX - delta and tx_lo = -COUNT_MAX - delta, per source.
+        self.a_hi_minus_a.next = self.k_count_max.val() - self.a_ka.val();
+        self.a_lo_minus_a.next = self.k_neg_count_max.val() - self.a_ka.val();
+        self.a_hi_minus_b.next = self.k_count_max.val() - self.a_kb.val();
+        self.a_lo_minus_b.next = self.k_neg_count_max.val() - self.a_kb.val();
+        self.a_hi_plus_a.next = self.k_count_max.val() + self.a_ka.val();
+        self.a_lo_plus_a.next = self.k_neg_count_max.val() + self.a_ka.val();
+        self.s2_tx_big.d.next = false;
+        self.s2_ndelta.d.next = self.k_zero23.val();
+        self.s2_delta64.d.next = self.k_zero.val();
+        self.a_tx_hi.next = self.k_count_max.val();
+        self.a_tx_lo.next = self.k_neg_count_max.val();
         if self.a_complete_tx.val() {
-            self.s2_delta.d.next = self.a_tx_neg.val().get_bits::<TXA_BITS>(0);
-            self.s2_ndelta.d.next = self.a_tx_k.val().get_bits::<TXA_BITS>(0);
-            self.s2_delta64.d.next = self.a_tx_neg.val();
-        } else {
-            self.s2_delta.d.next = self.a_tx_k.val().get_bits::<TXA_BITS>(0);
-            self.s2_ndelta.d.next = self.a_tx_neg.val().get_bits::<TXA_BITS>(0);
-            self.s2_delta64.d.next = self.a_tx_k.val();
+            self.s2_tx_big.d.next = self.a_ka.val() > self.k_tx_span.val();
+            self.s2_ndelta.d.next = self.a_ka.val().get_bits::<TXA_BITS>(0);
+            self.s2_delta64.d.next = self.a_ka_neg.val();
+            self.a_tx_hi.next = self.a_hi_plus_a.val();
+            self.a_tx_lo.next = self.a_lo_plus_a.val();
         }
+        if self.a_expect.val() {
+            self.s2_tx_big.d.next = self.a_ka.val() > self.k_tx_span.val();
+            self.s2_ndelta.d.next = self.a_ka_neg.val().get_bits::<TXA_BITS>(0);
+            self.s2_delta64.d.next = self.a_ka.val();
+            self.a_tx_hi.next = self.a_hi_minus_a.val();
+            self.a_tx_lo.next = self.a_lo_minus_a.val();
+        }
+        if self.a_arrive.val() & self.a_expect_tx.val() {
+            self.s2_tx_big.d.next = self.a_kb.val() > self.k_tx_span.val();
+            self.s2_ndelta.d.next = self.a_kb_neg.val().get_bits::<TXA_BITS>(0);
+            self.s2_delta64.d.next = self.a_kb.val();
+            self.a_tx_hi.next = self.a_hi_minus_b.val();
+            self.a_tx_lo.next = self.a_lo_minus_b.val();
+        }
+        self.s2_tx_hi.d.next = self.a_tx_hi.val().get_bits::<TXA_BITS>(0) ^ self.k_sign23.val();
+        self.s2_tx_lo.d.next = self.a_tx_lo.val().get_bits::<TXA_BITS>(0) ^ self.k_sign23.val();
 
         self.s2_valid.d.next = self.s1_valid.q.val() & !self.reset.val();
         self.s2_cta.d.next = self.s1_cta.q.val();
@@ -915,155 +972,72 @@ impl Logic for MbarrierAlu {
         self.s2_word_addr.d.next = self.a_word_addr.val();
 
         // ================= S1b: arithmetic, checks, write-back =================
-        self.word.next = self.s2_word.q.val();
-        if self.s2_same.q.val() & self.fwd_valid.q.val() {
-            self.word.next = self.fwd_data.q.val();
+        // The op on both candidate words (`WordUpdate`), then the result of the right one: the
+        // word S1a registered, or the write-back of the op just ahead when it is the same object.
+        self.upd[0].word.next = self.s2_word.q.val();
+        self.upd[1].word.next = self.fwd_data.q.val();
+        for i in 0..2 {
+            self.upd[i].init.next = self.s2_init.q.val();
+            self.upd[i].inval.next = self.s2_inval.q.val();
+            self.upd[i].arrive.next = self.s2_arrive.q.val();
+            self.upd[i].drop.next = self.s2_drop.q.val();
+            self.upd[i].expect.next = self.s2_expect.q.val();
+            self.upd[i].complete_tx.next = self.s2_complete_tx.q.val();
+            self.upd[i].cp_inc.next = self.s2_cp_inc.q.val();
+            self.upd[i].tx_op.next = self.s2_tx_op.q.val();
+            self.upd[i].tx_checked.next = self.s2_tx_checked.q.val();
+            self.upd[i].nocomplete.next = self.s2_nocomplete.q.val();
+            self.upd[i].pre_stop.next = self.s2_pre_stop.q.val();
+            self.upd[i].pre_fail.next = self.s2_pre_fail.q.val();
+            self.upd[i].pre_error.next = self.s2_pre_error.q.val();
+            self.upd[i].late_fail.next = self.s2_late_fail.q.val();
+            self.upd[i].late_error.next = self.s2_late_error.q.val();
+            self.upd[i].cnt_bad.next = self.s2_cnt_bad.q.val();
+            self.upd[i].cnt.next = self.s2_cnt.q.val();
+            self.upd[i].cnt64.next = self.s2_cnt64.q.val();
+            self.upd[i].a64.next = self.s2_a64.q.val();
+            self.upd[i].tx_big.next = self.s2_tx_big.q.val();
+            self.upd[i].tx_hi.next = self.s2_tx_hi.q.val();
+            self.upd[i].tx_lo.next = self.s2_tx_lo.q.val();
+            self.upd[i].ndelta.next = self.s2_ndelta.q.val();
+            self.upd[i].delta64.next = self.s2_delta64.q.val();
+            self.upd[i].want.next = self.s2_want.q.val();
         }
-        self.w_valid.next = self.word.val().get_bit(62);
-        self.w_parity.next = self.word.val().get_bit(61);
-        self.expected.next = self.word.val().get_bits::<COUNT_BITS>(0);
-        self.pending.next = self.word.val().get_bits::<COUNT_BITS>(20);
-        // The same fields as 64-bit words (the HDL has no width-clean zero extension; the new
-        // word is assembled from these, and synthesis trims the constant or unused upper bits).
-        self.expected64.next = self.word.val() & self.k_count_mask.val();
-        self.pending64.next = (self.word.val() >> 20) & self.k_count_mask.val();
-        // The 21-bit two's-complement tx-count (word bits 40..60), sign-extended to 23 bits.
-        if self.word.val().get_bit(60) {
-            self.tx.next = (self.word.val().get_bits::<TXA_BITS>(40) & self.k_tx_low23.val()) | self.k_tx_ext23.val();
-        } else {
-            self.tx.next = self.word.val().get_bits::<TXA_BITS>(40) & self.k_tx_low23.val();
-        }
-        // (rust-hdl's `#[hdl_gen]` translates one function: S1b's arithmetic, checks and new
-        // word stay inline here, in sections.)
-
-        // ---- arithmetic at the field widths ----
-        self.tx_new.next = self.tx.val() + self.s2_delta.q.val();
-        self.tx_zero.next = self.tx.val() == self.s2_ndelta.q.val();
-        // |tx_new| <= COUNT_MAX: 23-bit tx_new in [0, 2^20) or in [-(2^20 - 1), -1].
-        self.tx_bad.next = self.s2_tx_big.q.val();
-        if !((self.tx_new.val().get_bits::<3>(20) == self.k_zero3.val())
-            | ((self.tx_new.val().get_bits::<3>(20) == self.k_seven3.val())
-                & (self.tx_new.val().get_bits::<COUNT_BITS>(0) != self.k_zero20.val())))
-        {
-            self.tx_bad.next = true;
-        }
-        // New counts (data only; the checks below keep them within 20 bits).
-        self.expected_new.next = self.expected64.val();
-        if self.s2_drop.q.val() {
-            self.expected_new.next = self.expected64.val() - self.s2_cnt64.q.val();
-        }
-        self.pending_new.next = self.pending64.val();
-        if self.s2_arrive.q.val() {
-            self.pending_new.next = self.pending64.val() - self.s2_cnt64.q.val();
-        }
-        if self.s2_cp_inc.q.val() {
-            self.pending_new.next = self.pending64.val() + self.k_one.val();
-        }
-        // try_complete() after every arrive and every tx mutation (PTX ISA §9.7.13.15.6): pending
-        // reaches 0 (an arrive of `pending` counts) and tx reaches 0, compared without the sums.
-        self.phase_completes.next = ((self.s2_arrive.q.val() & (self.pending.val() == self.s2_cnt.q.val()))
-            | ((self.s2_expect.q.val() | self.s2_complete_tx.q.val()) & (self.pending.val() == self.k_zero20.val())))
-            & self.tx_zero.val();
-        self.wait_complete.next = self.s2_want.q.val() != self.w_parity.val();
-
-        // ---- errors, in the golden unit's order of checks ----
-        self.error.next = self.s2_late_error.q.val();
-        if self.s2_pre_stop.q.val() {
-            self.error.next = self.s2_pre_error.q.val();
-        } else if self.s2_init.q.val() {
-            self.error.next = self.e_none.val();
-            if self.w_valid.val() {
-                self.error.next = self.e_init_live.val();
-            }
-        } else if !self.w_valid.val() {
-            self.error.next = self.e_not_init.val();
-        } else if self.s2_arrive.q.val() & self.s2_cnt_bad.q.val() {
-            self.error.next = self.e_arrive_count.val();
-        } else if self.s2_arrive.q.val() & self.s2_tx_op.q.val() & self.tx_bad.val() {
-            self.error.next = self.e_tx_range.val();
-        } else if self.s2_drop.q.val() & (self.s2_cnt.q.val() >= self.expected.val()) {
-            self.error.next = self.e_expected_underflow.val();
-        } else if self.s2_arrive.q.val() & (self.s2_cnt.q.val() > self.pending.val()) {
-            self.error.next = self.e_pending_underflow.val();
-        } else if self.s2_arrive.q.val() & self.s2_nocomplete.q.val() & self.phase_completes.val() {
-            self.error.next = self.e_nocomplete_completed.val();
-        } else if self.s2_tx_op.q.val() & self.tx_bad.val() {
-            self.error.next = self.e_tx_range.val();
-        } else if self.s2_cp_inc.q.val() & (self.pending.val() == self.k_count_max20.val()) {
-            self.error.next = self.e_pending_overflow.val();
-        }
-        // The same conditions as one OR (the order matters only for which code is reported), so
-        // that the write enable does not wait for the priority chain.
-        if self.s2_pre_stop.q.val() {
-            self.fail.next = self.s2_pre_fail.q.val();
-        } else if self.s2_init.q.val() {
-            self.fail.next = self.w_valid.val();
-        } else {
-            self.fail.next = !self.w_valid.val()
-                | (self.s2_arrive.q.val() & self.s2_cnt_bad.q.val())
-                | (self.s2_tx_op.q.val() & self.tx_bad.val())
-                | (self.s2_drop.q.val() & (self.s2_cnt.q.val() >= self.expected.val()))
-                | (self.s2_arrive.q.val() & (self.s2_cnt.q.val() > self.pending.val()))
-                | (self.s2_arrive.q.val() & self.s2_nocomplete.q.val() & self.phase_completes.val())
-                | (self.s2_cp_inc.q.val() & (self.pending.val() == self.k_count_max20.val()))
-                | self.s2_late_fail.q.val();
+        self.sel_fwd.next = self.s2_same.q.val() & self.fwd_valid.q.val();
+        self.w_parity.next = self.upd[0].parity.val();
+        self.phase_completes.next = self.upd[0].phase_completes.val();
+        self.wait_complete.next = self.upd[0].wait_complete.val();
+        self.error.next = self.upd[0].error.val();
+        self.fail.next = self.upd[0].fail.val();
+        self.new_word.next = self.upd[0].new_word.val();
+        self.token.next = self.upd[0].token.val();
+        if self.sel_fwd.val() {
+            self.w_parity.next = self.upd[1].parity.val();
+            self.phase_completes.next = self.upd[1].phase_completes.val();
+            self.wait_complete.next = self.upd[1].wait_complete.val();
+            self.error.next = self.upd[1].error.val();
+            self.fail.next = self.upd[1].fail.val();
+            self.new_word.next = self.upd[1].new_word.val();
+            self.token.next = self.upd[1].token.val();
         }
         self.ok.next = self.s2_valid.q.val() & !self.fail.val();
 
-        // ---- the new word: on completion the parity flips and pending reloads from expected ----
-        self.pending_final.next = self.pending_new.val();
-        if self.phase_completes.val() {
-            self.pending_final.next = self.expected_new.val();
-        }
-        // (tx field: the low 21 bits of tx + delta, a 21-bit adder after trimming)
-        self.new_fields.next = (self.expected_new.val() & self.k_count_mask.val())
-            | ((self.pending_final.val() & self.k_count_mask.val()) << 20)
-            | ((((self.word.val() >> 40) + self.s2_delta64.q.val()) & self.k_tx_mask.val()) << 40)
-            | self.k_valid_bit.val();
-        self.new_word.next = self.new_fields.val();
-        if self.w_parity.val() != self.phase_completes.val() {
-            self.new_word.next = self.new_fields.val() | self.k_parity_bit.val();
-        }
-        if self.s2_init.q.val() {
-            self.new_word.next = self.s2_a64.q.val() | (self.s2_a64.q.val() << 20) | self.k_valid_bit.val();
-        }
-        if self.s2_inval.q.val() {
-            self.new_word.next = self.word.val() & self.k_clear_valid.val();
-        }
-        self.writes.next = self.s2_init.q.val()
-            | self.s2_inval.q.val()
-            | self.s2_arrive.q.val()
-            | self.s2_expect.q.val()
-            | self.s2_complete_tx.q.val()
-            | self.s2_cp_inc.q.val();
-
-        // Token: pending before the arrive, .noComplete, parity before the arrive, valid.
-        self.token.next = self.pending64.val() | self.k_tok_valid.val();
-        if self.s2_nocomplete.q.val() & !self.w_parity.val() {
-            self.token.next = self.pending64.val() | self.k_tok_valid.val() | self.k_tok_nocomplete.val();
-        }
-        if !self.s2_nocomplete.q.val() & self.w_parity.val() {
-            self.token.next = self.pending64.val() | self.k_tok_valid.val() | self.k_tok_parity.val();
-        }
-        if self.s2_nocomplete.q.val() & self.w_parity.val() {
-            self.token.next =
-                self.pending64.val() | self.k_tok_valid.val() | self.k_tok_nocomplete.val() | self.k_tok_parity.val();
-        }
-
-        // Write-back and forwarding register.
-        self.mem_we.next = self.ok.val() & self.writes.val();
+        // Write-back and forwarding register. `we_hold` is the op in S1b, valid and of a writing
+        // kind (registered in S1a), so the write enable is one gate after the failure OR.
+        self.mem_we.next = self.we_hold.q.val() & !self.fail.val();
         self.mem_wr_slot.next = self.s2_slot.q.val();
         self.mem_wr_word.next = self.s2_word_addr.q.val();
         self.mem_wdata.next = self.new_word.val();
-        self.fwd_valid.d.next = self.ok.val() & self.writes.val() & !self.reset.val();
+        self.fwd_valid.d.next = self.we_hold.q.val() & !self.fail.val();
         self.fwd_slot.d.next = self.s2_slot.q.val();
         self.fwd_word.d.next = self.s2_word_addr.q.val();
         self.fwd_data.d.next = self.new_word.val();
 
         // ---- waiter table ----
-        // Free entry: the highest-numbered free one (a later loop iteration overrides).
-        self.free_found.next = false;
-        self.free_index.next = self.k_zero_index.val();
+        // It sees S1b's events (allocate, complete, kill) and the timeout and launch inputs one
+        // cycle late, all of them through the `p_*` registers, so its state is that of a table
+        // updated in S1b, one cycle later; its answers (`wake_*`) come a cycle later too.
+        // One answer per cycle: the highest-numbered ready entry.
         self.wake_index.next = self.k_zero_index.val();
         self.wake_valid.next = false;
         self.wake_cta.next = self.k_zero5.val();
@@ -1071,11 +1045,6 @@ impl Logic for MbarrierAlu {
         self.wake_lane.next = self.k_zero5.val();
         self.wake_pred.next = false;
         for i in 0..self.waiters.len() {
-            if !self.waiters[i].busy.val() {
-                self.free_found.next = true;
-                self.free_index.next = i.to_bits();
-            }
-            // One answer per cycle: the highest-numbered ready entry.
             if self.waiters[i].ready.val() {
                 self.wake_valid.next = true;
                 self.wake_index.next = i.to_bits();
@@ -1085,27 +1054,52 @@ impl Logic for MbarrierAlu {
                 self.wake_pred.next = self.waiters[i].answer.val();
             }
         }
+        // Free entry for a try_wait in S1b: the highest-numbered one that is free or answers now,
+        // and is not the one the registered allocation is taking.
+        self.free_found.next = false;
+        self.free_index.next = self.k_zero_index.val();
+        for i in 0..self.waiters.len() {
+            if (!self.waiters[i].busy.val() | (self.wake_valid.val() & (self.wake_index.val().index() == i)))
+                & !(self.p_alloc.q.val() & (self.p_index.q.val().index() == i))
+            {
+                self.free_found.next = true;
+                self.free_index.next = i.to_bits();
+            }
+        }
         // A try_wait on an incomplete phase suspends if an entry is free; with the table full it
         // answers False at once (as the golden unit does).
         self.suspend.next = self.ok.val() & self.s2_try.q.val() & !self.wait_complete.val() & self.free_found.val();
+        self.p_alloc.d.next = self.suspend.val() & !self.reset.val();
+        self.p_index.d.next = self.free_index.val();
+        self.p_cta.d.next = self.s2_cta.q.val();
+        self.p_warp.d.next = self.s2_warp.q.val();
+        self.p_lane.d.next = self.s2_lane.q.val();
+        self.p_slot.d.next = self.s2_slot.q.val();
+        self.p_word.d.next = self.s2_word_addr.q.val();
+        self.p_parity.d.next = self.w_parity.val();
+        self.p_complete.d.next = self.ok.val() & self.phase_completes.val() & !self.reset.val();
+        self.p_kill.d.next = self.ok.val() & self.s2_inval.q.val() & !self.reset.val();
+        self.p_timeout.d.next = self.timeout.val() & !self.reset.val();
+        self.p_launch.d.next = self.launch.val() & !self.reset.val();
+        self.p_launch_slot.d.next = self.launch_slot.val();
         for i in 0..self.waiters.len() {
             self.waiters[i].clock.next = self.clock.val();
             self.waiters[i].reset.next = self.reset.val();
-            self.waiters[i].alloc.next = self.suspend.val() & (self.free_index.val().index() == i);
-            self.waiters[i].alloc_cta.next = self.s2_cta.q.val();
-            self.waiters[i].alloc_warp.next = self.s2_warp.q.val();
-            self.waiters[i].alloc_lane.next = self.s2_lane.q.val();
-            self.waiters[i].alloc_slot.next = self.s2_slot.q.val();
-            self.waiters[i].alloc_word.next = self.s2_word_addr.q.val();
-            self.waiters[i].alloc_parity.next = self.w_parity.val();
-            self.waiters[i].complete.next = self.ok.val() & self.phase_completes.val();
-            self.waiters[i].kill.next = self.ok.val() & self.s2_inval.q.val();
-            self.waiters[i].event_slot.next = self.s2_slot.q.val();
-            self.waiters[i].event_word.next = self.s2_word_addr.q.val();
-            self.waiters[i].event_parity.next = self.w_parity.val();
-            self.waiters[i].timeout.next = self.timeout.val();
-            self.waiters[i].launch.next = self.launch.val();
-            self.waiters[i].launch_slot.next = self.launch_slot.val();
+            self.waiters[i].alloc.next = self.p_alloc.q.val() & (self.p_index.q.val().index() == i);
+            self.waiters[i].alloc_cta.next = self.p_cta.q.val();
+            self.waiters[i].alloc_warp.next = self.p_warp.q.val();
+            self.waiters[i].alloc_lane.next = self.p_lane.q.val();
+            self.waiters[i].alloc_slot.next = self.p_slot.q.val();
+            self.waiters[i].alloc_word.next = self.p_word.q.val();
+            self.waiters[i].alloc_parity.next = self.p_parity.q.val();
+            self.waiters[i].complete.next = self.p_complete.q.val();
+            self.waiters[i].kill.next = self.p_kill.q.val();
+            self.waiters[i].event_slot.next = self.p_slot.q.val();
+            self.waiters[i].event_word.next = self.p_word.q.val();
+            self.waiters[i].event_parity.next = self.p_parity.q.val();
+            self.waiters[i].timeout.next = self.p_timeout.q.val();
+            self.waiters[i].launch.next = self.p_launch.q.val();
+            self.waiters[i].launch_slot.next = self.p_launch_slot.q.val();
             self.waiters[i].emitted.next = self.wake_valid.val() & (self.wake_index.val().index() == i);
         }
 
@@ -1115,11 +1109,12 @@ impl Logic for MbarrierAlu {
         self.o_warp.d.next = self.s2_warp.q.val();
         self.o_lane.d.next = self.s2_lane.q.val();
         self.o_error.d.next = self.error.val();
+        // (not gated by `ok`: a failed op's value is not part of its error response)
         self.o_value.d.next = self.k_zero.val();
-        if self.ok.val() & self.s2_arrive.q.val() {
+        if self.s2_arrive.q.val() {
             self.o_value.d.next = self.token.val();
         }
-        if self.ok.val() & self.s2_pcount.q.val() {
+        if self.s2_pcount.q.val() {
             self.o_value.d.next = self.s2_a64.q.val();
         }
         self.o_pred.d.next = self.ok.val() & self.s2_wait.q.val() & self.wait_complete.val();

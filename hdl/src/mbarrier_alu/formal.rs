@@ -76,25 +76,27 @@ pub const FAULTS: &[Fault] = &[
     Fault {
         name: "completion_ignores_tx",
         property: "phase_completion",
-        bug: "the phase completes when the pending count reaches zero even if the tx-count is not zero",
-        within: None,
+        bug: "the phase completes when the pending count reaches zero even if the tx-count is not zero \
+              (in S1b's update of the word read from memory)",
+        within: Some("mbarrier_alu$upd$0"),
         find: "& (pending == k_zero20))) & tx_zero;",
         replace: "& (pending == k_zero20)));",
     },
     Fault {
         name: "tx_sum_unchecked",
         property: "tx_range",
-        bug: "the range check of tx + delta is gone (only a txCount above 2(2^20-1) is refused)",
-        within: None,
-        find: "            tx_bad = 1'b1;",
-        replace: "            tx_bad = 1'b0;",
+        bug: "the range check of tx + delta is gone (only a txCount above 2(2^20-1) is refused; in S1b's \
+              update of the word read from memory)",
+        within: Some("mbarrier_alu$upd$0"),
+        find: "fail = fail_other | (tx_checked & ((tx_s > tx_hi) | (tx_s < tx_lo)));",
+        replace: "fail = fail_other;",
     },
     Fault {
         name: "drop_keeps_expected",
         property: "arrive_drop",
-        bug: "arrive_drop leaves the expected count unchanged",
-        within: None,
-        find: "expected_new = expected64 - s2_cnt64$q;",
+        bug: "arrive_drop leaves the expected count unchanged (in S1b's update of the word read from memory)",
+        within: Some("mbarrier_alu$upd$0"),
+        find: "expected_new = expected64 - cnt64;",
         replace: "expected_new = expected64;",
     },
     Fault {
@@ -102,8 +104,8 @@ pub const FAULTS: &[Fault] = &[
         property: "object_word",
         bug: "S1b does not forward the write of the op just ahead: back-to-back ops on one object lose a write",
         within: None,
-        find: "if (s2_same$q & fwd_valid$q) begin",
-        replace: "if (1'b0) begin",
+        find: "sel_fwd = s2_same$q & fwd_valid$q;",
+        replace: "sel_fwd = 1'b0;",
     },
     Fault {
         name: "suspended_response_lost",
@@ -118,8 +120,8 @@ pub const FAULTS: &[Fault] = &[
         property: "write_held",
         bug: "the write port is not held for an init (the top would let another unit write in its cycle)",
         within: None,
-        find: "we_hold$d = mem_we_next & ~reset;",
-        replace: "we_hold$d = mem_we_next & ~reset & ~(s1_op$q == op_init);",
+        find: "mem_we_hold = we_hold$q;",
+        replace: "mem_we_hold = we_hold$q & ~s2_init$q;",
     },
 ];
 
