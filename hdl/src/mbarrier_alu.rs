@@ -379,21 +379,21 @@ pub struct MbarrierAlu {
     a_noinc: Signal<Local, Bit>,
     a_pre_error: Signal<Local, Bits<ERROR_BITS>>,
     a_late_error: Signal<Local, Bits<ERROR_BITS>>,
-    /// Operands a and b as u32 txCounts, and their negations.
+    /// Operands a and b as u32 txCounts, and their negations (b's at the tx arithmetic's width).
     a_ka: Signal<Local, Bits<64>>,
     a_kb: Signal<Local, Bits<64>>,
     a_ka_neg: Signal<Local, Bits<64>>,
-    a_kb_neg: Signal<Local, Bits<64>>,
+    a_kb_neg: Signal<Local, Bits<TXA_BITS>>,
     /// The tx-count bounds for delta = +a, +b and -a.
-    a_hi_minus_a: Signal<Local, Bits<64>>,
-    a_lo_minus_a: Signal<Local, Bits<64>>,
-    a_hi_minus_b: Signal<Local, Bits<64>>,
-    a_lo_minus_b: Signal<Local, Bits<64>>,
-    a_hi_plus_a: Signal<Local, Bits<64>>,
-    a_lo_plus_a: Signal<Local, Bits<64>>,
-    /// COUNT_MAX - delta and -COUNT_MAX - delta of the op (64-bit words; the low 23 bits are kept).
-    a_tx_hi: Signal<Local, Bits<64>>,
-    a_tx_lo: Signal<Local, Bits<64>>,
+    a_hi_minus_a: Signal<Local, Bits<TXA_BITS>>,
+    a_lo_minus_a: Signal<Local, Bits<TXA_BITS>>,
+    a_hi_minus_b: Signal<Local, Bits<TXA_BITS>>,
+    a_lo_minus_b: Signal<Local, Bits<TXA_BITS>>,
+    a_hi_plus_a: Signal<Local, Bits<TXA_BITS>>,
+    a_lo_plus_a: Signal<Local, Bits<TXA_BITS>>,
+    /// COUNT_MAX - delta and -COUNT_MAX - delta of the op.
+    a_tx_hi: Signal<Local, Bits<TXA_BITS>>,
+    a_tx_lo: Signal<Local, Bits<TXA_BITS>>,
 
     // ---- S1b: the op on both candidate words, and the selected results ----
     /// [0] on the word S1a registered, [1] on the word the op just ahead wrote (`fwd_data`).
@@ -461,8 +461,9 @@ pub struct MbarrierAlu {
     /// The sign bit of a 23-bit two's-complement number (flipped for unsigned compares).
     k_sign23: Constant<Bits<TXA_BITS>>,
     k_zero23: Constant<Bits<TXA_BITS>>,
-    /// -COUNT_MAX as a 64-bit two's-complement word.
-    k_neg_count_max: Constant<Bits<64>>,
+    /// COUNT_MAX and -COUNT_MAX in 23-bit two's complement.
+    k_count_max23: Constant<Bits<TXA_BITS>>,
+    k_neg_count_max23: Constant<Bits<TXA_BITS>>,
     k_one20: Constant<Bits<COUNT_BITS>>,
     /// 2 * COUNT_MAX: a larger txCount is out of range for any tx-count.
     k_tx_span: Constant<Bits<64>>,
@@ -674,7 +675,8 @@ impl MbarrierAlu {
             k_u32_mask: c64(u32::MAX as u64),
             k_sign23: Constant::new((1u64 << (TXA_BITS - 1)).to_bits()),
             k_zero23: Constant::new(0u64.to_bits()),
-            k_neg_count_max: c64(count_max.wrapping_neg()),
+            k_count_max23: Constant::new(count_max.to_bits()),
+            k_neg_count_max23: Constant::new((count_max.wrapping_neg() & ((1u64 << TXA_BITS) - 1)).to_bits()),
             k_one20: Constant::new(1u64.to_bits()),
             k_tx_span: c64(2 * count_max),
             k_last_offset: c64(config.shared_bytes as u64 - mw_object_bytes()),
@@ -923,23 +925,23 @@ impl Logic for MbarrierAlu {
         // tx delta: +txCount (expect_tx, arrive.expect_tx: operand b), -txCount (complete_tx),
         // 0 for the other ops. Every sum is formed from both operands at once, in parallel with
         // the op decode, which then only selects (no adder behind the decode).
-        // (64-bit words; only their low TXA_BITS bits are kept, the upper ones are trimmed.)
+        // (the bounds at the tx arithmetic's 23 bits: the sums are kept modulo 2^23)
         self.a_ka.next = self.s1_a.q.val() & self.k_u32_mask.val();
         self.a_kb.next = self.s1_b.q.val() & self.k_u32_mask.val();
         self.a_ka_neg.next = self.k_zero.val() - self.a_ka.val();
-        self.a_kb_neg.next = self.k_zero.val() - self.a_kb.val();
+        self.a_kb_neg.next = self.k_zero23.val() - self.a_kb.val().get_bits::<TXA_BITS>(0);
         // The bounds tx_hi = COUNT_MAX - delta and tx_lo = -COUNT_MAX - delta, per source.
-        self.a_hi_minus_a.next = self.k_count_max.val() - self.a_ka.val();
-        self.a_lo_minus_a.next = self.k_neg_count_max.val() - self.a_ka.val();
-        self.a_hi_minus_b.next = self.k_count_max.val() - self.a_kb.val();
-        self.a_lo_minus_b.next = self.k_neg_count_max.val() - self.a_kb.val();
-        self.a_hi_plus_a.next = self.k_count_max.val() + self.a_ka.val();
-        self.a_lo_plus_a.next = self.k_neg_count_max.val() + self.a_ka.val();
+        self.a_hi_minus_a.next = self.k_count_max23.val() - self.a_ka.val().get_bits::<TXA_BITS>(0);
+        self.a_lo_minus_a.next = self.k_neg_count_max23.val() - self.a_ka.val().get_bits::<TXA_BITS>(0);
+        self.a_hi_minus_b.next = self.k_count_max23.val() - self.a_kb.val().get_bits::<TXA_BITS>(0);
+        self.a_lo_minus_b.next = self.k_neg_count_max23.val() - self.a_kb.val().get_bits::<TXA_BITS>(0);
+        self.a_hi_plus_a.next = self.k_count_max23.val() + self.a_ka.val().get_bits::<TXA_BITS>(0);
+        self.a_lo_plus_a.next = self.k_neg_count_max23.val() + self.a_ka.val().get_bits::<TXA_BITS>(0);
         self.s2_tx_big.d.next = false;
         self.s2_ndelta.d.next = self.k_zero23.val();
         self.s2_delta64.d.next = self.k_zero.val();
-        self.a_tx_hi.next = self.k_count_max.val();
-        self.a_tx_lo.next = self.k_neg_count_max.val();
+        self.a_tx_hi.next = self.k_count_max23.val();
+        self.a_tx_lo.next = self.k_neg_count_max23.val();
         if self.a_complete_tx.val() {
             self.s2_tx_big.d.next = self.a_ka.val() > self.k_tx_span.val();
             self.s2_ndelta.d.next = self.a_ka.val().get_bits::<TXA_BITS>(0);
@@ -956,13 +958,13 @@ impl Logic for MbarrierAlu {
         }
         if self.a_arrive.val() & self.a_expect_tx.val() {
             self.s2_tx_big.d.next = self.a_kb.val() > self.k_tx_span.val();
-            self.s2_ndelta.d.next = self.a_kb_neg.val().get_bits::<TXA_BITS>(0);
+            self.s2_ndelta.d.next = self.a_kb_neg.val();
             self.s2_delta64.d.next = self.a_kb.val();
             self.a_tx_hi.next = self.a_hi_minus_b.val();
             self.a_tx_lo.next = self.a_lo_minus_b.val();
         }
-        self.s2_tx_hi.d.next = self.a_tx_hi.val().get_bits::<TXA_BITS>(0) ^ self.k_sign23.val();
-        self.s2_tx_lo.d.next = self.a_tx_lo.val().get_bits::<TXA_BITS>(0) ^ self.k_sign23.val();
+        self.s2_tx_hi.d.next = self.a_tx_hi.val() ^ self.k_sign23.val();
+        self.s2_tx_lo.d.next = self.a_tx_lo.val() ^ self.k_sign23.val();
 
         self.s2_valid.d.next = self.s1_valid.q.val() & !self.reset.val();
         self.s2_cta.d.next = self.s1_cta.q.val();
@@ -981,7 +983,7 @@ impl Logic for MbarrierAlu {
             self.upd[i].inval.next = self.s2_inval.q.val();
             self.upd[i].arrive.next = self.s2_arrive.q.val();
             self.upd[i].drop.next = self.s2_drop.q.val();
-            self.upd[i].expect.next = self.s2_expect.q.val();
+            self.upd[i].expect_op.next = self.s2_expect.q.val();
             self.upd[i].complete_tx.next = self.s2_complete_tx.q.val();
             self.upd[i].cp_inc.next = self.s2_cp_inc.q.val();
             self.upd[i].tx_op.next = self.s2_tx_op.q.val();

@@ -57,7 +57,10 @@ pub struct ClusterRound {
     n_arrived: Signal<Local, Bits<WARP_MASK_BITS>>,
     n_pending: Signal<Local, Bits<WARP_MASK_BITS>>,
     n_waiting: Signal<Local, Bits<WARP_MASK_BITS>>,
-    n_live: Signal<Local, Bits<WARP_MASK_BITS>>,
+    /// Live warps that have not arrived (before this cycle's request).
+    missing: Signal<Local, Bits<WARP_MASK_BITS>>,
+    /// This cycle's request is an arrive (refused or not).
+    arrives: Signal<Local, Bit>,
     e_none: Constant<Bits<ERROR_BITS>>,
     e_arrive_twice: Constant<Bits<ERROR_BITS>>,
     e_wait_no_arrive: Constant<Bits<ERROR_BITS>>,
@@ -92,7 +95,8 @@ impl Default for ClusterRound {
             n_arrived: Default::default(),
             n_pending: Default::default(),
             n_waiting: Default::default(),
-            n_live: Default::default(),
+            missing: Default::default(),
+            arrives: Default::default(),
             e_none: err(ErrorCode::None),
             e_arrive_twice: err(ErrorCode::BarClusterArriveTwice),
             e_wait_no_arrive: err(ErrorCode::BarClusterWaitNoArrive),
@@ -133,12 +137,19 @@ impl Logic for ClusterRound {
         } else if self.exit.val() {
             self.n_pending.next = self.pending.q.val() & !self.warp_bit.val();
         }
-        self.n_live.next = self.live.val();
-        if self.exit.val() {
-            self.n_live.next = self.live.val() & !self.warp_bit.val();
+        // The same verdicts as (n_arrived != 0) and (n_live & !n_arrived == 0), formed from the
+        // registers in parallel with the request's checks (they feed the cluster's AND over its
+        // slots, then this slot's completion: the unit's longest path). An arrive or an exit of
+        // warp `warp_bit` takes that warp off the missing ones whether or not the arrive is
+        // refused (a refused arrive is one of a warp that already arrived: not missing anyway).
+        self.missing.next = self.live.val() & !self.arrived.q.val();
+        self.arrives.next = self.hit.q.val() & !self.req_wait.val();
+        self.any_arrived.next = (self.arrived.q.val() != self.k_zero.val()) | self.arrives.val();
+        if self.arrives.val() | self.exit.val() {
+            self.all_in.next = (self.missing.val() & !self.warp_bit.val()) == self.k_zero.val();
+        } else {
+            self.all_in.next = self.missing.val() == self.k_zero.val();
         }
-        self.any_arrived.next = self.n_arrived.val() != self.k_zero.val();
-        self.all_in.next = (self.n_live.val() & !self.n_arrived.val()) == self.k_zero.val();
 
         // ---- the edge: the round goes on, or completes and releases its waiting warps ----
         self.arrived.d.next = self.n_arrived.val();
@@ -151,7 +162,13 @@ impl Logic for ClusterRound {
             self.arrived.d.next = self.k_zero.val();
             self.pending.d.next = self.n_pending.val() & !self.n_waiting.val();
             self.waiting.d.next = self.k_zero.val();
-            if self.n_waiting.val() != self.k_zero.val() {
+            // (n_waiting != 0, without waiting for the request's checks: a wait blocks exactly
+            // when its warp is pending and arrived)
+            if (self.waiting.q.val() != self.k_zero.val())
+                | (self.hit.q.val()
+                    & self.req_wait.val()
+                    & ((self.pending.q.val() & self.arrived.q.val() & self.warp_bit.val()) != self.k_zero.val()))
+            {
                 self.rel_valid.d.next = true;
                 self.r_waiting.d.next = self.n_waiting.val();
             }

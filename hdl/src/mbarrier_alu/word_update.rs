@@ -30,7 +30,7 @@ pub struct WordUpdate {
     pub inval: Signal<In, Bit>,
     pub arrive: Signal<In, Bit>,
     pub drop: Signal<In, Bit>,
-    pub expect: Signal<In, Bit>,
+    pub expect_op: Signal<In, Bit>,
     pub complete_tx: Signal<In, Bit>,
     pub cp_inc: Signal<In, Bit>,
     pub tx_op: Signal<In, Bit>,
@@ -122,7 +122,7 @@ impl Default for WordUpdate {
             inval: Default::default(),
             arrive: Default::default(),
             drop: Default::default(),
-            expect: Default::default(),
+            expect_op: Default::default(),
             complete_tx: Default::default(),
             cp_inc: Default::default(),
             tx_op: Default::default(),
@@ -233,7 +233,7 @@ impl Logic for WordUpdate {
         // try_complete() after every arrive and every tx mutation (PTX ISA §9.7.13.15.6): pending
         // reaches 0 (an arrive of `pending` counts) and tx reaches 0, compared without the sums.
         self.completes.next = ((self.arrive.val() & (self.pending.val() == self.cnt.val()))
-            | ((self.expect.val() | self.complete_tx.val()) & (self.pending.val() == self.k_zero20.val())))
+            | ((self.expect_op.val() | self.complete_tx.val()) & (self.pending.val() == self.k_zero20.val())))
             & self.tx_zero.val();
         self.phase_completes.next = self.completes.val();
         self.wait_complete.next = self.want.val() != self.w_parity.val();
