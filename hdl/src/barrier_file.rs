@@ -151,7 +151,18 @@ pub struct BarrierFile {
     pub busy: Signal<Out, Bit>,
 
     slots: Vec<SlotState>,
-    round: RoundUpdate,
+    /// Stage U's update of the round: [0] on the RAM's word, [1] on the forwarded write of the
+    /// cycle before (`fw_*`); `d_fwd` selects the result (the select after the checks, not in
+    /// front of them).
+    round: Vec<RoundUpdate>,
+    u_error: Signal<Local, Bits<ERROR_BITS>>,
+    u_apply: Signal<Local, Bit>,
+    u_completes: Signal<Local, Bit>,
+    u_meta: Signal<Local, Bits<META_BITS>>,
+    u_arrived: Signal<Local, Bits<WARP_MASK_BITS>>,
+    u_waiting: Signal<Local, Bits<WARP_MASK_BITS>>,
+    u_popc: Signal<Local, Bits<POPC_BITS>>,
+    u_all: Signal<Local, Bits<1>>,
     queue: ReleaseQueue,
     ram_meta: DepthRam<Bits<META_BITS>, ADDR_BITS>,
     ram_arrived: DepthRam<Bits<WARP_MASK_BITS>, ADDR_BITS>,
@@ -194,6 +205,8 @@ pub struct BarrierFile {
     /// Stage U wrote the barrier `{d_cta, d_id}` at the edge that ended stage D (decided in
     /// stage D, so stage U starts from a register): take `fw_*`, not the RAM's read data.
     d_fwd: DFF<Bit>,
+    /// The live warps of the request's slot after the edge ending stage D.
+    d_live: DFF<Bits<WARP_MASK_BITS>>,
     fw_meta: DFF<Bits<META_BITS>>,
     fw_arrived: DFF<Bits<WARP_MASK_BITS>>,
     fw_waiting: DFF<Bits<WARP_MASK_BITS>>,
@@ -345,7 +358,15 @@ impl BarrierFile {
             rel_or: Default::default(),
             busy: Default::default(),
             slots: (0..config.cta_slots).map(|_| SlotState::default()).collect(),
-            round: RoundUpdate::default(),
+            round: (0..2).map(|_| RoundUpdate::default()).collect(),
+            u_error: Default::default(),
+            u_apply: Default::default(),
+            u_completes: Default::default(),
+            u_meta: Default::default(),
+            u_arrived: Default::default(),
+            u_waiting: Default::default(),
+            u_popc: Default::default(),
+            u_all: Default::default(),
             queue: ReleaseQueue::default(),
             ram_meta: DepthRam::new(ram_bits),
             ram_arrived: DepthRam::new(ram_bits),
@@ -379,6 +400,7 @@ impl BarrierFile {
             d_all: Default::default(),
             d_cl_wait: Default::default(),
             d_fwd: Default::default(),
+            d_live: Default::default(),
             fw_meta: Default::default(),
             fw_arrived: Default::default(),
             fw_waiting: Default::default(),
@@ -504,6 +526,7 @@ impl Logic for BarrierFile {
             d_all,
             d_cl_wait,
             d_fwd,
+            d_live,
             fw_meta,
             fw_arrived,
             fw_waiting,
@@ -685,6 +708,14 @@ impl Logic for BarrierFile {
         // ---- stage D -> U ----
         self.d_valid.d.next = self.accept.val();
         self.d_cta.d.next = self.read_slot.val();
+        // The live warps of the slot, as stage U will see them (a launch or an exit at this edge
+        // applied), registered here: no slot select in front of stage U's checks.
+        self.d_live.d.next = self.k_zero32.val();
+        for s in 0..self.slots.len() {
+            if self.read_slot.val() == self.slot_ids[s].val() {
+                self.d_live.d.next = self.slots[s].live_next.val();
+            }
+        }
         self.d_id.d.next = self.read_id.val();
         self.d_warp.d.next = self.req_warp.val();
         self.d_pre_error.d.next = self.pre_error.val();
@@ -723,63 +754,76 @@ impl Logic for BarrierFile {
         // ---- stage U: the round (forwarded when stage U wrote this barrier in the cycle before) ----
         self.u_addr.next = (bit_cast::<ADDR_BITS, SLOT_BITS>(self.d_cta.q.val()) << 4u64)
             | bit_cast::<ADDR_BITS, ID_BITS>(self.d_id.q.val());
-        self.round.cur_meta.next = self.ram_meta.read_data.val();
-        self.round.cur_arrived.next = self.ram_arrived.read_data.val();
-        self.round.cur_waiting.next = self.ram_waiting.read_data.val();
-        if self.d_fwd.q.val() {
-            self.round.cur_meta.next = self.fw_meta.q.val();
-            self.round.cur_arrived.next = self.fw_arrived.q.val();
-            self.round.cur_waiting.next = self.fw_waiting.q.val();
-        }
+        self.round[0].cur_meta.next = self.ram_meta.read_data.val();
+        self.round[0].cur_arrived.next = self.ram_arrived.read_data.val();
+        self.round[0].cur_waiting.next = self.ram_waiting.read_data.val();
+        self.round[1].cur_meta.next = self.fw_meta.q.val();
+        self.round[1].cur_arrived.next = self.fw_arrived.q.val();
+        self.round[1].cur_waiting.next = self.fw_waiting.q.val();
         self.u_active.next = self.d_active.q.val();
-        self.u_live.next = self.k_zero32.val();
-        for s in 0..self.slots.len() {
-            if self.d_cta.q.val() == self.slot_ids[s].val() {
-                self.u_live.next = self.slots[s].live.val();
-            }
-        }
-        self.round.hit.next = self.d_hit.q.val();
-        self.round.check.next = self.d_check.q.val();
-        self.round.active.next = self.u_active.val();
-        self.round.req_kind.next = self.d_kind.q.val();
-        self.round.req_count_warps.next = self.d_count_warps.q.val();
-        self.round.req_left1.next = self.d_left1.q.val();
-        self.round.req_first_done.next = self.d_first_done.q.val();
-        self.round.req_blocking.next = self.d_blocking.q.val();
-        self.round.req_warp_bit.next = self.d_warp_bit.q.val();
+        self.u_live.next = self.d_live.q.val();
         self.popc_narrow.wide.next = self.pc5.val();
-        self.round.req_popc.next = self.popc_narrow.narrow.val();
-        self.round.req_all.next = self.d_all.q.val();
-        self.round.live.next = self.u_live.val();
+        for i in 0..2 {
+            self.round[i].hit.next = self.d_hit.q.val();
+            self.round[i].check.next = self.d_check.q.val();
+            self.round[i].active.next = self.u_active.val();
+            self.round[i].req_kind.next = self.d_kind.q.val();
+            self.round[i].req_count_warps.next = self.d_count_warps.q.val();
+            self.round[i].req_left1.next = self.d_left1.q.val();
+            self.round[i].req_first_done.next = self.d_first_done.q.val();
+            self.round[i].req_blocking.next = self.d_blocking.q.val();
+            self.round[i].req_warp_bit.next = self.d_warp_bit.q.val();
+            self.round[i].req_popc.next = self.popc_narrow.narrow.val();
+            self.round[i].req_all.next = self.d_all.q.val();
+            self.round[i].live.next = self.u_live.val();
+        }
+        self.u_error.next = self.round[0].error.val();
+        self.u_apply.next = self.round[0].apply.val();
+        self.u_completes.next = self.round[0].completes.val();
+        self.u_meta.next = self.round[0].n_meta.val();
+        self.u_arrived.next = self.round[0].n_arrived.val();
+        self.u_waiting.next = self.round[0].n_waiting.val();
+        self.u_popc.next = self.round[0].n_popc.val();
+        self.u_all.next = self.round[0].n_all.val();
+        if self.d_fwd.q.val() {
+            self.u_error.next = self.round[1].error.val();
+            self.u_apply.next = self.round[1].apply.val();
+            self.u_completes.next = self.round[1].completes.val();
+            self.u_meta.next = self.round[1].n_meta.val();
+            self.u_arrived.next = self.round[1].n_arrived.val();
+            self.u_waiting.next = self.round[1].n_waiting.val();
+            self.u_popc.next = self.round[1].n_popc.val();
+            self.u_all.next = self.round[1].n_all.val();
+        }
 
         // The edge: write the round back (unless it completed), or push its release; a launch of
         // the slot in this cycle reinitializes its barriers instead.
         self.u_kill.next = self.launch.val() & (self.launch_slot.val() == self.d_cta.q.val());
-        self.u_write.next = self.round.apply.val() & !self.round.completes.val();
+        self.u_write.next = self.u_apply.val() & !self.u_completes.val();
         self.ram_meta.write_clock.next = self.clock.val();
         self.ram_arrived.write_clock.next = self.clock.val();
         self.ram_waiting.write_clock.next = self.clock.val();
         self.ram_meta.write_address.next = self.u_addr.val();
         self.ram_arrived.write_address.next = self.u_addr.val();
         self.ram_waiting.write_address.next = self.u_addr.val();
-        self.ram_meta.write_data.next = self.round.n_meta.val();
-        self.ram_arrived.write_data.next = self.round.n_arrived.val();
-        self.ram_waiting.write_data.next = self.round.n_waiting.val();
+        self.ram_meta.write_data.next = self.u_meta.val();
+        self.ram_arrived.write_data.next = self.u_arrived.val();
+        self.ram_waiting.write_data.next = self.u_waiting.val();
         self.ram_meta.write_enable.next = self.u_write.val();
         self.ram_arrived.write_enable.next = self.u_write.val();
         self.ram_waiting.write_enable.next = self.u_write.val();
-        self.fw_meta.d.next = self.round.n_meta.val();
-        self.fw_arrived.d.next = self.round.n_arrived.val();
-        self.fw_waiting.d.next = self.round.n_waiting.val();
+        self.fw_meta.d.next = self.u_meta.val();
+        self.fw_arrived.d.next = self.u_arrived.val();
+        self.fw_waiting.d.next = self.u_waiting.val();
         self.queue.kill.next = self.launch.val();
         self.queue.kill_slot.next = self.launch_slot.val();
-        self.queue.push.next = self.round.completes.val() & !self.u_kill.val() & !self.reset.val();
+        self.queue.push.next = self.u_completes.val() & !self.u_kill.val() & !self.reset.val();
         self.queue.push_slot.next = self.d_cta.q.val();
         self.queue.push_id.next = self.d_id.q.val();
-        self.queue.push_waiting.next = self.round.n_waiting.val();
-        self.queue.push_arrived.next = self.round.n_arrived.val();
-        self.queue.push_popc.next = self.round.n_popc.val();
-        self.queue.push_all.next = self.round.n_all.val();
+        self.queue.push_waiting.next = self.u_waiting.val();
+        self.queue.push_arrived.next = self.u_arrived.val();
+        self.queue.push_popc.next = self.u_popc.val();
+        self.queue.push_all.next = self.u_all.val();
 
         // Stage D's lookup of the barrier it reads: its in-round bit after this edge (stage U's
         // update of the same barrier, and a launch of its slot, forwarded).
@@ -795,7 +839,7 @@ impl Logic for BarrierFile {
         if self.read_in_u.val() & self.u_write.val() {
             self.d_active.d.next = true;
         }
-        if self.read_in_u.val() & self.round.completes.val() {
+        if self.read_in_u.val() & self.u_completes.val() {
             self.d_active.d.next = false;
         }
         if (self.launch.val() & (self.launch_slot.val() == self.read_slot.val())) | self.reset.val() {
@@ -814,7 +858,7 @@ impl Logic for BarrierFile {
                 & (self.req_cta.val() == self.slot_ids[s].val());
             self.slots[s].warp_bit.next = self.d_warp_bit.q.val();
             self.slots[s].open.next = self.u_write.val() & (self.d_cta.q.val() == self.slot_ids[s].val());
-            self.slots[s].close.next = self.round.completes.val() & (self.d_cta.q.val() == self.slot_ids[s].val());
+            self.slots[s].close.next = self.u_completes.val() & (self.d_cta.q.val() == self.slot_ids[s].val());
             self.slots[s].id.next = self.d_id.q.val();
             self.slots[s].counted.next = self.d_counted.q.val();
             self.slots[s].cl_hit_next.next =
@@ -863,9 +907,9 @@ impl Logic for BarrierFile {
         self.o_cta.d.next = self.d_cta.q.val();
         self.o_warp.d.next = self.d_warp.q.val();
         // (no barrier is hit when the request-only checks failed; one source at most is non-zero)
-        self.o_error.d.next = self.d_pre_error.q.val() | self.round.error.val() | self.cl_error.val();
+        self.o_error.d.next = self.d_pre_error.q.val() | self.u_error.val() | self.cl_error.val();
         self.o_blocked.d.next =
-            (self.d_hit.q.val() & self.d_blocking.q.val() & (self.round.error.val() == self.e_none.val()))
+            (self.d_hit.q.val() & self.d_blocking.q.val() & (self.u_error.val() == self.e_none.val()))
                 | self.cl_blocked.val();
         self.resp_valid.next = self.o_valid.q.val();
         self.resp_cta.next = self.o_cta.q.val();

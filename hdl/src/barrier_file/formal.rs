@@ -79,7 +79,7 @@ pub const PROPERTIES: &[Property] = &[
 ];
 
 /// Stage U's round update (one datapath for every barrier).
-const ROUND: &str = "barrier_file$round";
+const ROUND: &str = "barrier_file$round$0";
 /// Slot 0's state (rust-hdl writes one Verilog module per instance, all with the same body).
 const SLOT_0: &str = "barrier_file$slots$0";
 

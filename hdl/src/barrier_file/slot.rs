@@ -38,7 +38,9 @@ pub struct SlotState {
     pub cl_complete: Signal<In, Bit>,
     /// The arbiter emitted this slot's cluster release this cycle.
     pub cl_emitted: Signal<In, Bit>,
-    pub live: Signal<Out, Bits<WARP_MASK_BITS>>,
+    /// The CTA's live warps after this edge (a launch or stage U's exit applied): for stage D's
+    /// registered copy.
+    pub live_next: Signal<Out, Bits<WARP_MASK_BITS>>,
     /// Thread limit of the CTA (its warps * 32), for BarCountTooLarge.
     pub thread_limit: Signal<Out, Bits<32>>,
     /// Barriers in a round; of those, the whole-CTA rounds (no thread count).
@@ -55,6 +57,7 @@ pub struct SlotState {
     pub cl_waiting: Signal<Out, Bits<WARP_MASK_BITS>>,
     cluster: ClusterRound,
     live_warps: DFF<Bits<WARP_MASK_BITS>>,
+    n_live: Signal<Local, Bits<WARP_MASK_BITS>>,
     limit: DFF<Bits<32>>,
     exit: DFF<Bit>,
     in_round: DFF<Bits<BARRIER_MASK_BITS>>,
@@ -84,7 +87,7 @@ impl Default for SlotState {
             req_cl_wait: Default::default(),
             cl_complete: Default::default(),
             cl_emitted: Default::default(),
-            live: Default::default(),
+            live_next: Default::default(),
             thread_limit: Default::default(),
             active: Default::default(),
             whole: Default::default(),
@@ -96,6 +99,7 @@ impl Default for SlotState {
             cl_waiting: Default::default(),
             cluster: ClusterRound::default(),
             live_warps: Default::default(),
+            n_live: Default::default(),
             limit: Default::default(),
             exit: Default::default(),
             in_round: Default::default(),
@@ -116,22 +120,24 @@ impl Logic for SlotState {
         dff_setup!(self, clock, live_warps, limit, exit, in_round, with_count);
         // ---- the CTA's warps ----
         self.exit.d.next = self.exit_next.val();
+        self.n_live.next = self.live_warps.q.val();
         if self.launch.val() {
             self.limit.d.next = self.launch_warps.val() << 5;
             if self.launch_warps.val() >= self.k_full_warps.val() {
-                self.live_warps.d.next = self.k_all_ones.val();
+                self.n_live.next = self.k_all_ones.val();
             } else {
-                self.live_warps.d.next = !(self.k_all_ones.val() << self.launch_warps.val());
+                self.n_live.next = !(self.k_all_ones.val() << self.launch_warps.val());
             }
         }
         if self.exit.q.val() {
-            self.live_warps.d.next = self.live_warps.q.val() & !self.warp_bit.val();
+            self.n_live.next = self.live_warps.q.val() & !self.warp_bit.val();
         }
         if self.reset.val() {
-            self.live_warps.d.next = self.k_zero_mask.val();
+            self.n_live.next = self.k_zero_mask.val();
             self.limit.d.next = self.k_zero_mask.val();
         }
-        self.live.next = self.live_warps.q.val();
+        self.live_warps.d.next = self.n_live.val();
+        self.live_next.next = self.n_live.val();
         self.thread_limit.next = self.limit.q.val();
 
         // ---- which barriers are in a round ----
