@@ -212,6 +212,10 @@ pub struct BarrierFile {
     fw_waiting: DFF<Bits<WARP_MASK_BITS>>,
     // ---- the exit sweep: the whole-CTA rounds of `sw_slot` still to check ----
     sw_mask: DFF<Bits<BARRIER_MASK_BITS>>,
+    /// The highest id in `sw_mask` (the sweep's next check).
+    sw_top: DFF<Bits<ID_BITS>>,
+    /// `sw_mask` after this edge.
+    sw_next: Signal<Local, Bits<BARRIER_MASK_BITS>>,
     sw_slot: DFF<Bits<SLOT_BITS>>,
     // ---- response (stage U -> out) ----
     o_valid: DFF<Bit>,
@@ -405,6 +409,8 @@ impl BarrierFile {
             fw_arrived: Default::default(),
             fw_waiting: Default::default(),
             sw_mask: Default::default(),
+            sw_top: Default::default(),
+            sw_next: Default::default(),
             sw_slot: Default::default(),
             o_valid: Default::default(),
             o_cta: Default::default(),
@@ -531,6 +537,7 @@ impl Logic for BarrierFile {
             fw_arrived,
             fw_waiting,
             sw_mask,
+            sw_top,
             sw_slot,
             o_valid,
             o_cta,
@@ -663,17 +670,14 @@ impl Logic for BarrierFile {
         // completion check per cycle from the next cycle on, highest id first ----
         self.sw_src.next = self.sw_mask.q.val();
         self.sw_src_slot.next = self.sw_slot.q.val();
-        self.sw_id.next = self.k_zero_id.val();
-        for i in 0..self.bar_ids.len() {
-            if self.sw_src.val().get_bit(i) {
-                self.sw_id.next = self.bar_ids[i].val();
-            }
-        }
+        // The highest id of the mask, kept in a register beside it (`sw_top`): no priority
+        // encoder in front of stage D's read and in-round lookup.
+        self.sw_id.next = self.sw_top.q.val();
         self.sweep_go.next = (self.sw_src.val() != self.k_no_ids.val()) & !self.multi.val() & !self.reset.val();
-        self.sw_mask.d.next = self.sw_src.val();
+        self.sw_next.next = self.sw_src.val();
         self.sw_slot.d.next = self.sw_src_slot.val();
         if self.sweep_go.val() {
-            self.sw_mask.d.next = self.sw_src.val() & !(self.k_one_id.val() << self.sw_id.val());
+            self.sw_next.next = self.sw_src.val() & !(self.k_one_id.val() << self.sw_id.val());
         }
         // (an exit in stage U loads its slot's whole-CTA rounds; the first check goes out the
         // cycle after, from registers)
@@ -681,12 +685,19 @@ impl Logic for BarrierFile {
             self.sw_slot.d.next = self.d_cta.q.val();
             for s in 0..self.slots.len() {
                 if self.d_cta.q.val() == self.slot_ids[s].val() {
-                    self.sw_mask.d.next = self.slots[s].whole.val() & self.k_bar_ids.val();
+                    self.sw_next.next = self.slots[s].whole.val() & self.k_bar_ids.val();
                 }
             }
         }
         if self.reset.val() {
-            self.sw_mask.d.next = self.k_no_ids.val();
+            self.sw_next.next = self.k_no_ids.val();
+        }
+        self.sw_mask.d.next = self.sw_next.val();
+        self.sw_top.d.next = self.k_zero_id.val();
+        for i in 0..self.bar_ids.len() {
+            if self.sw_next.val().get_bit(i) {
+                self.sw_top.d.next = self.bar_ids[i].val();
+            }
         }
 
         // ---- stage D: the round RAM's read (the sweep's check, or the request's barrier) ----

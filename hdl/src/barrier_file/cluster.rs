@@ -31,9 +31,10 @@ pub struct ClusterRound {
     /// Stage U: the request is `barrier.cluster.wait` (else `.arrive`), from warp `warp_bit`.
     pub req_wait: Signal<In, Bit>,
     pub warp_bit: Signal<In, Bits<WARP_MASK_BITS>>,
-    /// The CTA's live warps, and stage U's exit strobe of warp `warp_bit` (it leaves `live` at
-    /// this edge, and its pending arrival is dropped, as in the golden unit).
-    pub live: Signal<In, Bits<WARP_MASK_BITS>>,
+    /// The CTA's live warps after this edge (`SlotState::live_next`), and stage U's exit strobe
+    /// of warp `warp_bit` (it leaves the live warps at this edge, and its pending arrival is
+    /// dropped, as in the golden unit).
+    pub live_next: Signal<In, Bits<WARP_MASK_BITS>>,
     pub exit: Signal<In, Bit>,
     /// The cluster's round completes at this edge.
     pub complete: Signal<In, Bit>,
@@ -57,8 +58,12 @@ pub struct ClusterRound {
     n_arrived: Signal<Local, Bits<WARP_MASK_BITS>>,
     n_pending: Signal<Local, Bits<WARP_MASK_BITS>>,
     n_waiting: Signal<Local, Bits<WARP_MASK_BITS>>,
-    /// Live warps that have not arrived (before this cycle's request).
+    /// Live warps that have not arrived (before this cycle's request): a register kept beside
+    /// `arrived` (`missing_q`), so the all-in test starts from one register.
     missing: Signal<Local, Bits<WARP_MASK_BITS>>,
+    missing_q: DFF<Bits<WARP_MASK_BITS>>,
+    /// `arrived` after this edge.
+    a_next: Signal<Local, Bits<WARP_MASK_BITS>>,
     /// This cycle's request is an arrive (refused or not).
     arrives: Signal<Local, Bit>,
     e_none: Constant<Bits<ERROR_BITS>>,
@@ -76,7 +81,7 @@ impl Default for ClusterRound {
             hit_next: Default::default(),
             req_wait: Default::default(),
             warp_bit: Default::default(),
-            live: Default::default(),
+            live_next: Default::default(),
             exit: Default::default(),
             complete: Default::default(),
             emitted: Default::default(),
@@ -96,6 +101,8 @@ impl Default for ClusterRound {
             n_pending: Default::default(),
             n_waiting: Default::default(),
             missing: Default::default(),
+            missing_q: Default::default(),
+            a_next: Default::default(),
             arrives: Default::default(),
             e_none: err(ErrorCode::None),
             e_arrive_twice: err(ErrorCode::BarClusterArriveTwice),
@@ -108,7 +115,7 @@ impl Default for ClusterRound {
 impl Logic for ClusterRound {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, hit, arrived, pending, waiting, rel_valid, r_waiting);
+        dff_setup!(self, clock, hit, arrived, pending, waiting, rel_valid, r_waiting, missing_q);
         self.hit.d.next = self.hit_next.val();
 
         // ---- stage U: the request against the round (golden `cluster`) ----
@@ -142,7 +149,7 @@ impl Logic for ClusterRound {
         // slots, then this slot's completion: the unit's longest path). An arrive or an exit of
         // warp `warp_bit` takes that warp off the missing ones whether or not the arrive is
         // refused (a refused arrive is one of a warp that already arrived: not missing anyway).
-        self.missing.next = self.live.val() & !self.arrived.q.val();
+        self.missing.next = self.missing_q.q.val();
         self.arrives.next = self.hit.q.val() & !self.req_wait.val();
         self.any_arrived.next = (self.arrived.q.val() != self.k_zero.val()) | self.arrives.val();
         if self.arrives.val() | self.exit.val() {
@@ -152,14 +159,18 @@ impl Logic for ClusterRound {
         }
 
         // ---- the edge: the round goes on, or completes and releases its waiting warps ----
-        self.arrived.d.next = self.n_arrived.val();
+        self.a_next.next = self.n_arrived.val();
+        if self.complete.val() | self.clear.val() {
+            self.a_next.next = self.k_zero.val();
+        }
+        self.arrived.d.next = self.a_next.val();
+        self.missing_q.d.next = self.live_next.val() & !self.a_next.val();
         self.pending.d.next = self.n_pending.val();
         self.waiting.d.next = self.n_waiting.val();
         if self.emitted.val() {
             self.rel_valid.d.next = false;
         }
         if self.complete.val() {
-            self.arrived.d.next = self.k_zero.val();
             self.pending.d.next = self.n_pending.val() & !self.n_waiting.val();
             self.waiting.d.next = self.k_zero.val();
             // (n_waiting != 0, without waiting for the request's checks: a wait blocks exactly
@@ -174,7 +185,6 @@ impl Logic for ClusterRound {
             }
         }
         if self.clear.val() {
-            self.arrived.d.next = self.k_zero.val();
             self.pending.d.next = self.k_zero.val();
             self.waiting.d.next = self.k_zero.val();
             self.rel_valid.d.next = false;

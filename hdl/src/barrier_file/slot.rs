@@ -164,7 +164,7 @@ impl Logic for SlotState {
         self.cluster.hit_next.next = self.cl_hit_next.val();
         self.cluster.req_wait.next = self.req_cl_wait.val();
         self.cluster.warp_bit.next = self.warp_bit.val();
-        self.cluster.live.next = self.live_warps.q.val();
+        self.cluster.live_next.next = self.n_live.val();
         self.cluster.exit.next = self.exit.q.val();
         self.cluster.complete.next = self.cl_complete.val();
         self.cluster.emitted.next = self.cl_emitted.val();
