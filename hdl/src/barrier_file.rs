@@ -13,7 +13,9 @@
 //! * [`SlotState`] per slot (`barrier_file/slot.rs`): live warps, thread limit, which barriers are
 //!   in a round (a launch clears them at once) and the slot's part of the cluster barrier
 //!   ([`ClusterRound`](cluster::ClusterRound)).
-//! * [`RoundUpdate`] (`barrier_file/round.rs`): stage U's check and update of one round.
+//! * [`RoundUpdate`] (`barrier_file/round.rs`): stage U's check and update of one round, built
+//!   twice: on the RAM's word and on the write of the cycle before (the forwarding register), so
+//!   that the forwarding select comes after the checks, not in front of them.
 //! * [`ReleaseQueue`] (`barrier_file/release_queue.rs`): completed rounds waiting for `rel_*`.
 //! * the **exit sweep**: a warp exit can complete every whole-CTA round of its slot; stage U of the
 //!   exit hands the slot's whole-CTA rounds to a sweep that, from the next cycle on, sends one
