@@ -42,7 +42,7 @@
 //! It sees everything one cycle late: S1b's events, `timeout` and `launch` all pass through the
 //! `p_*` registers, so the table's state is that of a table updated in S1b, a cycle later, and
 //! its answers (`wake_*`) leave a cycle later. A try_wait in S1b takes the highest-numbered entry
-//! that is free (or answers this cycle) and is not the one the registered allocation is taking;
+//! that is free and is not the one the registered allocation is taking;
 //! none of the table's logic hangs off S1b's checks but that one allocation register.
 
 //! The memory port has a separate read and write address (a 1R1W block RAM per CTA slot):
@@ -1056,14 +1056,13 @@ impl Logic for MbarrierAlu {
                 self.wake_pred.next = self.waiters[i].answer.val();
             }
         }
-        // Free entry for a try_wait in S1b: the highest-numbered one that is free or answers now,
-        // and is not the one the registered allocation is taking.
+        // Free entry for a try_wait in S1b: the highest-numbered free one that is not the one the
+        // registered allocation is taking (from the entries' registers: no priority encoder of the
+        // answers in front of it).
         self.free_found.next = false;
         self.free_index.next = self.k_zero_index.val();
         for i in 0..self.waiters.len() {
-            if (!self.waiters[i].busy.val() | (self.wake_valid.val() & (self.wake_index.val().index() == i)))
-                & !(self.p_alloc.q.val() & (self.p_index.q.val().index() == i))
-            {
+            if !self.waiters[i].busy.val() & !(self.p_alloc.q.val() & (self.p_index.q.val().index() == i)) {
                 self.free_found.next = true;
                 self.free_index.next = i.to_bits();
             }
