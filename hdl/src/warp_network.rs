@@ -40,9 +40,10 @@
 //! (record write, store lanes, state) and answers ops without operands
 //! (vote, elect, bar.warp.sync, activemask, exit) one clock later. A data op then takes its
 //! remaining beats (one per cycle) into the store and, when it fires, computes its answer from
-//! the store `L` lanes per cycle: redux sends `L` leaves per cycle into an `L`-leaf tree with a
-//! register per level, whose root folds into an accumulator (NB + log2 L cycles: the tree is
-//! pipelined for the clock, a combiner per stage), then every data op emits `L` lanes per cycle (NB cycles): `L`
+//! the store `L` lanes per cycle: redux registers `L` leaves per cycle and sends them into an
+//! `L`-leaf tree with a register per level, whose root folds into an accumulator (NB + 1 + log2 L
+//! cycles: the tree is pipelined for the clock, a combiner per stage), then every data op emits
+//! `L` lanes per cycle (NB cycles): `L`
 //! shfl source computations with `L` 32:1 source muxes, and `L` match rows of 32 comparators
 //! (`match_impl: parallel`; `iterative`: one row, one lane per cycle, 32 cycles). A row keyed by
 //! one lane (match.all's leader; the iterative match.any's lane) compares against a registered
@@ -85,9 +86,10 @@ pub fn carries_beats(op: Op) -> bool {
     BEAT_OPS.contains(&op)
 }
 
-/// Levels of the redux tree over `lanes` leaves, a register each: `log2 lanes`.
+/// Register levels of the redux pipeline over `lanes` leaves: the leaves' own register, then one
+/// per tree level (`log2 lanes`).
 fn tree_levels(lanes: usize) -> usize {
-    lanes.trailing_zeros() as usize
+    1 + lanes.trailing_zeros() as usize
 }
 
 /// Operand beats of a data op for `config`: `32 / lanes_per_beat`.
@@ -170,7 +172,15 @@ pub struct WarpNetwork {
     /// so that reset and completion clear a record in one cycle.
     rec_valid: Vec<DFF<Bits<32>>>,
     cta_id: Vec<Constant<Bits<5>>>,
-    /// The request on the port has been looked up: the `lk_*` registers hold its decision.
+    /// The header on the port has had its record read (`read_once`: `rd_*` hold its warp's
+    /// record and whether it is pending) and has been looked up (`looked`: the `lk_*` registers
+    /// hold its decision). The read is a cycle of its own (the port's warp through the record
+    /// RAM and the CTA-slot select into `rd_*`) so that the decision's masks and compares do not
+    /// follow the RAM read in one path (port -> record -> vote predicate was the unit's limit
+    /// at 62.3 MHz).
+    read_once: DFF<Bit>,
+    rd_raw: DFF<Bits<REC_BITS>>,
+    rd_hit: DFF<Bit>,
     looked: DFF<Bit>,
     /// The look cycle's decision, registered for the take cycle (the port holds the header and
     /// the record does not change in between): a header's first cycle reads its warp's record
@@ -188,10 +198,14 @@ pub struct WarpNetwork {
     lk_arrived: DFF<Bits<32>>,
     lk_part: DFF<Bits<32>>,
     lk_complete: DFF<Bit>,
-    lk_leader: DFF<Bits<32>>,
-    lk_leader_id: DFF<Bits<5>>,
-    lk_outside_id: DFF<Bits<5>>,
-    lk_first_active_id: DFF<Bits<5>>,
+    /// The active lanes outside the member mask, and the active lanes: the take cycle finds
+    /// their lowest lanes (and `lk_part`'s, the leader) from these registers, so that no
+    /// priority encoder follows the record read in the look cycle (that path, port -> record
+    /// RAM -> the exit's member mask -> leader -> its id, was the unit's limit at 58.8 MHz).
+    lk_outside: DFF<Bits<32>>,
+    /// The operand store's owner is another warp than the header's (compared in the look cycle).
+    lk_other_owner: DFF<Bit>,
+    lk_active: DFF<Bits<32>>,
     lk_not_built: DFF<Bit>,
     lk_vote_value: DFF<Bits<32>>,
     lk_vote_pred: DFF<Bit>,
@@ -249,10 +263,14 @@ pub struct WarpNetwork {
     match_rows: Vec<MatchRow>,
     /// The redux tree as a heap, pipelined a register per level: node n < L-1 combines
     /// `redux_v[2n+1]` and `redux_v[2n+2]` into `redux_q[n]`, and `redux_v[n]` is that register;
-    /// leaf i is `redux_v[L-1+i]` (the group's lane i). The root register (`redux_v[0]`, or the
-    /// leaf when L = 1) reaches the fold `log2 L` cycles after its group left the store.
+    /// leaf i is `redux_v[L-1+i]`, the register `redux_leaf[i]` (the group's lane i, or the op's
+    /// identity): the store's L:1 lane select and the identity pick are a cycle of their own, not
+    /// in front of the first level's compare (that path limited the unit to 48.7 MHz). The root
+    /// register (`redux_v[0]`, or the leaf when L = 1) reaches the fold `1 + log2 L` cycles after
+    /// its group left the store.
     redux_nodes: Vec<ReduxNode>,
     redux_q: Vec<DFF<Bits<32>>>,
+    redux_leaf: Vec<DFF<Bits<32>>>,
     redux_v: Vec<Signal<Local, Bits<32>>>,
     /// The group in each tree level is real / the request's first / its last (a bit per level).
     redux_p_valid: Vec<DFF<Bit>>,
@@ -350,6 +368,37 @@ pub struct WarpNetwork {
     row_key: Signal<Local, Bits<64>>,
     key_q: DFF<Bits<64>>,
     emit_prep: DFF<Bit>,
+    /// match.all's second EMIT preparation cycle: row 0 compares the store with `key_q` and
+    /// `all_eq_q` registers whether every member lane matched, so that no emit cycle holds the
+    /// 32 comparators and the 32-bit compare with the member lanes in front of its answer.
+    emit_prep2: DFF<Bit>,
+    all_eq_q: DFF<Bit>,
+    /// The emit's answers are written into `results` a cycle after they are computed (`em_*`,
+    /// per bank: write, word, value), and the answer leaves after one more cycle (`emit_drain`,
+    /// the last write): the comparators, shfl source reads and the lane selects end at these
+    /// registers, not at the distributed RAM's write port (that path, from `key_q` through
+    /// match.all's compare to the bank's write data, was the unit's limit at 53.0 MHz).
+    em_write: Vec<DFF<Bit>>,
+    em_word: Vec<DFF<Bits<5>>>,
+    em_data: Vec<DFF<Bits<32>>>,
+    emit_drain: DFF<Bit>,
+    emit_drain2: DFF<Bit>,
+    /// The emitted lane group, registered (`g_*`: the `slot_*` of `step`, every cycle; the
+    /// iterative row; `g_valid` / `g_step`: an emit cycle and its `step`): the answers are
+    /// computed a cycle after the group's select, from these registers, so that the group
+    /// select by `step` and the shfl source read (or a match row's compares) behind it are not
+    /// one path (that path, `step` -> the group's source lanes -> the shfl RAM copies -> the
+    /// answer, limited the unit to 50.2 MHz).
+    g_valid: DFF<Bit>,
+    g_step: DFF<Bits<5>>,
+    g_a: Vec<DFF<Bits<32>>>,
+    g_key: Vec<DFF<Bits<64>>>,
+    g_src: Vec<DFF<Bits<5>>>,
+    g_pval: Vec<DFF<Bit>>,
+    /// (One per match row: only the parallel match.any reads it.)
+    g_part: Vec<DFF<Bit>>,
+    g_arrived: Vec<DFF<Bit>>,
+    g_row: DFF<Bits<32>>,
     /// The iterative match.any's key lane (`step`, or `step + 1` after the first EMIT cycle),
     /// and (multiplexer reads only) the key lane's bit offset in `store_pack.word`.
     key_lane: Signal<Local, Bits<5>>,
@@ -482,6 +531,9 @@ impl WarpNetwork {
             rec_ram: (0..slots).map(|_| DepthRam::asynchronous(5)).collect(),
             rec_valid: vec_of(slots),
             cta_id: small_ids(slots),
+            read_once: Default::default(),
+            rd_raw: Default::default(),
+            rd_hit: Default::default(),
             looked: Default::default(),
             lk_rec_wdata: Default::default(),
             lk_hit_arrived: Default::default(),
@@ -496,10 +548,9 @@ impl WarpNetwork {
             lk_arrived: Default::default(),
             lk_part: Default::default(),
             lk_complete: Default::default(),
-            lk_leader: Default::default(),
-            lk_leader_id: Default::default(),
-            lk_outside_id: Default::default(),
-            lk_first_active_id: Default::default(),
+            lk_outside: Default::default(),
+            lk_other_owner: Default::default(),
+            lk_active: Default::default(),
             lk_not_built: Default::default(),
             lk_vote_value: Default::default(),
             lk_vote_pred: Default::default(),
@@ -540,6 +591,7 @@ impl WarpNetwork {
             }),
             redux_nodes: vec_of(l - 1),
             redux_q: vec_of(l - 1),
+            redux_leaf: vec_of(l),
             redux_v: vec_of(2 * l - 1),
             redux_p_valid: vec_of(tree_levels(l)),
             redux_p_first: vec_of(tree_levels(l)),
@@ -617,6 +669,28 @@ impl WarpNetwork {
             row_key: Default::default(),
             key_q: Default::default(),
             emit_prep: Default::default(),
+            emit_prep2: Default::default(),
+            all_eq_q: Default::default(),
+            em_write: vec_of(l),
+            em_word: vec_of(l),
+            em_data: vec_of(l),
+            emit_drain: Default::default(),
+            emit_drain2: Default::default(),
+            g_valid: Default::default(),
+            g_step: Default::default(),
+            g_a: vec_of(l),
+            g_key: vec_of(match config.match_impl {
+                MatchImpl::Parallel => l,
+                MatchImpl::Iterative => 0,
+            }),
+            g_src: vec_of(l),
+            g_pval: vec_of(l),
+            g_part: vec_of(match config.match_impl {
+                MatchImpl::Parallel => l,
+                MatchImpl::Iterative => 1,
+            }),
+            g_arrived: vec_of(l),
+            g_row: Default::default(),
             key_lane: Default::default(),
             key_off: vec_of(usize::from(ram_slots == 0)),
             iter_match: Default::default(),
@@ -710,6 +784,9 @@ impl Logic for WarpNetwork {
             self.redux_q[n].clock.next = self.clock.val();
             self.redux_q[n].d.next = self.redux_q[n].q.val();
         }
+        for i in 0..self.redux_leaf.len() {
+            self.redux_leaf[i].clock.next = self.clock.val();
+        }
         for k in 0..self.redux_p_valid.len() {
             self.redux_p_valid[k].clock.next = self.clock.val();
             self.redux_p_first[k].clock.next = self.clock.val();
@@ -727,6 +804,9 @@ impl Logic for WarpNetwork {
         dff_setup!(
             self,
             clock,
+            read_once,
+            rd_raw,
+            rd_hit,
             looked,
             lk_rec_wdata,
             lk_hit_arrived,
@@ -741,10 +821,9 @@ impl Logic for WarpNetwork {
             lk_arrived,
             lk_part,
             lk_complete,
-            lk_leader,
-            lk_leader_id,
-            lk_outside_id,
-            lk_first_active_id,
+            lk_outside,
+            lk_other_owner,
+            lk_active,
             lk_not_built,
             lk_vote_value,
             lk_vote_pred,
@@ -764,6 +843,13 @@ impl Logic for WarpNetwork {
             w_leader_id,
             key_q,
             emit_prep,
+            emit_prep2,
+            all_eq_q,
+            emit_drain,
+            emit_drain2,
+            g_valid,
+            g_step,
+            g_row,
             redux_acc,
             reduce_issued,
             out_valid,
@@ -779,18 +865,36 @@ impl Logic for WarpNetwork {
         self.results.clock.next = self.clock.val();
         self.results.clear.next = false;
         for i in 0..self._lanes {
-            self.results.write[i].next = false;
-            self.results.word[i].next = self.k_zero5.val();
-            self.results.data[i].next = self.k_zero32.val();
+            self.em_write[i].clock.next = self.clock.val();
+            self.em_word[i].clock.next = self.clock.val();
+            self.em_data[i].clock.next = self.clock.val();
+            self.em_write[i].d.next = false;
+            self.em_word[i].d.next = self.k_zero5.val();
+            self.em_data[i].d.next = self.k_zero32.val();
+            self.results.write[i].next = self.em_write[i].q.val();
+            self.results.word[i].next = self.em_word[i].q.val();
+            self.results.data[i].next = self.em_data[i].q.val();
+            self.g_a[i].clock.next = self.clock.val();
+            self.g_src[i].clock.next = self.clock.val();
+            self.g_pval[i].clock.next = self.clock.val();
+            self.g_arrived[i].clock.next = self.clock.val();
         }
+        for r in 0..self.g_key.len() {
+            self.g_key[r].clock.next = self.clock.val();
+        }
+        for r in 0..self.g_part.len() {
+            self.g_part[r].clock.next = self.clock.val();
+        }
+        self.g_valid.d.next = false;
         self.out_valid.d.next = false;
 
         // ================ header cycle: look up the warp's arrival record ================
-        // The record RAMs read the port's warp every cycle (asynchronously) and the decision
-        // below is registered in `lk_*`. A header is therefore taken no earlier than its second
-        // cycle on the port (the sender holds it until `req_ready`): `looked` says the first
-        // cycle has passed. Records change only when a header is taken, so the decision the
-        // take cycle reads is the one for its own header and record.
+        // The record RAMs read the port's warp every cycle (asynchronously) into `rd_*`, the
+        // decision below is made from them and registered in `lk_*`. A header is therefore
+        // taken no earlier than its third cycle on the port (the sender holds it until
+        // `req_ready`): `read_once` says the first cycle has passed, `looked` the second.
+        // Records change only when a header is taken, so the decision the take cycle reads is
+        // the one for its own header and record.
         self.warp_onehot.next = self.k_zero32.val();
         for w in 0..32 {
             if self.req_warp.val() == self.lane_id[w].val() {
@@ -806,18 +910,20 @@ impl Logic for WarpNetwork {
                 self.hit_raw.next = self.rec_ram[c].read_data.val();
             }
         }
-        self.hit_valid.next = (self.hit_valid_bits.val() & self.warp_onehot.val()).any();
+        self.rd_hit.d.next = (self.hit_valid_bits.val() & self.warp_onehot.val()).any();
+        self.rd_raw.d.next = self.hit_raw.val();
+        self.hit_valid.next = self.rd_hit.q.val();
         self.hit_arrived.next = self.k_zero32.val();
         if self.hit_valid.val() {
-            self.hit_arrived.next = bit_cast::<32, REC_BITS>(self.hit_raw.val());
+            self.hit_arrived.next = bit_cast::<32, REC_BITS>(self.rd_raw.q.val());
         }
-        self.hit_member.next = self.hit_raw.val().get_bits::<32>(32);
-        self.hit_pred.next = self.hit_raw.val().get_bits::<32>(85);
+        self.hit_member.next = self.rd_raw.q.val().get_bits::<32>(32);
+        self.hit_pred.next = self.rd_raw.q.val().get_bits::<32>(85);
         self.req_kind.next = bit_cast::<21, 6>(self.req_op.val())
             | (bit_cast::<21, 3>(self.req_sub.val()) << 6u64)
             | (bit_cast::<21, 4>(self.req_dtype.val()) << 9u64)
             | (bit_cast::<21, 8>(self.req_flags.val()) << 13u64);
-        self.hit_kind.next = self.hit_raw.val().get_bits::<21>(64);
+        self.hit_kind.next = self.rd_raw.q.val().get_bits::<21>(64);
 
         // ---------------- the op the request acts as ----------------
         // An exit (WarpExit) acts as an arrival of no lanes at the warp's pending rendezvous,
@@ -856,9 +962,12 @@ impl Logic for WarpNetwork {
             || (self.eff_op.val() == self.k_op_vote.val())
             || (self.eff_op.val() == self.k_op_elect.val())
             || (self.eff_op.val() == self.k_op_warpsync.val());
-        self.stage_blocked.next = self.lk_is_data.q.val()
-            && self.stage_busy.q.val()
-            && ((self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val()));
+        // The store's owner compared with the header in its look cycle (registered: the take
+        // does not wait on the port's cta/warp compare; the owner cannot change in between, as
+        // only a take makes the store busy, and a store freed meanwhile only delays the take).
+        self.lk_other_owner.d.next =
+            (self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val());
+        self.stage_blocked.next = self.lk_is_data.q.val() && self.stage_busy.q.val() && self.lk_other_owner.q.val();
         self.req_ready.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
         // `looked` implies the header was offered last cycle, and an offer is held until taken
@@ -866,7 +975,12 @@ impl Logic for WarpNetwork {
         // is the end of the request FSM's decode.
         self.fire.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
-        self.looked.d.next = self.req_valid.val() && (self.state.q.val() == self.k_st_idle.val()) && !self.fire.val();
+        self.read_once.d.next =
+            self.req_valid.val() && (self.state.q.val() == self.k_st_idle.val()) && !self.fire.val();
+        self.looked.d.next = self.read_once.q.val()
+            && self.req_valid.val()
+            && (self.state.q.val() == self.k_st_idle.val())
+            && !self.fire.val();
 
         self.mismatch.next = self.hit_valid.val()
             && !self.is_exit.val()
@@ -874,29 +988,12 @@ impl Logic for WarpNetwork {
                 || (self.hit_kind.val() != self.req_kind.val())
                 || (self.hit_arrived.val() & self.eff_active.val()).any());
         self.outside.next = self.eff_active.val() & !self.eff_member.val();
-        self.outside_low.next = self.outside.val() & (!self.outside.val() + self.k_one32.val());
-        self.active_low.next = self.eff_active.val() & (!self.eff_active.val() + self.k_one32.val());
         self.arrived.next = self.eff_active.val();
         if self.hit_valid.val() {
             self.arrived.next = self.hit_arrived.val() | self.eff_active.val();
         }
         self.part.next = self.eff_member.val() & self.req_live.val();
         self.complete.next = (self.part.val() & !self.arrived.val()) == self.k_zero32.val();
-        self.leader.next = self.part.val() & (!self.part.val() + self.k_one32.val());
-        self.outside_id.next = self.lane_id[0].val();
-        self.leader_id.next = self.lane_id[0].val();
-        self.first_active_id.next = self.lane_id[0].val();
-        for i in 0..32 {
-            if self.outside_low.val().get_bit(i) {
-                self.outside_id.next = self.lane_id[i].val();
-            }
-            if self.leader.val().get_bit(i) {
-                self.leader_id.next = self.lane_id[i].val();
-            }
-            if self.active_low.val().get_bit(i) {
-                self.first_active_id.next = self.lane_id[i].val();
-            }
-        }
         self.not_built.next = (!self.k_match_built.val()
             && ((self.eff_op.val() == self.k_op_match_any.val()) || (self.eff_op.val() == self.k_op_match_all.val())))
             || (!self.k_redux_f32_built.val()
@@ -940,10 +1037,29 @@ impl Logic for WarpNetwork {
         self.lk_arrived.d.next = self.arrived.val();
         self.lk_part.d.next = self.part.val();
         self.lk_complete.d.next = self.complete.val();
-        self.lk_leader.d.next = self.leader.val();
-        self.lk_leader_id.d.next = self.leader_id.val();
-        self.lk_outside_id.d.next = self.outside_id.val();
-        self.lk_first_active_id.d.next = self.first_active_id.val();
+        self.lk_outside.d.next = self.outside.val();
+        self.lk_active.d.next = self.eff_active.val();
+
+        // ---------------- the take cycle's lowest lanes, from the registered masks ----------------
+        // The leader (lowest lane of the rendezvous' participants: elect's answer, match.all's
+        // key lane), the first active lane outside the mask and the first active lane (errors).
+        self.leader.next = self.lk_part.q.val() & (!self.lk_part.q.val() + self.k_one32.val());
+        self.outside_low.next = self.lk_outside.q.val() & (!self.lk_outside.q.val() + self.k_one32.val());
+        self.active_low.next = self.lk_active.q.val() & (!self.lk_active.q.val() + self.k_one32.val());
+        self.outside_id.next = self.lane_id[0].val();
+        self.leader_id.next = self.lane_id[0].val();
+        self.first_active_id.next = self.lane_id[0].val();
+        for i in 0..32 {
+            if self.outside_low.val().get_bit(i) {
+                self.outside_id.next = self.lane_id[i].val();
+            }
+            if self.leader.val().get_bit(i) {
+                self.leader_id.next = self.lane_id[i].val();
+            }
+            if self.active_low.val().get_bit(i) {
+                self.first_active_id.next = self.lane_id[i].val();
+            }
+        }
         self.lk_not_built.d.next = self.not_built.val();
         self.lk_vote_value.d.next = self.pv.val() & self.part.val();
         self.lk_vote_pred.d.next = self.vote_pred.val();
@@ -969,7 +1085,7 @@ impl Logic for WarpNetwork {
             self.w_flags.d.next = self.lk_eff_flags.q.val();
             self.w_arrived.d.next = self.lk_arrived.q.val();
             self.w_part.d.next = self.lk_part.q.val();
-            self.w_leader_id.d.next = self.lk_leader_id.q.val();
+            self.w_leader_id.d.next = self.leader_id.val();
             if self.lk_eff_op.q.val() == self.k_op_activemask.val() {
                 self.out_lanes.d.next = self.eff_active.val();
                 self.hdr_lanes.next = self.eff_active.val();
@@ -978,16 +1094,16 @@ impl Logic for WarpNetwork {
                 if self.lk_not_built.q.val() {
                     self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_built.val();
-                    self.out_error_lane.d.next = self.lk_first_active_id.q.val();
+                    self.out_error_lane.d.next = self.first_active_id.val();
                 } else if self.lk_outside_any.q.val() {
                     self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_in_mask.val();
-                    self.out_error_lane.d.next = self.lk_outside_id.q.val();
+                    self.out_error_lane.d.next = self.outside_id.val();
                 } else if self.lk_mismatch.q.val() {
                     // the pending lanes fail with the new request, so nothing hangs
                     self.out_lanes.d.next = self.eff_active.val() | self.lk_hit_arrived.q.val();
                     self.out_error.d.next = self.k_err_mismatch.val();
-                    self.out_error_lane.d.next = self.lk_first_active_id.q.val();
+                    self.out_error_lane.d.next = self.first_active_id.val();
                     // drop the record (and the stored operands) of the mismatching warp
                     self.rec_clear.next = true;
                     if (self.stage_cta.q.val() == self.req_cta.val())
@@ -1025,9 +1141,9 @@ impl Logic for WarpNetwork {
                         self.hdr_value.next = self.lk_vote_value.q.val();
                     }
                     if self.lk_eff_op.q.val() == self.k_op_elect.val() {
-                        self.out_preds.d.next = self.lk_leader.q.val();
+                        self.out_preds.d.next = self.leader.val();
                         self.hdr_lanes.next = self.lk_arrived.q.val();
-                        self.hdr_value.next = bit_cast::<32, 5>(self.lk_leader_id.q.val());
+                        self.hdr_value.next = bit_cast::<32, 5>(self.leader_id.val());
                     }
                 }
             }
@@ -1134,6 +1250,7 @@ impl Logic for WarpNetwork {
                 // (The ops whose row is keyed by `key_q` load it in EMIT's first cycle.)
                 self.emit_prep.d.next = (self.done_op.val() == self.k_op_match_all.val())
                     || (self.k_iterative.val() && (self.done_op.val() == self.k_op_match_any.val()));
+                self.emit_prep2.d.next = self.done_op.val() == self.k_op_match_all.val();
             } else {
                 self.state.d.next = self.k_st_idle.val();
                 self.out_valid.d.next = true;
@@ -1174,6 +1291,20 @@ impl Logic for WarpNetwork {
             }
         }
         self.last_group.next = self.step.q.val() == self.k_last_group.val();
+        // The group, registered for the emit's answer stage (a cycle later).
+        for i in 0..self._lanes {
+            self.g_a[i].d.next = self.slot_a[i].val();
+            self.g_src[i].d.next = self.slot_src[i].val();
+            self.g_pval[i].d.next = self.slot_pval[i].val();
+            self.g_arrived[i].d.next = self.slot_arrived[i].val();
+        }
+        for r in 0..self.g_key.len() {
+            self.g_key[r].d.next = self.slot_key[r].val();
+        }
+        for r in 0..self.g_part.len() {
+            self.g_part[r].d.next = self.slot_part[r].val();
+        }
+        self.g_step.d.next = self.step.q.val();
 
         // ================ redux: L leaves per cycle, folded into the accumulator ================
         self.redux_float.next = self.w_dtype.q.val() == self.k_dt_f32.val();
@@ -1204,13 +1335,14 @@ impl Logic for WarpNetwork {
         }
         for l in self._lanes..self._lanes_end {
             for i in 0..self._lanes {
-                self.redux_v[l - 1 + i].next = self.redux_identity.val();
+                self.redux_leaf[i].d.next = self.redux_identity.val();
                 if self.slot_part[i].val() {
-                    self.redux_v[l - 1 + i].next = self.slot_a[i].val();
+                    self.redux_leaf[i].d.next = self.slot_a[i].val();
                     if self.redux_abs.val() {
-                        self.redux_v[l - 1 + i].next = self.slot_a[i].val() & self.k_abs_mask.val();
+                        self.redux_leaf[i].d.next = self.slot_a[i].val() & self.k_abs_mask.val();
                     }
                 }
+                self.redux_v[l - 1 + i].next = self.redux_leaf[i].q.val();
             }
         }
         // The tree, a register per level: a group's L leaves enter it in one cycle and reach
@@ -1313,8 +1445,8 @@ impl Logic for WarpNetwork {
             self.match_rows[r].key.next = self.key_q.q.val();
             self.match_rows[r].vals.next = self.store_pack.word.val();
         }
-        for r in 0..self.slot_key.len() {
-            self.match_rows[r].key.next = self.slot_key[r].val();
+        for r in 0..self.g_key.len() {
+            self.match_rows[r].key.next = self.g_key[r].q.val();
         }
         // match.all uses row 0, keyed by the leader's operand (the two matches never overlap).
         if self.w_op.q.val() == self.k_op_match_all.val() {
@@ -1323,7 +1455,7 @@ impl Logic for WarpNetwork {
         // shfl: the source lane of each slot; a source lane that has not arrived (outside the
         // mask or exited: PTX undefined) gives the lane's own a.
         for i in 0..self._mux_slots {
-            self.shfl_src_wide[i].narrow.next = self.slot_src[i].val();
+            self.shfl_src_wide[i].narrow.next = self.g_src[i].q.val();
             self.shfl_read[i].next =
                 self.store_pack.word.val().get_bits::<32>((self.shfl_src_wide[i].wide.val() << 6u64).index());
         }
@@ -1331,16 +1463,16 @@ impl Logic for WarpNetwork {
             for t in 0..self._ram_slots {
                 self.shfl_read[t].next = 0.into();
                 for i in 0..self._ram_slots {
-                    self.shfl_ram[l * t + i].read_address.next = self.slot_src[t].val() >> self.k_log_lanes.val();
-                    if (self.slot_src[t].val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
+                    self.shfl_ram[l * t + i].read_address.next = self.g_src[t].q.val() >> self.k_log_lanes.val();
+                    if (self.g_src[t].q.val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
                         self.shfl_read[t].next = self.shfl_ram[l * t + i].read_data.val();
                     }
                 }
             }
         }
         for i in 0..self._lanes {
-            self.shfl_src_a[i].next = self.slot_a[i].val();
-            if self.w_arrived.q.val().get_bit(self.slot_src[i].val().index()) {
+            self.shfl_src_a[i].next = self.g_a[i].q.val();
+            if self.w_arrived.q.val().get_bit(self.g_src[i].q.val().index()) {
                 self.shfl_src_a[i].next = self.shfl_read[i].val();
             }
         }
@@ -1352,19 +1484,18 @@ impl Logic for WarpNetwork {
             if self.w_op.q.val() == self.k_op_shfl.val() {
                 self.slot_value[i].next = self.shfl_src_a[i].val();
             }
-            if (self.w_op.q.val() == self.k_op_match_all.val()) && (self.match_rows[0].row.val() == self.w_part.q.val())
-            {
+            if (self.w_op.q.val() == self.k_op_match_all.val()) && self.all_eq_q.q.val() {
                 self.slot_value[i].next = self.w_part.q.val();
             }
         }
         // (one row per slot when parallel; the iterative row is emitted below)
         for r in 0..self.match_rows.len() {
-            if (self.w_op.q.val() == self.k_op_match_any.val()) && !self.k_iterative.val() && self.slot_part[r].val() {
+            if (self.w_op.q.val() == self.k_op_match_any.val()) && !self.k_iterative.val() && self.g_part[r].q.val() {
                 self.slot_value[r].next = self.match_rows[r].row.val();
             }
         }
         for i in 0..self._lanes {
-            if !self.slot_arrived[i].val() {
+            if !self.g_arrived[i].q.val() {
                 self.slot_value[i].next = self.k_zero32.val();
             }
         }
@@ -1373,53 +1504,71 @@ impl Logic for WarpNetwork {
         }
         for l in self._lanes..self._lanes_end {
             for g in 0..self._beats {
-                if self.step.q.val() == self.group_id[g].val() {
+                if self.g_step.q.val() == self.group_id[g].val() {
                     for i in 0..self._lanes {
-                        self.shfl_pred_pack.bit[l * g + i].next = self.slot_pval[i].val();
+                        self.shfl_pred_pack.bit[l * g + i].next = self.g_pval[i].q.val();
                     }
                 }
             }
         }
+        self.all_eq_q.d.next = self.match_rows[0].row.val() == self.w_part.q.val();
+        self.g_row.d.next = self.match_rows[0].row.val();
         if (self.state.q.val() == self.k_st_emit.val()) && self.emit_prep.q.val() {
-            // EMIT's first cycle for a row keyed by `key_q`: the key is read, nothing emitted.
-            self.emit_prep.d.next = false;
+            // EMIT's first cycle for a row keyed by `key_q`: the key is read, nothing emitted
+            // (match.all: and a second, in which row 0 compares into `all_eq_q`).
+            self.emit_prep.d.next = self.emit_prep2.q.val();
+            self.emit_prep2.d.next = false;
         }
-        if (self.state.q.val() == self.k_st_emit.val()) && !self.emit_prep.q.val() && self.iter_match.val() {
-            // iterative match.any: lane `step`, one per cycle, into its bank
+        // Two cycles after the last emit: its answers are written (`em_*`); the answer leaves
+        // next.
+        if (self.state.q.val() == self.k_st_emit.val()) && self.emit_drain.q.val() {
+            self.emit_drain.d.next = false;
+            self.emit_drain2.d.next = true;
+        }
+        if (self.state.q.val() == self.k_st_emit.val()) && self.emit_drain2.q.val() {
+            self.emit_drain2.d.next = false;
+            self.state.d.next = self.k_st_idle.val();
+            self.out_valid.d.next = true;
+        }
+        // An emit cycle: the group `step` (or the iterative lane) into the `g_*` registers.
+        if (self.state.q.val() == self.k_st_emit.val())
+            && !self.emit_prep.q.val()
+            && !self.emit_drain.q.val()
+            && !self.emit_drain2.q.val()
+        {
+            self.g_valid.d.next = true;
+            self.step.d.next = self.step.q.val() + self.k_one5.val();
+            if (self.iter_match.val() && (self.step.q.val() == self.k_last_lane.val()))
+                || (!self.iter_match.val() && self.last_group.val())
+            {
+                self.emit_drain.d.next = true;
+            }
+        }
+        if self.g_valid.q.val() && self.iter_match.val() {
+            // iterative match.any: lane `g_step`'s row, one per cycle, into its bank
             for i in 0..self._lanes {
-                if (self.step.q.val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
-                    self.results.write[i].next = true;
-                    self.results.word[i].next = self.step.q.val() >> self.k_log_lanes.val();
-                    if self.w_part.q.val().get_bit(self.step.q.val().index()) {
-                        self.results.data[i].next = self.match_rows[0].row.val();
+                if (self.g_step.q.val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
+                    self.em_write[i].d.next = true;
+                    self.em_word[i].d.next = self.g_step.q.val() >> self.k_log_lanes.val();
+                    if self.w_part.q.val().get_bit(self.g_step.q.val().index()) {
+                        self.em_data[i].d.next = self.g_row.q.val();
                     }
                 }
             }
-            self.step.d.next = self.step.q.val() + self.k_one5.val();
-            if self.step.q.val() == self.k_last_lane.val() {
-                self.state.d.next = self.k_st_idle.val();
-                self.out_valid.d.next = true;
-            }
         }
-        if (self.state.q.val() == self.k_st_emit.val()) && !self.emit_prep.q.val() && !self.iter_match.val() {
-            // group `step`'s L lanes: one row of the store
+        if self.g_valid.q.val() && !self.iter_match.val() {
+            // group `g_step`'s L lanes: one row of the store
             for i in 0..self._lanes {
-                self.results.write[i].next = true;
-                self.results.word[i].next = self.step.q.val();
-                self.results.data[i].next = self.slot_value[i].val();
+                self.em_write[i].d.next = true;
+                self.em_word[i].d.next = self.g_step.q.val();
+                self.em_data[i].d.next = self.slot_value[i].val();
             }
             if self.w_op.q.val() == self.k_op_shfl.val() {
                 self.out_preds.d.next =
                     self.out_preds.q.val() | (self.shfl_pred_pack.word.val() & self.w_arrived.q.val());
             }
-            if (self.w_op.q.val() == self.k_op_match_all.val()) && (self.match_rows[0].row.val() == self.w_part.q.val())
-            {
+            if (self.w_op.q.val() == self.k_op_match_all.val()) && self.all_eq_q.q.val() {
                 self.out_preds.d.next = self.w_arrived.q.val();
-            }
-            self.step.d.next = self.step.q.val() + self.k_one5.val();
-            if self.last_group.val() {
-                self.state.d.next = self.k_st_idle.val();
-                self.out_valid.d.next = true;
             }
         }
 
@@ -1448,8 +1597,13 @@ impl Logic for WarpNetwork {
             for c in 0..self.rec_ram.len() {
                 self.rec_valid[c].d.next = self.k_zero32.val();
             }
+            self.read_once.d.next = false;
             self.looked.d.next = false;
             self.emit_prep.d.next = false;
+            self.emit_prep2.d.next = false;
+            self.emit_drain.d.next = false;
+            self.emit_drain2.d.next = false;
+            self.g_valid.d.next = false;
             self.reduce_issued.d.next = false;
             for k in 0..self.redux_p_valid.len() {
                 self.redux_p_valid[k].d.next = false;
