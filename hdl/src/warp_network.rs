@@ -345,6 +345,28 @@ pub struct WarpNetwork {
     beat_store_lanes: Signal<Local, Bits<32>>,
     /// The last beat is taken this cycle.
     beats_done: Signal<Local, Bit>,
+    /// A taken beat, registered (`bq_*`: taken, group, shfl mode, the lanes to store, the
+    /// lanes' operands), and stored a cycle later: the shfl source computation and the store's
+    /// write enables start from these registers, not from the state and the port (that path,
+    /// `state` -> the beat's mode -> `ShflLane` -> `stage_src`, was the unit's limit at
+    /// 70.2 MHz). The last beat's cycle in the store is `landing` (state BEATS, no beat taken),
+    /// after which the op goes on as `land_fire` / `land_op` say.
+    bq_take: DFF<Bit>,
+    bq_group: DFF<Bits<5>>,
+    bq_mode: DFF<Bits<2>>,
+    bq_lanes: DFF<Bits<32>>,
+    bq_a: Vec<DFF<Bits<64>>>,
+    bq_b: Vec<DFF<Bits<5>>>,
+    bq_clamp: Vec<DFF<Bits<5>>>,
+    bq_segmask: Vec<DFF<Bits<5>>>,
+    landing: DFF<Bit>,
+    land_fire: DFF<Bit>,
+    land_op: DFF<Bits<6>>,
+    /// The op goes on this cycle (its last beat has landed, or it took no beats): fire as
+    /// `go_op` (`go_fire`) or answer.
+    go: Signal<Local, Bit>,
+    go_fire: Signal<Local, Bit>,
+    go_op: Signal<Local, Bits<6>>,
     /// Where the unit goes after its last beat: fire (`done_fire`, as `done_op`) or answer.
     done_fire: Signal<Local, Bit>,
     done_op: Signal<Local, Bits<6>>,
@@ -652,6 +674,20 @@ impl WarpNetwork {
             beat_group: Default::default(),
             beat_store_lanes: Default::default(),
             beats_done: Default::default(),
+            bq_take: Default::default(),
+            bq_group: Default::default(),
+            bq_mode: Default::default(),
+            bq_lanes: Default::default(),
+            bq_a: vec_of(l),
+            bq_b: vec_of(l),
+            bq_clamp: vec_of(l),
+            bq_segmask: vec_of(l),
+            landing: Default::default(),
+            land_fire: Default::default(),
+            land_op: Default::default(),
+            go: Default::default(),
+            go_fire: Default::default(),
+            go_op: Default::default(),
             done_fire: Default::default(),
             done_op: Default::default(),
             slot_a: vec_of(l),
@@ -805,6 +841,13 @@ impl Logic for WarpNetwork {
             self,
             clock,
             read_once,
+            bq_take,
+            bq_group,
+            bq_mode,
+            bq_lanes,
+            landing,
+            land_fire,
+            land_op,
             rd_raw,
             rd_hit,
             looked,
@@ -1159,8 +1202,8 @@ impl Logic for WarpNetwork {
 
         // ================ beats: operands into the store ================
         // Beat 0 may be taken with its header; the others in BEATS, one per cycle.
-        self.beat_ready.next =
-            (self.state.q.val() == self.k_st_beats.val()) || (self.fire.val() && self.req_beats.val());
+        self.beat_ready.next = ((self.state.q.val() == self.k_st_beats.val()) && !self.landing.q.val())
+            || (self.fire.val() && self.req_beats.val());
         self.take_beat.next = self.beat_valid.val() && self.beat_ready.val();
         self.beat_store_lanes.next = self.w_store_lanes.q.val();
         self.done_fire.next = self.w_fire.q.val();
@@ -1180,21 +1223,37 @@ impl Logic for WarpNetwork {
             self.beat_group.next = self.step.q.val();
             self.beat_mode.next = bit_cast::<2, 3>(self.w_sub.q.val());
         }
-        // shfl: the beat's lanes' source lanes (PTX shfl.sync pseudo-code), stored with a.
+        // The beat into `bq_*` (every cycle; `bq_take` says whether it was taken).
+        self.bq_take.d.next = self.take_beat.val();
+        self.bq_group.d.next = self.beat_group.val();
+        self.bq_mode.d.next = self.beat_mode.val();
+        self.bq_lanes.d.next = self.beat_store_lanes.val();
         for i in 0..self._lanes {
-            self.shfl[i].mode.next = self.beat_mode.val();
-            self.shfl[i].lane.next = (self.beat_group.val() << self.k_log_lanes.val()) | self.lane_id[i].val();
-            self.shfl[i].b.next = self.beat_b[i].val();
-            self.shfl[i].clamp.next = self.beat_clamp[i].val();
-            self.shfl[i].segmask.next = self.beat_segmask[i].val();
+            self.bq_a[i].clock.next = self.clock.val();
+            self.bq_b[i].clock.next = self.clock.val();
+            self.bq_clamp[i].clock.next = self.clock.val();
+            self.bq_segmask[i].clock.next = self.clock.val();
+            self.bq_a[i].d.next = self.beat_a[i].val();
+            self.bq_b[i].d.next = self.beat_b[i].val();
+            self.bq_clamp[i].d.next = self.beat_clamp[i].val();
+            self.bq_segmask[i].d.next = self.beat_segmask[i].val();
         }
-        // The store's RAM copies: written with `stage_a` (beat group `beat_group`): defaults.
+        // shfl: the registered beat's lanes' source lanes (PTX shfl.sync pseudo-code), stored
+        // with a.
+        for i in 0..self._lanes {
+            self.shfl[i].mode.next = self.bq_mode.q.val();
+            self.shfl[i].lane.next = (self.bq_group.q.val() << self.k_log_lanes.val()) | self.lane_id[i].val();
+            self.shfl[i].b.next = self.bq_b[i].q.val();
+            self.shfl[i].clamp.next = self.bq_clamp[i].q.val();
+            self.shfl[i].segmask.next = self.bq_segmask[i].q.val();
+        }
+        // The store's RAM copies: written with `stage_a` (beat group `bq_group`): defaults.
         for i in 0..self.key_ram.len() {
             self.key_ram[i].write_clock.next = self.clock.val();
             self.key_ram[i].read_clock.next = self.clock.val();
             self.key_ram[i].write_enable.next = false;
-            self.key_ram[i].write_address.next = self.beat_group.val();
-            self.key_ram[i].write_data.next = self.beat_a[i].val();
+            self.key_ram[i].write_address.next = self.bq_group.q.val();
+            self.key_ram[i].write_data.next = self.bq_a[i].q.val();
         }
         for l in self._lanes..self._lanes_end {
             for t in 0..self._ram_slots {
@@ -1202,23 +1261,23 @@ impl Logic for WarpNetwork {
                     self.shfl_ram[l * t + i].write_clock.next = self.clock.val();
                     self.shfl_ram[l * t + i].read_clock.next = self.clock.val();
                     self.shfl_ram[l * t + i].write_enable.next = false;
-                    self.shfl_ram[l * t + i].write_address.next = self.beat_group.val();
-                    self.shfl_ram[l * t + i].write_data.next = self.beat_a[i].val().get_bits::<32>(0);
+                    self.shfl_ram[l * t + i].write_address.next = self.bq_group.q.val();
+                    self.shfl_ram[l * t + i].write_data.next = self.bq_a[i].q.val().get_bits::<32>(0);
                 }
             }
         }
         for l in self._lanes..self._lanes_end {
             for g in 0..self._beats {
-                if self.take_beat.val() && (self.beat_group.val() == self.group_id[g].val()) {
+                if self.bq_take.q.val() && (self.bq_group.q.val() == self.group_id[g].val()) {
                     for i in 0..self._lanes {
-                        if self.beat_store_lanes.val().get_bit(l * g + i) {
+                        if self.bq_lanes.q.val().get_bit(l * g + i) {
                             for k in 0..self._ram_slots.min(1) {
                                 self.key_ram[i + k].write_enable.next = true;
                             }
                             for t in 0..self._ram_slots {
                                 self.shfl_ram[l * t + i].write_enable.next = true;
                             }
-                            self.stage_a[l * g + i].d.next = self.beat_a[i].val();
+                            self.stage_a[l * g + i].d.next = self.bq_a[i].q.val();
                             self.stage_src[l * g + i].d.next = self.shfl[i].src.val();
                             self.stage_pval[l * g + i].d.next = self.shfl[i].pval.val();
                         }
@@ -1226,10 +1285,21 @@ impl Logic for WarpNetwork {
                 }
             }
         }
-        // The last beat taken (or, for an exit that fires a data op, no beats at all): go on to
-        // compute (redux: REDUCE then EMIT; the other data ops: EMIT), or answer.
-        self.beats_done.next = (self.take_beat.val() && (self.beat_group.val() == self.k_last_group.val()))
-            || (self.fire.val() && !self.req_beats.val());
+        // The last beat taken: it lands in the store next cycle (`landing`), then the op goes
+        // on. A header without beats (for an exit that fires a data op, the operands are in the
+        // store already) goes on at once: compute (redux: REDUCE then EMIT; the other data
+        // ops: EMIT), or answer.
+        self.beats_done.next = self.take_beat.val() && (self.beat_group.val() == self.k_last_group.val());
+        self.go.next = (self.fire.val() && !self.req_beats.val()) || self.landing.q.val();
+        self.go_fire.next = self.done_fire.val();
+        self.go_op.next = self.done_op.val();
+        if self.landing.q.val() {
+            self.go_fire.next = self.land_fire.q.val();
+            self.go_op.next = self.land_op.q.val();
+        }
+        self.landing.d.next = false;
+        self.land_fire.d.next = self.done_fire.val();
+        self.land_op.d.next = self.done_op.val();
         if self.fire.val() && self.req_beats.val() {
             self.state.d.next = self.k_st_beats.val();
             self.step.d.next = self.k_zero5.val();
@@ -1242,15 +1312,19 @@ impl Logic for WarpNetwork {
         }
         if self.beats_done.val() {
             self.step.d.next = self.k_zero5.val();
-            if self.done_fire.val() {
+            self.landing.d.next = true;
+        }
+        if self.go.val() {
+            self.step.d.next = self.k_zero5.val();
+            if self.go_fire.val() {
                 self.state.d.next = self.k_st_emit.val();
-                if self.done_op.val() == self.k_op_redux.val() {
+                if self.go_op.val() == self.k_op_redux.val() {
                     self.state.d.next = self.k_st_reduce.val();
                 }
                 // (The ops whose row is keyed by `key_q` load it in EMIT's first cycle.)
-                self.emit_prep.d.next = (self.done_op.val() == self.k_op_match_all.val())
-                    || (self.k_iterative.val() && (self.done_op.val() == self.k_op_match_any.val()));
-                self.emit_prep2.d.next = self.done_op.val() == self.k_op_match_all.val();
+                self.emit_prep.d.next = (self.go_op.val() == self.k_op_match_all.val())
+                    || (self.k_iterative.val() && (self.go_op.val() == self.k_op_match_any.val()));
+                self.emit_prep2.d.next = self.go_op.val() == self.k_op_match_all.val();
             } else {
                 self.state.d.next = self.k_st_idle.val();
                 self.out_valid.d.next = true;
@@ -1599,6 +1673,8 @@ impl Logic for WarpNetwork {
             }
             self.read_once.d.next = false;
             self.looked.d.next = false;
+            self.landing.d.next = false;
+            self.bq_take.d.next = false;
             self.emit_prep.d.next = false;
             self.emit_prep2.d.next = false;
             self.emit_drain.d.next = false;

@@ -391,12 +391,13 @@ fn c069_match_any_with_partial_mask_and_exited_lanes() {
         assert_eq!(resp.values[6], 1 << 6 | 1 << 12 | 1 << 15);
         assert_eq!(resp.values[4], 0);
         assert_eq!(resp.lanes, 0xF0E0);
-        // record read and lookup, NB beats (the first with the header), then NB emit cycles of
+        // record read and lookup, NB beats (the first with the header), the last one's landing
+        // cycle, then NB emit cycles of
         // lanes_per_beat rows (parallel) or the registered key's cycle and 32 cycles of one row
         // (iterative), the group's register stage and the cycle that writes the last answers
         // into the result store
         let nb = beats_per_request(&cfg) as u64;
-        let expect_latency = if cfg.match_impl == MatchImpl::Parallel { 4 + 2 * nb } else { 5 + nb + 32 };
+        let expect_latency = if cfg.match_impl == MatchImpl::Parallel { 5 + 2 * nb } else { 6 + nb + 32 };
         assert_eq!(latency, expect_latency, "{}", cfg.name);
     }
 }
@@ -519,11 +520,12 @@ fn shfl_down_clamp_and_idx_segments() {
 
 /// Latency (clocks from the header's first cycle on the port to the response) of the documented
 /// datapath, for `NB = 32 / lanes_per_beat` beats: ops without operands 3 (record read, decision,
-/// then taken and answered); shfl 4 + 2 NB (read and decision, NB beats with the first taken with the header,
+/// then taken and answered); shfl 5 + 2 NB (read and decision, NB beats with the first taken with
+/// the header, the cycle in which the last registered beat lands in the operand store,
 /// NB emit cycles, each group registered and its answers computed a cycle later into registers,
-/// the cycle that writes the last of them into the result store); match.all 6 + 2 NB (and the
+/// the cycle that writes the last of them into the result store); match.all 7 + 2 NB (and the
 /// cycle that reads its key, the leader's operand, into a register before its row compares, and
-/// the one whose compare with the member lanes is registered); redux 5 + 3 NB + log2 L (as shfl,
+/// the one whose compare with the member lanes is registered); redux 6 + 3 NB + log2 L (as shfl,
 /// plus NB groups into the pipelined tree and 1 + log2 L cycles through its registers: the
 /// leaves' and one per level). Checked on both presets
 /// (NB = 1 and NB = 8), with the values from the PTX definitions.
@@ -541,7 +543,7 @@ fn latency_follows_the_beat_datapath() {
         let (resp, latency) = dut.submit(&r);
         assert_eq!(resp.unwrap().values[0], (0..32).sum::<u32>(), "{}", cfg.name);
         let levels = cfg.lanes_per_beat.trailing_zeros() as u64;
-        assert_eq!(latency, 5 + 3 * nb + levels, "redux on {}", cfg.name);
+        assert_eq!(latency, 6 + 3 * nb + levels, "redux on {}", cfg.name);
         let mut s = req(Op::ShflSync);
         s.sub = ShflMode::Idx.code();
         for i in 0..32 {
@@ -551,7 +553,7 @@ fn latency_follows_the_beat_datapath() {
         }
         let (resp, latency) = dut.submit(&s);
         assert_eq!(resp.unwrap().values[0], 131, "shfl.idx lane 0 reads lane 31 on {}", cfg.name);
-        assert_eq!(latency, 4 + 2 * nb, "shfl on {}", cfg.name);
+        assert_eq!(latency, 5 + 2 * nb, "shfl on {}", cfg.name);
         // match.all: lanes 0..31 of the full mask all hold 7 but lane 9 (8): no match, 0 and
         // predicate false; then all equal: every lane answers the member mask.
         let mut m = req(Op::MatchAll);
@@ -562,12 +564,12 @@ fn latency_follows_the_beat_datapath() {
         let (resp, latency) = dut.submit(&m);
         let resp = resp.unwrap();
         assert_eq!((resp.values[0], resp.preds), (0, 0), "match.all with one lane different on {}", cfg.name);
-        assert_eq!(latency, 6 + 2 * nb, "match.all on {}", cfg.name);
+        assert_eq!(latency, 7 + 2 * nb, "match.all on {}", cfg.name);
         m.a[9] = 7;
         let (resp, latency) = dut.submit(&m);
         let resp = resp.unwrap();
         assert_eq!((resp.values[31], resp.preds), (u32::MAX, u32::MAX), "match.all, all equal, on {}", cfg.name);
-        assert_eq!(latency, 6 + 2 * nb, "match.all on {}", cfg.name);
+        assert_eq!(latency, 7 + 2 * nb, "match.all on {}", cfg.name);
         let (resp, latency) = dut.submit(&req(Op::VoteSync));
         assert!(resp.is_some());
         assert_eq!(latency, 3, "vote on {}", cfg.name);
