@@ -35,11 +35,12 @@
 //!
 //! ## Datapath and timing (`L = lanes_per_beat`, `NB = 32 / L` beats)
 //!
-//! The header's first cycle on the port reads its warp's record and decides the rendezvous into
-//! registers (`req_ready` low); the second takes it (and beat 0 if present), acts on the decision
-//! (record write, store lanes, state) and answers ops without operands
-//! (vote, elect, bar.warp.sync, activemask, exit) one clock later. A data op then takes its
-//! remaining beats (one per cycle) into the store and, when it fires, computes its answer from
+//! The header's first cycle on the port reads its warp's record into registers, the second
+//! decides the rendezvous into registers (`req_ready` low in both); the third takes it (and
+//! beat 0 if present), acts on the decision (record write, store lanes, state) and answers ops
+//! without operands (vote, elect, bar.warp.sync, activemask, exit) one clock later. A data op
+//! then takes its remaining beats (one per cycle; each registered and stored a cycle later)
+//! into the store and, when it fires, computes its answer from
 //! the store `L` lanes per cycle: redux registers `L` leaves per cycle and sends them into an
 //! `L`-leaf tree with a register per level, whose root folds into an accumulator (NB + 1 + log2 L
 //! cycles: the tree is pipelined for the clock, a combiner per stage), then every data op emits
@@ -184,7 +185,8 @@ pub struct WarpNetwork {
     looked: DFF<Bit>,
     /// The look cycle's decision, registered for the take cycle (the port holds the header and
     /// the record does not change in between): a header's first cycle reads its warp's record
-    /// (distributed RAM, asynchronous read) and decides the rendezvous; its second acts on it.
+    /// (distributed RAM, asynchronous read) into `rd_*`, its second decides the rendezvous, its
+    /// third acts on it.
     lk_rec_wdata: DFF<Bits<REC_BITS>>,
     lk_hit_arrived: DFF<Bits<32>>,
     lk_eff_op: DFF<Bits<6>>,
@@ -427,6 +429,14 @@ pub struct WarpNetwork {
     key_off: Vec<Signal<Local, Bits<11>>>,
     iter_match: Signal<Local, Bit>,
     redux_identity: Signal<Local, Bits<32>>,
+    /// The op's redux decode, registered (`rx_*`: signed, float, `.NaN`, the identity) for the
+    /// tree's nodes and the fold, which run from the cycle after the leaves at the earliest:
+    /// the decode from `w_dtype` / `w_flags` is not in front of the fold's compare (that path,
+    /// `w_dtype` -> the fold's key compare -> `redux_acc`, was the unit's limit at 72.9 MHz).
+    rx_signed: DFF<Bit>,
+    rx_float: DFF<Bit>,
+    rx_nan: DFF<Bit>,
+    rx_identity: DFF<Bits<32>>,
     redux_float: Signal<Local, Bit>,
     redux_abs: Signal<Local, Bit>,
     shfl_src_a: Vec<Signal<Local, Bits<32>>>,
@@ -731,6 +741,10 @@ impl WarpNetwork {
             key_off: vec_of(usize::from(ram_slots == 0)),
             iter_match: Default::default(),
             redux_identity: Default::default(),
+            rx_signed: Default::default(),
+            rx_float: Default::default(),
+            rx_nan: Default::default(),
+            rx_identity: Default::default(),
             redux_float: Default::default(),
             redux_abs: Default::default(),
             shfl_src_a: vec_of(l),
@@ -890,6 +904,10 @@ impl Logic for WarpNetwork {
             all_eq_q,
             emit_drain,
             emit_drain2,
+            rx_signed,
+            rx_float,
+            rx_nan,
+            rx_identity,
             g_valid,
             g_step,
             g_row,
@@ -1421,11 +1439,15 @@ impl Logic for WarpNetwork {
         }
         // The tree, a register per level: a group's L leaves enter it in one cycle and reach
         // the fold log2 L cycles later; a group enters every cycle (the levels move together).
+        self.rx_signed.d.next = self.w_dtype.q.val() == self.k_dt_s32.val();
+        self.rx_float.d.next = self.redux_float.val();
+        self.rx_nan.d.next = (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val();
+        self.rx_identity.d.next = self.redux_identity.val();
         for n in 0..self.redux_nodes.len() {
             self.redux_nodes[n].op.next = self.w_sub.q.val();
-            self.redux_nodes[n].is_signed.next = self.w_dtype.q.val() == self.k_dt_s32.val();
-            self.redux_nodes[n].float.next = self.redux_float.val();
-            self.redux_nodes[n].nan_mode.next = (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val();
+            self.redux_nodes[n].is_signed.next = self.rx_signed.q.val();
+            self.redux_nodes[n].float.next = self.rx_float.q.val();
+            self.redux_nodes[n].nan_mode.next = self.rx_nan.q.val();
             self.redux_nodes[n].x.next = self.redux_v[2 * n + 1].val();
             self.redux_nodes[n].y.next = self.redux_v[2 * n + 2].val();
             self.redux_q[n].d.next = self.redux_nodes[n].z.val();
@@ -1453,12 +1475,12 @@ impl Logic for WarpNetwork {
             self.fold_last.next = self.redux_p_last[k].q.val();
         }
         self.redux_fold.op.next = self.w_sub.q.val();
-        self.redux_fold.is_signed.next = self.w_dtype.q.val() == self.k_dt_s32.val();
-        self.redux_fold.float.next = self.redux_float.val();
-        self.redux_fold.nan_mode.next = (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val();
+        self.redux_fold.is_signed.next = self.rx_signed.q.val();
+        self.redux_fold.float.next = self.rx_float.q.val();
+        self.redux_fold.nan_mode.next = self.rx_nan.q.val();
         self.redux_fold.x.next = self.redux_acc.q.val();
         if self.fold_first.val() {
-            self.redux_fold.x.next = self.redux_identity.val();
+            self.redux_fold.x.next = self.rx_identity.q.val();
         }
         self.redux_fold.y.next = self.redux_v[0].val();
         if self.fold_valid.val() {
