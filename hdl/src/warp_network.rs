@@ -392,10 +392,13 @@ pub struct WarpNetwork {
     row_key: Signal<Local, Bits<64>>,
     key_q: DFF<Bits<64>>,
     emit_prep: DFF<Bit>,
-    /// match.all's second EMIT preparation cycle: row 0 compares the store with `key_q` and
-    /// `all_eq_q` registers whether every member lane matched, so that no emit cycle holds the
-    /// 32 comparators and the 32-bit compare with the member lanes in front of its answer.
+    /// match.all's second and third EMIT preparation cycles: row 0 compares the store with
+    /// `key_q` into `all_row_q`, then `all_eq_q` registers whether every member lane matched,
+    /// so that no cycle holds the 32 comparators and the 32-bit compare with the member lanes
+    /// in one path (with the compare in the row's cycle it was the unit's limit at 74.3 MHz).
     emit_prep2: DFF<Bit>,
+    emit_prep3: DFF<Bit>,
+    all_row_q: DFF<Bits<32>>,
     all_eq_q: DFF<Bit>,
     /// The emit's answers are written into `results` a cycle after they are computed (`em_*`,
     /// per bank: write, word, value), and the answer leaves after one more cycle (`emit_drain`,
@@ -716,6 +719,8 @@ impl WarpNetwork {
             key_q: Default::default(),
             emit_prep: Default::default(),
             emit_prep2: Default::default(),
+            emit_prep3: Default::default(),
+            all_row_q: Default::default(),
             all_eq_q: Default::default(),
             em_write: vec_of(l),
             em_word: vec_of(l),
@@ -901,6 +906,8 @@ impl Logic for WarpNetwork {
             key_q,
             emit_prep,
             emit_prep2,
+            emit_prep3,
+            all_row_q,
             all_eq_q,
             emit_drain,
             emit_drain2,
@@ -1343,6 +1350,7 @@ impl Logic for WarpNetwork {
                 self.emit_prep.d.next = (self.go_op.val() == self.k_op_match_all.val())
                     || (self.k_iterative.val() && (self.go_op.val() == self.k_op_match_any.val()));
                 self.emit_prep2.d.next = self.go_op.val() == self.k_op_match_all.val();
+                self.emit_prep3.d.next = self.go_op.val() == self.k_op_match_all.val();
             } else {
                 self.state.d.next = self.k_st_idle.val();
                 self.out_valid.d.next = true;
@@ -1607,13 +1615,16 @@ impl Logic for WarpNetwork {
                 }
             }
         }
-        self.all_eq_q.d.next = self.match_rows[0].row.val() == self.w_part.q.val();
+        self.all_row_q.d.next = self.match_rows[0].row.val();
+        self.all_eq_q.d.next = self.all_row_q.q.val() == self.w_part.q.val();
         self.g_row.d.next = self.match_rows[0].row.val();
         if (self.state.q.val() == self.k_st_emit.val()) && self.emit_prep.q.val() {
             // EMIT's first cycle for a row keyed by `key_q`: the key is read, nothing emitted
-            // (match.all: and a second, in which row 0 compares into `all_eq_q`).
+            // (match.all: and a second, in which row 0 compares into `all_row_q`, and a third,
+            // in which that row's compare with the member lanes goes into `all_eq_q`).
             self.emit_prep.d.next = self.emit_prep2.q.val();
-            self.emit_prep2.d.next = false;
+            self.emit_prep2.d.next = self.emit_prep3.q.val();
+            self.emit_prep3.d.next = false;
         }
         // Two cycles after the last emit: its answers are written (`em_*`); the answer leaves
         // next.
@@ -1699,6 +1710,7 @@ impl Logic for WarpNetwork {
             self.bq_take.d.next = false;
             self.emit_prep.d.next = false;
             self.emit_prep2.d.next = false;
+            self.emit_prep3.d.next = false;
             self.emit_drain.d.next = false;
             self.emit_drain2.d.next = false;
             self.g_valid.d.next = false;

@@ -523,9 +523,9 @@ fn shfl_down_clamp_and_idx_segments() {
 /// then taken and answered); shfl 5 + 2 NB (read and decision, NB beats with the first taken with
 /// the header, the cycle in which the last registered beat lands in the operand store,
 /// NB emit cycles, each group registered and its answers computed a cycle later into registers,
-/// the cycle that writes the last of them into the result store); match.all 7 + 2 NB (and the
-/// cycle that reads its key, the leader's operand, into a register before its row compares, and
-/// the one whose compare with the member lanes is registered); redux 6 + 3 NB + log2 L (as shfl,
+/// the cycle that writes the last of them into the result store); match.all 8 + 2 NB (and the
+/// cycle that reads its key, the leader's operand, into a register before its row compares, the
+/// one whose row is registered, and the one whose compare with the member lanes is); redux 6 + 3 NB + log2 L (as shfl,
 /// plus NB groups into the pipelined tree and 1 + log2 L cycles through its registers: the
 /// leaves' and one per level). Checked on both presets
 /// (NB = 1 and NB = 8), with the values from the PTX definitions.
@@ -564,12 +564,12 @@ fn latency_follows_the_beat_datapath() {
         let (resp, latency) = dut.submit(&m);
         let resp = resp.unwrap();
         assert_eq!((resp.values[0], resp.preds), (0, 0), "match.all with one lane different on {}", cfg.name);
-        assert_eq!(latency, 7 + 2 * nb, "match.all on {}", cfg.name);
+        assert_eq!(latency, 8 + 2 * nb, "match.all on {}", cfg.name);
         m.a[9] = 7;
         let (resp, latency) = dut.submit(&m);
         let resp = resp.unwrap();
         assert_eq!((resp.values[31], resp.preds), (u32::MAX, u32::MAX), "match.all, all equal, on {}", cfg.name);
-        assert_eq!(latency, 7 + 2 * nb, "match.all on {}", cfg.name);
+        assert_eq!(latency, 8 + 2 * nb, "match.all on {}", cfg.name);
         let (resp, latency) = dut.submit(&req(Op::VoteSync));
         assert!(resp.is_some());
         assert_eq!(latency, 3, "vote on {}", cfg.name);
