@@ -391,7 +391,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     st_mb_off: Signal<Local, Bits<SADDR_BITS>>,
     // controller's mbarrier event
     ctl_mb_want: Signal<Local, Bit>,
-    cpa_ok: Signal<Local, Bit>,
+    /// The request's error code in the golden order of checks, registered a cycle ahead of DECIDE.
+    chk_err: Signal<Local, Bits<ERROR_BITS>>,
+    chk_err_q: DFF<Bits<ERROR_BITS>>,
+    chk_failed: Signal<Local, Bit>,
     ctl_mb_go: Signal<Local, Bit>,
     arr_go: Signal<Local, Bit>,
     comp_go: Signal<Local, Bit>,
@@ -1079,7 +1082,9 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             st_mb_slot: Default::default(),
             st_mb_off: Default::default(),
             ctl_mb_want: Default::default(),
-            cpa_ok: Default::default(),
+            chk_err: Default::default(),
+            chk_err_q: Default::default(),
+            chk_failed: Default::default(),
             ctl_mb_go: Default::default(),
             arr_go: Default::default(),
             comp_go: Default::default(),
@@ -1594,7 +1599,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             rd_es,
             rd_ed,
             rd_res,
-            rd_wait
+            rd_wait,
+            chk_err_q
         );
         clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, answers);
         self.trec.read_clock.next = self.clock.val();
@@ -1812,12 +1818,103 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             }
         }
 
-        // cp.async.mbarrier.arrive: operand checks, and its issue-time event (+1 / liveness check)
-        // while the arrive-on queue has room.
-        self.cpa_ok.next = !self.mb_bad.val() & !self.sh_over_mb.val() & ((self.mb_off_r.val() & 7) == 0);
+        // ================= controller: issue checks, a cycle ahead =================
+        // Each op's checks in the golden order (PTX ISA §9.7.9.25.3.1 cp.async, §9.7.9.25.4.1-2 bulk
+        // copy and reduce, §9.7.9.25.5.2 the tensor map's own bytes, §9.7.13.15.15 the mbarrier of
+        // cp.async.mbarrier.arrive), from the request's registers only. `cur_*` are loaded as the
+        // controller leaves IDLE (and `cur_ctl` again for wait_all) and FETCH lasts two cycles, so
+        // the registered code is the request's when DECIDE reads it: DECIDE's path to the state
+        // and the record write starts at a register, not at the 64-bit range compares.
+        self.chk_err.next = self.e_none.val();
+        if self.is_cp.val() {
+            if ((self.cp_size.val() != 4) & (self.cp_size.val() != 8) & (self.cp_size.val() != 16))
+                | ((self.cur_addr.q.val() & (self.cp_size.val() - 1)) != 0)
+                | ((self.cur_src.q.val() & (self.cp_size.val() - 1)) != 0)
+            {
+                self.chk_err.next = self.e_cp_align.val();
+            } else if ((bit_cast::<64, 128>(self.cur_a.q.val()) >> 16) != 0)
+                | (bit_cast::<16, 128>(self.cur_a.q.val()) > self.c_imm.val())
+            {
+                self.chk_err.next = self.e_cp_srcsize.val();
+            } else if self.sh_over_cp.val() {
+                self.chk_err.next = self.e_shared_range.val();
+            } else if (self.cp_src_bytes.val() != 0)
+                & ((self.cur_src.q.val() < self.k_global_base.val())
+                    | ((self.cur_src.q.val() + self.cp_src_bytes.val()) > self.global_end.val()))
+            {
+                self.chk_err.next = self.e_global_range.val();
+            }
+        } else if self.is_cparrive.val() {
+            if self.mb_bad.val() | self.sh_over_mb.val() {
+                self.chk_err.next = self.e_shared_range.val();
+            } else if (self.mb_off_r.val() & 7) != 0 {
+                self.chk_err.next = self.e_mb_align.val();
+            }
+        } else if (self.is_bulk.val() | self.is_reduce.val()) & self.k_bulk_built.val() {
+            if ((self.blen.val() & 15) != 0)
+                | ((self.cur_addr.q.val() & 15) != 0)
+                | ((self.cur_src.q.val() & 15) != 0)
+                | ((self.dir.val() != self.dir_g2s.val())
+                    & (self.dir.val() != self.dir_s2g.val())
+                    & (self.dir.val() != self.dir_s2c.val()))
+            {
+                self.chk_err.next = self.e_bulk_align.val();
+            } else if self.is_reduce.val() & ((self.dir.val() == self.dir_g2s.val()) | !self.red_ok.val()) {
+                self.chk_err.next = self.e_atom_type.val();
+            } else if self.dir.val() == self.dir_g2s.val() {
+                // dst shared::cta/cluster, its mbarrier, the multicast ranks, then the global source.
+                if self.dst_bad.val() | self.mb_bad.val() {
+                    self.chk_err.next = self.e_shared_range.val();
+                } else if (self.mb_off_r.val() & 7) != 0 {
+                    self.chk_err.next = self.e_mb_align.val();
+                } else if (self.c_flags.val() & self.f_multicast.val()).any()
+                    & ((self.cur_b.q.val() & 0xFFFF) >= self.k_rank_limit.val())
+                {
+                    self.chk_err.next = self.e_shared_range.val();
+                } else if self.sh_over_dst.val() {
+                    self.chk_err.next = self.e_shared_range.val();
+                } else if (self.cur_src.q.val() < self.k_global_base.val())
+                    | ((self.cur_src.q.val() + self.blen.val()) > self.global_end.val())
+                {
+                    self.chk_err.next = self.e_global_range.val();
+                }
+            } else if self.dir.val() == self.dir_s2c.val() {
+                if self.dst_bad.val() | self.mb_bad.val() {
+                    self.chk_err.next = self.e_shared_range.val();
+                } else if (self.mb_off_r.val() & 7) != 0 {
+                    self.chk_err.next = self.e_mb_align.val();
+                } else if self.sh_over_dst.val() | self.sh_over_src.val() {
+                    self.chk_err.next = self.e_shared_range.val();
+                }
+            } else if (self.cur_addr.q.val() < self.k_global_base.val())
+                | ((self.cur_addr.q.val() + self.blen.val()) > self.global_end.val())
+            {
+                // shared::cta -> global: the global destination before the shared source.
+                self.chk_err.next = self.e_global_range.val();
+            } else if self.sh_over_src.val() {
+                self.chk_err.next = self.e_shared_range.val();
+            }
+        } else if self.is_tensor.val() & self.k_tensor_built.val() {
+            // The map's own 128 bytes: the golden `TensorMap::read` answers this before any check
+            // of the map's contents.
+            if (self.cur_src.q.val() < self.k_global_base.val())
+                | ((self.cur_src.q.val() + 128) > self.global_end.val())
+            {
+                self.chk_err.next = self.e_global_range.val();
+            }
+        } else if !(self.is_commit.val() | self.is_bcommit.val() | self.is_wait.val() | self.is_bwait.val()) {
+            // Bulk copies and bulk reduces without features.bulk_copy, tensor copies without
+            // features.tensor_copy, unknown codes (clusterlaunchcontrol.try_cancel among them).
+            self.chk_err.next = self.e_not_built.val();
+        }
+        self.chk_err_q.d.next = self.chk_err.val();
+        self.chk_failed.next = self.chk_err_q.q.val() != self.e_none.val();
+
+        // cp.async.mbarrier.arrive: its issue-time event (+1 / liveness check) once its operand
+        // checks passed, while the arrive-on queue has room.
         self.ctl_mb_want.next = (self.state.q.val() == 2)
             & self.is_cparrive.val()
-            & self.cpa_ok.val()
+            & !self.chk_failed.val()
             & (self.arrive_q.count.val() != self.k_qdepth.val())
             & !self.ctl_mb_sent.q.val();
         // mbarrier port arbitration: complete_tx > arrive-on > issue event.
@@ -2006,30 +2103,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.done.next = true;
                 }
             } else if self.is_cp.val() {
-                if ((self.cp_size.val() != 4) & (self.cp_size.val() != 8) & (self.cp_size.val() != 16))
-                    | ((self.cur_addr.q.val() & (self.cp_size.val() - 1)) != 0)
-                    | ((self.cur_src.q.val() & (self.cp_size.val() - 1)) != 0)
-                {
-                    self.err.next = self.e_cp_align.val();
-                } else if ((bit_cast::<64, 128>(self.cur_a.q.val()) >> 16) != 0)
-                    | (bit_cast::<16, 128>(self.cur_a.q.val()) > self.c_imm.val())
-                {
-                    self.err.next = self.e_cp_srcsize.val();
-                } else if self.sh_over_cp.val() {
-                    self.err.next = self.e_shared_range.val();
-                } else if (self.cp_src_bytes.val() != 0)
-                    & ((self.cur_src.q.val() < self.k_global_base.val())
-                        | ((self.cur_src.q.val() + self.cp_src_bytes.val()) > self.global_end.val()))
-                {
-                    self.err.next = self.e_global_range.val();
-                }
+                self.err.next = self.chk_err_q.q.val();
                 self.st_dst.next = self.cur_addr.q.val();
                 self.st_len.next = bit_cast::<32, 64>(self.cp_size.val());
                 self.st_srem.next = bit_cast::<32, 128>(self.cur_a.q.val());
                 if self.cur_b.q.val().get_bit(0) {
                     self.st_srem.next = 0.into();
                 }
-                if self.err.val() != self.e_none.val() {
+                if self.chk_failed.val() {
                     self.done.next = true;
                 } else if self.can_start.val() {
                     self.start.next = true;
@@ -2038,12 +2119,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.new_a_last.next = self.issued_seq.q.val() + 1;
                 }
             } else if self.is_cparrive.val() {
-                if self.mb_bad.val() | self.sh_over_mb.val() {
-                    self.err.next = self.e_shared_range.val();
-                } else if (self.mb_off_r.val() & 7) != 0 {
-                    self.err.next = self.e_mb_align.val();
-                }
-                if self.err.val() != self.e_none.val() {
+                self.err.next = self.chk_err_q.q.val();
+                if self.chk_failed.val() {
                     self.done.next = true;
                 } else if self.answers.issue_answer.val() {
                     // The mbarrier unit's answer to the issue-time event (sent earlier, the only
@@ -2052,17 +2129,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.done.next = true;
                 }
             } else if (self.is_bulk.val() | self.is_reduce.val()) & self.k_bulk_built.val() {
-                if ((self.blen.val() & 15) != 0)
-                    | ((self.cur_addr.q.val() & 15) != 0)
-                    | ((self.cur_src.q.val() & 15) != 0)
-                    | ((self.dir.val() != self.dir_g2s.val())
-                        & (self.dir.val() != self.dir_s2g.val())
-                        & (self.dir.val() != self.dir_s2c.val()))
-                {
-                    self.err.next = self.e_bulk_align.val();
-                } else if self.is_reduce.val() & ((self.dir.val() == self.dir_g2s.val()) | !self.red_ok.val()) {
-                    self.err.next = self.e_atom_type.val();
-                } else if self.dir.val() == self.dir_g2s.val() {
+                self.err.next = self.chk_err_q.q.val();
+                if self.dir.val() == self.dir_g2s.val() {
                     // dst shared::cta/cluster, mbarrier complete_tx; multicast over ctaMask (b).
                     self.st_has_mb.next = true;
                     self.st_dst_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
@@ -2072,21 +2140,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     }
                     if !self.mb_cluster.val() {
                         self.st_mb_slot.next = self.c_cta.val();
-                    }
-                    if self.dst_bad.val() | self.mb_bad.val() {
-                        self.err.next = self.e_shared_range.val();
-                    } else if (self.mb_off_r.val() & 7) != 0 {
-                        self.err.next = self.e_mb_align.val();
-                    } else if (self.c_flags.val() & self.f_multicast.val()).any()
-                        & ((self.cur_b.q.val() & 0xFFFF) >= self.k_rank_limit.val())
-                    {
-                        self.err.next = self.e_shared_range.val();
-                    } else if self.sh_over_dst.val() {
-                        self.err.next = self.e_shared_range.val();
-                    } else if (self.cur_src.q.val() < self.k_global_base.val())
-                        | ((self.cur_src.q.val() + self.blen.val()) > self.global_end.val())
-                    {
-                        self.err.next = self.e_global_range.val();
                     }
                     if (self.c_flags.val() & self.f_multicast.val()).any() {
                         // Each destination CTA gets its own move (data and complete_tx at the same
@@ -2099,26 +2152,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.st_src.next = self.cur_src.q.val();
                     self.st_dst_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
                     self.st_mb_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
-                    if self.dst_bad.val() | self.mb_bad.val() {
-                        self.err.next = self.e_shared_range.val();
-                    } else if (self.mb_off_r.val() & 7) != 0 {
-                        self.err.next = self.e_mb_align.val();
-                    } else if self.sh_over_dst.val() | self.sh_over_src.val() {
-                        self.err.next = self.e_shared_range.val();
-                    }
                 } else {
                     // shared::cta -> global, bulk group, optional .cp_mask (imm2 bit 0, mask in c).
                     self.st_dst.next = self.cur_addr.q.val();
                     self.st_mask_en.next = self.c_imm2.val().get_bit(0);
-                    if (self.cur_addr.q.val() < self.k_global_base.val())
-                        | ((self.cur_addr.q.val() + self.blen.val()) > self.global_end.val())
-                    {
-                        self.err.next = self.e_global_range.val();
-                    } else if self.sh_over_src.val() {
-                        self.err.next = self.e_shared_range.val();
-                    }
                 }
-                if self.err.val() != self.e_none.val() {
+                if self.chk_failed.val() {
                     self.done.next = true;
                 } else if self.is_reduce.val() {
                     // The reducer (state 7) works alone on a drained mover; the answer follows it.
@@ -2150,18 +2189,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
             } else if self.is_tensor.val() & self.k_tensor_built.val() {
                 // cp.async.bulk.tensor: continues in states 3..6 (map fetch, products, checks,
-                // rows), unless the map's own 128 bytes are outside global memory: the golden
-                // `TensorMap::read` answers that before any check of the map's contents.
-                if (self.cur_src.q.val() < self.k_global_base.val())
-                    | ((self.cur_src.q.val() + 128) > self.global_end.val())
-                {
-                    self.err.next = self.e_global_range.val();
-                    self.done.next = true;
-                }
+                // rows), unless the map's own 128 bytes are outside global memory.
+                self.err.next = self.chk_err_q.q.val();
+                self.done.next = self.chk_failed.val();
             } else {
-                // Bulk copies and bulk reduces without features.bulk_copy, tensor copies without
-                // features.tensor_copy, unknown codes (clusterlaunchcontrol.try_cancel among them).
-                self.err.next = self.e_not_built.val();
+                // Not built (`NotBuilt` from the checks).
+                self.err.next = self.chk_err_q.q.val();
                 self.done.next = true;
             }
         }
