@@ -401,6 +401,28 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     arr_seq: Signal<Local, Bits<SEQ_BITS>>,
     arr_ready: Signal<Local, Bit>,
     // ---- mover: the move being split into beats ----
+    /// The next move, staged between the controller and the mover (`nx_valid`): the controller
+    /// starts a move into it while the mover works on the current one, and the mover takes it
+    /// at its last beat, so neither side's decision waits on the other's in one cycle.
+    nx_valid: DFF<Bit>,
+    nx_src_gm: DFF<Bit>,
+    nx_dst_gm: DFF<Bit>,
+    nx_src_slot: DFF<Bits<SLOT_BITS>>,
+    nx_dst_slot: DFF<Bits<SLOT_BITS>>,
+    nx_src: DFF<Bits<64>>,
+    nx_dst: DFF<Bits<64>>,
+    nx_rem: DFF<Bits<32>>,
+    nx_srem: DFF<Bits<32>>,
+    nx_mask_en: DFF<Bit>,
+    nx_mask: DFF<Bits<16>>,
+    nx_seq: DFF<Bits<SEQ_BITS>>,
+    nx_has_mb: DFF<Bit>,
+    nx_mb_slot: DFF<Bits<SLOT_BITS>>,
+    nx_mb_off: DFF<Bits<SADDR_BITS>>,
+    nx_len: DFF<Bits<32>>,
+    nx_swz: DFF<Bits<3>>,
+    nx_fill: DFF<Bit>,
+    mv_load: Signal<Local, Bit>,
     o_active: DFF<Bit>,
     o_src_gm: DFF<Bit>,
     o_dst_gm: DFF<Bit>,
@@ -1090,6 +1112,25 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             comp_go: Default::default(),
             arr_seq: Default::default(),
             arr_ready: Default::default(),
+            nx_valid: Default::default(),
+            nx_src_gm: Default::default(),
+            nx_dst_gm: Default::default(),
+            nx_src_slot: Default::default(),
+            nx_dst_slot: Default::default(),
+            nx_src: Default::default(),
+            nx_dst: Default::default(),
+            nx_rem: Default::default(),
+            nx_srem: Default::default(),
+            nx_mask_en: Default::default(),
+            nx_mask: Default::default(),
+            nx_seq: Default::default(),
+            nx_has_mb: Default::default(),
+            nx_mb_slot: Default::default(),
+            nx_mb_off: Default::default(),
+            nx_len: Default::default(),
+            nx_swz: Default::default(),
+            nx_fill: Default::default(),
+            mv_load: Default::default(),
             o_active: Default::default(),
             o_src_gm: Default::default(),
             o_dst_gm: Default::default(),
@@ -1600,7 +1641,25 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             rd_ed,
             rd_res,
             rd_wait,
-            chk_err_q
+            chk_err_q,
+            nx_valid,
+            nx_src_gm,
+            nx_dst_gm,
+            nx_src_slot,
+            nx_dst_slot,
+            nx_src,
+            nx_dst,
+            nx_rem,
+            nx_srem,
+            nx_mask_en,
+            nx_mask,
+            nx_seq,
+            nx_has_mb,
+            nx_mb_slot,
+            nx_mb_off,
+            nx_len,
+            nx_swz,
+            nx_fill
         );
         clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, answers);
         self.trec.read_clock.next = self.clock.val();
@@ -2039,6 +2098,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.map_want.next = (self.state.q.val() == 3)
             & (self.tm_issued.q.val() != self.tm_beats.q.val())
             & !self.o_active.q.val()
+            & !self.nx_valid.q.val()
             & (self.pend.count.val() != self.k_pend_depth.val());
         self.map_go.next = self.map_want.val() & self.wq_empty.val() & self.gm_grant.val();
 
@@ -2067,11 +2127,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.st_has_mb.next = false;
         self.st_mb_slot.next = self.c_cta.val();
         self.st_mb_off.next = bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val());
-        // A move may start when the mover is free (or issues the last beat of its move now), the
-        // complete_tx queue has room for every move in flight, and the mover is drained unless
-        // the move is of the same kind as the previous one (global source after global source,
-        // shared -> global after shared -> global: those complete in issue order).
-        self.can_start.next = (!self.o_active.q.val() | (self.b_go.val() & self.beat_last.val()))
+        // A move may start when the staging register is empty (the mover takes it at the last
+        // beat of its move), the complete_tx queue has room for every move in flight (`moves`
+        // counts the staged one), and the mover is drained unless the move is of the same kind
+        // as the previous one (global source after global source, shared -> global after
+        // shared -> global: those complete in issue order).
+        self.can_start.next = !self.nx_valid.q.val()
             & ((self.moves.q.val() + self.comp_q.count.val()) < self.k_comp_depth.val())
             & ((self.moves.q.val() == 0)
                 | (self.st_src_gm.val() & self.last_src_gm.q.val())
@@ -3092,31 +3153,55 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // Moves complete in order: the next to complete is number completed_seq + 1 (an address
         // from a register, so the RAM's read is not behind the completion logic).
         self.move_ident.read_address.next = bit_cast::<5, SEQ_BITS>(self.completed_seq.q.val() + 1);
+        // The controller's move goes into the staging register; the mover loads it when it is free
+        // or issues the last beat of its move now (back-to-back moves keep the port busy).
         if self.start.val() {
-            self.o_active.d.next = true;
-            self.o_src_gm.d.next = self.st_src_gm.val();
-            self.o_dst_gm.d.next = self.st_dst_gm.val();
-            self.o_src_slot.d.next = self.st_src_slot.val();
-            self.o_dst_slot.d.next = self.st_dst_slot.val();
-            self.o_src.d.next = self.st_src.val();
-            self.o_dst.d.next = self.st_dst.val();
-            self.o_rem.d.next = self.st_len.val();
-            self.o_srem.d.next = self.st_srem.val();
-            self.o_mask_en.d.next = self.st_mask_en.val();
-            self.o_mask.d.next = bit_cast::<16, 32>(self.cur_c.q.val());
-            self.o_seq.d.next = self.issued_seq.q.val() + 1;
-            self.o_has_mb.d.next = self.st_has_mb.val();
-            self.o_mb_slot.d.next = self.st_mb_slot.val();
-            self.o_mb_off.d.next = self.st_mb_off.val();
-            self.o_len.d.next = self.st_len.val();
-            self.o_swz.d.next = self.st_swz.val();
+            self.nx_src_gm.d.next = self.st_src_gm.val();
+            self.nx_dst_gm.d.next = self.st_dst_gm.val();
+            self.nx_src_slot.d.next = self.st_src_slot.val();
+            self.nx_dst_slot.d.next = self.st_dst_slot.val();
+            self.nx_src.d.next = self.st_src.val();
+            self.nx_dst.d.next = self.st_dst.val();
+            self.nx_rem.d.next = self.st_len.val();
+            self.nx_srem.d.next = self.st_srem.val();
+            self.nx_mask_en.d.next = self.st_mask_en.val();
+            self.nx_mask.d.next = bit_cast::<16, 32>(self.cur_c.q.val());
+            self.nx_seq.d.next = self.issued_seq.q.val() + 1;
+            self.nx_has_mb.d.next = self.st_has_mb.val();
+            self.nx_mb_slot.d.next = self.st_mb_slot.val();
+            self.nx_mb_off.d.next = self.st_mb_off.val();
+            self.nx_len.d.next = self.st_len.val();
             if self.st_tx_en.val() {
-                self.o_len.d.next = self.st_tx.val();
+                self.nx_len.d.next = self.st_tx.val();
             }
-            self.o_fill.d.next = self.st_fill.val();
+            self.nx_swz.d.next = self.st_swz.val();
+            self.nx_fill.d.next = self.st_fill.val();
             self.last_src_gm.d.next = self.st_src_gm.val();
             self.last_dst_gm.d.next = self.st_dst_gm.val();
             self.issued_seq.d.next = self.issued_seq.q.val() + 1;
+        }
+        self.mv_load.next = self.nx_valid.q.val() & (!self.o_active.q.val() | (self.b_go.val() & self.beat_last.val()));
+        // (`start` needs an empty staging register and `mv_load` a full one: never both.)
+        self.nx_valid.d.next = self.start.val() | (self.nx_valid.q.val() & !self.mv_load.val());
+        if self.mv_load.val() {
+            self.o_active.d.next = true;
+            self.o_src_gm.d.next = self.nx_src_gm.q.val();
+            self.o_dst_gm.d.next = self.nx_dst_gm.q.val();
+            self.o_src_slot.d.next = self.nx_src_slot.q.val();
+            self.o_dst_slot.d.next = self.nx_dst_slot.q.val();
+            self.o_src.d.next = self.nx_src.q.val();
+            self.o_dst.d.next = self.nx_dst.q.val();
+            self.o_rem.d.next = self.nx_rem.q.val();
+            self.o_srem.d.next = self.nx_srem.q.val();
+            self.o_mask_en.d.next = self.nx_mask_en.q.val();
+            self.o_mask.d.next = self.nx_mask.q.val();
+            self.o_seq.d.next = self.nx_seq.q.val();
+            self.o_has_mb.d.next = self.nx_has_mb.q.val();
+            self.o_mb_slot.d.next = self.nx_mb_slot.q.val();
+            self.o_mb_off.d.next = self.nx_mb_off.q.val();
+            self.o_len.d.next = self.nx_len.q.val();
+            self.o_swz.d.next = self.nx_swz.q.val();
+            self.o_fill.d.next = self.nx_fill.q.val();
         }
 
         // Shared-memory read of a shared-source beat.
@@ -3348,6 +3433,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.state.d.next = 0.into();
             self.fetch_wait.d.next = false;
             self.o_active.d.next = false;
+            self.nx_valid.d.next = false;
             self.moves.d.next = 0.into();
             self.issued_seq.d.next = 0.into();
             self.completed_seq.d.next = 0.into();
