@@ -326,6 +326,13 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     inc1: Signal<Local, Bit>,
     inc2: Signal<Local, Bit>,
     inc3: Signal<Local, Bit>,
+    /// The ring's incomplete flags, registered: DECIDE's group decisions start at a register.
+    inc0_q: DFF<Bit>,
+    inc1_q: DFF<Bit>,
+    inc2_q: DFF<Bit>,
+    inc3_q: DFF<Bit>,
+    /// A cycle in DECIDE has passed, so `inc0_q..inc3_q` are of this record.
+    ring_ok: DFF<Bit>,
     pending: Signal<Local, Bits<16>>,
     p0: Signal<Local, Bits<16>>,
     p1: Signal<Local, Bits<16>>,
@@ -1044,6 +1051,11 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             inc1: Default::default(),
             inc2: Default::default(),
             inc3: Default::default(),
+            inc0_q: Default::default(),
+            inc1_q: Default::default(),
+            inc2_q: Default::default(),
+            inc3_q: Default::default(),
+            ring_ok: Default::default(),
             pending: Default::default(),
             p0: Default::default(),
             p1: Default::default(),
@@ -1642,6 +1654,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             rd_res,
             rd_wait,
             chk_err_q,
+            inc0_q,
+            inc1_q,
+            inc2_q,
+            inc3_q,
+            ring_ok,
             nx_valid,
             nx_src_gm,
             nx_dst_gm,
@@ -1759,21 +1776,30 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(64)) < self.in_flight.val();
         self.inc3.next =
             (self.issued_seq.q.val() - self.ring_sel.val().get_bits::<SEQ_BITS>(96)) < self.in_flight.val();
-        self.oldest_incomplete.next = self.inc3.val();
+        // The flags are registered (a subtract and a compare per entry, behind the op's ring
+        // select) and used from DECIDE's second cycle: a completion is seen a cycle later, so a
+        // commit or wait answers at most a cycle later, never early (`issued_seq` does not move
+        // while a commit or wait is in DECIDE).
+        self.inc0_q.d.next = self.inc0.val();
+        self.inc1_q.d.next = self.inc1.val();
+        self.inc2_q.d.next = self.inc2.val();
+        self.inc3_q.d.next = self.inc3.val();
+        self.ring_ok.d.next = self.state.q.val() == 2;
+        self.oldest_incomplete.next = self.inc3_q.q.val() | !self.ring_ok.q.val();
         self.p0.next = 0.into();
         self.p1.next = 0.into();
         self.p2.next = 0.into();
         self.p3.next = 0.into();
-        if self.inc0.val() {
+        if self.inc0_q.q.val() {
             self.p0.next = 1.into();
         }
-        if self.inc1.val() {
+        if self.inc1_q.q.val() {
             self.p1.next = 1.into();
         }
-        if self.inc2.val() {
+        if self.inc2_q.q.val() {
             self.p2.next = 1.into();
         }
-        if self.inc3.val() {
+        if self.inc3_q.q.val() {
             self.p3.next = 1.into();
         }
         self.pending.next = self.p0.val() + self.p1.val() + self.p2.val() + self.p3.val();
@@ -2160,7 +2186,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.new_a_ring.next = (self.a_ring.val() << 32) | bit_cast::<128, SEQ_BITS>(self.a_last.val());
                 }
             } else if self.is_wait.val() | self.is_bwait.val() {
-                if self.pending.val() <= self.c_imm.val() {
+                if self.ring_ok.q.val() & (self.pending.val() <= self.c_imm.val()) {
                     self.done.next = true;
                 }
             } else if self.is_cp.val() {
