@@ -248,20 +248,41 @@ pub struct AtomicElement {
     bitwise: Signal<Local, Bits<ELEM_BITS>>,
     /// f16 / bf16 (x2) min / max, widened.
     half_minmax: Signal<Local, Bits<ELEM_BITS>>,
-    /// Which value the integer result is (at most one is set; none: 0 or `bitwise`).
-    pick_r: Signal<Local, Bit>,
-    pick_s: Signal<Local, Bit>,
-    pick_t: Signal<Local, Bit>,
-    pick_sum: Signal<Local, Bit>,
+    /// One-hot op decode of the integer path.
+    op_is_cas: Signal<Local, Bit>,
+    op_is_exch: Signal<Local, Bit>,
+    op_is_inc: Signal<Local, Bit>,
+    op_is_dec: Signal<Local, Bit>,
+    op_is_min: Signal<Local, Bit>,
+    op_is_max: Signal<Local, Bit>,
+    op_is_sum: Signal<Local, Bit>,
+    /// f16 / bf16 (x2) min or max: the `HalfMinMax` result (not the integer compare).
     pick_half: Signal<Local, Bit>,
-    part_r: Signal<Local, Bits<ELEM_BITS>>,
-    part_s: Signal<Local, Bits<ELEM_BITS>>,
-    part_t: Signal<Local, Bits<ELEM_BITS>>,
-    part_sum: Signal<Local, Bits<ELEM_BITS>>,
-    part_half: Signal<Local, Bits<ELEM_BITS>>,
-    /// Every op's result but a float add, from the operands at once; carried beside the float
-    /// adders' stages (`int_stage`, [`ELEMENT_LATENCY`] stage registers).
-    int_raw: Signal<Local, Bits<ELEM_BITS>>,
+    /// Integer min / max (not of a 16-bit float type).
+    int_minmax: Signal<Local, Bit>,
+    /// Every op but a float add is "`int_hi` if `int_cond`, else `int_lo`": the two candidates
+    /// are picked by the op alone (one-hot AND-OR), `int_cond` is the compare's outcome.
+    /// cas: t if r == s, else r; exch: s; add: r + s; inc: r + 1 if r < s, else 0; dec: r - 1
+    /// if r != 0 and r <= s, else s; min: r if r <= s, else s; max: r if r >= s, else s
+    /// (PTX ISA §9.7.13.5); and / or / xor, 16-bit float min / max: `int_lo` alone.
+    int_cond: Signal<Local, Bit>,
+    int_hi: Signal<Local, Bits<ELEM_BITS>>,
+    int_lo: Signal<Local, Bits<ELEM_BITS>>,
+    part_hi_t: Signal<Local, Bits<ELEM_BITS>>,
+    part_hi_r: Signal<Local, Bits<ELEM_BITS>>,
+    part_hi_sum: Signal<Local, Bits<ELEM_BITS>>,
+    part_lo_r: Signal<Local, Bits<ELEM_BITS>>,
+    part_lo_s: Signal<Local, Bits<ELEM_BITS>>,
+    part_lo_half: Signal<Local, Bits<ELEM_BITS>>,
+    /// The candidates and the condition registered after the first stage (the compares, the
+    /// adder and the candidate picks), and the pick between them made in the second: the
+    /// integer result has the float adders' [`ELEMENT_LATENCY`] stages to ride, and a compare
+    /// followed by the pick in one cycle was the element's longest path.
+    s1_int_cond: StageReg<Bit>,
+    s1_int_hi: StageReg<Bits<ELEM_BITS>>,
+    s1_int_lo: StageReg<Bits<ELEM_BITS>>,
+    int_val: Signal<Local, Bits<ELEM_BITS>>,
+    /// `int_val` carried over the remaining `ELEMENT_LATENCY - 1` stages.
     int_stage: Vec<StageReg<Bits<ELEM_BITS>>>,
     /// The float add's result (the adders' outputs) and whether it is the value.
     float_sum: Signal<Local, Bits<ELEM_BITS>>,
@@ -342,8 +363,28 @@ impl AtomicElement {
             value: Default::default(),
             clock: Default::default(),
             en: Default::default(),
-            int_raw: Default::default(),
-            int_stage: (0..ELEMENT_LATENCY).map(|_| StageReg::new(registered)).collect(),
+            op_is_cas: Default::default(),
+            op_is_exch: Default::default(),
+            op_is_inc: Default::default(),
+            op_is_dec: Default::default(),
+            op_is_min: Default::default(),
+            op_is_max: Default::default(),
+            op_is_sum: Default::default(),
+            int_minmax: Default::default(),
+            int_cond: Default::default(),
+            int_hi: Default::default(),
+            int_lo: Default::default(),
+            part_hi_t: Default::default(),
+            part_hi_r: Default::default(),
+            part_hi_sum: Default::default(),
+            part_lo_r: Default::default(),
+            part_lo_s: Default::default(),
+            part_lo_half: Default::default(),
+            s1_int_cond: StageReg::new(registered),
+            s1_int_hi: StageReg::new(registered),
+            s1_int_lo: StageReg::new(registered),
+            int_val: Default::default(),
+            int_stage: (1..ELEMENT_LATENCY).map(|_| StageReg::new(registered)).collect(),
             float_sum: Default::default(),
             is_float_add: Default::default(),
             add_f32: FloatAdder::new(F32, registered),
@@ -384,16 +425,7 @@ impl AtomicElement {
             sum: Default::default(),
             bitwise: Default::default(),
             half_minmax: Default::default(),
-            pick_r: Default::default(),
-            pick_s: Default::default(),
-            pick_t: Default::default(),
-            pick_sum: Default::default(),
             pick_half: Default::default(),
-            part_r: Default::default(),
-            part_s: Default::default(),
-            part_t: Default::default(),
-            part_sum: Default::default(),
-            part_half: Default::default(),
             raw: Default::default(),
             op_and: op(AtomOp::And),
             op_or: op(AtomOp::Or),
@@ -498,30 +530,34 @@ impl Logic for AtomicElement {
         self.s_key.next = self.sm.val() ^ self.sign_flip.val();
 
         // ---- float units ----
-        self.add_f32.a.next = self.rm.val().get_bits::<32>(0);
-        self.add_f32.b.next = self.sm.val().get_bits::<32>(0);
+        // Fed the operands unmasked: each unit reads only bits inside the width of the types
+        // whose result it gives (f32: 32, f64: 64, the low 16-bit units: 16 or 32, the high
+        // ones: the x2 types' 32), where the width mask changes nothing; so the type decode is
+        // not on the path into their first stage.
+        self.add_f32.a.next = self.r.val().get_bits::<32>(0);
+        self.add_f32.b.next = self.s.val().get_bits::<32>(0);
         self.add_f32.ftz.next = self.ftz_f32.val();
-        self.add_f64.a.next = self.rm.val().get_bits::<64>(0);
-        self.add_f64.b.next = self.sm.val().get_bits::<64>(0);
+        self.add_f64.a.next = self.r.val().get_bits::<64>(0);
+        self.add_f64.b.next = self.s.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
-        self.add_f16_lo.a.next = self.rm.val().get_bits::<16>(0);
-        self.add_f16_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.add_f16_lo.a.next = self.r.val().get_bits::<16>(0);
+        self.add_f16_lo.b.next = self.s.val().get_bits::<16>(0);
         self.add_f16_lo.ftz.next = false;
-        self.add_f16_hi.a.next = self.rm.val().get_bits::<16>(16);
-        self.add_f16_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.add_f16_hi.a.next = self.r.val().get_bits::<16>(16);
+        self.add_f16_hi.b.next = self.s.val().get_bits::<16>(16);
         self.add_f16_hi.ftz.next = false;
-        self.add_bf16_lo.a.next = self.rm.val().get_bits::<16>(0);
-        self.add_bf16_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.add_bf16_lo.a.next = self.r.val().get_bits::<16>(0);
+        self.add_bf16_lo.b.next = self.s.val().get_bits::<16>(0);
         self.add_bf16_lo.ftz.next = false;
-        self.add_bf16_hi.a.next = self.rm.val().get_bits::<16>(16);
-        self.add_bf16_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.add_bf16_hi.a.next = self.r.val().get_bits::<16>(16);
+        self.add_bf16_hi.b.next = self.s.val().get_bits::<16>(16);
         self.add_bf16_hi.ftz.next = false;
-        self.minmax_lo.a.next = self.rm.val().get_bits::<16>(0);
-        self.minmax_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.minmax_lo.a.next = self.r.val().get_bits::<16>(0);
+        self.minmax_lo.b.next = self.s.val().get_bits::<16>(0);
         self.minmax_lo.bf16.next = self.is_bf16_kind.val();
         self.minmax_lo.max.next = self.op.val() == self.op_max.val();
-        self.minmax_hi.a.next = self.rm.val().get_bits::<16>(16);
-        self.minmax_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.minmax_hi.a.next = self.r.val().get_bits::<16>(16);
+        self.minmax_hi.b.next = self.s.val().get_bits::<16>(16);
         self.minmax_hi.bf16.next = self.is_bf16_kind.val();
         self.minmax_hi.max.next = self.op.val() == self.op_max.val();
 
@@ -539,8 +575,9 @@ impl Logic for AtomicElement {
         self.add_bf16_hi.en.next = self.en.val();
 
         // ---- every op but a float add, from the operands at once ----
-        // One adder and one magnitude compare serve add, inc, dec, min and max; the result is an
-        // AND-OR of the candidate values under one-hot picks (a mux chain per op was ~3x the LUTs).
+        // One adder and one magnitude compare serve add, inc, dec, min and max; the result is
+        // one of two candidates picked by AND-OR of one-hot terms (a mux chain per op was ~3x
+        // the LUTs), the compare's outcome choosing between them a stage later.
         self.r_lt_s.next = self.r_key.val() < self.s_key.val();
         self.r_eq_s.next = self.rm.val() == self.sm.val();
         self.r_zero.next = self.rm.val() == self.k_zero.val();
@@ -570,52 +607,69 @@ impl Logic for AtomicElement {
         }
         self.pick_half.next = self.minmax_op.val()
             & (self.is_f16.val() | self.is_bf16.val() | self.is_f16x2.val() | self.is_bf16x2.val());
-        // cas: t when r == s, else r; exch: s; add: r + s; inc: 0 once r >= s, else r + 1;
-        // dec: s when r == 0 or r > s, else r - 1; min: r when r <= s; max: r when r >= s.
-        self.pick_t.next = (self.op.val() == self.op_cas.val()) & self.r_eq_s.val();
-        self.pick_r.next = ((self.op.val() == self.op_cas.val()) & !self.r_eq_s.val())
-            | ((self.op.val() == self.op_min.val()) & (self.r_lt_s.val() | self.r_eq_s.val()) & !self.pick_half.val())
-            | ((self.op.val() == self.op_max.val()) & !self.r_lt_s.val() & !self.pick_half.val());
-        self.pick_s.next = (self.op.val() == self.op_exch.val())
-            | ((self.op.val() == self.op_dec.val()) & (self.r_zero.val() | (!self.r_lt_s.val() & !self.r_eq_s.val())))
-            | ((self.op.val() == self.op_min.val()) & !(self.r_lt_s.val() | self.r_eq_s.val()) & !self.pick_half.val())
-            | ((self.op.val() == self.op_max.val()) & self.r_lt_s.val() & !self.pick_half.val());
-        self.pick_sum.next = (self.op.val() == self.op_add.val())
-            | ((self.op.val() == self.op_inc.val()) & self.r_lt_s.val())
-            | ((self.op.val() == self.op_dec.val()) & !self.r_zero.val() & (self.r_lt_s.val() | self.r_eq_s.val()));
-        self.part_r.next = self.k_zero.val();
-        if self.pick_r.val() {
-            self.part_r.next = self.rm.val();
+        self.op_is_cas.next = self.op.val() == self.op_cas.val();
+        self.op_is_exch.next = self.op.val() == self.op_exch.val();
+        self.op_is_inc.next = self.op.val() == self.op_inc.val();
+        self.op_is_dec.next = self.op.val() == self.op_dec.val();
+        self.op_is_min.next = self.op.val() == self.op_min.val();
+        self.op_is_max.next = self.op.val() == self.op_max.val();
+        self.op_is_sum.next = (self.op.val() == self.op_add.val()) | self.op_is_inc.val() | self.op_is_dec.val();
+        self.int_minmax.next = self.minmax_op.val() & !self.pick_half.val();
+        // The condition: the only part of the integer result that waits for a compare.
+        self.int_cond.next = (self.op.val() == self.op_add.val())
+            | (self.op_is_cas.val() & self.r_eq_s.val())
+            | (self.op_is_inc.val() & self.r_lt_s.val())
+            | (self.op_is_dec.val() & !self.r_zero.val() & (self.r_lt_s.val() | self.r_eq_s.val()))
+            | (self.op_is_min.val() & !self.pick_half.val() & (self.r_lt_s.val() | self.r_eq_s.val()))
+            | (self.op_is_max.val() & !self.pick_half.val() & !self.r_lt_s.val());
+        // The candidates, by the op alone (each op sets at most one part of each).
+        self.part_hi_t.next = self.k_zero.val();
+        if self.op_is_cas.val() {
+            self.part_hi_t.next = self.tm.val();
         }
-        self.part_s.next = self.k_zero.val();
-        if self.pick_s.val() {
-            self.part_s.next = self.sm.val();
+        self.part_hi_r.next = self.k_zero.val();
+        if self.int_minmax.val() {
+            self.part_hi_r.next = self.rm.val();
         }
-        self.part_t.next = self.k_zero.val();
-        if self.pick_t.val() {
-            self.part_t.next = self.tm.val();
+        self.part_hi_sum.next = self.k_zero.val();
+        if self.op_is_sum.val() {
+            self.part_hi_sum.next = self.sum.val();
         }
-        self.part_sum.next = self.k_zero.val();
-        if self.pick_sum.val() {
-            self.part_sum.next = self.sum.val();
+        self.part_lo_r.next = self.k_zero.val();
+        if self.op_is_cas.val() {
+            self.part_lo_r.next = self.rm.val();
         }
-        self.part_half.next = self.k_zero.val();
+        self.part_lo_s.next = self.k_zero.val();
+        if self.op_is_exch.val() | self.op_is_dec.val() | self.int_minmax.val() {
+            self.part_lo_s.next = self.sm.val();
+        }
+        self.part_lo_half.next = self.k_zero.val();
         if self.pick_half.val() {
-            self.part_half.next = self.half_minmax.val();
+            self.part_lo_half.next = self.half_minmax.val();
         }
-        self.int_raw.next = self.bitwise.val()
-            | self.part_r.val()
-            | self.part_s.val()
-            | self.part_t.val()
-            | self.part_sum.val()
-            | self.part_half.val();
-        // Carried beside the float adders' stages (wires in a combinational element).
+        self.int_hi.next = self.part_hi_t.val() | self.part_hi_r.val() | self.part_hi_sum.val();
+        self.int_lo.next = self.bitwise.val() | self.part_lo_r.val() | self.part_lo_s.val() | self.part_lo_half.val();
+        // Stage registers (wires in a combinational element): the candidates and the condition,
+        // then the picked value over the remaining stages.
+        self.s1_int_cond.clock.next = self.clock.val();
+        self.s1_int_cond.en.next = self.en.val();
+        self.s1_int_cond.d.next = self.int_cond.val();
+        self.s1_int_hi.clock.next = self.clock.val();
+        self.s1_int_hi.en.next = self.en.val();
+        self.s1_int_hi.d.next = self.int_hi.val();
+        self.s1_int_lo.clock.next = self.clock.val();
+        self.s1_int_lo.en.next = self.en.val();
+        self.s1_int_lo.d.next = self.int_lo.val();
+        self.int_val.next = self.s1_int_lo.q.val();
+        if self.s1_int_cond.q.val() {
+            self.int_val.next = self.s1_int_hi.q.val();
+        }
         for k in 0..self.int_stage.len() {
             self.int_stage[k].clock.next = self.clock.val();
             self.int_stage[k].en.next = self.en.val();
         }
         for k in 0..self.int_stage.len().min(1) {
-            self.int_stage[k].d.next = self.int_raw.val();
+            self.int_stage[k].d.next = self.int_val.val();
         }
         for k in 1..self.int_stage.len() {
             self.int_stage[k].d.next = self.int_stage[k - 1].q.val();
@@ -651,7 +705,7 @@ impl Logic for AtomicElement {
                 | self.is_bf16x2.val());
 
         // ---- select ----
-        self.raw.next = self.int_raw.val();
+        self.raw.next = self.int_val.val();
         for k in 0..self.int_stage.len() {
             self.raw.next = self.int_stage[k].q.val();
         }
