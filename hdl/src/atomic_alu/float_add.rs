@@ -17,8 +17,7 @@
 //!
 //! Stages (registered instance): 1 unpack, classify, order by magnitude, exponent difference;
 //! 2 align and add (and the normalising shift's limit from the exponent); 3 leading zeros and
-//! the normalising shift but its last two bits; 4 those two bits, the exponent, round,
-//! compose, flush, special operands.
+//! normalise; 4 round, compose, flush, special operands.
 //!
 //! Rules, as `smsync_sim::units::float` (the golden model this block is tested against):
 //! a NaN result (NaN operand, or inf + -inf) is the format's canonical NaN (`0x7FFF`,
@@ -116,14 +115,8 @@ pub struct FloatAdder<const W: usize> {
     s2_special: StageReg<Bits<W>>,
     s2_is_special: StageReg<Bit>,
     s2_floor: StageReg<Bits<W>>,
-    /// After stage 3: `raw` shifted by the leading-zero count but its last two bits (or right
-    /// by one after a carry), the count (0 after a carry: its low two bits are the shift left
-    /// to stage 4), and the exponent field before the count is taken off (`big_exp - 1`, or
-    /// `big_exp` after a carry). The count and its shift were one path with the exponent
-    /// subtract behind them; stage 4, which had the slack, ends both.
     s3_normed: StageReg<Bits<W>>,
-    s3_lz: StageReg<Bits<LZ_BITS>>,
-    s3_exp_base: StageReg<Bits<EXP_W>>,
+    s3_exp_n: StageReg<Bits<EXP_W>>,
     s3_raw_zero: StageReg<Bit>,
     s3_big_sign: StageReg<Bit>,
     s3_small_sign: StageReg<Bit>,
@@ -165,14 +158,8 @@ pub struct FloatAdder<const W: usize> {
     /// The left shift that normalises `raw`: its leading zeros from the hidden-bit position
     /// `P` down, at most `floor_dist`.
     lz: Signal<Local, Bits<EXP_W>>,
-    coarse: Signal<Local, Bits<W>>,
-    lz_out: Signal<Local, Bits<EXP_W>>,
-    exp_base: Signal<Local, Bits<EXP_W>>,
-    cut_lz: Truncate<EXP_W, LZ_BITS>,
-    widen_lz: ZeroExtend<LZ_BITS, EXP_W>,
-    /// Stage 4: the registered count, the significand normalised by its last two bits.
-    lz4: Signal<Local, Bits<EXP_W>>,
     normed: Signal<Local, Bits<W>>,
+    exp_n: Signal<Local, Bits<EXP_W>>,
     round_up: Signal<Local, Bit>,
     /// 1 when rounding up, else 0; the sign bit or 0: each added / OR-ed in one expression, so
     /// that each is one adder, not one per branch.
@@ -198,11 +185,6 @@ pub struct FloatAdder<const W: usize> {
     k_zero: Constant<Bits<W>>,
     k_one: Constant<Bits<W>>,
     k_exp_max: Constant<Bits<EXP_W>>,
-    /// `k_exp_max - 1`: an exponent field at or above it is an overflow to infinity.
-    k_exp_max_m1: Constant<Bits<EXP_W>>,
-    /// The count's shift in stage 3 (multiples of 4 below W) and in stage 4 (the rest).
-    k_coarse_mask: Constant<Bits<EXP_W>>,
-    k_fine_mask: Constant<Bits<EXP_W>>,
     k_e0: Constant<Bits<EXP_W>>,
     k_e1: Constant<Bits<EXP_W>>,
     /// Exponent differences at or beyond this shift the smaller significand out entirely.
@@ -263,8 +245,7 @@ impl<const W: usize> FloatAdder<W> {
             s2_is_special: StageReg::new(registered),
             s2_floor: StageReg::new(registered),
             s3_normed: StageReg::new(registered),
-            s3_lz: StageReg::new(registered),
-            s3_exp_base: StageReg::new(registered),
+            s3_exp_n: StageReg::new(registered),
             s3_raw_zero: StageReg::new(registered),
             s3_big_sign: StageReg::new(registered),
             s3_small_sign: StageReg::new(registered),
@@ -311,13 +292,8 @@ impl<const W: usize> FloatAdder<W> {
             lead: Default::default(),
             lz_bit: (0..LZ_BITS).map(|_| Default::default()).collect(),
             lz: Default::default(),
-            coarse: Default::default(),
-            lz_out: Default::default(),
-            exp_base: Default::default(),
-            cut_lz: Default::default(),
-            widen_lz: Default::default(),
-            lz4: Default::default(),
             normed: Default::default(),
+            exp_n: Default::default(),
             round_up: Default::default(),
             round_w: Default::default(),
             sign_w: Default::default(),
@@ -337,9 +313,6 @@ impl<const W: usize> FloatAdder<W> {
             k_zero: bits_of(0),
             k_one: bits_of(1),
             k_exp_max: bits_of(mask(e)),
-            k_exp_max_m1: bits_of(mask(e) - 1),
-            k_coarse_mask: bits_of((W as u64 - 1) & !3),
-            k_fine_mask: bits_of(3),
             k_e0: bits_of(0),
             k_e1: bits_of(1),
             k_far: bits_of((p + 1) as u64),
@@ -527,26 +500,19 @@ impl<const W: usize> Logic for FloatAdder<W> {
 
         // ---- normalise: carry -> one right shift (sticky kept); else left by lz ----
         if (self.s2_raw.q.val() & self.k_carry.val()).any() {
-            self.coarse.next = (self.s2_raw.q.val() >> 1) | (self.s2_raw.q.val() & self.k_one.val());
-            self.lz_out.next = self.k_e0.val();
-            self.exp_base.next = self.s2_big_exp.q.val();
+            self.normed.next = (self.s2_raw.q.val() >> 1) | (self.s2_raw.q.val() & self.k_one.val());
+            self.exp_n.next = self.s2_big_exp.q.val() + self.k_e1.val();
         } else {
-            // (lz < W: the count's shift is its bits 2.. here and its bits 0, 1 in stage 4.)
-            self.coarse.next = self.s2_raw.q.val() << (self.lz.val() & self.k_coarse_mask.val());
-            self.lz_out.next = self.lz.val();
-            self.exp_base.next = self.s2_big_exp.q.val() - self.k_e1.val();
+            self.normed.next = self.s2_raw.q.val() << (self.lz.val() & self.k_dist_mask.val());
+            self.exp_n.next = self.s2_big_exp.q.val() - self.lz.val();
         }
-        self.cut_lz.wide.next = self.lz_out.val();
         // ==== stage 4 ====
         self.s3_normed.clock.next = self.clock.val();
         self.s3_normed.en.next = self.en.val();
-        self.s3_normed.d.next = self.coarse.val();
-        self.s3_lz.clock.next = self.clock.val();
-        self.s3_lz.en.next = self.en.val();
-        self.s3_lz.d.next = self.cut_lz.narrow.val();
-        self.s3_exp_base.clock.next = self.clock.val();
-        self.s3_exp_base.en.next = self.en.val();
-        self.s3_exp_base.d.next = self.exp_base.val();
+        self.s3_normed.d.next = self.normed.val();
+        self.s3_exp_n.clock.next = self.clock.val();
+        self.s3_exp_n.en.next = self.en.val();
+        self.s3_exp_n.d.next = self.exp_n.val();
         self.s3_raw_zero.clock.next = self.clock.val();
         self.s3_raw_zero.en.next = self.en.val();
         self.s3_raw_zero.d.next = !self.s2_raw.q.val().any();
@@ -563,27 +529,25 @@ impl<const W: usize> Logic for FloatAdder<W> {
         self.s3_is_special.en.next = self.en.val();
         self.s3_is_special.d.next = self.s2_is_special.q.val();
         // ---- round to nearest even on guard (bit 2), round (1), sticky (0), lsb (3) ----
-        // ---- the normalising shift's last two bits ----
-        self.widen_lz.narrow.next = self.s3_lz.q.val();
-        self.lz4.next = self.widen_lz.wide.val();
-        self.normed.next = self.s3_normed.q.val() << (self.lz4.val() & self.k_fine_mask.val());
-        self.round_up.next = self.normed.val().get_bit(2)
-            & (self.normed.val().get_bit(3) | self.normed.val().get_bit(1) | self.normed.val().get_bit(0));
+        self.round_up.next = self.s3_normed.q.val().get_bit(2)
+            & (self.s3_normed.q.val().get_bit(3)
+                | self.s3_normed.q.val().get_bit(1)
+                | self.s3_normed.q.val().get_bit(0));
         self.round_w.next = self.k_zero.val();
         if self.round_up.val() {
             self.round_w.next = self.k_one.val();
         }
-        self.mant.next = (self.normed.val() >> 3) + self.round_w.val();
+        self.mant.next = (self.s3_normed.q.val() >> 3) + self.round_w.val();
         // (exp - 1) << M plus the significand with its hidden bit: a subnormal (no hidden bit,
         // exp 1) composes to exponent field 0, a rounding carry bumps the exponent field.
-        self.exp_field.next = self.s3_exp_base.q.val() - self.lz4.val();
+        self.exp_field.next = self.s3_exp_n.q.val() - self.k_e1.val();
         self.widen_exp.narrow.next = self.exp_field.val();
         self.sign_w.next = self.k_zero.val();
         if self.s3_big_sign.q.val() {
             self.sign_w.next = self.k_sign.val();
         }
         self.result.next = ((self.widen_exp.wide.val() << self.k_man_bits.val()) + self.mant.val()) | self.sign_w.val();
-        if self.exp_field.val() >= self.k_exp_max_m1.val() {
+        if self.s3_exp_n.q.val() >= self.k_exp_max.val() {
             self.result.next = self.k_inf.val();
             if self.s3_big_sign.q.val() {
                 self.result.next = self.k_inf.val() | self.k_sign.val();
