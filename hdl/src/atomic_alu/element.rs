@@ -3,8 +3,9 @@
 //! `smsync_sim::units::atomic_alu::element(op, dtype, r, s, t, ftz_f32)`. Combinational
 //! ([`AtomicElement::new`], [`AtomicElement::with_kinds`]: the copy engine's bulk reduce), or
 //! pipelined ([`AtomicElement::pipelined`]: the atomic ALU with `atomic_element_stages: 3`):
-//! `value` is then the element of the operands [`ELEMENT_LATENCY`] enabled clock edges before, and `op`, `dtype`, `ftz_f32` are held
-//! over those edges (they are request constants in the ALU). The integer results are computed
+//! `value` is then the element of the operands [`ELEMENT_LATENCY`] enabled clock edges before, with the
+//! `op`, `dtype`, `ftz_f32` of that edge (the output select's decode and the f32 flush go with the
+//! operands through the stages; they are request constants in the ALU). The integer results are computed
 //! at once and carried in stage registers beside the float adders' stages.
 //!
 //! # Ports of `AtomicElement`
@@ -284,6 +285,22 @@ pub struct AtomicElement {
     int_val: Signal<Local, Bits<ELEM_BITS>>,
     /// `int_val` carried over the remaining `ELEMENT_LATENCY - 1` stages.
     int_stage: Vec<StageReg<Bits<ELEM_BITS>>>,
+    /// The width classes (16, 32, 64 bits; none: 128) of the type decode.
+    w16: Signal<Local, Bit>,
+    w32: Signal<Local, Bit>,
+    w64: Signal<Local, Bit>,
+    /// The type decode the output select needs (bit 0 bf16 or bf16x2, 1 f64, 2 f16 or bf16,
+    /// 3 f16x2 or bf16x2, 4 a float add, 5..7 the width classes), made from `op` / `dtype` in
+    /// the first stage and carried with the operands over the stages (`sel_stage`), so that the
+    /// last stage's select starts from registers, not from the ports' decode (in the ALU: the
+    /// idle state's pick of the borrower's op and type, then the decode, was in front of the
+    /// float adders' rounding on the unit's longest path).
+    sel: Signal<Local, Bits<8>>,
+    sel_part: Vec<Signal<Local, Bits<8>>>,
+    k_sel_bit: Vec<Constant<Bits<8>>>,
+    sel_stage: Vec<StageReg<Bits<8>>>,
+    out_sel: Signal<Local, Bits<8>>,
+    out_mask: Signal<Local, Bits<ELEM_BITS>>,
     /// The float add's result (the adders' outputs) and whether it is the value.
     float_sum: Signal<Local, Bits<ELEM_BITS>>,
     is_float_add: Signal<Local, Bit>,
@@ -385,6 +402,15 @@ impl AtomicElement {
             s1_int_lo: StageReg::new(registered),
             int_val: Default::default(),
             int_stage: (1..ELEMENT_LATENCY).map(|_| StageReg::new(registered)).collect(),
+            w16: Default::default(),
+            w32: Default::default(),
+            w64: Default::default(),
+            sel: Default::default(),
+            sel_part: (0..8).map(|_| Default::default()).collect(),
+            k_sel_bit: (0..8).map(|i| Constant::new((1u64 << i).to_bits())).collect(),
+            sel_stage: (0..ELEMENT_LATENCY).map(|_| StageReg::new(registered)).collect(),
+            out_sel: Default::default(),
+            out_mask: Default::default(),
             float_sum: Default::default(),
             is_float_add: Default::default(),
             add_f32: FloatAdder::new(F32, registered),
@@ -482,27 +508,27 @@ impl Logic for AtomicElement {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- type decode: element width, signedness, float kind ----
-        self.width_mask.next = self.k_mask128.val();
-        if (self.dtype.val() == self.t_b16.val())
+        self.w16.next = (self.dtype.val() == self.t_b16.val())
             | (self.dtype.val() == self.t_f16.val())
-            | (self.dtype.val() == self.t_bf16.val())
-        {
-            self.width_mask.next = self.k_mask16.val();
-        }
-        if (self.dtype.val() == self.t_b32.val())
+            | (self.dtype.val() == self.t_bf16.val());
+        self.w32.next = (self.dtype.val() == self.t_b32.val())
             | (self.dtype.val() == self.t_u32.val())
             | (self.dtype.val() == self.t_s32.val())
             | (self.dtype.val() == self.t_f32.val())
             | (self.dtype.val() == self.t_f16x2.val())
-            | (self.dtype.val() == self.t_bf16x2.val())
-        {
-            self.width_mask.next = self.k_mask32.val();
-        }
-        if (self.dtype.val() == self.t_b64.val())
+            | (self.dtype.val() == self.t_bf16x2.val());
+        self.w64.next = (self.dtype.val() == self.t_b64.val())
             | (self.dtype.val() == self.t_u64.val())
             | (self.dtype.val() == self.t_s64.val())
-            | (self.dtype.val() == self.t_f64.val())
-        {
+            | (self.dtype.val() == self.t_f64.val());
+        self.width_mask.next = self.k_mask128.val();
+        if self.w16.val() {
+            self.width_mask.next = self.k_mask16.val();
+        }
+        if self.w32.val() {
+            self.width_mask.next = self.k_mask32.val();
+        }
+        if self.w64.val() {
             self.width_mask.next = self.k_mask64.val();
         }
         // Signed order (min / max of s32, s64) = unsigned order after flipping the sign bit; inc
@@ -675,10 +701,68 @@ impl Logic for AtomicElement {
             self.int_stage[k].d.next = self.int_stage[k - 1].q.val();
         }
 
-        // ---- the float add's result, widened to the element width ----
+        // ---- the output select's decode, carried with the operands ----
+        self.is_float_add.next = (self.op.val() == self.op_add.val())
+            & (self.is_f32.val()
+                | self.is_f64.val()
+                | self.is_f16.val()
+                | self.is_bf16.val()
+                | self.is_f16x2.val()
+                | self.is_bf16x2.val());
+        for i in 0..self.sel_part.len() {
+            self.sel_part[i].next = 0.into();
+        }
+        if self.is_bf16_kind.val() {
+            self.sel_part[0].next = self.k_sel_bit[0].val();
+        }
+        if self.is_f64.val() {
+            self.sel_part[1].next = self.k_sel_bit[1].val();
+        }
+        if self.is_f16.val() | self.is_bf16.val() {
+            self.sel_part[2].next = self.k_sel_bit[2].val();
+        }
+        if self.is_f16x2.val() | self.is_bf16x2.val() {
+            self.sel_part[3].next = self.k_sel_bit[3].val();
+        }
+        if self.is_float_add.val() {
+            self.sel_part[4].next = self.k_sel_bit[4].val();
+        }
+        if self.w16.val() {
+            self.sel_part[5].next = self.k_sel_bit[5].val();
+        }
+        if self.w32.val() {
+            self.sel_part[6].next = self.k_sel_bit[6].val();
+        }
+        if self.w64.val() {
+            self.sel_part[7].next = self.k_sel_bit[7].val();
+        }
+        self.sel.next = self.sel_part[0].val()
+            | self.sel_part[1].val()
+            | self.sel_part[2].val()
+            | self.sel_part[3].val()
+            | self.sel_part[4].val()
+            | self.sel_part[5].val()
+            | self.sel_part[6].val()
+            | self.sel_part[7].val();
+        for k in 0..self.sel_stage.len() {
+            self.sel_stage[k].clock.next = self.clock.val();
+            self.sel_stage[k].en.next = self.en.val();
+        }
+        for k in 0..self.sel_stage.len().min(1) {
+            self.sel_stage[k].d.next = self.sel.val();
+        }
+        for k in 1..self.sel_stage.len() {
+            self.sel_stage[k].d.next = self.sel_stage[k - 1].q.val();
+        }
+        self.out_sel.next = self.sel.val();
+        for k in 0..self.sel_stage.len() {
+            self.out_sel.next = self.sel_stage[k].q.val();
+        }
+
+        // ---- the float add's result, widened to the element width (by the carried decode) ----
         self.half_sum_lo.next = self.add_f16_lo.sum.val();
         self.half_sum_hi.next = self.add_f16_hi.sum.val();
-        if self.is_bf16_kind.val() {
+        if self.out_sel.val().get_bit(0) {
             self.half_sum_lo.next = self.add_bf16_lo.sum.val();
             self.half_sum_hi.next = self.add_bf16_hi.sum.val();
         }
@@ -687,31 +771,34 @@ impl Logic for AtomicElement {
         self.wide_half_lo.narrow.next = self.half_sum_lo.val();
         self.wide_half_hi.narrow.next = self.half_sum_hi.val();
         self.float_sum.next = self.wide_f32.wide.val();
-        if self.is_f64.val() {
+        if self.out_sel.val().get_bit(1) {
             self.float_sum.next = self.wide_f64.wide.val();
         }
-        if self.is_f16.val() | self.is_bf16.val() {
+        if self.out_sel.val().get_bit(2) {
             self.float_sum.next = self.wide_half_lo.wide.val();
         }
-        if self.is_f16x2.val() | self.is_bf16x2.val() {
+        if self.out_sel.val().get_bit(3) {
             self.float_sum.next = self.wide_half_lo.wide.val() | (self.wide_half_hi.wide.val() << 16);
         }
-        self.is_float_add.next = (self.op.val() == self.op_add.val())
-            & (self.is_f32.val()
-                | self.is_f64.val()
-                | self.is_f16.val()
-                | self.is_bf16.val()
-                | self.is_f16x2.val()
-                | self.is_bf16x2.val());
+        self.out_mask.next = self.k_mask128.val();
+        if self.out_sel.val().get_bit(5) {
+            self.out_mask.next = self.k_mask16.val();
+        }
+        if self.out_sel.val().get_bit(6) {
+            self.out_mask.next = self.k_mask32.val();
+        }
+        if self.out_sel.val().get_bit(7) {
+            self.out_mask.next = self.k_mask64.val();
+        }
 
         // ---- select ----
         self.raw.next = self.int_val.val();
         for k in 0..self.int_stage.len() {
             self.raw.next = self.int_stage[k].q.val();
         }
-        if self.is_float_add.val() {
+        if self.out_sel.val().get_bit(4) {
             self.raw.next = self.float_sum.val();
         }
-        self.value.next = self.raw.val() & self.width_mask.val();
+        self.value.next = self.raw.val() & self.out_mask.val();
     }
 }
