@@ -182,7 +182,7 @@ use width::{Truncate, ZeroExtend};
 
 // The shared::cluster window base is line (16-byte) aligned: the red.async and lane checks
 // take an offset's alignment from the raw address.
-const _: () = assert!(CLUSTER_BASE % 16 == 0);
+const _: () = assert!(CLUSTER_BASE & 15 == 0);
 
 /// CTA slot index width.
 pub const SLOT_BITS: usize = 5;
