@@ -180,6 +180,10 @@ use group::{group_kinds, GroupLane};
 use lane_check::LaneCheck;
 use width::{Truncate, ZeroExtend};
 
+// The shared::cluster window base is line (16-byte) aligned: the red.async and lane checks
+// take an offset's alignment from the raw address.
+const _: () = assert!(CLUSTER_BASE & 15 == 0);
+
 /// CTA slot index width.
 pub const SLOT_BITS: usize = 5;
 /// Lane index width.
@@ -495,10 +499,9 @@ pub struct AtomicAlu {
     pack_c: PackLanes<ELEM_BITS, 4096>,
     lead_number: LaneNumber,
     /// The check stage's window (`nw_first`, a register): its lanes' checks (each picks its
-    /// lanes from `win_addr`); `shared_limit` = `shared_bytes - access_bytes`, `cta_bad` = the
+    /// lanes from `win_addr`); `cta_bad` = the
     /// request's CTA slot is past the config's.
     check: Vec<LaneCheck>,
-    shared_limit: Signal<Local, Bits<64>>,
     cta_bad: Signal<Local, Bit>,
     /// The plan stage loads the check stage's window at this edge.
     p_load: Signal<Local, Bit>,
@@ -539,15 +542,18 @@ pub struct AtomicAlu {
     cur_lane: Signal<Local, Bits<LANE_BITS>>,
     cur_addr: Signal<Local, Bits<64>>,
     cur_mbar: Signal<Local, Bits<64>>,
-    shared_off: Signal<Local, Bits<64>>,
-    mbar_off: Signal<Local, Bits<64>>,
     /// The plan lead's error (registered check).
     lane_error: Signal<Local, Bits<ERROR_BITS>>,
     red_async_error: Signal<Local, Bits<ERROR_BITS>>,
     /// Byte enables of one access at byte 0; `access_bytes - 1`; `global_end - access_bytes`.
     access_be: Signal<Local, Bits<16>>,
     align_mask: Signal<Local, Bits<64>>,
-    global_limit: Signal<Local, Bits<64>>,
+    /// The range checks' bound for the request's space (see `LaneCheck::limit`), from the
+    /// decoded access size, and registered at IDLE (a request constant): `q_limit`.
+    limit: Signal<Local, Bits<64>>,
+    widen_req_access: ZeroExtend<8, 64>,
+    q_limit: DFF<Bits<64>>,
+    k_cluster_limit: Constant<Bits<64>>,
     /// The lead's byte enables.
     lead_be: Signal<Local, Bits<16>>,
     /// Window lanes after the lead not yet offered to a slot (bit i: the window's lane i):
@@ -677,7 +683,8 @@ pub struct AtomicAlu {
     k_last_slot: Constant<Bits<SLOT_BITS>>,
     k_shared_bytes: Constant<Bits<64>>,
     k_cluster_base: Constant<Bits<64>>,
-    k_window: Constant<Bits<64>>,
+    /// `CLUSTER_BASE + WINDOW`: the first address past the executing CTA's shared::cluster window.
+    k_window_end: Constant<Bits<64>>,
     k_mbar_align: Constant<Bits<64>>,
     k_one64: Constant<Bits<64>>,
     k_ones128: Constant<Bits<ELEM_BITS>>,
@@ -782,7 +789,6 @@ impl AtomicAlu {
             k_four8: (1..group.min(2)).map(|_| Constant::new(4u64.to_bits())).collect(),
             k_eight8: (1..group.min(2)).map(|_| Constant::new(8u64.to_bits())).collect(),
             check: (0..group).map(|a| LaneCheck::new(a, group)).collect(),
-            shared_limit: Default::default(),
             cta_bad: Default::default(),
             p_load: Default::default(),
             k_win_bit: (0..group).map(|a| Constant::new((1u64 << a).to_bits())).collect(),
@@ -918,13 +924,14 @@ impl AtomicAlu {
             cur_lane: Default::default(),
             cur_addr: Default::default(),
             cur_mbar: Default::default(),
-            shared_off: Default::default(),
-            mbar_off: Default::default(),
             lane_error: Default::default(),
             red_async_error: Default::default(),
             access_be: Default::default(),
             align_mask: Default::default(),
-            global_limit: Default::default(),
+            limit: Default::default(),
+            widen_req_access: Default::default(),
+            q_limit: Default::default(),
+            k_cluster_limit: k64(config.shared_bytes as u64 + CLUSTER_BASE),
             lead_be: Default::default(),
             x_pool: (1..group).map(|_| Default::default()).collect(),
             x_pick: (1..group).map(|_| Default::default()).collect(),
@@ -1023,7 +1030,7 @@ impl AtomicAlu {
             k_last_slot: Constant::new(((config.cta_slots - 1) as u64).to_bits()),
             k_shared_bytes: k64(config.shared_bytes as u64),
             k_cluster_base: k64(CLUSTER_BASE),
-            k_window: k64(WINDOW),
+            k_window_end: k64(CLUSTER_BASE + WINDOW),
             k_mbar_align: k64(7),
             k_one64: k64(1),
             k_ones128: Constant::new(u128::MAX.to_bits()),
@@ -1076,6 +1083,7 @@ impl Logic for AtomicAlu {
             q_elem_bytes,
             q_elem_log,
             q_access_bytes,
+            q_limit,
             x2_r,
             x2_s,
             x2_t,
@@ -1271,8 +1279,16 @@ impl Logic for AtomicAlu {
         // Check stage: every lane of the next window (golden `lane`, cluster_size 1).
         self.widen_access.narrow.next = self.step_access_bytes.val();
         self.align_mask.next = self.widen_access.wide.val() - self.k_one64.val();
-        self.global_limit.next = self.global_end.val() - self.widen_access.wide.val();
-        self.shared_limit.next = self.k_shared_bytes.val() - self.widen_access.wide.val();
+        // The highest address an access may start at (golden `lane`: `addr + size <= end`),
+        // for the decoded request; registered at IDLE, so the checks compare addresses only.
+        self.widen_req_access.narrow.next = self.access_bytes.val();
+        self.limit.next = self.k_shared_bytes.val() - self.widen_req_access.wide.val();
+        if self.is_cluster.val() {
+            self.limit.next = self.k_cluster_limit.val() - self.widen_req_access.wide.val();
+        }
+        if self.is_global.val() {
+            self.limit.next = self.global_end.val() - self.widen_req_access.wide.val();
+        }
         self.cta_bad.next = self.req_cta.val() > self.k_last_slot.val();
         self.access_be.next = self.k_ones16.val() >> (self.k_line_bytes.val() - self.step_access_bytes.val());
         for a in 0..self.check.len() {
@@ -1281,8 +1297,7 @@ impl Logic for AtomicAlu {
             self.check[a].is_cluster.next = self.is_cluster.val();
             self.check[a].cta_bad.next = self.cta_bad.val();
             self.check[a].align_mask.next = self.align_mask.val();
-            self.check[a].global_limit.next = self.global_limit.val();
-            self.check[a].shared_limit.next = self.shared_limit.val();
+            self.check[a].limit.next = self.q_limit.q.val();
             self.check[a].access_be.next = self.access_be.val();
         }
 
@@ -1297,25 +1312,22 @@ impl Logic for AtomicAlu {
         self.lead_mbar.number.next = self.ra_number.number.val();
         self.cur_addr.next = self.lead_addr.part.val();
         self.cur_mbar.next = self.lead_mbar.part.val();
-        self.shared_off.next = self.cur_addr.val();
-        if self.is_cluster.val() {
-            self.shared_off.next = self.cur_addr.val() - self.k_cluster_base.val();
-        }
-        self.mbar_off.next = self.cur_mbar.val();
-        if self.is_cluster.val() {
-            self.mbar_off.next = self.cur_mbar.val() - self.k_cluster_base.val();
-        }
+        // The window checks compare the raw addresses with constants, no offset subtracted
+        // first: for an address at or past CLUSTER_BASE, its offset is at or past WINDOW
+        // exactly when the address is at or past CLUSTER_BASE + WINDOW; and CLUSTER_BASE is a
+        // multiple of 8, so the mbarrier offset's alignment is the address's.
         self.red_async_error.next = self.e_red_async_target.val();
         if self.is_global.val()
             | (self.is_cluster.val()
-                & ((self.cur_addr.val() < self.k_cluster_base.val()) | (self.shared_off.val() >= self.k_window.val())))
+                & ((self.cur_addr.val() < self.k_cluster_base.val())
+                    | (self.cur_addr.val() >= self.k_window_end.val())))
         {
             self.red_async_error.next = self.e_shared_range.val();
         } else if self.is_cluster.val()
-            & ((self.cur_mbar.val() < self.k_cluster_base.val()) | (self.mbar_off.val() >= self.k_window.val()))
+            & ((self.cur_mbar.val() < self.k_cluster_base.val()) | (self.cur_mbar.val() >= self.k_window_end.val()))
         {
             self.red_async_error.next = self.e_shared_range.val();
-        } else if (self.mbar_off.val() & self.k_mbar_align.val()).any() {
+        } else if (self.cur_mbar.val() & self.k_mbar_align.val()).any() {
             self.red_async_error.next = self.e_mb_align.val();
         }
 
@@ -1617,6 +1629,7 @@ impl Logic for AtomicAlu {
             self.q_elem_bytes.d.next = self.elem_bytes.val();
             self.q_elem_log.d.next = self.elem_log.val();
             self.q_access_bytes.d.next = self.access_bytes.val();
+            self.q_limit.d.next = self.limit.val();
             for g in 0..self.q_group_ok.len() {
                 self.q_group_ok[g].d.next = self.group_ok[g].val();
             }

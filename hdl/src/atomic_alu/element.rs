@@ -3,8 +3,9 @@
 //! `smsync_sim::units::atomic_alu::element(op, dtype, r, s, t, ftz_f32)`. Combinational
 //! ([`AtomicElement::new`], [`AtomicElement::with_kinds`]: the copy engine's bulk reduce), or
 //! pipelined ([`AtomicElement::pipelined`]: the atomic ALU with `atomic_element_stages: 3`):
-//! `value` is then the element of the operands [`ELEMENT_LATENCY`] enabled clock edges before, and `op`, `dtype`, `ftz_f32` are held
-//! over those edges (they are request constants in the ALU). The integer results are computed
+//! `value` is then the element of the operands [`ELEMENT_LATENCY`] enabled clock edges before, with the
+//! `op`, `dtype`, `ftz_f32` of that edge (the output select's decode and the f32 flush go with the
+//! operands through the stages; they are request constants in the ALU). The integer results are computed
 //! at once and carried in stage registers beside the float adders' stages.
 //!
 //! # Ports of `AtomicElement`
@@ -248,21 +249,58 @@ pub struct AtomicElement {
     bitwise: Signal<Local, Bits<ELEM_BITS>>,
     /// f16 / bf16 (x2) min / max, widened.
     half_minmax: Signal<Local, Bits<ELEM_BITS>>,
-    /// Which value the integer result is (at most one is set; none: 0 or `bitwise`).
-    pick_r: Signal<Local, Bit>,
-    pick_s: Signal<Local, Bit>,
-    pick_t: Signal<Local, Bit>,
-    pick_sum: Signal<Local, Bit>,
+    /// One-hot op decode of the integer path.
+    op_is_cas: Signal<Local, Bit>,
+    op_is_exch: Signal<Local, Bit>,
+    op_is_inc: Signal<Local, Bit>,
+    op_is_dec: Signal<Local, Bit>,
+    op_is_min: Signal<Local, Bit>,
+    op_is_max: Signal<Local, Bit>,
+    op_is_sum: Signal<Local, Bit>,
+    /// f16 / bf16 (x2) min or max: the `HalfMinMax` result (not the integer compare).
     pick_half: Signal<Local, Bit>,
-    part_r: Signal<Local, Bits<ELEM_BITS>>,
-    part_s: Signal<Local, Bits<ELEM_BITS>>,
-    part_t: Signal<Local, Bits<ELEM_BITS>>,
-    part_sum: Signal<Local, Bits<ELEM_BITS>>,
-    part_half: Signal<Local, Bits<ELEM_BITS>>,
-    /// Every op's result but a float add, from the operands at once; carried beside the float
-    /// adders' stages (`int_stage`, [`ELEMENT_LATENCY`] stage registers).
-    int_raw: Signal<Local, Bits<ELEM_BITS>>,
+    /// Integer min / max (not of a 16-bit float type).
+    int_minmax: Signal<Local, Bit>,
+    /// Every op but a float add is "`int_hi` if `int_cond`, else `int_lo`": the two candidates
+    /// are picked by the op alone (one-hot AND-OR), `int_cond` is the compare's outcome.
+    /// cas: t if r == s, else r; exch: s; add: r + s; inc: r + 1 if r < s, else 0; dec: r - 1
+    /// if r != 0 and r <= s, else s; min: r if r <= s, else s; max: r if r >= s, else s
+    /// (PTX ISA §9.7.13.5); and / or / xor, 16-bit float min / max: `int_lo` alone.
+    int_cond: Signal<Local, Bit>,
+    int_hi: Signal<Local, Bits<ELEM_BITS>>,
+    int_lo: Signal<Local, Bits<ELEM_BITS>>,
+    part_hi_t: Signal<Local, Bits<ELEM_BITS>>,
+    part_hi_r: Signal<Local, Bits<ELEM_BITS>>,
+    part_hi_sum: Signal<Local, Bits<ELEM_BITS>>,
+    part_lo_r: Signal<Local, Bits<ELEM_BITS>>,
+    part_lo_s: Signal<Local, Bits<ELEM_BITS>>,
+    part_lo_half: Signal<Local, Bits<ELEM_BITS>>,
+    /// The candidates and the condition registered after the first stage (the compares, the
+    /// adder and the candidate picks), and the pick between them made in the second: the
+    /// integer result has the float adders' [`ELEMENT_LATENCY`] stages to ride, and a compare
+    /// followed by the pick in one cycle was the element's longest path.
+    s1_int_cond: StageReg<Bit>,
+    s1_int_hi: StageReg<Bits<ELEM_BITS>>,
+    s1_int_lo: StageReg<Bits<ELEM_BITS>>,
+    int_val: Signal<Local, Bits<ELEM_BITS>>,
+    /// `int_val` carried over the remaining `ELEMENT_LATENCY - 1` stages.
     int_stage: Vec<StageReg<Bits<ELEM_BITS>>>,
+    /// The width classes (16, 32, 64 bits; none: 128) of the type decode.
+    w16: Signal<Local, Bit>,
+    w32: Signal<Local, Bit>,
+    w64: Signal<Local, Bit>,
+    /// The type decode the output select needs (bit 0 bf16 or bf16x2, 1 f64, 2 f16 or bf16,
+    /// 3 f16x2 or bf16x2, 4 a float add, 5..7 the width classes), made from `op` / `dtype` in
+    /// the first stage and carried with the operands over the stages (`sel_stage`), so that the
+    /// last stage's select starts from registers, not from the ports' decode (in the ALU: the
+    /// idle state's pick of the borrower's op and type, then the decode, was in front of the
+    /// float adders' rounding on the unit's longest path).
+    sel: Signal<Local, Bits<8>>,
+    sel_part: Vec<Signal<Local, Bits<8>>>,
+    k_sel_bit: Vec<Constant<Bits<8>>>,
+    sel_stage: Vec<StageReg<Bits<8>>>,
+    out_sel: Signal<Local, Bits<8>>,
+    out_mask: Signal<Local, Bits<ELEM_BITS>>,
     /// The float add's result (the adders' outputs) and whether it is the value.
     float_sum: Signal<Local, Bits<ELEM_BITS>>,
     is_float_add: Signal<Local, Bit>,
@@ -342,8 +380,37 @@ impl AtomicElement {
             value: Default::default(),
             clock: Default::default(),
             en: Default::default(),
-            int_raw: Default::default(),
-            int_stage: (0..ELEMENT_LATENCY).map(|_| StageReg::new(registered)).collect(),
+            op_is_cas: Default::default(),
+            op_is_exch: Default::default(),
+            op_is_inc: Default::default(),
+            op_is_dec: Default::default(),
+            op_is_min: Default::default(),
+            op_is_max: Default::default(),
+            op_is_sum: Default::default(),
+            int_minmax: Default::default(),
+            int_cond: Default::default(),
+            int_hi: Default::default(),
+            int_lo: Default::default(),
+            part_hi_t: Default::default(),
+            part_hi_r: Default::default(),
+            part_hi_sum: Default::default(),
+            part_lo_r: Default::default(),
+            part_lo_s: Default::default(),
+            part_lo_half: Default::default(),
+            s1_int_cond: StageReg::new(registered),
+            s1_int_hi: StageReg::new(registered),
+            s1_int_lo: StageReg::new(registered),
+            int_val: Default::default(),
+            int_stage: (1..ELEMENT_LATENCY).map(|_| StageReg::new(registered)).collect(),
+            w16: Default::default(),
+            w32: Default::default(),
+            w64: Default::default(),
+            sel: Default::default(),
+            sel_part: (0..8).map(|_| Default::default()).collect(),
+            k_sel_bit: (0..8).map(|i| Constant::new((1u64 << i).to_bits())).collect(),
+            sel_stage: (0..ELEMENT_LATENCY).map(|_| StageReg::new(registered)).collect(),
+            out_sel: Default::default(),
+            out_mask: Default::default(),
             float_sum: Default::default(),
             is_float_add: Default::default(),
             add_f32: FloatAdder::new(F32, registered),
@@ -384,16 +451,7 @@ impl AtomicElement {
             sum: Default::default(),
             bitwise: Default::default(),
             half_minmax: Default::default(),
-            pick_r: Default::default(),
-            pick_s: Default::default(),
-            pick_t: Default::default(),
-            pick_sum: Default::default(),
             pick_half: Default::default(),
-            part_r: Default::default(),
-            part_s: Default::default(),
-            part_t: Default::default(),
-            part_sum: Default::default(),
-            part_half: Default::default(),
             raw: Default::default(),
             op_and: op(AtomOp::And),
             op_or: op(AtomOp::Or),
@@ -450,27 +508,27 @@ impl Logic for AtomicElement {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- type decode: element width, signedness, float kind ----
-        self.width_mask.next = self.k_mask128.val();
-        if (self.dtype.val() == self.t_b16.val())
+        self.w16.next = (self.dtype.val() == self.t_b16.val())
             | (self.dtype.val() == self.t_f16.val())
-            | (self.dtype.val() == self.t_bf16.val())
-        {
-            self.width_mask.next = self.k_mask16.val();
-        }
-        if (self.dtype.val() == self.t_b32.val())
+            | (self.dtype.val() == self.t_bf16.val());
+        self.w32.next = (self.dtype.val() == self.t_b32.val())
             | (self.dtype.val() == self.t_u32.val())
             | (self.dtype.val() == self.t_s32.val())
             | (self.dtype.val() == self.t_f32.val())
             | (self.dtype.val() == self.t_f16x2.val())
-            | (self.dtype.val() == self.t_bf16x2.val())
-        {
-            self.width_mask.next = self.k_mask32.val();
-        }
-        if (self.dtype.val() == self.t_b64.val())
+            | (self.dtype.val() == self.t_bf16x2.val());
+        self.w64.next = (self.dtype.val() == self.t_b64.val())
             | (self.dtype.val() == self.t_u64.val())
             | (self.dtype.val() == self.t_s64.val())
-            | (self.dtype.val() == self.t_f64.val())
-        {
+            | (self.dtype.val() == self.t_f64.val());
+        self.width_mask.next = self.k_mask128.val();
+        if self.w16.val() {
+            self.width_mask.next = self.k_mask16.val();
+        }
+        if self.w32.val() {
+            self.width_mask.next = self.k_mask32.val();
+        }
+        if self.w64.val() {
             self.width_mask.next = self.k_mask64.val();
         }
         // Signed order (min / max of s32, s64) = unsigned order after flipping the sign bit; inc
@@ -498,30 +556,34 @@ impl Logic for AtomicElement {
         self.s_key.next = self.sm.val() ^ self.sign_flip.val();
 
         // ---- float units ----
-        self.add_f32.a.next = self.rm.val().get_bits::<32>(0);
-        self.add_f32.b.next = self.sm.val().get_bits::<32>(0);
+        // Fed the operands unmasked: each unit reads only bits inside the width of the types
+        // whose result it gives (f32: 32, f64: 64, the low 16-bit units: 16 or 32, the high
+        // ones: the x2 types' 32), where the width mask changes nothing; so the type decode is
+        // not on the path into their first stage.
+        self.add_f32.a.next = self.r.val().get_bits::<32>(0);
+        self.add_f32.b.next = self.s.val().get_bits::<32>(0);
         self.add_f32.ftz.next = self.ftz_f32.val();
-        self.add_f64.a.next = self.rm.val().get_bits::<64>(0);
-        self.add_f64.b.next = self.sm.val().get_bits::<64>(0);
+        self.add_f64.a.next = self.r.val().get_bits::<64>(0);
+        self.add_f64.b.next = self.s.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
-        self.add_f16_lo.a.next = self.rm.val().get_bits::<16>(0);
-        self.add_f16_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.add_f16_lo.a.next = self.r.val().get_bits::<16>(0);
+        self.add_f16_lo.b.next = self.s.val().get_bits::<16>(0);
         self.add_f16_lo.ftz.next = false;
-        self.add_f16_hi.a.next = self.rm.val().get_bits::<16>(16);
-        self.add_f16_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.add_f16_hi.a.next = self.r.val().get_bits::<16>(16);
+        self.add_f16_hi.b.next = self.s.val().get_bits::<16>(16);
         self.add_f16_hi.ftz.next = false;
-        self.add_bf16_lo.a.next = self.rm.val().get_bits::<16>(0);
-        self.add_bf16_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.add_bf16_lo.a.next = self.r.val().get_bits::<16>(0);
+        self.add_bf16_lo.b.next = self.s.val().get_bits::<16>(0);
         self.add_bf16_lo.ftz.next = false;
-        self.add_bf16_hi.a.next = self.rm.val().get_bits::<16>(16);
-        self.add_bf16_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.add_bf16_hi.a.next = self.r.val().get_bits::<16>(16);
+        self.add_bf16_hi.b.next = self.s.val().get_bits::<16>(16);
         self.add_bf16_hi.ftz.next = false;
-        self.minmax_lo.a.next = self.rm.val().get_bits::<16>(0);
-        self.minmax_lo.b.next = self.sm.val().get_bits::<16>(0);
+        self.minmax_lo.a.next = self.r.val().get_bits::<16>(0);
+        self.minmax_lo.b.next = self.s.val().get_bits::<16>(0);
         self.minmax_lo.bf16.next = self.is_bf16_kind.val();
         self.minmax_lo.max.next = self.op.val() == self.op_max.val();
-        self.minmax_hi.a.next = self.rm.val().get_bits::<16>(16);
-        self.minmax_hi.b.next = self.sm.val().get_bits::<16>(16);
+        self.minmax_hi.a.next = self.r.val().get_bits::<16>(16);
+        self.minmax_hi.b.next = self.s.val().get_bits::<16>(16);
         self.minmax_hi.bf16.next = self.is_bf16_kind.val();
         self.minmax_hi.max.next = self.op.val() == self.op_max.val();
 
@@ -539,8 +601,9 @@ impl Logic for AtomicElement {
         self.add_bf16_hi.en.next = self.en.val();
 
         // ---- every op but a float add, from the operands at once ----
-        // One adder and one magnitude compare serve add, inc, dec, min and max; the result is an
-        // AND-OR of the candidate values under one-hot picks (a mux chain per op was ~3x the LUTs).
+        // One adder and one magnitude compare serve add, inc, dec, min and max; the result is
+        // one of two candidates picked by AND-OR of one-hot terms (a mux chain per op was ~3x
+        // the LUTs), the compare's outcome choosing between them a stage later.
         self.r_lt_s.next = self.r_key.val() < self.s_key.val();
         self.r_eq_s.next = self.rm.val() == self.sm.val();
         self.r_zero.next = self.rm.val() == self.k_zero.val();
@@ -570,61 +633,136 @@ impl Logic for AtomicElement {
         }
         self.pick_half.next = self.minmax_op.val()
             & (self.is_f16.val() | self.is_bf16.val() | self.is_f16x2.val() | self.is_bf16x2.val());
-        // cas: t when r == s, else r; exch: s; add: r + s; inc: 0 once r >= s, else r + 1;
-        // dec: s when r == 0 or r > s, else r - 1; min: r when r <= s; max: r when r >= s.
-        self.pick_t.next = (self.op.val() == self.op_cas.val()) & self.r_eq_s.val();
-        self.pick_r.next = ((self.op.val() == self.op_cas.val()) & !self.r_eq_s.val())
-            | ((self.op.val() == self.op_min.val()) & (self.r_lt_s.val() | self.r_eq_s.val()) & !self.pick_half.val())
-            | ((self.op.val() == self.op_max.val()) & !self.r_lt_s.val() & !self.pick_half.val());
-        self.pick_s.next = (self.op.val() == self.op_exch.val())
-            | ((self.op.val() == self.op_dec.val()) & (self.r_zero.val() | (!self.r_lt_s.val() & !self.r_eq_s.val())))
-            | ((self.op.val() == self.op_min.val()) & !(self.r_lt_s.val() | self.r_eq_s.val()) & !self.pick_half.val())
-            | ((self.op.val() == self.op_max.val()) & self.r_lt_s.val() & !self.pick_half.val());
-        self.pick_sum.next = (self.op.val() == self.op_add.val())
-            | ((self.op.val() == self.op_inc.val()) & self.r_lt_s.val())
-            | ((self.op.val() == self.op_dec.val()) & !self.r_zero.val() & (self.r_lt_s.val() | self.r_eq_s.val()));
-        self.part_r.next = self.k_zero.val();
-        if self.pick_r.val() {
-            self.part_r.next = self.rm.val();
+        self.op_is_cas.next = self.op.val() == self.op_cas.val();
+        self.op_is_exch.next = self.op.val() == self.op_exch.val();
+        self.op_is_inc.next = self.op.val() == self.op_inc.val();
+        self.op_is_dec.next = self.op.val() == self.op_dec.val();
+        self.op_is_min.next = self.op.val() == self.op_min.val();
+        self.op_is_max.next = self.op.val() == self.op_max.val();
+        self.op_is_sum.next = (self.op.val() == self.op_add.val()) | self.op_is_inc.val() | self.op_is_dec.val();
+        self.int_minmax.next = self.minmax_op.val() & !self.pick_half.val();
+        // The condition: the only part of the integer result that waits for a compare.
+        self.int_cond.next = (self.op.val() == self.op_add.val())
+            | (self.op_is_cas.val() & self.r_eq_s.val())
+            | (self.op_is_inc.val() & self.r_lt_s.val())
+            | (self.op_is_dec.val() & !self.r_zero.val() & (self.r_lt_s.val() | self.r_eq_s.val()))
+            | (self.op_is_min.val() & !self.pick_half.val() & (self.r_lt_s.val() | self.r_eq_s.val()))
+            | (self.op_is_max.val() & !self.pick_half.val() & !self.r_lt_s.val());
+        // The candidates, by the op alone (each op sets at most one part of each).
+        self.part_hi_t.next = self.k_zero.val();
+        if self.op_is_cas.val() {
+            self.part_hi_t.next = self.tm.val();
         }
-        self.part_s.next = self.k_zero.val();
-        if self.pick_s.val() {
-            self.part_s.next = self.sm.val();
+        self.part_hi_r.next = self.k_zero.val();
+        if self.int_minmax.val() {
+            self.part_hi_r.next = self.rm.val();
         }
-        self.part_t.next = self.k_zero.val();
-        if self.pick_t.val() {
-            self.part_t.next = self.tm.val();
+        self.part_hi_sum.next = self.k_zero.val();
+        if self.op_is_sum.val() {
+            self.part_hi_sum.next = self.sum.val();
         }
-        self.part_sum.next = self.k_zero.val();
-        if self.pick_sum.val() {
-            self.part_sum.next = self.sum.val();
+        self.part_lo_r.next = self.k_zero.val();
+        if self.op_is_cas.val() {
+            self.part_lo_r.next = self.rm.val();
         }
-        self.part_half.next = self.k_zero.val();
+        self.part_lo_s.next = self.k_zero.val();
+        if self.op_is_exch.val() | self.op_is_dec.val() | self.int_minmax.val() {
+            self.part_lo_s.next = self.sm.val();
+        }
+        self.part_lo_half.next = self.k_zero.val();
         if self.pick_half.val() {
-            self.part_half.next = self.half_minmax.val();
+            self.part_lo_half.next = self.half_minmax.val();
         }
-        self.int_raw.next = self.bitwise.val()
-            | self.part_r.val()
-            | self.part_s.val()
-            | self.part_t.val()
-            | self.part_sum.val()
-            | self.part_half.val();
-        // Carried beside the float adders' stages (wires in a combinational element).
+        self.int_hi.next = self.part_hi_t.val() | self.part_hi_r.val() | self.part_hi_sum.val();
+        self.int_lo.next = self.bitwise.val() | self.part_lo_r.val() | self.part_lo_s.val() | self.part_lo_half.val();
+        // Stage registers (wires in a combinational element): the candidates and the condition,
+        // then the picked value over the remaining stages.
+        self.s1_int_cond.clock.next = self.clock.val();
+        self.s1_int_cond.en.next = self.en.val();
+        self.s1_int_cond.d.next = self.int_cond.val();
+        self.s1_int_hi.clock.next = self.clock.val();
+        self.s1_int_hi.en.next = self.en.val();
+        self.s1_int_hi.d.next = self.int_hi.val();
+        self.s1_int_lo.clock.next = self.clock.val();
+        self.s1_int_lo.en.next = self.en.val();
+        self.s1_int_lo.d.next = self.int_lo.val();
+        self.int_val.next = self.s1_int_lo.q.val();
+        if self.s1_int_cond.q.val() {
+            self.int_val.next = self.s1_int_hi.q.val();
+        }
         for k in 0..self.int_stage.len() {
             self.int_stage[k].clock.next = self.clock.val();
             self.int_stage[k].en.next = self.en.val();
         }
         for k in 0..self.int_stage.len().min(1) {
-            self.int_stage[k].d.next = self.int_raw.val();
+            self.int_stage[k].d.next = self.int_val.val();
         }
         for k in 1..self.int_stage.len() {
             self.int_stage[k].d.next = self.int_stage[k - 1].q.val();
         }
 
-        // ---- the float add's result, widened to the element width ----
+        // ---- the output select's decode, carried with the operands ----
+        self.is_float_add.next = (self.op.val() == self.op_add.val())
+            & (self.is_f32.val()
+                | self.is_f64.val()
+                | self.is_f16.val()
+                | self.is_bf16.val()
+                | self.is_f16x2.val()
+                | self.is_bf16x2.val());
+        for i in 0..self.sel_part.len() {
+            self.sel_part[i].next = 0.into();
+        }
+        if self.is_bf16_kind.val() {
+            self.sel_part[0].next = self.k_sel_bit[0].val();
+        }
+        if self.is_f64.val() {
+            self.sel_part[1].next = self.k_sel_bit[1].val();
+        }
+        if self.is_f16.val() | self.is_bf16.val() {
+            self.sel_part[2].next = self.k_sel_bit[2].val();
+        }
+        if self.is_f16x2.val() | self.is_bf16x2.val() {
+            self.sel_part[3].next = self.k_sel_bit[3].val();
+        }
+        if self.is_float_add.val() {
+            self.sel_part[4].next = self.k_sel_bit[4].val();
+        }
+        if self.w16.val() {
+            self.sel_part[5].next = self.k_sel_bit[5].val();
+        }
+        if self.w32.val() {
+            self.sel_part[6].next = self.k_sel_bit[6].val();
+        }
+        if self.w64.val() {
+            self.sel_part[7].next = self.k_sel_bit[7].val();
+        }
+        self.sel.next = self.sel_part[0].val()
+            | self.sel_part[1].val()
+            | self.sel_part[2].val()
+            | self.sel_part[3].val()
+            | self.sel_part[4].val()
+            | self.sel_part[5].val()
+            | self.sel_part[6].val()
+            | self.sel_part[7].val();
+        for k in 0..self.sel_stage.len() {
+            self.sel_stage[k].clock.next = self.clock.val();
+            self.sel_stage[k].en.next = self.en.val();
+        }
+        for k in 0..self.sel_stage.len().min(1) {
+            self.sel_stage[k].d.next = self.sel.val();
+        }
+        for k in 1..self.sel_stage.len() {
+            self.sel_stage[k].d.next = self.sel_stage[k - 1].q.val();
+        }
+        self.out_sel.next = self.sel.val();
+        for k in 0..self.sel_stage.len() {
+            self.out_sel.next = self.sel_stage[k].q.val();
+        }
+
+        // ---- the float add's result, widened to the element width (by the carried decode) ----
         self.half_sum_lo.next = self.add_f16_lo.sum.val();
         self.half_sum_hi.next = self.add_f16_hi.sum.val();
-        if self.is_bf16_kind.val() {
+        if self.out_sel.val().get_bit(0) {
             self.half_sum_lo.next = self.add_bf16_lo.sum.val();
             self.half_sum_hi.next = self.add_bf16_hi.sum.val();
         }
@@ -633,31 +771,34 @@ impl Logic for AtomicElement {
         self.wide_half_lo.narrow.next = self.half_sum_lo.val();
         self.wide_half_hi.narrow.next = self.half_sum_hi.val();
         self.float_sum.next = self.wide_f32.wide.val();
-        if self.is_f64.val() {
+        if self.out_sel.val().get_bit(1) {
             self.float_sum.next = self.wide_f64.wide.val();
         }
-        if self.is_f16.val() | self.is_bf16.val() {
+        if self.out_sel.val().get_bit(2) {
             self.float_sum.next = self.wide_half_lo.wide.val();
         }
-        if self.is_f16x2.val() | self.is_bf16x2.val() {
+        if self.out_sel.val().get_bit(3) {
             self.float_sum.next = self.wide_half_lo.wide.val() | (self.wide_half_hi.wide.val() << 16);
         }
-        self.is_float_add.next = (self.op.val() == self.op_add.val())
-            & (self.is_f32.val()
-                | self.is_f64.val()
-                | self.is_f16.val()
-                | self.is_bf16.val()
-                | self.is_f16x2.val()
-                | self.is_bf16x2.val());
+        self.out_mask.next = self.k_mask128.val();
+        if self.out_sel.val().get_bit(5) {
+            self.out_mask.next = self.k_mask16.val();
+        }
+        if self.out_sel.val().get_bit(6) {
+            self.out_mask.next = self.k_mask32.val();
+        }
+        if self.out_sel.val().get_bit(7) {
+            self.out_mask.next = self.k_mask64.val();
+        }
 
         // ---- select ----
-        self.raw.next = self.int_raw.val();
+        self.raw.next = self.int_val.val();
         for k in 0..self.int_stage.len() {
             self.raw.next = self.int_stage[k].q.val();
         }
-        if self.is_float_add.val() {
+        if self.out_sel.val().get_bit(4) {
             self.raw.next = self.float_sum.val();
         }
-        self.value.next = self.raw.val() & self.width_mask.val();
+        self.value.next = self.raw.val() & self.out_mask.val();
     }
 }

@@ -6,7 +6,7 @@
 //! `M + 5 <= 1 + E + M` bits, true for `E >= 4`).
 //!
 //! Ports (combinational when built with `registered = false`; else `sum` is the add of the
-//! operands [`ADD_LATENCY`] enabled clock edges before, and `ftz` is held over those edges):
+//! operands [`ADD_LATENCY`] enabled clock edges before, `ftz` going with them):
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
@@ -122,6 +122,11 @@ pub struct FloatAdder<const W: usize> {
     s3_small_sign: StageReg<Bit>,
     s3_special: StageReg<Bits<W>>,
     s3_is_special: StageReg<Bit>,
+    /// `ftz` carried with the operands to the last stage's flush (so that it starts from a
+    /// register, not from the port's driver).
+    s1_ftz: StageReg<Bit>,
+    s2_ftz: StageReg<Bit>,
+    s3_ftz: StageReg<Bit>,
     // ---- ordered by magnitude ----
     swap: Signal<Local, Bit>,
     big_sig: Signal<Local, Bits<W>>,
@@ -251,6 +256,9 @@ impl<const W: usize> FloatAdder<W> {
             s3_small_sign: StageReg::new(registered),
             s3_special: StageReg::new(registered),
             s3_is_special: StageReg::new(registered),
+            s1_ftz: StageReg::new(registered),
+            s2_ftz: StageReg::new(registered),
+            s3_ftz: StageReg::new(registered),
             a: Default::default(),
             b: Default::default(),
             ftz: Default::default(),
@@ -421,6 +429,9 @@ impl<const W: usize> Logic for FloatAdder<W> {
         self.s1_is_special.clock.next = self.clock.val();
         self.s1_is_special.en.next = self.en.val();
         self.s1_is_special.d.next = self.is_special.val();
+        self.s1_ftz.clock.next = self.clock.val();
+        self.s1_ftz.en.next = self.en.val();
+        self.s1_ftz.d.next = self.ftz.val();
         // ---- align: shift the smaller one right, bits shifted out become the sticky bit ----
         self.ext_small.next = self.s1_small_sig.q.val() << 3;
         self.align_shift.next = self.s1_exp_diff.q.val() & self.k_dist_mask.val();
@@ -473,6 +484,9 @@ impl<const W: usize> Logic for FloatAdder<W> {
         self.s2_is_special.clock.next = self.clock.val();
         self.s2_is_special.en.next = self.en.val();
         self.s2_is_special.d.next = self.s1_is_special.q.val();
+        self.s2_ftz.clock.next = self.clock.val();
+        self.s2_ftz.en.next = self.en.val();
+        self.s2_ftz.d.next = self.s1_ftz.q.val();
         // ---- leading zeros from the hidden-bit position down, stopped at the floor bit ----
         // (A carry leaves lz 0, unused; raw = 0 gives the zero result below whatever lz is.)
         self.lz_in.next = self.s2_raw.q.val() | self.s2_floor.q.val();
@@ -528,6 +542,9 @@ impl<const W: usize> Logic for FloatAdder<W> {
         self.s3_is_special.clock.next = self.clock.val();
         self.s3_is_special.en.next = self.en.val();
         self.s3_is_special.d.next = self.s2_is_special.q.val();
+        self.s3_ftz.clock.next = self.clock.val();
+        self.s3_ftz.en.next = self.en.val();
+        self.s3_ftz.d.next = self.s2_ftz.q.val();
         // ---- round to nearest even on guard (bit 2), round (1), sticky (0), lsb (3) ----
         self.round_up.next = self.s3_normed.q.val().get_bit(2)
             & (self.s3_normed.q.val().get_bit(3)
@@ -561,7 +578,7 @@ impl<const W: usize> Logic for FloatAdder<W> {
             }
         }
         self.flushed.next = self.result.val();
-        if self.ftz.val() & ((self.result.val() & self.k_exp_field.val()) == self.k_zero.val()) {
+        if self.s3_ftz.q.val() & ((self.result.val() & self.k_exp_field.val()) == self.k_zero.val()) {
             self.flushed.next = self.result.val() & self.k_sign.val();
         }
 

@@ -27,10 +27,12 @@ pub struct LaneCheck {
     pub is_cluster: Signal<In, Bit>,
     /// The request's CTA slot is past the config's (every shared access is out of range).
     pub cta_bad: Signal<In, Bit>,
-    /// `access_bytes - 1`; `global_end - access_bytes`; `shared_bytes - access_bytes`.
+    /// `access_bytes - 1`; the highest address an access may start at in the request's
+    /// space (global: `global_end - access_bytes`; shared::cta: `shared_bytes - access_bytes`;
+    /// shared::cluster: that plus the executing CTA's window base), a register: so the range
+    /// check compares the lane's raw address with it, with no subtract before the compare.
     pub align_mask: Signal<In, Bits<64>>,
-    pub global_limit: Signal<In, Bits<64>>,
-    pub shared_limit: Signal<In, Bits<64>>,
+    pub limit: Signal<In, Bits<64>>,
     /// Byte enables of one access at byte 0 of a line.
     pub access_be: Signal<In, Bits<16>>,
 
@@ -74,7 +76,8 @@ pub struct LaneCheck {
     /// (Only with later lanes.)
     k_zero_w: Vec<Constant<Bits<MAX_GROUP>>>,
     k_cluster_base: Constant<Bits<64>>,
-    k_window: Constant<Bits<64>>,
+    /// `CLUSTER_BASE + WINDOW`: the first address past the executing CTA's shared::cluster window.
+    k_window_end: Constant<Bits<64>>,
     k_global_base: Constant<Bits<64>>,
     k_line_mask: Constant<Bits<64>>,
     e_none: Constant<Bits<ERROR_BITS>>,
@@ -100,8 +103,7 @@ impl LaneCheck {
             is_cluster: Default::default(),
             cta_bad: Default::default(),
             align_mask: Default::default(),
-            global_limit: Default::default(),
-            shared_limit: Default::default(),
+            limit: Default::default(),
             access_be: Default::default(),
             error: Default::default(),
             line: Default::default(),
@@ -120,7 +122,7 @@ impl LaneCheck {
             k_later_bit: (me + 1..n).map(|b| Constant::new((1u64 << b).to_bits())).collect(),
             k_zero_w: (me + 1..n).take(1).map(|_| Constant::new(0u64.to_bits())).collect(),
             k_cluster_base: k64(CLUSTER_BASE),
-            k_window: k64(WINDOW),
+            k_window_end: k64(CLUSTER_BASE + WINDOW),
             k_global_base: k64(GLOBAL_BASE),
             k_line_mask: k64(!15u64),
             e_none: err(ErrorCode::None),
@@ -145,17 +147,20 @@ impl Logic for LaneCheck {
         if self.is_cluster.val() {
             self.shared_off.next = self.addr.val() - self.k_cluster_base.val();
         }
+        // Every bound is a constant or the registered `limit`: on shared::cluster the offset
+        // `addr - CLUSTER_BASE` is at or past `WINDOW` exactly when `addr` is at or past
+        // `CLUSTER_BASE + WINDOW` (for `addr >= CLUSTER_BASE`, the only case that reaches it).
         self.error.next = self.e_none.val();
         if (self.addr.val() & self.align_mask.val()).any() {
             self.error.next = self.e_align.val();
         } else if self.is_global.val() {
-            if (self.addr.val() < self.k_global_base.val()) | (self.addr.val() > self.global_limit.val()) {
+            if (self.addr.val() < self.k_global_base.val()) | (self.addr.val() > self.limit.val()) {
                 self.error.next = self.e_global_range.val();
             }
         } else if (self.is_cluster.val()
-            & ((self.addr.val() < self.k_cluster_base.val()) | (self.shared_off.val() >= self.k_window.val())))
+            & ((self.addr.val() < self.k_cluster_base.val()) | (self.addr.val() >= self.k_window_end.val())))
             | self.cta_bad.val()
-            | (self.shared_off.val() > self.shared_limit.val())
+            | (self.addr.val() > self.limit.val())
         {
             self.error.next = self.e_shared_range.val();
         }
