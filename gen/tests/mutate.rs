@@ -60,10 +60,11 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
         "mutate",
         "--unit",
         "mbarrier_alu",
+        // Only the two mutations below: a sampled one (`--count N`) is picked by yosys' cell
+        // names, which shift whenever any unit of the top changes, so its classification time
+        // (a 20-step equivalence BMC for some) is not a property of this test.
         "--count",
-        "1",
-        "--seed",
-        "1",
+        "0",
         "--mutation",
         ERROR_BIT,
         "--mutation",
@@ -106,7 +107,7 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
 
     let c = &report["counts"];
     let n = |k: &str| c[k].as_u64().unwrap();
-    assert_eq!(n("total"), 3, "{report:#}");
+    assert_eq!(n("total"), 2, "{report:#}");
     assert_eq!(n("killed") + n("survived") + n("equivalent"), n("total"), "{c:#}");
     let statuses: Vec<&str> =
         report["mutants"].as_array().unwrap().iter().map(|m| m["status"].as_str().unwrap()).collect();
@@ -114,7 +115,7 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
     let rate = n("killed") as f64 / (n("total") - n("equivalent")) as f64;
     assert!((c["kill_rate"].as_f64().unwrap() - rate).abs() < 1e-9, "{c:#}");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("| 3 |"), "{md}");
+    assert!(md.contains("| 2 |"), "{md}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
