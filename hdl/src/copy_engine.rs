@@ -15,8 +15,9 @@
 //!         commit / wait / checks / responses (resp_*), mbarrier +1 events (mb_*)
 //!         starts one "move" at a time in the mover
 //!       tensor ops continue: 3 MAP (128-byte map read through gm_*, beats land in map_buf,
-//!         decoded) -> 4 MUL (one dimension per cycle, two stages: row base address and box elements from
-//!         16x16 products) -> 5 CHECK (golden order) -> 6 ROWS (one move per box row)
+//!         decoded) -> 4 MUL (10 cycles in [`TensorOrigin`]: the box's first row address and its
+//!         element count from registered 16x16 products) -> 5 CHECK (golden order) -> 6 ROWS (one move
+//!         per box row)
 //!    -> mover: splits a move into port beats (<= copy_port_bytes, never crossing a port-aligned
 //!         boundary of source or destination), reads them from global memory (gm_*, up to
 //!         PEND_DEPTH reads outstanding) or shared memory (sm_r*, 1-cycle read), rotates the bytes
@@ -99,6 +100,7 @@
 
 pub mod fifo;
 pub mod mb_answers;
+pub mod tensor_origin;
 
 use fifo::{FifoCtl, FifoStore, RamFifo};
 use mb_answers::{MbAnswers, IDENT_BITS};
@@ -107,6 +109,7 @@ use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
 use smsync_contract::legality::{bulk_reduce_legal, tensor_reduce_legal};
 use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE};
+use tensor_origin::TensorOrigin;
 
 use crate::atomic_alu::element::{ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
 use crate::atomic_alu::element_latency;
@@ -611,23 +614,8 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     m_box: DFF<Bits<160>>,
     m_size: DFF<Bits<160>>,
     m_stride: DFF<Bits<256>>,
-    /// Serial products, one dimension per cycle: t_addr = base + sum x_d * stride_d (the row
-    /// base of the box's first row), t_prod = box elements (saturated above 2^20). A two-stage
-    /// pipeline: the cycle with `t_mdim` = d selects dimension d's operands into `t_ux`, `t_us`,
-    /// `t_ubx` (d = 1..4) and multiplies dimension d - 1's (d = 2..5), so the multiply-add
-    /// starts from registers and not from the 5:1 operand selects.
-    t_mdim: DFF<Bits<3>>,
-    t_addr: DFF<Bits<64>>,
-    t_prod: DFF<Bits<64>>,
-    t_ux: DFF<Bits<32>>,
-    t_us: DFF<Bits<64>>,
-    t_ubx: DFF<Bits<32>>,
-    u_x: Signal<Local, Bits<32>>,
-    u_s: Signal<Local, Bits<64>>,
-    u_bx: Signal<Local, Bits<32>>,
-    u_sum: Signal<Local, Bits<64>>,
-    u_prod: Signal<Local, Bits<64>>,
-    t_box_bytes: DFF<Bits<32>>,
+    /// The box's first row address, its element count check and its bytes (state MUL).
+    origin: TensorOrigin,
     t_dir_ok: Signal<Local, Bit>,
     mc_mask: Signal<Local, Bits<64>>,
     // row sequencer: box indices i1..i4, coordinates x1..x4, row bases per level, shared offset
@@ -689,7 +677,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_b64: Constant<Bits<64>>,
     k_map_desc: Constant<Bits<191>>,
     k_log_b: Constant<Bits<8>>,
-    k_box_limit: Constant<Bits<64>>,
     op_tensor: Constant<Bits<OP_BITS>>,
     e_tensor_map: Constant<Bits<ERROR_BITS>>,
     e_tensor_neg: Constant<Bits<ERROR_BITS>>,
@@ -1274,18 +1261,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             m_box: Default::default(),
             m_size: Default::default(),
             m_stride: Default::default(),
-            t_mdim: Default::default(),
-            t_addr: Default::default(),
-            t_prod: Default::default(),
-            t_ux: Default::default(),
-            t_us: Default::default(),
-            t_ubx: Default::default(),
-            u_x: Default::default(),
-            u_s: Default::default(),
-            u_bx: Default::default(),
-            u_sum: Default::default(),
-            u_prod: Default::default(),
-            t_box_bytes: Default::default(),
+            origin: TensorOrigin::default(),
             t_dir_ok: Default::default(),
             mc_mask: Default::default(),
             t_i1: Default::default(),
@@ -1343,7 +1319,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
                 m
             }),
             k_log_b: k(B.trailing_zeros() as u64),
-            k_box_limit: k(smsync_contract::tensor_map_layout::MAX_BOX_ELEMENTS),
             op_tensor: op(Op::CpBulkTensor),
             e_tensor_map: err(ErrorCode::TensorMap),
             e_tensor_neg: err(ErrorCode::TensorNegativeStore),
@@ -1600,13 +1575,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             m_box,
             m_size,
             m_stride,
-            t_mdim,
-            t_addr,
-            t_prod,
-            t_ux,
-            t_us,
-            t_ubx,
-            t_box_bytes,
             t_i1,
             t_i2,
             t_i3,
@@ -1678,7 +1646,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             nx_swz,
             nx_fill
         );
-        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, answers);
+        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, answers, origin);
         self.trec.read_clock.next = self.clock.val();
         self.trec.write_clock.next = self.clock.val();
 
@@ -1884,14 +1852,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | ((self.blen.val() >> 18) != 0)
             | (self.sh_sum_src.val() > self.k_shared_end.val());
         self.sh_sum_addr_box.next = bit_cast::<SH_SUM_BITS, 64>(self.cur_addr.q.val() & 0x3_FFFF)
-            + bit_cast::<SH_SUM_BITS, 32>(self.t_box_bytes.q.val() & 0x3_FFFF);
+            + bit_cast::<SH_SUM_BITS, 32>(self.origin.box_bytes.val() & 0x3_FFFF);
         self.sh_over_addr_box.next = ((self.cur_addr.q.val() >> 18) != 0)
-            | ((self.t_box_bytes.q.val() >> 18) != 0)
+            | ((self.origin.box_bytes.val() >> 18) != 0)
             | (self.sh_sum_addr_box.val() > self.k_shared_end.val());
         self.sh_sum_dst_box.next = bit_cast::<SH_SUM_BITS, 64>(self.dst_off.val() & 0x3_FFFF)
-            + bit_cast::<SH_SUM_BITS, 32>(self.t_box_bytes.q.val() & 0x3_FFFF);
+            + bit_cast::<SH_SUM_BITS, 32>(self.origin.box_bytes.val() & 0x3_FFFF);
         self.sh_over_dst_box.next = ((self.dst_off.val() >> 18) != 0)
-            | ((self.t_box_bytes.q.val() >> 18) != 0)
+            | ((self.origin.box_bytes.val() >> 18) != 0)
             | (self.sh_sum_dst_box.val() > self.k_shared_end.val());
 
         // Lowest remaining multicast rank.
@@ -2288,7 +2256,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         // ================= tensor tile mode (states 3..6) =================
         // 3: read the 128-byte map through the global port (beats land in map_buf) and decode it.
-        // 4: one dimension per cycle: row base address (base + x_d * stride_d) and box elements.
+        // 4: the box's first row address (base + sum x_d * stride_d) and box elements (TensorOrigin).
         // 5: the golden checks in the golden order; 6: one move per box row (load: an optional
         // fill prefix, then data with fill suffix; store: the in-bounds run only), complete_tx of
         // the full box bytes with the last move of each destination CTA.
@@ -2303,11 +2271,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.md_mode.next = 0.into();
         self.md_span.next = 0.into();
         self.md_imbad.next = false;
-        self.u_x.next = 0.into();
-        self.u_s.next = 0.into();
-        self.u_bx.next = 0.into();
-        self.u_sum.next = 0.into();
-        self.u_prod.next = 0.into();
         self.mc_mask.next = bit_cast::<64, 32>(self.cur_c.q.val()) & 0xFFFF;
         // Tensor reduce: imm2 = AtomOp + 1; the golden op x type table.
         self.t_red_op.next = self.c_imm2.val() - 1;
@@ -2489,59 +2452,29 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 & !(self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)))
                 | (self.k_one_pat.val() & (self.k_ones160.val() << (bit_cast::<16, 32>(self.md_dims.val()) << 5)));
             self.m_stride.d.next = self.m_raw.val().get_bits::<256>(512);
-            self.t_addr.d.next = self.m_raw.val().get_bits::<64>(128);
-            self.t_prod.d.next = bit_cast::<64, 32>(self.m_raw.val().get_bits::<32>(352));
-            self.t_mdim.d.next = 1.into();
             self.state.d.next = 4.into();
         }
+        // State MUL's arithmetic (see [`TensorOrigin`]): started as the map's decode is registered
+        // (dimension 1's operands from the map itself, the rest from the registers it fills).
+        self.origin.start.next = (self.state.q.val() == 3) & (self.tm_got.q.val() == self.tm_beats.q.val());
+        self.origin.base.next = self.m_raw.val().get_bits::<64>(128);
+        self.origin.box0.next = self.m_raw.val().get_bits::<32>(352);
+        self.origin.s1.next = self.m_raw.val().get_bits::<64>(512);
+        self.origin.x1.next = 0.into();
+        if self.md_dims.val() >= 2 {
+            self.origin.x1.next = self.cur_a.q.val().get_bits::<32>(32);
+        }
+        self.origin.coords.next = self.m_c.q.val().get_bits::<96>(64);
+        self.origin.strides.next = self.m_stride.q.val().get_bits::<192>(64);
+        self.origin.boxes.next = self.m_box.q.val().get_bits::<128>(32);
+        self.origin.lg.next = self.m_lg.q.val();
         if self.map_go.val() {
             self.tm_issued.d.next = self.tm_issued.q.val() + 1;
             self.tm_addr.d.next = self.tm_addr.q.val() + self.k_b64.val();
         }
         if self.state.q.val() == 4 {
             self.m_neg.d.next = (self.m_c.q.val() & self.k_sign_pat.val()).any();
-            // Stage 1 (t_mdim = d, 1..4): dimension d's coordinate, stride and box into registers.
-            if self.t_mdim.q.val() != 5 {
-                self.t_ux.d.next =
-                    bit_cast::<32, 160>(self.m_c.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
-                self.t_us.d.next =
-                    bit_cast::<64, 256>(self.m_stride.q.val() >> ((bit_cast::<16, 3>(self.t_mdim.q.val()) - 1) << 6));
-                self.t_ubx.d.next =
-                    bit_cast::<32, 160>(self.m_box.q.val() >> (bit_cast::<16, 3>(self.t_mdim.q.val()) << 5));
-            }
-            // Stage 2 (t_mdim = d + 1): x (s32) * stride mod 2^64 from 16 x 16 products; box
-            // elements * box_d likewise.
-            self.u_x.next = self.t_ux.q.val();
-            self.u_s.next = self.t_us.q.val();
-            self.u_bx.next = self.t_ubx.q.val();
-            self.u_sum.next = bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(0))
-                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(16)) << 16)
-                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(32)) << 32)
-                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(0) * self.u_s.val().get_bits::<16>(48)) << 48)
-                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(16) * self.u_s.val().get_bits::<16>(0)) << 16)
-                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(16) * self.u_s.val().get_bits::<16>(16)) << 32)
-                + (bit_cast::<64, 32>(self.u_x.val().get_bits::<16>(16) * self.u_s.val().get_bits::<16>(32)) << 48);
-            if self.u_x.val().get_bit(31) {
-                self.u_sum.next = self.u_sum.val() - (self.u_s.val() << 32);
-            }
-            self.u_prod.next =
-                bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(0) * self.u_bx.val().get_bits::<16>(0))
-                    + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(0) * self.u_bx.val().get_bits::<16>(16))
-                        << 16)
-                    + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(16) * self.u_bx.val().get_bits::<16>(0))
-                        << 16)
-                    + (bit_cast::<64, 32>(self.t_prod.q.val().get_bits::<16>(16) * self.u_bx.val().get_bits::<16>(16))
-                        << 32);
-            if self.u_prod.val() > self.k_box_limit.val() {
-                self.u_prod.next = self.k_box_limit.val() + 1;
-            }
-            if self.t_mdim.q.val() != 1 {
-                self.t_addr.d.next = self.t_addr.q.val() + self.u_sum.val();
-                self.t_prod.d.next = self.u_prod.val();
-                self.t_box_bytes.d.next = bit_cast::<32, 64>(self.u_prod.val() << self.m_lg.q.val());
-            }
-            self.t_mdim.d.next = self.t_mdim.q.val() + 1;
-            if self.t_mdim.q.val() == 5 {
+            if self.origin.last.val() {
                 self.state.d.next = 5.into();
             }
         }
@@ -2554,7 +2487,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.dir.val() == self.dir_s2g.val() {
             self.sw_a.next = self.cur_addr.q.val();
         }
-        self.sw_end.next = self.sw_a.val() + bit_cast::<64, 32>(self.t_box_bytes.q.val());
+        self.sw_end.next = self.sw_a.val() + bit_cast::<64, 32>(self.origin.box_bytes.val());
         self.sw_lo_i.next = 0.into();
         if self.sw_a.val() > self.k_tail_line.val() {
             self.sw_lo_i.next = bit_cast::<4, 64>((self.sw_a.val() - self.k_tail_line.val()) >> 4);
@@ -2573,7 +2506,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             // a valid im2col map is NotBuilt after the checks it shares with the golden unit,
             // never moved as a tile.
             if self.m_err.q.val()
-                | (self.t_prod.q.val() > self.k_box_limit.val())
+                | self.origin.too_big.val()
                 | !self.t_dir_ok.val()
                 | (self.t_im2col_op.val() != self.m_im2col.q.val())
             {
@@ -2736,7 +2669,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     }
                 }
                 self.st_tx_en.next = true;
-                self.st_tx.next = self.t_box_bytes.q.val();
+                self.st_tx.next = self.origin.box_bytes.val();
                 if self.r_empty.val() | self.t_part.q.val() | (self.r_pre.q.val() == 0) {
                     // This move ends the row; the box's last row carries the complete_tx.
                     self.st_has_mb.next = self.r_w1.val() & self.r_w2.val() & self.r_w3.val() & self.r_w4.val();
@@ -2792,10 +2725,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                                 self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
                                     - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val())
                                         << 1);
-                                self.t_l1.d.next = self.t_addr.q.val();
-                                self.t_l2.d.next = self.t_addr.q.val();
-                                self.t_l3.d.next = self.t_addr.q.val();
-                                self.t_l4.d.next = self.t_addr.q.val();
+                                self.t_l1.d.next = self.origin.addr.val();
+                                self.t_l2.d.next = self.origin.addr.val();
+                                self.t_l3.d.next = self.origin.addr.val();
+                                self.t_l4.d.next = self.origin.addr.val();
                                 self.t_sdst.d.next = self.dst_off.val();
                                 self.mc_left.d.next = self.mc_left.q.val() & !self.mc_bit.val();
                                 if (self.dir.val() == self.dir_s2g.val())
@@ -2833,10 +2766,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96)) & self.k_bit31.val()) << 1);
             self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
                 - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val()) << 1);
-            self.t_l1.d.next = self.t_addr.q.val();
-            self.t_l2.d.next = self.t_addr.q.val();
-            self.t_l3.d.next = self.t_addr.q.val();
-            self.t_l4.d.next = self.t_addr.q.val();
+            self.t_l1.d.next = self.origin.addr.val();
+            self.t_l2.d.next = self.origin.addr.val();
+            self.t_l3.d.next = self.origin.addr.val();
+            self.t_l4.d.next = self.origin.addr.val();
         }
         // ================= reducer (state 7): cp.reduce.async.bulk and tensor-reduce rows =================
         // One element at a time: read the source element (shared memory; one or two port words

@@ -20,7 +20,7 @@ use smsync_sim::units::atomic_alu::element as golden_element;
 use smsync_sim::units::copy_engine::{bulk_reduce_legal, CopyEngine as GoldenCopy};
 use smsync_sim::units::mbarrier_alu::MbarrierAlu as GoldenMbarrierAlu;
 use smsync_sim::units::{Request, Response, TraceEvent};
-use smsync_testkit::hdl_sim::settle;
+use smsync_testkit::hdl_sim::{settle, tick};
 use smsync_testkit::{Campaign, Rng};
 use std::collections::VecDeque;
 
@@ -2106,4 +2106,81 @@ fn throughput_tensor_2d_swizzled_default() {
     let (load, store) = tensor_throughput_swizzled::<512, 64, 14>(&Config::hopper_like(), 32, 32, 4, 10, 3);
     eprintln!("default, 128B swizzle: load {load:.3} store {store:.3} of the port width");
     assert!(load >= 0.2 && store >= 0.2, "load {load:.3} store {store:.3} of the port width");
+}
+
+/// The tensor sequencer's set-up block against a host reference of PTX ISA §5.5's tiled
+/// addressing: start = base + sum x_d * stride_d (mod 2^64, x_d an s32), box elements = the
+/// product of the box sizes, refused above `MAX_BOX_ELEMENTS` (the limit named by the golden
+/// `tmap::parse`); random operands with negative coordinates, strides near 2^64, zero boxes and
+/// products at the limit, and the latency the engine's state MUL assumes.
+#[test]
+fn tensor_origin_matches_host_arithmetic() {
+    use smsync_hdl::copy_engine::tensor_origin::TensorOrigin;
+    use smsync_sim::units::tensormap::MAX_BOX_ELEMENTS;
+    let mut uut = TensorOrigin::default();
+    uut.connect_all();
+    let mut rng = Rng::new(0x7e05);
+    let edge32 = [0u32, 1, 2, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 1 << 10, 1 << 20, (1 << 20) + 1];
+    let edge64 = [0u64, 1, u64::MAX, 1 << 63, 0xffff_ffff, 1 << 32, 0x1234_5678_9abc_def0];
+    for case in 0..300 {
+        let pick32 = |rng: &mut Rng| if rng.chance(3) { rng.pick(&edge32) } else { rng.u32() };
+        let pick64 = |rng: &mut Rng| if rng.chance(3) { rng.pick(&edge64) } else { rng.next() };
+        let base = pick64(&mut rng);
+        let coords: Vec<u32> = (0..4).map(|_| pick32(&mut rng)).collect();
+        let strides: Vec<u64> = (0..4).map(|_| pick64(&mut rng)).collect();
+        // Boxes: mostly small (the product near the limit), sometimes anything.
+        let boxes: Vec<u32> = (0..5)
+            .map(|_| match rng.below(4) {
+                0 => pick32(&mut rng),
+                1 => 1,
+                _ => 1 + rng.below(64) as u32,
+            })
+            .collect();
+        let lg = rng.below(5) as u32;
+        let want_addr =
+            (0..4).fold(base, |a, d| a.wrapping_add((coords[d] as i32 as i64 as u64).wrapping_mul(strides[d])));
+        let elems: u128 = boxes.iter().map(|&b| b as u128).product();
+        let want_big = elems > MAX_BOX_ELEMENTS as u128;
+
+        uut.start.next = true;
+        uut.base.next = base.to_bits();
+        uut.box0.next = (boxes[0] as u64).to_bits();
+        uut.x1.next = (coords[0] as u64).to_bits();
+        uut.s1.next = strides[0].to_bits();
+        let mut cycles = 0;
+        loop {
+            settle(&mut uut);
+            if !uut.start.val() && uut.last.val() {
+                break;
+            }
+            tick(&mut uut, |u| u.clock.next = Clock { clk: true }, |u| u.clock.next = Clock { clk: false }, |_| {});
+            // The engine's map registers hold from the cycle after start.
+            uut.start.next = false;
+            uut.base.next = 0u64.to_bits();
+            uut.box0.next = 0u64.to_bits();
+            uut.x1.next = 0u64.to_bits();
+            uut.s1.next = 0u64.to_bits();
+            let mut c = Bits::<96>::default();
+            let mut s = Bits::<192>::default();
+            for d in 1..4 {
+                c.set_bits::<32>(32 * (d - 1), (coords[d] as u64).to_bits());
+                s.set_bits::<64>(64 * (d - 1), strides[d].to_bits());
+            }
+            uut.coords.next = c;
+            uut.strides.next = s;
+            uut.boxes.next = b128(boxes[1..].iter().rev().fold(0u128, |a, &b| (a << 32) | b as u128));
+            uut.lg.next = (lg as u64).to_bits();
+            cycles += 1;
+            assert!(cycles <= 20, "case {case}: `last` never rose");
+        }
+        // One more edge: the results registered at `last` are read the cycle after.
+        tick(&mut uut, |u| u.clock.next = Clock { clk: true }, |u| u.clock.next = Clock { clk: false }, |_| {});
+        settle(&mut uut);
+        assert_eq!(cycles, 6, "case {case}: state MUL's length");
+        assert_eq!(uut.addr.val().to_u64(), want_addr, "case {case}: start address");
+        assert_eq!(uut.too_big.val(), want_big, "case {case}: box of {elems} elements");
+        if !want_big {
+            assert_eq!(uut.box_bytes.val().to_u64(), (elems as u64) << lg, "case {case}: box bytes");
+        }
+    }
 }
