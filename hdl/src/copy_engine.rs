@@ -627,6 +627,37 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     t_x2: DFF<Bits<64>>,
     t_x3: DFF<Bits<64>>,
     t_x4: DFF<Bits<64>>,
+    /// Registered row decisions (Fmax): `t_o*` = t_x* outside [0, size), `t_w*` = t_i* is the
+    /// box's last index in its dimension; each is written with its t_x* / t_i*, from values
+    /// computed off registers (`xo_*`, `iw_*`), so the row's start decision compares nothing.
+    t_o1: DFF<Bit>,
+    t_o2: DFF<Bit>,
+    t_o3: DFF<Bit>,
+    t_o4: DFF<Bit>,
+    t_w1: DFF<Bit>,
+    t_w2: DFF<Bit>,
+    t_w3: DFF<Bit>,
+    t_w4: DFF<Bit>,
+    xo_init1: Signal<Local, Bit>,
+    xo_init2: Signal<Local, Bit>,
+    xo_init3: Signal<Local, Bit>,
+    xo_init4: Signal<Local, Bit>,
+    xo_next1: Signal<Local, Bit>,
+    xo_next2: Signal<Local, Bit>,
+    xo_next3: Signal<Local, Bit>,
+    xo_next4: Signal<Local, Bit>,
+    iw_init1: Signal<Local, Bit>,
+    iw_init2: Signal<Local, Bit>,
+    iw_init3: Signal<Local, Bit>,
+    iw_init4: Signal<Local, Bit>,
+    iw_next1: Signal<Local, Bit>,
+    iw_next2: Signal<Local, Bit>,
+    iw_next3: Signal<Local, Bit>,
+    iw_next4: Signal<Local, Bit>,
+    x_inc1: Signal<Local, Bits<64>>,
+    x_inc2: Signal<Local, Bits<64>>,
+    x_inc3: Signal<Local, Bits<64>>,
+    x_inc4: Signal<Local, Bits<64>>,
     t_l1: DFF<Bits<64>>,
     t_l2: DFF<Bits<64>>,
     t_l3: DFF<Bits<64>>,
@@ -1272,6 +1303,34 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             t_x2: Default::default(),
             t_x3: Default::default(),
             t_x4: Default::default(),
+            t_o1: Default::default(),
+            t_o2: Default::default(),
+            t_o3: Default::default(),
+            t_o4: Default::default(),
+            t_w1: Default::default(),
+            t_w2: Default::default(),
+            t_w3: Default::default(),
+            t_w4: Default::default(),
+            xo_init1: Default::default(),
+            xo_init2: Default::default(),
+            xo_init3: Default::default(),
+            xo_init4: Default::default(),
+            xo_next1: Default::default(),
+            xo_next2: Default::default(),
+            xo_next3: Default::default(),
+            xo_next4: Default::default(),
+            iw_init1: Default::default(),
+            iw_init2: Default::default(),
+            iw_init3: Default::default(),
+            iw_init4: Default::default(),
+            iw_next1: Default::default(),
+            iw_next2: Default::default(),
+            iw_next3: Default::default(),
+            iw_next4: Default::default(),
+            x_inc1: Default::default(),
+            x_inc2: Default::default(),
+            x_inc3: Default::default(),
+            x_inc4: Default::default(),
             t_l1: Default::default(),
             t_l2: Default::default(),
             t_l3: Default::default(),
@@ -1583,6 +1642,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             t_x2,
             t_x3,
             t_x4,
+            t_o1,
+            t_o2,
+            t_o3,
+            t_o4,
+            t_w1,
+            t_w2,
+            t_w3,
+            t_w4,
             t_l1,
             t_l2,
             t_l3,
@@ -2598,23 +2665,46 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.r_empty0.d.next = self.rw_empty0.val();
         // The row's run is empty: dimension 0 (registered) or a higher dimension's index
         // outside its size.
-        self.r_empty.next = self.r_empty0.q.val()
-            | self.t_x1.q.val().get_bit(63)
-            | (self.t_x1.q.val().get_bits::<32>(32) != 0)
-            | (self.t_x1.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(32))
-            | self.t_x2.q.val().get_bit(63)
-            | (self.t_x2.q.val().get_bits::<32>(32) != 0)
-            | (self.t_x2.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(64))
-            | self.t_x3.q.val().get_bit(63)
-            | (self.t_x3.q.val().get_bits::<32>(32) != 0)
-            | (self.t_x3.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(96))
-            | self.t_x4.q.val().get_bit(63)
-            | (self.t_x4.q.val().get_bits::<32>(32) != 0)
-            | (self.t_x4.q.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(128));
-        self.r_w1.next = (self.t_i1.q.val() + 1) == self.m_box.q.val().get_bits::<32>(32);
-        self.r_w2.next = (self.t_i2.q.val() + 1) == self.m_box.q.val().get_bits::<32>(64);
-        self.r_w3.next = (self.t_i3.q.val() + 1) == self.m_box.q.val().get_bits::<32>(96);
-        self.r_w4.next = (self.t_i4.q.val() + 1) == self.m_box.q.val().get_bits::<32>(128);
+        self.r_empty.next =
+            self.r_empty0.q.val() | self.t_o1.q.val() | self.t_o2.q.val() | self.t_o3.q.val() | self.t_o4.q.val();
+        self.r_w1.next = self.t_w1.q.val();
+        self.r_w2.next = self.t_w2.q.val();
+        self.r_w3.next = self.t_w3.q.val();
+        self.r_w4.next = self.t_w4.q.val();
+        // Dimension 1: a start coordinate (s32) or the next index is outside [0, size_1) (the
+        // unsigned compares on the low half as above); the next box index is the last.
+        self.xo_init1.next = self.m_c.q.val().get_bit(63)
+            | (self.m_c.q.val().get_bits::<32>(32) >= self.m_size.q.val().get_bits::<32>(32));
+        self.x_inc1.next = self.t_x1.q.val() + 1;
+        self.xo_next1.next = self.x_inc1.val().get_bit(63)
+            | (self.x_inc1.val().get_bits::<32>(32) != 0)
+            | (self.x_inc1.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(32));
+        self.iw_init1.next = self.m_box.q.val().get_bits::<32>(32) == 1;
+        self.iw_next1.next = (self.t_i1.q.val() + 2) == self.m_box.q.val().get_bits::<32>(32);
+        self.xo_init2.next = self.m_c.q.val().get_bit(95)
+            | (self.m_c.q.val().get_bits::<32>(64) >= self.m_size.q.val().get_bits::<32>(64));
+        self.x_inc2.next = self.t_x2.q.val() + 1;
+        self.xo_next2.next = self.x_inc2.val().get_bit(63)
+            | (self.x_inc2.val().get_bits::<32>(32) != 0)
+            | (self.x_inc2.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(64));
+        self.iw_init2.next = self.m_box.q.val().get_bits::<32>(64) == 1;
+        self.iw_next2.next = (self.t_i2.q.val() + 2) == self.m_box.q.val().get_bits::<32>(64);
+        self.xo_init3.next = self.m_c.q.val().get_bit(127)
+            | (self.m_c.q.val().get_bits::<32>(96) >= self.m_size.q.val().get_bits::<32>(96));
+        self.x_inc3.next = self.t_x3.q.val() + 1;
+        self.xo_next3.next = self.x_inc3.val().get_bit(63)
+            | (self.x_inc3.val().get_bits::<32>(32) != 0)
+            | (self.x_inc3.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(96));
+        self.iw_init3.next = self.m_box.q.val().get_bits::<32>(96) == 1;
+        self.iw_next3.next = (self.t_i3.q.val() + 2) == self.m_box.q.val().get_bits::<32>(96);
+        self.xo_init4.next = self.m_c.q.val().get_bit(159)
+            | (self.m_c.q.val().get_bits::<32>(128) >= self.m_size.q.val().get_bits::<32>(128));
+        self.x_inc4.next = self.t_x4.q.val() + 1;
+        self.xo_next4.next = self.x_inc4.val().get_bit(63)
+            | (self.x_inc4.val().get_bits::<32>(32) != 0)
+            | (self.x_inc4.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(128));
+        self.iw_init4.next = self.m_box.q.val().get_bits::<32>(128) == 1;
+        self.iw_next4.next = (self.t_i4.q.val() + 2) == self.m_box.q.val().get_bits::<32>(128);
         self.r_adv.next = false;
         self.t_slot.next = self.c_cta.val();
         if self.dst_cluster.val() {
@@ -2688,33 +2778,47 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 if !self.r_w1.val() {
                     self.t_i1.d.next = self.t_i1.q.val() + 1;
                     self.t_x1.d.next = self.t_x1.q.val() + 1;
+                    self.t_o1.d.next = self.xo_next1.val();
+                    self.t_w1.d.next = self.iw_next1.val();
                     self.t_l1.d.next = self.t_l1.q.val() + self.m_stride.q.val().get_bits::<64>(0);
                 } else {
                     self.t_i1.d.next = 0.into();
+                    self.t_w1.d.next = self.iw_init1.val();
+                    self.t_o1.d.next = self.xo_init1.val();
                     self.t_x1.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32))
                         - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32)) & self.k_bit31.val()) << 1);
                     if !self.r_w2.val() {
                         self.t_i2.d.next = self.t_i2.q.val() + 1;
                         self.t_x2.d.next = self.t_x2.q.val() + 1;
+                        self.t_o2.d.next = self.xo_next2.val();
+                        self.t_w2.d.next = self.iw_next2.val();
                         self.t_l2.d.next = self.t_l2.q.val() + self.m_stride.q.val().get_bits::<64>(64);
                         self.t_l1.d.next = self.t_l2.q.val() + self.m_stride.q.val().get_bits::<64>(64);
                     } else {
                         self.t_i2.d.next = 0.into();
+                        self.t_w2.d.next = self.iw_init2.val();
+                        self.t_o2.d.next = self.xo_init2.val();
                         self.t_x2.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64))
                             - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64)) & self.k_bit31.val()) << 1);
                         if !self.r_w3.val() {
                             self.t_i3.d.next = self.t_i3.q.val() + 1;
                             self.t_x3.d.next = self.t_x3.q.val() + 1;
+                            self.t_o3.d.next = self.xo_next3.val();
+                            self.t_w3.d.next = self.iw_next3.val();
                             self.t_l3.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
                             self.t_l2.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
                             self.t_l1.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
                         } else {
                             self.t_i3.d.next = 0.into();
+                            self.t_w3.d.next = self.iw_init3.val();
+                            self.t_o3.d.next = self.xo_init3.val();
                             self.t_x3.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96))
                                 - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96)) & self.k_bit31.val()) << 1);
                             if !self.r_w4.val() {
                                 self.t_i4.d.next = self.t_i4.q.val() + 1;
                                 self.t_x4.d.next = self.t_x4.q.val() + 1;
+                                self.t_o4.d.next = self.xo_next4.val();
+                                self.t_w4.d.next = self.iw_next4.val();
                                 self.t_l4.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
                                 self.t_l3.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
                                 self.t_l2.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
@@ -2722,6 +2826,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                             } else {
                                 // Last row of the box: this destination is done.
                                 self.t_i4.d.next = 0.into();
+                                self.t_w4.d.next = self.iw_init4.val();
+                                self.t_o4.d.next = self.xo_init4.val();
                                 self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
                                     - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val())
                                         << 1);
@@ -2754,16 +2860,24 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.state.q.val() == 5 {
             // Row sequencer start values (state 5 uses them when entering state 6).
             self.t_i1.d.next = 0.into();
+            self.t_w1.d.next = self.iw_init1.val();
             self.t_i2.d.next = 0.into();
+            self.t_w2.d.next = self.iw_init2.val();
             self.t_i3.d.next = 0.into();
+            self.t_w3.d.next = self.iw_init3.val();
             self.t_i4.d.next = 0.into();
+            self.t_w4.d.next = self.iw_init4.val();
             self.t_part.d.next = false;
+            self.t_o1.d.next = self.xo_init1.val();
             self.t_x1.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32))
                 - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32)) & self.k_bit31.val()) << 1);
+            self.t_o2.d.next = self.xo_init2.val();
             self.t_x2.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64))
                 - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64)) & self.k_bit31.val()) << 1);
+            self.t_o3.d.next = self.xo_init3.val();
             self.t_x3.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96))
                 - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96)) & self.k_bit31.val()) << 1);
+            self.t_o4.d.next = self.xo_init4.val();
             self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
                 - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val()) << 1);
             self.t_l1.d.next = self.origin.addr.val();
