@@ -682,6 +682,16 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     rw_lo_b: Signal<Local, Bits<64>>,
     rw_empty0: Signal<Local, Bit>,
     r_pre: DFF<Bits<64>>,
+    /// `r_pre` is zero (registered beside it).
+    r_pre_z: DFF<Bit>,
+    /// The op's decode for the move decisions, registered from `cur_ctl` (Fmax): valid from
+    /// FETCH's second cycle, as `cur_ctl` changes only on entering FETCH. `dq_src_gm` /
+    /// `dq_dst_gm`: the op's moves read / write global memory; `dq_store`: tensor direction
+    /// shared -> global; `dq_red_row`: a tensor reduce (`imm2` != 0).
+    dq_src_gm: DFF<Bit>,
+    dq_dst_gm: DFF<Bit>,
+    dq_store: DFF<Bit>,
+    dq_red_row: DFF<Bit>,
     r_dat: DFF<Bits<64>>,
     r_bytes: DFF<Bits<64>>,
     r_lo_b: DFF<Bits<64>>,
@@ -1348,6 +1358,11 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             rw_lo_b: Default::default(),
             rw_empty0: Default::default(),
             r_pre: Default::default(),
+            r_pre_z: Default::default(),
+            dq_src_gm: Default::default(),
+            dq_dst_gm: Default::default(),
+            dq_store: Default::default(),
+            dq_red_row: Default::default(),
             r_dat: Default::default(),
             r_bytes: Default::default(),
             r_lo_b: Default::default(),
@@ -1657,6 +1672,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             t_sdst,
             t_part,
             r_pre,
+            r_pre_z,
+            dq_src_gm,
+            dq_dst_gm,
+            dq_store,
+            dq_red_row,
             r_dat,
             r_bytes,
             r_lo_b,
@@ -2170,10 +2190,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.rd_enter.next = false;
         self.rd_enter_row.next = false;
         // Shared-source moves: bulk shared::cta -> global and -> shared::cluster, tensor stores.
-        self.st_src_gm.next = !((self.is_bulk.val()
+        self.dq_src_gm.d.next = !((self.is_bulk.val()
             & ((self.dir.val() == self.dir_s2g.val()) | (self.dir.val() == self.dir_s2c.val())))
             | (self.is_tensor.val() & (self.dir.val() == self.dir_s2g.val())));
-        self.st_dst_gm.next = (self.is_bulk.val() | self.is_tensor.val()) & (self.dir.val() == self.dir_s2g.val());
+        self.dq_dst_gm.d.next = (self.is_bulk.val() | self.is_tensor.val()) & (self.dir.val() == self.dir_s2g.val());
+        self.dq_store.d.next = self.dir.val() == self.dir_s2g.val();
+        self.dq_red_row.d.next = self.c_imm2.val() != 0;
+        self.st_src_gm.next = self.dq_src_gm.q.val();
+        self.st_dst_gm.next = self.dq_dst_gm.q.val();
         self.st_fill.next = false;
         self.st_tx_en.next = false;
         self.st_tx.next = 0.into();
@@ -2659,6 +2683,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.rw_dat.next = (self.r_hi.val() - self.r_lo.val()) << self.m_lg.q.val();
         self.rw_lo_b.next = self.r_lo.val() << self.m_lg.q.val();
         self.r_pre.d.next = self.rw_pre.val();
+        self.r_pre_z.d.next = self.rw_pre.val() == 0;
         self.r_dat.d.next = self.rw_dat.val();
         self.r_bytes.d.next = self.rw_bytes.val();
         self.r_lo_b.d.next = self.rw_lo_b.val();
@@ -2725,7 +2750,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.st_fill.next = self.m_fill.q.val();
             // The shared side (load destination, store source) of every row is swizzled.
             self.st_swz.next = self.m_swz.q.val();
-            if self.dir.val() == self.dir_s2g.val() {
+            if self.dq_store.q.val() {
                 // Store: the in-bounds run of the row, shared -> global; skip rows with none.
                 self.st_src.next = self.t_sdst.q.val() + self.r_pre.q.val();
                 self.st_dst.next = self.t_l1.q.val() + self.r_lo_b.q.val();
@@ -2733,7 +2758,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.st_srem.next = bit_cast::<32, 64>(self.r_dat.q.val());
                 if self.r_empty.val() {
                     self.r_adv.next = true;
-                } else if self.c_imm2.val() != 0 {
+                } else if self.dq_red_row.q.val() {
                     // Tensor reduce: the row goes through the reducer (state 7), which returns here.
                     if self.rd_drained.val() {
                         self.rd_enter_row.next = true;
@@ -2750,7 +2775,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.st_len.next = bit_cast::<32, 64>(self.r_bytes.q.val());
                 self.st_srem.next = 0.into();
                 if !self.r_empty.val() {
-                    if !self.t_part.q.val() & (self.r_pre.q.val() != 0) {
+                    if !self.t_part.q.val() & !self.r_pre_z.q.val() {
                         self.st_len.next = bit_cast::<32, 64>(self.r_pre.q.val());
                     } else {
                         self.st_dst.next = self.t_sdst.q.val() + self.r_pre.q.val();
@@ -2760,7 +2785,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
                 self.st_tx_en.next = true;
                 self.st_tx.next = self.origin.box_bytes.val();
-                if self.r_empty.val() | self.t_part.q.val() | (self.r_pre.q.val() == 0) {
+                if self.r_empty.val() | self.t_part.q.val() | self.r_pre_z.q.val() {
                     // This move ends the row; the box's last row carries the complete_tx.
                     self.st_has_mb.next = self.r_w1.val() & self.r_w2.val() & self.r_w3.val() & self.r_w4.val();
                     if self.can_start.val() {
@@ -2837,13 +2862,13 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                                 self.t_l4.d.next = self.origin.addr.val();
                                 self.t_sdst.d.next = self.dst_off.val();
                                 self.mc_left.d.next = self.mc_left.q.val() & !self.mc_bit.val();
-                                if (self.dir.val() == self.dir_s2g.val())
+                                if self.dq_store.q.val()
                                     | !(self.c_flags.val() & self.f_multicast.val()).any()
                                     | ((self.mc_left.q.val() & !self.mc_bit.val()) == 0)
                                 {
                                     self.done.next = true;
                                 }
-                                if self.dir.val() == self.dir_s2g.val() {
+                                if self.dq_store.q.val() {
                                     // The store's bulk group ends at its last move.
                                     self.rec_write.next = true;
                                     self.new_b_last.next = self.issued_seq.q.val();
