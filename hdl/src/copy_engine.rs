@@ -294,6 +294,9 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// longest path before). FETCH (state 1) therefore lasts two cycles (`fetch_wait`).
     rec_q: DFF<Bits<REC_BITS>>,
     fetch_wait: DFF<Bit>,
+    /// The request taken into `cur_*` this cycle leaves the queue the next (Fmax: the queue's
+    /// occupancy counter then starts at registers; IDLE comes back no sooner than 3 cycles later).
+    q_taken: DFF<Bit>,
     /// [slot 5 | offset 24 | seq 32 | identity 79] per deferred arrive-on.
     arrive_q: RamFifo<140>,
     // decoded fields of cur_*
@@ -1050,6 +1053,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             trec: DepthRam::new(thread_bits(config)),
             rec_q: Default::default(),
             fetch_wait: Default::default(),
+            q_taken: Default::default(),
             arrive_q: RamFifo::new(depth),
             c_op: Default::default(),
             c_sub: Default::default(),
@@ -1607,6 +1611,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             ctl_mb_sent,
             rec_q,
             fetch_wait,
+            q_taken,
             o_active,
             o_src_gm,
             o_dst_gm,
@@ -1767,8 +1772,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.wq_ctl.reset.next = self.reset.val();
         self.comp_q.reset.next = self.reset.val();
         self.answers.reset.next = self.reset.val();
-        // Pop into the controller when it is idle.
-        self.q.pop.next = (self.state.q.val() == 0) & !self.q.empty.val();
+        // Pop the request the idle controller took, a cycle later (`q_taken`).
+        self.q_taken.d.next = (self.state.q.val() == 0) & !self.q.empty.val() & !self.reset.val();
+        self.q.pop.next = self.q_taken.q.val();
 
         // ================= controller: decode =================
         self.c_op.next = self.cur_ctl.q.val().get_bits::<OP_BITS>(0);
