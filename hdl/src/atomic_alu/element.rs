@@ -21,9 +21,14 @@
 //! | `ftz_f32` | in | 1 | flush f32 subnormal inputs and results to zero, sign kept (global-memory atom/red and bulk reductions; shared memory keeps subnormals) |
 //! | `value` | out | 128 | the new element value, zero-extended above the type's width |
 //!
-//! Every op/type pair is computed as the golden function does, including pairs `legal()`
-//! rejects (the ALU answers those with `AtomBadType` before using the value): the integer path
-//! is 128 bits wide and masked to the type width. Op codes outside `AtomOp` give 0.
+//! Every op/type pair an instruction can ask for (atom / red `legal()`, red.async, the bulk
+//! reductions) is computed as the golden function does, the pairs `legal()` rejects that are 64
+//! bits wide or narrower too (the ALU answers those with `AtomBadType` before using the value).
+//! The adder and the magnitude compare are 64 bits wide (add, inc, dec, min and max have no wider
+//! type, PTX ISA §9.7.13.5; b128 is cas and exch alone, which use the 128-bit equality), so those
+//! ops on b128, which no instruction has, differ from it: the sum is of the low 64 bits,
+//! zero-extended, and inc, dec, min and max decide by the low 64 bits' compare.
+//! Op codes outside `AtomOp` give 0.
 //!
 //! An element built for fewer types ([`ElementKinds`], [`AtomicElement::with_kinds`]) leaves
 //! the others out of its datapath: their decode is tied off by a constant, so synthesis drops
@@ -35,9 +40,13 @@
 //!
 //! * integer path: and / or / xor / cas / exch / wrapping add / inc / dec (the PTX wrap rules:
 //!   inc stores 0 when `r >= s`, dec stores `s` when `r == 0 || r > s`) / min / max, signed
-//!   compares (min / max of s32 / s64) by flipping the sign bit; one adder (r + s, r + 1,
-//!   r + all-ones) and one magnitude compare serve them all, and the result is an AND-OR of
-//!   one-hot picks of r, s, t, the sum and the bitwise result;
+//!   compares (min / max of s32 / s64) by flipping the sign bit; three 64-bit adders (r + s,
+//!   r + 1, r - 1, the op picking among their sums) and one magnitude compare in parts (bits
+//!   0..16, 16..32, 32..64, each part's carry chain from the operands alone, the width class
+//!   joining them after) serve them all, and the result is an AND-OR of one-hot picks of r, s,
+//!   t, the sum and the bitwise result. The operands are not masked to the type's width on the
+//!   way in (the low bits of a sum do not depend on the high ones): `value` is masked at the
+//!   output, so no type decode is in front of a carry chain;
 //! * float adders ([`super::float_add::FloatAdder`]): one f32 (with the ftz input), one f64, two
 //!   f16 and two bf16 (low and high halves of the packed x2 types; the scalar 16-bit types use
 //!   the low one);
@@ -217,8 +226,10 @@ pub struct AtomicElement {
     wide_minmax_hi: ZeroExtend<16, ELEM_BITS>,
 
     // ---- decoded type ----
-    width_mask: Signal<Local, Bits<ELEM_BITS>>,
-    sign_flip: Signal<Local, Bits<ELEM_BITS>>,
+    /// The sign bit of s32 (bit 31) and of s64 (bit 63) flipped for a signed min / max, in the
+    /// compare's 16- and 32-bit parts that hold them.
+    flip31: Signal<Local, Bits<16>>,
+    flip63: Signal<Local, Bits<32>>,
     is_f32: Signal<Local, Bit>,
     is_f64: Signal<Local, Bit>,
     is_f16: Signal<Local, Bit>,
@@ -230,21 +241,56 @@ pub struct AtomicElement {
     /// The 16-bit sums of the low and high halves, f16 or bf16 by type.
     half_sum_lo: Signal<Local, Bits<16>>,
     half_sum_hi: Signal<Local, Bits<16>>,
-    // ---- masked operands and integer results ----
-    rm: Signal<Local, Bits<ELEM_BITS>>,
-    sm: Signal<Local, Bits<ELEM_BITS>>,
-    tm: Signal<Local, Bits<ELEM_BITS>>,
-    r_key: Signal<Local, Bits<ELEM_BITS>>,
-    s_key: Signal<Local, Bits<ELEM_BITS>>,
+    // ---- compares and integer results (operands unmasked: `value` is masked to the width) ----
+    /// The low 64 bits of r / s: the adders' width (add, inc, dec, min and max have no type
+    /// wider than 64 bits, PTX ISA §9.7.13.5; b128 is cas / exch alone, which need only the
+    /// equality).
+    r64: Signal<Local, Bits<64>>,
+    s64: Signal<Local, Bits<64>>,
+    /// The compare's parts: bits 0..16, 16..32 (with s32's sign bit flipped for a signed
+    /// compare), 32..64 (with s64's), 64..128 (equality only).
+    r_p0: Signal<Local, Bits<16>>,
+    s_p0: Signal<Local, Bits<16>>,
+    r_p1: Signal<Local, Bits<16>>,
+    s_p1: Signal<Local, Bits<16>>,
+    r_p2: Signal<Local, Bits<32>>,
+    s_p2: Signal<Local, Bits<32>>,
+    r_p3: Signal<Local, Bits<64>>,
+    s_p3: Signal<Local, Bits<64>>,
+    /// Each part's r < s, r == s and r == 0, from the operands alone (the width class joins
+    /// them after: no type decode in front of a carry chain).
+    lt0: Signal<Local, Bit>,
+    lt1: Signal<Local, Bit>,
+    lt2: Signal<Local, Bit>,
+    eq0: Signal<Local, Bit>,
+    eq1: Signal<Local, Bit>,
+    eq2: Signal<Local, Bit>,
+    eq3: Signal<Local, Bit>,
+    z0: Signal<Local, Bit>,
+    z1: Signal<Local, Bit>,
+    z2: Signal<Local, Bit>,
+    /// r < s over the low 32 and 64 bits.
+    lt32: Signal<Local, Bit>,
+    lt64: Signal<Local, Bit>,
     /// min or max (the only ops whose compare is signed for s32 / s64).
     minmax_op: Signal<Local, Bit>,
-    /// The one magnitude compare and the two equalities every integer op decides by.
+    /// The magnitude compare and the two equalities every integer op decides by, over the
+    /// type's width.
     r_lt_s: Signal<Local, Bit>,
     r_eq_s: Signal<Local, Bit>,
     r_zero: Signal<Local, Bit>,
-    /// The one adder: r + s (add), r + 1 (inc), r + all-ones = r - 1 (dec).
-    addend: Signal<Local, Bits<ELEM_BITS>>,
-    sum: Signal<Local, Bits<ELEM_BITS>>,
+    /// Three adders with no op in front of them: r + s (add), r + 1 (inc), r - 1 (dec); the
+    /// op picks among their sums (`sum`).
+    sum_add: Signal<Local, Bits<64>>,
+    sum_inc: Signal<Local, Bits<64>>,
+    sum_dec: Signal<Local, Bits<64>>,
+    sum_pick_add: Signal<Local, Bits<64>>,
+    sum_pick_inc: Signal<Local, Bits<64>>,
+    sum_pick_dec: Signal<Local, Bits<64>>,
+    /// The picked sum (0 unless add, inc or dec).
+    sum: Signal<Local, Bits<64>>,
+    /// `sum` zero-extended to the element width.
+    wide_sum: ZeroExtend<64, ELEM_BITS>,
     /// and / or / xor of r and s (0 for the other ops).
     bitwise: Signal<Local, Bits<ELEM_BITS>>,
     /// f16 / bf16 (x2) min / max, widened.
@@ -256,7 +302,7 @@ pub struct AtomicElement {
     op_is_dec: Signal<Local, Bit>,
     op_is_min: Signal<Local, Bit>,
     op_is_max: Signal<Local, Bit>,
-    op_is_sum: Signal<Local, Bit>,
+    op_is_add: Signal<Local, Bit>,
     /// f16 / bf16 (x2) min or max: the `HalfMinMax` result (not the integer compare).
     pick_half: Signal<Local, Bit>,
     /// Integer min / max (not of a 16-bit float type).
@@ -333,15 +379,20 @@ pub struct AtomicElement {
     k_mask32: Constant<Bits<ELEM_BITS>>,
     k_mask64: Constant<Bits<ELEM_BITS>>,
     k_mask128: Constant<Bits<ELEM_BITS>>,
-    k_sign32: Constant<Bits<ELEM_BITS>>,
-    k_sign64: Constant<Bits<ELEM_BITS>>,
+    k_sign16: Constant<Bits<16>>,
+    k_sign32: Constant<Bits<32>>,
     k_zero: Constant<Bits<ELEM_BITS>>,
-    k_one: Constant<Bits<ELEM_BITS>>,
-    k_ones: Constant<Bits<ELEM_BITS>>,
+    k_zero16: Constant<Bits<16>>,
+    k_zero32: Constant<Bits<32>>,
+    k_zero64: Constant<Bits<64>>,
+    k_one: Constant<Bits<64>>,
+    k_ones: Constant<Bits<64>>,
     /// The kinds built (`ElementKinds`): a kind not built never decodes.
     k_f32_on: Constant<Bit>,
     k_f64_on: Constant<Bit>,
     k_half_on: Constant<Bit>,
+    /// b128 built: without it the equality ignores bits 64..128 (no narrower type has them).
+    k_b128_on: Constant<Bit>,
 }
 
 impl Default for AtomicElement {
@@ -386,7 +437,7 @@ impl AtomicElement {
             op_is_dec: Default::default(),
             op_is_min: Default::default(),
             op_is_max: Default::default(),
-            op_is_sum: Default::default(),
+            op_is_add: Default::default(),
             int_minmax: Default::default(),
             int_cond: Default::default(),
             int_hi: Default::default(),
@@ -427,8 +478,8 @@ impl AtomicElement {
             wide_half_hi: Default::default(),
             wide_minmax_lo: Default::default(),
             wide_minmax_hi: Default::default(),
-            width_mask: Default::default(),
-            sign_flip: Default::default(),
+            flip31: Default::default(),
+            flip63: Default::default(),
             is_f32: Default::default(),
             is_f64: Default::default(),
             is_f16: Default::default(),
@@ -438,17 +489,40 @@ impl AtomicElement {
             is_bf16_kind: Default::default(),
             half_sum_lo: Default::default(),
             half_sum_hi: Default::default(),
-            rm: Default::default(),
-            sm: Default::default(),
-            tm: Default::default(),
-            r_key: Default::default(),
-            s_key: Default::default(),
+            r64: Default::default(),
+            s64: Default::default(),
+            r_p0: Default::default(),
+            s_p0: Default::default(),
+            r_p1: Default::default(),
+            s_p1: Default::default(),
+            r_p2: Default::default(),
+            s_p2: Default::default(),
+            r_p3: Default::default(),
+            s_p3: Default::default(),
+            lt0: Default::default(),
+            lt1: Default::default(),
+            lt2: Default::default(),
+            eq0: Default::default(),
+            eq1: Default::default(),
+            eq2: Default::default(),
+            eq3: Default::default(),
+            z0: Default::default(),
+            z1: Default::default(),
+            z2: Default::default(),
+            lt32: Default::default(),
+            lt64: Default::default(),
             minmax_op: Default::default(),
             r_lt_s: Default::default(),
             r_eq_s: Default::default(),
             r_zero: Default::default(),
-            addend: Default::default(),
+            sum_add: Default::default(),
+            sum_inc: Default::default(),
+            sum_dec: Default::default(),
+            sum_pick_add: Default::default(),
+            sum_pick_inc: Default::default(),
+            sum_pick_dec: Default::default(),
             sum: Default::default(),
+            wide_sum: Default::default(),
             bitwise: Default::default(),
             half_minmax: Default::default(),
             pick_half: Default::default(),
@@ -481,14 +555,18 @@ impl AtomicElement {
             k_mask64: k128(u64::MAX as u128),
             // Without b128 the widest type is 64 bits: masking there drops the upper half.
             k_mask128: k128(if kinds.b128 { u128::MAX } else { u64::MAX as u128 }),
-            k_sign32: k128(1 << 31),
-            k_sign64: k128(1 << 63),
+            k_sign16: Constant::new(0x8000u64.to_bits()),
+            k_sign32: Constant::new(0x8000_0000u64.to_bits()),
             k_zero: k128(0),
-            k_one: k128(1),
-            k_ones: k128(u128::MAX),
+            k_zero16: Constant::new(0u64.to_bits()),
+            k_zero32: Constant::new(0u64.to_bits()),
+            k_zero64: Constant::new(0u64.to_bits()),
+            k_one: Constant::new(1u64.to_bits()),
+            k_ones: Constant::new(u64::MAX.to_bits()),
             k_f32_on: Constant::new(kinds.f32),
             k_f64_on: Constant::new(kinds.f64),
             k_half_on: Constant::new(kinds.half),
+            k_b128_on: Constant::new(kinds.b128),
         }
     }
 }
@@ -521,25 +599,16 @@ impl Logic for AtomicElement {
             | (self.dtype.val() == self.t_u64.val())
             | (self.dtype.val() == self.t_s64.val())
             | (self.dtype.val() == self.t_f64.val());
-        self.width_mask.next = self.k_mask128.val();
-        if self.w16.val() {
-            self.width_mask.next = self.k_mask16.val();
-        }
-        if self.w32.val() {
-            self.width_mask.next = self.k_mask32.val();
-        }
-        if self.w64.val() {
-            self.width_mask.next = self.k_mask64.val();
-        }
         // Signed order (min / max of s32, s64) = unsigned order after flipping the sign bit; inc
         // and dec compare unsigned whatever the type (the golden `element`).
         self.minmax_op.next = (self.op.val() == self.op_min.val()) | (self.op.val() == self.op_max.val());
-        self.sign_flip.next = self.k_zero.val();
+        self.flip31.next = self.k_zero16.val();
         if self.minmax_op.val() & (self.dtype.val() == self.t_s32.val()) {
-            self.sign_flip.next = self.k_sign32.val();
+            self.flip31.next = self.k_sign16.val();
         }
+        self.flip63.next = self.k_zero32.val();
         if self.minmax_op.val() & (self.dtype.val() == self.t_s64.val()) {
-            self.sign_flip.next = self.k_sign64.val();
+            self.flip63.next = self.k_sign32.val();
         }
         self.is_f32.next = (self.dtype.val() == self.t_f32.val()) & self.k_f32_on.val();
         self.is_f64.next = (self.dtype.val() == self.t_f64.val()) & self.k_f64_on.val();
@@ -549,11 +618,16 @@ impl Logic for AtomicElement {
         self.is_bf16x2.next = (self.dtype.val() == self.t_bf16x2.val()) & self.k_half_on.val();
         self.is_bf16_kind.next = self.is_bf16.val() | self.is_bf16x2.val();
 
-        self.rm.next = self.r.val() & self.width_mask.val();
-        self.sm.next = self.s.val() & self.width_mask.val();
-        self.tm.next = self.t.val() & self.width_mask.val();
-        self.r_key.next = self.rm.val() ^ self.sign_flip.val();
-        self.s_key.next = self.sm.val() ^ self.sign_flip.val();
+        self.r64.next = self.r.val().get_bits::<64>(0);
+        self.s64.next = self.s.val().get_bits::<64>(0);
+        self.r_p0.next = self.r.val().get_bits::<16>(0);
+        self.s_p0.next = self.s.val().get_bits::<16>(0);
+        self.r_p1.next = self.r.val().get_bits::<16>(16) ^ self.flip31.val();
+        self.s_p1.next = self.s.val().get_bits::<16>(16) ^ self.flip31.val();
+        self.r_p2.next = self.r.val().get_bits::<32>(32) ^ self.flip63.val();
+        self.s_p2.next = self.s.val().get_bits::<32>(32) ^ self.flip63.val();
+        self.r_p3.next = self.r.val().get_bits::<64>(64);
+        self.s_p3.next = self.s.val().get_bits::<64>(64);
 
         // ---- float units ----
         // Fed the operands unmasked: each unit reads only bits inside the width of the types
@@ -601,29 +675,62 @@ impl Logic for AtomicElement {
         self.add_bf16_hi.en.next = self.en.val();
 
         // ---- every op but a float add, from the operands at once ----
-        // One adder and one magnitude compare serve add, inc, dec, min and max; the result is
+        // Three adders and one magnitude compare serve add, inc, dec, min and max; the result is
         // one of two candidates picked by AND-OR of one-hot terms (a mux chain per op was ~3x
         // the LUTs), the compare's outcome choosing between them a stage later.
-        self.r_lt_s.next = self.r_key.val() < self.s_key.val();
-        self.r_eq_s.next = self.rm.val() == self.sm.val();
-        self.r_zero.next = self.rm.val() == self.k_zero.val();
-        self.addend.next = self.sm.val();
+        self.lt0.next = self.r_p0.val() < self.s_p0.val();
+        self.lt1.next = self.r_p1.val() < self.s_p1.val();
+        self.lt2.next = self.r_p2.val() < self.s_p2.val();
+        self.eq0.next = self.r_p0.val() == self.s_p0.val();
+        self.eq1.next = self.r_p1.val() == self.s_p1.val();
+        self.eq2.next = self.r_p2.val() == self.s_p2.val();
+        self.eq3.next = (self.r_p3.val() == self.s_p3.val()) | !self.k_b128_on.val();
+        self.z0.next = self.r_p0.val() == self.k_zero16.val();
+        self.z1.next = self.r.val().get_bits::<16>(16) == self.k_zero16.val();
+        self.z2.next = self.r.val().get_bits::<32>(32) == self.k_zero32.val();
+        self.lt32.next = self.lt1.val() | (self.eq1.val() & self.lt0.val());
+        self.lt64.next = self.lt2.val() | (self.eq2.val() & self.lt32.val());
+        // Over the type's width (the 128-bit class compares magnitudes over 64 bits: no
+        // instruction has a b128 min / max / inc / dec).
+        self.r_lt_s.next = self.lt64.val();
+        if self.w32.val() {
+            self.r_lt_s.next = self.lt32.val();
+        }
+        if self.w16.val() {
+            self.r_lt_s.next = self.lt0.val();
+        }
+        self.r_eq_s.next = self.eq0.val()
+            & (self.w16.val()
+                | (self.eq1.val() & (self.w32.val() | (self.eq2.val() & (self.w64.val() | self.eq3.val())))));
+        self.r_zero.next = self.z0.val() & (self.w16.val() | (self.z1.val() & (self.w32.val() | self.z2.val())));
+        self.sum_add.next = self.r64.val() + self.s64.val();
+        self.sum_inc.next = self.r64.val() + self.k_one.val();
+        self.sum_dec.next = self.r64.val() + self.k_ones.val();
+        self.op_is_add.next = self.op.val() == self.op_add.val();
+        // One-hot AND-OR of the three sums (0 for the other ops).
+        self.sum_pick_add.next = self.k_zero64.val();
+        if self.op_is_add.val() {
+            self.sum_pick_add.next = self.sum_add.val();
+        }
+        self.sum_pick_inc.next = self.k_zero64.val();
         if self.op.val() == self.op_inc.val() {
-            self.addend.next = self.k_one.val();
+            self.sum_pick_inc.next = self.sum_inc.val();
         }
+        self.sum_pick_dec.next = self.k_zero64.val();
         if self.op.val() == self.op_dec.val() {
-            self.addend.next = self.k_ones.val();
+            self.sum_pick_dec.next = self.sum_dec.val();
         }
-        self.sum.next = self.rm.val() + self.addend.val();
+        self.sum.next = self.sum_pick_add.val() | self.sum_pick_inc.val() | self.sum_pick_dec.val();
+        self.wide_sum.narrow.next = self.sum.val();
         self.bitwise.next = self.k_zero.val();
         if self.op.val() == self.op_and.val() {
-            self.bitwise.next = self.rm.val() & self.sm.val();
+            self.bitwise.next = self.r.val() & self.s.val();
         }
         if self.op.val() == self.op_or.val() {
-            self.bitwise.next = self.rm.val() | self.sm.val();
+            self.bitwise.next = self.r.val() | self.s.val();
         }
         if self.op.val() == self.op_xor.val() {
-            self.bitwise.next = self.rm.val() ^ self.sm.val();
+            self.bitwise.next = self.r.val() ^ self.s.val();
         }
         self.wide_minmax_lo.narrow.next = self.minmax_lo.result.val();
         self.wide_minmax_hi.narrow.next = self.minmax_hi.result.val();
@@ -639,10 +746,9 @@ impl Logic for AtomicElement {
         self.op_is_dec.next = self.op.val() == self.op_dec.val();
         self.op_is_min.next = self.op.val() == self.op_min.val();
         self.op_is_max.next = self.op.val() == self.op_max.val();
-        self.op_is_sum.next = (self.op.val() == self.op_add.val()) | self.op_is_inc.val() | self.op_is_dec.val();
         self.int_minmax.next = self.minmax_op.val() & !self.pick_half.val();
         // The condition: the only part of the integer result that waits for a compare.
-        self.int_cond.next = (self.op.val() == self.op_add.val())
+        self.int_cond.next = self.op_is_add.val()
             | (self.op_is_cas.val() & self.r_eq_s.val())
             | (self.op_is_inc.val() & self.r_lt_s.val())
             | (self.op_is_dec.val() & !self.r_zero.val() & (self.r_lt_s.val() | self.r_eq_s.val()))
@@ -651,23 +757,20 @@ impl Logic for AtomicElement {
         // The candidates, by the op alone (each op sets at most one part of each).
         self.part_hi_t.next = self.k_zero.val();
         if self.op_is_cas.val() {
-            self.part_hi_t.next = self.tm.val();
+            self.part_hi_t.next = self.t.val();
         }
         self.part_hi_r.next = self.k_zero.val();
         if self.int_minmax.val() {
-            self.part_hi_r.next = self.rm.val();
+            self.part_hi_r.next = self.r.val();
         }
-        self.part_hi_sum.next = self.k_zero.val();
-        if self.op_is_sum.val() {
-            self.part_hi_sum.next = self.sum.val();
-        }
+        self.part_hi_sum.next = self.wide_sum.wide.val();
         self.part_lo_r.next = self.k_zero.val();
         if self.op_is_cas.val() {
-            self.part_lo_r.next = self.rm.val();
+            self.part_lo_r.next = self.r.val();
         }
         self.part_lo_s.next = self.k_zero.val();
         if self.op_is_exch.val() | self.op_is_dec.val() | self.int_minmax.val() {
-            self.part_lo_s.next = self.sm.val();
+            self.part_lo_s.next = self.s.val();
         }
         self.part_lo_half.next = self.k_zero.val();
         if self.pick_half.val() {

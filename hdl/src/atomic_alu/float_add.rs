@@ -34,11 +34,14 @@
 //!
 //! Area and depth: the shift amounts are cut to log2(W) bits, the sticky bit is the aligned-out
 //! bits under a thermometer mask (not a second shift back and a compare), the rounding increment
-//! and the sign are each one adder / OR, and the leading zeros are a smear / one-hot / OR tree
-//! stopped by a floor bit (not a W-deep priority chain with a clamp after it): the f64
-//! normalisation is 17 LUT levels, 30 with the priority chain, for +296 LUT4 positions over the
-//! atomic ALU's nine adders (`scripts/logic-depth.py` and yosys `synth_ecp5 -abc9 -nowidelut`
-//! of fpga-small's `atomic_alu`, 2026-12-03; docs/units/atomic_alu.md).
+//! and the sign are each one adder / OR, and the normalising left shift is stopped by a floor
+//! bit (not a W-deep priority chain with a clamp after it). The shift runs in steps from the
+//! largest down, each step's zero test a mux tree over window ORs of its input (moved by the
+//! earlier steps' outcomes), not a test of the shifted value and not after a full leading-zero
+//! count: the steps follow each other one mux apart (the count, for the exponent, is the steps'
+//! outcomes). Before, a smear / one-hot / OR tree counted the zeros and a shifter by the count
+//! followed (17 LUT levels for f64, 30 with the priority chain, 2026-12-03,
+//! docs/units/atomic_alu.md).
 
 use rust_hdl::prelude::*;
 
@@ -153,12 +156,22 @@ pub struct FloatAdder<const W: usize> {
     floor_dist: Signal<Local, Bits<EXP_W>>,
     floor: Signal<Local, Bits<W>>,
     // ---- normalise and round ----
-    /// `raw | floor` smeared right in three steps of four (every bit at or below the leading
-    /// one set), the leading one alone, and the count's bits (each an OR over the positions
-    /// whose count has that bit): a tree a few LUTs deep, not a 64-deep priority chain.
+    /// `raw | floor`, and that moved up so that bit `P` is the top bit (`y`).
     lz_in: Signal<Local, Bits<W>>,
-    smear: Vec<Signal<Local, Bits<W>>>,
-    lead: Signal<Local, Bits<W>>,
+    y: Signal<Local, Bits<W>>,
+    /// The normalising shift in steps from the largest down (32, 16, 8, 4, 2, 1; the steps not
+    /// below W left out): step m shifts left by its amount when the top `amount` bits of the
+    /// value the earlier steps left are all zero (`z[m]`). The test is not made on the shifted
+    /// value: `win[k]` bit i is the OR of the `2^k` bits of `y` ending at bit i, and step m's
+    /// test is the top bit of its window, moved by the earlier steps' outcomes (`zrow`, the
+    /// same shifts applied to the window bits; only the top bit is used, a mux tree), so the
+    /// steps follow each other one mux apart, the largest step first (its test the earliest),
+    /// not after a full count.
+    win: Vec<Signal<Local, Bits<W>>>,
+    zrow: Vec<Signal<Local, Bits<W>>>,
+    z: Vec<Signal<Local, Bit>>,
+    /// `raw` after each step (`shifted[LZ_BITS]`: normalised), and the count's bits.
+    shifted: Vec<Signal<Local, Bits<W>>>,
     lz_bit: Vec<Signal<Local, Bits<EXP_W>>>,
     /// The left shift that normalises `raw`: its leading zeros from the hidden-bit position
     /// `P` down, at most `floor_dist`.
@@ -200,8 +213,12 @@ pub struct FloatAdder<const W: usize> {
     /// The hidden-bit position `P`, and that bit alone.
     k_p: Constant<Bits<EXP_W>>,
     k_top: Constant<Bits<W>>,
-    /// Bit j of the leading-zero count: the positions i <= P whose count `P - i` has bit j.
-    k_lz_mask: Vec<Constant<Bits<W>>>,
+    /// `W - 1 - P` (bit P of `lz_in` to the top), the top bit, the steps' amounts (32 .. 1)
+    /// and whether each is below W.
+    k_align: Constant<Bits<W>>,
+    k_msb: Constant<Bits<W>>,
+    k_amt: Vec<Constant<Bits<W>>>,
+    k_step_on: Vec<Constant<Bit>>,
     /// `1 << j`, the count's bit j.
     k_pow: Vec<Constant<Bits<EXP_W>>>,
     k_man_bits: Constant<Bits<EXP_W>>,
@@ -296,8 +313,11 @@ impl<const W: usize> FloatAdder<W> {
             floor_dist: Default::default(),
             floor: Default::default(),
             lz_in: Default::default(),
-            smear: (0..3).map(|_| Default::default()).collect(),
-            lead: Default::default(),
+            y: Default::default(),
+            win: (0..LZ_BITS).map(|_| Default::default()).collect(),
+            zrow: (0..LZ_BITS * (LZ_BITS - 1) / 2).map(|_| Default::default()).collect(),
+            z: (0..LZ_BITS).map(|_| Default::default()).collect(),
+            shifted: (0..=LZ_BITS).map(|_| Default::default()).collect(),
             lz_bit: (0..LZ_BITS).map(|_| Default::default()).collect(),
             lz: Default::default(),
             normed: Default::default(),
@@ -328,9 +348,10 @@ impl<const W: usize> FloatAdder<W> {
             k_ones: bits_of(mask(W)),
             k_p: bits_of(p as u64),
             k_top: bits_of(1u64 << p),
-            k_lz_mask: (0..LZ_BITS)
-                .map(|j| bits_of((0..=p).filter(|i| (p - i) >> j & 1 == 1).map(|i| 1u64 << i).sum()))
-                .collect(),
+            k_align: bits_of((W - 1 - p) as u64),
+            k_msb: bits_of(1u64 << (W - 1)),
+            k_amt: (0..LZ_BITS).map(|m| bits_of(1u64 << (LZ_BITS - 1 - m))).collect(),
+            k_step_on: (0..LZ_BITS).map(|m| Constant::new((1usize << (LZ_BITS - 1 - m)) < W)).collect(),
             k_pow: (0..LZ_BITS).map(|j| bits_of(1u64 << j)).collect(),
             k_man_bits: bits_of(m as u64),
         }
@@ -490,20 +511,119 @@ impl<const W: usize> Logic for FloatAdder<W> {
         // ---- leading zeros from the hidden-bit position down, stopped at the floor bit ----
         // (A carry leaves lz 0, unused; raw = 0 gives the zero result below whatever lz is.)
         self.lz_in.next = self.s2_raw.q.val() | self.s2_floor.q.val();
-        self.smear[0].next =
-            self.lz_in.val() | (self.lz_in.val() >> 1) | (self.lz_in.val() >> 2) | (self.lz_in.val() >> 3);
-        self.smear[1].next =
-            self.smear[0].val() | (self.smear[0].val() >> 4) | (self.smear[0].val() >> 8) | (self.smear[0].val() >> 12);
-        self.smear[2].next = self.smear[1].val()
-            | (self.smear[1].val() >> 16)
-            | (self.smear[1].val() >> 32)
-            | (self.smear[1].val() >> 48);
-        self.lead.next = self.smear[2].val() & !(self.smear[2].val() >> 1);
-        for j in 0..LZ_BITS {
-            self.lz_bit[j].next = self.k_e0.val();
-            if (self.lead.val() & self.k_lz_mask[j].val()).any() {
-                self.lz_bit[j].next = self.k_pow[j].val();
-            }
+        self.y.next = self.lz_in.val() << self.k_align.val();
+        self.win[0].next = self.y.val();
+        for k in 1..6 {
+            self.win[k].next = self.win[k - 1].val() | (self.win[k - 1].val() << self.k_amt[6 - k].val());
+        }
+        self.shifted[0].next = self.s2_raw.q.val();
+        // step 0: shift by 32
+        self.z[0].next = self.k_step_on[0].val() & !(self.win[5].val() & self.k_msb.val()).any();
+        self.shifted[1].next = self.shifted[0].val();
+        self.lz_bit[5].next = self.k_e0.val();
+        if self.z[0].val() {
+            self.shifted[1].next = self.shifted[0].val() << self.k_amt[0].val();
+            self.lz_bit[5].next = self.k_pow[5].val();
+        }
+        // step 1: shift by 16
+        self.zrow[0].next = self.win[4].val();
+        if self.z[0].val() {
+            self.zrow[0].next = self.win[4].val() << self.k_amt[0].val();
+        }
+        self.z[1].next = self.k_step_on[1].val() & !(self.zrow[0].val() & self.k_msb.val()).any();
+        self.shifted[2].next = self.shifted[1].val();
+        self.lz_bit[4].next = self.k_e0.val();
+        if self.z[1].val() {
+            self.shifted[2].next = self.shifted[1].val() << self.k_amt[1].val();
+            self.lz_bit[4].next = self.k_pow[4].val();
+        }
+        // step 2: shift by 8
+        self.zrow[1].next = self.win[3].val();
+        if self.z[0].val() {
+            self.zrow[1].next = self.win[3].val() << self.k_amt[0].val();
+        }
+        self.zrow[2].next = self.zrow[1].val();
+        if self.z[1].val() {
+            self.zrow[2].next = self.zrow[1].val() << self.k_amt[1].val();
+        }
+        self.z[2].next = self.k_step_on[2].val() & !(self.zrow[2].val() & self.k_msb.val()).any();
+        self.shifted[3].next = self.shifted[2].val();
+        self.lz_bit[3].next = self.k_e0.val();
+        if self.z[2].val() {
+            self.shifted[3].next = self.shifted[2].val() << self.k_amt[2].val();
+            self.lz_bit[3].next = self.k_pow[3].val();
+        }
+        // step 3: shift by 4
+        self.zrow[3].next = self.win[2].val();
+        if self.z[0].val() {
+            self.zrow[3].next = self.win[2].val() << self.k_amt[0].val();
+        }
+        self.zrow[4].next = self.zrow[3].val();
+        if self.z[1].val() {
+            self.zrow[4].next = self.zrow[3].val() << self.k_amt[1].val();
+        }
+        self.zrow[5].next = self.zrow[4].val();
+        if self.z[2].val() {
+            self.zrow[5].next = self.zrow[4].val() << self.k_amt[2].val();
+        }
+        self.z[3].next = self.k_step_on[3].val() & !(self.zrow[5].val() & self.k_msb.val()).any();
+        self.shifted[4].next = self.shifted[3].val();
+        self.lz_bit[2].next = self.k_e0.val();
+        if self.z[3].val() {
+            self.shifted[4].next = self.shifted[3].val() << self.k_amt[3].val();
+            self.lz_bit[2].next = self.k_pow[2].val();
+        }
+        // step 4: shift by 2
+        self.zrow[6].next = self.win[1].val();
+        if self.z[0].val() {
+            self.zrow[6].next = self.win[1].val() << self.k_amt[0].val();
+        }
+        self.zrow[7].next = self.zrow[6].val();
+        if self.z[1].val() {
+            self.zrow[7].next = self.zrow[6].val() << self.k_amt[1].val();
+        }
+        self.zrow[8].next = self.zrow[7].val();
+        if self.z[2].val() {
+            self.zrow[8].next = self.zrow[7].val() << self.k_amt[2].val();
+        }
+        self.zrow[9].next = self.zrow[8].val();
+        if self.z[3].val() {
+            self.zrow[9].next = self.zrow[8].val() << self.k_amt[3].val();
+        }
+        self.z[4].next = self.k_step_on[4].val() & !(self.zrow[9].val() & self.k_msb.val()).any();
+        self.shifted[5].next = self.shifted[4].val();
+        self.lz_bit[1].next = self.k_e0.val();
+        if self.z[4].val() {
+            self.shifted[5].next = self.shifted[4].val() << self.k_amt[4].val();
+            self.lz_bit[1].next = self.k_pow[1].val();
+        }
+        // step 5: shift by 1
+        self.zrow[10].next = self.win[0].val();
+        if self.z[0].val() {
+            self.zrow[10].next = self.win[0].val() << self.k_amt[0].val();
+        }
+        self.zrow[11].next = self.zrow[10].val();
+        if self.z[1].val() {
+            self.zrow[11].next = self.zrow[10].val() << self.k_amt[1].val();
+        }
+        self.zrow[12].next = self.zrow[11].val();
+        if self.z[2].val() {
+            self.zrow[12].next = self.zrow[11].val() << self.k_amt[2].val();
+        }
+        self.zrow[13].next = self.zrow[12].val();
+        if self.z[3].val() {
+            self.zrow[13].next = self.zrow[12].val() << self.k_amt[3].val();
+        }
+        self.zrow[14].next = self.zrow[13].val();
+        if self.z[4].val() {
+            self.zrow[14].next = self.zrow[13].val() << self.k_amt[4].val();
+        }
+        self.z[5].next = self.k_step_on[5].val() & !(self.zrow[14].val() & self.k_msb.val()).any();
+        self.shifted[6].next = self.shifted[5].val();
+        self.lz_bit[0].next = self.k_e0.val();
+        if self.z[5].val() {
+            self.shifted[6].next = self.shifted[5].val() << self.k_amt[5].val();
+            self.lz_bit[0].next = self.k_pow[0].val();
         }
         self.lz.next = self.lz_bit[0].val()
             | self.lz_bit[1].val()
@@ -517,7 +637,7 @@ impl<const W: usize> Logic for FloatAdder<W> {
             self.normed.next = (self.s2_raw.q.val() >> 1) | (self.s2_raw.q.val() & self.k_one.val());
             self.exp_n.next = self.s2_big_exp.q.val() + self.k_e1.val();
         } else {
-            self.normed.next = self.s2_raw.q.val() << (self.lz.val() & self.k_dist_mask.val());
+            self.normed.next = self.shifted[6].val();
             self.exp_n.next = self.s2_big_exp.q.val() - self.lz.val();
         }
         // ==== stage 4 ====
