@@ -297,6 +297,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// The request taken into `cur_*` this cycle leaves the queue the next (Fmax: the queue's
     /// occupancy counter then starts at registers; IDLE comes back no sooner than 3 cycles later).
     q_taken: DFF<Bit>,
+    /// Room for one more move in flight, registered (Fmax): `moves` + the complete_tx queue's
+    /// count + 1 < COMP_DEPTH a cycle ago. That sum grows by at most one a cycle (a start), so
+    /// the room it shows is still there; it is one entry short of exact, of sixteen.
+    room_q: DFF<Bit>,
     /// [slot 5 | offset 24 | seq 32 | identity 79] per deferred arrive-on.
     arrive_q: RamFifo<140>,
     // decoded fields of cur_*
@@ -1054,6 +1058,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             rec_q: Default::default(),
             fetch_wait: Default::default(),
             q_taken: Default::default(),
+            room_q: Default::default(),
             arrive_q: RamFifo::new(depth),
             c_op: Default::default(),
             c_sub: Default::default(),
@@ -1612,6 +1617,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             rec_q,
             fetch_wait,
             q_taken,
+            room_q,
             o_active,
             o_src_gm,
             o_dst_gm,
@@ -2223,8 +2229,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // counts the staged one), and the mover is drained unless the move is of the same kind
         // as the previous one (global source after global source, shared -> global after
         // shared -> global: those complete in issue order).
+        self.room_q.d.next = (self.moves.q.val() + self.comp_q.count.val() + 1) < self.k_comp_depth.val();
         self.can_start.next = !self.nx_valid.q.val()
-            & ((self.moves.q.val() + self.comp_q.count.val()) < self.k_comp_depth.val())
+            & self.room_q.q.val()
             & ((self.moves.q.val() == 0)
                 | (self.st_src_gm.val() & self.last_src_gm.q.val())
                 | (!self.st_src_gm.val()
