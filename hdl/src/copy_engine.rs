@@ -593,8 +593,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// 0 tiled, 1 im2col; PTX ISA §5.5.4) words of the map.
     md_swz: Signal<Local, Bits<32>>,
     md_mode: Signal<Local, Bits<32>>,
-    /// Box elements of dimension 0 that fit the swizzle span (span bytes >> log2 elem_bytes).
-    md_span: Signal<Local, Bits<32>>,
     /// An im2col map's own fields break the golden `TensorMap::read_im2col` rules.
     md_imbad: Signal<Local, Bit>,
     md_dims: Signal<Local, Bits<32>>,
@@ -608,6 +606,11 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     m_err: DFF<Bit>,
     /// The map is an im2col map (mode 1): the RTL does not build im2col (answers `NotBuilt`).
     m_im2col: DFF<Bit>,
+    /// The im2col fields break the golden `read_im2col` rules (an error if the map is im2col).
+    m_imbad: DFF<Bit>,
+    /// The map checks that need the decoded element size or swizzle span, made in MUL from the
+    /// registered decode (`m_lg`, `m_swz`, `m_box`) and ORed into `m_err` before CHECK reads it.
+    m_late_err: Signal<Local, Bit>,
     /// The map's swizzle pattern as (lines per pattern - 1): 0 none, 1 32B, 3 64B, 7 128B.
     m_swz: DFF<Bits<3>>,
     /// The instruction is an im2col load (`imm2` = 1, not a store).
@@ -1291,7 +1294,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             m_raw: Default::default(),
             md_swz: Default::default(),
             md_mode: Default::default(),
-            md_span: Default::default(),
             md_imbad: Default::default(),
             md_dims: Default::default(),
             md_eb: Default::default(),
@@ -1301,6 +1303,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             md_tbytes: Default::default(),
             m_err: Default::default(),
             m_im2col: Default::default(),
+            m_imbad: Default::default(),
+            m_late_err: Default::default(),
             m_swz: Default::default(),
             t_im2col_op: Default::default(),
             t_err: Default::default(),
@@ -1652,6 +1656,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             tm_prime,
             m_err,
             m_im2col,
+            m_imbad,
             m_swz,
             m_neg,
             m_lg,
@@ -2373,7 +2378,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.md_tbytes.next = 0.into();
         self.md_swz.next = 0.into();
         self.md_mode.next = 0.into();
-        self.md_span.next = 0.into();
         self.md_imbad.next = false;
         self.mc_mask.next = bit_cast::<64, 32>(self.cur_c.q.val()) & 0xFFFF;
         // Tensor reduce: imm2 = AtomOp + 1; the golden op x type table.
@@ -2438,9 +2442,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             {
                 self.md_err.next = true;
             }
-            if ((self.m_raw.val().get_bits::<32>(352) << self.md_lg.val()) & 15) != 0 {
-                self.md_err.next = true;
-            }
             // elem_type (off 96): 0 untyped, else DataType code + 1 of the element's size.
             if (self.md_type.val() == 1) | (self.md_type.val() == 11) | (self.md_type.val() == 12) {
                 self.md_tbytes.next = 2.into();
@@ -2464,20 +2465,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             if (self.md_type.val() != 0) & (self.md_tbytes.val() != self.md_eb.val()) {
                 self.md_err.next = true;
             }
-            // Swizzle (off 100, PTX ISA §5.5.7): a known code, and the box's inner dimension
-            // within the span (32 / 64 / 128 bytes), compared in elements so nothing overflows.
+            // Swizzle (off 100, PTX ISA §5.5.7): a known code here; the box's inner dimension
+            // against the span is checked in MUL (`m_late_err`).
             self.md_swz.next = self.m_raw.val().get_bits::<32>(800);
-            if self.md_swz.val() == 1 {
-                self.md_span.next = 32.into();
-            } else if self.md_swz.val() == 2 {
-                self.md_span.next = 64.into();
-            } else if self.md_swz.val() == 3 {
-                self.md_span.next = 128.into();
-            }
-            if (self.md_swz.val() > 3)
-                | ((self.md_swz.val() != 0)
-                    & (self.m_raw.val().get_bits::<32>(352) > (self.md_span.val() >> self.md_lg.val())))
-            {
+            if self.md_swz.val() > 3 {
                 self.md_err.next = true;
             }
             // Mode (off 104): 0 tiled, 1 im2col (PTX ISA §5.5.4), else malformed. An im2col map is
@@ -2511,10 +2502,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.md_imbad.next = true;
                 }
             }
-            if (self.md_mode.val() > 1) | ((self.md_mode.val() == 1) & self.md_imbad.val()) {
+            if self.md_mode.val() > 1 {
                 self.md_err.next = true;
             }
             self.m_im2col.d.next = self.md_mode.val() == 1;
+            self.m_imbad.d.next = self.md_imbad.val();
             self.m_swz.d.next = 0.into();
             if self.md_swz.val() == 1 {
                 self.m_swz.d.next = 1.into();
@@ -2576,7 +2568,18 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.tm_issued.d.next = self.tm_issued.q.val() + 1;
             self.tm_addr.d.next = self.tm_addr.q.val() + self.k_b64.val();
         }
+        // The map checks left out of MAP's last cycle (its limiting path), from the registered
+        // decode: box0's bytes a multiple of 16 (PTX ISA §5.5.1), box0 within the swizzle span
+        // (32 / 64 / 128 bytes = (m_swz + 1) * 16, compared in elements so nothing overflows;
+        // PTX ISA §5.5.7), and an im2col map's own fields. MUL lasts 6 cycles, so m_err is whole
+        // before CHECK reads it.
+        self.m_late_err.next = (((self.m_box.q.val().get_bits::<32>(0) << self.m_lg.q.val()) & 15) != 0)
+            | ((self.m_swz.q.val() != 0)
+                & (self.m_box.q.val().get_bits::<32>(0)
+                    > (((bit_cast::<32, 3>(self.m_swz.q.val()) + 1) << 4) >> self.m_lg.q.val())))
+            | (self.m_im2col.q.val() & self.m_imbad.q.val());
         if self.state.q.val() == 4 {
+            self.m_err.d.next = self.m_err.q.val() | self.m_late_err.val();
             self.m_neg.d.next = (self.m_c.q.val() & self.k_sign_pat.val()).any();
             if self.origin.last.val() {
                 self.state.d.next = 5.into();
