@@ -617,6 +617,21 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     t_im2col_op: Signal<Local, Bit>,
     /// The first failing check of state 5 (golden order).
     t_err: Signal<Local, Bits<ERROR_BITS>>,
+    /// CHECK's operands that do not depend on MUL's results, registered while MUL runs (they
+    /// come from `cur_*` and the decoded map, fixed since FETCH and MAP), so that CHECK's chain
+    /// starts at registers and not at the request's address decode: the map's direction and mode
+    /// checks, the shared address's 16-byte alignment, the destination and mbarrier ranks, the
+    /// mbarrier's 8-byte alignment, the multicast mask, the reduce op x type, and the shared
+    /// offset (`dst_off` or the store's source) the box-range and swizzle checks add the box to.
+    ck_map_bad: DFF<Bit>,
+    ck_align: DFF<Bit>,
+    ck_rank: DFF<Bit>,
+    ck_mb_align: DFF<Bit>,
+    ck_mc: DFF<Bit>,
+    ck_red: DFF<Bit>,
+    ck_dst_hi: DFF<Bit>,
+    ck_dst_lo: DFF<Bits<18>>,
+    ck_sw_a: DFF<Bits<64>>,
     m_neg: DFF<Bit>,
     m_lg: DFF<Bits<3>>,
     m_fill: DFF<Bit>,
@@ -1304,6 +1319,15 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             m_err: Default::default(),
             m_im2col: Default::default(),
             m_imbad: Default::default(),
+            ck_map_bad: Default::default(),
+            ck_align: Default::default(),
+            ck_rank: Default::default(),
+            ck_mb_align: Default::default(),
+            ck_mc: Default::default(),
+            ck_red: Default::default(),
+            ck_dst_hi: Default::default(),
+            ck_dst_lo: Default::default(),
+            ck_sw_a: Default::default(),
             m_late_err: Default::default(),
             m_swz: Default::default(),
             t_im2col_op: Default::default(),
@@ -1657,6 +1681,15 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             m_err,
             m_im2col,
             m_imbad,
+            ck_map_bad,
+            ck_align,
+            ck_rank,
+            ck_mb_align,
+            ck_mc,
+            ck_red,
+            ck_dst_hi,
+            ck_dst_lo,
+            ck_sw_a,
             m_swz,
             m_neg,
             m_lg,
@@ -1960,9 +1993,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.sh_over_addr_box.next = ((self.cur_addr.q.val() >> 18) != 0)
             | ((self.origin.box_bytes.val() >> 18) != 0)
             | (self.sh_sum_addr_box.val() > self.k_shared_end.val());
-        self.sh_sum_dst_box.next = bit_cast::<SH_SUM_BITS, 64>(self.dst_off.val() & 0x3_FFFF)
+        self.sh_sum_dst_box.next = bit_cast::<SH_SUM_BITS, 18>(self.ck_dst_lo.q.val())
             + bit_cast::<SH_SUM_BITS, 32>(self.origin.box_bytes.val() & 0x3_FFFF);
-        self.sh_over_dst_box.next = ((self.dst_off.val() >> 18) != 0)
+        self.sh_over_dst_box.next = self.ck_dst_hi.q.val()
             | ((self.origin.box_bytes.val() >> 18) != 0)
             | (self.sh_sum_dst_box.val() > self.k_shared_end.val());
 
@@ -2594,10 +2627,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.dir.val() == self.dir_s2g.val() {
             self.sw_a.next = self.cur_addr.q.val();
         }
-        self.sw_end.next = self.sw_a.val() + bit_cast::<64, 32>(self.origin.box_bytes.val());
+        self.ck_sw_a.d.next = self.sw_a.val();
+        self.sw_end.next = self.ck_sw_a.q.val() + bit_cast::<64, 32>(self.origin.box_bytes.val());
         self.sw_lo_i.next = 0.into();
-        if self.sw_a.val() > self.k_tail_line.val() {
-            self.sw_lo_i.next = bit_cast::<4, 64>((self.sw_a.val() - self.k_tail_line.val()) >> 4);
+        if self.ck_sw_a.q.val() > self.k_tail_line.val() {
+            self.sw_lo_i.next = bit_cast::<4, 64>((self.ck_sw_a.q.val() - self.k_tail_line.val()) >> 4);
         }
         self.sw_hi_i.next = 0.into();
         if self.sw_end.val() > self.k_tail_line.val() {
@@ -2607,21 +2641,26 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.sw_badm.next = bit_cast::<8, 64>(self.k_swz_bad.val() >> (bit_cast::<16, 3>(self.m_swz.q.val()) << 3));
         self.sw_bad.next = (bit_cast::<8, 9>(self.sw_cov.val()) & self.sw_badm.val()).any();
         self.t_im2col_op.next = (self.dir.val() != self.dir_s2g.val()) & (self.c_imm2.val() == 1);
+        self.ck_map_bad.d.next = !self.t_dir_ok.val() | (self.t_im2col_op.val() != self.m_im2col.q.val());
+        self.ck_align.d.next = (self.cur_addr.q.val() & 15) != 0;
+        self.ck_rank.d.next = self.dst_bad.val() | self.mb_bad.val();
+        self.ck_mb_align.d.next = (self.mb_off_r.val() & 7) != 0;
+        self.ck_mc.d.next =
+            (self.c_flags.val() & self.f_multicast.val()).any() & (self.mc_mask.val() >= self.k_rank_limit.val());
+        self.ck_red.d.next = (self.c_imm2.val() != 0) & !self.t_red_ok.val();
+        self.ck_dst_hi.d.next = (self.dst_off.val() >> 18) != 0;
+        self.ck_dst_lo.d.next = bit_cast::<18, 64>(self.dst_off.val() & 0x3_FFFF);
         if self.state.q.val() == 5 {
             // Golden order: the map's own checks and the direction, then the instruction's mode
             // against the map's (TensorMap); the RTL builds tile mode only, so an im2col load of
             // a valid im2col map is NotBuilt after the checks it shares with the golden unit,
             // never moved as a tile.
-            if self.m_err.q.val()
-                | self.origin.too_big.val()
-                | !self.t_dir_ok.val()
-                | (self.t_im2col_op.val() != self.m_im2col.q.val())
-            {
+            if self.m_err.q.val() | self.origin.too_big.val() | self.ck_map_bad.q.val() {
                 self.t_err.next = self.e_tensor_map.val();
             } else if self.t_im2col_op.val() {
                 // The golden im2col load checks the shared address's alignment first, then the
                 // filter base and offsets (TensorIm2col), which need the im2col walk.
-                if (self.cur_addr.q.val() & 15) != 0 {
+                if self.ck_align.q.val() {
                     self.t_err.next = self.e_bulk_align.val();
                 } else {
                     self.t_err.next = self.e_not_built.val();
@@ -2629,25 +2668,23 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             } else if self.dir.val() == self.dir_s2g.val() {
                 if self.m_neg.q.val() {
                     self.t_err.next = self.e_tensor_neg.val();
-                } else if (self.cur_addr.q.val() & 15) != 0 {
+                } else if self.ck_align.q.val() {
                     self.t_err.next = self.e_bulk_align.val();
                 } else if self.sh_over_addr_box.val() {
                     self.t_err.next = self.e_shared_range.val();
                 } else if self.sw_bad.val() {
                     // a swizzled chunk of the source lands past the end of shared memory
                     self.t_err.next = self.e_shared_range.val();
-                } else if (self.c_imm2.val() != 0) & !self.t_red_ok.val() {
+                } else if self.ck_red.q.val() {
                     self.t_err.next = self.e_atom_type.val();
                 }
-            } else if (self.cur_addr.q.val() & 15) != 0 {
+            } else if self.ck_align.q.val() {
                 self.t_err.next = self.e_bulk_align.val();
-            } else if self.dst_bad.val() | self.mb_bad.val() {
+            } else if self.ck_rank.q.val() {
                 self.t_err.next = self.e_shared_range.val();
-            } else if (self.mb_off_r.val() & 7) != 0 {
+            } else if self.ck_mb_align.q.val() {
                 self.t_err.next = self.e_mb_align.val();
-            } else if (self.c_flags.val() & self.f_multicast.val()).any()
-                & (self.mc_mask.val() >= self.k_rank_limit.val())
-            {
+            } else if self.ck_mc.q.val() {
                 self.t_err.next = self.e_shared_range.val();
             } else if self.sh_over_dst_box.val() {
                 self.t_err.next = self.e_shared_range.val();
