@@ -68,7 +68,7 @@ use crate::atomic_alu::width::ZeroExtend;
 use crate::depth_ram::DepthRam;
 use crate::pack_lanes::PackLanes;
 use crate::sync_unit::result_store::ResultStore;
-pub use datapath::{MatchRow, Pack32, ReduxNode, ShflLane};
+pub use datapath::{MatchRow, Pack32, ReduxKey, ReduxNode, ShflLane};
 
 pub const LANES: usize = 32;
 /// The canonical NaN redux.sync.f32 returns (PTX ISA §9.7.13.12 gives no bit pattern; project constant).
@@ -240,6 +240,8 @@ pub struct WarpNetwork {
     /// The lowest lane of `w_part` (match.all's key lane).
     w_leader_id: DFF<Bits<5>>,
     redux_acc: DFF<Bits<32>>,
+    /// The accumulator's order key (`ReduxKey`), for the fold's compare.
+    redux_acc_k: DFF<Bits<32>>,
 
     // --- output registers ---
     out_valid: DFF<Bit>,
@@ -269,11 +271,19 @@ pub struct WarpNetwork {
     /// identity): the store's L:1 lane select and the identity pick are a cycle of their own, not
     /// in front of the first level's compare (that path limited the unit to 48.7 MHz). The root
     /// register (`redux_v[0]`, or the leaf when L = 1) reaches the fold `1 + log2 L` cycles after
-    /// its group left the store.
+    /// its group left the store. Each register has its value's order key beside it (`_k`: the
+    /// min/max compare key, `ReduxKey`), computed once in front of the leaves (`leaf_key`) and
+    /// carried by the nodes, so no node computes a key in front of its compare.
     redux_nodes: Vec<ReduxNode>,
     redux_q: Vec<DFF<Bits<32>>>,
+    redux_q_k: Vec<DFF<Bits<32>>>,
     redux_leaf: Vec<DFF<Bits<32>>>,
+    redux_leaf_k: Vec<DFF<Bits<32>>>,
     redux_v: Vec<Signal<Local, Bits<32>>>,
+    redux_v_k: Vec<Signal<Local, Bits<32>>>,
+    /// A leaf's value (its register's input) and its key.
+    leaf_val: Vec<Signal<Local, Bits<32>>>,
+    leaf_key: Vec<ReduxKey>,
     /// The group in each tree level is real / the request's first / its last (a bit per level).
     redux_p_valid: Vec<DFF<Bit>>,
     redux_p_first: Vec<DFF<Bit>>,
@@ -432,14 +442,17 @@ pub struct WarpNetwork {
     key_off: Vec<Signal<Local, Bits<11>>>,
     iter_match: Signal<Local, Bit>,
     redux_identity: Signal<Local, Bits<32>>,
-    /// The op's redux decode, registered (`rx_*`: signed, float, `.NaN`, the identity) for the
+    /// The op's redux decode, registered (`rx_*`: float, `.NaN`, the identity) for the
     /// tree's nodes and the fold, which run from the cycle after the leaves at the earliest:
     /// the decode from `w_dtype` / `w_flags` is not in front of the fold's compare (that path,
     /// `w_dtype` -> the fold's key compare -> `redux_acc`, was the unit's limit at 72.9 MHz).
-    rx_signed: DFF<Bit>,
     rx_float: DFF<Bit>,
     rx_nan: DFF<Bit>,
     rx_identity: DFF<Bits<32>>,
+    /// The identity's order key (`identity_key`), registered beside it.
+    rx_identity_k: DFF<Bits<32>>,
+    identity_key: ReduxKey,
+    redux_signed: Signal<Local, Bit>,
     redux_float: Signal<Local, Bit>,
     redux_abs: Signal<Local, Bit>,
     shfl_src_a: Vec<Signal<Local, Bits<32>>>,
@@ -607,6 +620,7 @@ impl WarpNetwork {
             w_part: Default::default(),
             w_leader_id: Default::default(),
             redux_acc: Default::default(),
+            redux_acc_k: Default::default(),
             out_valid: Default::default(),
             out_cta: Default::default(),
             out_warp: Default::default(),
@@ -626,8 +640,13 @@ impl WarpNetwork {
             }),
             redux_nodes: vec_of(l - 1),
             redux_q: vec_of(l - 1),
+            redux_q_k: vec_of(l - 1),
             redux_leaf: vec_of(l),
+            redux_leaf_k: vec_of(l),
             redux_v: vec_of(2 * l - 1),
+            redux_v_k: vec_of(2 * l - 1),
+            leaf_val: vec_of(l),
+            leaf_key: vec_of(l),
             redux_p_valid: vec_of(tree_levels(l)),
             redux_p_first: vec_of(tree_levels(l)),
             redux_p_last: vec_of(tree_levels(l)),
@@ -746,10 +765,12 @@ impl WarpNetwork {
             key_off: vec_of(usize::from(ram_slots == 0)),
             iter_match: Default::default(),
             redux_identity: Default::default(),
-            rx_signed: Default::default(),
             rx_float: Default::default(),
             rx_nan: Default::default(),
             rx_identity: Default::default(),
+            rx_identity_k: Default::default(),
+            identity_key: Default::default(),
+            redux_signed: Default::default(),
             redux_float: Default::default(),
             redux_abs: Default::default(),
             shfl_src_a: vec_of(l),
@@ -838,9 +859,12 @@ impl Logic for WarpNetwork {
         for n in 0..self.redux_q.len() {
             self.redux_q[n].clock.next = self.clock.val();
             self.redux_q[n].d.next = self.redux_q[n].q.val();
+            self.redux_q_k[n].clock.next = self.clock.val();
+            self.redux_q_k[n].d.next = self.redux_q_k[n].q.val();
         }
         for i in 0..self.redux_leaf.len() {
             self.redux_leaf[i].clock.next = self.clock.val();
+            self.redux_leaf_k[i].clock.next = self.clock.val();
         }
         for k in 0..self.redux_p_valid.len() {
             self.redux_p_valid[k].clock.next = self.clock.val();
@@ -911,14 +935,15 @@ impl Logic for WarpNetwork {
             all_eq_q,
             emit_drain,
             emit_drain2,
-            rx_signed,
             rx_float,
             rx_nan,
             rx_identity,
+            rx_identity_k,
             g_valid,
             g_step,
             g_row,
             redux_acc,
+            redux_acc_k,
             reduce_issued,
             out_valid,
             out_cta,
@@ -1407,6 +1432,7 @@ impl Logic for WarpNetwork {
         self.g_step.d.next = self.step.q.val();
 
         // ================ redux: L leaves per cycle, folded into the accumulator ================
+        self.redux_signed.next = self.w_dtype.q.val() == self.k_dt_s32.val();
         self.redux_float.next = self.w_dtype.q.val() == self.k_dt_f32.val();
         self.redux_abs.next =
             self.redux_float.val() && ((self.w_flags.q.val() & self.k_flag_abs.val()) != self.k_zero8.val());
@@ -1435,31 +1461,43 @@ impl Logic for WarpNetwork {
         }
         for l in self._lanes..self._lanes_end {
             for i in 0..self._lanes {
-                self.redux_leaf[i].d.next = self.redux_identity.val();
+                self.leaf_val[i].next = self.redux_identity.val();
                 if self.slot_part[i].val() {
-                    self.redux_leaf[i].d.next = self.slot_a[i].val();
+                    self.leaf_val[i].next = self.slot_a[i].val();
                     if self.redux_abs.val() {
-                        self.redux_leaf[i].d.next = self.slot_a[i].val() & self.k_abs_mask.val();
+                        self.leaf_val[i].next = self.slot_a[i].val() & self.k_abs_mask.val();
                     }
                 }
+                self.leaf_key[i].x.next = self.leaf_val[i].val();
+                self.leaf_key[i].is_signed.next = self.redux_signed.val();
+                self.leaf_key[i].float.next = self.redux_float.val();
+                self.redux_leaf[i].d.next = self.leaf_val[i].val();
+                self.redux_leaf_k[i].d.next = self.leaf_key[i].key.val();
                 self.redux_v[l - 1 + i].next = self.redux_leaf[i].q.val();
+                self.redux_v_k[l - 1 + i].next = self.redux_leaf_k[i].q.val();
             }
         }
         // The tree, a register per level: a group's L leaves enter it in one cycle and reach
         // the fold log2 L cycles later; a group enters every cycle (the levels move together).
-        self.rx_signed.d.next = self.w_dtype.q.val() == self.k_dt_s32.val();
         self.rx_float.d.next = self.redux_float.val();
         self.rx_nan.d.next = (self.w_flags.q.val() & self.k_flag_nan.val()) != self.k_zero8.val();
         self.rx_identity.d.next = self.redux_identity.val();
+        self.identity_key.x.next = self.redux_identity.val();
+        self.identity_key.is_signed.next = self.redux_signed.val();
+        self.identity_key.float.next = self.redux_float.val();
+        self.rx_identity_k.d.next = self.identity_key.key.val();
         for n in 0..self.redux_nodes.len() {
             self.redux_nodes[n].op.next = self.w_sub.q.val();
-            self.redux_nodes[n].is_signed.next = self.rx_signed.q.val();
             self.redux_nodes[n].float.next = self.rx_float.q.val();
             self.redux_nodes[n].nan_mode.next = self.rx_nan.q.val();
             self.redux_nodes[n].x.next = self.redux_v[2 * n + 1].val();
             self.redux_nodes[n].y.next = self.redux_v[2 * n + 2].val();
+            self.redux_nodes[n].x_k.next = self.redux_v_k[2 * n + 1].val();
+            self.redux_nodes[n].y_k.next = self.redux_v_k[2 * n + 2].val();
             self.redux_q[n].d.next = self.redux_nodes[n].z.val();
+            self.redux_q_k[n].d.next = self.redux_nodes[n].z_k.val();
             self.redux_v[n].next = self.redux_q[n].q.val();
+            self.redux_v_k[n].next = self.redux_q_k[n].q.val();
         }
         // REDUCE: group `step` enters the tree until the last one has (`reduce_issued`).
         self.tree_in_valid.next = (self.state.q.val() == self.k_st_reduce.val()) && !self.reduce_issued.q.val();
@@ -1483,16 +1521,19 @@ impl Logic for WarpNetwork {
             self.fold_last.next = self.redux_p_last[k].q.val();
         }
         self.redux_fold.op.next = self.w_sub.q.val();
-        self.redux_fold.is_signed.next = self.rx_signed.q.val();
         self.redux_fold.float.next = self.rx_float.q.val();
         self.redux_fold.nan_mode.next = self.rx_nan.q.val();
         self.redux_fold.x.next = self.redux_acc.q.val();
+        self.redux_fold.x_k.next = self.redux_acc_k.q.val();
         if self.fold_first.val() {
             self.redux_fold.x.next = self.rx_identity.q.val();
+            self.redux_fold.x_k.next = self.rx_identity_k.q.val();
         }
         self.redux_fold.y.next = self.redux_v[0].val();
+        self.redux_fold.y_k.next = self.redux_v_k[0].val();
         if self.fold_valid.val() {
             self.redux_acc.d.next = self.redux_fold.z.val();
+            self.redux_acc_k.d.next = self.redux_fold.z_k.val();
         }
         if self.tree_in_valid.val() {
             self.step.d.next = self.step.q.val() + self.k_one5.val();

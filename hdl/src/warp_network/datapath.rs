@@ -114,18 +114,24 @@ impl Logic for MatchRow {
 /// LUT4 + 240 PFUMX + 138 L6MUX21 per node on the ECP5, 391 + 156 + 90 this way (yosys
 /// `synth_ecp5` of the node alone, 2026-11-29; the two forms proven equal by `sat -prove` on a
 /// miter). Four nodes on fpga-small, 32 on the default config.
+///
+/// The min/max compare is of the operands' order keys (`x_k`, `y_k`: [`ReduxKey`] of `x`, `y`),
+/// which the tree keeps beside the values in its registers, so that the key transform is not in
+/// front of the compare (that path, the registered decode `rx_float` -> the key select -> the
+/// compare -> `redux_q`, limited the warp network to 81.5 MHz); `z_k` is the key of `z` where a
+/// later compare reads it (min/max of non-NaN values: `z` is `x` or `y`).
 #[derive(LogicBlock)]
 pub struct ReduxNode {
     pub x: Signal<In, Bits<32>>,
     pub y: Signal<In, Bits<32>>,
+    pub x_k: Signal<In, Bits<32>>,
+    pub y_k: Signal<In, Bits<32>>,
     pub op: Signal<In, Bits<3>>,
-    pub is_signed: Signal<In, Bit>,
     pub float: Signal<In, Bit>,
     /// `.NaN`: any NaN input makes the result the canonical NaN.
     pub nan_mode: Signal<In, Bit>,
     pub z: Signal<Out, Bits<32>>,
-    x_key: Signal<Local, Bits<32>>,
-    y_key: Signal<Local, Bits<32>>,
+    pub z_k: Signal<Out, Bits<32>>,
     x_nan: Signal<Local, Bit>,
     y_nan: Signal<Local, Bit>,
     x_less: Signal<Local, Bit>,
@@ -171,13 +177,13 @@ impl Default for ReduxNode {
         ReduxNode {
             x: Default::default(),
             y: Default::default(),
+            x_k: Default::default(),
+            y_k: Default::default(),
             op: Default::default(),
-            is_signed: Default::default(),
             float: Default::default(),
             nan_mode: Default::default(),
             z: Default::default(),
-            x_key: Default::default(),
-            y_key: Default::default(),
+            z_k: Default::default(),
             x_nan: Default::default(),
             y_nan: Default::default(),
             x_less: Default::default(),
@@ -219,27 +225,8 @@ impl Default for ReduxNode {
 impl Logic for ReduxNode {
     #[hdl_gen]
     fn update(&mut self) {
-        // Order keys: unsigned compare of the key gives the value order. Signed ints flip the sign
-        // bit; floats map negative numbers to their complement so that -0 < +0 (PTX ISA §9.7.13.12).
-        self.x_key.next = self.x.val();
-        self.y_key.next = self.y.val();
-        if self.is_signed.val() {
-            self.x_key.next = self.x.val() ^ self.sign_bit.val();
-            self.y_key.next = self.y.val() ^ self.sign_bit.val();
-        }
-        if self.float.val() {
-            if self.x.val().get_bit(31) {
-                self.x_key.next = !self.x.val();
-            } else {
-                self.x_key.next = self.x.val() | self.sign_bit.val();
-            }
-            if self.y.val().get_bit(31) {
-                self.y_key.next = !self.y.val();
-            } else {
-                self.y_key.next = self.y.val() | self.sign_bit.val();
-            }
-        }
-        self.x_less.next = self.x_key.val() < self.y_key.val();
+        // The keys' unsigned order is the values' order (`ReduxKey`).
+        self.x_less.next = self.x_k.val() < self.y_k.val();
         self.x_nan.next = self.float.val()
             && ((self.x.val() & self.exp_mask.val()) == self.exp_mask.val())
             && ((self.x.val() & self.mant_mask.val()) != self.zero.val());
@@ -302,9 +289,59 @@ impl Logic for ReduxNode {
         if self.use_sum.val() {
             self.sum_mask.next = self.ones.val();
         }
+        // The result's key: x's or y's, as min/max picks; for the canonical NaN and the other
+        // ops no compare reads it (a NaN operand never decides a compare: `any_nan` overrides it).
+        self.z_k.next = self.y_k.val();
+        if self.sel_x.val() {
+            self.z_k.next = self.x_k.val();
+        }
         // (An AND-OR rather than an if: 48 LUT4 fewer per node after ABC.)
         self.z.next =
             (self.bitwise.val() & !self.nan_sign.val() & !self.sum_mask.val()) | (self.sum.val() & self.sum_mask.val());
+    }
+}
+
+/// The order key of a redux.sync min/max operand: an unsigned compare of two keys gives the order
+/// of their values (PTX ISA §9.7.13.12, redux.sync: min/max over .u32, .s32 and .f32). Signed
+/// integers flip the sign bit; floats map a negative number to its complement and set a positive
+/// one's sign bit, so that -0 < +0 and the order of the magnitudes is kept on both sides. A NaN's
+/// key is never compared (the node's NaN rules decide). Computed once where a value enters the
+/// tree (the leaves, the identity); the nodes carry it beside the value.
+#[derive(LogicBlock)]
+pub struct ReduxKey {
+    pub x: Signal<In, Bits<32>>,
+    pub is_signed: Signal<In, Bit>,
+    pub float: Signal<In, Bit>,
+    pub key: Signal<Out, Bits<32>>,
+    sign_bit: Constant<Bits<32>>,
+}
+
+impl Default for ReduxKey {
+    fn default() -> Self {
+        ReduxKey {
+            x: Default::default(),
+            is_signed: Default::default(),
+            float: Default::default(),
+            key: Default::default(),
+            sign_bit: c32(0x8000_0000),
+        }
+    }
+}
+
+impl Logic for ReduxKey {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.key.next = self.x.val();
+        if self.is_signed.val() {
+            self.key.next = self.x.val() ^ self.sign_bit.val();
+        }
+        if self.float.val() {
+            if self.x.val().get_bit(31) {
+                self.key.next = !self.x.val();
+            } else {
+                self.key.next = self.x.val() | self.sign_bit.val();
+            }
+        }
     }
 }
 
