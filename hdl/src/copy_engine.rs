@@ -349,7 +349,13 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     p2: Signal<Local, Bits<16>>,
     p3: Signal<Local, Bits<16>>,
     mb_raw: Signal<Local, Bits<64>>,
-    b_n1: Signal<Local, Bits<BEAT_BITS>>,
+    /// The beat's candidates (see where `b_n` is formed): bytes left, room to the destination's
+    /// port boundary, room to the source's, source bytes left; and "the source runs out first".
+    bc_r: Signal<Local, Bits<BEAT_BITS>>,
+    bc_d: Signal<Local, Bits<BEAT_BITS>>,
+    bc_s: Signal<Local, Bits<BEAT_BITS>>,
+    bc_q: Signal<Local, Bits<BEAT_BITS>>,
+    b_src_short: Signal<Local, Bit>,
     last1: Signal<Local, Bits<1>>,
     nodata1: Signal<Local, Bits<1>>,
     hasmb1: Signal<Local, Bits<1>>,
@@ -469,7 +475,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// Bytes left in the swizzled side's 16-byte chunk (B when not swizzled), and the move's
     /// remaining bytes capped by it: a swizzled beat stays inside one chunk.
     sw_lim: Signal<Local, Bits<BEAT_BITS>>,
-    b_remc: Signal<Local, Bits<BEAT_BITS>>,
     /// The remaining counts as the beat arithmetic sees them: `*_hi` = the count is at least
     /// 2B, else `*_lo` is the count (its low bits). Every limit of a beat is at most B, so
     /// min(count, limit) and count <= limit need only these: 8-bit compares, not 32-bit chains.
@@ -1117,7 +1122,11 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             p2: Default::default(),
             p3: Default::default(),
             mb_raw: Default::default(),
-            b_n1: Default::default(),
+            bc_r: Default::default(),
+            bc_d: Default::default(),
+            bc_s: Default::default(),
+            bc_q: Default::default(),
+            b_src_short: Default::default(),
             last1: Default::default(),
             nodata1: Default::default(),
             hasmb1: Default::default(),
@@ -1221,7 +1230,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             o_src_p: Default::default(),
             o_dst_p: Default::default(),
             sw_lim: Default::default(),
-            b_remc: Default::default(),
             rem_hi: Default::default(),
             rem_lo: Default::default(),
             srem_hi: Default::default(),
@@ -2149,24 +2157,44 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.srem_hi.next = (self.o_srem.q.val() & !self.k_rem_lo.val()) != 0;
         self.srem_lo.next = bit_cast::<BEAT_BITS, 32>(self.o_srem.q.val() & self.k_rem_lo.val());
         self.srem_nz.next = self.o_srem.q.val() != 0;
-        // b_remc = min(o_rem, sw_lim)
-        self.b_remc.next = self.sw_lim.val();
-        if !self.rem_hi.val() & (self.rem_lo.val() < self.sw_lim.val()) {
-            self.b_remc.next = self.rem_lo.val();
-        }
+        // The beat: b_n = min(bytes left, swizzle chunk limit, room to the destination's port
+        // boundary, room to the source's while it has source bytes), b_nsrc = min(b_n, source
+        // bytes left). Every candidate is at most B except a count of 2B or more (`*_hi`), which
+        // enters as 255 (> B) and is never the minimum. The minimum is picked from all pairwise
+        // compares made side by side (one compare, then a select), not a chain of min stages (the
+        // mover's longest path: o_rem -> three compare-and-select stages -> the subtract).
         self.b_s.next = bit_cast::<BEAT_BITS, 64>(self.o_src_p.val() & self.k_bmask.val());
         self.b_d.next = bit_cast::<BEAT_BITS, 64>(self.o_dst_p.val() & self.k_bmask.val());
-        self.b_n1.next = self.b_remc.val();
-        if self.b_remc.val() > (self.k_port.val() - self.b_d.val()) {
-            self.b_n1.next = self.k_port.val() - self.b_d.val();
+        self.bc_r.next = self.rem_lo.val();
+        if self.rem_hi.val() {
+            self.bc_r.next = 255.into();
         }
-        self.b_n.next = self.b_n1.val();
-        if self.srem_nz.val() & (self.b_n1.val() > (self.k_port.val() - self.b_s.val())) {
-            self.b_n.next = self.k_port.val() - self.b_s.val();
+        self.bc_d.next = self.k_port.val() - self.b_d.val();
+        self.bc_s.next = 255.into();
+        if self.srem_nz.val() {
+            self.bc_s.next = self.k_port.val() - self.b_s.val();
         }
-        // b_nsrc = min(o_srem, b_n)
+        self.bc_q.next = self.srem_lo.val();
+        if self.srem_hi.val() {
+            self.bc_q.next = 255.into();
+        }
+        self.b_n.next = self.bc_s.val();
+        if (self.bc_r.val() <= self.sw_lim.val())
+            & (self.bc_r.val() <= self.bc_d.val())
+            & (self.bc_r.val() <= self.bc_s.val())
+        {
+            self.b_n.next = self.bc_r.val();
+        } else if (self.sw_lim.val() <= self.bc_d.val()) & (self.sw_lim.val() <= self.bc_s.val()) {
+            self.b_n.next = self.sw_lim.val();
+        } else if self.bc_d.val() <= self.bc_s.val() {
+            self.b_n.next = self.bc_d.val();
+        }
         self.b_nsrc.next = self.b_n.val();
-        if !self.srem_hi.val() & (self.srem_lo.val() < self.b_n.val()) {
+        self.b_src_short.next = (self.bc_q.val() < self.bc_r.val())
+            & (self.bc_q.val() < self.sw_lim.val())
+            & (self.bc_q.val() < self.bc_d.val())
+            & (self.bc_q.val() < self.bc_s.val());
+        if self.b_src_short.val() {
             self.b_nsrc.next = self.srem_lo.val();
         }
         self.hasmb1.next = 0.into();
@@ -3288,7 +3316,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.o_src.d.next = self.o_src.q.val() + bit_cast::<64, BEAT_BITS>(self.b_n.val());
             self.o_dst.d.next = self.o_dst.q.val() + bit_cast::<64, BEAT_BITS>(self.b_n.val());
             self.o_rem.d.next = self.o_rem.q.val() - bit_cast::<32, BEAT_BITS>(self.b_n.val());
-            self.o_srem.d.next = self.o_srem.q.val() - bit_cast::<32, BEAT_BITS>(self.b_nsrc.val());
+            // The source's bytes left: none if this beat takes them all (b_src_short, the count
+            // below 2B), else fewer by b_n; the subtract is not behind b_nsrc's compare.
+            self.o_srem.d.next = self.o_srem.q.val() - bit_cast::<32, BEAT_BITS>(self.b_n.val());
+            if self.b_src_short.val() {
+                self.o_srem.d.next = 0.into();
+            }
             if self.beat_last.val() {
                 self.o_active.d.next = false;
             }
