@@ -17,7 +17,7 @@
 use crate::fit;
 use crate::report::ToolVersion;
 use crate::target::{Resources, Target};
-use crate::toolchain::nextpnr::{ecppack, Nextpnr, PnrOutput, SEED};
+use crate::toolchain::nextpnr::{ecppack, Nextpnr, PnrOutput};
 use crate::toolchain::yosys::Yosys;
 use serde::Serialize;
 use smsync_progress::{Mode, Progress};
@@ -41,6 +41,8 @@ pub struct BoardInput<'a> {
     pub config: &'a str,
     pub out: PathBuf,
     pub timeout: Duration,
+    /// nextpnr's placement seed.
+    pub seed: u32,
     pub command: String,
     /// How progress (yosys, nextpnr-ecp5, ecppack: done / 3, the one running and for how long)
     /// is shown on stderr.
@@ -152,7 +154,7 @@ pub fn run(input: &BoardInput) -> Result<BoardReport, String> {
         config: input.config.into(),
         device: target.device().into(),
         tools: Vec::new(),
-        seed: SEED,
+        seed: input.seed,
         clock_mhz: input.clock_mhz,
         clock: input.clock.clone(),
         command: input.command.clone(),
@@ -185,7 +187,8 @@ fn steps(
 ) -> Result<(), String> {
     let yosys = Yosys::find().map_err(|e| e.to_string())?;
     report.tools.push(ToolVersion { tool: "yosys".into(), version: yosys.version() });
-    let nextpnr = Nextpnr::find(crate::target::Pnr::Ecp5).map_err(|e| e.to_string())?;
+    let mut nextpnr = Nextpnr::find(crate::target::Pnr::Ecp5).map_err(|e| e.to_string())?;
+    nextpnr.seed = input.seed;
     report.tools.push(ToolVersion {
         tool: nextpnr.exe.file_name().unwrap_or_default().to_string_lossy().into(),
         version: nextpnr.version(),
@@ -209,7 +212,7 @@ fn steps(
     let netlist = out.netlist.ok_or("yosys wrote no netlist")?;
     progress.inc(1);
 
-    task.phase(&format!("nextpnr-ecp5 (seed {SEED}, {} MHz)", input.clock_mhz));
+    task.phase(&format!("nextpnr-ecp5 (seed {}, {} MHz)", input.seed, input.clock_mhz));
     let pnr = nextpnr
         .place_and_route(&netlist, input.top, Some(lpf), input.clock_mhz, work, input.timeout)
         .map_err(|e| e.to_string())?;

@@ -15,7 +15,7 @@ use crate::fit;
 use crate::regio;
 use crate::report::{ModuleReport, SynthReport, ToolVersion};
 use crate::target::Target;
-use crate::toolchain::nextpnr::{Nextpnr, SEED, TARGET_MHZ};
+use crate::toolchain::nextpnr::{Nextpnr, TARGET_MHZ};
 use crate::toolchain::yosys::Yosys;
 use smsync_hdl::common::ports_of;
 use smsync_hdl::sync_unit;
@@ -33,6 +33,8 @@ pub struct FlowOptions {
     pub timeout: Duration,
     /// Skip place-and-route (yosys numbers only), e.g. for a quick look.
     pub no_pnr: bool,
+    /// nextpnr's placement seed.
+    pub seed: u32,
     /// The command line, recorded in the report.
     pub command: String,
     /// How progress is shown on stderr.
@@ -102,7 +104,8 @@ pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
     let pnr_kind = if opt.no_pnr { None } else { opt.target.pnr() };
     let nextpnr = match pnr_kind {
         Some(kind) => {
-            let n = Nextpnr::find(kind).map_err(|e| e.to_string())?;
+            let mut n = Nextpnr::find(kind).map_err(|e| e.to_string())?;
+            n.seed = opt.seed;
             tools.push(ToolVersion {
                 tool: n.exe.file_name().unwrap_or_default().to_string_lossy().into(),
                 version: n.version(),
@@ -143,7 +146,7 @@ pub fn run(config: &Config, opt: &FlowOptions) -> Result<SynthReport, String> {
         device: opt.target.device().into(),
         estimate: opt.target.pnr().is_none(),
         tools,
-        seed: nextpnr.as_ref().map(|_| SEED),
+        seed: nextpnr.as_ref().map(|n| n.seed),
         target_mhz: nextpnr.as_ref().map(|_| TARGET_MHZ),
         command: opt.command.clone(),
         modules,
@@ -216,7 +219,7 @@ impl ModuleRun<'_> {
             }
         }
         if let (Some(n), Some(w), Some(netlist)) = (nextpnr, &wrapper, &out.netlist) {
-            self.task.phase(&format!("{module}: nextpnr (seed {SEED})"));
+            self.task.phase(&format!("{module}: nextpnr (seed {})", n.seed));
             match n.place_and_route(netlist, w, None, TARGET_MHZ, work, opt.timeout) {
                 Ok(p) => entry.pnr = Some(p),
                 Err(e) => {

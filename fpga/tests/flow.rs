@@ -26,6 +26,7 @@ fn options(target: Target, out: PathBuf, modules: &[&str], timeout_s: u64) -> Fl
         modules: modules.iter().map(|s| s.to_string()).collect(),
         timeout: Duration::from_secs(timeout_s),
         no_pnr: false,
+        seed: smsync_fpga::toolchain::nextpnr::SEED,
         command: "fpga/tests/flow.rs".into(),
         progress: smsync_progress::Mode::Lines,
     }

@@ -43,6 +43,10 @@ pub struct Args {
     /// Stop after yosys (no place-and-route, no Fmax).
     #[arg(long)]
     pub no_pnr: bool,
+    /// nextpnr's placement seed (recorded in the report). Fmax moves by a few MHz from seed to
+    /// seed on nearly the same netlist: judge a change over several seeds.
+    #[arg(long, default_value_t = smsync_fpga::toolchain::nextpnr::SEED)]
+    pub seed: u32,
     #[command(flatten)]
     pub progress: crate::ProgressArgs,
 }
@@ -68,6 +72,7 @@ pub fn main(a: Args) -> Result<(), String> {
         modules: a.modules,
         timeout: Duration::from_secs(a.timeout),
         no_pnr: a.no_pnr,
+        seed: a.seed,
         command,
         progress: a.progress.mode(),
     };
@@ -113,6 +118,7 @@ fn board_main(a: &Args, name: &str, config: &Config) -> Result<(), String> {
         config: &config.name,
         out: out.clone(),
         timeout: Duration::from_secs(a.timeout),
+        seed: a.seed,
         command: command_line(),
         progress: a.progress.mode(),
     };

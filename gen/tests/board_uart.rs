@@ -113,6 +113,7 @@ fn pll_check_top_is_timed_at_the_pll_clock_on_the_ulx3s() {
         config: "fpga-small",
         out: out.clone(),
         timeout: std::time::Duration::from_secs(600),
+        seed: smsync_fpga::toolchain::nextpnr::SEED,
         command: "gen/tests/board_uart.rs".into(),
         progress: smsync_progress::Mode::Quiet,
     };
