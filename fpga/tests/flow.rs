@@ -43,8 +43,9 @@ fn ice40_flow_places_and_routes_one_unit() {
         return;
     }
     let out = out_dir("ice40");
-    let report = run(&Config::fpga_small(), &options(Target::Ice40Up5k, out.clone(), &["mbarrier_alu"], 150))
-        .unwrap_or_else(|e| panic!("flow failed: {e}"));
+    // A seed other than the default (`smsync synth --seed`), to see it reach the report.
+    let opts = FlowOptions { seed: 7, ..options(Target::Ice40Up5k, out.clone(), &["mbarrier_alu"], 150) };
+    let report = run(&Config::fpga_small(), &opts).unwrap_or_else(|e| panic!("flow failed: {e}"));
     assert_eq!(report.modules.len(), 1);
     let m = &report.modules[0];
     assert!(m.error.is_none(), "{:?}", m.error);
@@ -59,13 +60,14 @@ fn ice40_flow_places_and_routes_one_unit() {
     assert!(fmax > 1.0 && fmax < 1000.0, "Fmax {fmax} MHz");
     assert!(!pnr.critical_path.is_empty());
     // Versions and the seed are pinned into the report.
-    assert_eq!(report.seed, Some(1));
+    assert_eq!(report.seed, Some(7));
     assert!(report.tools.iter().any(|t| t.tool == "yosys" && t.version.contains("Yosys")));
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(json["modules"][0]["module"], "mbarrier_alu");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("| mbarrier_alu"), "{md}");
+    assert!(md.contains("nextpnr seed 7"), "{md}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
