@@ -50,6 +50,104 @@ pub enum MatchImpl {
     Iterative,
 }
 
+/// How a warp scheduler of the timing model picks among its ready warps each cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchedPolicy {
+    /// Loose round-robin: the ready warp after the one that issued last.
+    Lrr,
+    /// Greedy-then-oldest: the warp that issued last while it stays ready, else the oldest
+    /// (lowest slot, then lowest warp) ready warp.
+    Gto,
+}
+
+/// The SM around the sync unit, for the timing model (`smsync run --timing`): how warps issue
+/// and how long each instruction class and each sync-unit op takes, in core cycles. Neither the
+/// golden model's results nor the RTL depend on it. The defaults are the Hopper-like SM's
+/// (docs/TIMING.md lists the published figure behind each).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Timing {
+    /// Warp schedulers; warp `w` of slot `s` belongs to scheduler `(s * max_warps_per_cta + w) % schedulers`.
+    /// Each issues at most one warp-instruction per cycle.
+    pub schedulers: u32,
+    pub policy: SchedPolicy,
+    /// Integer, logic, compare, move and f32/f64 add/mul/fma: cycles until a dependent instruction may issue.
+    pub alu_latency: u32,
+    /// div, rem, sqrt, rcp, rsqrt, ex2, lg2, sin, cos (the special-function unit).
+    pub sfu_latency: u32,
+    /// ld/st.global, .local, .const (a cache hit; the model has no caches).
+    pub global_latency: u32,
+    /// ld/st.shared through the sync unit's LSU, after its last lane.
+    pub shared_latency: u32,
+    /// Barrier file: a bar/barrier request, and a release after the last arrival.
+    pub barrier_latency: u32,
+    /// mbarrier ALU: after the last lane's operation.
+    pub mbarrier_latency: u32,
+    /// Atomic ALU on shared memory: after the last step.
+    pub atomic_latency: u32,
+    /// Atomic ALU on global memory (an L2 atomic): after the last step.
+    pub atomic_global_latency: u32,
+    /// Warp network (vote, match, redux, shfl, elect): after the last operand beat.
+    pub warp_network_latency: u32,
+    /// Copy engine: an async copy's fixed cost before and after its bytes stream through the
+    /// `copy_port_bytes`-wide port (the global memory's latency).
+    pub copy_latency: u32,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            schedulers: 4,
+            policy: SchedPolicy::Gto,
+            alu_latency: 4,
+            sfu_latency: 18,
+            global_latency: 262,
+            shared_latency: 29,
+            barrier_latency: 20,
+            mbarrier_latency: 20,
+            atomic_latency: 30,
+            atomic_global_latency: 262,
+            warp_network_latency: 6,
+            copy_latency: 262,
+        }
+    }
+}
+
+/// The timing fields' allowed ranges (checked like [`RANGES`]; named `timing.<field>`).
+pub const TIMING_RANGES: &[(&str, u32, u32, &str)] = &[
+    ("timing.schedulers", 1, 8, ""),
+    ("timing.alu_latency", 1, 10_000, ""),
+    ("timing.sfu_latency", 1, 10_000, ""),
+    ("timing.global_latency", 1, 10_000, ""),
+    ("timing.shared_latency", 1, 10_000, ""),
+    ("timing.barrier_latency", 1, 10_000, ""),
+    ("timing.mbarrier_latency", 1, 10_000, ""),
+    ("timing.atomic_latency", 1, 10_000, ""),
+    ("timing.atomic_global_latency", 1, 10_000, ""),
+    ("timing.warp_network_latency", 1, 10_000, ""),
+    ("timing.copy_latency", 1, 10_000, ""),
+];
+
+impl Timing {
+    fn field(&self, name: &str) -> u32 {
+        match name {
+            "timing.schedulers" => self.schedulers,
+            "timing.alu_latency" => self.alu_latency,
+            "timing.sfu_latency" => self.sfu_latency,
+            "timing.global_latency" => self.global_latency,
+            "timing.shared_latency" => self.shared_latency,
+            "timing.barrier_latency" => self.barrier_latency,
+            "timing.mbarrier_latency" => self.mbarrier_latency,
+            "timing.atomic_latency" => self.atomic_latency,
+            "timing.atomic_global_latency" => self.atomic_global_latency,
+            "timing.warp_network_latency" => self.warp_network_latency,
+            "timing.copy_latency" => self.copy_latency,
+            _ => unreachable!("TIMING_RANGES names only Timing fields"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -91,6 +189,9 @@ pub struct Config {
     pub core_clock_mhz: u32,
     /// Optional op families.
     pub features: Features,
+    /// The SM timing model's parameters (not used by the RTL or by untimed runs).
+    #[serde(default)]
+    pub timing: Timing,
 }
 
 /// The allowed range of each numeric field, in one table so that validation, error messages,
@@ -193,6 +294,7 @@ impl Config {
             match_impl: MatchImpl::Parallel,
             core_clock_mhz: 25,
             features: Features::default(),
+            timing: Timing::default(),
         }
     }
 
@@ -219,6 +321,8 @@ impl Config {
             // Every op is built: redux.sync.f32 (the redux combiners carry the f32 order and NaN
             // rules whatever the flag) and the 128-bit atomics (the lead element's b128 datapath).
             features: Features::default(),
+            // The same SM around the unit: the prototype's timing questions are the unit's.
+            timing: Timing::default(),
         }
     }
 
@@ -307,6 +411,12 @@ impl Config {
             if !v.is_power_of_two() {
                 let (_, min, max, _) = RANGES.iter().find(|r| r.0 == name).unwrap();
                 return Err(range(name, v as i64, *min as i64, *max as i64, "must be a power of two"));
+            }
+        }
+        for &(name, min, max, note) in TIMING_RANGES {
+            let v = self.timing.field(name);
+            if v < min || v > max {
+                return Err(range(name, v as i64, min as i64, max as i64, note));
             }
         }
         if ![0, 3].contains(&self.atomic_element_stages) {

@@ -157,7 +157,7 @@ fn reproducers_fail_while_excluded_and_pass_once_fixed() {
         let module = exec::parse_module(&std::fs::read_to_string(&ptx).unwrap(), &file).unwrap();
         let launch = Launch::from_file(&ptx.with_extension("launch.yaml")).unwrap();
         let mut golden = smsync_sim::units::GoldenUnits::new(&config);
-        let opts = exec::RunOptions { seed: None, trace: false, max_steps: 200_000 };
+        let opts = exec::RunOptions { seed: None, trace: false, max_steps: 200_000, timing: false };
         exec::run(&module, &launch, &config, &mut golden, opts)
             .unwrap_or_else(|e| panic!("{file}: the reproducer fails on the golden model: {e}"));
         let cosim = run_cosim_bounded(

@@ -6,4 +6,5 @@ pub use smsync_contract::{config, encoding};
 pub mod exec;
 pub mod memory;
 pub mod ptx;
+pub mod timing;
 pub mod units;

@@ -4,7 +4,8 @@
 
 use smsync_sim::config::Config;
 use smsync_sim::exec::{run, Launch, RunOptions};
-use smsync_sim::units::GoldenUnits;
+use smsync_sim::timing::TimedUnits;
+use smsync_sim::units::{GoldenUnits, SyncUnit};
 use std::path::Path;
 
 /// Equal, or for floats within `epsilon` absolute or `max_relative` relative (the file's tolerance
@@ -19,6 +20,12 @@ fn close(a: &serde_json::Value, b: &serde_json::Value, eps: f64, rel: f64) -> bo
 }
 
 fn run_one(dir: &Path, name: &str) -> Result<(), String> {
+    run_on(dir, name, &Config::default(), false)
+}
+
+/// `name` on `cfg`, untimed on the golden units or timed (the SM timing model on the golden
+/// units' timing back end); the final buffers must match the host reference either way.
+fn run_on(dir: &Path, name: &str, cfg: &Config, timed: bool) -> Result<(), String> {
     let ptx = std::fs::read_to_string(dir.join(format!("{name}.ptx"))).map_err(|e| e.to_string())?;
     let module = smsync_sim::ptx::parse(&ptx, &format!("{name}.ptx")).map_err(|e| e.to_string())?;
     let launch = Launch::from_file(&dir.join(format!("{name}.launch.yaml"))).map_err(|e| e.to_string())?;
@@ -26,13 +33,13 @@ fn run_one(dir: &Path, name: &str) -> Result<(), String> {
         &std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).map_err(|e| e.to_string())?,
     )
     .map_err(|e| e.to_string())?;
-    let cfg = Config::default();
-    let mut unit = GoldenUnits::new(&cfg);
-    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run(&module, &launch, &cfg, &mut unit, RunOptions::default())
-    }))
-    .map_err(|_| "panicked (a unit not built yet?)".to_string())?
-    .map_err(|e| e.to_string())?;
+    let mut golden = GoldenUnits::new(cfg);
+    let mut timing = TimedUnits::new(cfg);
+    let unit: &mut dyn SyncUnit = if timed { &mut timing } else { &mut golden };
+    let opts = RunOptions { timing: timed, ..RunOptions::default() };
+    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&module, &launch, cfg, unit, opts)))
+        .map_err(|_| "panicked (a unit not built yet?)".to_string())?
+        .map_err(|e| e.to_string())?;
     for (buf, want) in expected["buffers"].as_object().ok_or("no buffers")? {
         let got = res.values(buf).ok_or(format!("no buffer {buf}"))?;
         let want = want.as_array().ok_or("buffer not a list")?;
@@ -85,4 +92,26 @@ fn corpus_kernels_match_the_host_reference() {
         names.len(),
         failures.join("\n")
     );
+}
+
+/// The SM timing model executes every instruction when it issues, so its results are the golden
+/// model's along the timing model's interleaving: every corpus kernel must still match the host
+/// reference, on both presets, and report a positive cycle count.
+#[test]
+fn corpus_kernels_match_on_the_timing_model() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench/ptx");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("corpus")
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".expected.json").map(str::to_string))
+        .collect();
+    names.sort();
+    let mut failures = Vec::new();
+    for cfg in [Config::default(), Config::fpga_small()] {
+        for n in &names {
+            if let Err(e) = run_on(&dir, n, &cfg, true) {
+                failures.push(format!("{n} on {}: {e}", cfg.name));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} timed runs differ:\n{}", failures.len(), failures.join("\n"));
 }

@@ -108,37 +108,52 @@ impl<'a> Machine<'a> {
 
     /// Run the whole grid; return the final buffers.
     pub fn run(mut self) -> Result<RunResult, ExecError> {
-        let l = self.launch;
-        let cluster_ctas: u32 = l.cluster.iter().product();
-        let clusters_per_wave = (self.cfg.cta_slots / cluster_ctas).max(1);
-        let ncl = [l.grid[0] / l.cluster[0], l.grid[1] / l.cluster[1], l.grid[2] / l.cluster[2]];
-        let total_clusters = ncl[0] * ncl[1] * ncl[2];
-        let mut next_cluster = 0u32;
-        while next_cluster < total_clusters {
-            let mut slot = 0u32;
-            for _ in 0..clusters_per_wave {
-                if next_cluster >= total_clusters {
-                    break;
+        if self.opts.timing {
+            return self.run_timed();
+        }
+        let clusters = self.cluster_list();
+        let per_cluster = self.launch.cluster.iter().product::<u32>() as usize;
+        let clusters_per_wave = (self.cfg.cta_slots as usize / per_cluster).max(1);
+        for wave in clusters.chunks(clusters_per_wave) {
+            for (i, cluster) in wave.iter().enumerate() {
+                let slot0 = i * per_cluster;
+                for (r, &(ctaid, rank)) in cluster.iter().enumerate() {
+                    self.launch_cta(slot0 + r, ctaid, rank, slot0 as u32);
                 }
-                let c = next_cluster;
-                let cid = [c % ncl[0], (c / ncl[0]) % ncl[1], c / (ncl[0] * ncl[1])];
-                let slot0 = slot;
-                for r in 0..cluster_ctas {
-                    let inner =
-                        [r % l.cluster[0], (r / l.cluster[0]) % l.cluster[1], r / (l.cluster[0] * l.cluster[1])];
-                    let ctaid = [
-                        cid[0] * l.cluster[0] + inner[0],
-                        cid[1] * l.cluster[1] + inner[1],
-                        cid[2] * l.cluster[2] + inner[2],
-                    ];
-                    self.launch_cta(slot as usize, ctaid, r, slot0);
-                    slot += 1;
-                }
-                next_cluster += 1;
             }
             self.stats.waves += 1;
             self.run_wave()?;
         }
+        Ok(self.finish())
+    }
+
+    /// The grid's clusters in launch order, each as its CTAs' (ctaid, rank in the cluster).
+    pub(super) fn cluster_list(&self) -> Vec<Vec<([u32; 3], u32)>> {
+        let l = self.launch;
+        let cluster_ctas: u32 = l.cluster.iter().product();
+        let ncl = [l.grid[0] / l.cluster[0], l.grid[1] / l.cluster[1], l.grid[2] / l.cluster[2]];
+        (0..ncl[0] * ncl[1] * ncl[2])
+            .map(|c| {
+                let cid = [c % ncl[0], (c / ncl[0]) % ncl[1], c / (ncl[0] * ncl[1])];
+                (0..cluster_ctas)
+                    .map(|r| {
+                        let inner =
+                            [r % l.cluster[0], (r / l.cluster[0]) % l.cluster[1], r / (l.cluster[0] * l.cluster[1])];
+                        let ctaid = [
+                            cid[0] * l.cluster[0] + inner[0],
+                            cid[1] * l.cluster[1] + inner[1],
+                            cid[2] * l.cluster[2] + inner[2],
+                        ];
+                        (ctaid, r)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The final buffers and statistics.
+    pub(super) fn finish(mut self) -> RunResult {
+        let l = self.launch;
         self.stats.global_bytes = self.layout.global_bytes as u64;
         let buffers = l
             .buffers
@@ -148,10 +163,10 @@ impl<'a> Machine<'a> {
                 (b.name.clone(), b.ty, self.mem.global.slice(a, b.bytes.len()).map(|s| s.to_vec()).unwrap_or_default())
             })
             .collect();
-        Ok(RunResult { buffers, stats: self.stats, trace: self.trace })
+        RunResult { buffers, stats: self.stats, trace: self.trace, timing: None }
     }
 
-    fn launch_cta(&mut self, slot: usize, ctaid: [u32; 3], rank: u32, slot0: u32) {
+    pub(super) fn launch_cta(&mut self, slot: usize, ctaid: [u32; 3], rank: u32, slot0: u32) {
         let threads = self.launch.threads_per_cta();
         let nwarps = threads.div_ceil(32);
         let local = self.layout.local_bytes();
@@ -230,10 +245,10 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn any_runnable(&self) -> bool {
+    pub(super) fn any_runnable(&self) -> bool {
         self.ctas.iter().flatten().any(|c| c.warps.iter().any(|w| w.runnable() != 0))
     }
-    fn all_done(&self) -> bool {
+    pub(super) fn all_done(&self) -> bool {
         self.ctas.iter().flatten().all(|c| c.warps.iter().all(|w| w.done()))
     }
 
@@ -291,7 +306,7 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    fn collect_trace(&mut self) {
+    pub(super) fn collect_trace(&mut self) {
         if self.opts.trace {
             for e in self.unit.take_trace() {
                 self.trace.push(serde_json::json!({ "event": format!("{e:?}") }));
@@ -301,7 +316,7 @@ impl<'a> Machine<'a> {
 
     /// Stop when a self-checking backend (the cosim) reported a failure; name the instruction
     /// of the request it is about (still pending: its response was withheld).
-    fn check_unit(&self) -> Result<(), ExecError> {
+    pub(super) fn check_unit(&self) -> Result<(), ExecError> {
         let Some(f) = self.unit.failure() else { return Ok(()) };
         // Warps are stored in index order (`launch_cta`), so the vector index is the warp id.
         let site =
@@ -375,7 +390,7 @@ impl<'a> Machine<'a> {
 
     /// The error when nothing can run any more: the divergence UB for a warp partly parked at an
     /// `.aligned` barrier (item 59), otherwise a deadlock report.
-    fn stuck_error(&self) -> ExecError {
+    pub(super) fn stuck_error(&self) -> ExecError {
         for (s, c) in self.ctas.iter().enumerate() {
             let Some(c) = c else { continue };
             for w in &c.warps {

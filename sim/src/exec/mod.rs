@@ -19,6 +19,7 @@ pub mod loader;
 pub mod lower;
 pub mod machine;
 pub mod rng;
+pub mod timed;
 pub mod tmap;
 pub mod warp;
 
@@ -39,6 +40,8 @@ pub struct RunOptions {
     pub trace: bool,
     /// Stop with an error after this many warp-instructions.
     pub max_steps: u64,
+    /// Run on the SM timing model ([`timed`]): cycle by cycle, with the result's `timing`.
+    pub timing: bool,
 }
 
 pub const DEFAULT_MAX_STEPS: u64 = 200_000_000;
@@ -49,7 +52,7 @@ pub const GLOBALTIMER_NS_PER_STEP: u64 = 1;
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { seed: None, trace: false, max_steps: DEFAULT_MAX_STEPS }
+        RunOptions { seed: None, trace: false, max_steps: DEFAULT_MAX_STEPS, timing: false }
     }
 }
 
@@ -73,6 +76,8 @@ pub struct RunResult {
     pub buffers: Vec<(String, ElemType, Vec<u8>)>,
     pub stats: Stats,
     pub trace: Vec<serde_json::Value>,
+    /// The SM timing model's report (timed runs only).
+    pub timing: Option<timed::TimingReport>,
 }
 
 impl RunResult {
@@ -110,6 +115,10 @@ impl RunResult {
         }
         out.push_str("}, \"stats\": ");
         out.push_str(&serde_json::to_string(&self.stats).unwrap_or_default());
+        if let Some(t) = &self.timing {
+            out.push_str(", \"timing\": ");
+            out.push_str(&serde_json::to_string(t).unwrap_or_default());
+        }
         if with_trace {
             out.push_str(", \"trace\": ");
             out.push_str(&serde_json::Value::Array(self.trace.clone()).to_string());

@@ -136,6 +136,10 @@ pub struct CopyEngine {
     /// Id of each thread's open group: (thread, is_bulk) -> id (committed groups have smaller ids).
     open_group: HashMap<(Thread, bool), u64>,
     waiting: Vec<Request>,
+    /// Only operations numbered up to `gate` are read and written on a tick (all, by default).
+    /// A timing back end (`crate::timing`) raises it as its model of the copy port moves each
+    /// operation's bytes, so the data moves and the completions fire at the modelled time.
+    pub gate: u64,
 }
 
 fn read_loc(mem: &MemorySystem, loc: Loc, len: u64) -> Result<Vec<u8>, ErrorCode> {
@@ -205,7 +209,19 @@ impl CopyEngine {
             arrives: Vec::new(),
             open_group: HashMap::new(),
             waiting: Vec::new(),
+            gate: u64::MAX,
         }
+    }
+
+    /// The operations not read yet, in issue order: (number, bytes moved), for a timing model.
+    pub fn queued(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.ops.iter().filter(|o| o.data.is_none()).map(|o| {
+            let bytes = match &o.kind {
+                Kind::Plain { len, .. } | Kind::Reduce { len, .. } => *len,
+                Kind::TensorLoad { map, .. } | Kind::TensorStore { map, .. } => map.box_bytes(),
+            };
+            (o.seq, bytes)
+        })
     }
 
     pub fn launch_cta(&mut self, slot: u16) {
@@ -643,6 +659,9 @@ impl CopyEngine {
             // Read stage for newly issued operations.
             let mut failed = Vec::new();
             for (i, op) in self.ops.iter_mut().enumerate() {
+                if op.seq > self.gate {
+                    continue;
+                }
                 match Self::read_stage(op, mem) {
                     Ok(d) => op.data = Some(d),
                     Err(e) => failed.push((i, Self::late_error(op.tag, op.cta, op.warp, op.lane, e))),
@@ -653,7 +672,7 @@ impl CopyEngine {
                 out.push(r);
             }
             self.fire_arrives(mem, mbar, out, events);
-            if !idle || self.ops.is_empty() {
+            if !idle || !self.ops.iter().any(|o| o.seq <= self.gate) {
                 break;
             }
         }

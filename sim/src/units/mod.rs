@@ -50,6 +50,21 @@ pub trait SyncUnit {
     fn failure(&self) -> Option<BackendFailure> {
         None
     }
+
+    /// Timed runs (`exec::timed`): the SM's cycle, set before every `tick` and `submit`.
+    /// Untimed back ends ignore it.
+    fn set_time(&mut self, _cycle: u64) {}
+
+    /// Timed runs: the next cycle at which the back end will answer or change something on its
+    /// own (None: nothing scheduled), so that the SM can skip the cycles in between.
+    fn next_event(&self) -> Option<u64> {
+        None
+    }
+
+    /// Timed runs: each unit's requests, busy and queueing cycles.
+    fn unit_timing(&self) -> Vec<crate::timing::UnitTiming> {
+        Vec::new()
+    }
 }
 
 /// Why a self-checking backend stopped (see [`SyncUnit::failure`]).

@@ -164,7 +164,7 @@ pub fn run_cosim_bounded(
     let start = Instant::now();
     let mut unit = CosimUnit::new(config, backend);
     unit.max_cycles = max_cycles;
-    let run_opts = RunOptions { seed: None, trace: false, max_steps: opts.max_steps };
+    let run_opts = RunOptions { seed: None, trace: false, max_steps: opts.max_steps, timing: false };
     let result = exec::run(module, launch, config, &mut unit, run_opts);
     let outcome = match result {
         Ok(result) => {

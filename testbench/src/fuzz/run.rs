@@ -40,7 +40,7 @@ pub fn run_golden(program: &Program, config: &Config, schedule: Schedule) -> Res
         Schedule::Deterministic => None,
         Schedule::Seeded => Some(program.seed),
     };
-    let opts = RunOptions { seed, trace: false, max_steps: MAX_STEPS };
+    let opts = RunOptions { seed, trace: false, max_steps: MAX_STEPS, timing: false };
     exec::run(&module, &launch, config, &mut unit, opts).map_err(|e| e.to_string())
 }
 
