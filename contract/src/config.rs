@@ -63,20 +63,25 @@ pub enum SchedPolicy {
 
 /// The SM around the sync unit, for the timing model (`smsync run --timing`): how warps issue
 /// and how long each instruction class and each sync-unit op takes, in core cycles. Neither the
-/// golden model's results nor the RTL depend on it. The defaults are the Hopper-like SM's
-/// (docs/TIMING.md lists the published figure behind each).
+/// golden model's results nor the RTL depend on it. The defaults are calibrated so that the
+/// timing microbenchmarks (`testbench/ptx/timing/`) measure the published H100 / H800 figure
+/// where one exists; docs/TIMING.md lists each figure, its source and the model's figure.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Timing {
-    /// Warp schedulers; warp `w` of slot `s` belongs to scheduler `(s * max_warps_per_cta + w) % schedulers`.
-    /// Each issues at most one warp-instruction per cycle.
+    /// Warp schedulers (Hopper: 4 per SM, one per sub-partition); warp `w` of slot `s` belongs
+    /// to scheduler `(s * max_warps_per_cta + w) % schedulers`. Each issues at most one
+    /// warp-instruction per cycle.
     pub schedulers: u32,
     pub policy: SchedPolicy,
-    /// Integer, logic, compare, move and f32/f64 add/mul/fma: cycles until a dependent instruction may issue.
+    /// Integer, logic, compare, move, conversion and f32 add/mul/fma: cycles until a dependent
+    /// instruction may issue.
     pub alu_latency: u32,
+    /// f64 arithmetic.
+    pub fp64_latency: u32,
     /// div, rem, sqrt, rcp, rsqrt, ex2, lg2, sin, cos (the special-function unit).
     pub sfu_latency: u32,
-    /// ld/st.global, .local, .const (a cache hit; the model has no caches).
+    /// ld.global, .local, .const (one level of memory: an L2 hit; the model has no caches).
     pub global_latency: u32,
     /// ld/st.shared through the sync unit's LSU, after its last lane.
     pub shared_latency: u32,
@@ -90,26 +95,28 @@ pub struct Timing {
     pub atomic_global_latency: u32,
     /// Warp network (vote, match, redux, shfl, elect): after the last operand beat.
     pub warp_network_latency: u32,
-    /// Copy engine: an async copy's fixed cost before and after its bytes stream through the
+    /// Copy engine: an async copy's fixed cost besides its bytes streaming through the
     /// `copy_port_bytes`-wide port (the global memory's latency).
     pub copy_latency: u32,
 }
 
 impl Default for Timing {
     fn default() -> Self {
+        // Sources in docs/TIMING.md ("Calibration"); "assumed" where no Hopper figure is published.
         Timing {
             schedulers: 4,
             policy: SchedPolicy::Gto,
-            alu_latency: 4,
-            sfu_latency: 18,
-            global_latency: 262,
-            shared_latency: 29,
-            barrier_latency: 20,
-            mbarrier_latency: 20,
-            atomic_latency: 30,
-            atomic_global_latency: 262,
-            warp_network_latency: 6,
-            copy_latency: 262,
+            alu_latency: 4,  // H100 PCIe INT32 / FP32 dependent latency 4 (arXiv 2507.10789, Table III)
+            fp64_latency: 8, // H100 PCIe FP64 dependent latency 8.04 (same table)
+            sfu_latency: 18, // assumed: no Hopper figure published
+            global_latency: 263, // H800 L2 hit 263.0 (arXiv 2402.13499, Table IV)
+            shared_latency: 28, // H800 shared load 29.0 (same table) = 1 LSU cycle + 28
+            barrier_latency: 22, // A100 __syncthreads, one warp, 23 (Burtchell & Burtscher, IISWC'24) = 1 + 22
+            mbarrier_latency: 20, // assumed
+            atomic_latency: 28, // assumed: as a shared load
+            atomic_global_latency: 263, // "slightly higher than L2" (Chips and Cheese, H100): the L2 hit
+            warp_network_latency: 24, // A100 __shfl_sync 25 (Burtchell & Burtscher) = 1 beat + 24
+            copy_latency: 263, // the L2 hit, as a load's
         }
     }
 }
@@ -118,6 +125,7 @@ impl Default for Timing {
 pub const TIMING_RANGES: &[(&str, u32, u32, &str)] = &[
     ("timing.schedulers", 1, 8, ""),
     ("timing.alu_latency", 1, 10_000, ""),
+    ("timing.fp64_latency", 1, 10_000, ""),
     ("timing.sfu_latency", 1, 10_000, ""),
     ("timing.global_latency", 1, 10_000, ""),
     ("timing.shared_latency", 1, 10_000, ""),
@@ -134,6 +142,7 @@ impl Timing {
         match name {
             "timing.schedulers" => self.schedulers,
             "timing.alu_latency" => self.alu_latency,
+            "timing.fp64_latency" => self.fp64_latency,
             "timing.sfu_latency" => self.sfu_latency,
             "timing.global_latency" => self.global_latency,
             "timing.shared_latency" => self.shared_latency,

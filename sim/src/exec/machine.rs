@@ -70,6 +70,9 @@ pub struct Machine<'a> {
     pub(super) stats: Stats,
     pub(super) opts: RunOptions,
     pub(super) trace: Vec<serde_json::Value>,
+    /// Timed runs: the SM's cycle, which `%clock` / `%clock64` read (untimed runs count
+    /// executed warp-instructions instead).
+    pub(super) sm_cycle: Option<u64>,
 }
 
 impl<'a> Machine<'a> {
@@ -103,6 +106,7 @@ impl<'a> Machine<'a> {
             stats: Stats::default(),
             opts,
             trace: Vec::new(),
+            sm_cycle: None,
         })
     }
 
@@ -454,8 +458,8 @@ impl<'a> Machine<'a> {
             SpecialReg::LanemaskLt => (1u32 << lane) - 1,
             SpecialReg::LanemaskGe => !((1u32 << lane) - 1),
             SpecialReg::LanemaskGt => !(((1u64 << (lane + 1)) - 1) as u32),
-            SpecialReg::Clock => self.stats.warp_instructions as u32,
-            SpecialReg::Clock64 => return self.stats.warp_instructions,
+            SpecialReg::Clock => self.sm_cycle.unwrap_or(self.stats.warp_instructions) as u32,
+            SpecialReg::Clock64 => return self.sm_cycle.unwrap_or(self.stats.warp_instructions),
             SpecialReg::Smid => 0,
             SpecialReg::DynamicSmemSize => self.layout.dyn_shared,
             SpecialReg::TotalSmemSize => self.layout.dyn_shared_base + self.layout.dyn_shared,

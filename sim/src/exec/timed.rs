@@ -6,7 +6,7 @@
 //! that are *eligible*: some lane can run, the warp did not issue this cycle, and the sources of
 //! its next instruction are ready on the scoreboard. An instruction executes when it issues (the
 //! functional model is the untimed one's); its destination registers become ready after its
-//! class's latency (`timing.alu_latency`, `sfu_latency`, `global_latency`). A sync-unit
+//! class's latency (`timing.alu_latency`, `fp64_latency`, `sfu_latency`, `global_latency`). A sync-unit
 //! instruction sends its request to the back end ([`crate::timing::TimedUnits`], or the RTL) and
 //! its lanes wait for the answer, which arrives when the back end's time says.
 //!
@@ -21,7 +21,7 @@ use super::warp::{Group, Warp};
 use super::ExecError;
 use crate::config::SchedPolicy;
 use crate::encoding::Unit;
-use crate::ptx::ir::{AddrBase, ArithOp, Instr, Opcode, Operand, StateSpace};
+use crate::ptx::ir::{AddrBase, ArithOp, Instr, Opcode, Operand, StateSpace, Ty};
 use crate::timing::UnitTiming;
 use serde::Serialize;
 
@@ -160,6 +160,7 @@ fn classify(instr: &Instr, t: &crate::config::Timing) -> InstrTiming {
                 | ArithOp::Cos,
             ..
         } => t.sfu_latency as u64,
+        Opcode::Arith { ty: Ty::F64, .. } => t.fp64_latency as u64,
         Opcode::Ld {
             space: StateSpace::Global | StateSpace::Local | StateSpace::Const | StateSpace::Generic, ..
         } => t.global_latency as u64,
@@ -220,6 +221,7 @@ impl<'a> Machine<'a> {
         let mut sm = self.new_sm();
         let mut next = 0usize;
         loop {
+            self.sm_cycle = Some(sm.cycle);
             self.unit.set_time(sm.cycle);
             self.unit.tick(&mut self.mem, false, &mut self.out);
             self.stats.ticks += 1;
