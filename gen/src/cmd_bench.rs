@@ -16,6 +16,9 @@ pub struct Args {
     /// Run only the kernel with this name.
     #[arg(long)]
     pub only: Option<String>,
+    /// Run on the SM timing model (golden units' timing back end) and print kernel cycles too.
+    #[arg(long)]
+    pub timing: bool,
 }
 
 pub fn main(a: Args) -> Result<(), String> {
@@ -28,7 +31,7 @@ pub fn main(a: Args) -> Result<(), String> {
         if a.only.as_deref().is_some_and(|o| o != k.name) {
             continue;
         }
-        let f = bench::measure(&k, &config, a.reps)?;
+        let f = bench::measure(&k, &config, a.reps, a.timing)?;
         println!("{:<20} {:>16} {:>10.3} {:>18.3e}", f.name, f.thread_instructions, f.seconds, f.rate);
     }
     Ok(())

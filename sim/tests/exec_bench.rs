@@ -7,20 +7,23 @@ use smsync_sim::exec::bench;
 
 #[test]
 fn bench_kernels_compute_the_right_results() {
-    for k in bench::kernels() {
-        let f = bench::measure(&k, &Config::default(), 1).unwrap_or_else(|e| panic!("{e}"));
-        assert!(f.thread_instructions > 0, "{}", k.name);
+    for timed in [false, true] {
+        for k in bench::kernels() {
+            let f = bench::measure(&k, &Config::default(), 1, timed).unwrap_or_else(|e| panic!("{e}"));
+            assert!(f.thread_instructions > 0, "{}", k.name);
+        }
     }
 }
 
 #[test]
 #[ignore]
 fn bench_figures() {
-    for k in bench::kernels() {
-        let f = bench::measure(&k, &Config::default(), 3).unwrap_or_else(|e| panic!("{e}"));
+    for (k, timed) in bench::kernels().into_iter().flat_map(|k| [(k.clone(), false), (k, true)]) {
+        let f = bench::measure(&k, &Config::default(), 3, timed).unwrap_or_else(|e| panic!("{e}"));
         println!(
-            "{:<20} {:>12} thread-instrs {:>8.3} s {:>10.1} M thread-instrs/s",
+            "{:<20} {:<7} {:>12} thread-instrs {:>8.3} s {:>10.1} M thread-instrs/s",
             f.name,
+            if timed { "timed" } else { "untimed" },
             f.thread_instructions,
             f.seconds,
             f.rate / 1e6

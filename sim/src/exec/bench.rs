@@ -9,6 +9,7 @@ use crate::encoding::{DataType, ReduxOp, ShflMode};
 use crate::ptx::ir::*;
 use crate::units::GoldenUnits;
 
+#[derive(Clone)]
 pub struct BenchKernel {
     pub name: &'static str,
     pub ptx: &'static str,
@@ -501,8 +502,9 @@ pub struct BenchFigure {
     pub rate: f64,
 }
 
-/// Run one kernel on the golden units, check its result, and time it (best of `reps`).
-pub fn measure(k: &BenchKernel, config: &Config, reps: u32) -> Result<BenchFigure, String> {
+/// Run one kernel on the golden units, check its result, and time it (best of `reps`);
+/// `timed`: on the SM timing model with the golden units' timing back end.
+pub fn measure(k: &BenchKernel, config: &Config, reps: u32, timed: bool) -> Result<BenchFigure, String> {
     let module = crate::ptx::parse(k.ptx, &format!("bench/{}.ptx", k.name)).map_err(|e| e.to_string())?;
     let mut launch = Launch::from_yaml(k.launch).map_err(|e: ExecError| e.to_string())?;
     if k.name == "alu_loop" {
@@ -512,10 +514,12 @@ pub fn measure(k: &BenchKernel, config: &Config, reps: u32) -> Result<BenchFigur
     }
     let mut best: Option<BenchFigure> = None;
     for _ in 0..reps.max(1) {
-        let mut unit = GoldenUnits::new(config);
+        let mut golden = GoldenUnits::new(config);
+        let mut timing = crate::timing::TimedUnits::new(config);
+        let unit: &mut dyn crate::units::SyncUnit = if timed { &mut timing } else { &mut golden };
         let t0 = std::time::Instant::now();
-        let res =
-            run(&module, &launch, config, &mut unit, RunOptions::default()).map_err(|e| format!("{}: {e}", k.name))?;
+        let opts = RunOptions { timing: timed, ..RunOptions::default() };
+        let res = run(&module, &launch, config, unit, opts).map_err(|e| format!("{}: {e}", k.name))?;
         let secs = t0.elapsed().as_secs_f64();
         (k.check)(&res)?;
         let n = res.stats.thread_instructions;
