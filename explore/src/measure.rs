@@ -7,13 +7,16 @@
 //! | lint | `smsync lint --rtl rtl` | the Verilog |
 //! | synth | `smsync synth --quiet --config point.yaml --target T --out synth-T` | the Verilog and the target |
 //! | cosim | `smsync cosim K --launch L --config point.yaml --json` | the Verilog, the workload files and the `smsync` executable (the golden model lives there) |
+//! | timed (instead of cosim with `cycles: timed`) | `smsync run K --launch L --config point.yaml --timing` | the config, the workload files and the `smsync` executable |
+//!
+//! A `cycles: timed` sweep without targets needs no RTL: it skips gen and lint.
 //!
 //! Layout: `<out>/points/<config-key>/{point.yaml, rtl/, <stage>.json}`. Every stage has a time
 //! limit; a stage that fails or times out is recorded in the point's row, the sweep goes on.
 
 use crate::hash;
 use crate::results::{GenFigures, PointResult, SynthFigures, WorkloadFigures};
-use crate::sweep::{Point, Sweep, Workload};
+use crate::sweep::{CycleSource, Point, Sweep, Workload};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::Value;
 use std::ffi::OsStr;
@@ -78,6 +81,12 @@ impl Measure {
         let config_file = dir.join("point.yaml");
         write(&config_file, &point.config.to_yaml())?;
 
+        // A timed sweep without synthesis needs no RTL: no gen, no lint (seconds per point).
+        if sweep.cycles == CycleSource::Timed && sweep.targets.is_empty() {
+            let exe_key = file_key(&self.exe)?;
+            return self.timed_workloads(sweep, &config_file, &exe_key, m, progress);
+        }
+
         progress("gen");
         let rtl = dir.join("rtl");
         let _ = std::fs::remove_dir_all(&rtl);
@@ -129,6 +138,9 @@ impl Measure {
         }
 
         let exe_key = file_key(&self.exe)?;
+        if sweep.cycles == CycleSource::Timed {
+            return self.timed_workloads(sweep, &config_file, &exe_key, m, progress);
+        }
         for w in &sweep.workloads {
             progress(&format!("cosim {}", w.name));
             let key = hash::key(&[
@@ -142,6 +154,54 @@ impl Measure {
             m.result.workloads.insert(w.name.clone(), figures);
         }
         Ok(())
+    }
+
+    /// Every workload on the SM timing model (no RTL): `smsync run --timing`'s kernel cycles.
+    fn timed_workloads(
+        &self,
+        sweep: &Sweep,
+        config_file: &Path,
+        exe_key: &str,
+        m: &mut Measured,
+        progress: &dyn Fn(&str),
+    ) -> Result<(), String> {
+        let config_text = std::fs::read(config_file).map_err(|e| format!("{}: {e}", config_file.display()))?;
+        for w in &sweep.workloads {
+            progress(&format!("timed {}", w.name));
+            let key = hash::key(&[
+                &config_text,
+                file_key(&w.kernel)?.as_bytes(),
+                file_key(&w.launch)?.as_bytes(),
+                exe_key.as_bytes(),
+            ]);
+            let figures =
+                self.cached(&self.point_dir_of(config_file).join(format!("timed-{}.json", w.name)), &key, m, || {
+                    Ok(self.timed(w, config_file))
+                })?;
+            m.result.workloads.insert(w.name.clone(), figures);
+        }
+        Ok(())
+    }
+
+    fn point_dir_of(&self, config_file: &Path) -> PathBuf {
+        config_file.parent().unwrap_or(Path::new(".")).to_path_buf()
+    }
+
+    fn timed(&self, w: &Workload, config: &Path) -> WorkloadFigures {
+        let args = [a("run"), a(&w.kernel), a("--launch"), a(&w.launch), a("--config"), a(config), a("--timing")];
+        let (ok, stdout, stderr) = match self.run_raw(&args, self.cosim_timeout) {
+            Ok(r) => r,
+            Err(e) => return WorkloadFigures { passed: false, message: e, ..Default::default() },
+        };
+        let report: Option<Value> = serde_json::from_str(&stdout).ok();
+        let timing = report.as_ref().and_then(|r| r.get("timing"));
+        let stats = report.as_ref().and_then(|r| r.get("stats"));
+        WorkloadFigures {
+            passed: ok && timing.is_some(),
+            cycles: timing.and_then(|t| t.get("cycles")).and_then(Value::as_u64),
+            requests: stats.and_then(|s| s.get("requests")).and_then(Value::as_u64),
+            message: if ok { String::new() } else { stderr.trim().to_string() },
+        }
     }
 
     fn cosim(&self, w: &Workload, config: &Path) -> WorkloadFigures {

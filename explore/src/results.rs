@@ -79,7 +79,14 @@ pub struct SweepResults {
     pub workloads: Vec<String>,
     /// Points of the whole grid (a shard holds fewer results).
     pub grid_points: usize,
+    /// Where the cycle counts come from: `cosim` or `timed` (the sweep's `cycles:`).
+    #[serde(default = "cosim")]
+    pub cycles: String,
     pub points: Vec<PointResult>,
+}
+
+fn cosim() -> String {
+    "cosim".into()
 }
 
 impl SweepResults {
@@ -94,7 +101,8 @@ impl SweepResults {
         let mut iter = parts.into_iter();
         let mut all = iter.next().ok_or("nothing to merge")?;
         for p in iter {
-            if p.sweep != all.sweep || p.axes != all.axes || p.grid_points != all.grid_points {
+            if p.sweep != all.sweep || p.axes != all.axes || p.grid_points != all.grid_points || p.cycles != all.cycles
+            {
                 return Err(format!(
                     "shards of different sweeps: `{}` ({} points, axes {:?}) and `{}` ({} points, axes {:?})",
                     all.sweep, all.grid_points, all.axes, p.sweep, p.grid_points, p.axes
@@ -190,7 +198,12 @@ impl SweepResults {
 
     pub fn to_markdown(&self) -> String {
         let (cols, rows) = self.table();
-        let mut out = format!("| {} |\n|{}\n", cols.join(" | "), "---|".repeat(cols.len()));
+        let source = match self.cycles.as_str() {
+            "timed" => "the SM timing model (`smsync run --timing`, docs/TIMING.md)",
+            _ => "cosim (the Verilated top, one request at a time)",
+        };
+        let mut out = format!("Cycles: {source}.\n\n");
+        out += &format!("| {} |\n|{}\n", cols.join(" | "), "---|".repeat(cols.len()));
         for r in rows {
             out += &format!("| {} |\n", r.join(" | "));
         }

@@ -14,6 +14,8 @@
 //!   - {kernel: k.ptx, launch: k.launch.yaml}
 //! targets: [ecp5-85k]              # synthesis targets (may be empty: no area figures)
 //! synth_modules: [copy_engine]     # optional: synthesise only these modules (the top takes hours)
+//! cycles: timed                    # optional: `cosim` (default, the RTL one request at a time)
+//!                                  # or `timed` (the SM timing model, `smsync run --timing`)
 //! ```
 //!
 //! [`Sweep::load`] refuses a bad sweep before any work starts: an unknown key or axis, a value of
@@ -65,6 +67,21 @@ struct SweepFile {
     /// Synthesise only these modules (default: all, the top included).
     #[serde(default)]
     synth_modules: Vec<String>,
+    #[serde(default)]
+    cycles: CycleSource,
+}
+
+/// Where a sweep's cycle counts come from.
+#[derive(Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum CycleSource {
+    /// `smsync cosim`: the golden model against the Verilated top, requests one at a time (the
+    /// sync unit's latency along one interleaving); every response is checked.
+    #[default]
+    Cosim,
+    /// `smsync run --timing`: the SM timing model on the golden units' timing back end (warps of
+    /// every resident CTA, many requests in flight; docs/TIMING.md). No RTL is simulated.
+    Timed,
 }
 
 fn default_base() -> String {
@@ -176,6 +193,7 @@ pub struct Sweep {
     pub targets: Vec<String>,
     /// Modules to synthesise; empty = all.
     pub synth_modules: Vec<String>,
+    pub cycles: CycleSource,
     pub points: Vec<Point>,
 }
 
@@ -261,6 +279,7 @@ impl Sweep {
             workloads,
             targets: raw.targets,
             synth_modules: raw.synth_modules,
+            cycles: raw.cycles,
             points,
         })
     }
@@ -289,6 +308,7 @@ enum FieldKind {
     Number,
     Bool,
     MatchImpl,
+    SchedPolicy,
 }
 
 impl FieldKind {
@@ -297,6 +317,7 @@ impl FieldKind {
             FieldKind::Number => v.as_u64().is_some(),
             FieldKind::Bool => v.is_boolean(),
             FieldKind::MatchImpl => matches!(v.as_str(), Some("parallel" | "iterative")),
+            FieldKind::SchedPolicy => matches!(v.as_str(), Some("gto" | "lrr")),
         };
         if ok {
             return Ok(());
@@ -305,33 +326,45 @@ impl FieldKind {
             FieldKind::Number => "a non-negative integer",
             FieldKind::Bool => "true or false",
             FieldKind::MatchImpl => "parallel or iterative",
+            FieldKind::SchedPolicy => "gto or lrr",
         };
         err(format!("{file}: axis `{field}`: value {v} is not {want}"))
     }
 }
 
 /// The config fields an axis may name, from the config's own serialization (so a new field is
-/// sweepable without touching this file). `name` is not an axis.
+/// sweepable without touching this file): top-level fields and the fields of its sections
+/// (`features.<flag>`, `timing.<field>`). `name` is not an axis.
 fn known_fields() -> BTreeMap<String, FieldKind> {
     let mut out = BTreeMap::new();
     let v = serde_json::to_value(Config::default()).expect("config serializes");
     for (k, val) in v.as_object().expect("config is a mapping") {
         match val {
-            Value::Object(features) => {
-                for f in features.keys() {
-                    out.insert(format!("{k}.{f}"), FieldKind::Bool);
+            Value::Object(section) => {
+                for (f, inner) in section {
+                    if let Some(kind) = kind_of(&format!("{k}.{f}"), inner) {
+                        out.insert(format!("{k}.{f}"), kind);
+                    }
                 }
             }
-            Value::Number(_) => {
-                out.insert(k.clone(), FieldKind::Number);
+            other => {
+                if let Some(kind) = kind_of(k, other) {
+                    out.insert(k.clone(), kind);
+                }
             }
-            Value::String(_) if k == "match_impl" => {
-                out.insert(k.clone(), FieldKind::MatchImpl);
-            }
-            _ => {}
         }
     }
     out
+}
+
+fn kind_of(field: &str, v: &Value) -> Option<FieldKind> {
+    match v {
+        Value::Number(_) => Some(FieldKind::Number),
+        Value::Bool(_) => Some(FieldKind::Bool),
+        Value::String(_) if field == "match_impl" => Some(FieldKind::MatchImpl),
+        Value::String(_) if field == "timing.policy" => Some(FieldKind::SchedPolicy),
+        _ => None,
+    }
 }
 
 fn expand(field: &str, spec: &AxisSpec, file: &str) -> Result<Vec<Value>, SweepError> {

@@ -50,6 +50,18 @@ fn geometric_range_and_features() {
 }
 
 #[test]
+fn timing_fields_are_axes() {
+    let s = parse(
+        "name: t\nbase: fpga-small\naxes:\n  timing.schedulers: [1, 4]\n  timing.policy: [gto, lrr]\ncycles: timed\n",
+    )
+    .unwrap();
+    assert_eq!(s.points.len(), 4);
+    assert_eq!(s.cycles, smsync_explore::sweep::CycleSource::Timed);
+    let p = &s.points[1].config.timing;
+    assert_eq!((p.schedulers, p.policy), (1, smsync_sim::config::SchedPolicy::Lrr));
+}
+
+#[test]
 fn shards_partition_the_grid() {
     let s = parse(OK).unwrap();
     let mut seen: Vec<usize> = (1..=5).flat_map(|i| s.shard(i, 5).into_iter().map(|p| p.index)).collect();
@@ -69,6 +81,9 @@ const BAD: &[(&str, &[&str])] = &[
     ("name: b\naxes:\n  cta_slots: [0, 1]\n", &["cta_slots", "= 0", "1..=32"]),
     ("name: b\naxes:\n  shared_bytes: {from: 131072, to: 300000, step: 131072}\n", &["shared_bytes", "232448"]),
     ("name: b\naxes:\n  match_impl: [fast]\n", &["match_impl", "parallel or iterative"]),
+    ("name: b\naxes:\n  timing.policy: [gto, fifo]\n", &["timing.policy", "gto or lrr"]),
+    ("name: b\naxes:\n  timing.schedulers: [0]\n", &["timing.schedulers", "= 0", "1..=8"]),
+    ("name: b\naxes:\n  cta_slots: [1]\ncycles: rtl\n", &["cycles", "rtl"]),
     ("name: b\naxes:\n  cta_slots: [1]\nworkloads: [../../testbench/ptx/nope.ptx]\n", &["nope.ptx", "does not exist"]),
     ("name: b\naxes:\n  cta_slots: [1]\ntargets: [stratix]\n", &["unknown target `stratix`", "ecp5-85k"]),
     ("name: b\naxes: {}\n", &["`axes` is empty"]),

@@ -136,6 +136,10 @@ pub fn main(a: Args) -> Result<(), String> {
         targets: sweep.targets.clone(),
         workloads: sweep.workloads.iter().map(|w| w.name.clone()).collect(),
         grid_points: sweep.points.len(),
+        cycles: match sweep.cycles {
+            smsync_explore::sweep::CycleSource::Cosim => "cosim".into(),
+            smsync_explore::sweep::CycleSource::Timed => "timed".into(),
+        },
         points: results,
     };
     write_outputs(&r, &out)?;

@@ -173,3 +173,49 @@ fn a_bad_sweep_is_refused_before_any_work() {
     assert!(!out.exists(), "nothing may be written for a refused sweep");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The committed timed example (configs/sweeps/slots-atomics-timed.yaml) on a reduced grid: no
+/// RTL (`cycles: timed` without targets skips gen and lint), each workload on the SM timing
+/// model; a second CTA slot must shorten the barrier-heavy kernel, and more atomic lanes the
+/// atomics-heavy one (what a designer expects; docs/EXPLORE.md has the whole grid).
+#[test]
+fn a_timed_sweep_measures_the_sm_timing_model_without_rtl() {
+    let dir = std::env::temp_dir().join(format!("smsync-explore-timed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let example = workspace().join("configs/sweeps/slots-atomics-timed.yaml");
+    let text = std::fs::read_to_string(&example).unwrap();
+    assert!(text.contains("cycles: timed") && text.contains("targets: []"), "the example is a timed sweep");
+    let ptx = workspace().join("testbench/ptx");
+    let sweep = dir.join("timed.yaml");
+    std::fs::write(
+        &sweep,
+        format!(
+            "name: timed\nbase: fpga-small\naxes:\n  cta_slots: [1, 2]\n  atomic_lanes: [1, 4]\nworkloads:\n  - {}\n  - {}\ntargets: []\ncycles: timed\n",
+            ptx.join("atomics_shared.ptx").display(),
+            ptx.join("block_reduce.ptx").display()
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (ok, _, err) = explore(&[sweep.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(ok, "explore failed:\n{err}");
+    let results = read_json(&out.join("results.json"));
+    assert_eq!(results["cycles"], "timed");
+    let points = results["points"].as_array().unwrap();
+    assert_eq!(points.len(), 4);
+    for p in points {
+        assert!(p["error"].is_null() && p["gen"].is_null(), "point {}: no RTL expected: {p}", p["label"]);
+        for w in ["atomics_shared", "block_reduce"] {
+            assert_eq!(p["workloads"][w]["passed"], true, "{w} at {}: {}", p["label"], p["workloads"][w]["message"]);
+        }
+    }
+    // Points in grid order: (1 slot, 1 lane), (1, 4), (2, 1), (2, 4).
+    let cycles = |i: usize, w: &str| points[i]["workloads"][w]["cycles"].as_u64().unwrap();
+    assert!(cycles(2, "block_reduce") < cycles(0, "block_reduce"), "a second slot overlaps CTAs");
+    assert_eq!(cycles(1, "block_reduce"), cycles(0, "block_reduce"), "block_reduce has no atomics");
+    assert!(cycles(3, "atomics_shared") < cycles(2, "atomics_shared"), "4 atomic lanes beat 1");
+    let md = std::fs::read_to_string(out.join("results.md")).unwrap();
+    assert!(md.contains("Cycles: the SM timing model"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
