@@ -25,14 +25,16 @@
 //!         queue, global memory (gm_* with gm_we)
 //!    -> completion (the move's last beat written): completed_seq advances; a move with an
 //!         mbarrier queues complete_tx(len) for the mb_* port
-//!  reductions: controller state 7, the reducer, on a drained mover (below)
+//!  reductions: controller state 7, the reducer ([`Reducer`], its own block), on a drained mover
+//!    (below)
 //! ```
 //!
 //! # Reductions (state 7)
 //!
-//! cp.reduce.async.bulk and each in-bounds row of a tensor reduce go through the reducer, one
-//! element per step: read the source element from shared memory (one port word, or two when the
-//! element straddles a port boundary), read the destination element (global or shared), combine
+//! cp.reduce.async.bulk and each in-bounds row of a tensor reduce go through the reducer
+//! ([`Reducer`] in `copy_engine/reducer.rs`; the controller enters state 7 and hands it the
+//! operands), one element per step: read the source element from shared memory (one port word,
+//! or two when the element straddles a port boundary), read the destination element (global or shared), combine
 //! them in the atomic ALU's lead element, borrowed through the `elem_*` ports (the golden
 //! `element()`, f32 adds flushing subnormals as the golden bulk reduce does; lent while the ALU is
 //! idle, so a reduction waits while the ALU runs a request), write the element back with byte
@@ -100,10 +102,12 @@
 
 pub mod fifo;
 pub mod mb_answers;
+pub mod reducer;
 pub mod tensor_origin;
 
 use fifo::{FifoCtl, FifoStore, RamFifo};
 use mb_answers::{MbAnswers, IDENT_BITS};
+use reducer::Reducer;
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space};
@@ -831,65 +835,14 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     dt_u64: Constant<Bits<4>>,
     dt_b32: Constant<Bits<4>>,
     dt_b64: Constant<Bits<4>>,
-    /// Reducer step: 0 ISSUE a read (side, half), 1 WAIT shared data, 2 WAIT global data,
-    /// 3 COMBINE, 4 WRITE (half).
-    rd_phase: DFF<Bits<3>>,
-    /// Which element operand is being read: 0 source (shared), 1 destination.
-    rd_side: DFF<Bit>,
-    /// Which port word of an element that straddles two: 0 first, 1 second.
-    rd_half: DFF<Bit>,
-    rd_src: DFF<Bits<64>>,
-    /// Swizzle line mask of the reducer's shared source (a tensor-reduce row), 0 otherwise.
-    rd_swz: DFF<Bits<3>>,
-    rd_src_p: Signal<Local, Bits<64>>,
-    rd_src_slot: DFF<Bits<SLOT_BITS>>,
-    rd_dst: DFF<Bits<64>>,
-    rd_dst_gm: DFF<Bit>,
-    rd_dst_slot: DFF<Bits<SLOT_BITS>>,
-    rd_rem: DFF<Bits<32>>,
-    rd_lg: DFF<Bits<3>>,
-    rd_op: DFF<Bits<4>>,
-    rd_dtype: DFF<Bits<4>>,
-    rd_has_mb: DFF<Bit>,
-    rd_mb_slot: DFF<Bits<SLOT_BITS>>,
-    rd_mb_off: DFF<Bits<SADDR_BITS>>,
-    rd_len: DFF<Bits<32>>,
-    /// Entered from the tensor row sequencer (state 6): return there when done.
-    rd_ret: DFF<Bit>,
-    /// ... and the row was the box's last: answer the request when done.
-    rd_final: DFF<Bit>,
-    rd_es: DFF<Bits<64>>,
-    rd_ed: DFF<Bits<64>>,
-    rd_res: DFF<Bits<64>>,
-    /// Granted cycles spent in COMBINE: the element's result is taken when this reaches its
-    /// latency.
-    rd_wait: DFF<Bits<2>>,
-    k_elem_latency: Constant<Bits<2>>,
+    /// The reducer (state 7), in its own block.
+    reducer: Reducer<D, B>,
     rd_drained: Signal<Local, Bit>,
     rd_enter: Signal<Local, Bit>,
     rd_enter_row: Signal<Local, Bit>,
-    rd_finish: Signal<Local, Bit>,
-    rd_n: Signal<Local, Bits<16>>,
-    rd_soff: Signal<Local, Bits<16>>,
-    rd_doff: Signal<Local, Bits<16>>,
-    rd_off: Signal<Local, Bits<16>>,
-    rd_cross: Signal<Local, Bit>,
-    rd_cross_d: Signal<Local, Bit>,
-    rd_word_addr: Signal<Local, Bits<64>>,
-    rd_word: Signal<Local, Bits<D>>,
-    rd_part: Signal<Local, Bits<64>>,
-    rd_got: Signal<Local, Bit>,
-    rd_emask: Signal<Local, Bits<64>>,
-    rd_nmask: Signal<Local, Bits<128>>,
-    rd_wdata: Signal<Local, Bits<D>>,
-    rd_wbe: Signal<Local, Bits<B>>,
-    rd_shared_side: Signal<Local, Bit>,
-    rd_step: Signal<Local, Bit>,
     op_reduce: Constant<Bits<OP_BITS>>,
     e_atom_type: Constant<Bits<ERROR_BITS>>,
     f_noftz: Constant<Bits<FLAG_BITS>>,
-    k_one16: Constant<Bits<16>>,
-    k_ones128: Constant<Bits<128>>,
     k_dir_bad: Constant<Bits<4>>,
 }
 
@@ -1509,56 +1462,13 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             dt_u64: k(DataType::U64.code() as u64),
             dt_b32: k(DataType::B32.code() as u64),
             dt_b64: k(DataType::B64.code() as u64),
-            rd_phase: Default::default(),
-            rd_side: Default::default(),
-            rd_half: Default::default(),
-            rd_src: Default::default(),
-            rd_swz: Default::default(),
-            rd_src_p: Default::default(),
-            rd_src_slot: Default::default(),
-            rd_dst: Default::default(),
-            rd_dst_gm: Default::default(),
-            rd_dst_slot: Default::default(),
-            rd_rem: Default::default(),
-            rd_lg: Default::default(),
-            rd_op: Default::default(),
-            rd_dtype: Default::default(),
-            rd_has_mb: Default::default(),
-            rd_mb_slot: Default::default(),
-            rd_mb_off: Default::default(),
-            rd_len: Default::default(),
-            rd_ret: Default::default(),
-            rd_final: Default::default(),
-            rd_es: Default::default(),
-            rd_ed: Default::default(),
-            rd_res: Default::default(),
-            rd_wait: Default::default(),
-            k_elem_latency: k(element_latency(config) as u64),
+            reducer: Reducer::new(element_latency(config) as u64),
             rd_drained: Default::default(),
             rd_enter: Default::default(),
             rd_enter_row: Default::default(),
-            rd_finish: Default::default(),
-            rd_n: Default::default(),
-            rd_soff: Default::default(),
-            rd_doff: Default::default(),
-            rd_off: Default::default(),
-            rd_cross: Default::default(),
-            rd_cross_d: Default::default(),
-            rd_word_addr: Default::default(),
-            rd_word: Default::default(),
-            rd_part: Default::default(),
-            rd_got: Default::default(),
-            rd_emask: Default::default(),
-            rd_nmask: Default::default(),
-            rd_wdata: Default::default(),
-            rd_wbe: Default::default(),
-            rd_shared_side: Default::default(),
-            rd_step: Default::default(),
             op_reduce: op(Op::CpReduceBulk),
             e_atom_type: err(ErrorCode::AtomBadType),
             f_noftz: k(flags::MOD_A as u64),
-            k_one16: k(1),
-            k_ones128: Constant::new(Bits::<128>::mask()),
             k_dir_bad: k(0xF),
         }
     }
@@ -1742,29 +1652,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             last_dst_gm,
             m_rtype,
             m_rtype_ok,
-            rd_phase,
-            rd_side,
-            rd_half,
-            rd_src,
-            rd_swz,
-            rd_src_slot,
-            rd_dst,
-            rd_dst_gm,
-            rd_dst_slot,
-            rd_rem,
-            rd_lg,
-            rd_op,
-            rd_dtype,
-            rd_has_mb,
-            rd_mb_slot,
-            rd_mb_off,
-            rd_len,
-            rd_ret,
-            rd_final,
-            rd_es,
-            rd_ed,
-            rd_res,
-            rd_wait,
             chk_err_q,
             inc0_q,
             inc1_q,
@@ -1790,7 +1677,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             nx_swz,
             nx_fill
         );
-        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, answers, origin);
+        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, answers, origin, reducer);
         self.trec.read_clock.next = self.clock.val();
         self.trec.write_clock.next = self.clock.val();
 
@@ -2992,177 +2879,74 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.t_l4.d.next = self.origin.addr.val();
         }
         // ================= reducer (state 7): cp.reduce.async.bulk and tensor-reduce rows =================
-        // One element at a time: read the source element (shared memory; one or two port words
-        // when it straddles a port boundary), read the destination element (global or shared),
-        // combine them in the atomic ALU's element datapath (AtomicElement, the golden
-        // `element()`; f32 adds flush subnormals as the golden bulk reduce does), write the
-        // element back with byte enables. It runs on a drained mover, so it owns both memory
-        // ports, and it finishes before the request is answered (the bulk group or the
-        // complete_tx then sees it complete: an eager but legal completion).
+        // The `Reducer` block (reducer.rs) reduces one element at a time on a drained mover, so it
+        // owns both memory ports while the controller is in state 7, and it finishes before the
+        // request is answered. It latches its operands on entry: a bulk reduce's from DECIDE, or a
+        // tensor-reduce row's in-bounds run from ROWS.
+        self.reducer.reset.next = self.reset.val();
+        self.reducer.active.next = self.state.q.val() == 7;
+        self.reducer.enter.next = self.rd_enter.val() | self.rd_enter_row.val();
+        self.reducer.in_src.next = self.cur_src.q.val();
+        self.reducer.in_src_slot.next = self.c_cta.val();
+        self.reducer.in_swz.next = 0.into();
+        self.reducer.in_dst_gm.next = self.dir.val() == self.dir_s2g.val();
+        self.reducer.in_dst.next = self.cur_addr.q.val();
+        if self.dir.val() != self.dir_s2g.val() {
+            self.reducer.in_dst.next = self.dst_off.val();
+        }
+        self.reducer.in_dst_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
+        self.reducer.in_bytes.next = bit_cast::<32, 64>(self.blen.val());
+        self.reducer.in_lg.next =
+            bit_cast::<3, 64>(self.k_dtype_lg.val() >> (bit_cast::<16, 4>(self.c_dtype.val()) << 2));
+        self.reducer.in_op.next = self.c_sub.val();
+        self.reducer.in_dtype.next = self.c_dtype.val();
+        self.reducer.in_has_mb.next = self.dir.val() == self.dir_s2c.val();
+        self.reducer.in_mb_slot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
+        self.reducer.in_mb_off.next = bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val());
+        self.reducer.in_row.next = false;
+        self.reducer.in_last_row.next = false;
         if self.rd_enter.val() {
             self.state.d.next = 7.into();
-            self.rd_src.d.next = self.cur_src.q.val();
-            self.rd_src_slot.d.next = self.c_cta.val();
-            self.rd_dst_gm.d.next = self.dir.val() == self.dir_s2g.val();
-            self.rd_dst.d.next = self.cur_addr.q.val();
-            if self.dir.val() != self.dir_s2g.val() {
-                self.rd_dst.d.next = self.dst_off.val();
-            }
-            self.rd_dst_slot.d.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
-            self.rd_rem.d.next = bit_cast::<32, 64>(self.blen.val());
-            self.rd_lg.d.next =
-                bit_cast::<3, 64>(self.k_dtype_lg.val() >> (bit_cast::<16, 4>(self.c_dtype.val()) << 2));
-            self.rd_op.d.next = self.c_sub.val();
-            self.rd_dtype.d.next = self.c_dtype.val();
-            self.rd_has_mb.d.next = self.dir.val() == self.dir_s2c.val();
-            self.rd_mb_slot.d.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
-            self.rd_mb_off.d.next = bit_cast::<SADDR_BITS, 64>(self.mb_off_r.val());
-            self.rd_len.d.next = bit_cast::<32, 64>(self.blen.val());
-            self.rd_ret.d.next = false;
-            self.rd_final.d.next = false;
-            self.rd_swz.d.next = 0.into();
         }
         if self.rd_enter_row.val() {
             // A tensor-store row's in-bounds run; the box's last row answers the request when
             // the reducer is done (its bulk-group record needs no update: nothing stays in flight).
             self.state.d.next = 7.into();
-            self.rd_src.d.next = self.t_sdst.q.val() + self.r_pre.q.val();
-            self.rd_src_slot.d.next = self.c_cta.val();
-            self.rd_dst_gm.d.next = true;
-            self.rd_dst.d.next = self.t_l1.q.val() + self.r_lo_b.q.val();
-            self.rd_dst_slot.d.next = self.c_cta.val();
-            self.rd_rem.d.next = bit_cast::<32, 64>(self.r_dat.q.val());
-            self.rd_lg.d.next = self.m_lg.q.val();
-            self.rd_op.d.next = bit_cast::<4, 8>(self.t_red_op.val());
-            self.rd_dtype.d.next = self.m_rtype.q.val();
-            self.rd_has_mb.d.next = false;
-            self.rd_ret.d.next = true;
-            self.rd_final.d.next = self.done.val();
+            self.reducer.in_src.next = self.t_sdst.q.val() + self.r_pre.q.val();
+            self.reducer.in_dst_gm.next = true;
+            self.reducer.in_dst.next = self.t_l1.q.val() + self.r_lo_b.q.val();
+            self.reducer.in_dst_slot.next = self.c_cta.val();
+            self.reducer.in_bytes.next = bit_cast::<32, 64>(self.r_dat.q.val());
+            self.reducer.in_lg.next = self.m_lg.q.val();
+            self.reducer.in_op.next = bit_cast::<4, 8>(self.t_red_op.val());
+            self.reducer.in_dtype.next = self.m_rtype.q.val();
+            self.reducer.in_has_mb.next = false;
+            self.reducer.in_row.next = true;
+            self.reducer.in_last_row.next = self.done.val();
             // The row's source is read through the map's swizzle (PTX ISA §5.5.7).
-            self.rd_swz.d.next = self.m_swz.q.val();
+            self.reducer.in_swz.next = self.m_swz.q.val();
             self.done.next = false;
             self.rec_write.next = false;
         }
-        if self.rd_enter.val() | self.rd_enter_row.val() {
-            self.rd_phase.d.next = 0.into();
-            self.rd_side.d.next = false;
-            self.rd_half.d.next = false;
-        }
-        self.rd_n.next = self.k_one16.val() << self.rd_lg.q.val();
-        self.rd_nmask.next = !(self.k_ones128.val() << (self.rd_n.val() << 3));
-        self.rd_emask.next = bit_cast::<64, 128>(self.rd_nmask.val());
-        // The source element of a swizzled tensor-reduce row (element-aligned, so inside one
-        // 16-byte chunk) is read at its permuted address.
-        self.rd_src_p.next =
-            self.rd_src.q.val() ^ (((self.rd_src.q.val() >> 7) & bit_cast::<64, 3>(self.rd_swz.q.val())) << 4);
-        self.rd_soff.next = bit_cast::<16, 64>(self.rd_src_p.val() & self.k_bmask.val());
-        self.rd_doff.next = bit_cast::<16, 64>(self.rd_dst.q.val() & self.k_bmask.val());
-        self.rd_off.next = self.rd_soff.val();
-        self.rd_word_addr.next = self.rd_src_p.val() & !self.k_bmask.val();
-        if self.rd_side.q.val() {
-            self.rd_off.next = self.rd_doff.val();
-            self.rd_word_addr.next = self.rd_dst.q.val() & !self.k_bmask.val();
-        }
-        if self.rd_half.q.val() {
-            self.rd_word_addr.next = self.rd_word_addr.val() + self.k_b64.val();
-        }
-        self.rd_cross.next = (self.rd_off.val() + self.rd_n.val()) > self.k_b16.val();
-        self.rd_cross_d.next = (self.rd_doff.val() + self.rd_n.val()) > self.k_b16.val();
-        self.rd_shared_side.next = !self.rd_side.q.val() | !self.rd_dst_gm.q.val();
-        self.rd_word.next = self.sm_rdata.val();
-        if !self.rd_shared_side.val() {
-            self.rd_word.next = self.gm_rdata.val();
-        }
-        // The element's bytes in this word, placed at their position in the element.
-        self.rd_part.next = bit_cast::<64, D>(self.rd_word.val() >> (self.rd_off.val() << 3));
-        if self.rd_half.q.val() {
-            self.rd_part.next = bit_cast::<64, D>(self.rd_word.val()) << ((self.k_b16.val() - self.rd_off.val()) << 3);
-        }
-        // The element is the atomic ALU's, lent while COMBINE asks for it (pipelined, or
-        // combinational with atomic_element_stages 0); the operands hold still in COMBINE until
-        // its result is out. Bulk f32 adds flush subnormals (the ALU's lending mode sets ftz).
-        self.elem_req.next = (self.state.q.val() == 7) & (self.rd_phase.q.val() == 3);
-        self.elem_op.next = self.rd_op.q.val();
-        self.elem_dtype.next = self.rd_dtype.q.val();
-        self.elem_r.next = bit_cast::<ELEM_BITS, 64>(self.rd_ed.q.val() & self.rd_emask.val());
-        self.elem_s.next = bit_cast::<ELEM_BITS, 64>(self.rd_es.q.val() & self.rd_emask.val());
-        self.rd_got.next = false;
-        self.rd_step.next = false;
-        self.rd_finish.next = false;
-        if self.state.q.val() == 7 {
-            if self.rd_phase.q.val() == 0 {
-                // ISSUE a read of the current operand's word (or finish).
-                if self.rd_rem.q.val() == 0 {
-                    self.rd_finish.next = true;
-                } else if self.rd_shared_side.val() {
-                    if self.sm_rgrant.val() {
-                        self.rd_phase.d.next = 1.into();
-                    }
-                } else if self.gm_grant.val() {
-                    self.rd_phase.d.next = 2.into();
-                }
-            } else if self.rd_phase.q.val() == 1 {
-                self.rd_got.next = true;
-            } else if self.rd_phase.q.val() == 2 {
-                self.rd_got.next = self.gm_rvalid.val();
-            } else if self.rd_phase.q.val() == 3 {
-                // COMBINE: the element's result, its latency of granted cycles after the
-                // operands went in.
-                if self.elem_grant.val() {
-                    self.rd_wait.d.next = self.rd_wait.q.val() + 1;
-                }
-                if self.elem_grant.val() & (self.rd_wait.q.val() == self.k_elem_latency.val()) {
-                    self.rd_res.d.next = bit_cast::<64, ELEM_BITS>(self.elem_value.val()) & self.rd_emask.val();
-                    self.rd_phase.d.next = 4.into();
-                    self.rd_half.d.next = false;
-                }
+        self.reducer.sm_rgrant.next = self.sm_rgrant.val();
+        self.reducer.sm_wgrant.next = self.sm_wgrant.val();
+        self.reducer.gm_grant.next = self.gm_grant.val();
+        self.reducer.gm_rvalid.next = self.gm_rvalid.val();
+        self.reducer.sm_rdata.next = self.sm_rdata.val();
+        self.reducer.gm_rdata.next = self.gm_rdata.val();
+        // The element is the atomic ALU's, lent while the reducer's COMBINE asks for it.
+        self.elem_req.next = self.reducer.elem_req.val();
+        self.elem_op.next = self.reducer.elem_op.val();
+        self.elem_dtype.next = self.reducer.elem_dtype.val();
+        self.elem_r.next = self.reducer.elem_r.val();
+        self.elem_s.next = self.reducer.elem_s.val();
+        self.reducer.elem_grant.next = self.elem_grant.val();
+        self.reducer.elem_value.next = bit_cast::<64, ELEM_BITS>(self.elem_value.val());
+        if self.reducer.done.val() {
+            if self.reducer.answer.val() {
+                self.done.next = true;
             } else {
-                // WRITE the element back (a global write waits for `gm_grant`, a shared one for `sm_wgrant`).
-                self.rd_step.next =
-                    (!self.rd_dst_gm.q.val() & self.sm_wgrant.val()) | (self.rd_dst_gm.q.val() & self.gm_grant.val());
-                if self.rd_step.val() {
-                    if !self.rd_half.q.val() & self.rd_cross_d.val() {
-                        self.rd_half.d.next = true;
-                    } else {
-                        self.rd_src.d.next = self.rd_src.q.val() + bit_cast::<64, 16>(self.rd_n.val());
-                        self.rd_dst.d.next = self.rd_dst.q.val() + bit_cast::<64, 16>(self.rd_n.val());
-                        self.rd_rem.d.next = self.rd_rem.q.val() - bit_cast::<32, 16>(self.rd_n.val());
-                        self.rd_phase.d.next = 0.into();
-                        self.rd_side.d.next = false;
-                        self.rd_half.d.next = false;
-                    }
-                }
-            }
-            if self.rd_got.val() {
-                if self.rd_side.q.val() {
-                    self.rd_ed.d.next = self.rd_part.val();
-                    if self.rd_half.q.val() {
-                        self.rd_ed.d.next = self.rd_ed.q.val() | self.rd_part.val();
-                    }
-                } else {
-                    self.rd_es.d.next = self.rd_part.val();
-                    if self.rd_half.q.val() {
-                        self.rd_es.d.next = self.rd_es.q.val() | self.rd_part.val();
-                    }
-                }
-                self.rd_phase.d.next = 0.into();
-                if !self.rd_half.q.val() & self.rd_cross.val() {
-                    self.rd_half.d.next = true;
-                } else if !self.rd_side.q.val() {
-                    self.rd_side.d.next = true;
-                    self.rd_half.d.next = false;
-                } else {
-                    self.rd_half.d.next = false;
-                    self.rd_phase.d.next = 3.into();
-                    self.rd_wait.d.next = 0.into();
-                }
-            }
-            if self.rd_finish.val() {
-                if !self.rd_ret.q.val() | self.rd_final.q.val() {
-                    self.done.next = true;
-                } else {
-                    self.state.d.next = 6.into();
-                }
+                self.state.d.next = 6.into();
             }
         }
         if self.done.val() & (self.state.q.val() > 2) {
@@ -3546,56 +3330,40 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (bit_cast::<140, IDENT_BITS>(self.move_ident.read_data.val()) << 61);
 
         // ================= reducer ports (state 7 owns both memory ports) =================
-        self.rd_wdata.next = bit_cast::<D, 64>(self.rd_res.q.val()) << (self.rd_doff.val() << 3);
-        self.rd_wbe.next = bit_cast::<B, 128>(!(self.k_ones128.val() << self.rd_n.val()) << self.rd_doff.val());
-        if self.rd_half.q.val() {
-            self.rd_wdata.next =
-                bit_cast::<D, 64>(self.rd_res.q.val() >> ((self.k_b16.val() - self.rd_doff.val()) << 3));
-            self.rd_wbe.next = bit_cast::<B, 128>(
-                !(self.k_ones128.val() << self.rd_n.val()) >> (self.k_b16.val() - self.rd_doff.val()),
-            );
+        if self.reducer.sm_read.val() {
+            self.sm_re.next = true;
+            self.sm_rwant.next = true;
+            self.sm_rslot.next = self.reducer.rslot.val();
+            self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.reducer.addr.val());
         }
-        if self.state.q.val() == 7 {
-            if (self.rd_phase.q.val() == 0) & (self.rd_rem.q.val() != 0) {
-                if self.rd_shared_side.val() {
-                    self.sm_re.next = true;
-                    self.sm_rwant.next = true;
-                    self.sm_rslot.next = self.rd_src_slot.q.val();
-                    if self.rd_side.q.val() {
-                        self.sm_rslot.next = self.rd_dst_slot.q.val();
-                    }
-                    self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.rd_word_addr.val());
-                } else {
-                    self.gm_req.next = true;
-                    self.gm_we.next = false;
-                    self.gm_addr.next = self.rd_word_addr.val();
-                }
-            }
-            if self.rd_phase.q.val() == 2 {
-                self.gm_rready.next = true;
-            }
-            if self.rd_phase.q.val() == 4 {
-                if self.rd_dst_gm.q.val() {
-                    self.gm_req.next = true;
-                    self.gm_we.next = true;
-                    self.gm_addr.next = self.rd_word_addr.val();
-                    self.gm_wdata.next = self.rd_wdata.val();
-                    self.gm_be.next = self.rd_wbe.val();
-                } else {
-                    self.sm_we.next = self.sm_wgrant.val() & !self.reset.val();
-                    self.sm_wslot.next = self.rd_dst_slot.q.val();
-                    self.sm_waddr.next = bit_cast::<SADDR_BITS, 64>(self.rd_word_addr.val());
-                    self.sm_wdata.next = self.rd_wdata.val();
-                    self.sm_be.next = self.rd_wbe.val();
-                }
-            }
+        if self.reducer.gm_read.val() {
+            self.gm_req.next = true;
+            self.gm_we.next = false;
+            self.gm_addr.next = self.reducer.addr.val();
+        }
+        if self.reducer.gm_wait.val() {
+            self.gm_rready.next = true;
+        }
+        if self.reducer.gm_write.val() {
+            self.gm_req.next = true;
+            self.gm_we.next = true;
+            self.gm_addr.next = self.reducer.addr.val();
+            self.gm_wdata.next = self.reducer.wdata.val();
+            self.gm_be.next = self.reducer.wbe.val();
+        }
+        if self.reducer.sm_write.val() {
+            self.sm_we.next = self.sm_wgrant.val() & !self.reset.val();
+            self.sm_wslot.next = self.reducer.wslot.val();
+            self.sm_waddr.next = bit_cast::<SADDR_BITS, 64>(self.reducer.addr.val());
+            self.sm_wdata.next = self.reducer.wdata.val();
+            self.sm_be.next = self.reducer.wbe.val();
         }
         // The shared::cluster reduce completes into its mbarrier like a bulk copy.
-        if self.rd_finish.val() & self.rd_has_mb.q.val() {
+        if self.reducer.mb_event.val() {
             self.comp_q.push.next = true;
-            self.comp_q.din.next = bit_cast::<140, SLOT_BITS>(self.rd_mb_slot.q.val())
-                | (bit_cast::<140, SADDR_BITS>(self.rd_mb_off.q.val()) << 5)
-                | (bit_cast::<140, 32>(self.rd_len.q.val()) << 29)
+            self.comp_q.din.next = bit_cast::<140, SLOT_BITS>(self.reducer.mb_slot.val())
+                | (bit_cast::<140, SADDR_BITS>(self.reducer.mb_off.val()) << 5)
+                | (bit_cast::<140, 32>(self.reducer.mb_bytes.val()) << 29)
                 | (bit_cast::<140, IDENT_BITS>(self.ident.val()) << 61);
         }
 
@@ -3624,7 +3392,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.mc_started.d.next = false;
             self.ctl_mb_sent.d.next = false;
             self.last_src_gm.d.next = false;
-            self.rd_phase.d.next = 0.into();
         }
     }
 }
