@@ -116,7 +116,9 @@ impl Default for Timing {
             atomic_latency: 28, // assumed: as a shared load
             atomic_global_latency: 263, // "slightly higher than L2" (Chips and Cheese, H100): the L2 hit
             warp_network_latency: 24, // A100 __shfl_sync 25 (Burtchell & Burtscher) = 1 beat + 24
-            copy_latency: 263, // the L2 hit, as a load's
+            // H800 TMA 16-byte cp.async.bulk chase, 365-369 cycles per hop (HPMLL raw data),
+            // less the hop's own mbarrier and ld.shared cycles in this model
+            copy_latency: 293,
         }
     }
 }

@@ -56,6 +56,7 @@ fn microbenchmarks_measure_the_published_figures() {
         ("lat_ld_global", 263.0, "H800 L2 hit, arXiv 2402.13499 Table IV"),
         ("lat_bar_sync", 23.0, "A100 __syncthreads, one warp, Burtchell & Burtscher IISWC'24"),
         ("lat_shfl", 25.0, "A100 __shfl_sync, Burtchell & Burtscher IISWC'24"),
+        ("lat_tma", 367.0, "H800 TMA 16-byte cp.async.bulk chase, 365-369, github.com/HPMLL/NVIDIA-Hopper-Benchmark"),
     ];
     let cfg = Config::default();
     for &(name, figure, source) in published {

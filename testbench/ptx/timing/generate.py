@@ -71,3 +71,52 @@ kernel("lat_bar_sync", "", "\n".join(["\tbar.sync \t0;"] * N), "", REGS, threads
 kernel("lat_shfl", "\tmov.u32 \t%r1, %tid.x;",
        "\n".join(["\tshfl.sync.bfly.b32 \t%r1, %r1, 1, 31, -1;"] * N),
        "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32)
+
+# TMA pointer chase (the authors' raw data of arXiv 2402.13499 measures this, `TMA/Latency`): each
+# hop arms the mbarrier for 16 bytes, copies the 16-byte chain entry from global memory into
+# shared memory with cp.async.bulk, waits for the phase, and reads the next entry's address.
+hops = []
+for i in range(N):
+    hops.append(f"""	mbarrier.arrive.expect_tx.shared::cta.b64 	_, [%r4], 16;
+	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes 	[%r5], [%rd6], 16, [%r4];
+$L_wait{i}:
+	mbarrier.try_wait.parity.shared::cta.b64 	%p2, [%r4], %r6;
+	@!%p2 bra 	$L_wait{i};
+	xor.b32 	%r6, %r6, 1;
+	ld.shared.u64 	%rd6, [%r5];""")
+fill = "\n".join(f"\tadd.u64 \t%rd7, %rd5, {16 * (i + 1)};\n\tst.global.u64 \t[%rd5+{16 * i}], %rd7;" for i in range(N))
+text = HEAD + f"""
+.shared .align 16 .b8 lat_tma_buf[32];
+
+.visible .entry lat_tma(
+	.param .u64 lat_tma_out,
+	.param .u64 lat_tma_chain
+)
+{{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<8>;
+	ld.param.u64 	%rd1, [lat_tma_out];
+	ld.param.u64 	%rd5, [lat_tma_chain];
+{fill}
+	mov.u32 	%r4, lat_tma_buf;
+	add.u32 	%r5, %r4, 16;
+	mbarrier.init.shared::cta.b64 	[%r4], 1;
+	mov.u32 	%r6, 0;
+	mov.u64 	%rd6, %rd5;
+	mov.u64 	%rd2, %clock64;
+{chr(10).join(hops)}
+	mov.u64 	%rd3, %clock64;
+	sub.s64 	%rd4, %rd3, %rd2;
+	st.global.u64 	[%rd1], %rd4;
+	sub.s64 	%rd4, %rd6, %rd5;
+	st.global.u64 	[%rd1+8], %rd4;
+	ret;
+}}
+"""
+(HERE / "lat_tma.ptx").write_text(text)
+(HERE / "lat_tma.launch.yaml").write_text(
+    f"# lat_tma: out[0] = cycles of {N} cp.async.bulk pointer-chase hops; out[1] = the last address's offset, {16 * N} (written by generate.py)\n"
+    "grid: [1, 1, 1]\nblock: [1, 1, 1]\n"
+    f"buffers:\n  out: {{ type: u64, len: 2 }}\n  chain: {{ type: u64, len: {2 * (N + 1)} }}\nparams: [out, chain]\n"
+)
