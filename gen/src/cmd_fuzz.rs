@@ -53,6 +53,10 @@ pub struct Args {
     /// deterministic lowest-PC schedule.
     #[arg(long)]
     pub interleave: bool,
+    /// Golden model: the SM timing model's interleaving (`smsync run --timing`; each program
+    /// must run clean there too).
+    #[arg(long, conflicts_with = "interleave")]
+    pub timing: bool,
     /// Save every program (PTX + launch) under --out, passing or not (to rerun one with
     /// `smsync run` / `smsync cosim`).
     #[arg(long)]
@@ -72,10 +76,17 @@ pub fn main(a: Args) -> Result<(), String> {
     if a.rtl.is_some() && a.backend != Backend::Cosim {
         return Err("--rtl DIR needs --backend cosim (the golden backend runs no RTL)".into());
     }
+    if a.timing && a.backend == Backend::Cosim {
+        return Err("--timing runs the golden model on the SM timing model; the timed RTL back end is not built".into());
+    }
     let (config, rtl_dir) = crate::cmd_cosim::config_and_rtl(a.config.as_deref(), a.rtl.as_deref())?;
     let target = CosimTarget { rtl_dir, vcd: None };
     let ptxas_path = ptxas::find_ptxas()?;
-    let schedule = if a.interleave { Schedule::Seeded } else { Schedule::Deterministic };
+    let schedule = match (a.interleave, a.timing) {
+        (true, _) => Schedule::Seeded,
+        (_, true) => Schedule::Timed,
+        _ => Schedule::Deterministic,
+    };
     let backend = a.backend;
     let run_one = |p: &Program| match backend {
         Backend::Golden => run::run_golden(p, &config, schedule),

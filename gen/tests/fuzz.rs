@@ -75,6 +75,32 @@ fn generated_programs_pass_ptxas_and_run_clean_on_golden() {
     assert!(requests > 1000 * n / 100, "only {requests} sync requests in {n} programs");
 }
 
+/// Generated programs on the SM timing model (`Schedule::Timed`): every one runs clean (no UB,
+/// deadlock or step limit: the cycle-driven scheduler and the delayed answers of the timing back
+/// end keep every legal program live), reports its cycles, and runs the same way twice.
+#[test]
+fn generated_programs_run_clean_on_the_timing_model() {
+    let mut failures = vec![];
+    for (name, config) in configs() {
+        for seed in 1..=50 {
+            let p = Program::generate(seed, &config);
+            match run::run_golden(&p, &config, Schedule::Timed) {
+                Ok(r) => {
+                    let cycles = r.timing.as_ref().map(|t| t.cycles).unwrap_or(0);
+                    assert!(cycles > 0, "{name}: seed {seed}: no cycles");
+                    if seed <= 5 {
+                        let again = run::run_golden(&p, &config, Schedule::Timed).unwrap();
+                        assert_eq!(again.timing, r.timing, "{name}: seed {seed}: a timed run must repeat exactly");
+                        assert_eq!(again.buffers, r.buffers, "{name}: seed {seed}");
+                    }
+                }
+                Err(e) => failures.push(format!("{name}: seed {seed} ({}): {e}", p.summary())),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+}
+
 #[test]
 fn generator_covers_every_block_kind_and_respects_the_config() {
     for (name, config) in configs() {

@@ -30,17 +30,25 @@ pub enum Schedule {
     /// Seeded interleaving driven by the program's seed (explores more orders; see the
     /// "Random programs" chapter for the divergent-collective case the model rejects).
     Seeded,
+    /// The SM timing model's interleaving (`smsync run --timing`): warps issue by cycles and
+    /// sync answers arrive when the golden units' timing back end says.
+    Timed,
 }
 
 /// Run on the golden model.
 pub fn run_golden(program: &Program, config: &Config, schedule: Schedule) -> Result<RunResult, String> {
     let (module, launch) = load(program)?;
-    let mut unit = GoldenUnits::new(config);
     let seed = match schedule {
-        Schedule::Deterministic => None,
+        Schedule::Deterministic | Schedule::Timed => None,
         Schedule::Seeded => Some(program.seed),
     };
-    let opts = RunOptions { seed, trace: false, max_steps: MAX_STEPS, timing: false };
+    let timing = schedule == Schedule::Timed;
+    let opts = RunOptions { seed, trace: false, max_steps: MAX_STEPS, timing };
+    if timing {
+        let mut unit = smsync_sim::timing::TimedUnits::new(config);
+        return exec::run(&module, &launch, config, &mut unit, opts).map_err(|e| e.to_string());
+    }
+    let mut unit = GoldenUnits::new(config);
     exec::run(&module, &launch, config, &mut unit, opts).map_err(|e| e.to_string())
 }
 
