@@ -193,6 +193,8 @@ pub(super) struct Sm {
     age: Vec<u64>,
     /// Per scheduler: the warp that issued last, as (slot, warp).
     last: Vec<Option<(usize, usize)>>,
+    /// Per scheduler: its resident warps in its policy's base order.
+    warps_of: Vec<Vec<(usize, usize)>>,
     report: TimingReport,
     launched: u64,
 }
@@ -208,6 +210,7 @@ impl<'a> Machine<'a> {
             warps: vec![Vec::new(); slots],
             age: vec![0; slots],
             last: vec![None; t.schedulers as usize],
+            warps_of: vec![Vec::new(); t.schedulers as usize],
             report: TimingReport::default(),
             launched: 0,
         }
@@ -229,12 +232,17 @@ impl<'a> Machine<'a> {
             for g in 0..groups {
                 let slots = g * per_cluster..(g + 1) * per_cluster;
                 if slots.clone().all(|s| self.ctas[s].as_ref().is_none_or(|c| c.warps.iter().all(Warp::done))) {
+                    let mut changed = false;
                     for s in slots.clone() {
-                        self.retire_cta(&mut sm, s);
+                        changed |= self.retire_cta(&mut sm, s);
                     }
                     if next < clusters.len() {
                         self.launch_cluster(&mut sm, &clusters[next], slots.start);
                         next += 1;
+                        changed = true;
+                    }
+                    if changed {
+                        self.rebuild_schedule(&mut sm);
                     }
                 }
             }
@@ -316,36 +324,42 @@ impl<'a> Machine<'a> {
         Ok(issued)
     }
 
-    /// The warps of scheduler `sched` in the order its policy tries them.
-    fn candidates(&self, sm: &Sm, sched: usize) -> Vec<(usize, usize)> {
+    /// Each scheduler's warps in its policy's base order: (slot, warp) ascending for `lrr`,
+    /// oldest CTA first for `gto`. Rebuilt when a CTA starts or retires.
+    fn rebuild_schedule(&self, sm: &mut Sm) {
         let per = self.cfg.max_warps_per_cta as usize;
         let nsched = sm.last.len();
-        let mut mine: Vec<(usize, usize)> = Vec::new();
+        for list in sm.warps_of.iter_mut() {
+            list.clear();
+        }
         for (s, c) in self.ctas.iter().enumerate() {
             if let Some(c) = c {
-                mine.extend((0..c.warps.len()).filter(|wi| (s * per + wi) % nsched == sched).map(|wi| (s, wi)));
-            }
-        }
-        match (self.cfg.timing.policy, sm.last[sched]) {
-            (SchedPolicy::Lrr, Some(last)) => {
-                let k = mine.iter().position(|&x| x > last).unwrap_or(0);
-                mine.rotate_left(k);
-            }
-            (SchedPolicy::Gto, last) => {
-                mine.sort_by_key(|&(s, wi)| (sm.age[s], wi));
-                if let Some(k) = last.and_then(|l| mine.iter().position(|&x| x == l)) {
-                    let l = mine.remove(k);
-                    mine.insert(0, l);
+                for wi in 0..c.warps.len() {
+                    sm.warps_of[(s * per + wi) % nsched].push((s, wi));
                 }
             }
-            _ => {}
         }
-        mine
+        if self.cfg.timing.policy == SchedPolicy::Gto {
+            for list in sm.warps_of.iter_mut() {
+                list.sort_by_key(|&(s, wi)| (sm.age[s], wi));
+            }
+        }
     }
 
-    /// The first eligible warp of `sched` and the group of lanes it would issue.
+    /// The first eligible warp of `sched`, tried in its policy's order (`lrr`: from the warp after
+    /// the last one that issued; `gto`: that warp first, then the oldest), and the group of lanes
+    /// it would issue.
     fn pick_warp(&mut self, sm: &Sm, sched: usize) -> Option<(usize, usize, Group)> {
-        for (s, wi) in self.candidates(sm, sched) {
+        let list = &sm.warps_of[sched];
+        let n = list.len();
+        let (greedy, start) = match (self.cfg.timing.policy, sm.last[sched]) {
+            (SchedPolicy::Lrr, Some(last)) => (None, list.iter().position(|&x| x > last).unwrap_or(0)),
+            (SchedPolicy::Gto, Some(last)) => (list.iter().position(|&x| x == last), 0),
+            _ => (None, 0),
+        };
+        let order = greedy.into_iter().chain((0..n).map(|i| (start + i) % n).filter(move |&i| Some(i) != greedy));
+        for i in order {
+            let (s, wi) = list[i];
             let ws = &sm.warps[s][wi];
             if ws.next_issue > sm.cycle {
                 continue;
@@ -452,10 +466,13 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn retire_cta(&mut self, sm: &mut Sm, slot: usize) {
+    /// Retire the CTA in `slot`, if any (true when there was one).
+    fn retire_cta(&mut self, sm: &mut Sm, slot: usize) -> bool {
         if self.ctas[slot].take().is_some() {
             sm.report.warps.extend(sm.warps[slot].drain(..).map(|w| w.timing));
+            return true;
         }
+        false
     }
 
     fn timed_result(self, sm: Sm) -> super::RunResult {
