@@ -1,5 +1,5 @@
 //! `smsync cosim KERNEL.ptx --launch LAUNCH.yaml [--config FILE] [--rtl DIR] [--vcd FILE] [--gm-latency N]
-//! [--backend verilator|uart-sim|uart:DEVICE] [--baud N]`:
+//! [--backend verilator|uart-sim|uart:DEVICE] [--baud N] [--timing]`:
 //! run a PTX kernel on the golden model and the RTL in lockstep (`smsync_testbench::cosim`).
 //! With `--rtl DIR` the RTL is the `sync_unit` top of a directory of Verilog (a `smsync gen`
 //! output edited by hand, or with a unit of the user's own), checked against DIR's manifest
@@ -8,7 +8,8 @@
 //! board top driven through its UART pins (`uart-sim`), or a real board on a serial device
 //! running `smsync gen --board ... --baud N` (`uart:/dev/ttyUSB0`). Prints a summary (cycles, per-unit requests / cycles / conflicts)
 //! and exits non-zero on the first divergence, with the instruction's file:line, CTA, warp,
-//! lanes, the request, expected vs actual and the RTL cycle.
+//! lanes, the request, expected vs actual and the RTL cycle. `--timing` runs it on the SM timing
+//! model, the top clocked one cycle per SM cycle (docs/TIMING.md, "RTL back end").
 
 use smsync_sim::config::Config;
 use smsync_sim::exec::{self, Launch};
@@ -60,6 +61,12 @@ pub struct Args {
     /// Print one JSON object (cycles, requests, per-unit counts, final buffers) instead of the summary.
     #[arg(long)]
     pub json: bool,
+    /// Timed cosim: the SM timing model (config `timing:`) issues the requests and the top is
+    /// clocked one cycle per SM cycle, requests entering its port as they issue (the RTL back
+    /// end of docs/TIMING.md); kernel cycles, IPC, stalls and the top's load per unit on
+    /// stderr and in the JSON's `result.timing`. `--backend verilator` only.
+    #[arg(long)]
+    pub timing: bool,
 }
 
 pub fn main(a: Args) -> Result<(), String> {
@@ -82,8 +89,12 @@ pub fn main(a: Args) -> Result<(), String> {
         backend,
         fast_build: a.fast_build,
         rtl_dir,
+        timed: a.timing,
     };
     let report = run_cosim(&module, &launch, &config, &opts).map_err(|f| f.to_string())?;
+    if let Some(t) = &report.result.timing {
+        eprint!("{}", crate::cmd_run::timing_table(t));
+    }
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let text = if a.json { report.to_json() + "\n" } else { report.summary() };

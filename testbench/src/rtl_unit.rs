@@ -389,6 +389,45 @@ pub struct RtlSyncUnit {
     /// The first response-protocol violation seen (reported by [`RtlSyncUnit::submit`] and
     /// [`RtlSyncUnit::take_protocol_error`]).
     protocol_error: Option<String>,
+    /// Requests waiting for the request port, and the one on it.
+    sender: Sender,
+    /// Per request taken by the top: the cycles it waited for the port and the cycles the top
+    /// held it (header taken to `req_ready` high again), for the timed cosim's unit statistics.
+    pub taken: Vec<TakenRequest>,
+}
+
+/// What the top did with one request ([`RtlSyncUnit::taken`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakenRequest {
+    pub tag: u64,
+    pub op: smsync_sim::encoding::Op,
+    /// Cycles from [`RtlSyncUnit::enqueue`] to the clock edge that took its header.
+    pub queued: u64,
+    /// Cycles from that edge until the top took requests again (`req_ready` high after its
+    /// last beat): the top's occupancy by the request.
+    pub held: u64,
+}
+
+/// The request port's driver: requests in order, each header held until taken and its beats
+/// from the same cycle, each until taken (the port protocol of the top's module doc).
+#[derive(Default)]
+struct Sender {
+    queue: std::collections::VecDeque<(Request, u64)>,
+    /// The request on the port: it, the cycle it was queued, whether its header was taken (and
+    /// at which cycle), and how many beats were.
+    current: Option<OnPort>,
+    /// The request whose beats are all taken, waiting for `req_ready` to rise again (its
+    /// occupancy is measured until then).
+    finishing: Option<TakenRequest>,
+}
+
+struct OnPort {
+    req: Request,
+    queued_at: u64,
+    /// The cycle it went on the port.
+    on_port_at: u64,
+    header_at: Option<u64>,
+    beats: usize,
 }
 
 /// `bytes` bytes of global memory from `addr` (0 outside it), little-endian, as the 32-bit words
@@ -443,7 +482,24 @@ impl RtlSyncUnit {
             waiting: WaitingLanes::default(),
             responses: ResponseAssembly::default(),
             protocol_error: None,
+            sender: Sender::default(),
+            taken: Vec::new(),
         })
+    }
+
+    /// Reset the top and everything the harness keeps about it (queued requests, global reads in
+    /// flight, waiting lanes, a response being assembled): a model taken from the pool starts
+    /// clean even when its last run stopped in the middle of a request.
+    pub fn reset(&mut self) {
+        self.drop_sends();
+        self.set_timeout(false);
+        self.harness.reset();
+        self.gm_reads.clear();
+        self.ag_reads.clear();
+        self.waiting.clear();
+        self.responses = ResponseAssembly::default();
+        self.protocol_error = None;
+        self.taken.clear();
     }
 
     /// The options the unit was built with.
@@ -451,33 +507,44 @@ impl RtlSyncUnit {
         &self.options
     }
 
-    /// A CTA with `warps` warps starts in `slot` (one clock of `launch`).
-    pub fn launch_cta(&mut self, slot: u16, warps: u16, out: &mut Vec<Response>) {
+    /// A CTA with `warps` warps starts in `slot` (one clock of `launch`). The clock is an
+    /// ordinary cycle of the harness (requests on the port, global-memory ports served): in a
+    /// timed run a CTA starts while other slots' requests are in flight.
+    pub fn launch_cta(&mut self, slot: u16, warps: u16, mem: &mut MemorySystem, out: &mut Vec<Response>) {
         let (h, p) = (&mut self.harness, &self.ports);
         h.set_u64_at(p.launch, 1);
         h.set_u64_at(p.launch_slot, slot as u64);
         h.set_u64_at(p.launch_warps, warps as u64);
-        h.tick();
-        h.set_u64_at(p.launch, 0);
         self.waiting.clear_slot(slot);
-        self.take_responses(out);
+        self.step(mem, out);
+        self.harness.set_u64_at(self.ports.launch, 0);
     }
 
     /// Hand `req` to the top (header, then beats), clock until it is taken and then until the top is idle (see
     /// [`RtlSyncUnit::idle`]); every response seen meanwhile is pushed to `out`. `mem` serves the
-    /// top's global-memory ports (`gm_*`, `ag_*`).
+    /// top's global-memory ports (`gm_*`, `ag_*`). The untimed cosim's way: one request at a
+    /// time, the top idle between them.
     pub fn submit(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
-        if let Some(why) = unrepresentable(req) {
-            return Err(format!("request {} ({}) cannot be packed: {why}", req.tag, req.op));
+        self.enqueue(req)?;
+        for _ in 0..READY_TIMEOUT {
+            if !self.sending() {
+                break;
+            }
+            self.step(mem, out);
         }
-        let first_new = out.len();
-        self.send(req, mem, out)?;
+        if self.sending() {
+            let what = match &self.sender.current {
+                Some(OnPort { header_at: Some(_), beats, .. }) => format!("beat {beats} of {}", self.ports.beats()),
+                _ => "header".into(),
+            };
+            self.drop_sends();
+            return Err(format!("request {} ({}): {what} not taken within {READY_TIMEOUT} cycles", req.tag, req.op));
+        }
         for _ in 0..IDLE_TIMEOUT {
             if let Some(e) = self.take_protocol_error() {
                 return Err(format!("request {} ({}): {e}", req.tag, req.op));
             }
             if self.idle() {
-                self.waiting.note(req, &out[first_new..]);
                 return Ok(());
             }
             self.step(mem, out);
@@ -485,36 +552,113 @@ impl RtlSyncUnit {
         Err(format!("request {} ({}): the top is still busy {IDLE_TIMEOUT} cycles after taking it", req.tag, req.op))
     }
 
-    /// Put `req` on the port: the header until it is taken, and from the same cycle the beats in
-    /// order, each until it is taken (`READY_TIMEOUT` cycles in all before a hang is reported).
-    fn send(&mut self, req: &Request, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
-        let (valid, beat_valid) = (self.ports.req_valid, self.ports.beat_valid);
-        self.ports.pack_header(&mut self.harness, req);
-        self.ports.pack_beat(&mut self.harness, req, 0);
-        self.harness.set_u64_at(valid, 1);
-        self.harness.set_u64_at(beat_valid, 1);
-        let (mut header_taken, mut beat) = (false, 0);
-        for _ in 0..READY_TIMEOUT {
-            let h_now = !header_taken && self.harness.get_bit_at(self.ports.req_ready);
-            let b_now = self.harness.get_bit_at(self.ports.beat_ready);
-            self.step(mem, out);
-            if h_now {
-                header_taken = true;
-                self.harness.set_u64_at(valid, 0);
+    /// Queue `req` for the request port without clocking: it goes on the port as soon as the
+    /// requests before it are taken, and each [`RtlSyncUnit::run`] cycle drives the port (the
+    /// timed cosim's way: requests enter when the SM issues them).
+    pub fn enqueue(&mut self, req: &Request) -> Result<(), String> {
+        if let Some(why) = unrepresentable(req) {
+            return Err(format!("request {} ({}) cannot be packed: {why}", req.tag, req.op));
+        }
+        self.waiting.expect(req);
+        self.sender.queue.push_back((req.clone(), self.harness.cycle()));
+        if self.sender.current.is_none() {
+            self.next_on_port();
+        }
+        Ok(())
+    }
+
+    /// Requests queued or on the port, not yet taken completely.
+    pub fn sending(&self) -> bool {
+        self.sender.current.is_some()
+    }
+
+    /// The request on the port, if any: its tag, op, and the cycles since it went on the port
+    /// (for a hang report: the top has not taken it).
+    pub fn on_port(&self) -> Option<(&Request, u64)> {
+        self.sender.current.as_ref().map(|c| (&c.req, self.harness.cycle() - c.on_port_at))
+    }
+
+    /// The request the top holds (its header taken, the top not yet free for the next one),
+    /// if any: its tag and the cycles since its header was taken.
+    pub fn held(&self) -> Option<(u64, u64)> {
+        let now = self.harness.cycle();
+        if let Some(f) = &self.sender.finishing {
+            return Some((f.tag, now - f.held));
+        }
+        match &self.sender.current {
+            Some(OnPort { req, header_at: Some(at), .. }) => Some((req.tag, now - at)),
+            _ => None,
+        }
+    }
+
+    /// Requests queued behind the port (the one on it excluded).
+    pub fn queued(&self) -> usize {
+        self.sender.queue.len()
+    }
+
+    /// Put the next queued request on the port: its header and beat 0, both valid.
+    fn next_on_port(&mut self) {
+        let Some((req, queued_at)) = self.sender.queue.pop_front() else { return };
+        self.ports.pack_header(&mut self.harness, &req);
+        self.ports.pack_beat(&mut self.harness, &req, 0);
+        self.harness.set_u64_at(self.ports.req_valid, 1);
+        self.harness.set_u64_at(self.ports.beat_valid, 1);
+        let on_port_at = self.harness.cycle();
+        self.sender.current = Some(OnPort { req, queued_at, on_port_at, header_at: None, beats: 0 });
+    }
+
+    /// Forget every request not yet taken (after a hang was reported).
+    fn drop_sends(&mut self) {
+        self.sender = Sender::default();
+        self.harness.set_u64_at(self.ports.req_valid, 0);
+        self.harness.set_u64_at(self.ports.beat_valid, 0);
+    }
+
+    /// The handshakes of the cycle about to be clocked: (header taken, beat taken), read from
+    /// the readies before the edge.
+    fn port_handshakes(&mut self) -> (bool, bool) {
+        match &self.sender.current {
+            Some(c) => {
+                let header = c.header_at.is_none() && self.harness.get_bit_at(self.ports.req_ready);
+                (header, self.harness.get_bit_at(self.ports.beat_ready))
             }
-            if b_now {
-                beat += 1;
-                if beat == self.ports.beats() {
-                    self.harness.set_u64_at(beat_valid, 0);
-                    return Ok(());
-                }
-                self.ports.pack_beat(&mut self.harness, req, beat);
+            None => (false, false),
+        }
+    }
+
+    /// After the edge: drop what was taken, put up the next beat or the next request, and close
+    /// the occupancy of a request the top has finished (`req_ready` up again).
+    fn advance_port(&mut self, header: bool, beat: bool) {
+        let now = self.harness.cycle();
+        if let Some(f) = &self.sender.finishing {
+            if self.harness.get_bit_at(self.ports.req_ready) {
+                let mut f = f.clone();
+                f.held = now - f.held;
+                self.taken.push(f);
+                self.sender.finishing = None;
             }
         }
-        self.harness.set_u64_at(valid, 0);
-        self.harness.set_u64_at(beat_valid, 0);
-        let what = if header_taken { format!("beat {beat} of {}", self.ports.beats()) } else { "header".into() };
-        Err(format!("request {} ({}): {what} not taken within {READY_TIMEOUT} cycles", req.tag, req.op))
+        let Some(c) = &mut self.sender.current else { return };
+        if header {
+            c.header_at = Some(now - 1);
+            self.harness.set_u64_at(self.ports.req_valid, 0);
+        }
+        if !beat {
+            return;
+        }
+        c.beats += 1;
+        if c.beats < self.ports.beats() {
+            let (req, k) = (c.req.clone(), c.beats);
+            self.ports.pack_beat(&mut self.harness, &req, k);
+            return;
+        }
+        self.harness.set_u64_at(self.ports.beat_valid, 0);
+        let header_at = c.header_at.unwrap_or(now - 1);
+        // `held` keeps the edge that took the header until the top is free again.
+        self.sender.finishing =
+            Some(TakenRequest { tag: c.req.tag, op: c.req.op, queued: header_at - c.queued_at, held: header_at });
+        self.sender.current = None;
+        self.next_on_port();
     }
 
     /// The first response-protocol violation since the last call (a value beat without a
@@ -564,6 +708,8 @@ impl RtlSyncUnit {
     /// ports: every request is granted at once, read data comes `gm_latency` cycles after the
     /// grant, in order (the copy engine's port holds data while `gm_rready` is low).
     fn step(&mut self, mem: &mut MemorySystem, out: &mut Vec<Response>) {
+        // The request port's handshakes of this edge, from the readies as they were before it.
+        let (header, beat) = self.port_handshakes();
         let latency = self.options.gm_latency.max(1) as u64;
         let now = self.harness.cycle();
         let (h, p) = (&mut self.harness, &self.ports);
@@ -620,7 +766,8 @@ impl RtlSyncUnit {
                 reads.push_back((now + latency, addr));
             }
         }
-        h.tick();
+        self.harness.tick();
+        self.advance_port(header, beat);
         self.take_responses(out);
         let (h, p) = (&mut self.harness, &self.ports);
         let [wake_valid, wake_cta, wake_warp, wake_lane, wake_pred] = p.wake;

@@ -35,23 +35,22 @@ impl WaitingLanes {
         self.rendezvous.retain(|k, _| k.0 != slot);
     }
 
-    /// After `req` was taken and the top went idle: the lanes its `answers` left out wait — a
-    /// try_wait's in the waiter table (unless it failed), a rendezvous op's at the rendezvous.
-    pub fn note(&mut self, req: &Request, answers: &[Response]) {
-        let mine = answers.iter().filter(|r| r.tag == req.tag);
+    /// `req` is about to be sent: its lanes may be answered later — a try_wait's in the waiter
+    /// table, a rendezvous op's at the rendezvous. Every active lane is registered under its tag
+    /// now, and an answer under that tag clears the lanes it covers ([`WaitingLanes::route`]),
+    /// so the bookkeeping does not depend on when the answer leaves the top (requests may queue
+    /// ahead of the top, and an answer may leave after the top takes the next request). A lane
+    /// has one request outstanding at a time, so its entry is always its latest request's.
+    pub fn expect(&mut self, req: &Request) {
         let table = if req.op == Op::MbTryWait {
-            if mine.clone().any(|r| r.error != ErrorCode::None) {
-                return;
-            }
             &mut self.suspended
         } else if req.op.unit() == Unit::WarpNetwork && req.op != Op::Activemask {
             &mut self.rendezvous
         } else {
             return;
         };
-        let answered = mine.fold(0u32, |acc, r| acc | r.lanes);
         for lane in 0..WARP as u8 {
-            if (req.active_mask & !answered) >> lane & 1 == 1 {
+            if req.active_mask >> lane & 1 == 1 {
                 table.insert((req.cta, req.warp, lane), req.tag);
             }
         }
@@ -83,6 +82,16 @@ impl WaitingLanes {
     /// naming its own first lane (as the golden model answers every request of a failed
     /// rendezvous).
     pub fn route(&mut self, r: Response, out: &mut Vec<Response>) {
+        // A try_wait's own answer: the lanes it covers are not suspended; an error answers them all.
+        if r.error != ErrorCode::None {
+            self.suspended.retain(|k, t| !(*t == r.tag && k.0 == r.cta && k.1 == r.warp));
+        } else {
+            for lane in 0..WARP as u8 {
+                if r.lanes >> lane & 1 == 1 && self.suspended.get(&(r.cta, r.warp, lane)) == Some(&r.tag) {
+                    self.suspended.remove(&(r.cta, r.warp, lane));
+                }
+            }
+        }
         let mut moved: BTreeMap<u64, u32> = BTreeMap::new();
         for lane in 0..WARP as u8 {
             if r.lanes >> lane & 1 == 0 {
@@ -123,7 +132,8 @@ mod tests {
     fn a_fired_rendezvous_answers_each_waiting_request_its_lanes() {
         let mut w = WaitingLanes::default();
         // lanes 0..3 arrive first (no answer), lanes 4..7 complete the rendezvous
-        w.note(&req(10, Op::VoteSync, 0x0F), &[]);
+        w.expect(&req(10, Op::VoteSync, 0x0F));
+        w.expect(&req(11, Op::VoteSync, 0xF0));
         let mut fired = Response::to(&req(11, Op::VoteSync, 0xF0), 0xFF);
         fired.preds = 0x33;
         fired.values = [7; WARP];
@@ -134,7 +144,9 @@ mod tests {
         assert_eq!((out[1].tag, out[1].lanes, out[1].preds), (11, 0xF0, 0x30));
         // nothing waits any more: a later answer passes unchanged
         let mut again = Vec::new();
-        w.route(Response::to(&req(12, Op::VoteSync, 0x0F), 0x0F), &mut again);
+        let again_req = req(12, Op::VoteSync, 0x0F);
+        w.expect(&again_req);
+        w.route(Response::to(&again_req, 0x0F), &mut again);
         assert_eq!(again.len(), 1);
         assert_eq!(again[0].tag, 12);
     }
@@ -142,8 +154,8 @@ mod tests {
     #[test]
     fn an_exit_answer_goes_entirely_to_the_waiting_requests_and_errors_name_each_first_lane() {
         let mut w = WaitingLanes::default();
-        w.note(&req(20, Op::ReduxSync, 0x0000_0F00), &[]);
-        w.note(&req(21, Op::ReduxSync, 0x0000_00F0), &[]);
+        w.expect(&req(20, Op::ReduxSync, 0x0000_0F00));
+        w.expect(&req(21, Op::ReduxSync, 0x0000_00F0));
         let exit = req(22, Op::WarpExit, 0);
         let mut answer = Response::error(&exit, ErrorCode::MemberMaskMismatch, 4);
         answer.lanes = 0x0FF0;
@@ -157,13 +169,43 @@ mod tests {
     fn suspended_try_wait_lanes_are_woken_by_tag_and_stray_wakes_counted() {
         let mut w = WaitingLanes::default();
         let tw = req(30, Op::MbTryWait, 0b110);
-        w.note(&tw, &[Response::to(&tw, 0b010)]);
+        w.expect(&tw);
+        let mut out = Vec::new();
+        w.route(Response::to(&tw, 0b010), &mut out);
+        assert_eq!(out.len(), 1);
+        assert!(w.wake(1, 2, 1, true).is_none(), "lane 1 was answered, not suspended");
         let r = w.wake(1, 2, 2, true).expect("lane 2 was suspended");
         assert_eq!((r.tag, r.lanes, r.preds), (30, 0b100, 0b100));
         assert!(w.wake(1, 2, 2, true).is_none());
-        assert_eq!(w.unmatched_wakes, 1);
-        w.note(&tw, &[]);
+        assert_eq!(w.unmatched_wakes, 2);
+        w.expect(&tw);
         w.clear_slot(1);
         assert!(w.wake(1, 2, 1, false).is_none());
+    }
+
+    #[test]
+    fn a_failed_try_wait_suspends_none_of_its_lanes() {
+        let mut w = WaitingLanes::default();
+        let tw = req(40, Op::MbTryWait, 0b1100);
+        w.expect(&tw);
+        let mut out = Vec::new();
+        w.route(Response::error(&tw, ErrorCode::MbStaleToken, 2), &mut out);
+        assert!(w.wake(1, 2, 2, true).is_none());
+        assert!(w.wake(1, 2, 3, true).is_none());
+    }
+
+    #[test]
+    fn an_answer_that_leaves_after_the_next_request_was_sent_is_still_routed() {
+        // The top may take the next request before the previous one's answer leaves it: lanes
+        // are registered when sent, so the order of "sent" and "answered" does not matter.
+        let mut w = WaitingLanes::default();
+        let first = req(50, Op::VoteSync, 0x0F);
+        let second = req(51, Op::VoteSync, 0xF0);
+        w.expect(&first);
+        w.expect(&second);
+        let mut out = Vec::new();
+        w.route(Response::to(&second, 0xFF), &mut out);
+        let parts: Vec<(u64, u32)> = out.iter().map(|r| (r.tag, r.lanes)).collect();
+        assert_eq!(parts, vec![(50, 0x0F), (51, 0xF0)]);
     }
 }

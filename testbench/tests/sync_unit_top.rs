@@ -31,7 +31,7 @@ impl Pair {
     fn launch(&mut self, slot: u16, warps: u16) {
         self.golden.launch_cta(slot, warps, warps as u32 * 32);
         let mut out = Vec::new();
-        self.rtl.launch_cta(slot, warps, &mut out);
+        self.rtl.launch_cta(slot, warps, &mut self.mem, &mut out);
         assert!(out.is_empty(), "launch answered {out:?}");
     }
 

@@ -69,7 +69,7 @@ impl Pair {
         self.mem.shared[slot as usize].bytes.fill(0);
         self.golden.launch_cta(slot, warps, warps as u32 * 32);
         let mut out = Vec::new();
-        self.rtl.launch_cta(slot, warps, &mut out);
+        self.rtl.launch_cta(slot, warps, &mut self.mem, &mut out);
         assert!(out.is_empty(), "seed {}: launch answered {out:?}", self.seed);
     }
 

@@ -256,6 +256,15 @@ impl<'a> Machine<'a> {
             }
             self.wait_for_event(&mut sm)?;
         }
+        // Every CTA has finished: let the back end finish what it still holds (the last warps'
+        // exits queued for an RTL port, a late error of a copy) outside the kernel's cycles.
+        let mut guard = 0u64;
+        while self.unit.tick(&mut self.mem, true, &mut self.out) && guard < 1_000_000 {
+            self.drain_responses()?;
+            guard += 1;
+        }
+        self.drain_responses()?;
+        self.check_unit()?;
         self.collect_trace();
         Ok(self.timed_result(sm))
     }

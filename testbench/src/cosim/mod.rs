@@ -56,6 +56,10 @@ pub struct CosimOptions {
     /// The Verilated top from a directory of Verilog ([`crate::rtl_dir::RtlDir`], checked against
     /// its manifest) instead of the Verilog generated for the config.
     pub rtl_dir: Option<std::sync::Arc<crate::rtl_dir::RtlDir>>,
+    /// Timed cosim (`--timing`): the SM timing model drives the run and the top is clocked one
+    /// cycle per SM cycle ([`CosimUnit::timed`]); the report's `result.timing` has the SM's
+    /// cycles and statistics. The Verilated top only.
+    pub timed: bool,
 }
 
 /// RTL cycle limit of [`run_cosim`] (see [`run_cosim_bounded`]).
@@ -72,6 +76,7 @@ impl Default for CosimOptions {
             backend: BackendKind::Verilator,
             fast_build: false,
             rtl_dir: None,
+            timed: false,
         }
     }
 }
@@ -140,6 +145,14 @@ pub fn run_cosim_bounded(
     opts: &CosimOptions,
     max_cycles: u64,
 ) -> Result<CosimReport, CosimFailure> {
+    if opts.timed && opts.backend != BackendKind::Verilator {
+        return Err(CosimFailure {
+            kind: FailureKind::Setup,
+            message: "the timed cosim drives the Verilated top's ports (--backend verilator): the UART bridge takes one request at a time".into(),
+            vcd: None,
+            cycles: 0,
+        });
+    }
     let setup_start = Instant::now();
     let setup = RtlSetup {
         gm_latency: opts.gm_latency,
@@ -163,8 +176,11 @@ pub fn run_cosim_bounded(
 
     let start = Instant::now();
     let mut unit = CosimUnit::new(config, backend);
+    if opts.timed {
+        unit = unit.timed();
+    }
     unit.max_cycles = max_cycles;
-    let run_opts = RunOptions { seed: None, trace: false, max_steps: opts.max_steps, timing: false };
+    let run_opts = RunOptions { seed: None, trace: false, max_steps: opts.max_steps, timing: opts.timed };
     let result = exec::run(module, launch, config, &mut unit, run_opts);
     let outcome = match result {
         Ok(result) => {

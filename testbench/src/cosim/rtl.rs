@@ -104,9 +104,7 @@ pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String>
     let pooled = pool().lock().map_err(|_| "RTL model pool poisoned".to_string())?.get_mut(&key).and_then(Vec::pop);
     let rtl = match pooled {
         Some(Rtl::Direct(mut u)) => {
-            // Inputs keep their values across the reset; a returned model has them idle.
-            u.set_timeout(false);
-            u.harness.reset();
+            u.reset();
             Rtl::Direct(u)
         }
         Some(Rtl::Uart(mut h)) => {
@@ -167,7 +165,7 @@ impl RtlBackend {
     pub fn launch_cta(&mut self, slot: u16, warps: u16, mirror: &mut MemorySystem, out: &mut Vec<Response>) {
         match &mut self.rtl {
             Rtl::Direct(u) => {
-                u.launch_cta(slot, warps, out);
+                u.launch_cta(slot, warps, mirror, out);
                 if let Some(e) = u.take_protocol_error() {
                     self.error.get_or_insert(e);
                 }
@@ -192,6 +190,41 @@ impl RtlBackend {
         }
     }
 
+    /// Queue `req` for the top's request port without clocking (the timed cosim: the request
+    /// enters when the port is free, during later [`RtlBackend::run`] cycles). The Verilated
+    /// top only: the UART bridge takes one request at a time.
+    pub fn enqueue(&mut self, req: &Request) -> Result<(), String> {
+        match &mut self.rtl {
+            Rtl::Direct(u) => u.enqueue(req),
+            Rtl::Uart(_) => Err("the timed cosim drives the Verilated top's ports (--backend verilator); the UART bridge takes one request at a time".into()),
+        }
+    }
+
+    /// The request on the top's port and the cycles it has waited there (timed cosim).
+    pub fn on_port(&self) -> Option<(Request, u64)> {
+        match &self.rtl {
+            Rtl::Direct(u) => u.on_port().map(|(r, c)| (r.clone(), c)),
+            Rtl::Uart(_) => None,
+        }
+    }
+
+    /// The request the top holds and the cycles since it took its header (timed cosim).
+    pub fn held(&self) -> Option<(u64, u64)> {
+        match &self.rtl {
+            Rtl::Direct(u) => u.held(),
+            Rtl::Uart(_) => None,
+        }
+    }
+
+    /// What the top did with each request taken since the last call (empty on the UART
+    /// backends).
+    pub fn take_taken(&mut self) -> Vec<crate::rtl_unit::TakenRequest> {
+        match &mut self.rtl {
+            Rtl::Direct(u) => std::mem::take(&mut u.taken),
+            Rtl::Uart(_) => Vec::new(),
+        }
+    }
+
     /// Clock `cycles` times with the top's `timeout` input at `timeout`.
     pub fn run(&mut self, cycles: u32, timeout: bool, mirror: &mut MemorySystem, out: &mut Vec<Response>) {
         match &mut self.rtl {
@@ -213,11 +246,11 @@ impl RtlBackend {
         }
     }
 
-    /// Something in flight in the top (its `busy` output; on the UART backends, as of the last
-    /// STATUS frame).
+    /// Something in flight in the top (its `busy` output, or a request queued for its port; on
+    /// the UART backends, as of the last STATUS frame).
     pub fn busy(&mut self) -> bool {
         match &mut self.rtl {
-            Rtl::Direct(u) => !u.idle(),
+            Rtl::Direct(u) => u.sending() || !u.idle(),
             Rtl::Uart(h) => self.error.is_none() && h.busy(),
         }
     }

@@ -21,6 +21,7 @@ use super::rtl::RtlBackend;
 use smsync_sim::config::Config;
 use smsync_sim::encoding::{Op, Unit};
 use smsync_sim::memory::MemorySystem;
+use smsync_sim::timing::UnitTiming;
 use smsync_sim::units::{BackendFailure, GoldenUnits, Request, Response, SyncUnit};
 use std::collections::{HashMap, VecDeque};
 
@@ -62,6 +63,18 @@ pub struct CosimUnit {
     requery: u64,
     /// RTL cycle limit of the run (0 = none; see `super::run_cosim_bounded`).
     pub max_cycles: u64,
+    /// Timed cosim (`smsync cosim --timing`): the SM timing model drives the run; requests
+    /// queue for the top's port when they issue and the top is clocked one cycle per SM cycle
+    /// (see [`CosimUnit::timed`]).
+    timed: bool,
+    /// Timed: the SM's cycle (`set_time`), and whether the top was busy after the last call.
+    sm_now: u64,
+    rtl_busy: bool,
+    /// Timed: per unit (as `Unit::ALL`), the requests the top took, the cycles it held them and
+    /// the cycles they queued for its port.
+    unit_stats: Vec<UnitTiming>,
+    /// Timed: answers the top gave in a CTA launch's cycle (taken at the next tick).
+    launch_answers: Vec<Response>,
 }
 
 impl CosimUnit {
@@ -81,6 +94,79 @@ impl CosimUnit {
             counts: UnitCounts::default(),
             requery: REQUERY_TAG,
             max_cycles: 0,
+            timed: false,
+            sm_now: 0,
+            rtl_busy: false,
+            unit_stats: Unit::ALL.iter().map(|u| UnitTiming { unit: u.name().into(), ..Default::default() }).collect(),
+            launch_answers: Vec::new(),
+        }
+    }
+
+    /// The timed cosim's RTL back end (issue 19's back end (a)): the SM timing model
+    /// (`exec::timed`) issues requests, and each goes into a queue for the top's request port
+    /// at the cycle it issues (`submit` no longer clocks the top until it is idle). Every SM
+    /// cycle clocks the top once (`tick` catches it up to the SM's cycle), so the top takes
+    /// requests while earlier ones are still in its units as far as its port allows, and each
+    /// answer reaches its warp the cycle it leaves the top. The golden model still takes each
+    /// request when it issues and every answer is compared as in the untimed cosim.
+    pub fn timed(mut self) -> CosimUnit {
+        self.timed = true;
+        self
+    }
+
+    /// The top's clock in SM cycles (cycle 0 = the run's first).
+    fn rtl_now(&self) -> u64 {
+        self.cycles()
+    }
+
+    /// Timed: a request the top has not taken for `READY_TIMEOUT` cycles is a hang (in the
+    /// untimed cosim `RtlSyncUnit::submit` reports the same). With the requests of many warps
+    /// queued in issue order, a request the top holds that waits for one queued behind it is a
+    /// head-of-line deadlock of the top's single request port: named as such.
+    fn check_port_hang(&mut self) {
+        let Some((req, waited)) = self.rtl.on_port() else { return };
+        if waited < crate::rtl_unit::READY_TIMEOUT as u64 {
+            return;
+        }
+        let mut waits = self.describe_waits();
+        waits.retain(|w| w.starts_with("RTL:"));
+        waits.truncate(12);
+        let held = match self.rtl.held() {
+            Some((tag, cycles)) => match self.inflight.get(&tag) {
+                Some(f) => format!(
+                    "it holds {} (tag {tag}) of CTA slot {} warp {}, taken {cycles} cycles ago",
+                    f.req.op.name(),
+                    f.req.cta,
+                    f.req.warp
+                ),
+                None => format!("it holds tag {tag}, taken {cycles} cycles ago"),
+            },
+            None => "it holds no request (the port itself is not ready)".into(),
+        };
+        self.fail(
+            Some(req.tag),
+            format!(
+                "the top has not taken {} (tag {}) of CTA slot {} warp {} for {waited} cycles: {held}. The top takes one request at a time: a held request that waits for one queued behind it is a head-of-line deadlock (issue 16's several-in-flight top removes it)\n  not answered by the RTL: {}",
+                req.op.name(),
+                req.tag,
+                req.cta,
+                req.warp,
+                if waits.is_empty() { "nothing".to_string() } else { waits.join("\n                           ") }
+            ),
+        );
+    }
+
+    /// Fold the top's per-request records into the statistics (and keep the untimed counts).
+    fn collect_taken(&mut self) {
+        for t in self.rtl.take_taken() {
+            let i = Unit::ALL.iter().position(|&u| u == t.op.unit()).unwrap_or(0);
+            let s = &mut self.unit_stats[i];
+            s.requests += 1;
+            s.busy_cycles += t.held;
+            s.queue_cycles += t.queued;
+            if self.timed {
+                self.counts.add_cycles(t.op.unit(), t.held);
+            }
         }
     }
 
@@ -390,7 +476,11 @@ impl SyncUnit for CosimUnit {
             self.fail(None, format!("the RTL link failed during a CTA launch: {e}"));
             return;
         }
-        if let Some(r) = out.first() {
+        if self.timed {
+            // Other slots' requests are in flight while a CTA starts: their answers of the
+            // launch cycle are taken at the next tick.
+            self.launch_answers.append(&mut out);
+        } else if let Some(r) = out.first() {
             self.fail(None, format!("the RTL answered during a CTA launch: {}", describe_response(r)));
         }
     }
@@ -418,6 +508,13 @@ impl SyncUnit for CosimUnit {
         }
         self.record_golden(g);
 
+        if self.timed {
+            if let Err(e) = self.rtl.enqueue(req) {
+                self.fail(Some(req.tag), format!("the RTL could not take the request: {e}"));
+            }
+            self.rtl_busy = true;
+            return;
+        }
         let mut r = Vec::new();
         let before = self.rtl.cycle();
         if let Err(e) = self.rtl.submit(req, &mut self.mirror, &mut r) {
@@ -425,6 +522,7 @@ impl SyncUnit for CosimUnit {
             return;
         }
         self.counts.add_cycles(req.op.unit(), self.rtl.cycle() - before);
+        self.collect_taken();
         self.take_rtl(r, mem, out);
     }
 
@@ -436,7 +534,7 @@ impl SyncUnit for CosimUnit {
         let mut g = Vec::new();
         let golden_busy = self.golden.tick(mem, true, &mut g);
         self.record_golden(g);
-        let mut r = Vec::new();
+        let mut r = std::mem::take(&mut self.launch_answers);
         if idle {
             // Nothing can run: let the RTL finish, with suspended try_waits timing out.
             let mut spent = 0;
@@ -448,8 +546,18 @@ impl SyncUnit for CosimUnit {
                 }
             }
             self.counts.idle_cycles += spent as u64;
+        } else if self.timed {
+            // Catch the top up with the SM (it may be ahead after an idle tick).
+            let behind = self.sm_now.saturating_sub(self.rtl_now());
+            if behind > 0 {
+                self.rtl.run(behind.min(u32::MAX as u64) as u32, false, &mut self.mirror, &mut r);
+            }
         } else {
             self.rtl.run(CYCLES_PER_TICK, false, &mut self.mirror, &mut r);
+        }
+        self.collect_taken();
+        if self.timed {
+            self.check_port_hang();
         }
         if let Some(e) = self.rtl.take_error() {
             self.fail(None, format!("the RTL link failed: {e}"));
@@ -458,6 +566,7 @@ impl SyncUnit for CosimUnit {
         let answered = !r.is_empty();
         self.take_rtl(r, mem, out);
         let rtl_busy = self.rtl.busy();
+        self.rtl_busy = rtl_busy;
         if idle && !answered && !rtl_busy && !golden_busy {
             self.check_quiet();
         }
@@ -466,8 +575,13 @@ impl SyncUnit for CosimUnit {
 
     fn describe_waits(&self) -> Vec<String> {
         let mut w = self.golden.describe_waits();
-        let mut open: Vec<&InFlight> =
-            self.inflight.values().filter(|f| f.rtl_lanes & f.req.active_mask != f.req.active_mask).collect();
+        // A warp exit is answered only when it completes a rendezvous (under the exit's tag,
+        // split to the waiting requests), so an exit without an answer waits for nothing.
+        let mut open: Vec<&InFlight> = self
+            .inflight
+            .values()
+            .filter(|f| f.req.op != Op::WarpExit && f.rtl_lanes & f.req.active_mask != f.req.active_mask)
+            .collect();
         open.sort_by_key(|f| f.req.tag);
         for f in open {
             w.push(format!(
@@ -484,6 +598,20 @@ impl SyncUnit for CosimUnit {
 
     fn failure(&self) -> Option<BackendFailure> {
         self.failure.clone()
+    }
+
+    fn set_time(&mut self, cycle: u64) {
+        self.sm_now = cycle;
+    }
+
+    /// Timed: while the top has work (a request queued or on its port, or `busy`), the SM steps
+    /// cycle by cycle; otherwise nothing happens in the top until the SM sends something.
+    fn next_event(&self) -> Option<u64> {
+        (self.timed && self.rtl_busy && self.failure.is_none()).then(|| self.rtl_now().max(self.sm_now) + 1)
+    }
+
+    fn unit_timing(&self) -> Vec<UnitTiming> {
+        self.unit_stats.clone()
     }
 }
 

@@ -122,10 +122,8 @@ impl UartHost {
         let frame =
             p::encode_request(req).map_err(|why| format!("request {} ({}) cannot be sent: {why}", req.tag, req.op))?;
         self.sync_global_end(mem, out)?;
-        let first_new = out.len();
-        self.command(&frame, mem, out)?;
-        self.waiting.note(req, &out[first_new..]);
-        Ok(())
+        self.waiting.expect(req);
+        self.command(&frame, mem, out)
     }
 
     /// `cycles` board cycles with the top's `timeout` input at `timeout`.
