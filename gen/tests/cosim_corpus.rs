@@ -210,7 +210,9 @@ fn timed_cosim_refuses_the_uart_backends() {
         backend: smsync_testbench::cosim::BackendKind::UartSim { cycles_per_bit: 4 },
         ..CosimOptions::default()
     };
-    let f = run_cosim(&module, &launch, &cfg, &opts).err().expect("a timed run on the UART bridge was accepted");
+    let Err(f) = run_cosim(&module, &launch, &cfg, &opts) else {
+        panic!("a timed run on the UART bridge was accepted");
+    };
     assert_eq!(f.kind, FailureKind::Setup);
     assert!(f.message.contains("--backend verilator"), "{f}");
 }
