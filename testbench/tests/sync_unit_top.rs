@@ -257,3 +257,49 @@ fn sync_unit_top_matches_golden_on_a_directed_sequence() {
     let r = p.submit(&back);
     assert_eq!(r[0].values[..5], [0x2000_0000, 0x2000_0001, 0x2000_0002, 0x1000_0000 + 21, 0x1000_0000 + 28]);
 }
+
+/// A CTA launch clears its slot's shared memory (one row per free write cycle: 1,024 rows on
+/// fpga-small) while the other slots' requests go on: in a timed run a CTA starts while the
+/// others run, and before, every request of every slot waited the whole clear. The new slot's
+/// own request waits until its slot is clear and reads zeros; the running slot's data is kept.
+#[test]
+fn a_cta_launch_clears_its_slot_while_the_other_slots_requests_go_on() {
+    let cfg = Config::fpga_small();
+    let rows = (cfg.shared_bytes / 16) as u64; // the walker's rows of one slot (16-byte rows)
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 2);
+    let mut st = one_lane(1, 0, Op::StShared, 0x40, 0xdead_beef);
+    st.imm = 4;
+    p.submit(&st);
+
+    // Slot 1 starts; requests go to the port at once, without waiting for the top to be idle.
+    p.mem.shared[1].bytes.fill(0);
+    p.launch(1, 2);
+    let launched = p.rtl.cycle();
+    let mut ld0 = one_lane(2, 0, Op::LdShared, 0x40, 0);
+    ld0.imm = 4;
+    let mut ld1 = ld0.clone();
+    ld1.tag = 3;
+    ld1.cta = 1;
+    let mut answered = std::collections::HashMap::new();
+    for req in [&ld0, &ld1] {
+        p.rtl.enqueue(req).unwrap();
+    }
+    let mut out = Vec::new();
+    while answered.len() < 2 && p.rtl.cycle() - launched < 4 * rows {
+        p.rtl.run(1, &mut p.mem, &mut out);
+        for r in out.drain(..) {
+            answered.insert(r.tag, (p.rtl.cycle() - launched, r));
+        }
+    }
+    let (t0, r0) = answered.get(&2).expect("slot 0's load answered");
+    let (t1, r1) = answered.get(&3).expect("slot 1's load answered");
+    for (req, r) in [(&ld0, r0), (&ld1, r1)] {
+        let mut g = Vec::new();
+        p.golden.submit(req, &mut p.mem, &mut g);
+        assert_eq!(&g[0], r, "{} of slot {}: RTL differs from the golden model", req.op, req.cta);
+    }
+    assert_eq!((r0.values[0], r1.values[0]), (0xdead_beef, 0), "slot 0 keeps its data, slot 1 reads zeros");
+    assert!(*t0 < 64, "slot 0's load took {t0} cycles after slot 1's launch: it waited for the clear");
+    assert!(*t1 > rows, "slot 1's load was answered {t1} cycles after its launch, before its {rows} rows were cleared");
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The two timing back ends of issue 19 side by side on the conformance corpus: for every kernel
+# of testbench/ptx, the SM timing model's kernel cycles with the golden units' timing back end
+# (`smsync run --timing`) and with the Verilated RTL top (`smsync cosim --timing`), and their
+# ratio. Prints a Markdown table (docs/TIMING.md, "The two back ends compared").
+#
+#   scripts/timing-backends.sh [CONFIG]        # default: configs/fpga-small.yaml
+#
+# SMSYNC=path/to/smsync picks the binary (default: target/release/smsync, else target/debug/smsync).
+# A kernel the timed cosim cannot finish shows its first error line instead of a figure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+config=${1:-configs/fpga-small.yaml}
+smsync=${SMSYNC:-}
+if [[ -z $smsync ]]; then
+    smsync=target/release/smsync
+    [[ -x $smsync ]] || smsync=target/debug/smsync
+fi
+[[ -x $smsync ]] || { echo "no smsync binary ($smsync): cargo build --release -p smsync" >&2; exit 1; }
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+cycles() { python3 -c 'import json,sys; d=json.load(sys.stdin); t=d.get("result", d)["timing"]; print(t["cycles"])'; }
+echo "| kernel | golden back end (cycles) | RTL back end (cycles) | RTL / golden |"
+echo "|---|---:|---:|---:|"
+for launch in testbench/ptx/*.launch.yaml; do
+    k=$(basename "$launch" .launch.yaml)
+    g=$("$smsync" run "testbench/ptx/$k.ptx" --launch "$launch" --config "$config" --timing 2>/dev/null | cycles) || g="error"
+    if r=$("$smsync" cosim "testbench/ptx/$k.ptx" --launch "$launch" --config "$config" --timing --json 2>"$err" | cycles); then
+        ratio=$(python3 -c "print(f'{$r / $g:.2f}')" 2>/dev/null || echo "-")
+        echo "| $k | $g | $r | $ratio |"
+    else
+        why=$(grep -m1 'cosim divergence' "$err" | sed 's/.*cosim divergence at RTL cycle [0-9]*: //' | cut -c1-100 | tr '|' '/')
+        echo "| $k | $g | fails: $why | - |"
+    fi
+done
