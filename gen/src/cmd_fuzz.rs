@@ -53,8 +53,9 @@ pub struct Args {
     /// deterministic lowest-PC schedule.
     #[arg(long)]
     pub interleave: bool,
-    /// Golden model: the SM timing model's interleaving (`smsync run --timing`; each program
-    /// must run clean there too).
+    /// The SM timing model's interleaving (`smsync run --timing`; each program must run clean
+    /// there too); with `--backend cosim`, the timed cosim (`smsync cosim --timing`: requests
+    /// enter the top's port as the SM issues them).
     #[arg(long, conflicts_with = "interleave")]
     pub timing: bool,
     /// Save every program (PTX + launch) under --out, passing or not (to rerun one with
@@ -76,11 +77,8 @@ pub fn main(a: Args) -> Result<(), String> {
     if a.rtl.is_some() && a.backend != Backend::Cosim {
         return Err("--rtl DIR needs --backend cosim (the golden backend runs no RTL)".into());
     }
-    if a.timing && a.backend == Backend::Cosim {
-        return Err("--timing runs the golden model on the SM timing model; the timed RTL back end is not built".into());
-    }
     let (config, rtl_dir) = crate::cmd_cosim::config_and_rtl(a.config.as_deref(), a.rtl.as_deref())?;
-    let target = CosimTarget { rtl_dir, vcd: None };
+    let target = CosimTarget { rtl_dir, vcd: None, timed: a.timing };
     let ptxas_path = ptxas::find_ptxas()?;
     let schedule = match (a.interleave, a.timing) {
         (true, _) => Schedule::Seeded,
@@ -97,6 +95,11 @@ pub fn main(a: Args) -> Result<(), String> {
         Backend::Golden => run::run_golden(p, &config, schedule).map(|r| (r, None)),
         Backend::Cosim => run::run_cosim_on(p, &config, &target).map(|r| (r.result, Some(r.cycles))),
     };
+    if backend == Backend::Cosim && a.timing && !a.keep_rtl_bugs {
+        for (block, why) in run::TIMED_RTL_EXCLUSIONS {
+            eprintln!("excluded under --timing (RTL hole, --keep-rtl-bugs keeps it): {block} blocks: {why}");
+        }
+    }
     if backend == Backend::Cosim && !a.keep_rtl_bugs {
         for (feature, why, repro) in run::RTL_EXCLUSIONS {
             eprintln!("excluded (known RTL bug, --keep-rtl-bugs keeps it): {feature}: {why} (reproducer: testbench/fuzz-repro/{repro})");
@@ -122,6 +125,7 @@ pub fn main(a: Args) -> Result<(), String> {
         let programs: Vec<Program> = (first..first + n)
             .map(|s| Program::generate(s, &config))
             .map(|p| match backend {
+                Backend::Cosim if exclude && a.timing => run::without_timed_rtl_exclusions(p),
                 Backend::Cosim if exclude => run::without_rtl_exclusions(p),
                 Backend::Cosim => run::without_golden_only(p),
                 _ => p,

@@ -120,6 +120,50 @@ fn campaign(name: &str, count: usize) {
     );
 }
 
+/// Generated programs under the timed cosim (`smsync fuzz --backend cosim --timing`): the SM
+/// timing model issues and requests queue for the top's port; `fuzz::run::TIMED_RTL_EXCLUSIONS`
+/// (warp collectives, issue 16's warp-network holes) taken out. A sample per config in the quick
+/// tier; SMSYNC_FUZZ_TIMED_COUNT=N for more (`smsync fuzz` runs the long campaign).
+fn timed_campaign(name: &str, count: usize) {
+    let config = config(name);
+    let target = run::CosimTarget { timed: true, ..Default::default() };
+    let start = Instant::now();
+    let mut failures = Vec::new();
+    for seed in 1..=count as u64 {
+        let program = run::without_timed_rtl_exclusions(Program::generate(seed, &config));
+        if let Err(err) = run::run_cosim_on(&program, &config, &target) {
+            failures.push(format!(
+                "seed {seed} ({}):\n{err}\nreproduce: smsync fuzz --backend cosim --timing --config configs/{name}.yaml --seed {seed} --count 1 --out DIR",
+                program.summary()
+            ));
+        }
+    }
+    eprintln!(
+        "{name}: {count} programs under the timed cosim in {:.1} s: {} failed",
+        start.elapsed().as_secs_f64(),
+        failures.len()
+    );
+    for (block, why) in run::TIMED_RTL_EXCLUSIONS {
+        eprintln!("excluded under the timed cosim: {block} blocks: {why}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} programs fail the timed cosim on {name}:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn fuzz_timed_cosim_fpga_small() {
+    timed_campaign("fpga-small", smsync_testkit::count("SMSYNC_FUZZ_TIMED_COUNT", 40, 200));
+}
+
+#[test]
+fn fuzz_timed_cosim_default_config() {
+    timed_campaign("default", smsync_testkit::count("SMSYNC_FUZZ_TIMED_COUNT", 10, 200));
+}
+
 #[test]
 fn fuzz_cosim_fpga_small() {
     campaign("fpga-small", smsync_testkit::count("SMSYNC_FUZZ_COSIM_COUNT", QUICK_FPGA_SMALL, FULL));

@@ -401,6 +401,7 @@ pub struct RtlSyncUnit {
 pub struct TakenRequest {
     pub tag: u64,
     pub op: smsync_sim::encoding::Op,
+    pub cta: u16,
     /// Cycles from [`RtlSyncUnit::enqueue`] to the clock edge that took its header.
     pub queued: u64,
     /// Cycles from that edge until the top took requests again (`req_ready` high after its
@@ -591,6 +592,14 @@ impl RtlSyncUnit {
         }
     }
 
+    /// Whether a request of CTA slot `slot` is queued, on the port, or held by the top (its
+    /// header taken, the top not free again yet).
+    pub fn holds_slot(&self, slot: u16) -> bool {
+        self.sender.queue.iter().any(|(r, _)| r.cta == slot)
+            || self.sender.current.as_ref().is_some_and(|c| c.req.cta == slot)
+            || self.sender.finishing.as_ref().is_some_and(|f| f.cta == slot)
+    }
+
     /// Requests queued behind the port (the one on it excluded).
     pub fn queued(&self) -> usize {
         self.sender.queue.len()
@@ -655,8 +664,13 @@ impl RtlSyncUnit {
         self.harness.set_u64_at(self.ports.beat_valid, 0);
         let header_at = c.header_at.unwrap_or(now - 1);
         // `held` keeps the edge that took the header until the top is free again.
-        self.sender.finishing =
-            Some(TakenRequest { tag: c.req.tag, op: c.req.op, queued: header_at - c.queued_at, held: header_at });
+        self.sender.finishing = Some(TakenRequest {
+            tag: c.req.tag,
+            op: c.req.op,
+            cta: c.req.cta,
+            queued: header_at - c.queued_at,
+            held: header_at,
+        });
         self.sender.current = None;
         self.next_on_port();
     }

@@ -231,7 +231,11 @@ impl<'a> Machine<'a> {
             self.drain_responses()?;
             for g in 0..groups {
                 let slots = g * per_cluster..(g + 1) * per_cluster;
-                if slots.clone().all(|s| self.ctas[s].as_ref().is_none_or(|c| c.warps.iter().all(Warp::done))) {
+                let finished = slots.clone().all(|s| {
+                    self.ctas[s].as_ref().is_none_or(|c| c.warps.iter().all(Warp::done))
+                        && self.unit.slot_drained(s as u16)
+                });
+                if finished {
                     let mut changed = false;
                     for s in slots.clone() {
                         changed |= self.retire_cta(&mut sm, s);

@@ -61,6 +61,13 @@ pub trait SyncUnit {
         None
     }
 
+    /// Timed runs: whether every request of CTA slot `slot` has reached the unit (none still
+    /// queued for an RTL port). The SM starts a new CTA in a slot only then: its previous CTA's
+    /// last requests (its warps' exits) must not reach the unit after the new CTA's launch.
+    fn slot_drained(&self, _slot: u16) -> bool {
+        true
+    }
+
     /// Timed runs: each unit's requests, busy and queueing cycles.
     fn unit_timing(&self) -> Vec<crate::timing::UnitTiming> {
         Vec::new()

@@ -208,6 +208,14 @@ impl RtlBackend {
         }
     }
 
+    /// Whether a request of CTA slot `slot` is still queued for, on, or held by the top's port.
+    pub fn holds_slot(&self, slot: u16) -> bool {
+        match &self.rtl {
+            Rtl::Direct(u) => u.holds_slot(slot),
+            Rtl::Uart(_) => false,
+        }
+    }
+
     /// The request the top holds and the cycles since it took its header (timed cosim).
     pub fn held(&self) -> Option<(u64, u64)> {
         match &self.rtl {

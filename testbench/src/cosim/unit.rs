@@ -613,6 +613,12 @@ impl SyncUnit for CosimUnit {
     fn unit_timing(&self) -> Vec<UnitTiming> {
         self.unit_stats.clone()
     }
+
+    /// Timed: a slot is free for its next CTA once the top has taken (and finished taking)
+    /// every request of its last one, the warps' exits included.
+    fn slot_drained(&self, slot: u16) -> bool {
+        !self.timed || self.failure.is_some() || !self.rtl.holds_slot(slot)
+    }
 }
 
 /// A late error of a copy-engine op's mbarrier event (the golden `copy_engine::late_error`): an
