@@ -25,16 +25,17 @@
 //! * **Start.** `start` takes the move `st_*` into the staging register. The controller raises it
 //!   only while `staged` is low (one move staged at a time) and fewer than `COMP_DEPTH` moves are
 //!   in flight with their complete_tx events (`count` plus the engine's complete_tx queue). The
-//!   move starts being issued the next cycle if the mover is idle, else on the cycle the current
-//!   move issues its last beat, so moves stream back to back. `start` must not be raised for a
-//!   move of another kind than the previous one (`prev_src_gm`, `prev_dst_gm`) before `count` is
-//!   0: moves complete in issue order only within a kind (global-source moves share the read
-//!   queue; shared -> global moves share the write queue). `st_seq` is the move's sequence
-//!   number (one more than the previous move's); `st_tx` its complete_tx byte count (`st_len`
-//!   except for a tensor box's last move, which carries the box's bytes); `st_swz` the swizzle
-//!   of its shared side as (lines per pattern - 1) (PTX ISA §5.5.7); `st_mask` the `.cp_mask`
-//!   bits when `st_mask_en` (byte at global address a written iff bit a mod 16; PTX ISA
-//!   §9.7.9.25.4.1). `st_len`, `st_srem` < 2^32; global addresses are not checked here.
+//!   staged move becomes the current one at the next edge if the mover is idle, else at the edge
+//!   after the current move's last beat is issued, so moves stream back to back. `start` must
+//!   not be raised for a move of another kind than the previous one (`prev_src_gm`,
+//!   `prev_dst_gm`) before `count` is 0: moves complete in issue order only within a kind
+//!   (global-source moves share the read queue; shared -> global moves share the write queue).
+//!   `st_seq` is the move's sequence number (one more than the previous move's); `st_tx` its
+//!   complete_tx byte count (`st_len` except for a tensor box's last move, which carries the
+//!   box's bytes); `st_swz` the swizzle of its shared side as (lines per pattern - 1) (PTX ISA
+//!   §5.5.7); `st_mask` the `.cp_mask` bits when `st_mask_en` (byte at global address a written
+//!   iff bit a mod 16; PTX ISA §9.7.9.25.4.1). Addresses and ranges are checked by the
+//!   controller before the start, not here.
 //! * **Completion.** Moves complete in issue order: `done_valid` for one cycle with the move's
 //!   number `done_seq` when its last beat is written (to shared memory, or taken by the global
 //!   port). With it, `tx_valid` if the move has an mbarrier: complete_tx(`tx_bytes`) on the
@@ -51,8 +52,8 @@
 //! * **Shared port** `sm_*`: a shared-source beat reads when `sm_rgrant` (`sm_rwant` says it
 //!   would, from registers), data in `sm_rdata` the next cycle; shared writes need no grant.
 //! * The engine's reducer owns both ports while the controller is in its state 7, which it
-//!   enters only with `active` low, `staged` low and `count` 0: the engine overrides these ports
-//!   then, and this block issues nothing.
+//!   enters only with `active` low and `count` 0 (so nothing staged either): the engine
+//!   overrides these ports then, and this block issues nothing.
 //! * `reset` empties the mover (no move staged, active or counted). `moves` and the queues are
 //!   this block's: `count` is the moves started and not completed.
 
