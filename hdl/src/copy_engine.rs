@@ -18,16 +18,27 @@
 //!         decoded) -> 4 MUL (10 cycles in [`TensorOrigin`]: the box's first row address and its
 //!         element count from registered 16x16 products) -> 5 CHECK (golden order) -> 6 ROWS (one move
 //!         per box row)
-//!    -> mover: splits a move into port beats (<= copy_port_bytes, never crossing a port-aligned
-//!         boundary of source or destination), reads them from global memory (gm_*, up to
-//!         PEND_DEPTH reads outstanding) or shared memory (sm_r*, 1-cycle read), rotates the bytes
-//!         into destination position, writes shared memory (sm_w*) or, through a 4-beat write
-//!         queue, global memory (gm_* with gm_we)
-//!    -> completion (the move's last beat written): completed_seq advances; a move with an
-//!         mbarrier queues complete_tx(len) for the mb_* port
+//!    -> mover ([`Mover`], its own block in `copy_engine/mover.rs`): takes a started move into
+//!         its staging register, splits it into port beats (<= copy_port_bytes, never crossing a
+//!         port-aligned boundary of source or destination), reads them from global memory (gm_*,
+//!         up to PEND_DEPTH reads outstanding) or shared memory (sm_r*, 1-cycle read), rotates the
+//!         bytes into destination position, writes shared memory (sm_w*) or, through a 4-beat
+//!         write queue, global memory (gm_* with gm_we); it also reads the tensor map's beats for
+//!         state MAP through its read queue
+//!    -> completion (the move's last beat written, reported by the mover): completed_seq
+//!         advances; a move with an mbarrier queues complete_tx(len) for the mb_* port
 //!  reductions: controller state 7, the reducer ([`Reducer`], its own block), on a drained mover
 //!    (below)
 //! ```
+//!
+//! The controller decides which move starts and when (`start` and the move's fields, the
+//! staging register's `nx_*` being the boundary register that was there before the split, so
+//! no cycle is added); the mover reports what the decision needs (a move staged, a move being
+//! issued, moves in flight, the kind of the last move) and each completion. The engine keeps
+//! the sequence numbers, the op identity of each move in flight (`move_ident`) and the
+//! complete_tx queue (the reducer's complete_tx shares it), and puts the reducer's requests on
+//! the memory ports instead of the mover's in state 7. The mover's port contract is at the top
+//! of `copy_engine/mover.rs`.
 //!
 //! # Reductions (state 7)
 //!
@@ -102,11 +113,13 @@
 
 pub mod fifo;
 pub mod mb_answers;
+pub mod mover;
 pub mod reducer;
 pub mod tensor_origin;
 
-use fifo::{FifoCtl, FifoStore, RamFifo};
+use fifo::RamFifo;
 use mb_answers::{MbAnswers, IDENT_BITS};
+use mover::Mover;
 use reducer::Reducer;
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
@@ -267,7 +280,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     ctl_in: Signal<Local, Bits<64>>,
     q_full: Signal<Local, Bit>,
     k_qdepth: Constant<Bits<9>>,
-    k_pend_depth: Constant<Bits<9>>,
     // ---- controller ----
     state: DFF<Bits<4>>,
     cur_ctl: DFF<Bits<64>>,
@@ -353,27 +365,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     p2: Signal<Local, Bits<16>>,
     p3: Signal<Local, Bits<16>>,
     mb_raw: Signal<Local, Bits<64>>,
-    /// The beat's candidates (see where `b_n` is formed): bytes left, room to the destination's
-    /// port boundary, room to the source's, source bytes left; and "the source runs out first".
-    bc_r: Signal<Local, Bits<BEAT_BITS>>,
-    bc_d: Signal<Local, Bits<BEAT_BITS>>,
-    bc_s: Signal<Local, Bits<BEAT_BITS>>,
-    bc_q: Signal<Local, Bits<BEAT_BITS>>,
-    b_src_short: Signal<Local, Bit>,
-    last1: Signal<Local, Bits<1>>,
-    nodata1: Signal<Local, Bits<1>>,
-    hasmb1: Signal<Local, Bits<1>>,
-    s1v9: Signal<Local, Bits<9>>,
-    flast1: Signal<Local, Bits<1>>,
-    f_be_raw: Signal<Local, Bits<B>>,
-    f_pat16: Signal<Local, Bits<128>>,
-    f_pat32: Signal<Local, Bits<128>>,
-    f_pat64: Signal<Local, Bits<128>>,
     k_comp_depth: Constant<Bits<9>>,
     k_u32_mask: Constant<Bits<64>>,
     /// Clears imm and imm2 of a queued op word (wait_all -> wait_group 0).
     k_ctl_no_imm: Constant<Bits<64>>,
-    k_wq_room: Constant<Bits<9>>,
     k_rank_limit: Constant<Bits<64>>,
     oldest_incomplete: Signal<Local, Bit>,
     // op decode
@@ -428,70 +423,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     arr_seq: Signal<Local, Bits<SEQ_BITS>>,
     arr_ready: Signal<Local, Bit>,
     // ---- mover: the move being split into beats ----
-    /// The next move, staged between the controller and the mover (`nx_valid`): the controller
-    /// starts a move into it while the mover works on the current one, and the mover takes it
-    /// at its last beat, so neither side's decision waits on the other's in one cycle.
-    nx_valid: DFF<Bit>,
-    nx_src_gm: DFF<Bit>,
-    nx_dst_gm: DFF<Bit>,
-    nx_src_slot: DFF<Bits<SLOT_BITS>>,
-    nx_dst_slot: DFF<Bits<SLOT_BITS>>,
-    nx_src: DFF<Bits<64>>,
-    nx_dst: DFF<Bits<64>>,
-    nx_rem: DFF<Bits<32>>,
-    nx_srem: DFF<Bits<32>>,
-    nx_mask_en: DFF<Bit>,
-    nx_mask: DFF<Bits<16>>,
-    nx_seq: DFF<Bits<SEQ_BITS>>,
-    nx_has_mb: DFF<Bit>,
-    nx_mb_slot: DFF<Bits<SLOT_BITS>>,
-    nx_mb_off: DFF<Bits<SADDR_BITS>>,
-    nx_len: DFF<Bits<32>>,
-    nx_swz: DFF<Bits<3>>,
-    nx_fill: DFF<Bit>,
-    mv_load: Signal<Local, Bit>,
-    o_active: DFF<Bit>,
-    o_src_gm: DFF<Bit>,
-    o_dst_gm: DFF<Bit>,
-    o_src_slot: DFF<Bits<SLOT_BITS>>,
-    o_dst_slot: DFF<Bits<SLOT_BITS>>,
-    o_src: DFF<Bits<64>>,
-    o_dst: DFF<Bits<64>>,
-    o_rem: DFF<Bits<32>>,
-    o_srem: DFF<Bits<32>>,
-    o_mask_en: DFF<Bit>,
-    o_mask: DFF<Bits<16>>,
-    o_seq: DFF<Bits<SEQ_BITS>>,
-    o_has_mb: DFF<Bit>,
-    o_mb_slot: DFF<Bits<SLOT_BITS>>,
-    o_mb_off: DFF<Bits<SADDR_BITS>>,
-    o_len: DFF<Bits<32>>,
-    /// Swizzle pattern of the move's shared side, as (lines per pattern - 1): 0 none, 1 32B,
-    /// 3 64B, 7 128B (tensor moves only; PTX ISA §5.5.7).
-    o_swz: DFF<Bits<3>>,
     st_swz: Signal<Local, Bits<3>>,
-    /// The swizzle line mask applied to the source / destination address (0 on the global side).
-    sw_src_m: Signal<Local, Bits<3>>,
-    sw_dst_m: Signal<Local, Bits<3>>,
-    /// The shared addresses after the swizzle permutation (equal to o_src / o_dst unswizzled).
-    o_src_p: Signal<Local, Bits<64>>,
-    o_dst_p: Signal<Local, Bits<64>>,
-    /// Bytes left in the swizzled side's 16-byte chunk (B when not swizzled), and the move's
-    /// remaining bytes capped by it: a swizzled beat stays inside one chunk.
-    sw_lim: Signal<Local, Bits<BEAT_BITS>>,
-    /// The remaining counts as the beat arithmetic sees them: `*_hi` = the count is at least
-    /// 2B, else `*_lo` is the count (its low bits). Every limit of a beat is at most B, so
-    /// min(count, limit) and count <= limit need only these: 8-bit compares, not 32-bit chains.
-    rem_hi: Signal<Local, Bit>,
-    rem_lo: Signal<Local, Bits<BEAT_BITS>>,
-    srem_hi: Signal<Local, Bit>,
-    srem_lo: Signal<Local, Bits<BEAT_BITS>>,
-    srem_nz: Signal<Local, Bit>,
-    /// 2B - 1: the low bits of a count that `*_lo` keeps.
-    k_rem_lo: Constant<Bits<32>>,
-    /// B > 16: a beat may span several 16-byte chunks, so swizzled beats are split at chunks.
-    k_swz_split: Constant<Bit>,
-    k_chunk: Constant<Bits<BEAT_BITS>>,
     /// Swizzled chunks past the end of shared memory (only when `shared_bytes` is not a multiple
     /// of 128): byte m (= lines - 1) holds the chunks j of the last, partial 128-byte line that
     /// are in range unswizzled but land out of range swizzled.
@@ -506,67 +438,21 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     sw_badm: Signal<Local, Bits<8>>,
     k_one9: Constant<Bits<9>>,
     sw_bad: Signal<Local, Bit>,
-    /// Source kind of the last started move (gm-source moves may follow each other without drain).
-    last_src_gm: DFF<Bit>,
-    /// Moves started and not yet completed.
-    moves: DFF<Bits<9>>,
     // beat arithmetic
-    b_s: Signal<Local, Bits<BEAT_BITS>>,
-    b_d: Signal<Local, Bits<BEAT_BITS>>,
-    b_n: Signal<Local, Bits<BEAT_BITS>>,
-    b_nsrc: Signal<Local, Bits<BEAT_BITS>>,
-    b_k: Signal<Local, Bits<BEAT_BITS>>,
-    beat_last: Signal<Local, Bit>,
-    b_go: Signal<Local, Bit>,
-    /// A shared-source beat has room in the global write queue (or goes to shared memory).
-    b_room: Signal<Local, Bit>,
-    b_read: Signal<Local, Bit>,
-    gm_rd_want: Signal<Local, Bit>,
-    gm_rd_go: Signal<Local, Bit>,
-    gm_wr_go: Signal<Local, Bit>,
     // global reads in flight: descriptor FIFO
-    pend: RamFifo<191>,
-    pend_in: Signal<Local, Bits<191>>,
     // shared read in flight (1 cycle)
-    s1_valid: DFF<Bit>,
-    s1_desc: DFF<Bits<191>>,
-    s1_dst_gm: DFF<Bit>,
-    s1_mask_en: DFF<Bit>,
-    s1_mask: DFF<Bits<16>>,
-    s1_gaddr: DFF<Bits<64>>,
     // beat formation (arrival)
-    f_valid: Signal<Local, Bit>,
-    f_desc: Signal<Local, Bits<191>>,
-    f_data: Signal<Local, Bits<D>>,
-    f_rot: Signal<Local, Bits<D>>,
-    f_keep: Signal<Local, Bits<D>>,
-    f_be: Signal<Local, Bits<B>>,
-    f_pat: Signal<Local, Bits<128>>,
-    f_k: Signal<Local, Bits<16>>,
-    f_d: Signal<Local, Bits<16>>,
-    f_n: Signal<Local, Bits<16>>,
-    f_nsrc: Signal<Local, Bits<16>>,
-    f_last: Signal<Local, Bit>,
-    f_to_gm: Signal<Local, Bit>,
-    f_mask_en: Signal<Local, Bit>,
-    f_mask: Signal<Local, Bits<16>>,
-    f_gaddr: Signal<Local, Bits<64>>,
     // global write queue (S -> G)
-    wq_ctl: FifoCtl,
-    wq_data: FifoStore<D>,
-    wq_be: FifoStore<B>,
-    wq_meta: FifoStore<97>,
-    wq_empty: Signal<Local, Bit>,
     // completion
-    cmp_valid: Signal<Local, Bit>,
-    cmp_seq: Signal<Local, Bits<SEQ_BITS>>,
-    cmp_has_mb: Signal<Local, Bit>,
     /// [slot 5 | offset 24 | bytes 32 | identity 79] per complete_tx.
     comp_q: RamFifo<140>,
     /// The op identity of each move in flight, at its sequence number mod COMP_DEPTH: moves
     /// complete in order and fewer than COMP_DEPTH are in flight (`can_start`), so the numbers
     /// in flight are consecutive and their words distinct. Read at completion into `comp_q`.
     move_ident: DepthRam<Bits<IDENT_BITS>, 5>,
+    /// The mover (see [`Mover`]): splits each started move into beats, reads and writes them,
+    /// and reports each move's completion.
+    mover: Mover<D, B>,
     /// The mbarrier unit's answers to the events (see [`MbAnswers`]).
     answers: MbAnswers,
     /// An event is taken this cycle (`mb_ready` and room for its answer).
@@ -592,10 +478,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_map_one_beat: Constant<Bit>,
     /// Where a realigned beat enters `map_buf` (MAP_BITS - D) when B < 128.
     k_map_top: Constant<Bits<16>>,
-    map_want: Signal<Local, Bit>,
-    map_go: Signal<Local, Bit>,
-    f_map: Signal<Local, Bit>,
-    f_fill: Signal<Local, Bit>,
     /// The map's first 120 bytes (the reserved tail is not read).
     m_raw: Signal<Local, Bits<960>>,
     /// Swizzle code (off 100: 0 none, 1 32B, 2 64B, 3 128B; PTX ISA §5.5.7) and mode (off 104:
@@ -740,9 +622,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     st_fill: Signal<Local, Bit>,
     st_tx_en: Signal<Local, Bit>,
     st_tx: Signal<Local, Bits<32>>,
-    o_fill: DFF<Bit>,
-    fill1: Signal<Local, Bits<1>>,
-    last_dst_gm: DFF<Bit>,
     k_tensor_built: Constant<Bit>,
     k_magic: Constant<Bits<32>>,
     k_bit31: Constant<Bits<64>>,
@@ -750,18 +629,13 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_one_pat: Constant<Bits<160>>,
     k_sign_pat: Constant<Bits<160>>,
     k_b64: Constant<Bits<64>>,
-    k_map_desc: Constant<Bits<191>>,
     k_log_b: Constant<Bits<8>>,
     op_tensor: Constant<Bits<OP_BITS>>,
     e_tensor_map: Constant<Bits<ERROR_BITS>>,
     e_tensor_neg: Constant<Bits<ERROR_BITS>>,
     // ---- constants ----
     k_bmask: Constant<Bits<64>>,
-    k_port: Constant<Bits<BEAT_BITS>>,
-    k_b16: Constant<Bits<16>>,
     k_d16: Constant<Bits<16>>,
-    k_ones_b: Constant<Bits<B>>,
-    k_ones_d: Constant<Bits<D>>,
     k_shared_end: Constant<Bits<SH_SUM_BITS>>,
     /// Shared-memory range checks `x + n > shared_bytes` at their true width (`sh_sum_*` the
     /// low 18 bits' sum, `sh_over_*` the check): x's or n's bits from 18 up put the end past
@@ -891,21 +765,13 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
     /// The controller and mover registers, for a testbench's hang report.
     pub fn debug_state(&self) -> String {
         format!(
-            "state {} op {:#x} queue {} | issued {} completed {} moves {} | mover active {} src_gm {} dst_gm {} rem {} srem {} | pend {} s1 {} wq {} comp {} arrive {}",
+            "state {} op {:#x} queue {} | issued {} completed {} | {} | comp {} arrive {}",
             self.state.q.val().to_u64(),
             self.cur_ctl.q.val().get_bits::<6>(0).to_u64(),
             self.q.count.val().to_u64(),
             self.issued_seq.q.val().to_u64(),
             self.completed_seq.q.val().to_u64(),
-            self.moves.q.val().to_u64(),
-            self.o_active.q.val(),
-            self.o_src_gm.q.val(),
-            self.o_dst_gm.q.val(),
-            self.o_rem.q.val().to_u64(),
-            self.o_srem.q.val().to_u64(),
-            self.pend.count.val().to_u64(),
-            self.s1_valid.q.val(),
-            self.wq_ctl.count.val().to_u64(),
+            self.mover.debug_state(),
             self.comp_q.count.val().to_u64(),
             self.arrive_q.count.val().to_u64(),
         )
@@ -931,8 +797,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
         let warp_bits = bits_for(config.max_warps_per_cta);
         let op = |o: Op| Constant::new(op_code(o));
         let err = |e: ErrorCode| Constant::new(error_code(e));
-        let ones_b: Bits<B> = Bits::<B>::mask();
-        let ones_d: Bits<D> = Bits::<D>::mask();
         CopyEngine {
             clock: Default::default(),
             reset: Default::default(),
@@ -1010,7 +874,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             ctl_in: Default::default(),
             q_full: Default::default(),
             k_qdepth: k(depth as u64),
-            k_pend_depth: k(PEND_DEPTH as u64),
             state: Default::default(),
             cur_ctl: Default::default(),
             cur_addr: Default::default(),
@@ -1075,24 +938,9 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             p2: Default::default(),
             p3: Default::default(),
             mb_raw: Default::default(),
-            bc_r: Default::default(),
-            bc_d: Default::default(),
-            bc_s: Default::default(),
-            bc_q: Default::default(),
-            b_src_short: Default::default(),
-            last1: Default::default(),
-            nodata1: Default::default(),
-            hasmb1: Default::default(),
-            s1v9: Default::default(),
-            flast1: Default::default(),
-            f_be_raw: Default::default(),
-            f_pat16: Default::default(),
-            f_pat32: Default::default(),
-            f_pat64: Default::default(),
             k_comp_depth: k(COMP_DEPTH as u64),
             k_u32_mask: k(0xFFFF_FFFF),
             k_ctl_no_imm: k(0xFFFF_0000_00FF_FFFF),
-            k_wq_room: k((WQ_DEPTH - 1) as u64),
             k_rank_limit: k(1u64 << cs.min(16)),
             oldest_incomplete: Default::default(),
             is_cp: Default::default(),
@@ -1141,56 +989,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             comp_go: Default::default(),
             arr_seq: Default::default(),
             arr_ready: Default::default(),
-            nx_valid: Default::default(),
-            nx_src_gm: Default::default(),
-            nx_dst_gm: Default::default(),
-            nx_src_slot: Default::default(),
-            nx_dst_slot: Default::default(),
-            nx_src: Default::default(),
-            nx_dst: Default::default(),
-            nx_rem: Default::default(),
-            nx_srem: Default::default(),
-            nx_mask_en: Default::default(),
-            nx_mask: Default::default(),
-            nx_seq: Default::default(),
-            nx_has_mb: Default::default(),
-            nx_mb_slot: Default::default(),
-            nx_mb_off: Default::default(),
-            nx_len: Default::default(),
-            nx_swz: Default::default(),
-            nx_fill: Default::default(),
-            mv_load: Default::default(),
-            o_active: Default::default(),
-            o_src_gm: Default::default(),
-            o_dst_gm: Default::default(),
-            o_src_slot: Default::default(),
-            o_dst_slot: Default::default(),
-            o_src: Default::default(),
-            o_dst: Default::default(),
-            o_rem: Default::default(),
-            o_srem: Default::default(),
-            o_mask_en: Default::default(),
-            o_mask: Default::default(),
-            o_seq: Default::default(),
-            o_has_mb: Default::default(),
-            o_mb_slot: Default::default(),
-            o_mb_off: Default::default(),
-            o_len: Default::default(),
-            o_swz: Default::default(),
             st_swz: Default::default(),
-            sw_src_m: Default::default(),
-            sw_dst_m: Default::default(),
-            o_src_p: Default::default(),
-            o_dst_p: Default::default(),
-            sw_lim: Default::default(),
-            rem_hi: Default::default(),
-            rem_lo: Default::default(),
-            srem_hi: Default::default(),
-            srem_lo: Default::default(),
-            srem_nz: Default::default(),
-            k_rem_lo: k(2 * B as u64 - 1),
-            k_swz_split: Constant::new(B > 16),
-            k_chunk: k(16),
             k_swz_bad: k(swizzle_tail_table(config.shared_bytes as u64)),
             k_tail_line: k(config.shared_bytes as u64 & !127),
             sw_a: Default::default(),
@@ -1201,54 +1000,9 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sw_badm: Default::default(),
             sw_bad: Default::default(),
             k_one9: k(1),
-            last_src_gm: Default::default(),
-            moves: Default::default(),
-            b_s: Default::default(),
-            b_d: Default::default(),
-            b_n: Default::default(),
-            b_nsrc: Default::default(),
-            b_k: Default::default(),
-            beat_last: Default::default(),
-            b_go: Default::default(),
-            b_room: Default::default(),
-            b_read: Default::default(),
-            gm_rd_want: Default::default(),
-            gm_rd_go: Default::default(),
-            gm_wr_go: Default::default(),
-            pend: RamFifo::new(PEND_DEPTH),
-            pend_in: Default::default(),
-            s1_valid: Default::default(),
-            s1_desc: Default::default(),
-            s1_dst_gm: Default::default(),
-            s1_mask_en: Default::default(),
-            s1_mask: Default::default(),
-            s1_gaddr: Default::default(),
-            f_valid: Default::default(),
-            f_desc: Default::default(),
-            f_data: Default::default(),
-            f_rot: Default::default(),
-            f_keep: Default::default(),
-            f_be: Default::default(),
-            f_pat: Default::default(),
-            f_k: Default::default(),
-            f_d: Default::default(),
-            f_n: Default::default(),
-            f_nsrc: Default::default(),
-            f_last: Default::default(),
-            f_to_gm: Default::default(),
-            f_mask_en: Default::default(),
-            f_mask: Default::default(),
-            f_gaddr: Default::default(),
-            wq_ctl: FifoCtl::new(WQ_DEPTH),
-            wq_data: FifoStore::new(WQ_DEPTH),
-            wq_be: FifoStore::new(WQ_DEPTH),
-            wq_meta: FifoStore::new(WQ_DEPTH),
-            wq_empty: Default::default(),
-            cmp_valid: Default::default(),
-            cmp_seq: Default::default(),
-            cmp_has_mb: Default::default(),
             comp_q: RamFifo::new(COMP_DEPTH),
             move_ident: DepthRam::asynchronous(4),
+            mover: Mover::default(),
             answers: MbAnswers::default(),
             mb_take: Default::default(),
             is_tensor: Default::default(),
@@ -1263,10 +1017,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             tm_aligned: Default::default(),
             k_map_one_beat: Constant::new(D == MAP_BITS),
             k_map_top: k((MAP_BITS - D.min(MAP_BITS)) as u64),
-            map_want: Default::default(),
-            map_go: Default::default(),
-            f_map: Default::default(),
-            f_fill: Default::default(),
             m_raw: Default::default(),
             md_swz: Default::default(),
             md_mode: Default::default(),
@@ -1375,9 +1125,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             st_fill: Default::default(),
             st_tx_en: Default::default(),
             st_tx: Default::default(),
-            o_fill: Default::default(),
-            fill1: Default::default(),
-            last_dst_gm: Default::default(),
             k_tensor_built: Constant::new(config.features.tensor_copy),
             k_magic: k(smsync_contract::tensor_map_layout::MAGIC as u64),
             k_bit31: k(0x8000_0000),
@@ -1385,21 +1132,12 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             k_one_pat: Constant::new(pattern160(1)),
             k_sign_pat: Constant::new(pattern160(0x8000_0000)),
             k_b64: k(B as u64),
-            k_map_desc: Constant::new({
-                let mut m: Bits<191> = Bits::default();
-                m.set_bits::<1>(190, 1u64.to_bits());
-                m
-            }),
             k_log_b: k(B.trailing_zeros() as u64),
             op_tensor: op(Op::CpBulkTensor),
             e_tensor_map: err(ErrorCode::TensorMap),
             e_tensor_neg: err(ErrorCode::TensorNegativeStore),
             k_bmask: k((B - 1) as u64),
-            k_port: k(B as u64),
-            k_b16: k(B as u64),
             k_d16: k(D as u64),
-            k_ones_b: Constant::new(ones_b),
-            k_ones_d: Constant::new(ones_d),
             k_shared_end: k(config.shared_bytes as u64),
             sh_sum_mb: Default::default(),
             sh_over_mb: Default::default(),
@@ -1528,12 +1266,7 @@ fn tensor_reduce_table() -> Bits<256> {
     t
 }
 
-// Descriptor layout of a beat in flight (pend / s1 / completion), 191 bits:
-//   [0..5) dst slot  [5..29) dst shared offset (port-aligned)  [29..45) rotate k  [45..61) d
-//   [61..77) n  [77..93) nsrc  [93] last  [94..126) seq  [126] has_mb  [127..132) mb slot
-//   [132..156) mb offset  [156..188) move length (complete_tx bytes)  [188] no data (fill without
-//   a read)  [189] fill with all-ones bytes (tensor oob_fill = 1)  [190] tensor-map beat (captured
-//   into map_buf, nothing written)
+// (The descriptor layout of a beat in flight is the mover's: copy_engine/mover.rs.)
 
 impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, T> {
     #[hdl_gen]
@@ -1564,31 +1297,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             fetch_wait,
             q_taken,
             room_q,
-            o_active,
-            o_src_gm,
-            o_dst_gm,
-            o_src_slot,
-            o_dst_slot,
-            o_src,
-            o_dst,
-            o_rem,
-            o_srem,
-            o_mask_en,
-            o_mask,
-            o_seq,
-            o_has_mb,
-            o_mb_slot,
-            o_mb_off,
-            o_len,
-            o_swz,
-            last_src_gm,
-            moves,
-            s1_valid,
-            s1_desc,
-            s1_dst_gm,
-            s1_mask_en,
-            s1_mask,
-            s1_gaddr,
             tm_beats,
             tm_issued,
             tm_got,
@@ -1648,8 +1356,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             r_bytes,
             r_lo_b,
             r_empty0,
-            o_fill,
-            last_dst_gm,
             m_rtype,
             m_rtype_ok,
             chk_err_q,
@@ -1657,31 +1363,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             inc1_q,
             inc2_q,
             inc3_q,
-            ring_ok,
-            nx_valid,
-            nx_src_gm,
-            nx_dst_gm,
-            nx_src_slot,
-            nx_dst_slot,
-            nx_src,
-            nx_dst,
-            nx_rem,
-            nx_srem,
-            nx_mask_en,
-            nx_mask,
-            nx_seq,
-            nx_has_mb,
-            nx_mb_slot,
-            nx_mb_off,
-            nx_len,
-            nx_swz,
-            nx_fill
+            ring_ok
         );
-        clock!(self, clock, q, arrive_q, pend, wq_ctl, wq_data, wq_be, wq_meta, comp_q, answers, origin, reducer);
+        clock!(self, clock, q, arrive_q, comp_q, answers, origin, reducer, mover);
         self.trec.read_clock.next = self.clock.val();
         self.trec.write_clock.next = self.clock.val();
-
-        self.wq_empty.next = self.wq_ctl.empty.val();
 
         // ================= request queue =================
         self.ctl_in.next = bit_cast::<64, OP_BITS>(self.req_op.val())
@@ -1707,8 +1393,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.q.push.next = self.req_valid.val() & !self.reset.val();
         self.q.reset.next = self.reset.val();
         self.arrive_q.reset.next = self.reset.val();
-        self.pend.reset.next = self.reset.val();
-        self.wq_ctl.reset.next = self.reset.val();
         self.comp_q.reset.next = self.reset.val();
         self.answers.reset.next = self.reset.val();
         // Pop the request the idle controller took, a cycle later (`q_taken`).
@@ -1746,8 +1430,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.c_dtype.next = self.cur_ctl.q.val().get_bits::<4>(10);
         // The reducer starts on a drained mover (every earlier move written) with room for its
         // complete_tx.
-        self.rd_drained.next =
-            !self.o_active.q.val() & (self.moves.q.val() == 0) & (self.comp_q.count.val() < self.k_comp_depth.val());
+        self.rd_drained.next = !self.mover.active.val()
+            & (self.mover.count.val() == 0)
+            & (self.comp_q.count.val() < self.k_comp_depth.val());
 
         // Thread record.
         self.rec_q.d.next = self.trec.read_data.val();
@@ -2013,141 +1698,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.ctl_mb_go.next =
             self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_take.val();
 
-        // ================= mover: beat arithmetic =================
-        // (ahead of the controller, which may start the next move on the current move's last beat)
-        // Swizzle (PTX ISA §5.5.7, golden `tensormap::swizzle`): the shared side's address has its
-        // 16-byte chunk index (bits 6:4) XORed with its 128-byte line index within the pattern
-        // (bits 9:7, masked to 2, 4 or 8 lines). A swizzled beat stays inside one chunk, so the
-        // permutation moves the whole beat and the byte rotation below follows from the
-        // permuted address alone.
-        self.sw_src_m.next = 0.into();
-        if !self.o_src_gm.q.val() {
-            self.sw_src_m.next = self.o_swz.q.val();
-        }
-        self.sw_dst_m.next = 0.into();
-        if !self.o_dst_gm.q.val() {
-            self.sw_dst_m.next = self.o_swz.q.val();
-        }
-        self.o_src_p.next = self.o_src.q.val()
-            ^ (bit_cast::<64, 3>(bit_cast::<3, 64>(self.o_src.q.val() >> 7) & self.sw_src_m.val()) << 4);
-        self.o_dst_p.next = self.o_dst.q.val()
-            ^ (bit_cast::<64, 3>(bit_cast::<3, 64>(self.o_dst.q.val() >> 7) & self.sw_dst_m.val()) << 4);
-        self.sw_lim.next = self.k_port.val();
-        if self.k_swz_split.val() & (self.sw_dst_m.val() != 0) {
-            self.sw_lim.next = self.k_chunk.val() - bit_cast::<BEAT_BITS, 64>(self.o_dst.q.val() & 15);
-        } else if self.k_swz_split.val() & (self.sw_src_m.val() != 0) {
-            self.sw_lim.next = self.k_chunk.val() - bit_cast::<BEAT_BITS, 64>(self.o_src.q.val() & 15);
-        }
-        // The counts enter as (at least 2B, low bits): an OR of the high bits, no carry chain.
-        self.rem_hi.next = (self.o_rem.q.val() & !self.k_rem_lo.val()) != 0;
-        self.rem_lo.next = bit_cast::<BEAT_BITS, 32>(self.o_rem.q.val() & self.k_rem_lo.val());
-        self.srem_hi.next = (self.o_srem.q.val() & !self.k_rem_lo.val()) != 0;
-        self.srem_lo.next = bit_cast::<BEAT_BITS, 32>(self.o_srem.q.val() & self.k_rem_lo.val());
-        self.srem_nz.next = self.o_srem.q.val() != 0;
-        // The beat: b_n = min(bytes left, swizzle chunk limit, room to the destination's port
-        // boundary, room to the source's while it has source bytes), b_nsrc = min(b_n, source
-        // bytes left). Every candidate is at most B except a count of 2B or more (`*_hi`), which
-        // enters as 255 (> B) and is never the minimum. The minimum is picked from all pairwise
-        // compares made side by side (one compare, then a select), not a chain of min stages (the
-        // mover's longest path: o_rem -> three compare-and-select stages -> the subtract).
-        self.b_s.next = bit_cast::<BEAT_BITS, 64>(self.o_src_p.val() & self.k_bmask.val());
-        self.b_d.next = bit_cast::<BEAT_BITS, 64>(self.o_dst_p.val() & self.k_bmask.val());
-        self.bc_r.next = self.rem_lo.val();
-        if self.rem_hi.val() {
-            self.bc_r.next = 255.into();
-        }
-        self.bc_d.next = self.k_port.val() - self.b_d.val();
-        self.bc_s.next = 255.into();
-        if self.srem_nz.val() {
-            self.bc_s.next = self.k_port.val() - self.b_s.val();
-        }
-        self.bc_q.next = self.srem_lo.val();
-        if self.srem_hi.val() {
-            self.bc_q.next = 255.into();
-        }
-        self.b_n.next = self.bc_s.val();
-        if (self.bc_r.val() <= self.sw_lim.val())
-            & (self.bc_r.val() <= self.bc_d.val())
-            & (self.bc_r.val() <= self.bc_s.val())
-        {
-            self.b_n.next = self.bc_r.val();
-        } else if (self.sw_lim.val() <= self.bc_d.val()) & (self.sw_lim.val() <= self.bc_s.val()) {
-            self.b_n.next = self.sw_lim.val();
-        } else if self.bc_d.val() <= self.bc_s.val() {
-            self.b_n.next = self.bc_d.val();
-        }
-        self.b_nsrc.next = self.b_n.val();
-        self.b_src_short.next = (self.bc_q.val() < self.bc_r.val())
-            & (self.bc_q.val() < self.sw_lim.val())
-            & (self.bc_q.val() < self.bc_d.val())
-            & (self.bc_q.val() < self.bc_s.val());
-        if self.b_src_short.val() {
-            self.b_nsrc.next = self.srem_lo.val();
-        }
-        self.hasmb1.next = 0.into();
-        if self.o_has_mb.q.val() {
-            self.hasmb1.next = 1.into();
-        }
-        self.s1v9.next = 0.into();
-        if self.s1_valid.q.val() {
-            self.s1v9.next = 1.into();
-        }
-        self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<BEAT_BITS, 64>(self.k_bmask.val());
-        // The beat is the move's last iff the remaining bytes fit under every limit of b_n (the
-        // swizzle chunk, the destination's and, with source bytes left, the source's port word):
-        // parallel compares against `o_rem`, not the chain of minimums that b_n is, because this
-        // decision feeds the next move's start in the same cycle.
-        self.beat_last.next = !self.rem_hi.val()
-            & (self.rem_lo.val() <= self.sw_lim.val())
-            & (self.rem_lo.val() <= (self.k_port.val() - self.b_d.val()))
-            & (!self.srem_nz.val() | (self.rem_lo.val() <= (self.k_port.val() - self.b_s.val())));
-        // b_nsrc = min(o_srem, b_n) and b_n >= 1 whenever o_rem >= 1 (every limit is >= 1), so
-        // the beat reads source bytes iff both counts are non-zero: no wait for b_n's chain.
-        self.b_read.next = self.srem_nz.val() & (self.o_rem.q.val() != 0);
-        self.last1.next = 0.into();
-        if self.beat_last.val() {
-            self.last1.next = 1.into();
-        }
-        self.nodata1.next = 0.into();
-        if !self.b_read.val() {
-            self.nodata1.next = 1.into();
-        }
-        self.gm_wr_go.next = !self.wq_empty.val() & self.gm_grant.val();
-        self.gm_rd_want.next = self.o_active.q.val()
-            & self.o_src_gm.q.val()
-            & self.b_read.val()
-            & (self.pend.count.val() != self.k_pend_depth.val());
-        self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_empty.val() & self.gm_grant.val();
-        self.b_room.next =
-            !self.o_dst_gm.q.val() | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val());
-        self.b_go.next = false;
-        if self.o_active.q.val() {
-            if self.o_src_gm.q.val() {
-                if self.b_read.val() {
-                    self.b_go.next = self.gm_rd_go.val();
-                } else {
-                    // A beat without source bytes goes through the descriptor queue alone, so that
-                    // it can retire without read data.
-                    self.b_go.next = self.pend.empty.val();
-                }
-            } else {
-                // Shared source: one read per cycle when the read port is granted, room reserved
-                // in the global write queue.
-                self.b_go.next = self.sm_rgrant.val() & self.b_room.val();
-            }
-        }
-        self.fill1.next = 0.into();
-        if self.o_fill.q.val() {
-            self.fill1.next = 1.into();
-        }
-        // Tensor-map reads use the global port when the mover does not (no move being issued).
-        self.map_want.next = (self.state.q.val() == 3)
-            & (self.tm_issued.q.val() != self.tm_beats.q.val())
-            & !self.o_active.q.val()
-            & !self.nx_valid.q.val()
-            & (self.pend.count.val() != self.k_pend_depth.val());
-        self.map_go.next = self.map_want.val() & self.wq_empty.val() & self.gm_grant.val();
-
         // ================= controller: decide =================
         self.err.next = self.e_none.val();
         self.done.next = false;
@@ -2182,15 +1732,15 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // counts the staged one), and the mover is drained unless the move is of the same kind
         // as the previous one (global source after global source, shared -> global after
         // shared -> global: those complete in issue order).
-        self.room_q.d.next = (self.moves.q.val() + self.comp_q.count.val() + 1) < self.k_comp_depth.val();
-        self.can_start.next = !self.nx_valid.q.val()
+        self.room_q.d.next = (self.mover.count.val() + self.comp_q.count.val() + 1) < self.k_comp_depth.val();
+        self.can_start.next = !self.mover.staged.val()
             & self.room_q.q.val()
-            & ((self.moves.q.val() == 0)
-                | (self.st_src_gm.val() & self.last_src_gm.q.val())
+            & ((self.mover.count.val() == 0)
+                | (self.st_src_gm.val() & self.mover.prev_src_gm.val())
                 | (!self.st_src_gm.val()
-                    & !self.last_src_gm.q.val()
+                    & !self.mover.prev_src_gm.val()
                     & self.st_dst_gm.val()
-                    & self.last_dst_gm.q.val()));
+                    & self.mover.prev_dst_gm.val()));
         if self.state.q.val() == 2 {
             if self.is_commit.val() | self.is_bcommit.val() {
                 // Shift the thread's newest move number into the ring, unless the oldest entry
@@ -2512,7 +2062,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.origin.strides.next = self.m_stride.q.val().get_bits::<192>(64);
         self.origin.boxes.next = self.m_box.q.val().get_bits::<128>(32);
         self.origin.lg.next = self.m_lg.q.val();
-        if self.map_go.val() {
+        if self.mover.map_issued.val() {
             self.tm_issued.d.next = self.tm_issued.q.val() + 1;
             self.tm_addr.d.next = self.tm_addr.q.val() + self.k_b64.val();
         }
@@ -3076,42 +2626,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (bit_cast::<140, SEQ_BITS>(self.issued_seq.q.val()) << 29)
             | (bit_cast::<140, IDENT_BITS>(self.ident.val()) << 61);
 
-        self.pend_in.next = bit_cast::<191, SLOT_BITS>(self.o_dst_slot.q.val())
-            | (bit_cast::<191, 64>((self.o_dst_p.val() & !self.k_bmask.val()) & 0xFF_FFFF) << 5)
-            | (bit_cast::<191, BEAT_BITS>(self.b_k.val()) << 29)
-            | (bit_cast::<191, BEAT_BITS>(self.b_d.val()) << 45)
-            | (bit_cast::<191, BEAT_BITS>(self.b_n.val()) << 61)
-            | (bit_cast::<191, BEAT_BITS>(self.b_nsrc.val()) << 77)
-            | (bit_cast::<191, 1>(self.last1.val()) << 93)
-            | (bit_cast::<191, SEQ_BITS>(self.o_seq.q.val()) << 94)
-            | (bit_cast::<191, 1>(self.hasmb1.val()) << 126)
-            | (bit_cast::<191, SLOT_BITS>(self.o_mb_slot.q.val()) << 127)
-            | (bit_cast::<191, SADDR_BITS>(self.o_mb_off.q.val()) << 132)
-            | (bit_cast::<191, 32>(self.o_len.q.val()) << 156)
-            | (bit_cast::<191, 1>(self.nodata1.val()) << 188)
-            | (bit_cast::<191, 1>(self.fill1.val()) << 189);
-        self.pend.din.next = self.pend_in.val();
-        if self.map_go.val() {
-            // A tensor-map beat: no destination, captured into map_buf on arrival (bit 190).
-            self.pend.din.next = self.k_map_desc.val();
-        }
-        self.pend.push.next = (self.b_go.val() & self.o_src_gm.q.val()) | self.map_go.val();
-        if self.b_go.val() {
-            self.o_src.d.next = self.o_src.q.val() + bit_cast::<64, BEAT_BITS>(self.b_n.val());
-            self.o_dst.d.next = self.o_dst.q.val() + bit_cast::<64, BEAT_BITS>(self.b_n.val());
-            self.o_rem.d.next = self.o_rem.q.val() - bit_cast::<32, BEAT_BITS>(self.b_n.val());
-            // The source's bytes left: none if this beat takes them all (b_src_short, the count
-            // below 2B), else fewer by b_n; the subtract is not behind b_nsrc's compare.
-            self.o_srem.d.next = self.o_srem.q.val() - bit_cast::<32, BEAT_BITS>(self.b_n.val());
-            if self.b_src_short.val() {
-                self.o_srem.d.next = 0.into();
-            }
-            if self.beat_last.val() {
-                self.o_active.d.next = false;
-            }
-        }
-        // ================= mover: start =================
-        // (after the beat-issue updates: a move may start on the last beat of the previous one)
+        // ================= mover (its own block, `Mover` in copy_engine/mover.rs) =================
         // The op identity of the move starting now (for its complete_tx's late error).
         self.move_ident.write_clock.next = self.clock.val();
         self.move_ident.read_clock.next = self.clock.val();
@@ -3121,112 +2636,65 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // Moves complete in order: the next to complete is number completed_seq + 1 (an address
         // from a register, so the RAM's read is not behind the completion logic).
         self.move_ident.read_address.next = bit_cast::<5, SEQ_BITS>(self.completed_seq.q.val() + 1);
-        // The controller's move goes into the staging register; the mover loads it when it is free
-        // or issues the last beat of its move now (back-to-back moves keep the port busy).
+        // The controller's move goes into the mover's staging register.
+        self.mover.reset.next = self.reset.val();
+        self.mover.start.next = self.start.val();
+        self.mover.st_src_gm.next = self.st_src_gm.val();
+        self.mover.st_dst_gm.next = self.st_dst_gm.val();
+        self.mover.st_src_slot.next = self.st_src_slot.val();
+        self.mover.st_dst_slot.next = self.st_dst_slot.val();
+        self.mover.st_src.next = self.st_src.val();
+        self.mover.st_dst.next = self.st_dst.val();
+        self.mover.st_len.next = self.st_len.val();
+        self.mover.st_srem.next = self.st_srem.val();
+        self.mover.st_mask_en.next = self.st_mask_en.val();
+        self.mover.st_mask.next = bit_cast::<16, 32>(self.cur_c.q.val());
+        self.mover.st_seq.next = self.issued_seq.q.val() + 1;
+        self.mover.st_has_mb.next = self.st_has_mb.val();
+        self.mover.st_mb_slot.next = self.st_mb_slot.val();
+        self.mover.st_mb_off.next = self.st_mb_off.val();
+        self.mover.st_tx.next = self.st_len.val();
+        if self.st_tx_en.val() {
+            self.mover.st_tx.next = self.st_tx.val();
+        }
+        self.mover.st_swz.next = self.st_swz.val();
+        self.mover.st_fill.next = self.st_fill.val();
         if self.start.val() {
-            self.nx_src_gm.d.next = self.st_src_gm.val();
-            self.nx_dst_gm.d.next = self.st_dst_gm.val();
-            self.nx_src_slot.d.next = self.st_src_slot.val();
-            self.nx_dst_slot.d.next = self.st_dst_slot.val();
-            self.nx_src.d.next = self.st_src.val();
-            self.nx_dst.d.next = self.st_dst.val();
-            self.nx_rem.d.next = self.st_len.val();
-            self.nx_srem.d.next = self.st_srem.val();
-            self.nx_mask_en.d.next = self.st_mask_en.val();
-            self.nx_mask.d.next = bit_cast::<16, 32>(self.cur_c.q.val());
-            self.nx_seq.d.next = self.issued_seq.q.val() + 1;
-            self.nx_has_mb.d.next = self.st_has_mb.val();
-            self.nx_mb_slot.d.next = self.st_mb_slot.val();
-            self.nx_mb_off.d.next = self.st_mb_off.val();
-            self.nx_len.d.next = self.st_len.val();
-            if self.st_tx_en.val() {
-                self.nx_len.d.next = self.st_tx.val();
-            }
-            self.nx_swz.d.next = self.st_swz.val();
-            self.nx_fill.d.next = self.st_fill.val();
-            self.last_src_gm.d.next = self.st_src_gm.val();
-            self.last_dst_gm.d.next = self.st_dst_gm.val();
             self.issued_seq.d.next = self.issued_seq.q.val() + 1;
         }
-        self.mv_load.next = self.nx_valid.q.val() & (!self.o_active.q.val() | (self.b_go.val() & self.beat_last.val()));
-        // (`start` needs an empty staging register and `mv_load` a full one: never both.)
-        self.nx_valid.d.next = self.start.val() | (self.nx_valid.q.val() & !self.mv_load.val());
-        if self.mv_load.val() {
-            self.o_active.d.next = true;
-            self.o_src_gm.d.next = self.nx_src_gm.q.val();
-            self.o_dst_gm.d.next = self.nx_dst_gm.q.val();
-            self.o_src_slot.d.next = self.nx_src_slot.q.val();
-            self.o_dst_slot.d.next = self.nx_dst_slot.q.val();
-            self.o_src.d.next = self.nx_src.q.val();
-            self.o_dst.d.next = self.nx_dst.q.val();
-            self.o_rem.d.next = self.nx_rem.q.val();
-            self.o_srem.d.next = self.nx_srem.q.val();
-            self.o_mask_en.d.next = self.nx_mask_en.q.val();
-            self.o_mask.d.next = self.nx_mask.q.val();
-            self.o_seq.d.next = self.nx_seq.q.val();
-            self.o_has_mb.d.next = self.nx_has_mb.q.val();
-            self.o_mb_slot.d.next = self.nx_mb_slot.q.val();
-            self.o_mb_off.d.next = self.nx_mb_off.q.val();
-            self.o_len.d.next = self.nx_len.q.val();
-            self.o_swz.d.next = self.nx_swz.q.val();
-            self.o_fill.d.next = self.nx_fill.q.val();
-        }
-
-        // Shared-memory read of a shared-source beat.
-        self.sm_re.next = self.b_go.val() & !self.o_src_gm.q.val();
-        self.sm_rwant.next = self.o_active.q.val() & !self.o_src_gm.q.val() & self.b_room.val();
-        self.sm_rslot.next = self.o_src_slot.q.val();
-        self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.o_src_p.val() & !self.k_bmask.val());
-        self.s1_valid.d.next = self.b_go.val() & !self.o_src_gm.q.val() & !self.reset.val();
-        self.s1_desc.d.next = self.pend_in.val();
-        self.s1_dst_gm.d.next = self.o_dst_gm.q.val();
-        self.s1_mask_en.d.next = self.o_mask_en.q.val();
-        self.s1_mask.d.next = self.o_mask.q.val();
-        self.s1_gaddr.d.next = self.o_dst.q.val() & !self.k_bmask.val();
-
-        // ================= mover: arrival and beat formation =================
-        self.f_valid.next = false;
-        self.f_desc.next = self.pend.dout.val();
-        self.f_data.next = self.gm_rdata.val();
-        self.f_to_gm.next = false;
-        self.f_mask_en.next = false;
-        self.f_mask.next = 0.into();
-        self.f_gaddr.next = 0.into();
-        self.pend.pop.next = false;
-        self.gm_rready.next = !self.s1_valid.q.val() & !self.pend.empty.val() & !self.pend.dout.val().get_bit(188);
-        if self.s1_valid.q.val() {
-            self.f_valid.next = true;
-            self.f_desc.next = self.s1_desc.q.val();
-            self.f_data.next = self.sm_rdata.val();
-            self.f_to_gm.next = self.s1_dst_gm.q.val();
-            self.f_mask_en.next = self.s1_mask_en.q.val();
-            self.f_mask.next = self.s1_mask.q.val();
-            self.f_gaddr.next = self.s1_gaddr.q.val();
-        } else if !self.pend.empty.val() {
-            if self.f_desc.val().get_bit(188) {
-                self.f_valid.next = true;
-                self.pend.pop.next = true;
-            } else if self.gm_rvalid.val() {
-                self.f_valid.next = true;
-                self.pend.pop.next = true;
-            }
-        }
-        self.f_k.next = self.f_desc.val().get_bits::<16>(29);
-        self.f_d.next = self.f_desc.val().get_bits::<16>(45);
-        self.f_n.next = self.f_desc.val().get_bits::<16>(61);
-        self.f_nsrc.next = self.f_desc.val().get_bits::<16>(77);
-        self.f_last.next = self.f_desc.val().get_bit(93);
-        self.f_fill.next = self.f_desc.val().get_bit(189);
-        self.f_map.next = self.f_desc.val().get_bit(190);
+        // Tensor-map reads go through the mover's read queue (state 3, beats left to read).
+        self.mover.map_rd.next = (self.state.q.val() == 3) & (self.tm_issued.q.val() != self.tm_beats.q.val());
+        self.mover.map_addr.next = self.tm_addr.q.val();
+        // The memory ports are the mover's unless the reducer's (below).
+        self.mover.gm_grant.next = self.gm_grant.val();
+        self.mover.gm_rvalid.next = self.gm_rvalid.val();
+        self.mover.gm_rdata.next = self.gm_rdata.val();
+        self.mover.sm_rgrant.next = self.sm_rgrant.val();
+        self.mover.sm_rdata.next = self.sm_rdata.val();
+        self.gm_req.next = self.mover.gm_req.val();
+        self.gm_we.next = self.mover.gm_we.val();
+        self.gm_addr.next = self.mover.gm_addr.val();
+        self.gm_wdata.next = self.mover.gm_wdata.val();
+        self.gm_be.next = self.mover.gm_be.val();
+        self.gm_rready.next = self.mover.gm_rready.val();
+        self.sm_re.next = self.mover.sm_re.val();
+        self.sm_rwant.next = self.mover.sm_rwant.val();
+        self.sm_rslot.next = self.mover.sm_rslot.val();
+        self.sm_raddr.next = self.mover.sm_raddr.val();
+        self.sm_we.next = self.mover.sm_we.val();
+        self.sm_wslot.next = self.mover.sm_wslot.val();
+        self.sm_waddr.next = self.mover.sm_waddr.val();
+        self.sm_wdata.next = self.mover.sm_wdata.val();
+        self.sm_be.next = self.mover.sm_be.val();
         // A map beat: bytes off..off+B of (this beat, the previous one) enter map_buf at the top.
         self.tm_off.next = bit_cast::<16, 64>(self.cur_src.q.val() & self.k_bmask.val());
-        self.tm_aligned.next = self.f_data.val();
+        self.tm_aligned.next = self.mover.map_data.val();
         if self.tm_off.val() != 0 {
             self.tm_aligned.next = (self.tm_carry.q.val() >> (self.tm_off.val() << 3))
-                | (self.f_data.val() << (self.k_d16.val() - (self.tm_off.val() << 3)));
+                | (self.mover.map_data.val() << (self.k_d16.val() - (self.tm_off.val() << 3)));
         }
-        if self.f_valid.val() & self.f_map.val() {
-            self.tm_carry.d.next = self.f_data.val();
+        if self.mover.map_valid.val() {
+            self.tm_carry.d.next = self.mover.map_data.val();
             self.tm_prime.d.next = false;
             if !self.tm_prime.q.val() {
                 if self.k_map_one_beat.val() {
@@ -3238,95 +2706,17 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             }
             self.tm_got.d.next = self.tm_got.q.val() + 1;
         }
-        self.flast1.next = self.f_desc.val().get_bits::<1>(93);
-        // Byte rotation: destination byte j takes source byte (j + k) mod B.
-        self.f_rot.next = self.f_data.val();
-        if (self.f_k.val() != 0) & (self.f_k.val() < self.k_b16.val()) {
-            self.f_rot.next = (self.f_data.val() >> (self.f_k.val() << 3))
-                | (self.f_data.val() << (self.k_d16.val() - (self.f_k.val() << 3)));
-        }
-        // Bytes [d, d + nsrc) carry data, [d + nsrc, d + n) are zero fill; [d, d + n) written.
-        self.f_keep.next = 0.into();
-        if (self.f_nsrc.val() != 0) & (self.f_nsrc.val() <= self.k_b16.val()) & (self.f_d.val() < self.k_b16.val()) {
-            self.f_keep.next =
-                (self.k_ones_d.val() >> ((self.k_b16.val() - self.f_nsrc.val()) << 3)) << (self.f_d.val() << 3);
-        }
-        self.f_be_raw.next = 0.into();
-        if (self.f_n.val() != 0) & (self.f_n.val() <= self.k_b16.val()) & (self.f_d.val() < self.k_b16.val()) {
-            self.f_be_raw.next = (self.k_ones_b.val() >> (self.k_b16.val() - self.f_n.val())) << self.f_d.val();
-        }
-        // .cp_mask: destination byte at global address a is written iff mask bit (a mod 16).
-        self.f_pat16.next = bit_cast::<128, 16>(self.f_mask.val());
-        self.f_pat32.next = self.f_pat16.val() | (self.f_pat16.val() << 16);
-        self.f_pat64.next = self.f_pat32.val() | (self.f_pat32.val() << 32);
-        self.f_pat.next = self.f_pat64.val() | (self.f_pat64.val() << 64);
-        self.f_be.next = self.f_be_raw.val();
-        if self.f_mask_en.val() {
-            self.f_be.next = self.f_be_raw.val() & bit_cast::<B, 128>(self.f_pat.val() >> (self.f_gaddr.val() & 15));
-        }
-        // Shared destination: write now.
-        self.sm_we.next = self.f_valid.val() & !self.f_to_gm.val() & !self.f_map.val() & !self.reset.val();
-        self.sm_wslot.next = self.f_desc.val().get_bits::<SLOT_BITS>(0);
-        self.sm_waddr.next = self.f_desc.val().get_bits::<SADDR_BITS>(5);
-        self.sm_wdata.next = self.f_rot.val() & self.f_keep.val();
-        if self.f_fill.val() {
-            // Tensor out-of-bounds fill with all-ones bytes (the bytes without source data).
-            self.sm_wdata.next = (self.f_rot.val() & self.f_keep.val()) | !self.f_keep.val();
-        }
-        self.sm_be.next = self.f_be.val();
-        // Global destination: queue for the global port.
-        self.wq_data.din.next = self.f_rot.val() & self.f_keep.val();
-        self.wq_be.din.next = self.f_be.val();
-        self.wq_meta.din.next = bit_cast::<97, 64>(self.f_gaddr.val())
-            | (bit_cast::<97, 1>(self.flast1.val()) << 64)
-            | (bit_cast::<97, SEQ_BITS>(self.f_desc.val().get_bits::<SEQ_BITS>(94)) << 65);
-        self.wq_ctl.push.next = self.f_valid.val() & self.f_to_gm.val();
-        self.wq_ctl.pop.next = self.gm_wr_go.val();
-        self.wq_data.write.next = self.wq_ctl.write.val();
-        self.wq_be.write.next = self.wq_ctl.write.val();
-        self.wq_meta.write.next = self.wq_ctl.write.val();
-        self.wq_data.tail.next = self.wq_ctl.tail.val();
-        self.wq_be.tail.next = self.wq_ctl.tail.val();
-        self.wq_meta.tail.next = self.wq_ctl.tail.val();
-        self.wq_data.head.next = self.wq_ctl.head.val();
-        self.wq_be.head.next = self.wq_ctl.head.val();
-        self.wq_meta.head.next = self.wq_ctl.head.val();
-
-        // Global port: queued writes first, then reads of the active move.
-        self.gm_req.next = !self.wq_empty.val() | self.gm_rd_want.val() | self.map_want.val();
-        self.gm_we.next = !self.wq_empty.val();
-        self.gm_addr.next = self.o_src.q.val() & !self.k_bmask.val();
-        if self.map_want.val() {
-            self.gm_addr.next = self.tm_addr.q.val();
-        }
-        self.gm_wdata.next = self.wq_data.dout.val();
-        self.gm_be.next = self.wq_be.dout.val();
-        if !self.wq_empty.val() {
-            self.gm_addr.next = self.wq_meta.dout.val().get_bits::<64>(0);
-        }
 
         // ================= completion =================
-        // A move completes when its last beat is written: shared writes (f path, not to global)
-        // or the global write of the last queued beat.
-        // (Global-destination moves carry no mbarrier: they complete into bulk groups.)
-        self.cmp_valid.next = false;
-        self.cmp_seq.next = self.f_desc.val().get_bits::<SEQ_BITS>(94);
-        self.cmp_has_mb.next = self.f_desc.val().get_bit(126);
-        if self.f_valid.val() & !self.f_to_gm.val() & self.f_last.val() {
-            self.cmp_valid.next = true;
+        // A move completes when its last beat is written (in issue order); a move with an
+        // mbarrier queues its complete_tx(bytes) with the op's identity.
+        if self.mover.done_valid.val() {
+            self.completed_seq.d.next = self.mover.done_seq.val();
         }
-        if self.gm_wr_go.val() & self.wq_meta.dout.val().get_bit(64) {
-            self.cmp_valid.next = true;
-            self.cmp_seq.next = self.wq_meta.dout.val().get_bits::<SEQ_BITS>(65);
-            self.cmp_has_mb.next = false;
-        }
-        if self.cmp_valid.val() {
-            self.completed_seq.d.next = self.cmp_seq.val();
-        }
-        self.comp_q.push.next = self.cmp_valid.val() & self.cmp_has_mb.val();
-        self.comp_q.din.next = bit_cast::<140, SLOT_BITS>(self.f_desc.val().get_bits::<SLOT_BITS>(127))
-            | (bit_cast::<140, SADDR_BITS>(self.f_desc.val().get_bits::<SADDR_BITS>(132)) << 5)
-            | (bit_cast::<140, 32>(self.f_desc.val().get_bits::<32>(156)) << 29)
+        self.comp_q.push.next = self.mover.tx_valid.val();
+        self.comp_q.din.next = bit_cast::<140, SLOT_BITS>(self.mover.tx_slot.val())
+            | (bit_cast::<140, SADDR_BITS>(self.mover.tx_off.val()) << 5)
+            | (bit_cast::<140, 32>(self.mover.tx_bytes.val()) << 29)
             | (bit_cast::<140, IDENT_BITS>(self.move_ident.read_data.val()) << 61);
 
         // ================= reducer ports (state 7 owns both memory ports) =================
@@ -3367,16 +2757,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 | (bit_cast::<140, IDENT_BITS>(self.ident.val()) << 61);
         }
 
-        if self.start.val() & !self.cmp_valid.val() {
-            self.moves.d.next = self.moves.q.val() + 1;
-        }
-        if self.cmp_valid.val() & !self.start.val() {
-            self.moves.d.next = self.moves.q.val() - 1;
-        }
-
         self.busy.next = !self.q.empty.val()
             | (self.state.q.val() != 0)
-            | (self.moves.q.val() != 0)
+            | (self.mover.count.val() != 0)
             | !self.comp_q.empty.val()
             | !self.arrive_q.empty.val()
             | self.answers.busy.val();
@@ -3384,14 +2767,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.reset.val() {
             self.state.d.next = 0.into();
             self.fetch_wait.d.next = false;
-            self.o_active.d.next = false;
-            self.nx_valid.d.next = false;
-            self.moves.d.next = 0.into();
             self.issued_seq.d.next = 0.into();
             self.completed_seq.d.next = 0.into();
             self.mc_started.d.next = false;
             self.ctl_mb_sent.d.next = false;
-            self.last_src_gm.d.next = false;
         }
     }
 }
