@@ -19,7 +19,7 @@ fi
 [[ -x $smsync ]] || { echo "no smsync binary ($smsync): cargo build --release -p smsync" >&2; exit 1; }
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-cycles() { python3 -c 'import json,sys; d=json.load(sys.stdin); t=d.get("result", d)["timing"]; print(t["cycles"])'; }
+cycles() { python3 -c 'import json,sys; d=json.load(sys.stdin); t=d.get("result", d)["timing"]; print(t["cycles"])' 2>/dev/null; }
 echo "| kernel | golden back end (cycles) | RTL back end (cycles) | RTL / golden |"
 echo "|---|---:|---:|---:|"
 for launch in testbench/ptx/*.launch.yaml; do

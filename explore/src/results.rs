@@ -200,6 +200,7 @@ impl SweepResults {
         let (cols, rows) = self.table();
         let source = match self.cycles.as_str() {
             "timed" => "the SM timing model (`smsync run --timing`, docs/TIMING.md)",
+            "timed-rtl" => "the SM timing model on the Verilated top (`smsync cosim --timing`, docs/TIMING.md)",
             _ => "cosim (the Verilated top, one request at a time)",
         };
         let mut out = format!("Cycles: {source}.\n\n");

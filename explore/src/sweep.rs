@@ -14,8 +14,10 @@
 //!   - {kernel: k.ptx, launch: k.launch.yaml}
 //! targets: [ecp5-85k]              # synthesis targets (may be empty: no area figures)
 //! synth_modules: [copy_engine]     # optional: synthesise only these modules (the top takes hours)
-//! cycles: timed                    # optional: `cosim` (default, the RTL one request at a time)
-//!                                  # or `timed` (the SM timing model, `smsync run --timing`)
+//! cycles: timed                    # optional: `cosim` (default, the RTL one request at a time),
+//!                                  # `timed` (the SM timing model on the golden units,
+//!                                  # `smsync run --timing`) or `timed-rtl` (the SM timing model
+//!                                  # on the Verilated top, `smsync cosim --timing`)
 //! ```
 //!
 //! [`Sweep::load`] refuses a bad sweep before any work starts: an unknown key or axis, a value of
@@ -82,6 +84,9 @@ pub enum CycleSource {
     /// `smsync run --timing`: the SM timing model on the golden units' timing back end (warps of
     /// every resident CTA, many requests in flight; docs/TIMING.md). No RTL is simulated.
     Timed,
+    /// `smsync cosim --timing`: the SM timing model on the Verilated top (its RTL back end:
+    /// requests enter the top's port as they issue; every response is checked).
+    TimedRtl,
 }
 
 fn default_base() -> String {

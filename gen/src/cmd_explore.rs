@@ -139,6 +139,7 @@ pub fn main(a: Args) -> Result<(), String> {
         cycles: match sweep.cycles {
             smsync_explore::sweep::CycleSource::Cosim => "cosim".into(),
             smsync_explore::sweep::CycleSource::Timed => "timed".into(),
+            smsync_explore::sweep::CycleSource::TimedRtl => "timed-rtl".into(),
         },
         points: results,
     };

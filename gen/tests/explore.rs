@@ -219,3 +219,43 @@ fn a_timed_sweep_measures_the_sm_timing_model_without_rtl() {
     assert!(md.contains("Cycles: the SM timing model"), "{md}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `cycles: timed-rtl`: the SM timing model on the Verilated top of each point (gen, then
+/// `smsync cosim --timing`). The axis is a `timing:` field, which leaves the RTL as it is (the
+/// cached fpga-small model serves both points): a ten times slower ALU lengthens the kernel.
+#[test]
+fn a_timed_rtl_sweep_measures_the_rtl_back_end() {
+    if smsync_testbench::verilator::rtl_tools_skipped() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("smsync-explore-timed-rtl-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptx = workspace().join("testbench/ptx");
+    let sweep = dir.join("timed-rtl.yaml");
+    std::fs::write(
+        &sweep,
+        format!(
+            "name: timed-rtl\nbase: fpga-small\naxes:\n  timing.alu_latency: [4, 40]\nworkloads:\n  - {}\ntargets: []\ncycles: timed-rtl\n",
+            ptx.join("syncthreads_count.ptx").display()
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (ok, _, err) = explore(&[sweep.to_str().unwrap(), "--out", out.to_str().unwrap(), "--no-lint"]);
+    assert!(ok, "explore failed:\n{err}");
+    let results = read_json(&out.join("results.json"));
+    assert_eq!(results["cycles"], "timed-rtl");
+    let points = results["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    for p in points {
+        assert!(!p["gen"].is_null(), "point {}: the RTL is generated", p["label"]);
+        let w = &p["workloads"]["syncthreads_count"];
+        assert_eq!(w["passed"], true, "at {}: {}", p["label"], w["message"]);
+    }
+    let cycles = |i: usize| points[i]["workloads"]["syncthreads_count"]["cycles"].as_u64().unwrap();
+    assert!(cycles(1) > cycles(0), "ALU latency 40: {} cycles, 4: {}", cycles(1), cycles(0));
+    let md = std::fs::read_to_string(out.join("results.md")).unwrap();
+    assert!(md.contains("on the Verilated top"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
