@@ -188,6 +188,9 @@ pub fn run_cosim_bounded(
         }
         Err(e @ ExecError::Backend { .. }) => Err(e.to_string()),
         Err(e) if unit.failed() => Err(format!("{e}\n{}", unit.finish().err().unwrap_or_default())),
+        Err(e) if unit.unconfirmed_rtl_error().is_some() => {
+            Err(format!("{e}\n{}", unit.unconfirmed_rtl_error().unwrap_or_default()))
+        }
         Err(e) => {
             let cycles = unit.cycles();
             rtl::checkin(unit.rtl);

@@ -457,6 +457,22 @@ impl CosimUnit {
         }
     }
 
+    /// An error answer of the RTL that the golden model has not given (yet): the executor took
+    /// it (and may have stopped on it as undefined behaviour), but only the RTL claims it, so a
+    /// run that ends there is a divergence, not a program failure. E.g. the RTL's one
+    /// rendezvous record per warp answers MemberMaskMismatch where the golden model lets both
+    /// lane groups wait (docs/units/warp_network.md).
+    pub fn unconfirmed_rtl_error(&self) -> Option<String> {
+        let r = self.rtl_early.iter().find(|r| r.error != smsync_sim::encoding::ErrorCode::None && !is_late(r))?;
+        let req = self.inflight.get(&r.tag).map(|f| describe_request(&f.req)).unwrap_or_default();
+        Some(format!(
+            "cosim divergence at RTL cycle {}: the RTL answered tag {} with an error the golden model has not given (it lets the request wait)\n  actual (RTL): {}\n  request: {req}",
+            self.cycles(),
+            r.tag,
+            describe_response(r)
+        ))
+    }
+
     /// End of the run (the executor returned): nothing may be left unmatched.
     pub fn finish(&mut self) -> Result<(), String> {
         self.check_quiet();
