@@ -392,9 +392,13 @@ pub struct RtlSyncUnit {
     /// Requests waiting for the request port, and the one on it.
     sender: Sender,
     /// Per request taken by the top: the cycles it waited for the port and the cycles the top
-    /// held it (header taken to `req_ready` high again), for the timed cosim's unit statistics.
-    pub taken: Vec<TakenRequest>,
+    /// held it (header taken to `req_ready` high again), for the timed cosim's unit statistics
+    /// (which drains it); the newest `TAKEN_KEPT` when nobody does.
+    pub taken: std::collections::VecDeque<TakenRequest>,
 }
+
+/// Requests kept in [`RtlSyncUnit::taken`] when nobody drains it (a long unit campaign).
+const TAKEN_KEPT: usize = 4096;
 
 /// What the top did with one request ([`RtlSyncUnit::taken`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -484,7 +488,7 @@ impl RtlSyncUnit {
             responses: ResponseAssembly::default(),
             protocol_error: None,
             sender: Sender::default(),
-            taken: Vec::new(),
+            taken: Default::default(),
         })
     }
 
@@ -600,11 +604,6 @@ impl RtlSyncUnit {
             || self.sender.finishing.as_ref().is_some_and(|f| f.cta == slot)
     }
 
-    /// Requests queued behind the port (the one on it excluded).
-    pub fn queued(&self) -> usize {
-        self.sender.queue.len()
-    }
-
     /// Put the next queued request on the port: its header and beat 0, both valid.
     fn next_on_port(&mut self) {
         let Some((req, queued_at)) = self.sender.queue.pop_front() else { return };
@@ -643,7 +642,10 @@ impl RtlSyncUnit {
             if self.harness.get_bit_at(self.ports.req_ready) {
                 let mut f = f.clone();
                 f.held = now - f.held;
-                self.taken.push(f);
+                if self.taken.len() == TAKEN_KEPT {
+                    self.taken.pop_front();
+                }
+                self.taken.push_back(f);
                 self.sender.finishing = None;
             }
         }

@@ -228,7 +228,7 @@ impl RtlBackend {
     /// backends).
     pub fn take_taken(&mut self) -> Vec<crate::rtl_unit::TakenRequest> {
         match &mut self.rtl {
-            Rtl::Direct(u) => std::mem::take(&mut u.taken),
+            Rtl::Direct(u) => u.taken.drain(..).collect(),
             Rtl::Uart(_) => Vec::new(),
         }
     }
