@@ -52,6 +52,11 @@ pub struct CosimUnit {
     /// Answered copy-engine requests, newest last: a late error of an op's mbarrier events (the
     /// golden `copy_engine::late_error`, a response with no lanes) may come after the answer.
     retired_copies: VecDeque<Request>,
+    /// Answered try_waits, newest last (the newest `RETIRED_COPIES`): the top answers a try_wait
+    /// with its own response (the lanes it answers at once, possibly none) and wakes the others
+    /// on its `wake_*` port; with the egress busy the wakes may come first, so the own response
+    /// of a fully woken try_wait can arrive after it was answered.
+    retired_polls: VecDeque<u64>,
     /// Golden answers not yet matched with an RTL answer, by tag, in arrival order.
     golden_answers: HashMap<u64, Vec<Response>>,
     /// RTL answers (already given to the executor) whose golden answer had not come yet.
@@ -87,6 +92,7 @@ impl CosimUnit {
             mirror_ready: false,
             inflight: HashMap::new(),
             retired_copies: VecDeque::new(),
+            retired_polls: VecDeque::new(),
             golden_answers: HashMap::new(),
             rtl_early: Vec::new(),
             failure: None,
@@ -363,6 +369,9 @@ impl CosimUnit {
                 return;
             }
             self.reopen_for_late_error(&r);
+            if r.lanes == 0 && r.error == smsync_sim::encoding::ErrorCode::None && self.retired_polls.contains(&r.tag) {
+                continue; // a woken try_wait's own empty response, after its wakes
+            }
             let Some(f) = self.inflight.get_mut(&r.tag) else {
                 self.fail(
                     None,
@@ -406,6 +415,12 @@ impl CosimUnit {
     /// (the newest `RETIRED_COPIES`) for a late error of its mbarrier events.
     fn retire(&mut self, tag: u64) {
         if let Some(f) = self.inflight.remove(&tag) {
+            if f.req.op == Op::MbTryWait {
+                self.retired_polls.push_back(tag);
+                if self.retired_polls.len() > RETIRED_COPIES {
+                    self.retired_polls.pop_front();
+                }
+            }
             if f.req.op.unit() == Unit::CopyEngine && !self.retired_copies.iter().any(|q| q.tag == tag) {
                 self.retired_copies.push_back(f.req);
                 if self.retired_copies.len() > RETIRED_COPIES {
