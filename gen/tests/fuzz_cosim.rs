@@ -241,3 +241,18 @@ fn an_error_only_the_rtl_gives_is_a_divergence() {
     assert!(err.contains("golden and RTL diverge"), "{err}");
     assert!(err.contains("with an error the golden model has not given"), "{err}");
 }
+
+/// A regression from the timed cosim: the copy engine wrote a fill-only beat (a tensor box's
+/// out-of-bounds bytes, no read) without the top's write grant, so an mbarrier write the next
+/// cycle (another lane's try_wait, a complete_tx) took the RAM's write port and the fill was
+/// lost; lanes woken by the phase then read 0 where the golden model has the all-ones fill.
+/// Seed 2414 on the default config, timed, reproduced it at the harness's global latency 20.
+#[test]
+fn a_fill_only_beat_waits_for_the_write_grant() {
+    let config = config("default");
+    let program = run::without_timed_rtl_exclusions(Program::generate(2414, &config));
+    let target = run::CosimTarget { timed: true, ..Default::default() };
+    if let Err(err) = run::run_cosim_on(&program, &config, &target) {
+        panic!("seed 2414 on the default config fails the timed cosim:\n{err}");
+    }
+}

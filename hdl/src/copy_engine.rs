@@ -246,9 +246,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// The shared read port is free this cycle (the top's mbarrier ALU has priority); a
     /// shared-source beat is issued only when granted.
     pub sm_rgrant: Signal<In, Bit>,
-    /// The reducer may write shared memory now (the top's mbarrier ALU will not write next
-    /// cycle, when this write reaches the RAM); a beat's write needs no grant (the top holds
-    /// its beat back instead).
+    /// The reducer, and the mover's fill-only beats, may write shared memory now (the top's
+    /// mbarrier ALU will not write next cycle, when this write reaches the RAM); a global-source
+    /// beat needs no grant (the top holds `gm_rvalid` back instead), nor a shared-source one (its
+    /// read was granted only when the mbarrier ALU did not read).
     pub sm_wgrant: Signal<In, Bit>,
     /// First address after global memory (set per launch): a global operand outside
     /// [GLOBAL_BASE, global_end) is answered `GlobalOutOfRange`, as the golden unit does.
@@ -2670,6 +2671,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.mover.gm_rvalid.next = self.gm_rvalid.val();
         self.mover.gm_rdata.next = self.gm_rdata.val();
         self.mover.sm_rgrant.next = self.sm_rgrant.val();
+        self.mover.sm_wgrant.next = self.sm_wgrant.val();
         self.mover.sm_rdata.next = self.sm_rdata.val();
         self.gm_req.next = self.mover.gm_req.val();
         self.gm_we.next = self.mover.gm_we.val();

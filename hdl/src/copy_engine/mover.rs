@@ -141,6 +141,11 @@ pub struct Mover<const D: usize, const B: usize> {
     pub sm_raddr: Signal<Out, Bits<SADDR_BITS>>,
     pub sm_rdata: Signal<In, Bits<D>>,
     pub sm_we: Signal<Out, Bit>,
+    /// A write made now may go to shared memory (its registered write does not meet a write of
+    /// higher priority next cycle; the top's mbarrier ALU announces its own a cycle ahead). A
+    /// beat without source data (a fill-only beat) waits for it; a global-source beat is held
+    /// back the same way through `gm_rvalid`, and a shared-source beat by its read's grant.
+    pub sm_wgrant: Signal<In, Bit>,
     pub sm_wslot: Signal<Out, Bits<SLOT_BITS>>,
     pub sm_waddr: Signal<Out, Bits<SADDR_BITS>>,
     pub sm_wdata: Signal<Out, Bits<D>>,
@@ -356,6 +361,7 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             sm_raddr: Default::default(),
             sm_rdata: Default::default(),
             sm_we: Default::default(),
+            sm_wgrant: Default::default(),
             sm_wslot: Default::default(),
             sm_waddr: Default::default(),
             sm_wdata: Default::default(),
@@ -818,8 +824,11 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
             self.f_gaddr.next = self.s1_gaddr.q.val();
         } else if !self.pend.empty.val() {
             if self.f_desc.val().get_bit(188) {
-                self.f_valid.next = true;
-                self.pend.pop.next = true;
+                // A fill-only beat (no read): written now only if no higher-priority write
+                // meets it next cycle (it was written unconditionally, and lost when an
+                // mbarrier write came a cycle after it: found by the timed cosim).
+                self.f_valid.next = self.sm_wgrant.val();
+                self.pend.pop.next = self.sm_wgrant.val();
             } else if self.gm_rvalid.val() {
                 self.f_valid.next = true;
                 self.pend.pop.next = true;
