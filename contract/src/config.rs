@@ -187,6 +187,10 @@ pub struct Config {
     /// width of the lane datapaths behind it (the warp network's shuffle crossbar and match rows):
     /// 32 = a whole warp per cycle, 4 = eight beats per warp request.
     pub lanes_per_beat: u32,
+    /// Requests the `sync_unit` top holds at once in its request queue (header and operands):
+    /// the next request streams in while the core works on the ones before it, which it takes
+    /// in order (1 = the port waits for each request to finish).
+    pub requests_in_flight: u32,
     /// Copy engine global-memory port width in bytes per cycle.
     pub copy_port_bytes: u32,
     /// Copy engine request queue depth.
@@ -217,6 +221,7 @@ pub const RANGES: &[(&str, u32, u32, &str)] = &[
     ("atomic_lanes", 1, 32, "a power of two"),
     ("atomic_element_stages", 0, 3, "0 or 3"),
     ("lanes_per_beat", 1, 32, "a power of two"),
+    ("requests_in_flight", 1, 8, "entries of the top's request queue"),
     ("copy_port_bytes", 4, 128, "a power of two"),
     ("copy_queue_depth", 1, 256, ""),
     ("mbarrier_waiters", 1, 1024, ""),
@@ -299,6 +304,7 @@ impl Config {
             atomic_lanes: 32,
             atomic_element_stages: 3,
             lanes_per_beat: 32,
+            requests_in_flight: 2,
             copy_port_bytes: 64,
             copy_queue_depth: 32,
             mbarrier_waiters: 64,
@@ -322,6 +328,7 @@ impl Config {
             atomic_lanes: 4,
             atomic_element_stages: 3,
             lanes_per_beat: 4,
+            requests_in_flight: 2,
             copy_port_bytes: 8,
             copy_queue_depth: 4,
             mbarrier_waiters: 8,
@@ -401,6 +408,7 @@ impl Config {
             "atomic_lanes" => self.atomic_lanes,
             "atomic_element_stages" => self.atomic_element_stages,
             "lanes_per_beat" => self.lanes_per_beat,
+            "requests_in_flight" => self.requests_in_flight,
             "copy_port_bytes" => self.copy_port_bytes,
             "copy_queue_depth" => self.copy_queue_depth,
             "mbarrier_waiters" => self.mbarrier_waiters,

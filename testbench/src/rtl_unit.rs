@@ -395,6 +395,8 @@ pub struct RtlSyncUnit {
     /// held it (header taken to `req_ready` high again), for the timed cosim's unit statistics
     /// (which drains it); the newest `TAKEN_KEPT` when nobody does.
     pub taken: std::collections::VecDeque<TakenRequest>,
+    /// The top's request queue entries (`requests_in_flight`).
+    in_flight: usize,
 }
 
 /// Requests kept in [`RtlSyncUnit::taken`] when nobody drains it (a long unit campaign).
@@ -424,6 +426,9 @@ struct Sender {
     /// The request whose beats are all taken, waiting for `req_ready` to rise again (its
     /// occupancy is measured until then).
     finishing: Option<TakenRequest>,
+    /// The last `requests_in_flight` requests whose headers the top took: (tag, the edge that
+    /// took it), oldest first. The top's queue holds at most these (a hang report names them).
+    recent: std::collections::VecDeque<(u64, u64)>,
 }
 
 struct OnPort {
@@ -489,6 +494,7 @@ impl RtlSyncUnit {
             protocol_error: None,
             sender: Sender::default(),
             taken: Default::default(),
+            in_flight: config.requests_in_flight as usize,
         })
     }
 
@@ -583,17 +589,12 @@ impl RtlSyncUnit {
         self.sender.current.as_ref().map(|c| (&c.req, self.harness.cycle() - c.on_port_at))
     }
 
-    /// The request the top holds (its header taken, the top not yet free for the next one),
-    /// if any: its tag and the cycles since its header was taken.
-    pub fn held(&self) -> Option<(u64, u64)> {
+    /// The requests the top may still hold in its queue: the last `requests_in_flight` whose
+    /// headers it took, oldest first, each with the cycles since its header was taken (the top
+    /// does not show which of them its core has finished).
+    pub fn recent_taken(&self) -> Vec<(u64, u64)> {
         let now = self.harness.cycle();
-        if let Some(f) = &self.sender.finishing {
-            return Some((f.tag, now - f.held));
-        }
-        match &self.sender.current {
-            Some(OnPort { req, header_at: Some(at), .. }) => Some((req.tag, now - at)),
-            _ => None,
-        }
+        self.sender.recent.iter().map(|&(tag, at)| (tag, now - at)).collect()
     }
 
     /// Whether a request of CTA slot `slot` is queued, on the port, or held by the top (its
@@ -638,21 +639,17 @@ impl RtlSyncUnit {
     /// the occupancy of a request the top has finished (`req_ready` up again).
     fn advance_port(&mut self, header: bool, beat: bool) {
         let now = self.harness.cycle();
-        if let Some(f) = &self.sender.finishing {
-            if self.harness.get_bit_at(self.ports.req_ready) {
-                let mut f = f.clone();
-                f.held = now - f.held;
-                if self.taken.len() == TAKEN_KEPT {
-                    self.taken.pop_front();
-                }
-                self.taken.push_back(f);
-                self.sender.finishing = None;
-            }
+        if self.harness.get_bit_at(self.ports.req_ready) {
+            self.close_finishing(now);
         }
         let Some(c) = &mut self.sender.current else { return };
         if header {
             c.header_at = Some(now - 1);
             self.harness.set_u64_at(self.ports.req_valid, 0);
+            if self.sender.recent.len() == self.in_flight.max(1) {
+                self.sender.recent.pop_front();
+            }
+            self.sender.recent.push_back((c.req.tag, now - 1));
         }
         if !beat {
             return;
@@ -665,16 +662,32 @@ impl RtlSyncUnit {
         }
         self.harness.set_u64_at(self.ports.beat_valid, 0);
         let header_at = c.header_at.unwrap_or(now - 1);
-        // `held` keeps the edge that took the header until the top is free again.
-        self.sender.finishing = Some(TakenRequest {
+        let finished = TakenRequest {
             tag: c.req.tag,
             op: c.req.op,
             cta: c.req.cta,
             queued: header_at - c.queued_at,
             held: header_at,
-        });
+        };
         self.sender.current = None;
+        // The request before it is finished if the top took this one's header (a queue of
+        // several entries takes the next header while `req_ready` was never seen up after an
+        // edge in between).
+        self.close_finishing(now);
+        // `held` keeps the edge that took the header until the top is free again.
+        self.sender.finishing = Some(finished);
         self.next_on_port();
+    }
+
+    /// Record the finishing request (if any) as taken, held until `now`.
+    fn close_finishing(&mut self, now: u64) {
+        if let Some(mut f) = self.sender.finishing.take() {
+            f.held = now - f.held;
+            if self.taken.len() == TAKEN_KEPT {
+                self.taken.pop_front();
+            }
+            self.taken.push_back(f);
+        }
     }
 
     /// The first response-protocol violation since the last call (a value beat without a

@@ -1,8 +1,16 @@
 //! The request ingress of the `sync_unit` top: the registered boundary between the request
-//! port (a header, then the lane operands in beats) and the core.
+//! port (a header, then the lane operands in beats) and the core, and the top's request queue.
 //!
-//! * **Header** (`req_*`): taken into the header register in a cycle where `req_valid` and
-//!   `req_ready` are both high. `req_ready` is a register: high while no request is held.
+//! * **Request queue**: `Q = requests_in_flight` entries (config), a circular FIFO: each entry
+//!   holds a request's header registers, its predicate and stray flags, and its rows of the
+//!   operand store. The port fills the entry at the tail while the core works on the one at the
+//!   head, so the next request's header and beats stream in while the core processes the
+//!   request before it. The core takes the entries in order (`valid`/`done` are the head's).
+//!   After a `done` the next entry is offered one cycle later (`gap`): the core names a store
+//!   row a cycle before it reads it, and in the `done` cycle it named one of the old entry.
+//! * **Header** (`req_*`): taken into the tail entry's header registers in a cycle where
+//!   `req_valid` and `req_ready` are both high. `req_ready` is high while an entry is free and
+//!   no request's beats are still to come (from registers only).
 //! * **Beats** (`beat_*`): after the header, `32 / L` beats (`L = lanes_per_beat`) in lane
 //!   order, beat `k` carrying lanes `k*L .. k*L+L-1`, each taken in a cycle where `beat_valid`
 //!   and `beat_ready` are both high (`beat_ready` is a register: high from the cycle after the
@@ -13,8 +21,8 @@
 //!   register.
 //! * **Operand store**: RAM with a registered read port (block RAM on an FPGA), not registers.
 //!   Per operand field, `B` banks (`B = operand_row_lanes(config) = max(L, the atomic ALU's
-//!   step window)`), lane `k` in bank `k % B`, word `k / B`; a row is the same word of every
-//!   bank. A beat writes `L` banks of one row. The core names the row it reads *in the next
+//!   step window)`), lane `k` of queue entry `e` in bank `k % B`, word `e * 32 / B + k / B`; a
+//!   row is the same word of every bank. A beat writes `L` banks of one row. The core names the row it reads *in the next
 //!   cycle* on three row addresses, `rd_row_am` (fields addr, src, mbar), `rd_row_a` (a) and
 //!   `rd_row_bc` (b, c); `row_*` in cycle `c + 1` are the row named in cycle `c` (the core
 //!   computes the name from its registers' next values). Every reader of the store takes a lane
@@ -28,6 +36,14 @@
 //!   at the edge that takes it and `valid` rises an edge later, so every row read for a cycle
 //!   where `valid` is high (at that edge or after) sees every beat: no reader ever uses a row
 //!   read at the edge that writes it (the RAMs are `no_rw_check`, `DepthRam::block`).
+//!
+//! * **CTA launches in request order**: a launch (from the top's boundary register) starts a
+//!   CTA in a slot; the requests the queue holds were sent before it (the SM sends a CTA's
+//!   requests after launching it, and the last CTA's before launching the next into its slot).
+//!   With the queue empty the launch goes to the core at once (`launch`, the cycle the boundary
+//!   register holds it); otherwise it waits in a per-slot register until the entries ahead of
+//!   it are done, goes to the core from a register (`fire`), and the entries behind it are held
+//!   back for the two cycles after (the core's launch effects, the clear's hold, are registered).
 //!
 //! No input port reaches logic other than the enable of its register or the store's write
 //! port (the RAM's input register): nothing is combinational from the port.
@@ -43,9 +59,16 @@ use smsync_contract::port::{beats_per_request, SUB_BITS, WARP};
 /// A per-lane operand field of the beat register: `L` registers.
 type Regs<const N: usize> = Vec<DFF<Bits<N>>>;
 
-/// Address width of an operand-store bank (at most 32 words; `DepthRam` needs one bit more
-/// than it uses).
-const BANK_ADDR_BITS: usize = 6;
+/// Address width of an operand-store bank (at most 32 words per entry and 8 entries; `DepthRam`
+/// needs one bit more than it uses).
+const BANK_ADDR_BITS: usize = 9;
+/// Width of a queue entry's index, and of the queue's occupancy (`requests_in_flight <= 8`).
+const ENTRY_BITS: usize = 3;
+const COUNT_BITS: usize = 4;
+/// Registers of one header field, one per queue entry.
+type PerEntry<const N: usize> = Vec<DFF<Bits<N>>>;
+/// A flag per queue entry.
+type FlagPerEntry = Vec<DFF<Bit>>;
 
 /// A per-lane operand field of the operand store: `B` banks.
 type Banks<const N: usize> = Vec<DepthRam<Bits<N>, BANK_ADDR_BITS>>;
@@ -124,31 +147,59 @@ pub struct RequestIngress {
     pub stray_b_hi: Signal<Out, Bit>,
     pub stray_c_shfl: Signal<Out, Bit>,
     pub stray_c_hi: Signal<Out, Bit>,
-    // ---- header register ----
-    hdr_full: DFF<Bit>,
-    hdr_tag: DFF<Bits<64>>,
-    hdr_cta: DFF<Bits<5>>,
-    hdr_warp: DFF<Bits<5>>,
-    hdr_op: DFF<Bits<OP_BITS>>,
-    hdr_sub: DFF<Bits<SUB_BITS>>,
-    hdr_dtype: DFF<Bits<4>>,
-    hdr_space: DFF<Bits<2>>,
-    hdr_flags: DFF<Bits<FLAG_BITS>>,
-    hdr_vec: DFF<Bits<4>>,
-    hdr_imm: DFF<Bits<32>>,
-    hdr_imm2: DFF<Bits<32>>,
-    hdr_member: DFF<Bits<32>>,
-    hdr_active: DFF<Bits<32>>,
-    hdr_live: DFF<Bits<32>>,
+    // ---- CTA launches (from the top's boundary register) and to the core ----
+    pub launch_in: Signal<In, Bit>,
+    pub launch_slot_in: Signal<In, Bits<5>>,
+    pub launch_warps_in: Signal<In, Bits<32>>,
+    pub launch: Signal<Out, Bit>,
+    pub launch_slot: Signal<Out, Bits<5>>,
+    pub launch_warps: Signal<Out, Bits<32>>,
+    // ---- the request queue: per entry, the header registers ----
+    q_tag: PerEntry<64>,
+    q_cta: PerEntry<5>,
+    q_warp: PerEntry<5>,
+    q_op: PerEntry<OP_BITS>,
+    q_sub: PerEntry<SUB_BITS>,
+    q_dtype: PerEntry<4>,
+    q_space: PerEntry<2>,
+    q_flags: PerEntry<FLAG_BITS>,
+    q_vec: PerEntry<4>,
+    q_imm: PerEntry<32>,
+    q_imm2: PerEntry<32>,
+    q_member: PerEntry<32>,
+    q_active: PerEntry<32>,
+    q_live: PerEntry<32>,
+    /// Per entry: the predicate register (lane i's `a` bit 0) and the stray-bit flags (port doc
+    /// above `stray_src`), accumulated as its beats pass the beat register.
+    q_pred: PerEntry<32>,
+    q_st_src: FlagPerEntry,
+    q_st_src_only: FlagPerEntry,
+    q_st_a: FlagPerEntry,
+    q_st_a_hi: FlagPerEntry,
+    q_st_b_hi: FlagPerEntry,
+    q_st_c_shfl: FlagPerEntry,
+    q_st_c_hi: FlagPerEntry,
+    /// The entry the core works on, the entry the next header fills, the entries held.
+    head: DFF<Bits<ENTRY_BITS>>,
+    tail: DFF<Bits<ENTRY_BITS>>,
+    count: DFF<Bits<COUNT_BITS>>,
+    /// Bit e: entry e's beats are all in the store (its flags and predicates complete).
+    written: DFF<Bits<8>>,
+    /// The core raised `done` in the previous cycle: the head entry is not offered this cycle.
+    gap: DFF<Bit>,
+    /// The entry receiving beats, and whether a header has been taken whose beats are not all in.
+    rx: DFF<Bits<ENTRY_BITS>>,
+    rx_busy: DFF<Bit>,
+    /// A header is taken this cycle.
+    take_hdr: Signal<Local, Bit>,
     // ---- beats ----
-    /// The next beat to take, and whether the last one has been taken / written.
+    /// The next beat to take.
     beat_next: DFF<Bits<5>>,
-    beats_taken: DFF<Bit>,
-    beats_written: DFF<Bit>,
     /// The active mask of the lanes not yet taken, beat 0's lanes lowest.
     act_rem: DFF<Bits<32>>,
-    /// The beat register: a taken beat, its row and its lanes' active bits (low L bits).
+    /// The beat register: a taken beat, its entry, its row and its lanes' active bits (low L bits).
     bt_valid: DFF<Bit>,
+    bt_entry: DFF<Bits<ENTRY_BITS>>,
     bt_row: DFF<Bits<5>>,
     bt_active: DFF<Bits<32>>,
     bt_addr: Regs<64>,
@@ -164,24 +215,42 @@ pub struct RequestIngress {
     ram_a: Banks<128>,
     ram_b: Banks<128>,
     ram_c: Banks<128>,
-    /// The taken beat's word in its banks, and (B > L) its part of the row.
+    /// The taken beat's word in its banks, and (B > L) its part of the row; the head entry's
+    /// first word (the core's row addresses are added to it).
     beat_word: Signal<Local, Bits<BANK_ADDR_BITS>>,
     beat_part: Signal<Local, Bits<5>>,
+    head_word: Signal<Local, Bits<BANK_ADDR_BITS>>,
     /// A beat is taken this cycle.
     take: Signal<Local, Bit>,
-    /// The predicate register, and the beat's predicate bits accumulated over its lanes (each
-    /// Local written once: rust-hdl's simulator keeps a Local read back after its assignment
-    /// stale).
-    hdr_pred: DFF<Bits<32>>,
+    /// The beat's predicate bits accumulated over its lanes (each Local written once: rust-hdl's
+    /// simulator keeps a Local read back after its assignment stale).
     pred_bit: Vec<Signal<Local, Bits<32>>>,
     pred_acc: Vec<Signal<Local, Bits<32>>>,
-    st_src: DFF<Bit>,
-    st_src_only: DFF<Bit>,
-    st_a: DFF<Bit>,
-    st_a_hi: DFF<Bit>,
-    st_b_hi: DFF<Bit>,
-    st_c_shfl: DFF<Bit>,
-    st_c_hi: DFF<Bit>,
+    // ---- launches waiting for the entries ahead of them (per CTA slot) ----
+    lp_valid: DFF<Bits<32>>,
+    lp_warps: PerEntry<32>,
+    /// Entries still ahead of the slot's waiting launch.
+    lp_ahead: PerEntry<COUNT_BITS>,
+    /// A waiting launch has no entry ahead: it goes to the core next cycle.
+    lp_due: Signal<Local, Bit>,
+    fire: DFF<Bit>,
+    fire_slot: DFF<Bits<5>>,
+    fire_warps: DFF<Bits<32>>,
+    /// `fire` one cycle later (the entries behind a launch wait two cycles after it).
+    fire_late: DFF<Bit>,
+    /// Bits of `written` / `lp_valid` cleared and set this cycle (each Local written once per path).
+    w_clear: Signal<Local, Bits<8>>,
+    w_set: Signal<Local, Bits<8>>,
+    lp_clear: Signal<Local, Bits<32>>,
+    lp_set: Signal<Local, Bits<32>>,
+    /// One per queue entry / per CTA slot: their numbers (and `1 << slot`), and the last entry's.
+    entry: Vec<Constant<Bits<ENTRY_BITS>>>,
+    slot: Vec<Constant<Bits<5>>>,
+    slot_bit: Vec<Constant<Bits<32>>>,
+    k_last_entry: Constant<Bits<ENTRY_BITS>>,
+    k_entries: Constant<Bits<COUNT_BITS>>,
+    /// log2 of an entry's words in a bank (`32 / B`).
+    k_entry_shift: Constant<Bits<BANK_ADDR_BITS>>,
     /// The parts of a store row (`B / L`, each a beat's lanes) and a beat's part number.
     part: Vec<Constant<Bits<5>>>,
     /// `1 << i`: lane i of the beat in `bt_active`.
@@ -198,6 +267,10 @@ pub struct RequestIngress {
     _lanes_end: usize,
     _parts: usize,
     _banks: usize,
+    _entries: usize,
+    _slots: usize,
+    /// `cta_slots - 1`, as a one-element range's start (a loop runs the slots highest first).
+    _last_slot: usize,
 }
 
 impl RequestIngress {
@@ -207,8 +280,13 @@ impl RequestIngress {
         let beats = beats_per_request(config);
         let banks = operand_row_lanes(config);
         let parts = banks / l;
-        // At least 2 words: DepthRam's address has one bit or more (B = 32 uses word 0 only).
-        let word_bits = ((WARP / banks).trailing_zeros() as usize).max(1);
+        let entries = config.requests_in_flight as usize;
+        assert!((1..=8).contains(&entries), "requests_in_flight {entries} (the config validates it)");
+        let slots = config.cta_slots as usize;
+        // An entry's words in a bank, and the bank's address bits: at least 1 (DepthRam's
+        // address has one bit or more; B = 32 and one entry use word 0 only).
+        let entry_shift = (WARP / banks).trailing_zeros() as usize;
+        let word_bits = (entry_shift + entries.next_power_of_two().trailing_zeros() as usize).max(1);
         RequestIngress {
             clock: Default::default(),
             reset: Default::default(),
@@ -270,26 +348,46 @@ impl RequestIngress {
             stray_b_hi: Default::default(),
             stray_c_shfl: Default::default(),
             stray_c_hi: Default::default(),
-            hdr_full: Default::default(),
-            hdr_tag: Default::default(),
-            hdr_cta: Default::default(),
-            hdr_warp: Default::default(),
-            hdr_op: Default::default(),
-            hdr_sub: Default::default(),
-            hdr_dtype: Default::default(),
-            hdr_space: Default::default(),
-            hdr_flags: Default::default(),
-            hdr_vec: Default::default(),
-            hdr_imm: Default::default(),
-            hdr_imm2: Default::default(),
-            hdr_member: Default::default(),
-            hdr_active: Default::default(),
-            hdr_live: Default::default(),
+            launch_in: Default::default(),
+            launch_slot_in: Default::default(),
+            launch_warps_in: Default::default(),
+            launch: Default::default(),
+            launch_slot: Default::default(),
+            launch_warps: Default::default(),
+            q_tag: copies(entries),
+            q_cta: copies(entries),
+            q_warp: copies(entries),
+            q_op: copies(entries),
+            q_sub: copies(entries),
+            q_dtype: copies(entries),
+            q_space: copies(entries),
+            q_flags: copies(entries),
+            q_vec: copies(entries),
+            q_imm: copies(entries),
+            q_imm2: copies(entries),
+            q_member: copies(entries),
+            q_active: copies(entries),
+            q_live: copies(entries),
+            q_pred: copies(entries),
+            q_st_src: copies(entries),
+            q_st_src_only: copies(entries),
+            q_st_a: copies(entries),
+            q_st_a_hi: copies(entries),
+            q_st_b_hi: copies(entries),
+            q_st_c_shfl: copies(entries),
+            q_st_c_hi: copies(entries),
+            head: Default::default(),
+            tail: Default::default(),
+            count: Default::default(),
+            written: Default::default(),
+            gap: Default::default(),
+            rx: Default::default(),
+            rx_busy: Default::default(),
+            take_hdr: Default::default(),
             beat_next: Default::default(),
-            beats_taken: Default::default(),
-            beats_written: Default::default(),
             act_rem: Default::default(),
             bt_valid: Default::default(),
+            bt_entry: Default::default(),
             bt_row: Default::default(),
             bt_active: Default::default(),
             bt_addr: copies(l),
@@ -306,17 +404,28 @@ impl RequestIngress {
             ram_c: store_banks(banks, word_bits),
             beat_word: Default::default(),
             beat_part: Default::default(),
+            head_word: Default::default(),
             take: Default::default(),
-            hdr_pred: Default::default(),
             pred_bit: copies(l),
             pred_acc: copies(l),
-            st_src: Default::default(),
-            st_src_only: Default::default(),
-            st_a: Default::default(),
-            st_a_hi: Default::default(),
-            st_b_hi: Default::default(),
-            st_c_shfl: Default::default(),
-            st_c_hi: Default::default(),
+            lp_valid: Default::default(),
+            lp_warps: copies(slots),
+            lp_ahead: copies(slots),
+            lp_due: Default::default(),
+            fire: Default::default(),
+            fire_slot: Default::default(),
+            fire_warps: Default::default(),
+            fire_late: Default::default(),
+            w_clear: Default::default(),
+            w_set: Default::default(),
+            lp_clear: Default::default(),
+            lp_set: Default::default(),
+            entry: (0..entries as u64).map(|e| Constant::new(e.to_bits())).collect(),
+            slot: (0..slots as u64).map(|c| Constant::new(c.to_bits())).collect(),
+            slot_bit: (0..slots).map(|c| Constant::new((1u64 << c).to_bits())).collect(),
+            k_last_entry: Constant::new((entries as u64 - 1).to_bits()),
+            k_entries: Constant::new((entries as u64).to_bits()),
+            k_entry_shift: Constant::new((entry_shift as u64).to_bits()),
             part: (0..parts as u64).map(|p| Constant::new(p.to_bits())).collect(),
             lane_bit: (0..l).map(|i| Constant::new((1u64 << i).to_bits())).collect(),
             k_last_beat: Constant::new((beats as u64 - 1).to_bits()),
@@ -328,15 +437,18 @@ impl RequestIngress {
             _lanes_end: l + 1,
             _parts: parts,
             _banks: banks,
+            _entries: entries,
+            _slots: slots,
+            _last_slot: slots - 1,
         }
     }
 }
 
 /// One field's banks of the operand store: block RAM when a bank holds 8 words or more
-/// (fpga-small's 4 banks); a shallower one (the default config's 32 banks hold a word each) is
-/// left to synthesis (flip-flops).
+/// (fpga-small's 4 banks); a shallower one (the default config's 32 banks hold a word per queue
+/// entry) is left to synthesis (flip-flops).
 fn store_banks<const N: usize>(banks: usize, word_bits: usize) -> Banks<N> {
-    let bank = || if WARP / banks >= 8 { DepthRam::block(word_bits) } else { DepthRam::new(word_bits) };
+    let bank = || if (1 << word_bits) >= 8 { DepthRam::block(word_bits) } else { DepthRam::new(word_bits) };
     (0..banks).map(|_| bank()).collect()
 }
 
@@ -344,43 +456,68 @@ impl Logic for RequestIngress {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            hdr_full,
-            hdr_tag,
-            hdr_cta,
-            hdr_warp,
-            hdr_op,
-            hdr_sub,
-            hdr_dtype,
-            hdr_space,
-            hdr_flags,
-            hdr_vec,
-            hdr_imm,
-            hdr_imm2,
-            hdr_member,
-            hdr_active,
-            hdr_live,
-            beat_next,
-            beats_taken,
-            beats_written,
-            act_rem,
-            bt_valid,
-            bt_row,
-            bt_active,
-            hdr_pred,
-            st_src,
-            st_src_only,
-            st_a,
-            st_a_hi,
-            st_b_hi,
-            st_c_shfl,
-            st_c_hi
+            self, clock, head, tail, count, written, gap, rx, rx_busy, beat_next, act_rem, bt_valid, bt_entry, bt_row,
+            bt_active, lp_valid, fire, fire_slot, fire_warps, fire_late
         );
+        for e in 0..self._entries {
+            self.q_tag[e].clock.next = self.clock.val();
+            self.q_cta[e].clock.next = self.clock.val();
+            self.q_warp[e].clock.next = self.clock.val();
+            self.q_op[e].clock.next = self.clock.val();
+            self.q_sub[e].clock.next = self.clock.val();
+            self.q_dtype[e].clock.next = self.clock.val();
+            self.q_space[e].clock.next = self.clock.val();
+            self.q_flags[e].clock.next = self.clock.val();
+            self.q_vec[e].clock.next = self.clock.val();
+            self.q_imm[e].clock.next = self.clock.val();
+            self.q_imm2[e].clock.next = self.clock.val();
+            self.q_member[e].clock.next = self.clock.val();
+            self.q_active[e].clock.next = self.clock.val();
+            self.q_live[e].clock.next = self.clock.val();
+            self.q_pred[e].clock.next = self.clock.val();
+            self.q_st_src[e].clock.next = self.clock.val();
+            self.q_st_src_only[e].clock.next = self.clock.val();
+            self.q_st_a[e].clock.next = self.clock.val();
+            self.q_st_a_hi[e].clock.next = self.clock.val();
+            self.q_st_b_hi[e].clock.next = self.clock.val();
+            self.q_st_c_shfl[e].clock.next = self.clock.val();
+            self.q_st_c_hi[e].clock.next = self.clock.val();
+            self.q_tag[e].d.next = self.q_tag[e].q.val();
+            self.q_cta[e].d.next = self.q_cta[e].q.val();
+            self.q_warp[e].d.next = self.q_warp[e].q.val();
+            self.q_op[e].d.next = self.q_op[e].q.val();
+            self.q_sub[e].d.next = self.q_sub[e].q.val();
+            self.q_dtype[e].d.next = self.q_dtype[e].q.val();
+            self.q_space[e].d.next = self.q_space[e].q.val();
+            self.q_flags[e].d.next = self.q_flags[e].q.val();
+            self.q_vec[e].d.next = self.q_vec[e].q.val();
+            self.q_imm[e].d.next = self.q_imm[e].q.val();
+            self.q_imm2[e].d.next = self.q_imm2[e].q.val();
+            self.q_member[e].d.next = self.q_member[e].q.val();
+            self.q_active[e].d.next = self.q_active[e].q.val();
+            self.q_live[e].d.next = self.q_live[e].q.val();
+            self.q_pred[e].d.next = self.q_pred[e].q.val();
+            self.q_st_src[e].d.next = self.q_st_src[e].q.val();
+            self.q_st_src_only[e].d.next = self.q_st_src_only[e].q.val();
+            self.q_st_a[e].d.next = self.q_st_a[e].q.val();
+            self.q_st_a_hi[e].d.next = self.q_st_a_hi[e].q.val();
+            self.q_st_b_hi[e].d.next = self.q_st_b_hi[e].q.val();
+            self.q_st_c_shfl[e].d.next = self.q_st_c_shfl[e].q.val();
+            self.q_st_c_hi[e].d.next = self.q_st_c_hi[e].q.val();
+        }
+        for c in 0..self._slots {
+            self.lp_warps[c].clock.next = self.clock.val();
+            self.lp_ahead[c].clock.next = self.clock.val();
+            self.lp_warps[c].d.next = self.lp_warps[c].q.val();
+            self.lp_ahead[c].d.next = self.lp_ahead[c].q.val();
+        }
+
         // ---- the operand store: reads (next cycle) and the write port's defaults ----
-        self.take.next = self.beat_valid.val() && self.hdr_full.q.val() && !self.beats_taken.q.val();
-        self.beat_word.next = bit_cast::<BANK_ADDR_BITS, 5>(self.beat_next.q.val() >> self.k_log_parts.val());
+        self.take.next = self.beat_valid.val() && self.rx_busy.q.val();
+        self.beat_word.next = (bit_cast::<BANK_ADDR_BITS, ENTRY_BITS>(self.rx.q.val()) << self.k_entry_shift.val())
+            | bit_cast::<BANK_ADDR_BITS, 5>(self.beat_next.q.val() >> self.k_log_parts.val());
         self.beat_part.next = self.beat_next.q.val() & self.k_part_mask.val();
+        self.head_word.next = bit_cast::<BANK_ADDR_BITS, ENTRY_BITS>(self.head.q.val()) << self.k_entry_shift.val();
         for i in 0..self._banks {
             self.ram_addr[i].write_clock.next = self.clock.val();
             self.ram_src[i].write_clock.next = self.clock.val();
@@ -406,12 +543,17 @@ impl Logic for RequestIngress {
             self.ram_a[i].write_address.next = self.beat_word.val();
             self.ram_b[i].write_address.next = self.beat_word.val();
             self.ram_c[i].write_address.next = self.beat_word.val();
-            self.ram_addr[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
-            self.ram_src[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
-            self.ram_mbar[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
-            self.ram_a[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_a.val());
-            self.ram_b[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_bc.val());
-            self.ram_c[i].read_address.next = bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_bc.val());
+            self.ram_addr[i].read_address.next =
+                self.head_word.val() | bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
+            self.ram_src[i].read_address.next =
+                self.head_word.val() | bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
+            self.ram_mbar[i].read_address.next =
+                self.head_word.val() | bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_am.val());
+            self.ram_a[i].read_address.next = self.head_word.val() | bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_a.val());
+            self.ram_b[i].read_address.next =
+                self.head_word.val() | bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_bc.val());
+            self.ram_c[i].read_address.next =
+                self.head_word.val() | bit_cast::<BANK_ADDR_BITS, 5>(self.rd_row_bc.val());
             self.row_addr[i].next = self.ram_addr[i].read_data.val();
             self.row_src[i].next = self.ram_src[i].read_data.val();
             self.row_mbar[i].next = self.ram_mbar[i].read_data.val();
@@ -448,78 +590,138 @@ impl Logic for RequestIngress {
             self.bt_c[i].d.next = self.bt_c[i].q.val();
         }
 
-        // ---- the core side: registers only ----
-        self.valid.next = self.hdr_full.q.val() && self.beats_written.q.val();
-        self.busy.next = self.hdr_full.q.val();
-        self.h_tag.next = self.hdr_tag.q.val();
-        self.h_cta.next = self.hdr_cta.q.val();
-        self.h_warp.next = self.hdr_warp.q.val();
-        self.h_op.next = self.hdr_op.q.val();
-        self.h_sub.next = self.hdr_sub.q.val();
-        self.h_dtype.next = self.hdr_dtype.q.val();
-        self.h_space.next = self.hdr_space.q.val();
-        self.h_flags.next = self.hdr_flags.q.val();
-        self.h_vec.next = self.hdr_vec.q.val();
-        self.h_imm.next = self.hdr_imm.q.val();
-        self.h_imm2.next = self.hdr_imm2.q.val();
-        self.h_member.next = self.hdr_member.q.val();
-        self.h_active.next = self.hdr_active.q.val();
-        self.h_live.next = self.hdr_live.q.val();
-        self.h_pred.next = self.hdr_pred.q.val();
-        self.stray_src.next = self.st_src.q.val();
-        self.stray_src_only.next = self.st_src_only.q.val();
-        self.stray_a.next = self.st_a.q.val();
-        self.stray_a_hi.next = self.st_a_hi.q.val();
-        self.stray_b_hi.next = self.st_b_hi.q.val();
-        self.stray_c_shfl.next = self.st_c_shfl.q.val();
-        self.stray_c_hi.next = self.st_c_hi.q.val();
-
-        // ---- header: taken when no request is held ----
-        self.req_ready.next = !self.hdr_full.q.val();
-        if self.req_valid.val() && !self.hdr_full.q.val() {
-            self.hdr_full.d.next = true;
-            self.hdr_tag.d.next = self.req_tag.val();
-            self.hdr_cta.d.next = self.req_cta.val();
-            self.hdr_warp.d.next = self.req_warp.val();
-            self.hdr_op.d.next = self.req_op.val();
-            self.hdr_sub.d.next = self.req_sub.val();
-            self.hdr_dtype.d.next = self.req_dtype.val();
-            self.hdr_space.d.next = self.req_space.val();
-            self.hdr_flags.d.next = self.req_flags.val();
-            self.hdr_vec.d.next = self.req_vec.val();
-            self.hdr_imm.d.next = self.req_imm.val();
-            self.hdr_imm2.d.next = self.req_imm2.val();
-            self.hdr_member.d.next = self.req_member.val();
-            self.hdr_active.d.next = self.req_active.val();
-            self.hdr_live.d.next = self.req_live.val();
-            self.act_rem.d.next = self.req_active.val();
-            self.hdr_pred.d.next = 0.into();
-            self.beat_next.d.next = 0.into();
-            self.beats_taken.d.next = false;
-            self.beats_written.d.next = false;
-            self.st_src.d.next = false;
-            self.st_src_only.d.next = false;
-            self.st_a.d.next = false;
-            self.st_a_hi.d.next = false;
-            self.st_b_hi.d.next = false;
-            self.st_c_shfl.d.next = false;
-            self.st_c_hi.d.next = false;
+        // ---- the core side: the head entry's registers ----
+        self.lp_due.next = false;
+        for c in 0..self._slots {
+            if ((self.lp_valid.q.val() & self.slot_bit[c].val()) != 0) && (self.lp_ahead[c].q.val() == 0) {
+                self.lp_due.next = true;
+            }
         }
+        self.valid.next = (self.count.q.val() != 0)
+            && (((self.written.q.val() >> self.head.q.val()) & 1u64) != 0)
+            && !self.gap.q.val()
+            && !self.lp_due.val()
+            && !self.fire.q.val()
+            && !self.fire_late.q.val();
+        self.busy.next = (self.count.q.val() != 0) || (self.lp_valid.q.val() != 0) || self.fire.q.val();
+        self.h_tag.next = self.q_tag[0].q.val();
+        self.h_cta.next = self.q_cta[0].q.val();
+        self.h_warp.next = self.q_warp[0].q.val();
+        self.h_op.next = self.q_op[0].q.val();
+        self.h_sub.next = self.q_sub[0].q.val();
+        self.h_dtype.next = self.q_dtype[0].q.val();
+        self.h_space.next = self.q_space[0].q.val();
+        self.h_flags.next = self.q_flags[0].q.val();
+        self.h_vec.next = self.q_vec[0].q.val();
+        self.h_imm.next = self.q_imm[0].q.val();
+        self.h_imm2.next = self.q_imm2[0].q.val();
+        self.h_member.next = self.q_member[0].q.val();
+        self.h_active.next = self.q_active[0].q.val();
+        self.h_live.next = self.q_live[0].q.val();
+        self.h_pred.next = self.q_pred[0].q.val();
+        self.stray_src.next = self.q_st_src[0].q.val();
+        self.stray_src_only.next = self.q_st_src_only[0].q.val();
+        self.stray_a.next = self.q_st_a[0].q.val();
+        self.stray_a_hi.next = self.q_st_a_hi[0].q.val();
+        self.stray_b_hi.next = self.q_st_b_hi[0].q.val();
+        self.stray_c_shfl.next = self.q_st_c_shfl[0].q.val();
+        self.stray_c_hi.next = self.q_st_c_hi[0].q.val();
+        for e in 1..self._entries {
+            if self.head.q.val() == self.entry[e].val() {
+                self.h_tag.next = self.q_tag[e].q.val();
+                self.h_cta.next = self.q_cta[e].q.val();
+                self.h_warp.next = self.q_warp[e].q.val();
+                self.h_op.next = self.q_op[e].q.val();
+                self.h_sub.next = self.q_sub[e].q.val();
+                self.h_dtype.next = self.q_dtype[e].q.val();
+                self.h_space.next = self.q_space[e].q.val();
+                self.h_flags.next = self.q_flags[e].q.val();
+                self.h_vec.next = self.q_vec[e].q.val();
+                self.h_imm.next = self.q_imm[e].q.val();
+                self.h_imm2.next = self.q_imm2[e].q.val();
+                self.h_member.next = self.q_member[e].q.val();
+                self.h_active.next = self.q_active[e].q.val();
+                self.h_live.next = self.q_live[e].q.val();
+                self.h_pred.next = self.q_pred[e].q.val();
+                self.stray_src.next = self.q_st_src[e].q.val();
+                self.stray_src_only.next = self.q_st_src_only[e].q.val();
+                self.stray_a.next = self.q_st_a[e].q.val();
+                self.stray_a_hi.next = self.q_st_a_hi[e].q.val();
+                self.stray_b_hi.next = self.q_st_b_hi[e].q.val();
+                self.stray_c_shfl.next = self.q_st_c_shfl[e].q.val();
+                self.stray_c_hi.next = self.q_st_c_hi[e].q.val();
+            }
+        }
+
+        // ---- header: into the tail entry while one is free and no beats are still to come ----
+        self.req_ready.next = !self.rx_busy.q.val() && (self.count.q.val() != self.k_entries.val());
+        self.take_hdr.next =
+            self.req_valid.val() && !self.rx_busy.q.val() && (self.count.q.val() != self.k_entries.val());
+        if self.take_hdr.val() {
+            for e in 0..self._entries {
+                if self.tail.q.val() == self.entry[e].val() {
+                    self.q_tag[e].d.next = self.req_tag.val();
+                    self.q_cta[e].d.next = self.req_cta.val();
+                    self.q_warp[e].d.next = self.req_warp.val();
+                    self.q_op[e].d.next = self.req_op.val();
+                    self.q_sub[e].d.next = self.req_sub.val();
+                    self.q_dtype[e].d.next = self.req_dtype.val();
+                    self.q_space[e].d.next = self.req_space.val();
+                    self.q_flags[e].d.next = self.req_flags.val();
+                    self.q_vec[e].d.next = self.req_vec.val();
+                    self.q_imm[e].d.next = self.req_imm.val();
+                    self.q_imm2[e].d.next = self.req_imm2.val();
+                    self.q_member[e].d.next = self.req_member.val();
+                    self.q_active[e].d.next = self.req_active.val();
+                    self.q_live[e].d.next = self.req_live.val();
+                    self.q_pred[e].d.next = 0.into();
+                    self.q_st_src[e].d.next = false;
+                    self.q_st_src_only[e].d.next = false;
+                    self.q_st_a[e].d.next = false;
+                    self.q_st_a_hi[e].d.next = false;
+                    self.q_st_b_hi[e].d.next = false;
+                    self.q_st_c_shfl[e].d.next = false;
+                    self.q_st_c_hi[e].d.next = false;
+                }
+            }
+            self.rx.d.next = self.tail.q.val();
+            self.rx_busy.d.next = true;
+            self.act_rem.d.next = self.req_active.val();
+            self.beat_next.d.next = 0.into();
+            self.tail.d.next = self.tail.q.val() + 1u64;
+            if self.tail.q.val() == self.k_last_entry.val() {
+                self.tail.d.next = 0.into();
+            }
+        }
+        // ---- the core's `done`: the head entry is free, the next one offered a cycle later ----
+        self.gap.d.next = self.done.val();
+        self.w_clear.next = 0.into();
         if self.done.val() {
-            self.hdr_full.d.next = false;
+            self.w_clear.next = bit_cast::<8, 1>(1.into()) << self.head.q.val();
+            self.head.d.next = self.head.q.val() + 1u64;
+            if self.head.q.val() == self.k_last_entry.val() {
+                self.head.d.next = 0.into();
+            }
+        }
+        if self.take_hdr.val() && !self.done.val() {
+            self.count.d.next = self.count.q.val() + 1u64;
+        }
+        if self.done.val() && !self.take_hdr.val() {
+            self.count.d.next = self.count.q.val() - 1u64;
         }
 
         // ---- beats: into the beat register ----
-        self.beat_ready.next = self.hdr_full.q.val() && !self.beats_taken.q.val();
+        self.beat_ready.next = self.rx_busy.q.val();
         self.bt_valid.d.next = false;
         if self.take.val() {
             self.bt_valid.d.next = true;
+            self.bt_entry.d.next = self.rx.q.val();
             self.bt_row.d.next = self.beat_next.q.val();
             self.bt_active.d.next = self.act_rem.q.val();
             self.act_rem.d.next = self.act_rem.q.val() >> self.k_lanes.val();
             self.beat_next.d.next = self.beat_next.q.val() + 1u64;
             if self.beat_next.q.val() == self.k_last_beat.val() {
-                self.beats_taken.d.next = true;
+                self.rx_busy.d.next = false;
             }
             for i in 0..self._lanes {
                 self.bt_addr[i].d.next = self.beat_addr[i].val();
@@ -549,7 +751,7 @@ impl Logic for RequestIngress {
             }
         }
 
-        // ---- the beat register: predicates and stray bits of its L lanes ----
+        // ---- the beat register: predicates and stray bits of its L lanes, into its entry ----
         for i in 0..self._lanes {
             self.pred_bit[i].next = 0.into();
             if self.bt_a[i].q.val().get_bit(0) {
@@ -560,49 +762,111 @@ impl Logic for RequestIngress {
         for i in 1..self._lanes {
             self.pred_acc[i].next = self.pred_acc[i - 1].val() | self.pred_bit[i].val();
         }
+        self.w_set.next = 0.into();
+        if self.bt_valid.q.val() && (self.bt_row.q.val() == self.k_last_beat.val()) {
+            self.w_set.next = bit_cast::<8, 1>(1.into()) << self.bt_entry.q.val();
+        }
+        self.written.d.next = (self.written.q.val() & !self.w_clear.val()) | self.w_set.val();
         if self.bt_valid.q.val() {
-            if self.bt_row.q.val() == self.k_last_beat.val() {
-                self.beats_written.d.next = true;
-            }
-            // The last lane's accumulator (the loop's last assignment), at the beat's first lane.
-            for i in 0..self._lanes {
-                self.hdr_pred.d.next = self.hdr_pred.q.val()
-                    | (self.pred_acc[i].val() << (bit_cast::<32, 5>(self.bt_row.q.val()) << self.k_log_lanes.val()));
-            }
-            for i in 0..self._lanes {
-                // A whole-mask AND (not a bit select): bits above L are used, so lint has no
-                // unused bits to report on a narrow beat.
-                if (self.bt_active.q.val() & self.lane_bit[i].val()) != 0 {
-                    if (self.bt_src[i].q.val() != 0) || (self.bt_mbar[i].q.val() != 0) {
-                        self.st_src.d.next = true;
+            for e in 0..self._entries {
+                if self.bt_entry.q.val() == self.entry[e].val() {
+                    // The last lane's accumulator (the loop's last assignment), at the beat's first lane.
+                    for i in 0..self._lanes {
+                        self.q_pred[e].d.next = self.q_pred[e].q.val()
+                            | (self.pred_acc[i].val()
+                                << (bit_cast::<32, 5>(self.bt_row.q.val()) << self.k_log_lanes.val()));
                     }
-                    if self.bt_src[i].q.val() != 0 {
-                        self.st_src_only.d.next = true;
-                    }
-                    if self.bt_a[i].q.val() != 0 {
-                        self.st_a.d.next = true;
-                    }
-                    if self.bt_a[i].q.val().get_bits::<64>(64) != 0 {
-                        self.st_a_hi.d.next = true;
-                    }
-                    if self.bt_b[i].q.val().get_bits::<64>(64) != 0 {
-                        self.st_b_hi.d.next = true;
-                    }
-                    if ((self.bt_c[i].q.val() >> 13u64) != 0) || (self.bt_c[i].q.val().get_bits::<3>(5) != 0) {
-                        self.st_c_shfl.d.next = true;
-                    }
-                    if (self.bt_c[i].q.val() >> 32u64) != 0 {
-                        self.st_c_hi.d.next = true;
+                    for i in 0..self._lanes {
+                        // A whole-mask AND (not a bit select): bits above L are used, so lint has no
+                        // unused bits to report on a narrow beat.
+                        if (self.bt_active.q.val() & self.lane_bit[i].val()) != 0 {
+                            if (self.bt_src[i].q.val() != 0) || (self.bt_mbar[i].q.val() != 0) {
+                                self.q_st_src[e].d.next = true;
+                            }
+                            if self.bt_src[i].q.val() != 0 {
+                                self.q_st_src_only[e].d.next = true;
+                            }
+                            if self.bt_a[i].q.val() != 0 {
+                                self.q_st_a[e].d.next = true;
+                            }
+                            if self.bt_a[i].q.val().get_bits::<64>(64) != 0 {
+                                self.q_st_a_hi[e].d.next = true;
+                            }
+                            if self.bt_b[i].q.val().get_bits::<64>(64) != 0 {
+                                self.q_st_b_hi[e].d.next = true;
+                            }
+                            if ((self.bt_c[i].q.val() >> 13u64) != 0) || (self.bt_c[i].q.val().get_bits::<3>(5) != 0) {
+                                self.q_st_c_shfl[e].d.next = true;
+                            }
+                            if (self.bt_c[i].q.val() >> 32u64) != 0 {
+                                self.q_st_c_hi[e].d.next = true;
+                            }
+                        }
                     }
                 }
             }
         }
 
+        // ---- CTA launches, in request order ----
+        // With no entry held the launch goes to the core in this cycle; otherwise it waits in
+        // its slot's register for the entries ahead of it (each `done` counts one off), and the
+        // lowest slot whose count is down goes to the core from `fire` in the next cycle.
+        self.launch.next = self.fire.q.val();
+        self.launch_slot.next = self.fire_slot.q.val();
+        self.launch_warps.next = self.fire_warps.q.val();
+        if self.launch_in.val() && (self.count.q.val() == 0) && (self.lp_valid.q.val() == 0) {
+            self.launch.next = true;
+            self.launch_slot.next = self.launch_slot_in.val();
+            self.launch_warps.next = self.launch_warps_in.val();
+        }
+        self.fire.d.next = false;
+        self.fire_late.d.next = self.fire.q.val();
+        for c in 0..self._slots {
+            if ((self.lp_valid.q.val() & self.slot_bit[c].val()) != 0)
+                && (self.lp_ahead[c].q.val() != 0)
+                && self.done.val()
+            {
+                self.lp_ahead[c].d.next = self.lp_ahead[c].q.val() - 1u64;
+            }
+        }
+        // Lowest slot first: the slots run highest first and the last assignment wins.
+        self.lp_clear.next = 0.into();
+        for s in self._last_slot..self._slots {
+            for c in 0..self._slots {
+                if ((self.lp_valid.q.val() & self.slot_bit[s - c].val()) != 0) && (self.lp_ahead[s - c].q.val() == 0) {
+                    self.fire.d.next = true;
+                    self.fire_slot.d.next = self.slot[s - c].val();
+                    self.fire_warps.d.next = self.lp_warps[s - c].q.val();
+                    self.lp_clear.next = self.slot_bit[s - c].val();
+                }
+            }
+        }
+        self.lp_set.next = 0.into();
+        if self.launch_in.val() && ((self.count.q.val() != 0) || (self.lp_valid.q.val() != 0)) {
+            self.lp_set.next = bit_cast::<32, 1>(1.into()) << self.launch_slot_in.val();
+            for c in 0..self._slots {
+                if self.launch_slot_in.val() == self.slot[c].val() {
+                    self.lp_warps[c].d.next = self.launch_warps_in.val();
+                    self.lp_ahead[c].d.next = self.count.q.val();
+                    if self.done.val() {
+                        self.lp_ahead[c].d.next = self.count.q.val() - 1u64;
+                    }
+                }
+            }
+        }
+        self.lp_valid.d.next = (self.lp_valid.q.val() & !self.lp_clear.val()) | self.lp_set.val();
+
         if self.reset.val() {
-            self.hdr_full.d.next = false;
+            self.head.d.next = 0.into();
+            self.tail.d.next = 0.into();
+            self.count.d.next = 0.into();
+            self.written.d.next = 0.into();
+            self.gap.d.next = false;
+            self.rx_busy.d.next = false;
             self.bt_valid.d.next = false;
-            self.beats_taken.d.next = false;
-            self.beats_written.d.next = false;
+            self.lp_valid.d.next = 0.into();
+            self.fire.d.next = false;
+            self.fire_late.d.next = false;
         }
     }
 }

@@ -2244,9 +2244,13 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.global_end_q.d.next = self.global_end.val();
         self.core.clock.next = self.clock.val();
         self.core.reset.next = self.reset_q.q.val();
-        self.core.launch.next = self.launch_q.q.val();
-        self.core.launch_slot.next = self.launch_slot_q.q.val();
-        self.core.launch_warps.next = self.launch_warps_q.q.val();
+        // A launch reaches the core through the ingress, in order with the requests it holds.
+        self.ingress.launch_in.next = self.launch_q.q.val();
+        self.ingress.launch_slot_in.next = self.launch_slot_q.q.val();
+        self.ingress.launch_warps_in.next = self.launch_warps_q.q.val();
+        self.core.launch.next = self.ingress.launch.val();
+        self.core.launch_slot.next = self.ingress.launch_slot.val();
+        self.core.launch_warps.next = self.ingress.launch_warps.val();
         self.core.timeout.next = self.timeout_q.q.val();
         self.core.fault_inject.next = self.fault_inject_q.q.val();
         self.core.global_end.next = self.global_end_q.q.val();

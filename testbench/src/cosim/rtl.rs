@@ -216,11 +216,12 @@ impl RtlBackend {
         }
     }
 
-    /// The request the top holds and the cycles since it took its header (timed cosim).
-    pub fn held(&self) -> Option<(u64, u64)> {
+    /// The requests the top may still hold in its queue, oldest first, with the cycles since it
+    /// took each header (timed cosim).
+    pub fn recent_taken(&self) -> Vec<(u64, u64)> {
         match &self.rtl {
-            Rtl::Direct(u) => u.held(),
-            Rtl::Uart(_) => None,
+            Rtl::Direct(u) => u.recent_taken(),
+            Rtl::Uart(_) => Vec::new(),
         }
     }
 

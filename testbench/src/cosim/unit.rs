@@ -126,9 +126,9 @@ impl CosimUnit {
     }
 
     /// Timed: a request the top has not taken for `READY_TIMEOUT` cycles is a hang (in the
-    /// untimed cosim `RtlSyncUnit::submit` reports the same). With the requests of many warps
-    /// queued in issue order, a request the top holds that waits for one queued behind it is a
-    /// head-of-line deadlock of the top's single request port: named as such.
+    /// untimed cosim `RtlSyncUnit::submit` reports the same). The top's core takes its queue's
+    /// requests in order, so a request at its head that waits for one queued behind it is a
+    /// head-of-line deadlock: named as such, with the requests the queue may hold.
     fn check_port_hang(&mut self) {
         let Some((req, waited)) = self.rtl.on_port() else { return };
         if waited < crate::rtl_unit::READY_TIMEOUT as u64 {
@@ -137,22 +137,29 @@ impl CosimUnit {
         let mut waits = self.describe_waits();
         waits.retain(|w| w.starts_with("RTL:"));
         waits.truncate(12);
-        let held = match self.rtl.held() {
-            Some((tag, cycles)) => match self.inflight.get(&tag) {
+        let held: Vec<String> = self
+            .rtl
+            .recent_taken()
+            .into_iter()
+            .map(|(tag, cycles)| match self.inflight.get(&tag) {
                 Some(f) => format!(
-                    "it holds {} (tag {tag}) of CTA slot {} warp {}, taken {cycles} cycles ago",
+                    "{} (tag {tag}) of CTA slot {} warp {}, taken {cycles} cycles ago",
                     f.req.op.name(),
                     f.req.cta,
                     f.req.warp
                 ),
-                None => format!("it holds tag {tag}, taken {cycles} cycles ago"),
-            },
-            None => "it holds no request (the port itself is not ready)".into(),
+                None => format!("tag {tag} (answered), taken {cycles} cycles ago"),
+            })
+            .collect();
+        let held = if held.is_empty() {
+            "it has taken no request (the port itself is not ready)".to_string()
+        } else {
+            format!("the last requests it took (its queue holds at most these): {}", held.join("; "))
         };
         self.fail(
             Some(req.tag),
             format!(
-                "the top has not taken {} (tag {}) of CTA slot {} warp {} for {waited} cycles: {held}. The top takes one request at a time: a held request that waits for one queued behind it is a head-of-line deadlock (issue 16's several-in-flight top removes it)\n  not answered by the RTL: {}",
+                "the top has not taken {} (tag {}) of CTA slot {} warp {} for {waited} cycles: {held}. The top's core takes its queue's requests in order: a request at its head that waits for one not yet in the queue is a head-of-line deadlock\n  not answered by the RTL: {}",
                 req.op.name(),
                 req.tag,
                 req.cta,

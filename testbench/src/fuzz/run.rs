@@ -102,7 +102,7 @@ pub fn clear_feature(program: &mut Program, feature: &str) {
 /// [`without_timed_rtl_exclusions`] unless `--keep-rtl-bugs`.
 pub const TIMED_RTL_EXCLUSIONS: &[(&str, &str)] = &[(
     "warp",
-    "warp collectives: the RTL warp network keeps one rendezvous record per warp (a lane group reaching a second collective while another waits is answered MemberMaskMismatch) and one staging buffer for early data-op operands (another warp's data op waits for it in the top, which takes one request at a time: a head-of-line deadlock); issue 16's RTL holes, 22 of seeds 1000..1099 on fpga-small",
+    "warp collectives: the RTL warp network keeps one rendezvous record per warp (a lane group reaching a second collective while another waits is answered MemberMaskMismatch) and one staging buffer for early data-op operands (another warp's data op waits for it at the head of the top's in-order request queue: a head-of-line deadlock); issue 16's RTL holes, 22 of seeds 1000..1099 on fpga-small",
 )];
 
 /// `program` without the blocks of [`TIMED_RTL_EXCLUSIONS`] (and without
