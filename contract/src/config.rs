@@ -188,8 +188,10 @@ pub struct Config {
     /// 32 = a whole warp per cycle, 4 = eight beats per warp request.
     pub lanes_per_beat: u32,
     /// Requests the `sync_unit` top holds at once in its request queue (header and operands):
-    /// the next request streams in while the core works on the ones before it, which it takes
-    /// in order (1 = the port waits for each request to finish).
+    /// the next requests stream in while the core works on one; the core takes them in order,
+    /// except that a request its unit refuses for now (a warp-network data op while the
+    /// network's staging store holds another warp's lanes) is passed by younger requests of
+    /// other warps. 1 = the port waits for each request to finish.
     pub requests_in_flight: u32,
     /// Copy engine global-memory port width in bytes per cycle.
     pub copy_port_bytes: u32,
@@ -304,7 +306,7 @@ impl Config {
             atomic_lanes: 32,
             atomic_element_stages: 3,
             lanes_per_beat: 32,
-            requests_in_flight: 2,
+            requests_in_flight: 4,
             copy_port_bytes: 64,
             copy_queue_depth: 32,
             mbarrier_waiters: 64,

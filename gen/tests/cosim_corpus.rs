@@ -42,14 +42,9 @@ const KNOWN_FAILURES: &[(&str, &str, &str, &str)] = &[];
 /// reach a collective at different cycles). The failures are RTL holes of issue 16 that only
 /// this schedule reaches; each entry fails at the named instruction.
 const TIMED_KNOWN_FAILURES: &[(&str, &str, &str, &str)] = &[
-    ("fpga-small", "block_reduce", STAGING, "head-of-line deadlock"),
-    ("default", "block_reduce", STAGING, "head-of-line deadlock"),
     ("fpga-small", "elect_activemask", ONE_RECORD, "elect.sync"),
     ("default", "elect_activemask", ONE_RECORD, "elect.sync"),
 ];
-
-/// Why block_reduce deadlocks under the timed cosim.
-const STAGING: &str = "the warp network's one staging buffer and the top's in-order request queue: warp 0 of a CTA reaches shfl.sync with lanes 8-31 before lanes 0-7 (whose ld.shared answer comes later); another warp's shfl then waits at the head of the top's queue for the first one's staging buffer, and the request that would complete the first is queued behind it (a head-of-line deadlock)";
 
 /// Why elect_activemask and vote_match_partial diverge under the timed cosim.
 const ONE_RECORD: &str = "the warp network keeps one rendezvous record per warp: part of a warp's lanes reaches a collective while the others wait at an earlier one, which the RTL answers MemberMaskMismatch (the golden model lets both wait)";

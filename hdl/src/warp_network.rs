@@ -135,6 +135,12 @@ pub struct WarpNetwork {
     pub reset: Signal<In, Bit>,
     pub req_valid: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
+    /// The offered header is refused for now: a data op of another warp while the staging
+    /// store holds a partial data op's lanes (it waits for `stage_free`; the top lets younger
+    /// requests of other warps pass it).
+    pub req_refused: Signal<Out, Bit>,
+    /// The staging store holds no partial data op.
+    pub stage_free: Signal<Out, Bit>,
     pub req_op: Signal<In, Bits<6>>,
     pub req_sub: Signal<In, Bits<3>>,
     pub req_dtype: Signal<In, Bits<4>>,
@@ -551,6 +557,8 @@ impl WarpNetwork {
             reset: Default::default(),
             req_valid: Default::default(),
             req_ready: Default::default(),
+            req_refused: Default::default(),
+            stage_free: Default::default(),
             req_op: Default::default(),
             req_sub: Default::default(),
             req_dtype: Default::default(),
@@ -1063,6 +1071,9 @@ impl Logic for WarpNetwork {
         self.stage_blocked.next = self.lk_is_data.q.val() && self.stage_busy.q.val() && self.lk_other_owner.q.val();
         self.req_ready.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
+        self.req_refused.next =
+            (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && self.stage_blocked.val();
+        self.stage_free.next = !self.stage_busy.q.val();
         // `looked` implies the header was offered last cycle, and an offer is held until taken
         // (valid/ready), so the take does not wait on this cycle's `req_valid`: in the top it
         // is the end of the request FSM's decode.

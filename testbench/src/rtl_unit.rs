@@ -427,7 +427,7 @@ struct Sender {
     /// occupancy is measured until then).
     finishing: Option<TakenRequest>,
     /// The last `requests_in_flight` requests whose headers the top took: (tag, the edge that
-    /// took it), oldest first. The top's queue holds at most these (a hang report names them).
+    /// took it), oldest first (a hang report names them).
     recent: std::collections::VecDeque<(u64, u64)>,
 }
 
@@ -589,9 +589,9 @@ impl RtlSyncUnit {
         self.sender.current.as_ref().map(|c| (&c.req, self.harness.cycle() - c.on_port_at))
     }
 
-    /// The requests the top may still hold in its queue: the last `requests_in_flight` whose
-    /// headers it took, oldest first, each with the cycles since its header was taken (the top
-    /// does not show which of them its core has finished).
+    /// The last `requests_in_flight` requests whose headers the top took, oldest first, each
+    /// with the cycles since its header was taken (the top does not show which of its queue's
+    /// requests its core has finished).
     pub fn recent_taken(&self) -> Vec<(u64, u64)> {
         let now = self.harness.cycle();
         self.sender.recent.iter().map(|&(tag, at)| (tag, now - at)).collect()

@@ -106,8 +106,13 @@ pub struct RequestIngress {
     // ---- core side ----
     /// The header and every beat are in.
     pub valid: Signal<Out, Bit>,
-    /// The core has finished the request (frees the header register).
+    /// The core has finished the request (frees its entry).
     pub done: Signal<In, Bit>,
+    /// The request's unit refuses it for now (the core has not started it): it waits, and
+    /// younger requests of other warps may go first, until `unblock`.
+    pub defer: Signal<In, Bit>,
+    /// What refused requests waited for is free (the warp network's staging store).
+    pub unblock: Signal<In, Bit>,
     /// A request is held (being received or in the core).
     pub busy: Signal<Out, Bit>,
     pub h_tag: Signal<Out, Bits<64>>,
@@ -179,14 +184,40 @@ pub struct RequestIngress {
     q_st_b_hi: FlagPerEntry,
     q_st_c_shfl: FlagPerEntry,
     q_st_c_hi: FlagPerEntry,
-    /// The entry the core works on, the entry the next header fills, the entries held.
-    head: DFF<Bits<ENTRY_BITS>>,
-    tail: DFF<Bits<ENTRY_BITS>>,
+    /// The queue's age order: position i holds the entry of the i-th oldest request held.
+    order: PerEntry<ENTRY_BITS>,
+    /// Bit e: entry e holds a request. `count` of them.
+    used: DFF<Bits<8>>,
     count: DFF<Bits<COUNT_BITS>>,
     /// Bit e: entry e's beats are all in the store (its flags and predicates complete).
     written: DFF<Bits<8>>,
-    /// The core raised `done` in the previous cycle: the head entry is not offered this cycle.
-    gap: DFF<Bit>,
+    /// Per entry: its unit refused it for now (`defer`: a warp-network data op while the
+    /// network's staging store holds another warp's lanes) until `unblock`; younger requests of
+    /// other warps pass it.
+    blocked: FlagPerEntry,
+    /// Per entry: taken after a launch of its slot that has not reached the core yet.
+    post_launch: FlagPerEntry,
+    /// The entry offered to the core and its position in `order`; `settled`: it was already
+    /// selected in the previous cycle (the core names a store row a cycle before reading it).
+    sel_valid: DFF<Bit>,
+    sel_entry: DFF<Bits<ENTRY_BITS>>,
+    sel_pos: DFF<Bits<ENTRY_BITS>>,
+    settled: DFF<Bit>,
+    /// The selection scan, per position of `order`: the entry's slot and warp, whether it is
+    /// blocked / held for a launch / of the same warp as an older request, whether every older
+    /// position may be passed (each Local written once).
+    pos_cta: Vec<Signal<Local, Bits<5>>>,
+    pos_warp: Vec<Signal<Local, Bits<5>>>,
+    pos_blocked: Vec<Signal<Local, Bit>>,
+    pos_held: Vec<Signal<Local, Bit>>,
+    pos_same: Vec<Signal<Local, Bit>>,
+    scan_ok: Vec<Signal<Local, Bit>>,
+    pick_valid: Signal<Local, Bit>,
+    pick_entry: Signal<Local, Bits<ENTRY_BITS>>,
+    pick_pos: Signal<Local, Bits<ENTRY_BITS>>,
+    /// The lowest free entry (for the next header), and where the header goes in `order`.
+    free_entry: Signal<Local, Bits<ENTRY_BITS>>,
+    new_pos: Signal<Local, Bits<COUNT_BITS>>,
     /// The entry receiving beats, and whether a header has been taken whose beats are not all in.
     rx: DFF<Bits<ENTRY_BITS>>,
     rx_busy: DFF<Bit>,
@@ -226,28 +257,34 @@ pub struct RequestIngress {
     /// simulator keeps a Local read back after its assignment stale).
     pred_bit: Vec<Signal<Local, Bits<32>>>,
     pred_acc: Vec<Signal<Local, Bits<32>>>,
-    // ---- launches waiting for the entries ahead of them (per CTA slot) ----
+    // ---- launches waiting for the slot's older requests (per CTA slot) ----
     lp_valid: DFF<Bits<32>>,
     lp_warps: PerEntry<32>,
-    /// Entries still ahead of the slot's waiting launch.
-    lp_ahead: PerEntry<COUNT_BITS>,
-    /// A waiting launch has no entry ahead: it goes to the core next cycle.
-    lp_due: Signal<Local, Bit>,
+    /// Per slot: the entries holding the slot's requests taken before its waiting launch.
+    lp_pre: PerEntry<8>,
+    /// The entries of the launching slot's requests now (bit e, chained over e).
+    pre_bit: Vec<Signal<Local, Bits<8>>>,
+    pre_acc: Vec<Signal<Local, Bits<8>>>,
+    pre_all: Signal<Local, Bits<8>>,
+    /// The launch goes to the core in this cycle (no older request of its slot is held).
+    direct: Signal<Local, Bit>,
     fire: DFF<Bit>,
     fire_slot: DFF<Bits<5>>,
     fire_warps: DFF<Bits<32>>,
-    /// `fire` one cycle later (the entries behind a launch wait two cycles after it).
-    fire_late: DFF<Bit>,
     /// Bits of `written` / `lp_valid` cleared and set this cycle (each Local written once per path).
     w_clear: Signal<Local, Bits<8>>,
     w_set: Signal<Local, Bits<8>>,
     lp_clear: Signal<Local, Bits<32>>,
     lp_set: Signal<Local, Bits<32>>,
     /// One per queue entry / per CTA slot: their numbers (and `1 << slot`), and the last entry's.
+    /// `pos4`: the positions as counts; `older[i]`: the positions before i (bit j, j < i);
+    /// `entry_bit[e]`: `1 << e`.
+    pos4: Vec<Constant<Bits<COUNT_BITS>>>,
+    older: Vec<Constant<Bits<8>>>,
+    entry_bit: Vec<Constant<Bits<8>>>,
     entry: Vec<Constant<Bits<ENTRY_BITS>>>,
     slot: Vec<Constant<Bits<5>>>,
     slot_bit: Vec<Constant<Bits<32>>>,
-    k_last_entry: Constant<Bits<ENTRY_BITS>>,
     k_entries: Constant<Bits<COUNT_BITS>>,
     /// log2 of an entry's words in a bank (`32 / B`).
     k_entry_shift: Constant<Bits<BANK_ADDR_BITS>>,
@@ -269,8 +306,10 @@ pub struct RequestIngress {
     _banks: usize,
     _entries: usize,
     _slots: usize,
-    /// `cta_slots - 1`, as a one-element range's start (a loop runs the slots highest first).
+    /// `cta_slots - 1` and `requests_in_flight - 1`, as one-element ranges' starts (a loop runs
+    /// the slots / positions highest first, so that the lowest one's assignment wins).
     _last_slot: usize,
+    _last_entry: usize,
 }
 
 impl RequestIngress {
@@ -316,6 +355,8 @@ impl RequestIngress {
             beat_c: copies(l),
             valid: Default::default(),
             done: Default::default(),
+            defer: Default::default(),
+            unblock: Default::default(),
             busy: Default::default(),
             h_tag: Default::default(),
             h_cta: Default::default(),
@@ -376,11 +417,27 @@ impl RequestIngress {
             q_st_b_hi: copies(entries),
             q_st_c_shfl: copies(entries),
             q_st_c_hi: copies(entries),
-            head: Default::default(),
-            tail: Default::default(),
+            order: copies(entries),
+            used: Default::default(),
             count: Default::default(),
             written: Default::default(),
-            gap: Default::default(),
+            blocked: copies(entries),
+            post_launch: copies(entries),
+            sel_valid: Default::default(),
+            sel_entry: Default::default(),
+            sel_pos: Default::default(),
+            settled: Default::default(),
+            pos_cta: copies(entries),
+            pos_warp: copies(entries),
+            pos_blocked: copies(entries),
+            pos_held: copies(entries),
+            pos_same: copies(entries),
+            scan_ok: copies(entries),
+            pick_valid: Default::default(),
+            pick_entry: Default::default(),
+            pick_pos: Default::default(),
+            free_entry: Default::default(),
+            new_pos: Default::default(),
             rx: Default::default(),
             rx_busy: Default::default(),
             take_hdr: Default::default(),
@@ -410,20 +467,24 @@ impl RequestIngress {
             pred_acc: copies(l),
             lp_valid: Default::default(),
             lp_warps: copies(slots),
-            lp_ahead: copies(slots),
-            lp_due: Default::default(),
+            lp_pre: copies(slots),
+            pre_bit: copies(entries),
+            pre_acc: copies(entries),
+            pre_all: Default::default(),
+            direct: Default::default(),
             fire: Default::default(),
             fire_slot: Default::default(),
             fire_warps: Default::default(),
-            fire_late: Default::default(),
             w_clear: Default::default(),
             w_set: Default::default(),
             lp_clear: Default::default(),
             lp_set: Default::default(),
+            pos4: (0..entries as u64).map(|i| Constant::new(i.to_bits())).collect(),
+            older: (0..entries).map(|i| Constant::new(((1u64 << i) - 1).to_bits())).collect(),
+            entry_bit: (0..entries).map(|e| Constant::new((1u64 << e).to_bits())).collect(),
             entry: (0..entries as u64).map(|e| Constant::new(e.to_bits())).collect(),
             slot: (0..slots as u64).map(|c| Constant::new(c.to_bits())).collect(),
             slot_bit: (0..slots).map(|c| Constant::new((1u64 << c).to_bits())).collect(),
-            k_last_entry: Constant::new((entries as u64 - 1).to_bits()),
             k_entries: Constant::new((entries as u64).to_bits()),
             k_entry_shift: Constant::new((entry_shift as u64).to_bits()),
             part: (0..parts as u64).map(|p| Constant::new(p.to_bits())).collect(),
@@ -440,6 +501,7 @@ impl RequestIngress {
             _entries: entries,
             _slots: slots,
             _last_slot: slots - 1,
+            _last_entry: entries - 1,
         }
     }
 }
@@ -456,8 +518,8 @@ impl Logic for RequestIngress {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, head, tail, count, written, gap, rx, rx_busy, beat_next, act_rem, bt_valid, bt_entry, bt_row,
-            bt_active, lp_valid, fire, fire_slot, fire_warps, fire_late
+            self, clock, used, count, written, sel_valid, sel_entry, sel_pos, settled, rx, rx_busy, beat_next, act_rem,
+            bt_valid, bt_entry, bt_row, bt_active, lp_valid, fire, fire_slot, fire_warps
         );
         for e in 0..self._entries {
             self.q_tag[e].clock.next = self.clock.val();
@@ -504,12 +566,18 @@ impl Logic for RequestIngress {
             self.q_st_b_hi[e].d.next = self.q_st_b_hi[e].q.val();
             self.q_st_c_shfl[e].d.next = self.q_st_c_shfl[e].q.val();
             self.q_st_c_hi[e].d.next = self.q_st_c_hi[e].q.val();
+            self.order[e].clock.next = self.clock.val();
+            self.blocked[e].clock.next = self.clock.val();
+            self.post_launch[e].clock.next = self.clock.val();
+            self.order[e].d.next = self.order[e].q.val();
+            self.blocked[e].d.next = self.blocked[e].q.val();
+            self.post_launch[e].d.next = self.post_launch[e].q.val();
         }
         for c in 0..self._slots {
             self.lp_warps[c].clock.next = self.clock.val();
-            self.lp_ahead[c].clock.next = self.clock.val();
+            self.lp_pre[c].clock.next = self.clock.val();
             self.lp_warps[c].d.next = self.lp_warps[c].q.val();
-            self.lp_ahead[c].d.next = self.lp_ahead[c].q.val();
+            self.lp_pre[c].d.next = self.lp_pre[c].q.val();
         }
 
         // ---- the operand store: reads (next cycle) and the write port's defaults ----
@@ -517,7 +585,8 @@ impl Logic for RequestIngress {
         self.beat_word.next = (bit_cast::<BANK_ADDR_BITS, ENTRY_BITS>(self.rx.q.val()) << self.k_entry_shift.val())
             | bit_cast::<BANK_ADDR_BITS, 5>(self.beat_next.q.val() >> self.k_log_parts.val());
         self.beat_part.next = self.beat_next.q.val() & self.k_part_mask.val();
-        self.head_word.next = bit_cast::<BANK_ADDR_BITS, ENTRY_BITS>(self.head.q.val()) << self.k_entry_shift.val();
+        self.head_word.next =
+            bit_cast::<BANK_ADDR_BITS, ENTRY_BITS>(self.sel_entry.q.val()) << self.k_entry_shift.val();
         for i in 0..self._banks {
             self.ram_addr[i].write_clock.next = self.clock.val();
             self.ram_src[i].write_clock.next = self.clock.val();
@@ -590,19 +659,10 @@ impl Logic for RequestIngress {
             self.bt_c[i].d.next = self.bt_c[i].q.val();
         }
 
-        // ---- the core side: the head entry's registers ----
-        self.lp_due.next = false;
-        for c in 0..self._slots {
-            if ((self.lp_valid.q.val() & self.slot_bit[c].val()) != 0) && (self.lp_ahead[c].q.val() == 0) {
-                self.lp_due.next = true;
-            }
-        }
-        self.valid.next = (self.count.q.val() != 0)
-            && (((self.written.q.val() >> self.head.q.val()) & 1u64) != 0)
-            && !self.gap.q.val()
-            && !self.lp_due.val()
-            && !self.fire.q.val()
-            && !self.fire_late.q.val();
+        // ---- the core side: the selected entry's registers ----
+        self.valid.next = self.sel_valid.q.val()
+            && self.settled.q.val()
+            && (((self.written.q.val() >> self.sel_entry.q.val()) & 1u64) != 0);
         self.busy.next = (self.count.q.val() != 0) || (self.lp_valid.q.val() != 0) || self.fire.q.val();
         self.h_tag.next = self.q_tag[0].q.val();
         self.h_cta.next = self.q_cta[0].q.val();
@@ -627,7 +687,7 @@ impl Logic for RequestIngress {
         self.stray_c_shfl.next = self.q_st_c_shfl[0].q.val();
         self.stray_c_hi.next = self.q_st_c_hi[0].q.val();
         for e in 1..self._entries {
-            if self.head.q.val() == self.entry[e].val() {
+            if self.sel_entry.q.val() == self.entry[e].val() {
                 self.h_tag.next = self.q_tag[e].q.val();
                 self.h_cta.next = self.q_cta[e].q.val();
                 self.h_warp.next = self.q_warp[e].q.val();
@@ -653,13 +713,44 @@ impl Logic for RequestIngress {
             }
         }
 
-        // ---- header: into the tail entry while one is free and no beats are still to come ----
+        // ---- a launch from the boundary register: the slot's requests held now ----
+        for e in 0..self._entries {
+            self.pre_bit[e].next = 0.into();
+            if ((self.used.q.val() & self.entry_bit[e].val()) != 0)
+                && (self.q_cta[e].q.val() == self.launch_slot_in.val())
+                && !(self.done.val() && (self.sel_entry.q.val() == self.entry[e].val()))
+            {
+                self.pre_bit[e].next = self.entry_bit[e].val();
+            }
+        }
+        self.pre_acc[0].next = self.pre_bit[0].val();
+        for e in 1..self._entries {
+            self.pre_acc[e].next = self.pre_acc[e - 1].val() | self.pre_bit[e].val();
+        }
+        // The last entry's accumulator (the loop's last assignment).
+        self.pre_all.next = 0.into();
+        for e in 0..self._entries {
+            self.pre_all.next = self.pre_acc[e].val();
+        }
+        self.direct.next = self.launch_in.val()
+            && (self.pre_all.val() == 0)
+            && (((self.lp_valid.q.val() >> self.launch_slot_in.val()) & 1u64) == 0)
+            && !self.fire.q.val();
+        // ---- header: into the lowest free entry while one is free and no beats are to come ----
         self.req_ready.next = !self.rx_busy.q.val() && (self.count.q.val() != self.k_entries.val());
         self.take_hdr.next =
             self.req_valid.val() && !self.rx_busy.q.val() && (self.count.q.val() != self.k_entries.val());
+        self.free_entry.next = 0.into();
+        for s in self._last_entry..self._entries {
+            for c in 0..self._entries {
+                if (self.used.q.val() & self.entry_bit[s - c].val()) == 0 {
+                    self.free_entry.next = self.entry[s - c].val();
+                }
+            }
+        }
         if self.take_hdr.val() {
             for e in 0..self._entries {
-                if self.tail.q.val() == self.entry[e].val() {
+                if self.free_entry.val() == self.entry[e].val() {
                     self.q_tag[e].d.next = self.req_tag.val();
                     self.q_cta[e].d.next = self.req_cta.val();
                     self.q_warp[e].d.next = self.req_warp.val();
@@ -682,26 +773,47 @@ impl Logic for RequestIngress {
                     self.q_st_b_hi[e].d.next = false;
                     self.q_st_c_shfl[e].d.next = false;
                     self.q_st_c_hi[e].d.next = false;
+                    self.blocked[e].d.next = false;
+                    // After a launch of its slot still waiting (this cycle's launch is older:
+                    // it left the port's boundary register a cycle before this header).
+                    self.post_launch[e].d.next = ((self.lp_valid.q.val() >> self.req_cta.val()) & 1u64) != 0;
+                    if self.launch_in.val() && !self.direct.val() && (self.launch_slot_in.val() == self.req_cta.val()) {
+                        self.post_launch[e].d.next = true;
+                    }
                 }
             }
-            self.rx.d.next = self.tail.q.val();
+            self.rx.d.next = self.free_entry.val();
             self.rx_busy.d.next = true;
             self.act_rem.d.next = self.req_active.val();
             self.beat_next.d.next = 0.into();
-            self.tail.d.next = self.tail.q.val() + 1u64;
-            if self.tail.q.val() == self.k_last_entry.val() {
-                self.tail.d.next = 0.into();
-            }
         }
-        // ---- the core's `done`: the head entry is free, the next one offered a cycle later ----
-        self.gap.d.next = self.done.val();
+
+        // ---- the core's `done` (frees the selected entry) and `defer` (blocks it) ----
         self.w_clear.next = 0.into();
         if self.done.val() {
-            self.w_clear.next = bit_cast::<8, 1>(1.into()) << self.head.q.val();
-            self.head.d.next = self.head.q.val() + 1u64;
-            if self.head.q.val() == self.k_last_entry.val() {
-                self.head.d.next = 0.into();
+            self.w_clear.next = bit_cast::<8, 1>(1.into()) << self.sel_entry.q.val();
+            // close the gap at the selected position
+            for i in 1..self._entries {
+                if self.pos4[i].val() > bit_cast::<COUNT_BITS, ENTRY_BITS>(self.sel_pos.q.val()) {
+                    self.order[i - 1].d.next = self.order[i].q.val();
+                }
             }
+        }
+        self.new_pos.next = self.count.q.val();
+        if self.done.val() {
+            self.new_pos.next = self.count.q.val() - 1u64;
+        }
+        if self.take_hdr.val() {
+            for i in 0..self._entries {
+                if self.new_pos.val() == self.pos4[i].val() {
+                    self.order[i].d.next = self.free_entry.val();
+                }
+            }
+        }
+        self.used.d.next = self.used.q.val() & !self.w_clear.val();
+        if self.take_hdr.val() {
+            self.used.d.next =
+                (self.used.q.val() & !self.w_clear.val()) | (bit_cast::<8, 1>(1.into()) << self.free_entry.val());
         }
         if self.take_hdr.val() && !self.done.val() {
             self.count.d.next = self.count.q.val() + 1u64;
@@ -709,6 +821,81 @@ impl Logic for RequestIngress {
         if self.done.val() && !self.take_hdr.val() {
             self.count.d.next = self.count.q.val() - 1u64;
         }
+        for e in 0..self._entries {
+            if self.unblock.val() {
+                self.blocked[e].d.next = false;
+            }
+            if self.defer.val() && (self.sel_entry.q.val() == self.entry[e].val()) {
+                self.blocked[e].d.next = true;
+            }
+        }
+
+        // ---- the selection: the oldest request that may go ----
+        // Scan `order` from the oldest: a blocked request is passed; the first that is not
+        // blocked, not held for its slot's launch and of no older request's warp (a warp's
+        // requests keep their order) is picked; any other stops the scan (requests that are
+        // not refused keep their order: atomics, barriers and exits of different warps meet in
+        // shared state). A new selection is made only while none is held (after `done` or
+        // `defer` the next cycle), so the core's request never changes under it.
+        for i in 0..self._entries {
+            self.pos_cta[i].next = self.q_cta[0].q.val();
+            self.pos_warp[i].next = self.q_warp[0].q.val();
+            for e in 1..self._entries {
+                if self.order[i].q.val() == self.entry[e].val() {
+                    self.pos_cta[i].next = self.q_cta[e].q.val();
+                    self.pos_warp[i].next = self.q_warp[e].q.val();
+                }
+            }
+            self.pos_blocked[i].next = false;
+            self.pos_held[i].next = false;
+            for e in 0..self._entries {
+                if self.order[i].q.val() == self.entry[e].val() {
+                    self.pos_blocked[i].next = self.blocked[e].q.val();
+                    self.pos_held[i].next = self.post_launch[e].q.val();
+                }
+            }
+        }
+        for i in 0..self._entries {
+            self.pos_same[i].next = false;
+            for j in 0..self._entries {
+                if ((self.older[i].val() & self.entry_bit[j].val()) != 0)
+                    && (self.pos_cta[j].val() == self.pos_cta[i].val())
+                    && (self.pos_warp[j].val() == self.pos_warp[i].val())
+                {
+                    self.pos_same[i].next = true;
+                }
+            }
+        }
+        self.scan_ok[0].next = true;
+        for i in 1..self._entries {
+            self.scan_ok[i].next = self.scan_ok[i - 1].val() && self.pos_blocked[i - 1].val();
+        }
+        self.pick_valid.next = false;
+        self.pick_entry.next = 0.into();
+        self.pick_pos.next = 0.into();
+        for s in self._last_entry..self._entries {
+            for c in 0..self._entries {
+                if self.scan_ok[s - c].val()
+                    && (self.pos4[s - c].val() < self.count.q.val())
+                    && !self.pos_blocked[s - c].val()
+                    && !self.pos_held[s - c].val()
+                    && !self.pos_same[s - c].val()
+                {
+                    self.pick_valid.next = true;
+                    self.pick_entry.next = self.order[s - c].q.val();
+                    self.pick_pos.next = self.entry[s - c].val();
+                }
+            }
+        }
+        if !self.sel_valid.q.val() {
+            self.sel_valid.d.next = self.pick_valid.val();
+            self.sel_entry.d.next = self.pick_entry.val();
+            self.sel_pos.d.next = self.pick_pos.val();
+        }
+        if self.done.val() || self.defer.val() {
+            self.sel_valid.d.next = false;
+        }
+        self.settled.d.next = self.sel_valid.q.val() && !self.done.val() && !self.defer.val();
 
         // ---- beats: into the beat register ----
         self.beat_ready.next = self.rx_busy.q.val();
@@ -807,33 +994,36 @@ impl Logic for RequestIngress {
             }
         }
 
-        // ---- CTA launches, in request order ----
-        // With no entry held the launch goes to the core in this cycle; otherwise it waits in
-        // its slot's register for the entries ahead of it (each `done` counts one off), and the
-        // lowest slot whose count is down goes to the core from `fire` in the next cycle.
+        // ---- CTA launches, in order with their slot's requests ----
+        // The launch goes to the core in this cycle when no request of its slot is held and no
+        // waiting launch goes now; otherwise it waits in its slot's register for the slot's
+        // requests held now (`lp_pre`), and goes to the core from `fire` (lowest slot first).
+        // The slot's requests taken after it (`post_launch`) wait for it.
         self.launch.next = self.fire.q.val();
         self.launch_slot.next = self.fire_slot.q.val();
         self.launch_warps.next = self.fire_warps.q.val();
-        if self.launch_in.val() && (self.count.q.val() == 0) && (self.lp_valid.q.val() == 0) {
+        if self.direct.val() {
             self.launch.next = true;
             self.launch_slot.next = self.launch_slot_in.val();
             self.launch_warps.next = self.launch_warps_in.val();
         }
+        // A launch that reaches the core frees its slot's requests that waited for it.
+        for e in 0..self._entries {
+            if self.fire.q.val() && (self.q_cta[e].q.val() == self.fire_slot.q.val()) {
+                self.post_launch[e].d.next = false;
+            }
+        }
         self.fire.d.next = false;
-        self.fire_late.d.next = self.fire.q.val();
         for c in 0..self._slots {
-            if ((self.lp_valid.q.val() & self.slot_bit[c].val()) != 0)
-                && (self.lp_ahead[c].q.val() != 0)
-                && self.done.val()
-            {
-                self.lp_ahead[c].d.next = self.lp_ahead[c].q.val() - 1u64;
+            if self.done.val() {
+                self.lp_pre[c].d.next = self.lp_pre[c].q.val() & !self.w_clear.val();
             }
         }
         // Lowest slot first: the slots run highest first and the last assignment wins.
         self.lp_clear.next = 0.into();
         for s in self._last_slot..self._slots {
             for c in 0..self._slots {
-                if ((self.lp_valid.q.val() & self.slot_bit[s - c].val()) != 0) && (self.lp_ahead[s - c].q.val() == 0) {
+                if ((self.lp_valid.q.val() & self.slot_bit[s - c].val()) != 0) && (self.lp_pre[s - c].q.val() == 0) {
                     self.fire.d.next = true;
                     self.fire_slot.d.next = self.slot[s - c].val();
                     self.fire_warps.d.next = self.lp_warps[s - c].q.val();
@@ -842,31 +1032,27 @@ impl Logic for RequestIngress {
             }
         }
         self.lp_set.next = 0.into();
-        if self.launch_in.val() && ((self.count.q.val() != 0) || (self.lp_valid.q.val() != 0)) {
+        if self.launch_in.val() && !self.direct.val() {
             self.lp_set.next = bit_cast::<32, 1>(1.into()) << self.launch_slot_in.val();
             for c in 0..self._slots {
                 if self.launch_slot_in.val() == self.slot[c].val() {
                     self.lp_warps[c].d.next = self.launch_warps_in.val();
-                    self.lp_ahead[c].d.next = self.count.q.val();
-                    if self.done.val() {
-                        self.lp_ahead[c].d.next = self.count.q.val() - 1u64;
-                    }
+                    self.lp_pre[c].d.next = self.pre_all.val();
                 }
             }
         }
         self.lp_valid.d.next = (self.lp_valid.q.val() & !self.lp_clear.val()) | self.lp_set.val();
 
         if self.reset.val() {
-            self.head.d.next = 0.into();
-            self.tail.d.next = 0.into();
+            self.used.d.next = 0.into();
             self.count.d.next = 0.into();
             self.written.d.next = 0.into();
-            self.gap.d.next = false;
+            self.sel_valid.d.next = false;
+            self.settled.d.next = false;
             self.rx_busy.d.next = false;
             self.bt_valid.d.next = false;
             self.lp_valid.d.next = 0.into();
             self.fire.d.next = false;
-            self.fire_late.d.next = false;
         }
     }
 }

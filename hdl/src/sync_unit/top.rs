@@ -9,9 +9,11 @@
 //! top, the manifest, `--rtl DIR`'s check and the Verilator driver).
 //!
 //! * **Header** (`req_*`): taken in a cycle where `req_valid` and `req_ready` are both high.
-//!   `req_ready` is high while no request is held; it falls when one is taken and rises again the
-//!   cycle after the top has finished it (loaded its response, or handed it to a unit that
-//!   answers later). One request is in flight at a time.
+//!   `req_ready` is high while the request queue (`requests_in_flight` entries) has a free entry
+//!   and no taken header's beats are still to come; an entry is freed the cycle after the core
+//!   has finished its request (loaded its response, or handed it to a unit that answers later).
+//!   The core takes the queue's requests in order, one at a time; the next ones stream in
+//!   meanwhile. A CTA launch reaches the core after the requests queued before it.
 //! * **Beats** (`beat_*`): after the header, the lane operands in `32 / L` beats in lane order
 //!   (`L = lanes_per_beat`: 4 on fpga-small, 32 on the default config); beat `k` carries lanes
 //!   `k*L .. k*L+L-1` on `beat_*$j`, `j < L`, and is taken in a cycle where `beat_valid` and
@@ -245,6 +247,11 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub req_valid: Signal<In, Bit>,
     /// The request is finished (its response loaded, or handed to a unit that answers later).
     pub req_done: Signal<Out, Bit>,
+    /// The request's unit refuses it for now (the warp network's staging store holds another
+    /// warp's lanes): the ingress keeps it and offers a younger request of another warp, until
+    /// `req_unblock` (the staging store is free).
+    pub req_defer: Signal<Out, Bit>,
+    pub req_unblock: Signal<Out, Bit>,
     pub req_tag: Signal<In, Bits<64>>,
     pub req_cta: Signal<In, Bits<5>>,
     pub req_warp: Signal<In, Bits<5>>,
@@ -677,6 +684,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             busy: Default::default(),
             req_valid: Default::default(),
             req_done: Default::default(),
+            req_defer: Default::default(),
+            req_unblock: Default::default(),
             req_tag: Default::default(),
             req_cta: Default::default(),
             req_warp: Default::default(),
@@ -1034,6 +1043,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.ld_valid.d.next = false;
         self.at_rd_valid.d.next = false;
         self.req_done.next = false;
+        self.req_defer.next = false;
+        self.req_unblock.next = self.wnet.stage_free.val();
 
         // ---------------- response port ----------------
         self.resp_valid.next = self.o_valid.q.val();
@@ -1629,9 +1640,16 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.lsu_re.next = false;
         self.lsu_we.next = false;
         if (self.state.q.val() == self.k_s_idle.val()) && self.wn_offered.q.val() {
-            self.wnet.req_valid.next = true;
-            if self.wnet.req_ready.val() {
-                self.state.d.next = self.k_s_wn_wait.val();
+            if self.wnet.req_refused.val() {
+                // refused until the staging store is free: the ingress keeps the request and
+                // offers a younger one of another warp meanwhile (a head-of-line deadlock
+                // otherwise, when the request that frees the store is queued behind it)
+                self.req_defer.next = true;
+            } else {
+                self.wnet.req_valid.next = true;
+                if self.wnet.req_ready.val() {
+                    self.state.d.next = self.k_s_wn_wait.val();
+                }
             }
         } else if self.state.q.val() == self.k_s_idle.val() {
             // A release still offered (a warp exit or a cluster round released warps of several
@@ -1947,6 +1965,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.mem_wbytes.next = bit_cast::<R, 8>(0xff.into()) << (self.mb_wr_off.val() >> 3u64);
         }
         self.wn_offered.d.next = self.wnet.req_valid.val() && !self.wnet.req_ready.val() && !self.reset.val();
+        if self.req_defer.val() {
+            self.wn_offered.d.next = false;
+        }
         if self.reset.val() {
             self.state.d.next = self.k_s_idle.val();
             self.o_valid.d.next = false;
@@ -2287,6 +2308,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---- ingress -> core ----
         self.core.req_valid.next = self.ingress.valid.val();
         self.ingress.done.next = self.core.req_done.val();
+        self.ingress.defer.next = self.core.req_defer.val();
+        self.ingress.unblock.next = self.core.req_unblock.val();
         self.core.req_tag.next = self.ingress.h_tag.val();
         self.core.req_cta.next = self.ingress.h_cta.val();
         self.core.req_warp.next = self.ingress.h_warp.val();

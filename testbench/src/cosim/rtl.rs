@@ -216,8 +216,8 @@ impl RtlBackend {
         }
     }
 
-    /// The requests the top may still hold in its queue, oldest first, with the cycles since it
-    /// took each header (timed cosim).
+    /// The last requests the top took, oldest first, with the cycles since it took each header
+    /// (timed cosim).
     pub fn recent_taken(&self) -> Vec<(u64, u64)> {
         match &self.rtl {
             Rtl::Direct(u) => u.recent_taken(),

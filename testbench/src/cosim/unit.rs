@@ -126,9 +126,9 @@ impl CosimUnit {
     }
 
     /// Timed: a request the top has not taken for `READY_TIMEOUT` cycles is a hang (in the
-    /// untimed cosim `RtlSyncUnit::submit` reports the same). The top's core takes its queue's
-    /// requests in order, so a request at its head that waits for one queued behind it is a
-    /// head-of-line deadlock: named as such, with the requests the queue may hold.
+    /// untimed cosim `RtlSyncUnit::submit` reports the same). The top's queue full of requests
+    /// that wait for one not yet in it is a head-of-line deadlock: named as such, with the last
+    /// requests it took.
     fn check_port_hang(&mut self) {
         let Some((req, waited)) = self.rtl.on_port() else { return };
         if waited < crate::rtl_unit::READY_TIMEOUT as u64 {
@@ -154,12 +154,12 @@ impl CosimUnit {
         let held = if held.is_empty() {
             "it has taken no request (the port itself is not ready)".to_string()
         } else {
-            format!("the last requests it took (its queue holds at most these): {}", held.join("; "))
+            format!("the last requests it took: {}", held.join("; "))
         };
         self.fail(
             Some(req.tag),
             format!(
-                "the top has not taken {} (tag {}) of CTA slot {} warp {} for {waited} cycles: {held}. The top's core takes its queue's requests in order: a request at its head that waits for one not yet in the queue is a head-of-line deadlock\n  not answered by the RTL: {}",
+                "the top has not taken {} (tag {}) of CTA slot {} warp {} for {waited} cycles: {held}. Its request queue is full: of requests its units refuse for now (warp-network data ops waiting for the staging store, passed by younger ones) and of requests that wait for one not yet in the queue (a head-of-line deadlock; more entries, requests_in_flight, may resolve it)\n  not answered by the RTL: {}",
                 req.op.name(),
                 req.tag,
                 req.cta,
