@@ -211,6 +211,8 @@ pub struct RequestIngress {
     pos_blocked: Vec<Signal<Local, Bit>>,
     pos_held: Vec<Signal<Local, Bit>>,
     pos_same: Vec<Signal<Local, Bit>>,
+    /// The position's entry is the one the core finishes in this cycle (`done`).
+    pos_gone: Vec<Signal<Local, Bit>>,
     scan_ok: Vec<Signal<Local, Bit>>,
     pick_valid: Signal<Local, Bit>,
     pick_entry: Signal<Local, Bits<ENTRY_BITS>>,
@@ -432,6 +434,7 @@ impl RequestIngress {
             pos_blocked: copies(entries),
             pos_held: copies(entries),
             pos_same: copies(entries),
+            pos_gone: copies(entries),
             scan_ok: copies(entries),
             pick_valid: Default::default(),
             pick_entry: Default::default(),
@@ -835,8 +838,8 @@ impl Logic for RequestIngress {
         // blocked, not held for its slot's launch and of no older request's warp (a warp's
         // requests keep their order) is picked; any other stops the scan (requests that are
         // not refused keep their order: atomics, barriers and exits of different warps meet in
-        // shared state). A new selection is made only while none is held (after `done` or
-        // `defer` the next cycle), so the core's request never changes under it.
+        // shared state). A new selection is made only while none is held or in the cycle the
+        // core finishes or defers its request, so the core's request never changes under it.
         for i in 0..self._entries {
             self.pos_cta[i].next = self.q_cta[0].q.val();
             self.pos_warp[i].next = self.q_warp[0].q.val();
@@ -848,17 +851,26 @@ impl Logic for RequestIngress {
             }
             self.pos_blocked[i].next = false;
             self.pos_held[i].next = false;
+            self.pos_gone[i].next = false;
             for e in 0..self._entries {
                 if self.order[i].q.val() == self.entry[e].val() {
                     self.pos_blocked[i].next = self.blocked[e].q.val();
                     self.pos_held[i].next = self.post_launch[e].q.val();
                 }
             }
+            // The entry the core finishes or defers in this cycle is passed like a blocked one,
+            // so that the next selection is made in this cycle; a finished one is gone (its
+            // warp's younger requests may go).
+            if (self.done.val() || self.defer.val()) && (self.order[i].q.val() == self.sel_entry.q.val()) {
+                self.pos_blocked[i].next = true;
+                self.pos_gone[i].next = self.done.val();
+            }
         }
         for i in 0..self._entries {
             self.pos_same[i].next = false;
             for j in 0..self._entries {
                 if ((self.older[i].val() & self.entry_bit[j].val()) != 0)
+                    && !self.pos_gone[j].val()
                     && (self.pos_cta[j].val() == self.pos_cta[i].val())
                     && (self.pos_warp[j].val() == self.pos_warp[i].val())
                 {
@@ -887,13 +899,14 @@ impl Logic for RequestIngress {
                 }
             }
         }
-        if !self.sel_valid.q.val() {
+        if !self.sel_valid.q.val() || self.done.val() || self.defer.val() {
             self.sel_valid.d.next = self.pick_valid.val();
             self.sel_entry.d.next = self.pick_entry.val();
             self.sel_pos.d.next = self.pick_pos.val();
-        }
-        if self.done.val() || self.defer.val() {
-            self.sel_valid.d.next = false;
+            // a finished entry leaves `order`: the positions after it move down by one
+            if self.done.val() && (self.pick_pos.val() > self.sel_pos.q.val()) {
+                self.sel_pos.d.next = self.pick_pos.val() - 1u64;
+            }
         }
         self.settled.d.next = self.sel_valid.q.val() && !self.done.val() && !self.defer.val();
 
