@@ -464,7 +464,7 @@ fn a_launch_waits_for_its_slots_requests_taken_before_it() {
     ld.imm = 4;
     p.rtl.enqueue(&ld).unwrap();
     let rows = (cfg.shared_bytes / 16) as u64;
-    let mut answers: Vec<Response> = out.drain(..).collect();
+    let mut answers: Vec<Response> = std::mem::take(&mut out);
     answers.extend(run_until_answered(&mut p, &[3], 4 * rows).into_iter().map(|(_, r)| r));
     p.golden.submit(&ld, &mut p.mem, &mut g);
     let loaded = answers.iter().find(|r| r.tag == 3).unwrap();
