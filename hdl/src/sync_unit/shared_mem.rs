@@ -10,11 +10,29 @@
 //!
 //! Read data is the row at the address presented in the previous cycle (synchronous read). Who
 //! may use the ports in a cycle is decided by the top (`top.rs`, "shared-memory arbitration").
+//!
+//! # A CTA launch clears its slot at once: row generations
+//!
+//! A CTA starts with zeroed shared memory (the golden model's rule; CUDA leaves it undefined).
+//! Writing zeros into every row took a launch 1,024 cycles on fpga-small and 3,632 on the
+//! default config, the slot's requests waiting meanwhile. Instead each slot has a generation
+//! (`GEN_BITS` bits, a register per slot, incremented by a launch in the slot) and each row a
+//! tag, the generation of its last write (a tag RAM beside the data: one copy read with the
+//! data, one read asynchronously at the write address). A row whose tag is not its slot's
+//! generation holds an older CTA's bytes and reads as zeros; a write to such a row writes every
+//! byte (zeros where its byte enables are low) and the new tag. When a launch takes a slot's
+//! generation round to a value older rows may still hold (`launch_wraps`, one launch in
+//! 2^`GEN_BITS` per slot), the top clears the slot by writing zeros into every row as before.
+//! Neither the generations nor the RAMs are reset (a reset is not a launch: memory keeps its
+//! bytes across it, as before).
 
 use rust_hdl::prelude::*;
 
 use super::top::RAM_ADDR_BITS;
 use crate::depth_ram::DepthRam;
+
+/// Bits of a slot's generation and of a row's tag.
+pub const GEN_BITS: usize = 8;
 
 #[derive(LogicBlock)]
 pub struct SharedMemory<const RD: usize, const R: usize> {
@@ -25,9 +43,36 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     pub write_enable: Signal<In, Bit>,
     pub write_address: Signal<In, Bits<RAM_ADDR_BITS>>,
     pub write_data: Signal<In, Bits<RD>>,
-    /// Byte `i` of the row is written iff bit `i` is set (and `write_enable`).
+    /// Byte `i` of the row is written iff bit `i` is set (and `write_enable`), or the row holds
+    /// an older CTA's bytes (every byte is written then, zeros where this bit is low).
     pub write_bytes: Signal<In, Bits<R>>,
+    /// A CTA starts in `launch_slot`: its rows read as zeros from the next cycle.
+    pub launch: Signal<In, Bit>,
+    pub launch_slot: Signal<In, Bits<5>>,
+    /// This launch takes the slot's generation round to 0: rows may hold any tag, so the top
+    /// writes zeros into every row of the slot (the walker) before its requests go on.
+    pub launch_wraps: Signal<Out, Bit>,
     bytes: Vec<DepthRam<Bits<8>, RAM_ADDR_BITS>>,
+    /// The rows' tags: read with the data (`tag_rd`, synchronous) and at the write address
+    /// (`tag_wr`, asynchronous: distributed RAM); both written alike.
+    tag_rd: DepthRam<Bits<GEN_BITS>, RAM_ADDR_BITS>,
+    tag_wr: DepthRam<Bits<GEN_BITS>, RAM_ADDR_BITS>,
+    /// Per slot, its generation (not reset).
+    generation: Vec<DFF<Bits<GEN_BITS>>>,
+    /// The read's slot generation, registered with the read (compared with the tag read).
+    rd_gen: DFF<Bits<GEN_BITS>>,
+    /// The slot of the read / write address and its generation; the write's row is stale.
+    rd_slot: Signal<Local, Bits<5>>,
+    wr_slot: Signal<Local, Bits<5>>,
+    rd_slot_gen: Signal<Local, Bits<GEN_BITS>>,
+    wr_slot_gen: Signal<Local, Bits<GEN_BITS>>,
+    wr_stale: Signal<Local, Bit>,
+    /// The row read is the current CTA's (else it reads as zeros).
+    rd_fresh: Signal<Local, Bit>,
+    /// The row bits of an address (its slot above them), and one constant per slot.
+    k_row_bits: Constant<Bits<8>>,
+    slot: Vec<Constant<Bits<5>>>,
+    k_gen_last: Constant<Bits<GEN_BITS>>,
     byte_wide: Vec<super::top::ZeroExtend<8, RD>>,
     /// The row's write data shifted down to byte i, and its low 8 bits.
     byte_src: Vec<Signal<Local, Bits<RD>>>,
@@ -36,8 +81,8 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
 }
 
 impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
-    /// `2^addr_bits` rows (`top::shared_addr_bits`).
-    pub fn new(addr_bits: usize) -> Self {
+    /// `2^addr_bits` rows (`top::shared_addr_bits`): `slots` CTA slots of `2^row_bits` rows.
+    pub fn new(addr_bits: usize, row_bits: usize, slots: usize) -> Self {
         assert_eq!(RD, 8 * R, "SharedMemory<RD, R>: RD must be 8 * R");
         SharedMemory {
             clock: Default::default(),
@@ -47,7 +92,23 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             write_address: Default::default(),
             write_data: Default::default(),
             write_bytes: Default::default(),
+            launch: Default::default(),
+            launch_slot: Default::default(),
+            launch_wraps: Default::default(),
             bytes: (0..R).map(|_| DepthRam::new(addr_bits)).collect(),
+            tag_rd: DepthRam::new(addr_bits),
+            tag_wr: DepthRam::asynchronous(addr_bits),
+            generation: (0..slots).map(|_| Default::default()).collect(),
+            rd_gen: Default::default(),
+            rd_slot: Default::default(),
+            wr_slot: Default::default(),
+            rd_slot_gen: Default::default(),
+            wr_slot_gen: Default::default(),
+            wr_stale: Default::default(),
+            rd_fresh: Default::default(),
+            k_row_bits: Constant::new((row_bits as u64).to_bits()),
+            slot: (0..slots as u64).map(|c| Constant::new(c.to_bits())).collect(),
+            k_gen_last: Constant::new(((1u64 << GEN_BITS) - 1).to_bits()),
             byte_wide: (0..R).map(|_| Default::default()).collect(),
             byte_src: (0..R).map(|_| Default::default()).collect(),
             byte_low: (0..R).map(|_| Default::default()).collect(),
@@ -59,6 +120,43 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
 impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
     #[hdl_gen]
     fn update(&mut self) {
+        // ---- the slots' generations ----
+        self.rd_slot.next = bit_cast::<5, RAM_ADDR_BITS>(self.read_address.val() >> self.k_row_bits.val());
+        self.wr_slot.next = bit_cast::<5, RAM_ADDR_BITS>(self.write_address.val() >> self.k_row_bits.val());
+        self.rd_slot_gen.next = 0.into();
+        self.wr_slot_gen.next = 0.into();
+        self.launch_wraps.next = false;
+        for c in 0..self.generation.len() {
+            self.generation[c].clock.next = self.clock.val();
+            self.generation[c].d.next = self.generation[c].q.val();
+            if self.rd_slot.val() == self.slot[c].val() {
+                self.rd_slot_gen.next = self.generation[c].q.val();
+            }
+            if self.wr_slot.val() == self.slot[c].val() {
+                self.wr_slot_gen.next = self.generation[c].q.val();
+            }
+            if self.launch.val() && (self.launch_slot.val() == self.slot[c].val()) {
+                self.generation[c].d.next = self.generation[c].q.val() + 1u64;
+                self.launch_wraps.next = self.generation[c].q.val() == self.k_gen_last.val();
+            }
+        }
+        self.rd_gen.clock.next = self.clock.val();
+        self.rd_gen.d.next = self.rd_slot_gen.val();
+        // ---- tags ----
+        self.tag_rd.read_clock.next = self.clock.val();
+        self.tag_rd.write_clock.next = self.clock.val();
+        self.tag_wr.read_clock.next = self.clock.val();
+        self.tag_wr.write_clock.next = self.clock.val();
+        self.tag_rd.read_address.next = self.read_address.val();
+        self.tag_wr.read_address.next = self.write_address.val();
+        self.tag_rd.write_address.next = self.write_address.val();
+        self.tag_wr.write_address.next = self.write_address.val();
+        self.tag_rd.write_data.next = self.wr_slot_gen.val();
+        self.tag_wr.write_data.next = self.wr_slot_gen.val();
+        self.tag_rd.write_enable.next = self.write_enable.val();
+        self.tag_wr.write_enable.next = self.write_enable.val();
+        self.wr_stale.next = self.tag_wr.read_data.val() != self.wr_slot_gen.val();
+        // ---- data: a stale row's write writes every byte, zeros where not enabled ----
         for i in 0..R {
             self.bytes[i].read_clock.next = self.clock.val();
             self.bytes[i].write_clock.next = self.clock.val();
@@ -66,14 +164,22 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             self.bytes[i].write_address.next = self.write_address.val();
             self.byte_src[i].next = self.write_data.val() >> self.byte_shift[i].val();
             self.byte_low[i].wide.next = self.byte_src[i].val();
-            self.bytes[i].write_data.next = self.byte_low[i].low.val();
-            self.bytes[i].write_enable.next = self.write_enable.val() && self.write_bytes.val().get_bit(i);
+            self.bytes[i].write_data.next = 0.into();
+            if self.write_bytes.val().get_bit(i) {
+                self.bytes[i].write_data.next = self.byte_low[i].low.val();
+            }
+            self.bytes[i].write_enable.next =
+                self.write_enable.val() && (self.write_bytes.val().get_bit(i) || self.wr_stale.val());
             self.byte_wide[i].narrow.next = self.bytes[i].read_data.val();
         }
-        // The row, OR-ed together byte by byte (Verilog: a blocking accumulation in one block).
+        // The row, OR-ed together byte by byte (Verilog: a blocking accumulation in one block),
+        // or zeros when it holds an older CTA's bytes.
+        self.rd_fresh.next = self.tag_rd.read_data.val() == self.rd_gen.q.val();
         self.read_data.next = 0.into();
-        for i in 0..R {
-            self.read_data.next = self.read_data.val() | (self.byte_wide[i].wide.val() << self.byte_shift[i].val());
+        if self.rd_fresh.val() {
+            for i in 0..R {
+                self.read_data.next = self.read_data.val() | (self.byte_wide[i].wide.val() << self.byte_shift[i].val());
+            }
         }
     }
 }

@@ -231,6 +231,9 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub launch: Signal<In, Bit>,
     pub launch_slot: Signal<In, Bits<5>>,
     pub launch_warps: Signal<In, Bits<32>>,
+    /// The launch takes its slot's shared-memory generation round: the slot's rows are
+    /// written with zeros before its requests go on (`SharedMemory`'s row generations).
+    pub launch_clears: Signal<In, Bit>,
     /// No warp can run: suspended try_waits answer False (on `wake_*`).
     pub timeout: Signal<In, Bit>,
     /// TEST ONLY: when high, bit 0 of lane 0's value in every warp-network response is flipped
@@ -678,6 +681,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             launch: Default::default(),
             launch_slot: Default::default(),
             launch_warps: Default::default(),
+            launch_clears: Default::default(),
             timeout: Default::default(),
             fault_inject: Default::default(),
             global_end: Default::default(),
@@ -1365,7 +1369,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.seq_wgrant.next = !self.mbar.mem_we_hold.val() && !self.ce_w_valid.q.val() && !self.clr_active.q.val();
 
         // ---------------- shared-memory clearing at CTA launch ----------------
-        // One row per free write cycle, slot after slot. A request waits while its own slot is
+        // A launch clears its slot at once through the shared RAM's row generations
+        // (`SharedMemory`); only a launch that takes the slot's generation round (one in 256)
+        // writes zeros into every row here. One row per free write cycle, slot after slot. A request waits while its own slot is
         // not cleared yet (its CTA's accesses must not meet the walker's zeros), and while any
         // slot is not, a request that may reach another slot's shared memory (a copy-engine
         // op: multicast and shared::cluster destinations; a shared::cluster access); the other
@@ -1398,7 +1404,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.clr_row.d.next = 0.into();
             self.clr_pending.d.next = self.clr_pending.q.val() & !self.clr_pick.val();
         }
-        if self.launch.val() {
+        if self.launch.val() && self.launch_clears.val() {
             self.clr_pending.d.next =
                 self.clr_pending.d.val() | (bit_cast::<32, 5>(1.into()) << self.launch_slot.val());
         }
@@ -2219,7 +2225,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             ingress: RequestIngress::new(config),
             egress: ResponseEgress::new(config),
             core: SyncUnitCore::new(config),
-            smem: SharedMemory::new(shared_addr_bits(config)),
+            smem: SharedMemory::new(shared_addr_bits(config), shared_row_bits(config), config.cta_slots as usize),
             reset_q: Default::default(),
             launch_q: Default::default(),
             launch_slot_q: Default::default(),
@@ -2426,6 +2432,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.smem.write_address.next = self.core.mem_waddr.val();
         self.smem.write_data.next = self.core.mem_wdata.val();
         self.smem.write_bytes.next = self.core.mem_wbytes.val();
+        self.smem.launch.next = self.ingress.launch.val();
+        self.smem.launch_slot.next = self.ingress.launch_slot.val();
+        self.core.launch_clears.next = self.smem.launch_wraps.val();
     }
 }
 
