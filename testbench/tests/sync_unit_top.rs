@@ -304,8 +304,8 @@ fn a_cta_launch_clears_its_slot_at_once() {
     assert!(*t1 < 64, "slot 1's load took {t1} cycles after its launch ({rows} rows): it waited for a clear");
 }
 
-/// Every 256th launch into a slot takes its generation round to a value a row may still hold
-/// (one written 256 launches ago and not since): that launch writes zeros into every row of the
+/// Every 16th launch into a slot takes its generation round (`GEN_BITS` = 4) to a value a row
+/// may still hold (one written 16 launches ago and not since): that launch writes zeros into every row of the
 /// slot, so the row reads zeros, and the slot's load waits for the rows (1,024 on fpga-small).
 /// A load after each launch in between reads zeros too, whatever its row's last write.
 #[test]
@@ -326,8 +326,8 @@ fn a_launch_that_takes_the_generation_round_clears_the_rows() {
     // Row 0x100 written once, in the slot's first generation.
     p.submit(&access(1, Op::StShared, 0x100, 0x5151));
     let mut tag = 10;
-    // The slot's launches so far: 1 (its generation 1); the 256th takes it round to 0.
-    for launch in 2..=257u64 {
+    // The slot's launches so far: 1 (its generation 1); the 16th takes it round to 0.
+    for launch in 2..=17u64 {
         // Another row written in every generation, read back as zeros after the next launch.
         p.submit(&access(tag, Op::StShared, 0x40, launch as u128));
         p.mem.shared[1].bytes.fill(0);
@@ -336,10 +336,10 @@ fn a_launch_that_takes_the_generation_round_clears_the_rows() {
         let r = p.submit(&access(tag + 1, Op::LdShared, 0x40, 0));
         assert_eq!(r[0].values[0], 0, "launch {launch}: the row written before it reads {}", r[0].values[0]);
         let waited = p.rtl.cycle() - start;
-        if launch != 256 {
+        if launch != 16 {
             assert!(waited < 64, "launch {launch}: the load waited {waited} cycles");
         } else {
-            assert!(waited > rows, "launch 256: the load took {waited} cycles, fewer than the {rows} rows to clear");
+            assert!(waited > rows, "launch 16: the load took {waited} cycles, fewer than the {rows} rows to clear");
         }
         tag += 2;
     }

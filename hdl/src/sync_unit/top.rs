@@ -1370,7 +1370,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
 
         // ---------------- shared-memory clearing at CTA launch ----------------
         // A launch clears its slot at once through the shared RAM's row generations
-        // (`SharedMemory`); only a launch that takes the slot's generation round (one in 256)
+        // (`SharedMemory`); only a launch that takes the slot's generation round (one in 16)
         // writes zeros into every row here. One row per free write cycle, slot after slot. A request waits while its own slot is
         // not cleared yet (its CTA's accesses must not meet the walker's zeros), and while any
         // slot is not, a request that may reach another slot's shared memory (a copy-engine
