@@ -193,6 +193,10 @@ pub struct Config {
     /// network's staging store holds another warp's lanes) is passed by younger requests of
     /// other warps. 1 = the port waits for each request to finish.
     pub requests_in_flight: u32,
+    /// Rendezvous one warp may have pending at once in the warp network (a record each): lane
+    /// groups of a diverged warp waiting at different collectives (PTX ISA §9.7.13.9-§9.7.13.12).
+    /// A partial arrival at a new rendezvous while all are pending waits for one to complete.
+    pub rendezvous_per_warp: u32,
     /// Copy engine global-memory port width in bytes per cycle.
     pub copy_port_bytes: u32,
     /// Copy engine request queue depth.
@@ -224,6 +228,7 @@ pub const RANGES: &[(&str, u32, u32, &str)] = &[
     ("atomic_element_stages", 0, 3, "0 or 3"),
     ("lanes_per_beat", 1, 32, "a power of two"),
     ("requests_in_flight", 1, 8, "entries of the top's request queue"),
+    ("rendezvous_per_warp", 1, 4, "warp-network records per warp"),
     ("copy_port_bytes", 4, 128, "a power of two"),
     ("copy_queue_depth", 1, 256, ""),
     ("mbarrier_waiters", 1, 1024, ""),
@@ -307,6 +312,7 @@ impl Config {
             atomic_element_stages: 3,
             lanes_per_beat: 32,
             requests_in_flight: 4,
+            rendezvous_per_warp: 2,
             copy_port_bytes: 64,
             copy_queue_depth: 32,
             mbarrier_waiters: 64,
@@ -331,6 +337,7 @@ impl Config {
             atomic_element_stages: 3,
             lanes_per_beat: 4,
             requests_in_flight: 2,
+            rendezvous_per_warp: 2,
             copy_port_bytes: 8,
             copy_queue_depth: 4,
             mbarrier_waiters: 8,
@@ -411,6 +418,7 @@ impl Config {
             "atomic_element_stages" => self.atomic_element_stages,
             "lanes_per_beat" => self.lanes_per_beat,
             "requests_in_flight" => self.requests_in_flight,
+            "rendezvous_per_warp" => self.rendezvous_per_warp,
             "copy_port_bytes" => self.copy_port_bytes,
             "copy_queue_depth" => self.copy_queue_depth,
             "mbarrier_waiters" => self.mbarrier_waiters,

@@ -39,15 +39,9 @@ const KNOWN_FAILURES: &[(&str, &str, &str, &str)] = &[];
 
 /// The same for the timed cosim (`smsync cosim --timing`: the SM timing model issues the
 /// requests, many warps' requests queue for the top's port, and the lanes of a diverged warp
-/// reach a collective at different cycles). The failures are RTL holes of issue 16 that only
-/// this schedule reaches; each entry fails at the named instruction.
-const TIMED_KNOWN_FAILURES: &[(&str, &str, &str, &str)] = &[
-    ("fpga-small", "elect_activemask", ONE_RECORD, "elect.sync"),
-    ("default", "elect_activemask", ONE_RECORD, "elect.sync"),
-];
-
-/// Why elect_activemask and vote_match_partial diverge under the timed cosim.
-const ONE_RECORD: &str = "the warp network keeps one rendezvous record per warp: part of a warp's lanes reaches a collective while the others wait at an earlier one, which the RTL answers MemberMaskMismatch (the golden model lets both wait)";
+/// reach a collective at different cycles). Empty since the warp network keeps several
+/// rendezvous per warp (elect_activemask failed on one record per warp).
+const TIMED_KNOWN_FAILURES: &[(&str, &str, &str, &str)] = &[];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

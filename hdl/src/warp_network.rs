@@ -59,6 +59,7 @@
 //! `NotBuilt` (match with `features.match_sync` off, redux.f32 with `features.redux_f32` off).
 
 mod datapath;
+mod records;
 
 use rust_hdl::prelude::*;
 use smsync_contract::config::{Config, MatchImpl};
@@ -69,6 +70,7 @@ use crate::depth_ram::DepthRam;
 use crate::pack_lanes::PackLanes;
 use crate::sync_unit::result_store::ResultStore;
 pub use datapath::{MatchRow, Pack32, ReduxKey, ReduxNode, ShflLane};
+pub use records::{RendezvousRecords, MAX_RECORDS};
 
 pub const LANES: usize = 32;
 /// The canonical NaN redux.sync.f32 returns (PTX ISA §9.7.13.12 gives no bit pattern; project constant).
@@ -120,8 +122,9 @@ pub const RAM_READS_MAX_LANES: usize = 8;
 fn vec_of<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
 }
-fn one_hots() -> Vec<Constant<Bits<32>>> {
-    (0..LANES).map(|i| c32(1 << i)).collect()
+/// Bit i set, for i below `n` (the lanes of a row the egress reads).
+fn one_hots(n: usize) -> Vec<Constant<Bits<32>>> {
+    (0..n).map(|i| c32(1 << i)).collect()
 }
 fn small_ids(n: usize) -> Vec<Constant<Bits<5>>> {
     (0..n).map(|i| Constant::new(bits(i as u64))).collect()
@@ -135,12 +138,14 @@ pub struct WarpNetwork {
     pub reset: Signal<In, Bit>,
     pub req_valid: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
-    /// The offered header is refused for now: a data op of another warp while the staging
-    /// store holds a partial data op's lanes (it waits for `stage_free`; the top lets younger
-    /// requests of other warps pass it).
+    /// The offered header is refused for now: a data op of another warp while the operand
+    /// store holds a partial data op's lanes, or a partial arrival at a new rendezvous while
+    /// every record of its warp is pending (it waits for `refusal_over`; the top lets younger
+    /// requests pass it).
     pub req_refused: Signal<Out, Bit>,
-    /// The staging store holds no partial data op.
-    pub stage_free: Signal<Out, Bit>,
+    /// One-cycle pulse: the operand store became free or a pending record was dropped, so a
+    /// refused header may be offered again.
+    pub refusal_over: Signal<Out, Bit>,
     pub req_op: Signal<In, Bits<6>>,
     pub req_sub: Signal<In, Bits<3>>,
     pub req_dtype: Signal<In, Bits<4>>,
@@ -170,15 +175,14 @@ pub struct WarpNetwork {
     pub resp_preds: Signal<Out, Bits<32>>,
     pub resp_error: Signal<Out, Bits<6>>,
     pub resp_error_lane: Signal<Out, Bits<5>>,
+    /// With `resp_valid`, for an exit: it completed one of its warp's rendezvous and another
+    /// one is complete too; the sender offers the exit again (one answer per rendezvous).
+    pub resp_again: Signal<Out, Bit>,
 
-    // --- arrival records, one per (CTA slot, warp): a RAM per CTA slot, addressed by warp ---
+    // --- arrival records: `rendezvous_per_warp` per (CTA slot, warp) (records.rs) ---
     /// Record layout (see `REC_BITS`): {pred, kind, member, arrived}. kind = {flags, dtype,
     /// sub, op}: lanes must arrive with the same op and qualifiers.
-    rec_ram: Vec<DepthRam<Bits<REC_BITS>, 6>>,
-    /// Per CTA slot, bit w: warp w has a pending record (the RAM word is meaningful). Flip-flops,
-    /// so that reset and completion clear a record in one cycle.
-    rec_valid: Vec<DFF<Bits<32>>>,
-    cta_id: Vec<Constant<Bits<5>>>,
+    records: RendezvousRecords,
     /// The header on the port has had its record read (`read_once`: `rd_*` hold its warp's
     /// record and whether it is pending) and has been looked up (`looked`: the `lk_*` registers
     /// hold its decision). The read is a cycle of its own (the port's warp through the record
@@ -186,15 +190,12 @@ pub struct WarpNetwork {
     /// follow the RAM read in one path (port -> record -> vote predicate was the unit's limit
     /// at 62.3 MHz).
     read_once: DFF<Bit>,
-    rd_raw: DFF<Bits<REC_BITS>>,
-    rd_hit: DFF<Bit>,
     looked: DFF<Bit>,
     /// The look cycle's decision, registered for the take cycle (the port holds the header and
     /// the record does not change in between): a header's first cycle reads its warp's record
     /// (distributed RAM, asynchronous read) into `rd_*`, its second decides the rendezvous, its
     /// third acts on it.
     lk_rec_wdata: DFF<Bits<REC_BITS>>,
-    lk_hit_arrived: DFF<Bits<32>>,
     lk_eff_op: DFF<Bits<6>>,
     lk_eff_sub: DFF<Bits<3>>,
     lk_eff_dtype: DFF<Bits<4>>,
@@ -217,9 +218,19 @@ pub struct WarpNetwork {
     lk_not_built: DFF<Bit>,
     lk_vote_value: DFF<Bits<32>>,
     lk_vote_pred: DFF<Bit>,
+    /// A partial arrival at a new rendezvous while every record of its warp is pending: refused.
+    lk_no_record: DFF<Bit>,
+    /// An exit that completes a rendezvous and leaves another complete one (`resp_again`).
+    w_again: DFF<Bit>,
 
-    // --- operand store: the data-op lanes of the request at work and of a partial arrival ---
-    stage_busy: DFF<Bit>,
+    // --- operand store: the data-op lanes of the request at work and of partial arrivals ---
+    /// The lanes of pending data-op records of warp (`stage_cta`, `stage_warp`) held in the
+    /// store. A lane waits at one rendezvous at a time, so the lanes of several pending data
+    /// rendezvous of one warp share the store; another warp's data op waits until it is empty.
+    stage_lanes: DFF<Bits<32>>,
+    stage_busy: Signal<Local, Bit>,
+    /// The store became free this cycle (for `refusal_over`, a cycle later).
+    stage_freed_q: DFF<Bit>,
     stage_cta: DFF<Bits<5>>,
     stage_warp: DFF<Bits<5>>,
     stage_a: Vec<DFF<Bits<64>>>,
@@ -308,13 +319,10 @@ pub struct WarpNetwork {
 
     // --- header-cycle signals ---
     fire: Signal<Local, Bit>,
-    warp_onehot: Signal<Local, Bits<32>>,
-    hit_valid_bits: Signal<Local, Bits<32>>,
-    hit_raw: Signal<Local, Bits<REC_BITS>>,
-    /// Record update decided in the accept logic, applied to the RAM / valid bits of `req_cta`.
-    rec_write: Signal<Local, Bit>,
-    rec_clear: Signal<Local, Bit>,
+    /// The record a partial arrival leaves (the records write it in the take cycle).
     rec_wdata: Signal<Local, Bits<REC_BITS>>,
+    /// The operand store's pending lanes after this cycle's take.
+    stage_next: Signal<Local, Bits<32>>,
     hit_valid: Signal<Local, Bit>,
     hit_arrived: Signal<Local, Bits<32>>,
     hit_member: Signal<Local, Bits<32>>,
@@ -336,7 +344,9 @@ pub struct WarpNetwork {
     /// The request's own op sends beats (an exit never does).
     req_beats: Signal<Local, Bit>,
     stage_blocked: Signal<Local, Bit>,
-    mismatch: Signal<Local, Bit>,
+    /// The take cycle fails the request with `MemberMaskMismatch`: its lanes already wait at a
+    /// record, or it stays partial on a wait-for cycle of the warp's rendezvous.
+    take_fail: Signal<Local, Bit>,
     outside: Signal<Local, Bits<32>>,
     outside_low: Signal<Local, Bits<32>>,
     arrived: Signal<Local, Bits<32>>,
@@ -484,7 +494,6 @@ pub struct WarpNetwork {
     group_id: Vec<Constant<Bits<5>>>,
     one_hot: Vec<Constant<Bits<32>>>,
     k_last_group: Constant<Bits<5>>,
-    k_zero_rec: Constant<Bits<REC_BITS>>,
     k_zero32: Constant<Bits<32>>,
     k_ones32: Constant<Bits<32>>,
     k_one32: Constant<Bits<32>>,
@@ -558,7 +567,7 @@ impl WarpNetwork {
             req_valid: Default::default(),
             req_ready: Default::default(),
             req_refused: Default::default(),
-            stage_free: Default::default(),
+            refusal_over: Default::default(),
             req_op: Default::default(),
             req_sub: Default::default(),
             req_dtype: Default::default(),
@@ -584,15 +593,11 @@ impl WarpNetwork {
             resp_preds: Default::default(),
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
-            rec_ram: (0..slots).map(|_| DepthRam::asynchronous(5)).collect(),
-            rec_valid: vec_of(slots),
-            cta_id: small_ids(slots),
+            resp_again: Default::default(),
+            records: RendezvousRecords::new(slots, config.rendezvous_per_warp as usize),
             read_once: Default::default(),
-            rd_raw: Default::default(),
-            rd_hit: Default::default(),
             looked: Default::default(),
             lk_rec_wdata: Default::default(),
-            lk_hit_arrived: Default::default(),
             lk_eff_op: Default::default(),
             lk_eff_sub: Default::default(),
             lk_eff_dtype: Default::default(),
@@ -610,7 +615,11 @@ impl WarpNetwork {
             lk_not_built: Default::default(),
             lk_vote_value: Default::default(),
             lk_vote_pred: Default::default(),
+            lk_no_record: Default::default(),
+            w_again: Default::default(),
+            stage_lanes: Default::default(),
             stage_busy: Default::default(),
+            stage_freed_q: Default::default(),
             stage_cta: Default::default(),
             stage_warp: Default::default(),
             stage_a: vec_of(LANES),
@@ -668,12 +677,8 @@ impl WarpNetwork {
             shfl_pred_pack: Default::default(),
             store_pack: PackLanes::new(),
             fire: Default::default(),
-            warp_onehot: Default::default(),
-            hit_valid_bits: Default::default(),
-            hit_raw: Default::default(),
-            rec_write: Default::default(),
-            rec_clear: Default::default(),
             rec_wdata: Default::default(),
+            stage_next: Default::default(),
             hit_valid: Default::default(),
             hit_arrived: Default::default(),
             hit_member: Default::default(),
@@ -692,7 +697,7 @@ impl WarpNetwork {
             is_data: Default::default(),
             req_beats: Default::default(),
             stage_blocked: Default::default(),
-            mismatch: Default::default(),
+            take_fail: Default::default(),
             outside: Default::default(),
             outside_low: Default::default(),
             arrived: Default::default(),
@@ -792,9 +797,8 @@ impl WarpNetwork {
             shfl_src_wide: vec_of(l - ram_slots),
             lane_id: small_ids(LANES),
             group_id: small_ids(beats),
-            one_hot: one_hots(),
+            one_hot: one_hots(l),
             k_last_group: Constant::new(bits(beats as u64 - 1)),
-            k_zero_rec: Constant::new(bits(0)),
             k_zero32: c32(0),
             k_ones32: c32(u32::MAX),
             k_one32: c32(1),
@@ -847,23 +851,14 @@ impl WarpNetwork {
             _last_level: tree_levels(l).saturating_sub(1),
         }
     }
-
-    /// Number of (CTA slot, warp) arrival records (a 32-entry RAM per CTA slot).
-    pub fn records(&self) -> usize {
-        self.rec_ram.len() * LANES
-    }
 }
 
 impl Logic for WarpNetwork {
     #[hdl_gen]
     fn update(&mut self) {
         // ---------------- clocks and register defaults (hold) ----------------
-        for c in 0..self.rec_ram.len() {
-            self.rec_ram[c].read_clock.next = self.clock.val();
-            self.rec_ram[c].write_clock.next = self.clock.val();
-            self.rec_valid[c].clock.next = self.clock.val();
-            self.rec_valid[c].d.next = self.rec_valid[c].q.val();
-        }
+        self.records.clock.next = self.clock.val();
+        self.records.reset.next = self.reset.val();
         for n in 0..self.redux_q.len() {
             self.redux_q[n].clock.next = self.clock.val();
             self.redux_q[n].d.next = self.redux_q[n].q.val();
@@ -899,11 +894,8 @@ impl Logic for WarpNetwork {
             landing,
             land_fire,
             land_op,
-            rd_raw,
-            rd_hit,
             looked,
             lk_rec_wdata,
-            lk_hit_arrived,
             lk_eff_op,
             lk_eff_sub,
             lk_eff_dtype,
@@ -921,7 +913,10 @@ impl Logic for WarpNetwork {
             lk_not_built,
             lk_vote_value,
             lk_vote_pred,
-            stage_busy,
+            lk_no_record,
+            w_again,
+            stage_lanes,
+            stage_freed_q,
             stage_cta,
             stage_warp,
             state,
@@ -996,41 +991,33 @@ impl Logic for WarpNetwork {
         // `req_ready`): `read_once` says the first cycle has passed, `looked` the second.
         // Records change only when a header is taken, so the decision the take cycle reads is
         // the one for its own header and record.
-        self.warp_onehot.next = self.k_zero32.val();
-        for w in 0..32 {
-            if self.req_warp.val() == self.lane_id[w].val() {
-                self.warp_onehot.next = self.one_hot[w].val();
-            }
-        }
-        self.hit_valid_bits.next = self.k_zero32.val();
-        self.hit_raw.next = self.k_zero_rec.val();
-        for c in 0..self.rec_ram.len() {
-            self.rec_ram[c].read_address.next = bit_cast::<6, 5>(self.req_warp.val());
-            if self.req_cta.val() == self.cta_id[c].val() {
-                self.hit_valid_bits.next = self.rec_valid[c].q.val();
-                self.hit_raw.next = self.rec_ram[c].read_data.val();
-            }
-        }
-        self.rd_hit.d.next = (self.hit_valid_bits.val() & self.warp_onehot.val()).any();
-        self.rd_raw.d.next = self.hit_raw.val();
-        self.hit_valid.next = self.rd_hit.q.val();
-        self.hit_arrived.next = self.k_zero32.val();
-        if self.hit_valid.val() {
-            self.hit_arrived.next = bit_cast::<32, REC_BITS>(self.rd_raw.q.val());
-        }
-        self.hit_member.next = self.rd_raw.q.val().get_bits::<32>(32);
-        self.hit_pred.next = self.rd_raw.q.val().get_bits::<32>(85);
         self.req_kind.next = bit_cast::<21, 6>(self.req_op.val())
             | (bit_cast::<21, 3>(self.req_sub.val()) << 6u64)
             | (bit_cast::<21, 4>(self.req_dtype.val()) << 9u64)
             | (bit_cast::<21, 8>(self.req_flags.val()) << 13u64);
-        self.hit_kind.next = self.rd_raw.q.val().get_bits::<21>(64);
+        self.is_exit.next = self.req_op.val() == self.k_op_exit.val();
+        // The records (records.rs) read every record of the port's warp; the look cycle's
+        // `hit` / `hit_raw` are the chosen one (joined, or the one an exit completes).
+        self.records.cta.next = self.req_cta.val();
+        self.records.warp.next = self.req_warp.val();
+        self.records.member.next = self.req_member.val();
+        self.records.kind.next = self.req_kind.val();
+        self.records.active.next = self.req_active.val();
+        self.records.live.next = self.req_live.val();
+        self.records.is_exit.next = self.is_exit.val();
+        self.hit_valid.next = self.records.hit.val();
+        self.hit_arrived.next = self.k_zero32.val();
+        if self.hit_valid.val() {
+            self.hit_arrived.next = bit_cast::<32, REC_BITS>(self.records.hit_raw.val());
+        }
+        self.hit_member.next = self.records.hit_raw.val().get_bits::<32>(32);
+        self.hit_pred.next = self.records.hit_raw.val().get_bits::<32>(85);
+        self.hit_kind.next = self.records.hit_raw.val().get_bits::<21>(64);
 
         // ---------------- the op the request acts as ----------------
         // An exit (WarpExit) acts as an arrival of no lanes at the warp's pending rendezvous,
         // with the exit's (smaller) live mask: it fires the rendezvous if the exited lanes were
         // the last ones it waited for (exited lanes count as arrived, PTX ISA §9.7.13.2 / §9.7.13.9).
-        self.is_exit.next = self.req_op.val() == self.k_op_exit.val();
         self.eff_op.next = self.req_op.val();
         self.eff_sub.next = self.req_sub.val();
         self.eff_dtype.next = self.req_dtype.val();
@@ -1068,12 +1055,14 @@ impl Logic for WarpNetwork {
         // only a take makes the store busy, and a store freed meanwhile only delays the take).
         self.lk_other_owner.d.next =
             (self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val());
-        self.stage_blocked.next = self.lk_is_data.q.val() && self.stage_busy.q.val() && self.lk_other_owner.q.val();
+        self.stage_busy.next = self.stage_lanes.q.val().any();
+        self.stage_blocked.next =
+            (self.lk_is_data.q.val() && self.stage_busy.val() && self.lk_other_owner.q.val()) || self.lk_no_record.q.val();
         self.req_ready.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
         self.req_refused.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && self.stage_blocked.val();
-        self.stage_free.next = !self.stage_busy.q.val();
+        self.refusal_over.next = self.records.freed.val() || self.stage_freed_q.q.val();
         // `looked` implies the header was offered last cycle, and an offer is held until taken
         // (valid/ready), so the take does not wait on this cycle's `req_valid`: in the top it
         // is the end of the request FSM's decode.
@@ -1086,11 +1075,6 @@ impl Logic for WarpNetwork {
             && (self.state.q.val() == self.k_st_idle.val())
             && !self.fire.val();
 
-        self.mismatch.next = self.hit_valid.val()
-            && !self.is_exit.val()
-            && ((self.hit_member.val() != self.eff_member.val())
-                || (self.hit_kind.val() != self.req_kind.val())
-                || (self.hit_arrived.val() & self.eff_active.val()).any());
         self.outside.next = self.eff_active.val() & !self.eff_member.val();
         self.arrived.next = self.eff_active.val();
         if self.hit_valid.val() {
@@ -1118,7 +1102,7 @@ impl Logic for WarpNetwork {
             self.vote_pred.next = ((self.part.val() & self.pv.val()) == self.part.val())
                 || ((self.part.val() & self.pv.val()) == self.k_zero32.val());
         }
-        // The record a partial arrival leaves (written only when `rec_write` is raised below).
+        // The record a partial arrival leaves (written only when `records.write` is raised below).
         self.rec_wdata.next = bit_cast::<REC_BITS, 32>(self.arrived.val())
             | (bit_cast::<REC_BITS, 32>(self.eff_member.val()) << 32u64)
             | (bit_cast::<REC_BITS, 21>(self.eff_kind.val()) << 64u64)
@@ -1129,14 +1113,14 @@ impl Logic for WarpNetwork {
         // ---------------- the look cycle's decision, registered ----------------
         // Computed every cycle; the take cycle (`looked`) reads what its look cycle computed.
         self.lk_rec_wdata.d.next = self.rec_wdata.val();
-        self.lk_hit_arrived.d.next = self.hit_arrived.val();
         self.lk_eff_op.d.next = self.eff_op.val();
         self.lk_eff_sub.d.next = self.eff_sub.val();
         self.lk_eff_dtype.d.next = self.eff_dtype.val();
         self.lk_eff_flags.d.next = self.eff_flags.val();
         self.lk_is_data.d.next = self.is_data.val();
         self.lk_is_rendezvous.d.next = self.is_rendezvous.val();
-        self.lk_mismatch.d.next = self.mismatch.val();
+        // A lane arriving while it waits at another rendezvous makes a hang certain.
+        self.lk_mismatch.d.next = self.records.twice.val();
         self.lk_outside_any.d.next = self.outside.val().any();
         self.lk_arrived.d.next = self.arrived.val();
         self.lk_part.d.next = self.part.val();
@@ -1167,10 +1151,22 @@ impl Logic for WarpNetwork {
         self.lk_not_built.d.next = self.not_built.val();
         self.lk_vote_value.d.next = self.pv.val() & self.part.val();
         self.lk_vote_pred.d.next = self.vote_pred.val();
+        self.lk_no_record.d.next = self.is_rendezvous.val()
+            && !self.is_exit.val()
+            && !self.complete.val()
+            && !self.records.twice.val()
+            && !self.outside.val().any()
+            && !self.not_built.val()
+            && self.records.full.val();
 
         // ---------------- take a header ----------------
-        self.rec_write.next = false;
-        self.rec_clear.next = false;
+        self.records.write.next = false;
+        self.records.clear_sel.next = false;
+        self.records.clear_failed.next = false;
+        self.records.wdata.next = self.lk_rec_wdata.q.val();
+        self.take_fail.next =
+            self.lk_mismatch.q.val() || (!self.lk_complete.q.val() && self.records.cycle.val());
+        self.stage_next.next = self.stage_lanes.q.val();
         // For a data op: the lanes its beats store, and whether it fires (decided below).
         self.h_store_lanes.next = self.k_zero32.val();
         self.h_fire.next = false;
@@ -1190,6 +1186,7 @@ impl Logic for WarpNetwork {
             self.w_arrived.d.next = self.lk_arrived.q.val();
             self.w_part.d.next = self.lk_part.q.val();
             self.w_leader_id.d.next = self.leader_id.val();
+            self.w_again.d.next = self.records.again.val();
             if self.lk_eff_op.q.val() == self.k_op_activemask.val() {
                 self.out_lanes.d.next = self.eff_active.val();
                 self.hdr_lanes.next = self.eff_active.val();
@@ -1203,37 +1200,37 @@ impl Logic for WarpNetwork {
                     self.out_lanes.d.next = self.eff_active.val();
                     self.out_error.d.next = self.k_err_not_in_mask.val();
                     self.out_error_lane.d.next = self.outside_id.val();
-                } else if self.lk_mismatch.q.val() {
-                    // the pending lanes fail with the new request, so nothing hangs
-                    self.out_lanes.d.next = self.eff_active.val() | self.lk_hit_arrived.q.val();
+                } else if self.take_fail.val() {
+                    // the lanes waiting at the failed rendezvous fail with the new request, so
+                    // nothing hangs (the golden model answers each of their requests)
+                    self.out_lanes.d.next = self.eff_active.val() | self.records.fail_lanes.val();
                     self.out_error.d.next = self.k_err_mismatch.val();
                     self.out_error_lane.d.next = self.first_active_id.val();
-                    // drop the record (and the stored operands) of the mismatching warp
-                    self.rec_clear.next = true;
-                    if (self.stage_cta.q.val() == self.req_cta.val())
-                        && (self.stage_warp.q.val() == self.req_warp.val())
-                    {
-                        self.stage_busy.d.next = false;
+                    // drop the failed records (and their lanes in the store)
+                    self.records.clear_failed.next = true;
+                    if !self.lk_other_owner.q.val() {
+                        self.stage_next.next = self.stage_lanes.q.val() & !self.records.fail_lanes.val();
                     }
                 } else if !self.lk_complete.q.val() {
                     // partial arrival: remember the lanes (and, for a data op, their operands,
                     // which the beats bring). The request is answered with no lanes; its lanes
                     // are answered when the rendezvous fires (by the request or exit that
                     // completes it).
-                    self.rec_write.next = true;
+                    self.records.write.next = true;
                     if self.lk_is_data.q.val() {
-                        self.stage_busy.d.next = true;
+                        self.stage_next.next = self.stage_lanes.q.val() | self.eff_active.val();
                         self.stage_cta.d.next = self.req_cta.val();
                         self.stage_warp.d.next = self.req_warp.val();
                         self.h_store_lanes.next = self.eff_active.val();
                     }
                 } else {
                     // every live lane of the mask has arrived: the op fires
-                    self.rec_clear.next = true;
+                    self.records.clear_sel.next = true;
                     self.out_lanes.d.next = self.lk_arrived.q.val();
                     if self.lk_is_data.q.val() {
-                        // computed from the operand store after the beats (see below)
-                        self.stage_busy.d.next = false;
+                        // computed from the operand store after the beats (see below); the
+                        // store keeps the lanes of the warp's other pending data rendezvous
+                        self.stage_next.next = self.stage_lanes.q.val() & !self.lk_arrived.q.val();
                         self.h_store_lanes.next = self.eff_active.val();
                         self.h_fire.next = true;
                     }
@@ -1731,31 +1728,11 @@ impl Logic for WarpNetwork {
             }
         }
 
-        // ================ record RAMs and valid bits of the request's CTA slot ================
-        for c in 0..self.rec_ram.len() {
-            self.rec_ram[c].write_address.next = bit_cast::<6, 5>(self.req_warp.val());
-            self.rec_ram[c].write_data.next = self.lk_rec_wdata.q.val();
-            self.rec_ram[c].write_enable.next = false;
-            if self.req_cta.val() == self.cta_id[c].val() {
-                if self.rec_write.val() {
-                    // a record of no lanes is no record (as an arrival of no lanes is none)
-                    self.rec_ram[c].write_enable.next = !self.reset.val();
-                    if self.lk_arrived.q.val().any() {
-                        self.rec_valid[c].d.next = self.rec_valid[c].q.val() | self.warp_onehot.val();
-                    } else {
-                        self.rec_valid[c].d.next = self.rec_valid[c].q.val() & !self.warp_onehot.val();
-                    }
-                }
-                if self.rec_clear.val() {
-                    self.rec_valid[c].d.next = self.rec_valid[c].q.val() & !self.warp_onehot.val();
-                }
-            }
-        }
+        // ================ the operand store's pending lanes ================
+        self.stage_lanes.d.next = self.stage_next.val();
+        self.stage_freed_q.d.next = self.stage_busy.val() && !self.stage_next.val().any();
 
         if self.reset.val() {
-            for c in 0..self.rec_ram.len() {
-                self.rec_valid[c].d.next = self.k_zero32.val();
-            }
             self.read_once.d.next = false;
             self.looked.d.next = false;
             self.landing.d.next = false;
@@ -1770,7 +1747,8 @@ impl Logic for WarpNetwork {
             for k in 0..self.redux_p_valid.len() {
                 self.redux_p_valid[k].d.next = false;
             }
-            self.stage_busy.d.next = false;
+            self.stage_lanes.d.next = self.k_zero32.val();
+            self.stage_freed_q.d.next = false;
             self.state.d.next = self.k_st_idle.val();
             self.out_valid.d.next = false;
         }
@@ -1783,6 +1761,7 @@ impl Logic for WarpNetwork {
         self.resp_preds.next = self.out_preds.q.val();
         self.resp_error.next = self.out_error.q.val();
         self.resp_error_lane.next = self.out_error_lane.q.val();
+        self.resp_again.next = self.w_again.q.val();
         self.results.row.next = self.resp_row.val();
         self.row_hdr_lanes.next =
             self.out_hdr_lanes.q.val() >> (bit_cast::<32, 5>(self.resp_row.val()) << self.k_log_lanes.val());

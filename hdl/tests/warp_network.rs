@@ -629,3 +629,147 @@ fn c069_exit_of_the_last_lanes_fires_a_pending_rendezvous() {
         }
     }
 }
+
+// ------------------------------------------------------------------ several rendezvous per warp
+
+/// A redux.sync.u32 request of `lanes` with membermask `member` (operand a = 3 * lane + 1).
+fn redux_part(sub: ReduxOp, member: u32, lanes: u32) -> Req {
+    let mut r = req(Op::ReduxSync);
+    r.sub = sub.code();
+    r.dtype = DataType::U32.code();
+    r.warp = 2;
+    r.member = member;
+    r.active = lanes;
+    for i in 0..32 {
+        r.a[i] = 3 * i as u64 + 1;
+    }
+    r
+}
+
+fn vote_part(member: u32, lanes: u32) -> Req {
+    let mut r = req(Op::VoteSync);
+    r.sub = VoteMode::Ballot.code();
+    r.warp = 2;
+    r.member = member;
+    r.active = lanes;
+    r
+}
+
+/// PTX ISA §9.7.13.12: each lane is released once every live lane of its membermask has
+/// arrived; under independent thread scheduling lanes 0..3 may wait at one redux while lanes
+/// 8..11 wait at another. Both are pending at once (`rendezvous_per_warp` 2) and their lanes
+/// share the operand store; each completes with its own lanes' operands only.
+#[test]
+fn a_warp_waits_at_two_collectives_at_once() {
+    for cfg in [Config::hopper_like(), Config::fpga_small()] {
+        let mut dut = Dut::new(&cfg);
+        let mut gold = Golden::new(&cfg);
+        let a_lo = redux_part(ReduxOp::Add, 0x0000_00FF, 0x0000_000F);
+        let b_lo = redux_part(ReduxOp::Max, 0x0000_FF00, 0x0000_0F00);
+        let b_hi = redux_part(ReduxOp::Max, 0x0000_FF00, 0x0000_F000);
+        let a_hi = redux_part(ReduxOp::Add, 0x0000_00FF, 0x0000_00F0);
+        let mut answers = vec![];
+        for r in [&a_lo, &b_lo, &b_hi, &a_hi] {
+            let got = dut.submit(r).0;
+            assert_eq!(got, gold.submit(r), "{}: {r:?}", cfg.name);
+            answers.push(got);
+        }
+        assert_eq!(answers[0], None, "lanes 0..3 wait for 4..7");
+        assert_eq!(answers[1], None, "lanes 8..11 wait for 12..15 (a second record of the warp)");
+        // host reference: max over lanes 8..15 of 3i+1, sum over lanes 0..7
+        let b = answers[2].clone().expect("lanes 12..15 complete the max");
+        assert_eq!(b.lanes, 0xFF00);
+        assert_eq!(b.values[8], 3 * 15 + 1);
+        let a = answers[3].clone().expect("lanes 4..7 complete the sum");
+        assert_eq!(a.lanes, 0xFF);
+        assert_eq!(a.values[0], (0..8).map(|i| 3 * i + 1).sum::<u32>());
+    }
+}
+
+/// Lanes 0..3 wait at a vote over 0xff and lanes 4..7 arrive at a ballot of another mask that
+/// needs lanes 0..3: each rendezvous waits for lanes blocked at the other, a certain hang, so
+/// both fail with MemberMaskMismatch (as the golden model answers a wait-for cycle), and a
+/// later vote of the warp starts afresh.
+#[test]
+fn a_wait_for_cycle_between_two_rendezvous_fails_both() {
+    for cfg in [Config::hopper_like(), Config::fpga_small()] {
+        let mut dut = Dut::new(&cfg);
+        let mut gold = Golden::new(&cfg);
+        let first = vote_part(0x0000_00FF, 0x0000_000F);
+        let mut second = vote_part(0x0000_001F, 0x0000_0010);
+        second.sub = VoteMode::Any.code();
+        assert_eq!(dut.submit(&first).0, gold.submit(&first));
+        let got = dut.submit(&second).0.expect("the cycle is answered at once");
+        assert_eq!(Some(got.clone()), gold.submit(&second), "{}", cfg.name);
+        assert_eq!(got.error, ErrorCode::MemberMaskMismatch.code());
+        assert_eq!(got.lanes, 0x1F, "the waiting lanes fail with the new request");
+        let whole = vote_part(0x0000_00FF, 0x0000_00FF);
+        let again = dut.submit(&whole).0.expect("a full vote completes: no record is left");
+        assert_eq!((again.lanes, again.error), (0xFF, 0));
+    }
+}
+
+/// With both records of a warp pending, a partial arrival at a third collective is refused
+/// (`req_refused`) rather than lost or failed; `refusal_over` pulses when a record is dropped,
+/// and the request is then taken.
+#[test]
+fn a_third_rendezvous_waits_for_a_free_record() {
+    let cfg = Config::fpga_small();
+    assert_eq!(cfg.rendezvous_per_warp, 2);
+    let mut dut = Dut::new(&cfg);
+    assert_eq!(dut.submit(&vote_part(0x0000_00FF, 0x0000_000F)).0, None);
+    assert_eq!(dut.submit(&vote_part(0x0000_FF00, 0x0000_0F00)).0, None);
+    let third = vote_part(0x00FF_0000, 0x000F_0000);
+    dut.drive(&third);
+    let mut refused = 0;
+    for _ in 0..6 {
+        dut.settle();
+        assert!(!dut.uut.req_ready.val(), "no free record: the third rendezvous is not taken");
+        refused += dut.uut.req_refused.val() as u32;
+        dut.tick();
+    }
+    assert!(refused > 0, "the unit says it refuses the header");
+    // The sender withdraws it (the top offers another request) and completes the second vote.
+    dut.uut.req_valid.next = false;
+    dut.tick();
+    let mut saw_over = false;
+    let done = dut.submit(&vote_part(0x0000_FF00, 0x0000_F000)).0.expect("lanes 12..15 complete it");
+    assert_eq!(done.lanes, 0xFF00);
+    for _ in 0..3 {
+        dut.settle();
+        saw_over |= dut.uut.refusal_over.val();
+        dut.tick();
+    }
+    assert!(saw_over, "dropping the record pulses refusal_over");
+    assert_eq!(dut.submit(&third).0, None, "taken now, waiting for lanes 20..23");
+    let rest = dut.submit(&vote_part(0x00FF_0000, 0x00F0_0000)).0.expect("and completed by them");
+    assert_eq!(rest.lanes, 0x00FF_0000);
+}
+
+/// An exit that completes two pending rendezvous answers one and asks to be sent again
+/// (`resp_again`), then answers the other: one answer per rendezvous, none lost.
+#[test]
+fn an_exit_completing_two_rendezvous_answers_each() {
+    for cfg in [Config::hopper_like(), Config::fpga_small()] {
+        let mut dut = Dut::new(&cfg);
+        let mut gold = Golden::new(&cfg);
+        let a = redux_part(ReduxOp::Add, 0x0000_00FF, 0x0000_000F);
+        let b = vote_part(0x0000_FF00, 0x0000_0F00);
+        for r in [&a, &b] {
+            assert_eq!(dut.submit(r).0, gold.submit(r));
+        }
+        let mut exit = req(Op::WarpExit);
+        exit.warp = 2;
+        exit.active = 0x0000_F0F0;
+        exit.live = !0x0000_F0F0;
+        let want = gold.submit(&exit).expect("golden fires both on the exit");
+        let first = dut.submit(&exit).0.expect("the exit fires the first rendezvous");
+        assert!(dut.uut.resp_again.val(), "another one is complete: send the exit again");
+        let second = dut.submit(&exit).0.expect("the exit sent again fires the second");
+        assert!(!dut.uut.resp_again.val());
+        assert_eq!((first.lanes, second.lanes), (0x0F, 0x0F00));
+        assert_eq!(first.values[0], (0..4).map(|i| 3 * i + 1).sum::<u32>(), "the sum over the lanes that arrived");
+        assert_eq!(first.lanes | second.lanes, want.lanes);
+        assert_eq!(dut.submit(&exit).0, None, "nothing pending any more");
+    }
+}

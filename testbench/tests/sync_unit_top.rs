@@ -516,3 +516,72 @@ fn a_launch_waits_for_its_slots_requests_taken_before_it() {
     g.sort_by_key(|x| (x.tag, x.lanes));
     assert_eq!(answers, g);
 }
+
+/// vote.sync.ballot of warp 0's lanes `active` with membermask `member` (lane l votes l odd).
+fn ballot(tag: u64, member: u32, active: u32) -> Request {
+    let mut r = Request::new(tag, 0, 0, Op::VoteSync);
+    r.sub = VoteMode::Ballot.code();
+    r.member_mask = member;
+    r.active_mask = active;
+    for l in 0..32 {
+        r.lanes[l].a = (l % 2) as u128;
+    }
+    r
+}
+
+/// A warp whose two rendezvous records (`rendezvous_per_warp` 2) are pending has a third
+/// collective refused for now; the request of the warp's other lanes that completes one of the
+/// pending two passes it in the queue (lane groups of a diverged warp are independent: PTX ISA
+/// §9.7.13.9), and the refused one goes after. In lane order the queue deadlocked.
+#[test]
+fn a_collective_refused_for_want_of_a_record_is_passed_by_the_warps_other_lanes() {
+    let cfg = Config::fpga_small();
+    assert_eq!(cfg.rendezvous_per_warp, 2);
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 2);
+    settle(&mut p);
+    let reqs = [
+        ballot(1, 0x0000_00ff, 0x0000_000f),
+        ballot(2, 0x0000_ff00, 0x0000_0f00),
+        ballot(3, 0x00ff_0000, 0x000f_0000),
+        ballot(4, 0x0000_ff00, 0x0000_f000),
+        ballot(5, 0x00ff_0000, 0x00f0_0000),
+        ballot(6, 0x0000_00ff, 0x0000_00f0),
+    ];
+    for r in &reqs {
+        p.rtl.enqueue(r).unwrap();
+    }
+    let answers = run_until_answered(&mut p, &[1, 2, 3, 4, 5, 6], 2_000);
+    let mut r: Vec<Response> = answers.into_iter().map(|(_, r)| on_lanes(r)).collect();
+    r.sort_by_key(|x| (x.tag, x.lanes));
+    let refs: Vec<&Request> = reqs.iter().collect();
+    assert_eq!(r, golden_answers(&mut p, &refs));
+    let b = r.iter().find(|x| x.tag == 2).unwrap();
+    assert_eq!((b.lanes, b.values[8]), (0x0f00, 0xaa00), "the ballot of lanes 8..15: its odd lanes");
+}
+
+/// An exit of the lanes two pending rendezvous wait for completes both: the warp network
+/// answers one, the core sends the exit again, and it answers the other (each waiting request
+/// gets its lanes, as the golden model answers them).
+#[test]
+fn an_exit_completing_two_rendezvous_answers_both_through_the_top() {
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 2);
+    settle(&mut p);
+    let a = ballot(1, 0x0000_00ff, 0x0000_000f);
+    let b = ballot(2, 0x0000_ff00, 0x0000_0f00);
+    let mut exit = Request::new(3, 0, 0, Op::WarpExit);
+    exit.active_mask = 0x0000_f0f0;
+    exit.live_mask = !0x0000_f0f0;
+    for r in [&a, &b, &exit] {
+        p.rtl.enqueue(r).unwrap();
+    }
+    let answers = run_until_answered(&mut p, &[1, 2], 2_000);
+    let mut r: Vec<Response> = answers.into_iter().map(|(_, r)| on_lanes(r)).collect();
+    settle(&mut p);
+    r.sort_by_key(|x| (x.tag, x.lanes));
+    let g: Vec<Response> = golden_answers(&mut p, &[&a, &b, &exit]).into_iter().filter(|x| x.tag != 3).collect();
+    assert_eq!(r, g);
+    assert_eq!((r[0].lanes, r[1].lanes), (0x0f, 0x0f00));
+}

@@ -204,10 +204,11 @@ pub struct RequestIngress {
     sel_pos: DFF<Bits<ENTRY_BITS>>,
     settled: DFF<Bit>,
     /// The selection scan, per position of `order`: the entry's slot and warp, whether it is
-    /// blocked / held for a launch / of the same warp as an older request, whether every older
+    /// blocked / held for a launch / sharing a lane with an older request of its warp, whether every older
     /// position may be passed (each Local written once).
     pos_cta: Vec<Signal<Local, Bits<5>>>,
     pos_warp: Vec<Signal<Local, Bits<5>>>,
+    pos_active: Vec<Signal<Local, Bits<32>>>,
     pos_blocked: Vec<Signal<Local, Bit>>,
     pos_held: Vec<Signal<Local, Bit>>,
     pos_same: Vec<Signal<Local, Bit>>,
@@ -431,6 +432,7 @@ impl RequestIngress {
             settled: Default::default(),
             pos_cta: copies(entries),
             pos_warp: copies(entries),
+            pos_active: copies(entries),
             pos_blocked: copies(entries),
             pos_held: copies(entries),
             pos_same: copies(entries),
@@ -835,18 +837,21 @@ impl Logic for RequestIngress {
 
         // ---- the selection: the oldest request that may go ----
         // Scan `order` from the oldest: a blocked request is passed; the first that is not
-        // blocked, not held for its slot's launch and of no older request's warp (a warp's
-        // requests keep their order) is picked; any other stops the scan (requests that are
+        // blocked, not held for its slot's launch and sharing no lane with an older request of
+        // its warp (a lane's requests keep their order; the lane groups of a diverged warp are
+        // independent, so one may pass another's refused collective) is picked; any other stops the scan (requests that are
         // not refused keep their order: atomics, barriers and exits of different warps meet in
         // shared state). A new selection is made only while none is held or in the cycle the
         // core finishes or defers its request, so the core's request never changes under it.
         for i in 0..self._entries {
             self.pos_cta[i].next = self.q_cta[0].q.val();
             self.pos_warp[i].next = self.q_warp[0].q.val();
+            self.pos_active[i].next = self.q_active[0].q.val();
             for e in 1..self._entries {
                 if self.order[i].q.val() == self.entry[e].val() {
                     self.pos_cta[i].next = self.q_cta[e].q.val();
                     self.pos_warp[i].next = self.q_warp[e].q.val();
+                    self.pos_active[i].next = self.q_active[e].q.val();
                 }
             }
             self.pos_blocked[i].next = false;
@@ -873,6 +878,7 @@ impl Logic for RequestIngress {
                     && !self.pos_gone[j].val()
                     && (self.pos_cta[j].val() == self.pos_cta[i].val())
                     && (self.pos_warp[j].val() == self.pos_warp[i].val())
+                    && (self.pos_active[j].val() & self.pos_active[i].val()).any()
                 {
                     self.pos_same[i].next = true;
                 }

@@ -250,9 +250,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub req_valid: Signal<In, Bit>,
     /// The request is finished (its response loaded, or handed to a unit that answers later).
     pub req_done: Signal<Out, Bit>,
-    /// The request's unit refuses it for now (the warp network's staging store holds another
-    /// warp's lanes): the ingress keeps it and offers a younger request of another warp, until
-    /// `req_unblock` (the staging store is free).
+    /// The request's unit refuses it for now (the warp network's operand store holds another
+    /// warp's lanes, or every rendezvous record of its warp is pending): the ingress keeps it
+    /// and offers a younger request meanwhile, until `req_unblock` (a pulse: the store became
+    /// free or a record was dropped).
     pub req_defer: Signal<Out, Bit>,
     pub req_unblock: Signal<Out, Bit>,
     pub req_tag: Signal<In, Bits<64>>,
@@ -1048,7 +1049,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.at_rd_valid.d.next = false;
         self.req_done.next = false;
         self.req_defer.next = false;
-        self.req_unblock.next = self.wnet.stage_free.val();
+        self.req_unblock.next = self.wnet.refusal_over.val();
 
         // ---------------- response port ----------------
         self.resp_valid.next = self.o_valid.q.val();
@@ -1846,8 +1847,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.wn_beat.d.next = 0.into();
                 self.wn_beats_sent.d.next = false;
                 if self.req_op.val() == self.k_op_exit.val() {
-                    // The exit stays on the port: the barrier file takes it next.
-                    self.exit_wn_done.d.next = true;
+                    // The exit stays on the port: the barrier file takes it next, or the warp
+                    // network again when it completed one of several rendezvous.
+                    self.exit_wn_done.d.next = !self.wnet.resp_again.val();
                 } else {
                     self.req_done.next = true;
                 }

@@ -26,7 +26,7 @@ impl Default for Pack32 {
             bit: (0..LANES).map(|_| Default::default()).collect(),
             word: Default::default(),
             sh: (0..LANES).map(|_| Default::default()).collect(),
-            one_hot: one_hots(),
+            one_hot: one_hots(LANES),
             zero: c32(0),
         }
     }

@@ -1,0 +1,455 @@
+//! The warp network's arrival records: `rendezvous_per_warp` (K) records per (CTA slot, warp),
+//! so that a warp may wait at several collectives at once (PTX ISA §9.7.13.9-§9.7.13.12 release
+//! a lane once every live lane of its membermask has arrived; under independent thread
+//! scheduling one lane group may wait at a collective while another reaches a different one).
+//!
+//! A record is {arrived lanes, membermask, kind, vote predicates} (`REC_BITS`), one
+//! distributed-RAM word per (slot, warp) in RAM `slot * K + r`, with a flip-flop valid bit per
+//! warp so that completion and reset drop a record at once. The header's three cycles on the
+//! unit's port:
+//!
+//! 1. **read**: every record of the port's warp into `rd_raw[r]` / `rd_hit[r]`;
+//! 2. **look**: the chosen record (`sel`): the pending one of the same membermask and kind
+//!    (join), else the lowest free one (open); for an exit, the lowest one the exit's live mask
+//!    completes (`again`: another one too, so the exit is sent again). Also: the request's lanes
+//!    already wait at a record (`twice`, a certain hang: `MemberMaskMismatch`), and the
+//!    wait-for graph among the warp's records with the request added (`i` waits for `j` when a
+//!    lane `i` still needs is blocked at `j`), registered as rows and columns;
+//! 3. **take**: the records on a wait-for cycle through the request's rendezvous (forward and
+//!    backward reach in three steps, enough for K <= 4 records), whose requests fail with it,
+//!    as the golden model (`smsync_sim::units::warp_network`) fails every request of a cycle;
+//!    then the unit writes the chosen record (`write`) or drops it (`clear_sel`) or the failed
+//!    ones (`clear_failed`).
+//!
+//! `freed` pulses the cycle after a take dropped a pending record: a request refused because
+//! its warp had no free record (`full`) may be offered again.
+
+use rust_hdl::prelude::*;
+
+use super::{LANES, REC_BITS};
+use crate::depth_ram::DepthRam;
+
+/// Records per warp the logic is written for (`rendezvous_per_warp` <= 4): the per-record
+/// signals are this many, those at or above K are never valid (synthesis drops them).
+pub const MAX_RECORDS: usize = 4;
+
+#[derive(LogicBlock)]
+pub struct RendezvousRecords {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // --- the header on the port (held there until taken) ---
+    pub cta: Signal<In, Bits<5>>,
+    pub warp: Signal<In, Bits<5>>,
+    pub member: Signal<In, Bits<32>>,
+    /// {flags, dtype, sub, op}: lanes join a rendezvous only with the same op and qualifiers.
+    pub kind: Signal<In, Bits<21>>,
+    pub active: Signal<In, Bits<32>>,
+    pub live: Signal<In, Bits<32>>,
+    pub is_exit: Signal<In, Bit>,
+    // --- look cycle (from the read registers) ---
+    /// The chosen record is pending (joined, or completed by the exit), and its word.
+    pub hit: Signal<Out, Bit>,
+    pub hit_raw: Signal<Out, Bits<REC_BITS>>,
+    /// The request's active lanes already wait at a pending record.
+    pub twice: Signal<Out, Bit>,
+    /// No record of the warp is free and the request joins none.
+    pub full: Signal<Out, Bit>,
+    // --- take cycle (from the look cycle's registers) ---
+    /// The request's rendezvous is on a wait-for cycle (meaningful when it stays partial).
+    pub cycle: Signal<Out, Bit>,
+    /// The lanes of the records that fail with the request: the record its lanes already wait
+    /// at (`twice`), else those on the cycle.
+    pub fail_lanes: Signal<Out, Bits<32>>,
+    /// An exit: another record of the warp is complete too.
+    pub again: Signal<Out, Bit>,
+    /// Write the chosen record with `wdata` (no record when its arrived lanes are none).
+    pub write: Signal<In, Bit>,
+    pub wdata: Signal<In, Bits<REC_BITS>>,
+    /// Drop the chosen record / the failed records (twice, or the cycle's).
+    pub clear_sel: Signal<In, Bit>,
+    pub clear_failed: Signal<In, Bit>,
+    /// A pending record was dropped last cycle.
+    pub freed: Signal<Out, Bit>,
+
+    rams: Vec<DepthRam<Bits<REC_BITS>, 6>>,
+    /// RAM `slot * K + r`, bit w: warp w's record r is pending.
+    valid: Vec<DFF<Bits<32>>>,
+    cta_id: Vec<Constant<Bits<5>>>,
+    lane_id: Vec<Constant<Bits<5>>>,
+    one_hot: Vec<Constant<Bits<32>>>,
+    warp_onehot: Signal<Local, Bits<32>>,
+    rd_raw: Vec<DFF<Bits<REC_BITS>>>,
+    rd_hit: Vec<DFF<Bit>>,
+    // look: per record
+    arr: Vec<Signal<Local, Bits<32>>>,
+    mem: Vec<Signal<Local, Bits<32>>>,
+    /// Per record, its bit of `valid4` / `same4` / `over4` / `done4` (pending; same mask and
+    /// kind; holds some of the request's lanes; completed by the live mask).
+    valid_b: Vec<Signal<Local, Bits<4>>>,
+    same_b: Vec<Signal<Local, Bits<4>>>,
+    over_b: Vec<Signal<Local, Bits<4>>>,
+    done_b: Vec<Signal<Local, Bits<4>>>,
+    one4: Vec<Constant<Bits<4>>>,
+    /// The graph's nodes with the request added to the chosen record: arrived, missing, pending.
+    n_arr: Vec<Signal<Local, Bits<32>>>,
+    n_miss: Vec<Signal<Local, Bits<32>>>,
+    n_on: Vec<Signal<Local, Bit>>,
+    /// Row `i` bit `j`: `i` waits for `j`; column `j` bit `i` the same edge.
+    row: Vec<Signal<Local, Bits<4>>>,
+    col: Vec<Signal<Local, Bits<4>>>,
+    edge_r: Vec<Signal<Local, Bits<4>>>,
+    edge_c: Vec<Signal<Local, Bits<4>>>,
+    valid4: Signal<Local, Bits<4>>,
+    same4: Signal<Local, Bits<4>>,
+    over4: Signal<Local, Bits<4>>,
+    done4: Signal<Local, Bits<4>>,
+    free4: Signal<Local, Bits<4>>,
+    free_low: Signal<Local, Bits<4>>,
+    over_low: Signal<Local, Bits<4>>,
+    done_low: Signal<Local, Bits<4>>,
+    sel: Signal<Local, Bits<4>>,
+    new_arr: Signal<Local, Bits<32>>,
+    k_mask: Constant<Bits<4>>,
+    k_one4: Constant<Bits<4>>,
+    k_zero4: Constant<Bits<4>>,
+    k_zero32: Constant<Bits<32>>,
+    // look -> take registers
+    lk_sel: DFF<Bits<4>>,
+    lk_sel_valid: DFF<Bit>,
+    lk_twice: DFF<Bit>,
+    lk_over: DFF<Bits<4>>,
+    lk_again: DFF<Bit>,
+    lk_valid: DFF<Bits<4>>,
+    lk_arr: Vec<DFF<Bits<32>>>,
+    lk_row: Vec<DFF<Bits<4>>>,
+    lk_col: Vec<DFF<Bits<4>>>,
+    // take: reach through the request's node
+    part_f: Vec<Signal<Local, Bits<4>>>,
+    part_b: Vec<Signal<Local, Bits<4>>>,
+    fwd: Vec<Signal<Local, Bits<4>>>,
+    bwd: Vec<Signal<Local, Bits<4>>>,
+    members: Signal<Local, Bits<4>>,
+    failed: Signal<Local, Bits<4>>,
+    fail_part: Vec<Signal<Local, Bits<32>>>,
+    drop: Signal<Local, Bits<4>>,
+    freed_q: DFF<Bit>,
+    /// K (records per warp) and K + 1, as a one-element range binding K to a loop variable.
+    _records: usize,
+    _records_end: usize,
+    _slots: usize,
+}
+
+fn vec_of<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
+}
+
+impl RendezvousRecords {
+    pub fn new(slots: usize, records: usize) -> Self {
+        assert!((1..=MAX_RECORDS).contains(&records), "rendezvous_per_warp {records} (the config validates it)");
+        let m = MAX_RECORDS;
+        RendezvousRecords {
+            clock: Default::default(),
+            reset: Default::default(),
+            cta: Default::default(),
+            warp: Default::default(),
+            member: Default::default(),
+            kind: Default::default(),
+            active: Default::default(),
+            live: Default::default(),
+            is_exit: Default::default(),
+            hit: Default::default(),
+            hit_raw: Default::default(),
+            twice: Default::default(),
+            full: Default::default(),
+            cycle: Default::default(),
+            fail_lanes: Default::default(),
+            again: Default::default(),
+            write: Default::default(),
+            wdata: Default::default(),
+            clear_sel: Default::default(),
+            clear_failed: Default::default(),
+            freed: Default::default(),
+            rams: (0..slots * records).map(|_| DepthRam::asynchronous(5)).collect(),
+            valid: vec_of(slots * records),
+            cta_id: (0..slots).map(|c| Constant::new(bits(c as u64))).collect(),
+            lane_id: (0..LANES).map(|w| Constant::new(bits(w as u64))).collect(),
+            one_hot: (0..LANES).map(|w| Constant::new(bits(1u64 << w))).collect(),
+            warp_onehot: Default::default(),
+            rd_raw: vec_of(m),
+            rd_hit: vec_of(m),
+            arr: vec_of(m),
+            mem: vec_of(m),
+            valid_b: vec_of(m),
+            same_b: vec_of(m),
+            over_b: vec_of(m),
+            done_b: vec_of(m),
+            one4: (0..m).map(|r| Constant::new(bits(1u64 << r))).collect(),
+            n_arr: vec_of(m),
+            n_miss: vec_of(m),
+            n_on: vec_of(m),
+            row: vec_of(m),
+            col: vec_of(m),
+            edge_r: vec_of(m * m),
+            edge_c: vec_of(m * m),
+            valid4: Default::default(),
+            same4: Default::default(),
+            over4: Default::default(),
+            done4: Default::default(),
+            free4: Default::default(),
+            free_low: Default::default(),
+            over_low: Default::default(),
+            done_low: Default::default(),
+            sel: Default::default(),
+            new_arr: Default::default(),
+            k_mask: Constant::new(bits((1u64 << records) - 1)),
+            k_one4: Constant::new(bits(1)),
+            k_zero4: Constant::new(bits(0)),
+            k_zero32: Constant::new(bits(0)),
+            lk_sel: Default::default(),
+            lk_sel_valid: Default::default(),
+            lk_twice: Default::default(),
+            lk_over: Default::default(),
+            lk_again: Default::default(),
+            lk_valid: Default::default(),
+            lk_arr: vec_of(m),
+            lk_row: vec_of(m),
+            lk_col: vec_of(m),
+            part_f: vec_of(m),
+            part_b: vec_of(m),
+            fwd: vec_of(m),
+            bwd: vec_of(m),
+            members: Default::default(),
+            failed: Default::default(),
+            fail_part: vec_of(m),
+            drop: Default::default(),
+            freed_q: Default::default(),
+            _records: records,
+            _records_end: records + 1,
+            _slots: slots,
+        }
+    }
+}
+
+impl Logic for RendezvousRecords {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, lk_sel, lk_sel_valid, lk_twice, lk_over, lk_again, lk_valid, freed_q);
+        for r in 0..4 {
+            self.rd_raw[r].clock.next = self.clock.val();
+            self.rd_hit[r].clock.next = self.clock.val();
+            self.lk_arr[r].clock.next = self.clock.val();
+            self.lk_row[r].clock.next = self.clock.val();
+            self.lk_col[r].clock.next = self.clock.val();
+            self.rd_hit[r].d.next = false;
+            self.rd_raw[r].d.next = self.rd_raw[r].q.val();
+        }
+
+        // ---------------- read: every record of the port's warp ----------------
+        self.warp_onehot.next = self.k_zero32.val();
+        for w in 0..32 {
+            if self.warp.val() == self.lane_id[w].val() {
+                self.warp_onehot.next = self.one_hot[w].val();
+            }
+        }
+        for k in self._records..self._records_end {
+            for c in 0..self._slots {
+                for r in 0..self._records {
+                    self.rams[c * k + r].read_clock.next = self.clock.val();
+                    self.rams[c * k + r].write_clock.next = self.clock.val();
+                    self.rams[c * k + r].read_address.next = bit_cast::<6, 5>(self.warp.val());
+                    self.valid[c * k + r].clock.next = self.clock.val();
+                    self.valid[c * k + r].d.next = self.valid[c * k + r].q.val();
+                    if self.cta.val() == self.cta_id[c].val() {
+                        self.rd_raw[r].d.next = self.rams[c * k + r].read_data.val();
+                        self.rd_hit[r].d.next = (self.valid[c * k + r].q.val() & self.warp_onehot.val()).any();
+                    }
+                }
+            }
+        }
+
+        // ---------------- look: the chosen record and the wait-for graph ----------------
+        for r in 0..4 {
+            self.arr[r].next = self.k_zero32.val();
+            if self.rd_hit[r].q.val() {
+                self.arr[r].next = self.rd_raw[r].q.val().get_bits::<32>(0);
+            }
+            self.mem[r].next = self.rd_raw[r].q.val().get_bits::<32>(32);
+            // each record's flags as its bit of a 4-bit vector (ORed below)
+            self.valid_b[r].next = self.k_zero4.val();
+            self.same_b[r].next = self.k_zero4.val();
+            self.over_b[r].next = self.k_zero4.val();
+            self.done_b[r].next = self.k_zero4.val();
+            if self.rd_hit[r].q.val() {
+                self.valid_b[r].next = self.one4[r].val();
+                if (self.mem[r].val() == self.member.val())
+                    && (self.rd_raw[r].q.val().get_bits::<21>(64) == self.kind.val())
+                {
+                    self.same_b[r].next = self.one4[r].val();
+                }
+                if (self.mem[r].val() & self.live.val() & !self.arr[r].val()) == self.k_zero32.val() {
+                    self.done_b[r].next = self.one4[r].val();
+                }
+            }
+            if (self.arr[r].val() & self.active.val()).any() {
+                self.over_b[r].next = self.one4[r].val();
+            }
+        }
+        self.valid4.next = self.valid_b[0].val() | self.valid_b[1].val() | self.valid_b[2].val() | self.valid_b[3].val();
+        self.same4.next = self.same_b[0].val() | self.same_b[1].val() | self.same_b[2].val() | self.same_b[3].val();
+        self.over4.next = self.over_b[0].val() | self.over_b[1].val() | self.over_b[2].val() | self.over_b[3].val();
+        self.done4.next = self.done_b[0].val() | self.done_b[1].val() | self.done_b[2].val() | self.done_b[3].val();
+        self.free4.next = !self.valid4.val() & self.k_mask.val();
+        self.free_low.next = self.free4.val() & (!self.free4.val() + self.k_one4.val());
+        self.over_low.next = self.over4.val() & (!self.over4.val() + self.k_one4.val());
+        self.done_low.next = self.done4.val() & (!self.done4.val() + self.k_one4.val());
+        // Join the record of the same mask and kind (at most one: a request joins rather than
+        // opens one), else open the lowest free one; an exit acts on the lowest it completes.
+        self.sel.next = self.same4.val();
+        if self.same4.val() == self.k_zero4.val() {
+            self.sel.next = self.free_low.val();
+        }
+        if self.is_exit.val() {
+            self.sel.next = self.done_low.val();
+        }
+        self.hit.next = (self.sel.val() & self.valid4.val()).any();
+        self.hit_raw.next = self.rd_raw[0].q.val();
+        for r in 0..4 {
+            if self.sel.val().get_bit(r) {
+                self.hit_raw.next = self.rd_raw[r].q.val();
+            }
+        }
+        self.twice.next = !self.is_exit.val() && self.over4.val().any();
+        self.full.next = (self.same4.val() == self.k_zero4.val()) && (self.free4.val() == self.k_zero4.val());
+
+        // The graph with the request's lanes added to its rendezvous (the chosen record).
+        self.new_arr.next = self.active.val();
+        for r in 0..4 {
+            if self.sel.val().get_bit(r) {
+                self.new_arr.next = self.arr[r].val() | self.active.val();
+            }
+        }
+        for r in 0..4 {
+            self.n_on[r].next = self.rd_hit[r].q.val();
+            self.n_arr[r].next = self.arr[r].val();
+            self.n_miss[r].next = self.mem[r].val() & self.live.val() & !self.arr[r].val();
+            if self.sel.val().get_bit(r) {
+                self.n_on[r].next = true;
+                self.n_arr[r].next = self.new_arr.val();
+                self.n_miss[r].next = self.member.val() & self.live.val() & !self.new_arr.val();
+            }
+        }
+        // edge (i, j): i waits for j, as bit j of row i (`edge_r`) and bit i of column j (`edge_c`)
+        for i in 0..4 {
+            for j in 0..4 {
+                self.edge_r[i * 4 + j].next = self.k_zero4.val();
+                self.edge_c[i * 4 + j].next = self.k_zero4.val();
+                if self.n_on[i].val() && self.n_on[j].val() && (self.n_miss[i].val() & self.n_arr[j].val()).any() {
+                    self.edge_r[i * 4 + j].next = self.one4[j].val();
+                    self.edge_c[i * 4 + j].next = self.one4[i].val();
+                }
+            }
+        }
+        for i in 0..4 {
+            self.row[i].next = self.edge_r[i * 4].val()
+                | self.edge_r[i * 4 + 1].val()
+                | self.edge_r[i * 4 + 2].val()
+                | self.edge_r[i * 4 + 3].val();
+            self.col[i].next =
+                self.edge_c[i].val() | self.edge_c[4 + i].val() | self.edge_c[8 + i].val() | self.edge_c[12 + i].val();
+            // no self edges: a rendezvous never waits for its own lanes
+            self.lk_row[i].d.next = self.row[i].val() & !self.one4[i].val();
+            self.lk_col[i].d.next = self.col[i].val() & !self.one4[i].val();
+            self.lk_arr[i].d.next = self.arr[i].val();
+        }
+        self.lk_sel.d.next = self.sel.val();
+        self.lk_sel_valid.d.next = self.hit.val();
+        self.lk_twice.d.next = self.twice.val();
+        self.lk_over.d.next = self.over_low.val();
+        self.lk_again.d.next = self.is_exit.val() && (self.done4.val() != self.done_low.val());
+        self.lk_valid.d.next = self.valid4.val();
+
+        // ---------------- take: the wait-for cycle through the request's rendezvous ----------------
+        // fwd[t]: records reached from it in t + 1 steps or fewer; bwd[t]: those reaching it.
+        self.part_f[0].next = self.k_zero4.val();
+        self.part_b[0].next = self.k_zero4.val();
+        for r in 0..4 {
+            if self.lk_sel.q.val().get_bit(r) {
+                self.part_f[0].next = self.lk_row[r].q.val();
+                self.part_b[0].next = self.lk_col[r].q.val();
+            }
+        }
+        self.fwd[0].next = self.lk_sel.q.val() | self.part_f[0].val();
+        self.bwd[0].next = self.lk_sel.q.val() | self.part_b[0].val();
+        for t in 1..4 {
+            self.part_f[t].next = self.fwd[t - 1].val();
+            self.part_b[t].next = self.bwd[t - 1].val();
+        }
+        for t in 1..4 {
+            self.fwd[t].next = self.fwd[t - 1].val()
+                | (self.lk_row[0].q.val() & (self.k_zero4.val() - (self.part_f[t].val() & self.k_one4.val())))
+                | (self.lk_row[1].q.val() & (self.k_zero4.val() - ((self.part_f[t].val() >> 1u64) & self.k_one4.val())))
+                | (self.lk_row[2].q.val() & (self.k_zero4.val() - ((self.part_f[t].val() >> 2u64) & self.k_one4.val())))
+                | (self.lk_row[3].q.val() & (self.k_zero4.val() - ((self.part_f[t].val() >> 3u64) & self.k_one4.val())));
+            self.bwd[t].next = self.bwd[t - 1].val()
+                | (self.lk_col[0].q.val() & (self.k_zero4.val() - (self.part_b[t].val() & self.k_one4.val())))
+                | (self.lk_col[1].q.val() & (self.k_zero4.val() - ((self.part_b[t].val() >> 1u64) & self.k_one4.val())))
+                | (self.lk_col[2].q.val() & (self.k_zero4.val() - ((self.part_b[t].val() >> 2u64) & self.k_one4.val())))
+                | (self.lk_col[3].q.val() & (self.k_zero4.val() - ((self.part_b[t].val() >> 3u64) & self.k_one4.val())));
+        }
+        self.members.next = self.fwd[3].val() & self.bwd[3].val();
+        self.cycle.next = (self.members.val() & !self.lk_sel.q.val()).any();
+        // The failed records: the one the lanes already wait at, else the cycle's pending ones.
+        self.failed.next = self.members.val() & self.lk_valid.q.val();
+        if self.lk_twice.q.val() {
+            self.failed.next = self.lk_over.q.val();
+        }
+        for r in 0..4 {
+            self.fail_part[r].next = self.k_zero32.val();
+            if self.failed.val().get_bit(r) {
+                self.fail_part[r].next = self.lk_arr[r].q.val();
+            }
+        }
+        self.fail_lanes.next = self.fail_part[0].val() | self.fail_part[1].val() | self.fail_part[2].val() | self.fail_part[3].val();
+        self.again.next = self.lk_again.q.val();
+
+        // ---------------- take: write or drop records of the port's (cta, warp) ----------------
+        self.drop.next = self.k_zero4.val();
+        if self.clear_sel.val() {
+            self.drop.next = self.lk_sel.q.val();
+        }
+        if self.clear_failed.val() {
+            self.drop.next = self.failed.val();
+        }
+        self.freed_q.d.next = (self.drop.val() & self.lk_valid.q.val()).any();
+        for k in self._records..self._records_end {
+            for c in 0..self._slots {
+                for r in 0..self._records {
+                    self.rams[c * k + r].write_address.next = bit_cast::<6, 5>(self.warp.val());
+                    self.rams[c * k + r].write_data.next = self.wdata.val();
+                    self.rams[c * k + r].write_enable.next = false;
+                    if self.cta.val() == self.cta_id[c].val() {
+                        if self.write.val() && self.lk_sel.q.val().get_bit(r) {
+                            self.rams[c * k + r].write_enable.next = !self.reset.val();
+                            // a record of no lanes is no record (as an arrival of no lanes is none)
+                            if self.wdata.val().get_bits::<32>(0).any() {
+                                self.valid[c * k + r].d.next = self.valid[c * k + r].q.val() | self.warp_onehot.val();
+                            } else {
+                                self.valid[c * k + r].d.next = self.valid[c * k + r].q.val() & !self.warp_onehot.val();
+                            }
+                        }
+                        if self.drop.val().get_bit(r) {
+                            self.valid[c * k + r].d.next = self.valid[c * k + r].q.val() & !self.warp_onehot.val();
+                        }
+                    }
+                    if self.reset.val() {
+                        self.valid[c * k + r].d.next = self.k_zero32.val();
+                    }
+                }
+            }
+        }
+        self.freed.next = self.freed_q.q.val();
+        if self.reset.val() {
+            self.freed_q.d.next = false;
+        }
+    }
+}
