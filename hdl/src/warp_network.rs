@@ -183,13 +183,14 @@ pub struct WarpNetwork {
     /// Record layout (see `REC_BITS`): {pred, kind, member, arrived}. kind = {flags, dtype,
     /// sub, op}: lanes must arrive with the same op and qualifiers.
     records: RendezvousRecords,
-    /// The header on the port has had its record read (`read_once`: `rd_*` hold its warp's
-    /// record and whether it is pending) and has been looked up (`looked`: the `lk_*` registers
-    /// hold its decision). The read is a cycle of its own (the port's warp through the record
-    /// RAM and the CTA-slot select into `rd_*`) so that the decision's masks and compares do not
-    /// follow the RAM read in one path (port -> record -> vote predicate was the unit's limit
-    /// at 62.3 MHz).
+    /// The header on the port has had its warp's records read (`read_once`), compared with it
+    /// (`matched`: the records' choice is registered) and has been looked up (`looked`: the
+    /// `lk_*` registers hold its decision). The read is a cycle of its own (the port's warp
+    /// through the record RAMs and the CTA-slot select) so that the decision's masks and
+    /// compares do not follow the RAM read in one path (port -> record -> vote predicate was the
+    /// unit's limit at 62.3 MHz), and so is the match (records.rs).
     read_once: DFF<Bit>,
+    matched: DFF<Bit>,
     looked: DFF<Bit>,
     /// The look cycle's decision, registered for the take cycle (the port holds the header and
     /// the record does not change in between): a header's first cycle reads its warp's record
@@ -212,8 +213,6 @@ pub struct WarpNetwork {
     /// priority encoder follows the record read in the look cycle (that path, port -> record
     /// RAM -> the exit's member mask -> leader -> its id, was the unit's limit at 58.8 MHz).
     lk_outside: DFF<Bits<32>>,
-    /// The operand store's owner is another warp than the header's (compared in the look cycle).
-    lk_other_owner: DFF<Bit>,
     lk_active: DFF<Bits<32>>,
     lk_not_built: DFF<Bit>,
     lk_vote_value: DFF<Bits<32>>,
@@ -223,16 +222,47 @@ pub struct WarpNetwork {
     /// An exit that completes a rendezvous and leaves another complete one (`resp_again`).
     w_again: DFF<Bit>,
 
-    // --- operand store: the data-op lanes of the request at work and of partial arrivals ---
-    /// The lanes of pending data-op records of warp (`stage_cta`, `stage_warp`) held in the
-    /// store. A lane waits at one rendezvous at a time, so the lanes of several pending data
-    /// rendezvous of one warp share the store; another warp's data op waits until it is empty.
-    stage_lanes: DFF<Bits<32>>,
-    stage_busy: Signal<Local, Bit>,
-    /// The store became free this cycle (for `refusal_over`, a cycle later).
-    stage_freed_q: DFF<Bit>,
-    stage_cta: DFF<Bits<5>>,
-    stage_warp: DFF<Bits<5>>,
+    // --- parked operands: the data-op lanes of partial arrivals, in block RAM ---
+    /// Per lane of a beat (`L` RAMs), a word per (CTA slot, warp, beat group): {pval, src, a}
+    /// of the lane. A partial arrival's beats are parked here instead of staying in the operand
+    /// store, so every warp may have partial data rendezvous pending (a lane waits at one
+    /// rendezvous at a time, so one word per lane and warp is enough) and the store serves the
+    /// op at work only. The request that completes the rendezvous reads the parked lanes back
+    /// with its own beats (each beat group's words are read in the cycle its beat is taken and
+    /// written into the store with it); an exit that completes one reads them in `NB` cycles
+    /// of beats of its own (`w_internal`).
+    park: Vec<DepthRam<Bits<70>, 16>>,
+    park_rd_addr: Signal<Local, Bits<16>>,
+    park_wr_addr: Signal<Local, Bits<16>>,
+    park_word: Vec<Signal<Local, Bits<70>>>,
+    /// A lane's operand and shfl source lane, widened to the park's word.
+    park_a_wide: Vec<ZeroExtend<64, 70>>,
+    park_src_wide: Vec<ZeroExtend<5, 70>>,
+    k_park_warp_shift: Constant<Bits<16>>,
+    k_park_cta_shift: Constant<Bits<16>>,
+    k_one70: Constant<Bits<70>>,
+    /// The lanes the op at work parks (a partial arrival) / reads back from the park (the
+    /// lanes that arrived before it, when it completes the rendezvous).
+    w_park: DFF<Bits<32>>,
+    w_unpark: DFF<Bits<32>>,
+    h_park: Signal<Local, Bits<32>>,
+    h_unpark: Signal<Local, Bits<32>>,
+    beat_park: Signal<Local, Bits<32>>,
+    beat_unpark: Signal<Local, Bits<32>>,
+    bq_park: DFF<Bits<32>>,
+    bq_unpark: DFF<Bits<32>>,
+    /// The beats of the op at work are the unit's own (an exit that completes a data op).
+    w_internal: DFF<Bit>,
+    /// Per lane of the registered beat: it is stored from the beat / from the park / parked,
+    /// and the word the store and its copies are written with.
+    un_now: Vec<Signal<Local, Bit>>,
+    st_now: Vec<Signal<Local, Bit>>,
+    pk_now: Vec<Signal<Local, Bit>>,
+    mg_a: Vec<Signal<Local, Bits<64>>>,
+    mg_src: Vec<Signal<Local, Bits<5>>>,
+    mg_pval: Vec<Signal<Local, Bit>>,
+
+    // --- operand store: the data-op lanes of the request at work ---
     stage_a: Vec<DFF<Bits<64>>>,
     /// shfl: each stored lane's source lane and predicate, computed as its beat arrives (so
     /// that the emit's 32:1 source read is selected by registers, not by the source
@@ -321,8 +351,6 @@ pub struct WarpNetwork {
     fire: Signal<Local, Bit>,
     /// The record a partial arrival leaves (the records write it in the take cycle).
     rec_wdata: Signal<Local, Bits<REC_BITS>>,
-    /// The operand store's pending lanes after this cycle's take.
-    stage_next: Signal<Local, Bits<32>>,
     hit_valid: Signal<Local, Bit>,
     hit_arrived: Signal<Local, Bits<32>>,
     hit_member: Signal<Local, Bits<32>>,
@@ -561,6 +589,11 @@ impl WarpNetwork {
         // RAM copies: L slots of L banks of 32 / L words (DepthRam needs an address bit or more).
         let ram_slots = if l <= RAM_READS_MAX_LANES { l } else { 0 };
         let ram_addr_bits = (LANES / l).trailing_zeros().max(1) as usize;
+        // The park's address: {CTA slot, warp, beat group}, each field as wide as the config needs.
+        let ceil_log2 = |n: usize| n.next_power_of_two().trailing_zeros() as usize;
+        let park_warp_shift = beats.trailing_zeros() as usize;
+        let park_cta_shift = park_warp_shift + ceil_log2(config.max_warps_per_cta as usize);
+        let park_cta_bits = ceil_log2(slots);
         WarpNetwork {
             clock: Default::default(),
             reset: Default::default(),
@@ -596,6 +629,7 @@ impl WarpNetwork {
             resp_again: Default::default(),
             records: RendezvousRecords::new(slots, config.rendezvous_per_warp as usize),
             read_once: Default::default(),
+            matched: Default::default(),
             looked: Default::default(),
             lk_rec_wdata: Default::default(),
             lk_eff_op: Default::default(),
@@ -610,18 +644,36 @@ impl WarpNetwork {
             lk_part: Default::default(),
             lk_complete: Default::default(),
             lk_outside: Default::default(),
-            lk_other_owner: Default::default(),
             lk_active: Default::default(),
             lk_not_built: Default::default(),
             lk_vote_value: Default::default(),
             lk_vote_pred: Default::default(),
             lk_no_record: Default::default(),
             w_again: Default::default(),
-            stage_lanes: Default::default(),
-            stage_busy: Default::default(),
-            stage_freed_q: Default::default(),
-            stage_cta: Default::default(),
-            stage_warp: Default::default(),
+            park: (0..l).map(|_| DepthRam::block(park_cta_shift + park_cta_bits.max(1))).collect(),
+            park_rd_addr: Default::default(),
+            park_wr_addr: Default::default(),
+            park_word: vec_of(l),
+            park_a_wide: vec_of(l),
+            park_src_wide: vec_of(l),
+            k_park_warp_shift: Constant::new(bits(park_warp_shift as u64)),
+            k_park_cta_shift: Constant::new(bits(park_cta_shift as u64)),
+            k_one70: Constant::new(bits(1)),
+            w_park: Default::default(),
+            w_unpark: Default::default(),
+            h_park: Default::default(),
+            h_unpark: Default::default(),
+            beat_park: Default::default(),
+            beat_unpark: Default::default(),
+            bq_park: Default::default(),
+            bq_unpark: Default::default(),
+            w_internal: Default::default(),
+            un_now: vec_of(l),
+            st_now: vec_of(l),
+            pk_now: vec_of(l),
+            mg_a: vec_of(l),
+            mg_src: vec_of(l),
+            mg_pval: vec_of(l),
             stage_a: vec_of(LANES),
             stage_src: vec_of(LANES),
             stage_pval: vec_of(LANES),
@@ -678,7 +730,6 @@ impl WarpNetwork {
             store_pack: PackLanes::new(),
             fire: Default::default(),
             rec_wdata: Default::default(),
-            stage_next: Default::default(),
             hit_valid: Default::default(),
             hit_arrived: Default::default(),
             hit_member: Default::default(),
@@ -887,6 +938,7 @@ impl Logic for WarpNetwork {
             self,
             clock,
             read_once,
+            matched,
             bq_take,
             bq_group,
             bq_mode,
@@ -908,17 +960,17 @@ impl Logic for WarpNetwork {
             lk_part,
             lk_complete,
             lk_outside,
-            lk_other_owner,
             lk_active,
             lk_not_built,
             lk_vote_value,
             lk_vote_pred,
             lk_no_record,
             w_again,
-            stage_lanes,
-            stage_freed_q,
-            stage_cta,
-            stage_warp,
+            w_park,
+            w_unpark,
+            bq_park,
+            bq_unpark,
+            w_internal,
             state,
             step,
             w_op,
@@ -987,8 +1039,9 @@ impl Logic for WarpNetwork {
         // ================ header cycle: look up the warp's arrival record ================
         // The record RAMs read the port's warp every cycle (asynchronously) into `rd_*`, the
         // decision below is made from them and registered in `lk_*`. A header is therefore
-        // taken no earlier than its third cycle on the port (the sender holds it until
-        // `req_ready`): `read_once` says the first cycle has passed, `looked` the second.
+        // taken no earlier than its fourth cycle on the port (the sender holds it until
+        // `req_ready`): `read_once` says the first cycle has passed, `matched` the second,
+        // `looked` the third.
         // Records change only when a header is taken, so the decision the take cycle reads is
         // the one for its own header and record.
         self.req_kind.next = bit_cast::<21, 6>(self.req_op.val())
@@ -1050,19 +1103,12 @@ impl Logic for WarpNetwork {
             || (self.eff_op.val() == self.k_op_vote.val())
             || (self.eff_op.val() == self.k_op_elect.val())
             || (self.eff_op.val() == self.k_op_warpsync.val());
-        // The store's owner compared with the header in its look cycle (registered: the take
-        // does not wait on the port's cta/warp compare; the owner cannot change in between, as
-        // only a take makes the store busy, and a store freed meanwhile only delays the take).
-        self.lk_other_owner.d.next =
-            (self.stage_cta.q.val() != self.req_cta.val()) || (self.stage_warp.q.val() != self.req_warp.val());
-        self.stage_busy.next = self.stage_lanes.q.val().any();
-        self.stage_blocked.next =
-            (self.lk_is_data.q.val() && self.stage_busy.val() && self.lk_other_owner.q.val()) || self.lk_no_record.q.val();
+        self.stage_blocked.next = self.lk_no_record.q.val();
         self.req_ready.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
         self.req_refused.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && self.stage_blocked.val();
-        self.refusal_over.next = self.records.freed.val() || self.stage_freed_q.q.val();
+        self.refusal_over.next = self.records.freed.val();
         // `looked` implies the header was offered last cycle, and an offer is held until taken
         // (valid/ready), so the take does not wait on this cycle's `req_valid`: in the top it
         // is the end of the request FSM's decode.
@@ -1070,7 +1116,11 @@ impl Logic for WarpNetwork {
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
         self.read_once.d.next =
             self.req_valid.val() && (self.state.q.val() == self.k_st_idle.val()) && !self.fire.val();
-        self.looked.d.next = self.read_once.q.val()
+        self.matched.d.next = self.read_once.q.val()
+            && self.req_valid.val()
+            && (self.state.q.val() == self.k_st_idle.val())
+            && !self.fire.val();
+        self.looked.d.next = self.matched.q.val()
             && self.req_valid.val()
             && (self.state.q.val() == self.k_st_idle.val())
             && !self.fire.val();
@@ -1166,9 +1216,11 @@ impl Logic for WarpNetwork {
         self.records.wdata.next = self.lk_rec_wdata.q.val();
         self.take_fail.next =
             self.lk_mismatch.q.val() || (!self.lk_complete.q.val() && self.records.cycle.val());
-        self.stage_next.next = self.stage_lanes.q.val();
-        // For a data op: the lanes its beats store, and whether it fires (decided below).
+        // For a data op: the lanes its beats store, park or read back, and whether it fires
+        // (decided below).
         self.h_store_lanes.next = self.k_zero32.val();
+        self.h_park.next = self.k_zero32.val();
+        self.h_unpark.next = self.k_zero32.val();
         self.h_fire.next = false;
         self.hdr_lanes.next = self.k_zero32.val();
         self.hdr_value.next = self.k_zero32.val();
@@ -1206,11 +1258,8 @@ impl Logic for WarpNetwork {
                     self.out_lanes.d.next = self.eff_active.val() | self.records.fail_lanes.val();
                     self.out_error.d.next = self.k_err_mismatch.val();
                     self.out_error_lane.d.next = self.first_active_id.val();
-                    // drop the failed records (and their lanes in the store)
+                    // drop the failed records (their parked lanes are not read again)
                     self.records.clear_failed.next = true;
-                    if !self.lk_other_owner.q.val() {
-                        self.stage_next.next = self.stage_lanes.q.val() & !self.records.fail_lanes.val();
-                    }
                 } else if !self.lk_complete.q.val() {
                     // partial arrival: remember the lanes (and, for a data op, their operands,
                     // which the beats bring). The request is answered with no lanes; its lanes
@@ -1218,20 +1267,17 @@ impl Logic for WarpNetwork {
                     // completes it).
                     self.records.write.next = true;
                     if self.lk_is_data.q.val() {
-                        self.stage_next.next = self.stage_lanes.q.val() | self.eff_active.val();
-                        self.stage_cta.d.next = self.req_cta.val();
-                        self.stage_warp.d.next = self.req_warp.val();
-                        self.h_store_lanes.next = self.eff_active.val();
+                        self.h_park.next = self.eff_active.val();
                     }
                 } else {
                     // every live lane of the mask has arrived: the op fires
                     self.records.clear_sel.next = true;
                     self.out_lanes.d.next = self.lk_arrived.q.val();
                     if self.lk_is_data.q.val() {
-                        // computed from the operand store after the beats (see below); the
-                        // store keeps the lanes of the warp's other pending data rendezvous
-                        self.stage_next.next = self.stage_lanes.q.val() & !self.lk_arrived.q.val();
+                        // computed from the operand store after the beats (see below), which
+                        // bring the lanes that arrived earlier back from the park
                         self.h_store_lanes.next = self.eff_active.val();
+                        self.h_unpark.next = self.lk_arrived.q.val() & !self.lk_active.q.val();
                         self.h_fire.next = true;
                     }
                     if self.lk_eff_op.q.val() == self.k_op_vote.val() {
@@ -1255,19 +1301,29 @@ impl Logic for WarpNetwork {
             self.out_hdr_lanes.d.next = self.hdr_lanes.val();
             self.out_hdr_value.d.next = self.hdr_value.val();
             self.w_store_lanes.d.next = self.h_store_lanes.val();
+            self.w_park.d.next = self.h_park.val();
+            self.w_unpark.d.next = self.h_unpark.val();
             self.w_fire.d.next = self.h_fire.val();
+            // an exit that completes a data op reads its parked lanes in beats of its own
+            self.w_internal.d.next = self.h_fire.val() && !self.req_beats.val();
         }
 
         // ================ beats: operands into the store ================
         // Beat 0 may be taken with its header; the others in BEATS, one per cycle.
-        self.beat_ready.next = ((self.state.q.val() == self.k_st_beats.val()) && !self.landing.q.val())
-            || (self.fire.val() && self.req_beats.val());
-        self.take_beat.next = self.beat_valid.val() && self.beat_ready.val();
+        self.beat_ready.next =
+            ((self.state.q.val() == self.k_st_beats.val()) && !self.landing.q.val() && !self.w_internal.q.val())
+                || (self.fire.val() && self.req_beats.val());
+        self.take_beat.next = (self.beat_valid.val() && self.beat_ready.val())
+            || ((self.state.q.val() == self.k_st_beats.val()) && !self.landing.q.val() && self.w_internal.q.val());
         self.beat_store_lanes.next = self.w_store_lanes.q.val();
+        self.beat_park.next = self.w_park.q.val();
+        self.beat_unpark.next = self.w_unpark.q.val();
         self.done_fire.next = self.w_fire.q.val();
         self.done_op.next = self.w_op.q.val();
         if self.fire.val() {
             self.beat_store_lanes.next = self.h_store_lanes.val();
+            self.beat_park.next = self.h_park.val();
+            self.beat_unpark.next = self.h_unpark.val();
             self.done_fire.next = self.h_fire.val();
             self.done_op.next = self.lk_eff_op.q.val();
         }
@@ -1286,6 +1342,21 @@ impl Logic for WarpNetwork {
         self.bq_group.d.next = self.beat_group.val();
         self.bq_mode.d.next = self.beat_mode.val();
         self.bq_lanes.d.next = self.beat_store_lanes.val();
+        self.bq_park.d.next = self.beat_park.val();
+        self.bq_unpark.d.next = self.beat_unpark.val();
+        // The park: the words of the beat group being taken are read (for the lanes that come
+        // back with it, a cycle later in `bq_*`), the registered beat's parked lanes written.
+        self.park_rd_addr.next = (bit_cast::<16, 5>(self.out_cta.q.val()) << self.k_park_cta_shift.val())
+            | (bit_cast::<16, 5>(self.out_warp.q.val()) << self.k_park_warp_shift.val())
+            | bit_cast::<16, 5>(self.beat_group.val());
+        if self.fire.val() {
+            self.park_rd_addr.next = (bit_cast::<16, 5>(self.req_cta.val()) << self.k_park_cta_shift.val())
+                | (bit_cast::<16, 5>(self.req_warp.val()) << self.k_park_warp_shift.val())
+                | bit_cast::<16, 5>(self.beat_group.val());
+        }
+        self.park_wr_addr.next = (bit_cast::<16, 5>(self.out_cta.q.val()) << self.k_park_cta_shift.val())
+            | (bit_cast::<16, 5>(self.out_warp.q.val()) << self.k_park_warp_shift.val())
+            | bit_cast::<16, 5>(self.bq_group.q.val());
         for i in 0..self._lanes {
             self.bq_a[i].clock.next = self.clock.val();
             self.bq_b[i].clock.next = self.clock.val();
@@ -1305,13 +1376,55 @@ impl Logic for WarpNetwork {
             self.shfl[i].clamp.next = self.bq_clamp[i].q.val();
             self.shfl[i].segmask.next = self.bq_segmask[i].q.val();
         }
+        // Per lane of the registered beat: stored from the beat, read back from the park (a
+        // lane that arrived earlier), or parked (a partial arrival's lane).
+        for i in 0..self._lanes {
+            self.un_now[i].next = false;
+            self.st_now[i].next = false;
+            self.pk_now[i].next = false;
+        }
+        for l in self._lanes..self._lanes_end {
+            for g in 0..self._beats {
+                if self.bq_take.q.val() && (self.bq_group.q.val() == self.group_id[g].val()) {
+                    for i in 0..self._lanes {
+                        self.un_now[i].next = self.bq_unpark.q.val().get_bit(l * g + i);
+                        self.st_now[i].next = self.bq_lanes.q.val().get_bit(l * g + i);
+                        self.pk_now[i].next = self.bq_park.q.val().get_bit(l * g + i);
+                    }
+                }
+            }
+        }
+        for i in 0..self._lanes {
+            self.park[i].read_clock.next = self.clock.val();
+            self.park[i].write_clock.next = self.clock.val();
+            self.park[i].read_address.next = self.park_rd_addr.val();
+            self.park[i].write_address.next = self.park_wr_addr.val();
+            self.park_a_wide[i].narrow.next = self.bq_a[i].q.val();
+            self.park_src_wide[i].narrow.next = self.shfl[i].src.val();
+            self.park[i].write_data.next = self.park_a_wide[i].wide.val() | (self.park_src_wide[i].wide.val() << 64u64);
+            if self.shfl[i].pval.val() {
+                self.park[i].write_data.next = self.park_a_wide[i].wide.val()
+                    | (self.park_src_wide[i].wide.val() << 64u64)
+                    | (self.k_one70.val() << 69u64);
+            }
+            self.park[i].write_enable.next = self.pk_now[i].val() && !self.reset.val();
+            self.park_word[i].next = self.park[i].read_data.val();
+            self.mg_a[i].next = self.bq_a[i].q.val();
+            self.mg_src[i].next = self.shfl[i].src.val();
+            self.mg_pval[i].next = self.shfl[i].pval.val();
+            if self.un_now[i].val() {
+                self.mg_a[i].next = self.park_word[i].val().get_bits::<64>(0);
+                self.mg_src[i].next = self.park_word[i].val().get_bits::<5>(64);
+                self.mg_pval[i].next = self.park_word[i].val().get_bit(69);
+            }
+        }
         // The store's RAM copies: written with `stage_a` (beat group `bq_group`): defaults.
         for i in 0..self.key_ram.len() {
             self.key_ram[i].write_clock.next = self.clock.val();
             self.key_ram[i].read_clock.next = self.clock.val();
             self.key_ram[i].write_enable.next = false;
             self.key_ram[i].write_address.next = self.bq_group.q.val();
-            self.key_ram[i].write_data.next = self.bq_a[i].q.val();
+            self.key_ram[i].write_data.next = self.mg_a[i].val();
         }
         for l in self._lanes..self._lanes_end {
             for t in 0..self._ram_slots {
@@ -1320,7 +1433,7 @@ impl Logic for WarpNetwork {
                     self.shfl_ram[l * t + i].read_clock.next = self.clock.val();
                     self.shfl_ram[l * t + i].write_enable.next = false;
                     self.shfl_ram[l * t + i].write_address.next = self.bq_group.q.val();
-                    self.shfl_ram[l * t + i].write_data.next = self.bq_a[i].q.val().get_bits::<32>(0);
+                    self.shfl_ram[l * t + i].write_data.next = self.mg_a[i].val().get_bits::<32>(0);
                 }
             }
         }
@@ -1328,16 +1441,16 @@ impl Logic for WarpNetwork {
             for g in 0..self._beats {
                 if self.bq_take.q.val() && (self.bq_group.q.val() == self.group_id[g].val()) {
                     for i in 0..self._lanes {
-                        if self.bq_lanes.q.val().get_bit(l * g + i) {
+                        if self.st_now[i].val() || self.un_now[i].val() {
                             for k in 0..self._ram_slots.min(1) {
                                 self.key_ram[i + k].write_enable.next = true;
                             }
                             for t in 0..self._ram_slots {
                                 self.shfl_ram[l * t + i].write_enable.next = true;
                             }
-                            self.stage_a[l * g + i].d.next = self.bq_a[i].q.val();
-                            self.stage_src[l * g + i].d.next = self.shfl[i].src.val();
-                            self.stage_pval[l * g + i].d.next = self.shfl[i].pval.val();
+                            self.stage_a[l * g + i].d.next = self.mg_a[i].val();
+                            self.stage_src[l * g + i].d.next = self.mg_src[i].val();
+                            self.stage_pval[l * g + i].d.next = self.mg_pval[i].val();
                         }
                     }
                 }
@@ -1348,7 +1461,7 @@ impl Logic for WarpNetwork {
         // store already) goes on at once: compute (redux: REDUCE then EMIT; the other data
         // ops: EMIT), or answer.
         self.beats_done.next = self.take_beat.val() && (self.beat_group.val() == self.k_last_group.val());
-        self.go.next = (self.fire.val() && !self.req_beats.val()) || self.landing.q.val();
+        self.go.next = (self.fire.val() && !self.req_beats.val() && !self.h_fire.val()) || self.landing.q.val();
         self.go_fire.next = self.done_fire.val();
         self.go_op.next = self.done_op.val();
         if self.landing.q.val() {
@@ -1358,7 +1471,7 @@ impl Logic for WarpNetwork {
         self.landing.d.next = false;
         self.land_fire.d.next = self.done_fire.val();
         self.land_op.d.next = self.done_op.val();
-        if self.fire.val() && self.req_beats.val() {
+        if self.fire.val() && (self.req_beats.val() || self.h_fire.val()) {
             self.state.d.next = self.k_st_beats.val();
             self.step.d.next = self.k_zero5.val();
             if self.take_beat.val() {
@@ -1374,6 +1487,7 @@ impl Logic for WarpNetwork {
         }
         if self.go.val() {
             self.step.d.next = self.k_zero5.val();
+            self.w_internal.d.next = false;
             if self.go_fire.val() {
                 self.state.d.next = self.k_st_emit.val();
                 if self.go_op.val() == self.k_op_redux.val() {
@@ -1728,12 +1842,9 @@ impl Logic for WarpNetwork {
             }
         }
 
-        // ================ the operand store's pending lanes ================
-        self.stage_lanes.d.next = self.stage_next.val();
-        self.stage_freed_q.d.next = self.stage_busy.val() && !self.stage_next.val().any();
-
         if self.reset.val() {
             self.read_once.d.next = false;
+            self.matched.d.next = false;
             self.looked.d.next = false;
             self.landing.d.next = false;
             self.bq_take.d.next = false;
@@ -1747,8 +1858,7 @@ impl Logic for WarpNetwork {
             for k in 0..self.redux_p_valid.len() {
                 self.redux_p_valid[k].d.next = false;
             }
-            self.stage_lanes.d.next = self.k_zero32.val();
-            self.stage_freed_q.d.next = false;
+            self.w_internal.d.next = false;
             self.state.d.next = self.k_st_idle.val();
             self.out_valid.d.next = false;
         }

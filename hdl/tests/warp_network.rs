@@ -391,13 +391,13 @@ fn c069_match_any_with_partial_mask_and_exited_lanes() {
         assert_eq!(resp.values[6], 1 << 6 | 1 << 12 | 1 << 15);
         assert_eq!(resp.values[4], 0);
         assert_eq!(resp.lanes, 0xF0E0);
-        // record read and lookup, NB beats (the first with the header), the last one's landing
+        // record read, match and lookup, NB beats (the first with the header), the last one's landing
         // cycle, then NB emit cycles of
         // lanes_per_beat rows (parallel) or the registered key's cycle and 32 cycles of one row
         // (iterative), the group's register stage and the cycle that writes the last answers
         // into the result store
         let nb = beats_per_request(&cfg) as u64;
-        let expect_latency = if cfg.match_impl == MatchImpl::Parallel { 5 + 2 * nb } else { 6 + nb + 32 };
+        let expect_latency = if cfg.match_impl == MatchImpl::Parallel { 6 + 2 * nb } else { 7 + nb + 32 };
         assert_eq!(latency, expect_latency, "{}", cfg.name);
     }
 }
@@ -519,13 +519,14 @@ fn shfl_down_clamp_and_idx_segments() {
 }
 
 /// Latency (clocks from the header's first cycle on the port to the response) of the documented
-/// datapath, for `NB = 32 / lanes_per_beat` beats: ops without operands 3 (record read, decision,
-/// then taken and answered); shfl 5 + 2 NB (read and decision, NB beats with the first taken with
-/// the header, the cycle in which the last registered beat lands in the operand store,
-/// NB emit cycles, each group registered and its answers computed a cycle later into registers,
-/// the cycle that writes the last of them into the result store); match.all 8 + 2 NB (and the
-/// cycle that reads its key, the leader's operand, into a register before its row compares, the
-/// one whose row is registered, and the one whose compare with the member lanes is); redux 6 + 3 NB + log2 L (as shfl,
+/// datapath, for `NB = 32 / lanes_per_beat` beats: ops without operands 4 (records read, matched,
+/// decision, then taken and answered); shfl 6 + 2 NB (read, match and decision, NB beats with the
+/// first taken with the header, the cycle in which the last registered beat lands in the operand
+/// store, NB emit cycles, each group registered and its answers computed a cycle later into
+/// registers, the cycle that writes the last of them into the result store); match.all 9 + 2 NB
+/// (and the cycle that reads its key, the leader's operand, into a register before its row
+/// compares, the one whose row is registered, and the one whose compare with the member lanes
+/// is); redux 7 + 3 NB + log2 L (as shfl,
 /// plus NB groups into the pipelined tree and 1 + log2 L cycles through its registers: the
 /// leaves' and one per level). Checked on both presets
 /// (NB = 1 and NB = 8), with the values from the PTX definitions.
@@ -543,7 +544,7 @@ fn latency_follows_the_beat_datapath() {
         let (resp, latency) = dut.submit(&r);
         assert_eq!(resp.unwrap().values[0], (0..32).sum::<u32>(), "{}", cfg.name);
         let levels = cfg.lanes_per_beat.trailing_zeros() as u64;
-        assert_eq!(latency, 6 + 3 * nb + levels, "redux on {}", cfg.name);
+        assert_eq!(latency, 7 + 3 * nb + levels, "redux on {}", cfg.name);
         let mut s = req(Op::ShflSync);
         s.sub = ShflMode::Idx.code();
         for i in 0..32 {
@@ -553,7 +554,7 @@ fn latency_follows_the_beat_datapath() {
         }
         let (resp, latency) = dut.submit(&s);
         assert_eq!(resp.unwrap().values[0], 131, "shfl.idx lane 0 reads lane 31 on {}", cfg.name);
-        assert_eq!(latency, 5 + 2 * nb, "shfl on {}", cfg.name);
+        assert_eq!(latency, 6 + 2 * nb, "shfl on {}", cfg.name);
         // match.all: lanes 0..31 of the full mask all hold 7 but lane 9 (8): no match, 0 and
         // predicate false; then all equal: every lane answers the member mask.
         let mut m = req(Op::MatchAll);
@@ -564,15 +565,15 @@ fn latency_follows_the_beat_datapath() {
         let (resp, latency) = dut.submit(&m);
         let resp = resp.unwrap();
         assert_eq!((resp.values[0], resp.preds), (0, 0), "match.all with one lane different on {}", cfg.name);
-        assert_eq!(latency, 8 + 2 * nb, "match.all on {}", cfg.name);
+        assert_eq!(latency, 9 + 2 * nb, "match.all on {}", cfg.name);
         m.a[9] = 7;
         let (resp, latency) = dut.submit(&m);
         let resp = resp.unwrap();
         assert_eq!((resp.values[31], resp.preds), (u32::MAX, u32::MAX), "match.all, all equal, on {}", cfg.name);
-        assert_eq!(latency, 8 + 2 * nb, "match.all on {}", cfg.name);
+        assert_eq!(latency, 9 + 2 * nb, "match.all on {}", cfg.name);
         let (resp, latency) = dut.submit(&req(Op::VoteSync));
         assert!(resp.is_some());
-        assert_eq!(latency, 3, "vote on {}", cfg.name);
+        assert_eq!(latency, 4, "vote on {}", cfg.name);
     }
 }
 
@@ -771,5 +772,50 @@ fn an_exit_completing_two_rendezvous_answers_each() {
         assert_eq!(first.values[0], (0..4).map(|i| 3 * i + 1).sum::<u32>(), "the sum over the lanes that arrived");
         assert_eq!(first.lanes | second.lanes, want.lanes);
         assert_eq!(dut.submit(&exit).0, None, "nothing pending any more");
+    }
+}
+
+/// The lanes of a partial data op wait in the park (block RAM, a word per CTA slot, warp and
+/// lane), not in the operand store: three warps each have half their lanes waiting at a
+/// redux / shfl at once, and none waits for another (with the lanes kept in the one store,
+/// the second warp's request was refused until the first completed).
+#[test]
+fn partial_data_rendezvous_of_several_warps_wait_at_once() {
+    for cfg in [Config::hopper_like(), Config::fpga_small()] {
+        let mut dut = Dut::new(&cfg);
+        let mut gold = Golden::new(&cfg);
+        let part = |warp: u8, lanes: u32, shfl: bool| {
+            let mut r = redux_part(ReduxOp::Add, u32::MAX, lanes);
+            r.warp = warp;
+            for i in 0..32 {
+                r.a[i] = 1000 * warp as u64 + i as u64;
+                r.b[i] = 1;
+                r.c[i] = 0x1f;
+            }
+            if shfl {
+                r.op = Op::ShflSync.code();
+                r.sub = ShflMode::Down.code();
+                r.dtype = DataType::B32.code();
+            }
+            r
+        };
+        let warps = [(0u8, false), (1, true), (3, false)];
+        for &(w, shfl) in &warps {
+            let r = part(w, 0x0000_FFFF, shfl);
+            assert_eq!(dut.submit(&r).0, None, "{}: warp {w}'s lanes 0..15 wait", cfg.name);
+            assert_eq!(gold.submit(&r), None);
+        }
+        for &(w, shfl) in &warps {
+            let r = part(w, 0xFFFF_0000, shfl);
+            let got = dut.submit(&r).0.expect("lanes 16..31 complete the rendezvous");
+            assert_eq!(Some(got.clone()), gold.submit(&r), "{}: warp {w}", cfg.name);
+            assert_eq!(got.lanes, u32::MAX);
+            if shfl {
+                // shfl.down by 1: lane 15 reads lane 16 (which arrived second), lane 16 lane 17
+                assert_eq!((got.values[15], got.values[16]), (1000 * w as u32 + 16, 1000 * w as u32 + 17));
+            } else {
+                assert_eq!(got.values[0], (0..32).map(|i| 1000 * w as u32 + i).sum::<u32>());
+            }
+        }
     }
 }
