@@ -189,6 +189,30 @@ fn one_changed_operator_stops_at_the_first_divergence_with_a_vcd() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// An error that only the RTL gives (the golden model lets the request wait) is a divergence,
+/// not "the program failed on both backends", even though the executor stops on it as undefined
+/// behaviour. The warp network's take decision is edited so that every partial arrival fails
+/// with MemberMaskMismatch (as the one-record network failed a lane group reaching a second
+/// collective); vote_match_partial's diverged lane groups then get an error the golden model
+/// never gives.
+#[test]
+fn an_error_only_the_rtl_gives_is_a_divergence() {
+    let Some((dir, top, verilog)) = gen_top("rtl-error") else {
+        return;
+    };
+    let (_, line) = find_line(&verilog, &["take_fail = ", "records$cycle"]).expect(
+        "no `take_fail = ... records$cycle` line in sync_unit.v: the warp network's take decision moved",
+    );
+    let mutated = line.replace("records$cycle", "1'b1");
+    std::fs::write(&top, verilog.replace(&line, &mutated)).unwrap();
+    let o = cosim_rtl("vote_match_partial", &dir, &["--fast-build"], &dir);
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success(), "every partial arrival failing passed the cosim: {}", text(&o));
+    assert!(stderr.contains("golden and RTL diverge"), "not a divergence: {stderr}");
+    assert!(stderr.contains("with an error the golden model has not given"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// `text` with every whole-word `from` between `module NAME` and its `endmodule` renamed `to`.
 fn rename_in_module(text: &str, module: &str, from: &str, to: &str) -> String {
     let start = text.find(&format!("module {module}(")).or_else(|| text.find(&format!("module {module} ")));

@@ -224,25 +224,6 @@ fn reproducers_fail_while_excluded_and_pass_once_fixed() {
     }
 }
 
-/// An error that only the RTL gives (the golden model lets the request wait) is a divergence,
-/// not "the program failed on both backends", even though the executor stopped on it as
-/// undefined behaviour. Seed 1075 on fpga-small under the timed cosim, warp collectives kept:
-/// the RTL's one rendezvous record per warp answers a lane group's vote MemberMaskMismatch
-/// while the other group waits at an earlier collective (issue 16). When that hole is fixed this
-/// seed passes and the test must pick another case (`smsync fuzz --backend cosim --timing
-/// --keep-rtl-bugs --no-shrink` finds them; seed 1003 served until the top's request queue
-/// changed its timing).
-#[test]
-fn an_error_only_the_rtl_gives_is_a_divergence() {
-    let config = config("fpga-small");
-    let program = Program::generate(1075, &config);
-    let target = run::CosimTarget { timed: true, ..Default::default() };
-    let err =
-        run::run_cosim_on(&program, &config, &target).expect_err("seed 1075 passes the timed cosim: pick another case");
-    assert!(err.contains("golden and RTL diverge"), "{err}");
-    assert!(err.contains("with an error the golden model has not given"), "{err}");
-}
-
 /// A regression from the timed cosim: the copy engine wrote a fill-only beat (a tensor box's
 /// out-of-bounds bytes, no read) without the top's write grant, so an mbarrier write the next
 /// cycle (another lane's try_wait, a complete_tx) took the RAM's write port and the fill was

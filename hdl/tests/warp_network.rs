@@ -658,7 +658,7 @@ fn vote_part(member: u32, lanes: u32) -> Req {
 
 /// PTX ISA §9.7.13.12: each lane is released once every live lane of its membermask has
 /// arrived; under independent thread scheduling lanes 0..3 may wait at one redux while lanes
-/// 8..11 wait at another. Both are pending at once (`rendezvous_per_warp` 2) and their lanes
+/// 8..11 wait at another. Both are pending at once (a record each) and their lanes
 /// share the operand store; each completes with its own lanes' operands only.
 #[test]
 fn a_warp_waits_at_two_collectives_at_once() {
@@ -710,27 +710,30 @@ fn a_wait_for_cycle_between_two_rendezvous_fails_both() {
     }
 }
 
-/// With both records of a warp pending, a partial arrival at a third collective is refused
-/// (`req_refused`) rather than lost or failed; `refusal_over` pulses when a record is dropped,
-/// and the request is then taken.
+/// With every record of a warp pending (`rendezvous_per_warp` K = 3 on fpga-small: lane groups
+/// 0..3, 8..11 and 16..19 each wait at a vote of their byte's lanes), a partial arrival at one
+/// more collective is refused (`req_refused`) rather than lost or failed; `refusal_over` pulses
+/// when a record is dropped, and the request is then taken.
 #[test]
-fn a_third_rendezvous_waits_for_a_free_record() {
+fn a_rendezvous_waits_for_a_free_record() {
     let cfg = Config::fpga_small();
-    assert_eq!(cfg.rendezvous_per_warp, 2);
+    let k = cfg.rendezvous_per_warp;
+    assert!(k < 4, "needs a lane group beyond the records");
     let mut dut = Dut::new(&cfg);
-    assert_eq!(dut.submit(&vote_part(0x0000_00FF, 0x0000_000F)).0, None);
-    assert_eq!(dut.submit(&vote_part(0x0000_FF00, 0x0000_0F00)).0, None);
-    let third = vote_part(0x00FF_0000, 0x000F_0000);
-    dut.drive(&third);
+    for g in 0..k {
+        assert_eq!(dut.submit(&vote_part(0xFF << (8 * g), 0x0F << (8 * g))).0, None, "group {g} waits");
+    }
+    let extra = vote_part(0xFF << (8 * k), 0x0F << (8 * k));
+    dut.drive(&extra);
     let mut refused = 0;
     for _ in 0..6 {
         dut.settle();
-        assert!(!dut.uut.req_ready.val(), "no free record: the third rendezvous is not taken");
+        assert!(!dut.uut.req_ready.val(), "no free record: the rendezvous is not taken");
         refused += dut.uut.req_refused.val() as u32;
         dut.tick();
     }
     assert!(refused > 0, "the unit says it refuses the header");
-    // The sender withdraws it (the top offers another request) and completes the second vote.
+    // The sender withdraws it (the top offers another request) and completes group 1's vote.
     dut.uut.req_valid.next = false;
     dut.tick();
     let mut saw_over = false;
@@ -742,9 +745,9 @@ fn a_third_rendezvous_waits_for_a_free_record() {
         dut.tick();
     }
     assert!(saw_over, "dropping the record pulses refusal_over");
-    assert_eq!(dut.submit(&third).0, None, "taken now, waiting for lanes 20..23");
-    let rest = dut.submit(&vote_part(0x00FF_0000, 0x00F0_0000)).0.expect("and completed by them");
-    assert_eq!(rest.lanes, 0x00FF_0000);
+    assert_eq!(dut.submit(&extra).0, None, "taken now, waiting for the rest of its byte");
+    let rest = dut.submit(&vote_part(0xFF << (8 * k), 0xF0 << (8 * k))).0.expect("and completed by it");
+    assert_eq!(rest.lanes, 0xFF << (8 * k));
 }
 
 /// An exit that completes two pending rendezvous answers one and asks to be sent again

@@ -530,14 +530,14 @@ fn ballot(tag: u64, member: u32, active: u32) -> Request {
     r
 }
 
-/// A warp whose two rendezvous records (`rendezvous_per_warp` 2) are pending has a third
-/// collective refused for now; the request of the warp's other lanes that completes one of the
-/// pending two passes it in the queue (lane groups of a diverged warp are independent: PTX ISA
-/// §9.7.13.9), and the refused one goes after. In lane order the queue deadlocked.
+/// A warp whose rendezvous records (`rendezvous_per_warp` 3 on fpga-small) are all pending has
+/// a fourth collective refused for now; the request of the warp's other lanes that completes one
+/// of the pending ones passes it in the queue (lane groups of a diverged warp are independent:
+/// PTX ISA §9.7.13.9), and the refused one goes after. In lane order the queue deadlocked.
 #[test]
 fn a_collective_refused_for_want_of_a_record_is_passed_by_the_warps_other_lanes() {
     let cfg = Config::fpga_small();
-    assert_eq!(cfg.rendezvous_per_warp, 2);
+    assert_eq!(cfg.rendezvous_per_warp, 3);
     let mut p = Pair::new(&cfg);
     p.launch(0, 2);
     settle(&mut p);
@@ -545,14 +545,16 @@ fn a_collective_refused_for_want_of_a_record_is_passed_by_the_warps_other_lanes(
         ballot(1, 0x0000_00ff, 0x0000_000f),
         ballot(2, 0x0000_ff00, 0x0000_0f00),
         ballot(3, 0x00ff_0000, 0x000f_0000),
-        ballot(4, 0x0000_ff00, 0x0000_f000),
-        ballot(5, 0x00ff_0000, 0x00f0_0000),
-        ballot(6, 0x0000_00ff, 0x0000_00f0),
+        ballot(4, 0xff00_0000, 0x0f00_0000),
+        ballot(5, 0x0000_ff00, 0x0000_f000),
+        ballot(6, 0xff00_0000, 0xf000_0000),
+        ballot(7, 0x00ff_0000, 0x00f0_0000),
+        ballot(8, 0x0000_00ff, 0x0000_00f0),
     ];
     for r in &reqs {
         p.rtl.enqueue(r).unwrap();
     }
-    let answers = run_until_answered(&mut p, &[1, 2, 3, 4, 5, 6], 2_000);
+    let answers = run_until_answered(&mut p, &[1, 2, 3, 4, 5, 6, 7, 8], 2_000);
     let mut r: Vec<Response> = answers.into_iter().map(|(_, r)| on_lanes(r)).collect();
     r.sort_by_key(|x| (x.tag, x.lanes));
     let refs: Vec<&Request> = reqs.iter().collect();
