@@ -189,9 +189,9 @@ pub struct Config {
     pub lanes_per_beat: u32,
     /// Requests the `sync_unit` top holds at once in its request queue (header and operands):
     /// the next requests stream in while the core works on one; the core takes them in order,
-    /// except that a request its unit refuses for now (a warp-network data op while the
-    /// network's staging store holds another warp's lanes) is passed by younger requests of
-    /// other warps. 1 = the port waits for each request to finish.
+    /// except that a request its unit refuses for now (a warp-network partial arrival at a new
+    /// rendezvous while its warp's `rendezvous_per_warp` records are all pending) is passed by
+    /// younger requests of other lanes. 1 = the port waits for each request to finish.
     pub requests_in_flight: u32,
     /// Rendezvous one warp may have pending at once in the warp network (a record each): lane
     /// groups of a diverged warp waiting at different collectives (PTX ISA §9.7.13.9-§9.7.13.12).

@@ -3,8 +3,9 @@
 //!
 //! ## Ports: a request header, its operand beats, one response
 //!
-//! * header (`req_valid`/`req_ready`, held by the sender until ready, never withdrawn: the
-//!   unit takes it in its second cycle without re-reading `req_valid`): `req_op` (6-bit
+//! * header (`req_valid`/`req_ready`, held by the sender until ready or refused (`req_refused`:
+//!   the sender may then offer another header; it offers this one again after `refusal_over`);
+//!   the unit takes it in its fourth cycle without re-reading `req_valid`): `req_op` (6-bit
 //!   `encoding::Op` code), `req_sub` (VoteMode / ReduxOp / ShflMode code), `req_dtype`
 //!   (`DataType` code), `req_flags` (`encoding::flags`), `req_cta`, `req_warp`, `req_member`
 //!   (membermask), `req_active` (lanes executing this request), `req_live` (non-exited lanes),
@@ -21,22 +22,24 @@
 //!
 //! ## Rendezvous
 //!
-//! Lanes of a diverged warp may reach a `.sync` op in several requests. Each (CTA slot, warp) has an
-//! arrival record {arrived lanes, membermask, op, predicate bits}, held in a 32-entry RAM per CTA
-//! slot (distributed RAM with an asynchronous read on an FPGA) with a flip-flop valid bit per warp,
-//! so that completion and reset clear a record at once. A request merges its active
-//! lanes into the record; the op fires when every live lane of the membermask has arrived
-//! (exited lanes count as arrived: PTX ISA §9.7.13.9-§9.7.13.12 for vote/match/redux, and the
-//! project reads bar.warp.sync, §9.7.13.2, the same way). The 1-bit vote predicates live in the record.
-//! The 64-bit operands of match/redux/shfl lanes are written, beat by beat, into ONE operand store
-//! shared by the unit (32 lanes); it also keeps the lanes of a partial arrival: while it holds a
-//! partial data op of warp W, a data op of another warp is back-pressured (`req_ready` low) until
-//! W completes.
+//! Lanes of a diverged warp may reach a `.sync` op in several requests, and its lane groups may
+//! wait at different collectives at once. Each (CTA slot, warp) has `rendezvous_per_warp` arrival
+//! records {arrived lanes, membermask, op, predicate bits} (records.rs: distributed RAM with a
+//! flip-flop valid bit per warp, so that completion and reset clear a record at once). A request
+//! joins the record of its membermask and op, or opens a free one; the op fires when every live
+//! lane of the membermask has arrived (exited lanes count as arrived: PTX ISA §9.7.13.9-§9.7.13.12
+//! for vote/match/redux, and the project reads bar.warp.sync, §9.7.13.2, the same way). The 1-bit
+//! vote predicates live in the record. A partial arrival at a new rendezvous while every record
+//! of its warp is pending is refused for now (`req_refused`, until `refusal_over`).
+//! The 64-bit operands of a partial data op's lanes (match/redux/shfl) are parked in block RAM, a
+//! word per (CTA slot, warp, lane); the request that completes the rendezvous brings them back
+//! into the unit's one operand store (32 lanes) beside its own lanes, beat by beat.
 //!
 //! ## Datapath and timing (`L = lanes_per_beat`, `NB = 32 / L` beats)
 //!
-//! The header's first cycle on the port reads its warp's record into registers, the second
-//! decides the rendezvous into registers (`req_ready` low in both); the third takes it (and
+//! The header's first cycle on the port reads its warp's records into registers, the second
+//! matches them with the header, the third decides the rendezvous into registers (`req_ready`
+//! low in all three); the fourth takes it (and
 //! beat 0 if present), acts on the decision (record write, store lanes, state) and answers ops
 //! without operands (vote, elect, bar.warp.sync, activemask, exit) one clock later. A data op
 //! then takes its remaining beats (one per cycle; each registered and stored a cycle later)
@@ -55,8 +58,11 @@
 //! ## Errors
 //!
 //! `NotInMemberMask` (an active lane outside membermask; first such lane), `MemberMaskMismatch`
-//! (a later request of the same warp uses another membermask or another op; the record is dropped),
-//! `NotBuilt` (match with `features.match_sync` off, redux.f32 with `features.redux_f32` off).
+//! when a hang is certain, as the golden model: a lane arrives while it waits at a pending
+//! rendezvous, or the request's rendezvous stays partial on a wait-for cycle of the warp's
+//! rendezvous (each waits for lanes blocked at the next); the lanes of the failed rendezvous are
+//! answered with the request, and their records dropped. `NotBuilt` (match with
+//! `features.match_sync` off, redux.f32 with `features.redux_f32` off).
 
 mod datapath;
 mod records;
@@ -193,9 +199,9 @@ pub struct WarpNetwork {
     matched: DFF<Bit>,
     looked: DFF<Bit>,
     /// The look cycle's decision, registered for the take cycle (the port holds the header and
-    /// the record does not change in between): a header's first cycle reads its warp's record
-    /// (distributed RAM, asynchronous read) into `rd_*`, its second decides the rendezvous, its
-    /// third acts on it.
+    /// the records do not change in between): a header's first cycle reads its warp's records
+    /// (distributed RAM, asynchronous read), its second matches them, its third decides the
+    /// rendezvous, its fourth acts on it.
     lk_rec_wdata: DFF<Bits<REC_BITS>>,
     lk_eff_op: DFF<Bits<6>>,
     lk_eff_sub: DFF<Bits<3>>,

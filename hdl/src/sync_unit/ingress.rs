@@ -109,9 +109,9 @@ pub struct RequestIngress {
     /// The core has finished the request (frees its entry).
     pub done: Signal<In, Bit>,
     /// The request's unit refuses it for now (the core has not started it): it waits, and
-    /// younger requests of other warps may go first, until `unblock`.
+    /// younger requests that share no lane with it may go first, until `unblock`.
     pub defer: Signal<In, Bit>,
-    /// What refused requests waited for is free (the warp network's staging store).
+    /// A pulse: what refused requests waited for may be free (a warp-network record dropped).
     pub unblock: Signal<In, Bit>,
     /// A request is held (being received or in the core).
     pub busy: Signal<Out, Bit>,
@@ -191,9 +191,9 @@ pub struct RequestIngress {
     count: DFF<Bits<COUNT_BITS>>,
     /// Bit e: entry e's beats are all in the store (its flags and predicates complete).
     written: DFF<Bits<8>>,
-    /// Per entry: its unit refused it for now (`defer`: a warp-network data op while the
-    /// network's staging store holds another warp's lanes) until `unblock`; younger requests of
-    /// other warps pass it.
+    /// Per entry: its unit refused it for now (`defer`: a warp-network partial arrival at a new
+    /// rendezvous while its warp's records are all pending) until `unblock`; younger requests
+    /// that share no lane with it pass it.
     blocked: FlagPerEntry,
     /// Per entry: taken after a launch of its slot that has not reached the core yet.
     post_launch: FlagPerEntry,

@@ -1648,9 +1648,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.lsu_we.next = false;
         if (self.state.q.val() == self.k_s_idle.val()) && self.wn_offered.q.val() {
             if self.wnet.req_refused.val() {
-                // refused until the staging store is free: the ingress keeps the request and
-                // offers a younger one of another warp meanwhile (a head-of-line deadlock
-                // otherwise, when the request that frees the store is queued behind it)
+                // refused until a record of its warp is dropped: the ingress keeps the request
+                // and offers a younger one of other lanes meanwhile (a head-of-line deadlock
+                // otherwise, when the request that completes a rendezvous is queued behind it)
                 self.req_defer.next = true;
             } else {
                 self.wnet.req_valid.next = true;
