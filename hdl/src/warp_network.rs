@@ -633,7 +633,11 @@ impl WarpNetwork {
             resp_error: Default::default(),
             resp_error_lane: Default::default(),
             resp_again: Default::default(),
-            records: RendezvousRecords::new(slots, config.rendezvous_per_warp as usize),
+            records: RendezvousRecords::new(
+                slots,
+                config.rendezvous_per_warp as usize,
+                config.max_warps_per_cta as usize,
+            ),
             read_once: Default::default(),
             matched: Default::default(),
             looked: Default::default(),

@@ -4,7 +4,7 @@
 //! scheduling one lane group may wait at a collective while another reaches a different one).
 //!
 //! A record is {arrived lanes, membermask, kind, vote predicates} (`REC_BITS`), one
-//! distributed-RAM word per (slot, warp) in RAM `slot * K + r`, with a flip-flop valid bit per
+//! distributed-RAM word per (slot, warp) in RAM `slot * K + r` (`max_warps_per_cta` words), with a flip-flop valid bit per
 //! warp so that completion and reset drop a record at once. The header's three cycles on the
 //! unit's port:
 //!
@@ -155,9 +155,13 @@ fn vec_of<T: Default>(n: usize) -> Vec<T> {
 }
 
 impl RendezvousRecords {
-    pub fn new(slots: usize, records: usize) -> Self {
+    /// `warps`: warps per CTA (`max_warps_per_cta`), the depth of each record RAM.
+    pub fn new(slots: usize, records: usize, warps: usize) -> Self {
         assert!((1..=MAX_RECORDS).contains(&records), "rendezvous_per_warp {records} (the config validates it)");
         let m = MAX_RECORDS;
+        // A word per warp of the CTA: 8 on fpga-small fill one 16-word distributed-RAM cell
+        // (32 words took two cells and a read mux per bit: 1.9k LUT4 per record on fpga-small).
+        let warp_bits = warps.next_power_of_two().trailing_zeros().max(1) as usize;
         RendezvousRecords {
             clock: Default::default(),
             reset: Default::default(),
@@ -180,7 +184,7 @@ impl RendezvousRecords {
             clear_sel: Default::default(),
             clear_failed: Default::default(),
             freed: Default::default(),
-            rams: (0..slots * records).map(|_| DepthRam::asynchronous(5)).collect(),
+            rams: (0..slots * records).map(|_| DepthRam::asynchronous(warp_bits)).collect(),
             valid: vec_of(slots * records),
             cta_id: (0..slots).map(|c| Constant::new(bits(c as u64))).collect(),
             lane_id: (0..LANES).map(|w| Constant::new(bits(w as u64))).collect(),
