@@ -255,8 +255,12 @@ pub struct WarpNetwork {
     h_unpark: Signal<Local, Bits<32>>,
     beat_park: Signal<Local, Bits<32>>,
     beat_unpark: Signal<Local, Bits<32>>,
-    bq_park: DFF<Bits<32>>,
-    bq_unpark: DFF<Bits<32>>,
+    /// Per lane of the taken beat, registered with it: stored from the beat / read back from
+    /// the park / parked (the group's bits of the op's lane masks, selected in the take cycle,
+    /// so that no group decode sits in front of the store's data select).
+    bq_st: Vec<DFF<Bit>>,
+    bq_un: Vec<DFF<Bit>>,
+    bq_pk: Vec<DFF<Bit>>,
     /// The beats of the op at work are the unit's own (an exit that completes a data op).
     w_internal: DFF<Bit>,
     /// Per lane of the registered beat: it is stored from the beat / from the park / parked,
@@ -408,7 +412,7 @@ pub struct WarpNetwork {
     /// The last beat is taken this cycle.
     beats_done: Signal<Local, Bit>,
     /// A taken beat, registered (`bq_*`: taken, group, shfl mode, the lanes to store, the
-    /// lanes' operands), and stored a cycle later: the shfl source computation and the store's
+    /// lanes' operands; per lane `bq_st` / `bq_un` / `bq_pk`), and stored a cycle later: the shfl source computation and the store's
     /// write enables start from these registers, not from the state and the port (that path,
     /// `state` -> the beat's mode -> `ShflLane` -> `stage_src`, was the unit's limit at
     /// 70.2 MHz). The last beat's cycle in the store is `landing` (state BEATS, no beat taken),
@@ -416,7 +420,6 @@ pub struct WarpNetwork {
     bq_take: DFF<Bit>,
     bq_group: DFF<Bits<5>>,
     bq_mode: DFF<Bits<2>>,
-    bq_lanes: DFF<Bits<32>>,
     bq_a: Vec<DFF<Bits<64>>>,
     bq_b: Vec<DFF<Bits<5>>>,
     bq_clamp: Vec<DFF<Bits<5>>>,
@@ -485,6 +488,12 @@ pub struct WarpNetwork {
     /// (One per match row: only the parallel match.any reads it.)
     g_part: Vec<DFF<Bit>>,
     g_arrived: Vec<DFF<Bit>>,
+    /// shfl, per slot: its source lane has arrived, and (RAM reads) its source lane's bank is
+    /// bank i (`g_bank[L * t + i]`), computed in the slot cycle: in the emit cycle the 32:1
+    /// arrival select and the bank compare followed the RAM read (the unit's limit, 13.3 ns,
+    /// once the records grew).
+    g_src_arr: Vec<DFF<Bit>>,
+    g_bank: Vec<DFF<Bit>>,
     g_row: DFF<Bits<32>>,
     /// The iterative match.any's key lane (`step`, or `step + 1` after the first EMIT cycle),
     /// and (multiplexer reads only) the key lane's bit offset in `store_pack.word`.
@@ -675,8 +684,9 @@ impl WarpNetwork {
             h_unpark: Default::default(),
             beat_park: Default::default(),
             beat_unpark: Default::default(),
-            bq_park: Default::default(),
-            bq_unpark: Default::default(),
+            bq_st: vec_of(l),
+            bq_un: vec_of(l),
+            bq_pk: vec_of(l),
             w_internal: Default::default(),
             un_now: vec_of(l),
             st_now: vec_of(l),
@@ -783,7 +793,6 @@ impl WarpNetwork {
             bq_take: Default::default(),
             bq_group: Default::default(),
             bq_mode: Default::default(),
-            bq_lanes: Default::default(),
             bq_a: vec_of(l),
             bq_b: vec_of(l),
             bq_clamp: vec_of(l),
@@ -834,6 +843,8 @@ impl WarpNetwork {
                 MatchImpl::Iterative => 1,
             }),
             g_arrived: vec_of(l),
+            g_src_arr: vec_of(l),
+            g_bank: vec_of(ram_slots * ram_slots),
             g_row: Default::default(),
             key_lane: Default::default(),
             key_off: vec_of(usize::from(ram_slots == 0)),
@@ -952,7 +963,6 @@ impl Logic for WarpNetwork {
             bq_take,
             bq_group,
             bq_mode,
-            bq_lanes,
             landing,
             land_fire,
             land_op,
@@ -978,8 +988,6 @@ impl Logic for WarpNetwork {
             w_again,
             w_park,
             w_unpark,
-            bq_park,
-            bq_unpark,
             w_internal,
             state,
             step,
@@ -1036,6 +1044,7 @@ impl Logic for WarpNetwork {
             self.g_src[i].clock.next = self.clock.val();
             self.g_pval[i].clock.next = self.clock.val();
             self.g_arrived[i].clock.next = self.clock.val();
+            self.g_src_arr[i].clock.next = self.clock.val();
         }
         for r in 0..self.g_key.len() {
             self.g_key[r].clock.next = self.clock.val();
@@ -1351,9 +1360,25 @@ impl Logic for WarpNetwork {
         self.bq_take.d.next = self.take_beat.val();
         self.bq_group.d.next = self.beat_group.val();
         self.bq_mode.d.next = self.beat_mode.val();
-        self.bq_lanes.d.next = self.beat_store_lanes.val();
-        self.bq_park.d.next = self.beat_park.val();
-        self.bq_unpark.d.next = self.beat_unpark.val();
+        for i in 0..self._lanes {
+            self.bq_st[i].clock.next = self.clock.val();
+            self.bq_un[i].clock.next = self.clock.val();
+            self.bq_pk[i].clock.next = self.clock.val();
+            self.bq_st[i].d.next = false;
+            self.bq_un[i].d.next = false;
+            self.bq_pk[i].d.next = false;
+        }
+        for l in self._lanes..self._lanes_end {
+            for g in 0..self._beats {
+                if self.take_beat.val() && (self.beat_group.val() == self.group_id[g].val()) {
+                    for i in 0..self._lanes {
+                        self.bq_st[i].d.next = self.beat_store_lanes.val().get_bit(l * g + i);
+                        self.bq_un[i].d.next = self.beat_unpark.val().get_bit(l * g + i);
+                        self.bq_pk[i].d.next = self.beat_park.val().get_bit(l * g + i);
+                    }
+                }
+            }
+        }
         // The park: the words of the beat group being taken are read (for the lanes that come
         // back with it, a cycle later in `bq_*`), the registered beat's parked lanes written.
         self.park_rd_addr.next = (bit_cast::<16, 5>(self.out_cta.q.val()) << self.k_park_cta_shift.val())
@@ -1389,20 +1414,9 @@ impl Logic for WarpNetwork {
         // Per lane of the registered beat: stored from the beat, read back from the park (a
         // lane that arrived earlier), or parked (a partial arrival's lane).
         for i in 0..self._lanes {
-            self.un_now[i].next = false;
-            self.st_now[i].next = false;
-            self.pk_now[i].next = false;
-        }
-        for l in self._lanes..self._lanes_end {
-            for g in 0..self._beats {
-                if self.bq_take.q.val() && (self.bq_group.q.val() == self.group_id[g].val()) {
-                    for i in 0..self._lanes {
-                        self.un_now[i].next = self.bq_unpark.q.val().get_bit(l * g + i);
-                        self.st_now[i].next = self.bq_lanes.q.val().get_bit(l * g + i);
-                        self.pk_now[i].next = self.bq_park.q.val().get_bit(l * g + i);
-                    }
-                }
-            }
+            self.un_now[i].next = self.bq_un[i].q.val();
+            self.st_now[i].next = self.bq_st[i].q.val();
+            self.pk_now[i].next = self.bq_pk[i].q.val();
         }
         for i in 0..self._lanes {
             self.park[i].read_clock.next = self.clock.val();
@@ -1554,6 +1568,16 @@ impl Logic for WarpNetwork {
             self.g_src[i].d.next = self.slot_src[i].val();
             self.g_pval[i].d.next = self.slot_pval[i].val();
             self.g_arrived[i].d.next = self.slot_arrived[i].val();
+            self.g_src_arr[i].d.next = self.w_arrived.q.val().get_bit(self.slot_src[i].val().index());
+        }
+        for l in self._lanes..self._lanes_end {
+            for t in 0..self._ram_slots {
+                for i in 0..self._ram_slots {
+                    self.g_bank[l * t + i].clock.next = self.clock.val();
+                    self.g_bank[l * t + i].d.next =
+                        (self.slot_src[t].val() & self.k_lane_mask.val()) == self.lane_id[i].val();
+                }
+            }
         }
         for r in 0..self.g_key.len() {
             self.g_key[r].d.next = self.slot_key[r].val();
@@ -1741,7 +1765,7 @@ impl Logic for WarpNetwork {
                 self.shfl_read[t].next = 0.into();
                 for i in 0..self._ram_slots {
                     self.shfl_ram[l * t + i].read_address.next = self.g_src[t].q.val() >> self.k_log_lanes.val();
-                    if (self.g_src[t].q.val() & self.k_lane_mask.val()) == self.lane_id[i].val() {
+                    if self.g_bank[l * t + i].q.val() {
                         self.shfl_read[t].next = self.shfl_ram[l * t + i].read_data.val();
                     }
                 }
@@ -1749,7 +1773,7 @@ impl Logic for WarpNetwork {
         }
         for i in 0..self._lanes {
             self.shfl_src_a[i].next = self.g_a[i].q.val();
-            if self.w_arrived.q.val().get_bit(self.g_src[i].q.val().index()) {
+            if self.g_src_arr[i].q.val() {
                 self.shfl_src_a[i].next = self.shfl_read[i].val();
             }
         }
