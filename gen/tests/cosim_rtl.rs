@@ -200,9 +200,8 @@ fn an_error_only_the_rtl_gives_is_a_divergence() {
     let Some((dir, top, verilog)) = gen_top("rtl-error") else {
         return;
     };
-    let (_, line) = find_line(&verilog, &["take_fail = ", "records$cycle"]).expect(
-        "no `take_fail = ... records$cycle` line in sync_unit.v: the warp network's take decision moved",
-    );
+    let (_, line) = find_line(&verilog, &["take_fail = ", "records$cycle"])
+        .expect("no `take_fail = ... records$cycle` line in sync_unit.v: the warp network's take decision moved");
     let mutated = line.replace("records$cycle", "1'b1");
     std::fs::write(&top, verilog.replace(&line, &mutated)).unwrap();
     let o = cosim_rtl("vote_match_partial", &dir, &["--fast-build"], &dir);

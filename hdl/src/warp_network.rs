@@ -1233,8 +1233,7 @@ impl Logic for WarpNetwork {
         self.records.clear_sel.next = false;
         self.records.clear_failed.next = false;
         self.records.wdata.next = self.lk_rec_wdata.q.val();
-        self.take_fail.next =
-            self.lk_mismatch.q.val() || (!self.lk_complete.q.val() && self.records.cycle.val());
+        self.take_fail.next = self.lk_mismatch.q.val() || (!self.lk_complete.q.val() && self.records.cycle.val());
         // For a data op: the lanes its beats store, park or read back, and whether it fires
         // (decided below).
         self.h_store_lanes.next = self.k_zero32.val();

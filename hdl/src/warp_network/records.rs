@@ -256,8 +256,22 @@ impl Logic for RendezvousRecords {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, m_sel, m_hit, m_twice, m_full, m_over_low, m_again, m_valid4, lk_sel, lk_sel_valid, lk_twice,
-            lk_over, lk_again, lk_valid, freed_q
+            self,
+            clock,
+            m_sel,
+            m_hit,
+            m_twice,
+            m_full,
+            m_over_low,
+            m_again,
+            m_valid4,
+            lk_sel,
+            lk_sel_valid,
+            lk_twice,
+            lk_over,
+            lk_again,
+            lk_valid,
+            freed_q
         );
         for r in 0..4 {
             self.rd_raw[r].clock.next = self.clock.val();
@@ -319,7 +333,8 @@ impl Logic for RendezvousRecords {
                 self.over_b[r].next = self.one4[r].val();
             }
         }
-        self.valid4.next = self.valid_b[0].val() | self.valid_b[1].val() | self.valid_b[2].val() | self.valid_b[3].val();
+        self.valid4.next =
+            self.valid_b[0].val() | self.valid_b[1].val() | self.valid_b[2].val() | self.valid_b[3].val();
         self.same4.next = self.same_b[0].val() | self.same_b[1].val() | self.same_b[2].val() | self.same_b[3].val();
         self.over4.next = self.over_b[0].val() | self.over_b[1].val() | self.over_b[2].val() | self.over_b[3].val();
         self.done4.next = self.done_b[0].val() | self.done_b[1].val() | self.done_b[2].val() | self.done_b[3].val();
@@ -423,14 +438,20 @@ impl Logic for RendezvousRecords {
         for t in 1..4 {
             self.fwd[t].next = self.fwd[t - 1].val()
                 | (self.lk_row[0].q.val() & (self.k_zero4.val() - (self.part_f[t].val() & self.k_one4.val())))
-                | (self.lk_row[1].q.val() & (self.k_zero4.val() - ((self.part_f[t].val() >> 1u64) & self.k_one4.val())))
-                | (self.lk_row[2].q.val() & (self.k_zero4.val() - ((self.part_f[t].val() >> 2u64) & self.k_one4.val())))
-                | (self.lk_row[3].q.val() & (self.k_zero4.val() - ((self.part_f[t].val() >> 3u64) & self.k_one4.val())));
+                | (self.lk_row[1].q.val()
+                    & (self.k_zero4.val() - ((self.part_f[t].val() >> 1u64) & self.k_one4.val())))
+                | (self.lk_row[2].q.val()
+                    & (self.k_zero4.val() - ((self.part_f[t].val() >> 2u64) & self.k_one4.val())))
+                | (self.lk_row[3].q.val()
+                    & (self.k_zero4.val() - ((self.part_f[t].val() >> 3u64) & self.k_one4.val())));
             self.bwd[t].next = self.bwd[t - 1].val()
                 | (self.lk_col[0].q.val() & (self.k_zero4.val() - (self.part_b[t].val() & self.k_one4.val())))
-                | (self.lk_col[1].q.val() & (self.k_zero4.val() - ((self.part_b[t].val() >> 1u64) & self.k_one4.val())))
-                | (self.lk_col[2].q.val() & (self.k_zero4.val() - ((self.part_b[t].val() >> 2u64) & self.k_one4.val())))
-                | (self.lk_col[3].q.val() & (self.k_zero4.val() - ((self.part_b[t].val() >> 3u64) & self.k_one4.val())));
+                | (self.lk_col[1].q.val()
+                    & (self.k_zero4.val() - ((self.part_b[t].val() >> 1u64) & self.k_one4.val())))
+                | (self.lk_col[2].q.val()
+                    & (self.k_zero4.val() - ((self.part_b[t].val() >> 2u64) & self.k_one4.val())))
+                | (self.lk_col[3].q.val()
+                    & (self.k_zero4.val() - ((self.part_b[t].val() >> 3u64) & self.k_one4.val())));
         }
         self.members.next = self.fwd[3].val() & self.bwd[3].val();
         self.cycle.next = (self.members.val() & !self.lk_sel.q.val()).any();
@@ -445,7 +466,8 @@ impl Logic for RendezvousRecords {
                 self.fail_part[r].next = self.lk_arr[r].q.val();
             }
         }
-        self.fail_lanes.next = self.fail_part[0].val() | self.fail_part[1].val() | self.fail_part[2].val() | self.fail_part[3].val();
+        self.fail_lanes.next =
+            self.fail_part[0].val() | self.fail_part[1].val() | self.fail_part[2].val() | self.fail_part[3].val();
         self.again.next = self.lk_again.q.val();
 
         // ---------------- take: write or drop records of the port's (cta, warp) ----------------
