@@ -301,8 +301,7 @@ impl Logic for RendezvousRecords {
         // A record RAM per record index, a word per (CTA slot, warp): block RAM, read every
         // cycle at the port's (cta, warp); its output is the read register (`rd_raw`), and
         // the word written by a take is read by the next header, cycles later.
-        self.ram_addr.next =
-            (bit_cast::<12, 5>(self.cta.val()) << self.k_cta_shift.val()) | bit_cast::<12, 5>(self.warp.val());
+        self.ram_addr.next = (bit_cast::<12, 5>(self.cta.val()) << self.k_cta_shift.val()) | bit_cast::<12, 5>(self.warp.val());
         for r in 0..self._records {
             self.rams[r].read_clock.next = self.clock.val();
             self.rams[r].write_clock.next = self.clock.val();
