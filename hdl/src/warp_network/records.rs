@@ -3,8 +3,8 @@
 //! a lane once every live lane of its membermask has arrived; under independent thread
 //! scheduling one lane group may wait at a collective while another reaches a different one).
 //!
-//! A record is {arrived lanes, membermask, kind, vote predicates} (`REC_BITS`), one block-RAM
-//! word per (slot, warp) in RAM `r` (read every cycle at the port's slot and warp), with a flip-flop valid bit per
+//! A record is {arrived lanes, membermask, kind, vote predicates} (`REC_BITS`), one
+//! distributed-RAM word per (slot, warp) in RAM `slot * K + r` (`max_warps_per_cta` words), with a flip-flop valid bit per
 //! warp so that completion and reset drop a record at once. The header's three cycles on the
 //! unit's port:
 //!
@@ -74,19 +74,14 @@ pub struct RendezvousRecords {
     /// A pending record was dropped last cycle.
     pub freed: Signal<Out, Bit>,
 
-    rams: Vec<DepthRam<Bits<REC_BITS>, 12>>,
-    ram_addr: Signal<Local, Bits<12>>,
-    k_cta_shift: Constant<Bits<12>>,
-    k_zero_rec: Constant<Bits<REC_BITS>>,
+    rams: Vec<DepthRam<Bits<REC_BITS>, 6>>,
     /// RAM `slot * K + r`, bit w: warp w's record r is pending.
     valid: Vec<DFF<Bits<32>>>,
     cta_id: Vec<Constant<Bits<5>>>,
     lane_id: Vec<Constant<Bits<5>>>,
     one_hot: Vec<Constant<Bits<32>>>,
     warp_onehot: Signal<Local, Bits<32>>,
-    /// Record r's word of the port's (cta, warp) as of the last clock edge (the RAM's read
-    /// register); zero for r >= K.
-    rd_raw: Vec<Signal<Local, Bits<REC_BITS>>>,
+    rd_raw: Vec<DFF<Bits<REC_BITS>>>,
     rd_hit: Vec<DFF<Bit>>,
     // look: per record
     arr: Vec<Signal<Local, Bits<32>>>,
@@ -164,10 +159,9 @@ impl RendezvousRecords {
     pub fn new(slots: usize, records: usize, warps: usize) -> Self {
         assert!((1..=MAX_RECORDS).contains(&records), "rendezvous_per_warp {records} (the config validates it)");
         let m = MAX_RECORDS;
-        // A word per (CTA slot, warp of the CTA) in block RAM: in distributed RAM the three
-        // records of fpga-small were 180 16x4 cells (1.1k LUT4 positions).
-        let warp_bits = warps.next_power_of_two().trailing_zeros() as usize;
-        let cta_bits = (slots.next_power_of_two().trailing_zeros() as usize).max(1 - warp_bits.min(1));
+        // A word per warp of the CTA: 8 on fpga-small fill one 16-word distributed-RAM cell
+        // (32 words took two cells and a read mux per bit: 1.9k LUT4 per record on fpga-small).
+        let warp_bits = warps.next_power_of_two().trailing_zeros().max(1) as usize;
         RendezvousRecords {
             clock: Default::default(),
             reset: Default::default(),
@@ -190,10 +184,7 @@ impl RendezvousRecords {
             clear_sel: Default::default(),
             clear_failed: Default::default(),
             freed: Default::default(),
-            rams: (0..records).map(|_| DepthRam::block(warp_bits + cta_bits)).collect(),
-            ram_addr: Default::default(),
-            k_cta_shift: Constant::new(bits(warp_bits as u64)),
-            k_zero_rec: Constant::new(bits(0)),
+            rams: (0..slots * records).map(|_| DepthRam::asynchronous(warp_bits)).collect(),
             valid: vec_of(slots * records),
             cta_id: (0..slots).map(|c| Constant::new(bits(c as u64))).collect(),
             lane_id: (0..LANES).map(|w| Constant::new(bits(w as u64))).collect(),
@@ -283,12 +274,13 @@ impl Logic for RendezvousRecords {
             freed_q
         );
         for r in 0..4 {
+            self.rd_raw[r].clock.next = self.clock.val();
             self.rd_hit[r].clock.next = self.clock.val();
             self.lk_arr[r].clock.next = self.clock.val();
             self.lk_row[r].clock.next = self.clock.val();
             self.lk_col[r].clock.next = self.clock.val();
             self.rd_hit[r].d.next = false;
-            self.rd_raw[r].next = self.k_zero_rec.val();
+            self.rd_raw[r].d.next = self.rd_raw[r].q.val();
         }
 
         // ---------------- read: every record of the port's warp ----------------
@@ -298,25 +290,16 @@ impl Logic for RendezvousRecords {
                 self.warp_onehot.next = self.one_hot[w].val();
             }
         }
-        // A record RAM per record index, a word per (CTA slot, warp): block RAM, read every
-        // cycle at the port's (cta, warp); its output is the read register (`rd_raw`), and
-        // the word written by a take is read by the next header, cycles later.
-        self.ram_addr.next = (bit_cast::<12, 5>(self.cta.val()) << self.k_cta_shift.val()) | bit_cast::<12, 5>(self.warp.val());
-        for r in 0..self._records {
-            self.rams[r].read_clock.next = self.clock.val();
-            self.rams[r].write_clock.next = self.clock.val();
-            self.rams[r].read_address.next = self.ram_addr.val();
-            self.rams[r].write_address.next = self.ram_addr.val();
-            self.rams[r].write_data.next = self.wdata.val();
-            self.rams[r].write_enable.next = self.write.val() && self.lk_sel.q.val().get_bit(r) && !self.reset.val();
-            self.rd_raw[r].next = self.rams[r].read_data.val();
-        }
         for k in self._records..self._records_end {
             for c in 0..self._slots {
                 for r in 0..self._records {
+                    self.rams[c * k + r].read_clock.next = self.clock.val();
+                    self.rams[c * k + r].write_clock.next = self.clock.val();
+                    self.rams[c * k + r].read_address.next = bit_cast::<6, 5>(self.warp.val());
                     self.valid[c * k + r].clock.next = self.clock.val();
                     self.valid[c * k + r].d.next = self.valid[c * k + r].q.val();
                     if self.cta.val() == self.cta_id[c].val() {
+                        self.rd_raw[r].d.next = self.rams[c * k + r].read_data.val();
                         self.rd_hit[r].d.next = (self.valid[c * k + r].q.val() & self.warp_onehot.val()).any();
                     }
                 }
@@ -327,9 +310,9 @@ impl Logic for RendezvousRecords {
         for r in 0..4 {
             self.arr[r].next = self.k_zero32.val();
             if self.rd_hit[r].q.val() {
-                self.arr[r].next = self.rd_raw[r].val().get_bits::<32>(0);
+                self.arr[r].next = self.rd_raw[r].q.val().get_bits::<32>(0);
             }
-            self.mem[r].next = self.rd_raw[r].val().get_bits::<32>(32);
+            self.mem[r].next = self.rd_raw[r].q.val().get_bits::<32>(32);
             // each record's flags as its bit of a 4-bit vector (ORed below)
             self.valid_b[r].next = self.k_zero4.val();
             self.same_b[r].next = self.k_zero4.val();
@@ -338,7 +321,7 @@ impl Logic for RendezvousRecords {
             if self.rd_hit[r].q.val() {
                 self.valid_b[r].next = self.one4[r].val();
                 if (self.mem[r].val() == self.member.val())
-                    && (self.rd_raw[r].val().get_bits::<21>(64) == self.kind.val())
+                    && (self.rd_raw[r].q.val().get_bits::<21>(64) == self.kind.val())
                 {
                     self.same_b[r].next = self.one4[r].val();
                 }
@@ -380,10 +363,10 @@ impl Logic for RendezvousRecords {
 
         // ---------------- look: the chosen record and the wait-for graph ----------------
         self.hit.next = self.m_hit.q.val();
-        self.hit_raw.next = self.rd_raw[0].val();
+        self.hit_raw.next = self.rd_raw[0].q.val();
         for r in 0..4 {
             if self.m_sel.q.val().get_bit(r) {
-                self.hit_raw.next = self.rd_raw[r].val();
+                self.hit_raw.next = self.rd_raw[r].q.val();
             }
         }
         self.twice.next = self.m_twice.q.val();
@@ -499,8 +482,12 @@ impl Logic for RendezvousRecords {
         for k in self._records..self._records_end {
             for c in 0..self._slots {
                 for r in 0..self._records {
+                    self.rams[c * k + r].write_address.next = bit_cast::<6, 5>(self.warp.val());
+                    self.rams[c * k + r].write_data.next = self.wdata.val();
+                    self.rams[c * k + r].write_enable.next = false;
                     if self.cta.val() == self.cta_id[c].val() {
                         if self.write.val() && self.lk_sel.q.val().get_bit(r) {
+                            self.rams[c * k + r].write_enable.next = !self.reset.val();
                             // a record of no lanes is no record (as an arrival of no lanes is none)
                             if self.wdata.val().get_bits::<32>(0).any() {
                                 self.valid[c * k + r].d.next = self.valid[c * k + r].q.val() | self.warp_onehot.val();
