@@ -488,11 +488,10 @@ pub struct WarpNetwork {
     /// (One per match row: only the parallel match.any reads it.)
     g_part: Vec<DFF<Bit>>,
     g_arrived: Vec<DFF<Bit>>,
-    /// shfl, per slot: its source lane has arrived, and (RAM reads) its source lane's bank is
-    /// bank i (`g_bank[L * t + i]`), computed in the slot cycle: in the emit cycle the 32:1
-    /// arrival select and the bank compare followed the RAM read (the unit's limit, 13.3 ns,
-    /// once the records grew).
-    g_src_arr: Vec<DFF<Bit>>,
+    /// shfl, per slot (RAM reads): its source lane's bank is bank i (`g_bank[L * t + i]`),
+    /// computed in the slot cycle: in the emit cycle the bank compare followed the RAM read.
+    /// (The source lane's arrival bit, selected there too, became the slot cycle's limit:
+    /// 13.6 ns; it stays in the emit cycle.)
     g_bank: Vec<DFF<Bit>>,
     g_row: DFF<Bits<32>>,
     /// The iterative match.any's key lane (`step`, or `step + 1` after the first EMIT cycle),
@@ -843,7 +842,6 @@ impl WarpNetwork {
                 MatchImpl::Iterative => 1,
             }),
             g_arrived: vec_of(l),
-            g_src_arr: vec_of(l),
             g_bank: vec_of(ram_slots * ram_slots),
             g_row: Default::default(),
             key_lane: Default::default(),
@@ -862,7 +860,7 @@ impl WarpNetwork {
             shfl_read: vec_of(l),
             key_src: Default::default(),
             key_ram: (0..ram_slots).map(|_| DepthRam::asynchronous(ram_addr_bits)).collect(),
-            shfl_ram: (0..ram_slots * ram_slots).map(|_| DepthRam::asynchronous(ram_addr_bits)).collect(),
+            shfl_ram: (0..ram_slots * ram_slots).map(|_| DepthRam::block(ram_addr_bits)).collect(),
             _ram_slots: ram_slots,
             _mux_slots: l - ram_slots,
             _mux_key: usize::from(ram_slots == 0),
@@ -1044,7 +1042,6 @@ impl Logic for WarpNetwork {
             self.g_src[i].clock.next = self.clock.val();
             self.g_pval[i].clock.next = self.clock.val();
             self.g_arrived[i].clock.next = self.clock.val();
-            self.g_src_arr[i].clock.next = self.clock.val();
         }
         for r in 0..self.g_key.len() {
             self.g_key[r].clock.next = self.clock.val();
@@ -1567,7 +1564,6 @@ impl Logic for WarpNetwork {
             self.g_src[i].d.next = self.slot_src[i].val();
             self.g_pval[i].d.next = self.slot_pval[i].val();
             self.g_arrived[i].d.next = self.slot_arrived[i].val();
-            self.g_src_arr[i].d.next = self.w_arrived.q.val().get_bit(self.slot_src[i].val().index());
         }
         for l in self._lanes..self._lanes_end {
             for t in 0..self._ram_slots {
@@ -1763,7 +1759,9 @@ impl Logic for WarpNetwork {
             for t in 0..self._ram_slots {
                 self.shfl_read[t].next = 0.into();
                 for i in 0..self._ram_slots {
-                    self.shfl_ram[l * t + i].read_address.next = self.g_src[t].q.val() >> self.k_log_lanes.val();
+                    // Block RAM: the address in the slot cycle (the source lane as staged), the
+                    // word in the emit cycle, beside `g_bank`.
+                    self.shfl_ram[l * t + i].read_address.next = self.slot_src[t].val() >> self.k_log_lanes.val();
                     if self.g_bank[l * t + i].q.val() {
                         self.shfl_read[t].next = self.shfl_ram[l * t + i].read_data.val();
                     }
@@ -1772,7 +1770,7 @@ impl Logic for WarpNetwork {
         }
         for i in 0..self._lanes {
             self.shfl_src_a[i].next = self.g_a[i].q.val();
-            if self.g_src_arr[i].q.val() {
+            if self.w_arrived.q.val().get_bit(self.g_src[i].q.val().index()) {
                 self.shfl_src_a[i].next = self.shfl_read[i].val();
             }
         }

@@ -3,19 +3,23 @@
 //! a lane once every live lane of its membermask has arrived; under independent thread
 //! scheduling one lane group may wait at a collective while another reaches a different one).
 //!
-//! A record is {arrived lanes, membermask, kind, vote predicates} (`REC_BITS`), one
-//! distributed-RAM word per (slot, warp) in RAM `slot * K + r` (`max_warps_per_cta` words), with a flip-flop valid bit per
-//! warp so that completion and reset drop a record at once. The header's three cycles on the
+//! A record is {arrived lanes, membermask, kind, vote predicates} (`REC_BITS`), one block-RAM
+//! word per (slot, warp) in RAM `r` (read every cycle at the port's slot and warp), with a flip-flop valid bit per
+//! warp so that completion and reset drop a record at once. The header's four cycles on the
 //! unit's port:
 //!
-//! 1. **read**: every record of the port's warp into `rd_raw[r]` / `rd_hit[r]`;
-//! 2. **match**: the chosen record (`m_sel`): the pending one of the same membermask and kind
-//!    (join), else the lowest free one (open); for an exit, the lowest one the exit's live mask
-//!    completes (`again`: another one too, so the exit is sent again). Also: the request's lanes
-//!    already wait at a record (`twice`, a certain hang: `MemberMaskMismatch`). Registered: the
-//!    compares and the choice in front of the unit's rendezvous decision were 15.9 ns on the
-//!    ECP5 (62.8 MHz);
-//! 3. **look**: the chosen record's word (`hit_raw`) for the unit's decision, and the wait-for
+//! 1. **read**: the port's (slot, warp) addresses the record RAMs (block RAM: their output
+//!    register is this stage's, `rd_raw[r]`), and the valid bits into `rd_hit[r]`;
+//! 2. **match**: each record compared with the header into 4-bit vectors (`m_same4`: same
+//!    membermask and kind; `m_over4`: holds some of the request's lanes; `m_done4`: completed by
+//!    an exit's live mask), and the words copied into registers (`m_raw`) for the look. The
+//!    compares and the choice in one cycle behind the RAM's clock-to-out were 15.4 ns on the
+//!    ECP5 (65.1 MHz);
+//! 3. **look**: the choice (`sel`): the pending record of the same membermask and kind (join),
+//!    else the lowest free one (open); for an exit, the lowest one its live mask completes
+//!    (`again`: another one too, so the exit is sent again); `twice` when the request's lanes
+//!    already wait at a record (a certain hang: `MemberMaskMismatch`). Then the chosen record's
+//!    word (`hit_raw`) for the unit's decision, and the wait-for
 //!    graph among the warp's records with the request added (`i` waits for `j` when a lane `i`
 //!    still needs is blocked at `j`), registered as rows and columns;
 //! 4. **take**: the records on a wait-for cycle through the request's rendezvous (forward and
@@ -74,15 +78,26 @@ pub struct RendezvousRecords {
     /// A pending record was dropped last cycle.
     pub freed: Signal<Out, Bit>,
 
-    rams: Vec<DepthRam<Bits<REC_BITS>, 6>>,
+    rams: Vec<DepthRam<Bits<REC_BITS>, 12>>,
+    ram_addr: Signal<Local, Bits<12>>,
+    k_cta_shift: Constant<Bits<12>>,
+    k_zero_rec: Constant<Bits<REC_BITS>>,
     /// RAM `slot * K + r`, bit w: warp w's record r is pending.
     valid: Vec<DFF<Bits<32>>>,
     cta_id: Vec<Constant<Bits<5>>>,
     lane_id: Vec<Constant<Bits<5>>>,
     one_hot: Vec<Constant<Bits<32>>>,
     warp_onehot: Signal<Local, Bits<32>>,
-    rd_raw: Vec<DFF<Bits<REC_BITS>>>,
+    /// Record r's word of the port's (cta, warp) as of the last clock edge (the RAM's read
+    /// register); zero for r >= K.
+    rd_raw: Vec<Signal<Local, Bits<REC_BITS>>>,
     rd_hit: Vec<DFF<Bit>>,
+    /// `rd_raw`, registered in the match cycle for the look cycle: read there straight from
+    /// the RAM, its clock-to-out led the look's record select (`lk_vote_pred`, 61.6 MHz).
+    m_raw: Vec<DFF<Bits<REC_BITS>>>,
+    /// The look cycle's arrived lanes (zero for a record not pending) and membermask, from `m_raw`.
+    m_arr: Vec<Signal<Local, Bits<32>>>,
+    m_mem: Vec<Signal<Local, Bits<32>>>,
     // look: per record
     arr: Vec<Signal<Local, Bits<32>>>,
     mem: Vec<Signal<Local, Bits<32>>>,
@@ -116,14 +131,19 @@ pub struct RendezvousRecords {
     k_one4: Constant<Bits<4>>,
     k_zero4: Constant<Bits<4>>,
     k_zero32: Constant<Bits<32>>,
-    // match -> look registers
-    m_sel: DFF<Bits<4>>,
-    m_hit: DFF<Bit>,
-    m_twice: DFF<Bit>,
-    m_full: DFF<Bit>,
-    m_over_low: DFF<Bits<4>>,
-    m_again: DFF<Bit>,
+    // match -> look registers: the records' compares. The choice among them is the look
+    // cycle's: behind the block RAM's clock-to-out, compares and choice in one cycle were the
+    // unit's limit (15.4 ns to `m_hit`).
     m_valid4: DFF<Bits<4>>,
+    m_same4: DFF<Bits<4>>,
+    m_over4: DFF<Bits<4>>,
+    m_done4: DFF<Bits<4>>,
+    /// The look cycle's choice: a pending record chosen, the request's lanes wait already,
+    /// no record to join or open, an exit completing another record too.
+    sel_hit: Signal<Local, Bit>,
+    sel_twice: Signal<Local, Bit>,
+    sel_full: Signal<Local, Bit>,
+    sel_again: Signal<Local, Bit>,
     // look -> take registers
     lk_sel: DFF<Bits<4>>,
     lk_sel_valid: DFF<Bit>,
@@ -139,6 +159,10 @@ pub struct RendezvousRecords {
     part_b: Vec<Signal<Local, Bits<4>>>,
     fwd: Vec<Signal<Local, Bits<4>>>,
     bwd: Vec<Signal<Local, Bits<4>>>,
+    /// Reach step `t` (`t + 1` edges) is needed: a path among K records has at most K - 1
+    /// edges, so steps `t <= K - 2` (two of three steps fewer on fpga-small's K = 3: the take
+    /// cycle's reach, `lk_sel` -> the drop of the failed records, was the unit's limit).
+    step_on: Vec<Constant<Bit>>,
     members: Signal<Local, Bits<4>>,
     failed: Signal<Local, Bits<4>>,
     fail_part: Vec<Signal<Local, Bits<32>>>,
@@ -159,9 +183,10 @@ impl RendezvousRecords {
     pub fn new(slots: usize, records: usize, warps: usize) -> Self {
         assert!((1..=MAX_RECORDS).contains(&records), "rendezvous_per_warp {records} (the config validates it)");
         let m = MAX_RECORDS;
-        // A word per warp of the CTA: 8 on fpga-small fill one 16-word distributed-RAM cell
-        // (32 words took two cells and a read mux per bit: 1.9k LUT4 per record on fpga-small).
-        let warp_bits = warps.next_power_of_two().trailing_zeros().max(1) as usize;
+        // A word per (CTA slot, warp of the CTA) in block RAM: in distributed RAM the three
+        // records of fpga-small were 180 16x4 cells (1.1k LUT4 positions).
+        let warp_bits = warps.next_power_of_two().trailing_zeros() as usize;
+        let cta_bits = (slots.next_power_of_two().trailing_zeros() as usize).max(1 - warp_bits.min(1));
         RendezvousRecords {
             clock: Default::default(),
             reset: Default::default(),
@@ -184,13 +209,19 @@ impl RendezvousRecords {
             clear_sel: Default::default(),
             clear_failed: Default::default(),
             freed: Default::default(),
-            rams: (0..slots * records).map(|_| DepthRam::asynchronous(warp_bits)).collect(),
+            rams: (0..records).map(|_| DepthRam::block(warp_bits + cta_bits)).collect(),
+            ram_addr: Default::default(),
+            k_cta_shift: Constant::new(bits(warp_bits as u64)),
+            k_zero_rec: Constant::new(bits(0)),
             valid: vec_of(slots * records),
             cta_id: (0..slots).map(|c| Constant::new(bits(c as u64))).collect(),
             lane_id: (0..LANES).map(|w| Constant::new(bits(w as u64))).collect(),
             one_hot: (0..LANES).map(|w| Constant::new(bits(1u64 << w))).collect(),
             warp_onehot: Default::default(),
             rd_raw: vec_of(m),
+            m_raw: vec_of(m),
+            m_arr: vec_of(m),
+            m_mem: vec_of(m),
             rd_hit: vec_of(m),
             arr: vec_of(m),
             mem: vec_of(m),
@@ -220,13 +251,14 @@ impl RendezvousRecords {
             k_one4: Constant::new(bits(1)),
             k_zero4: Constant::new(bits(0)),
             k_zero32: Constant::new(bits(0)),
-            m_sel: Default::default(),
-            m_hit: Default::default(),
-            m_twice: Default::default(),
-            m_full: Default::default(),
-            m_over_low: Default::default(),
-            m_again: Default::default(),
             m_valid4: Default::default(),
+            m_same4: Default::default(),
+            m_over4: Default::default(),
+            m_done4: Default::default(),
+            sel_hit: Default::default(),
+            sel_twice: Default::default(),
+            sel_full: Default::default(),
+            sel_again: Default::default(),
             lk_sel: Default::default(),
             lk_sel_valid: Default::default(),
             lk_twice: Default::default(),
@@ -239,6 +271,7 @@ impl RendezvousRecords {
             part_f: vec_of(m),
             part_b: vec_of(m),
             fwd: vec_of(m),
+            step_on: (0..m).map(|t| Constant::new(t + 2 <= records)).collect(),
             bwd: vec_of(m),
             members: Default::default(),
             failed: Default::default(),
@@ -258,13 +291,10 @@ impl Logic for RendezvousRecords {
         dff_setup!(
             self,
             clock,
-            m_sel,
-            m_hit,
-            m_twice,
-            m_full,
-            m_over_low,
-            m_again,
             m_valid4,
+            m_same4,
+            m_over4,
+            m_done4,
             lk_sel,
             lk_sel_valid,
             lk_twice,
@@ -274,13 +304,13 @@ impl Logic for RendezvousRecords {
             freed_q
         );
         for r in 0..4 {
-            self.rd_raw[r].clock.next = self.clock.val();
             self.rd_hit[r].clock.next = self.clock.val();
+            self.m_raw[r].clock.next = self.clock.val();
             self.lk_arr[r].clock.next = self.clock.val();
             self.lk_row[r].clock.next = self.clock.val();
             self.lk_col[r].clock.next = self.clock.val();
             self.rd_hit[r].d.next = false;
-            self.rd_raw[r].d.next = self.rd_raw[r].q.val();
+            self.rd_raw[r].next = self.k_zero_rec.val();
         }
 
         // ---------------- read: every record of the port's warp ----------------
@@ -290,16 +320,26 @@ impl Logic for RendezvousRecords {
                 self.warp_onehot.next = self.one_hot[w].val();
             }
         }
+        // A record RAM per record index, a word per (CTA slot, warp): block RAM, read every
+        // cycle at the port's (cta, warp); its output is the read register (`rd_raw`), and
+        // the word written by a take is read by the next header, cycles later.
+        self.ram_addr.next =
+            (bit_cast::<12, 5>(self.cta.val()) << self.k_cta_shift.val()) | bit_cast::<12, 5>(self.warp.val());
+        for r in 0..self._records {
+            self.rams[r].read_clock.next = self.clock.val();
+            self.rams[r].write_clock.next = self.clock.val();
+            self.rams[r].read_address.next = self.ram_addr.val();
+            self.rams[r].write_address.next = self.ram_addr.val();
+            self.rams[r].write_data.next = self.wdata.val();
+            self.rams[r].write_enable.next = self.write.val() && self.lk_sel.q.val().get_bit(r) && !self.reset.val();
+            self.rd_raw[r].next = self.rams[r].read_data.val();
+        }
         for k in self._records..self._records_end {
             for c in 0..self._slots {
                 for r in 0..self._records {
-                    self.rams[c * k + r].read_clock.next = self.clock.val();
-                    self.rams[c * k + r].write_clock.next = self.clock.val();
-                    self.rams[c * k + r].read_address.next = bit_cast::<6, 5>(self.warp.val());
                     self.valid[c * k + r].clock.next = self.clock.val();
                     self.valid[c * k + r].d.next = self.valid[c * k + r].q.val();
                     if self.cta.val() == self.cta_id[c].val() {
-                        self.rd_raw[r].d.next = self.rams[c * k + r].read_data.val();
                         self.rd_hit[r].d.next = (self.valid[c * k + r].q.val() & self.warp_onehot.val()).any();
                     }
                 }
@@ -310,9 +350,10 @@ impl Logic for RendezvousRecords {
         for r in 0..4 {
             self.arr[r].next = self.k_zero32.val();
             if self.rd_hit[r].q.val() {
-                self.arr[r].next = self.rd_raw[r].q.val().get_bits::<32>(0);
+                self.arr[r].next = self.rd_raw[r].val().get_bits::<32>(0);
             }
-            self.mem[r].next = self.rd_raw[r].q.val().get_bits::<32>(32);
+            self.mem[r].next = self.rd_raw[r].val().get_bits::<32>(32);
+            self.m_raw[r].d.next = self.rd_raw[r].val();
             // each record's flags as its bit of a 4-bit vector (ORed below)
             self.valid_b[r].next = self.k_zero4.val();
             self.same_b[r].next = self.k_zero4.val();
@@ -321,7 +362,7 @@ impl Logic for RendezvousRecords {
             if self.rd_hit[r].q.val() {
                 self.valid_b[r].next = self.one4[r].val();
                 if (self.mem[r].val() == self.member.val())
-                    && (self.rd_raw[r].q.val().get_bits::<21>(64) == self.kind.val())
+                    && (self.rd_raw[r].val().get_bits::<21>(64) == self.kind.val())
                 {
                     self.same_b[r].next = self.one4[r].val();
                 }
@@ -338,52 +379,58 @@ impl Logic for RendezvousRecords {
         self.same4.next = self.same_b[0].val() | self.same_b[1].val() | self.same_b[2].val() | self.same_b[3].val();
         self.over4.next = self.over_b[0].val() | self.over_b[1].val() | self.over_b[2].val() | self.over_b[3].val();
         self.done4.next = self.done_b[0].val() | self.done_b[1].val() | self.done_b[2].val() | self.done_b[3].val();
-        self.free4.next = !self.valid4.val() & self.k_mask.val();
+        self.m_valid4.d.next = self.valid4.val();
+        self.m_same4.d.next = self.same4.val();
+        self.m_over4.d.next = self.over4.val();
+        self.m_done4.d.next = self.done4.val();
+
+        // ---------------- look: the chosen record and the wait-for graph ----------------
+        self.free4.next = !self.m_valid4.q.val() & self.k_mask.val();
         self.free_low.next = self.free4.val() & (!self.free4.val() + self.k_one4.val());
-        self.over_low.next = self.over4.val() & (!self.over4.val() + self.k_one4.val());
-        self.done_low.next = self.done4.val() & (!self.done4.val() + self.k_one4.val());
+        self.over_low.next = self.m_over4.q.val() & (!self.m_over4.q.val() + self.k_one4.val());
+        self.done_low.next = self.m_done4.q.val() & (!self.m_done4.q.val() + self.k_one4.val());
         // Join the record of the same mask and kind (at most one: a request joins rather than
         // opens one), else open the lowest free one; an exit acts on the lowest it completes.
-        self.sel.next = self.same4.val();
-        if self.same4.val() == self.k_zero4.val() {
+        self.sel.next = self.m_same4.q.val();
+        if self.m_same4.q.val() == self.k_zero4.val() {
             self.sel.next = self.free_low.val();
         }
         if self.is_exit.val() {
             self.sel.next = self.done_low.val();
         }
-        // The match cycle's decisions, registered for the look cycle (`rd_*` hold while the
-        // header waits on the port: records change only when a header is taken).
-        self.m_sel.d.next = self.sel.val();
-        self.m_hit.d.next = (self.sel.val() & self.valid4.val()).any();
-        self.m_twice.d.next = !self.is_exit.val() && self.over4.val().any();
-        self.m_full.d.next = (self.same4.val() == self.k_zero4.val()) && (self.free4.val() == self.k_zero4.val());
-        self.m_over_low.d.next = self.over_low.val();
-        self.m_again.d.next = self.is_exit.val() && (self.done4.val() != self.done_low.val());
-        self.m_valid4.d.next = self.valid4.val();
-
-        // ---------------- look: the chosen record and the wait-for graph ----------------
-        self.hit.next = self.m_hit.q.val();
-        self.hit_raw.next = self.rd_raw[0].q.val();
+        self.sel_hit.next = (self.sel.val() & self.m_valid4.q.val()).any();
+        self.sel_twice.next = !self.is_exit.val() && self.m_over4.q.val().any();
+        self.sel_full.next = (self.m_same4.q.val() == self.k_zero4.val()) && (self.free4.val() == self.k_zero4.val());
+        self.sel_again.next = self.is_exit.val() && (self.m_done4.q.val() != self.done_low.val());
+        self.hit.next = self.sel_hit.val();
         for r in 0..4 {
-            if self.m_sel.q.val().get_bit(r) {
-                self.hit_raw.next = self.rd_raw[r].q.val();
+            self.m_arr[r].next = self.k_zero32.val();
+            if self.rd_hit[r].q.val() {
+                self.m_arr[r].next = self.m_raw[r].q.val().get_bits::<32>(0);
+            }
+            self.m_mem[r].next = self.m_raw[r].q.val().get_bits::<32>(32);
+        }
+        self.hit_raw.next = self.m_raw[0].q.val();
+        for r in 0..4 {
+            if self.sel.val().get_bit(r) {
+                self.hit_raw.next = self.m_raw[r].q.val();
             }
         }
-        self.twice.next = self.m_twice.q.val();
-        self.full.next = self.m_full.q.val();
+        self.twice.next = self.sel_twice.val();
+        self.full.next = self.sel_full.val();
 
         // The graph with the request's lanes added to its rendezvous (the chosen record).
         self.new_arr.next = self.active.val();
         for r in 0..4 {
-            if self.m_sel.q.val().get_bit(r) {
-                self.new_arr.next = self.arr[r].val() | self.active.val();
+            if self.sel.val().get_bit(r) {
+                self.new_arr.next = self.m_arr[r].val() | self.active.val();
             }
         }
         for r in 0..4 {
             self.n_on[r].next = self.rd_hit[r].q.val();
-            self.n_arr[r].next = self.arr[r].val();
-            self.n_miss[r].next = self.mem[r].val() & self.live.val() & !self.arr[r].val();
-            if self.m_sel.q.val().get_bit(r) {
+            self.n_arr[r].next = self.m_arr[r].val();
+            self.n_miss[r].next = self.m_mem[r].val() & self.live.val() & !self.m_arr[r].val();
+            if self.sel.val().get_bit(r) {
                 self.n_on[r].next = true;
                 self.n_arr[r].next = self.new_arr.val();
                 self.n_miss[r].next = self.member.val() & self.live.val() & !self.new_arr.val();
@@ -410,13 +457,13 @@ impl Logic for RendezvousRecords {
             // no self edges: a rendezvous never waits for its own lanes
             self.lk_row[i].d.next = self.row[i].val() & !self.one4[i].val();
             self.lk_col[i].d.next = self.col[i].val() & !self.one4[i].val();
-            self.lk_arr[i].d.next = self.arr[i].val();
+            self.lk_arr[i].d.next = self.m_arr[i].val();
         }
-        self.lk_sel.d.next = self.m_sel.q.val();
-        self.lk_sel_valid.d.next = self.m_hit.q.val();
-        self.lk_twice.d.next = self.m_twice.q.val();
-        self.lk_over.d.next = self.m_over_low.q.val();
-        self.lk_again.d.next = self.m_again.q.val();
+        self.lk_sel.d.next = self.sel.val();
+        self.lk_sel_valid.d.next = self.sel_hit.val();
+        self.lk_twice.d.next = self.sel_twice.val();
+        self.lk_over.d.next = self.over_low.val();
+        self.lk_again.d.next = self.sel_again.val();
         self.lk_valid.d.next = self.m_valid4.q.val();
 
         // ---------------- take: the wait-for cycle through the request's rendezvous ----------------
@@ -436,22 +483,28 @@ impl Logic for RendezvousRecords {
             self.part_b[t].next = self.bwd[t - 1].val();
         }
         for t in 1..4 {
-            self.fwd[t].next = self.fwd[t - 1].val()
-                | (self.lk_row[0].q.val() & (self.k_zero4.val() - (self.part_f[t].val() & self.k_one4.val())))
-                | (self.lk_row[1].q.val()
-                    & (self.k_zero4.val() - ((self.part_f[t].val() >> 1u64) & self.k_one4.val())))
-                | (self.lk_row[2].q.val()
-                    & (self.k_zero4.val() - ((self.part_f[t].val() >> 2u64) & self.k_one4.val())))
-                | (self.lk_row[3].q.val()
-                    & (self.k_zero4.val() - ((self.part_f[t].val() >> 3u64) & self.k_one4.val())));
-            self.bwd[t].next = self.bwd[t - 1].val()
-                | (self.lk_col[0].q.val() & (self.k_zero4.val() - (self.part_b[t].val() & self.k_one4.val())))
-                | (self.lk_col[1].q.val()
-                    & (self.k_zero4.val() - ((self.part_b[t].val() >> 1u64) & self.k_one4.val())))
-                | (self.lk_col[2].q.val()
-                    & (self.k_zero4.val() - ((self.part_b[t].val() >> 2u64) & self.k_one4.val())))
-                | (self.lk_col[3].q.val()
-                    & (self.k_zero4.val() - ((self.part_b[t].val() >> 3u64) & self.k_one4.val())));
+            self.fwd[t].next = self.fwd[t - 1].val();
+            self.bwd[t].next = self.bwd[t - 1].val();
+        }
+        for t in 1..4 {
+            if self.step_on[t].val() {
+                self.fwd[t].next = self.fwd[t - 1].val()
+                    | (self.lk_row[0].q.val() & (self.k_zero4.val() - (self.part_f[t].val() & self.k_one4.val())))
+                    | (self.lk_row[1].q.val()
+                        & (self.k_zero4.val() - ((self.part_f[t].val() >> 1u64) & self.k_one4.val())))
+                    | (self.lk_row[2].q.val()
+                        & (self.k_zero4.val() - ((self.part_f[t].val() >> 2u64) & self.k_one4.val())))
+                    | (self.lk_row[3].q.val()
+                        & (self.k_zero4.val() - ((self.part_f[t].val() >> 3u64) & self.k_one4.val())));
+                self.bwd[t].next = self.bwd[t - 1].val()
+                    | (self.lk_col[0].q.val() & (self.k_zero4.val() - (self.part_b[t].val() & self.k_one4.val())))
+                    | (self.lk_col[1].q.val()
+                        & (self.k_zero4.val() - ((self.part_b[t].val() >> 1u64) & self.k_one4.val())))
+                    | (self.lk_col[2].q.val()
+                        & (self.k_zero4.val() - ((self.part_b[t].val() >> 2u64) & self.k_one4.val())))
+                    | (self.lk_col[3].q.val()
+                        & (self.k_zero4.val() - ((self.part_b[t].val() >> 3u64) & self.k_one4.val())));
+            }
         }
         self.members.next = self.fwd[3].val() & self.bwd[3].val();
         self.cycle.next = (self.members.val() & !self.lk_sel.q.val()).any();
@@ -482,12 +535,8 @@ impl Logic for RendezvousRecords {
         for k in self._records..self._records_end {
             for c in 0..self._slots {
                 for r in 0..self._records {
-                    self.rams[c * k + r].write_address.next = bit_cast::<6, 5>(self.warp.val());
-                    self.rams[c * k + r].write_data.next = self.wdata.val();
-                    self.rams[c * k + r].write_enable.next = false;
                     if self.cta.val() == self.cta_id[c].val() {
                         if self.write.val() && self.lk_sel.q.val().get_bit(r) {
-                            self.rams[c * k + r].write_enable.next = !self.reset.val();
                             // a record of no lanes is no record (as an arrival of no lanes is none)
                             if self.wdata.val().get_bits::<32>(0).any() {
                                 self.valid[c * k + r].d.next = self.valid[c * k + r].q.val() | self.warp_onehot.val();
