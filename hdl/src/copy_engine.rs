@@ -10,7 +10,7 @@
 //!
 //! ```text
 //!  req_* (one lane op per cycle, ready/valid)
-//!    -> request queue (copy_queue_depth entries, RamFifo)          -- req_ready = 0 when full
+//!    -> request queue (copy_queue_depth entries, BlockFifo)        -- req_ready = 0 when full
 //!    -> controller FSM: IDLE -> FETCH (thread-table RAM read, 2 cycles: the record registered) -> DECIDE
 //!         commit / wait / checks / responses (resp_*), mbarrier +1 events (mb_*)
 //!         starts one "move" at a time in the mover
@@ -117,7 +117,7 @@ pub mod mover;
 pub mod reducer;
 pub mod tensor_origin;
 
-use fifo::RamFifo;
+use fifo::{BlockFifo, RamFifo};
 use mb_answers::{MbAnswers, IDENT_BITS};
 use mover::Mover;
 use reducer::Reducer;
@@ -277,7 +277,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub elem_value: Signal<In, Bits<ELEM_BITS>>,
 
     // ---- request queue: [ctl 64 | addr 64 | src 64 | mbar 64 | a 128 | b 64 | c 32] ----
-    q: RamFifo<544>,
+    q: BlockFifo<544>,
     ctl_in: Signal<Local, Bits<64>>,
     q_full: Signal<Local, Bit>,
     k_qdepth: Constant<Bits<9>>,
@@ -871,7 +871,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             elem_s: Default::default(),
             elem_grant: Default::default(),
             elem_value: Default::default(),
-            q: RamFifo::new(depth),
+            q: BlockFifo::new(depth),
             ctl_in: Default::default(),
             q_full: Default::default(),
             k_qdepth: k(depth as u64),
@@ -1397,7 +1397,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.comp_q.reset.next = self.reset.val();
         self.answers.reset.next = self.reset.val();
         // Pop the request the idle controller took, a cycle later (`q_taken`).
-        self.q_taken.d.next = (self.state.q.val() == 0) & !self.q.empty.val() & !self.reset.val();
+        self.q_taken.d.next = (self.state.q.val() == 0) & self.q.ready.val() & !self.reset.val();
         self.q.pop.next = self.q_taken.q.val();
 
         // ================= controller: decode =================
@@ -2513,7 +2513,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         // State transitions.
         if self.state.q.val() == 0 {
-            if !self.q.empty.val() {
+            if self.q.ready.val() {
                 self.cur_ctl.d.next = self.q.dout.val().get_bits::<64>(0);
                 self.cur_addr.d.next = self.q.dout.val().get_bits::<64>(64);
                 self.cur_src.d.next = self.q.dout.val().get_bits::<64>(128);

@@ -1764,7 +1764,19 @@ fn tensor_throughput_swizzled<const D: usize, const B: usize, const T: usize>(
 #[test]
 fn throughput_tensor_2d_fpga_small() {
     let (load, store) = tensor_throughput::<64, 8, 9>(&Config::fpga_small(), 64, 16, 1, 10);
-    assert!(load >= 0.9 && store >= 0.9, "load {load:.3} store {store:.3} of the port width");
+    assert_tile_cycles(load, store);
+}
+
+/// One 4 KiB tile at the 8-byte port: 512 beats in 569 cycles loading and 556 storing, the rest
+/// being the 16-beat map read, the answers and the start. Of the start, one cycle is the request
+/// queue's block RAM (`BlockFifo`: a request pushed into the idle engine is read a cycle after
+/// its write), which saved 816 LUT4 positions on fpga-small (568 / 555 cycles before, 90.1 %).
+fn assert_tile_cycles(load: f64, store: f64) {
+    let (beats, load_cycles, store_cycles) = (512.0, 569.0, 556.0);
+    assert!(
+        load >= beats / load_cycles && store >= beats / store_cycles,
+        "load {load:.4} store {store:.4} of the port width (at most {load_cycles} / {store_cycles} cycles)"
+    );
 }
 
 #[test]
@@ -2098,7 +2110,7 @@ fn random_swizzled_tensor_streams_match_golden_default() {
 #[test]
 fn throughput_tensor_2d_swizzled_fpga_small() {
     let (load, store) = tensor_throughput_swizzled::<64, 8, 9>(&Config::fpga_small(), 32, 32, 1, 10, 3);
-    assert!(load >= 0.9 && store >= 0.9, "load {load:.3} store {store:.3} of the port width");
+    assert_tile_cycles(load, store);
 }
 
 #[test]

@@ -18,6 +18,8 @@ pub struct FifoCtl {
     pub push: Signal<In, Bit>,
     pub pop: Signal<In, Bit>,
     pub write: Signal<Out, Bit>,
+    /// The word the store reads: the head (or, built with [`FifoCtl::ahead`], the head after
+    /// this clock edge: a block RAM's read address, see [`BlockFifo`]).
     pub head: Signal<Out, Bits<8>>,
     pub tail: Signal<Out, Bits<8>>,
     pub empty: Signal<Out, Bit>,
@@ -28,6 +30,8 @@ pub struct FifoCtl {
     used: DFF<Bits<9>>,
     push_ok: Signal<Local, Bit>,
     pop_ok: Signal<Local, Bit>,
+    head_next: Signal<Local, Bits<8>>,
+    k_ahead: Constant<Bit>,
     k_last: Constant<Bits<8>>,
     k_depth: Constant<Bits<9>>,
 }
@@ -51,9 +55,16 @@ impl FifoCtl {
             used: Default::default(),
             push_ok: Default::default(),
             pop_ok: Default::default(),
+            head_next: Default::default(),
+            k_ahead: Constant::new(false),
             k_last: Constant::new(((depth - 1) as u64).to_bits()),
             k_depth: Constant::new((depth as u64).to_bits()),
         }
+    }
+
+    /// As [`FifoCtl::new`], with `head` the head after this clock edge.
+    pub fn ahead(depth: usize) -> Self {
+        FifoCtl { k_ahead: Constant::new(true), ..Self::new(depth) }
     }
 }
 
@@ -63,7 +74,6 @@ impl Logic for FifoCtl {
         dff_setup!(self, clock, head_r, tail_r, used);
         self.empty.next = self.used.q.val() == 0;
         self.count.next = self.used.q.val();
-        self.head.next = self.head_r.q.val();
         self.tail.next = self.tail_r.q.val();
         self.push_ok.next = self.push.val() & (self.used.q.val() != self.k_depth.val());
         self.pop_ok.next = self.pop.val() & (self.used.q.val() != 0);
@@ -75,12 +85,18 @@ impl Logic for FifoCtl {
                 self.tail_r.d.next = self.tail_r.q.val() + 1;
             }
         }
+        self.head_next.next = self.head_r.q.val();
         if self.pop_ok.val() {
             if self.head_r.q.val() == self.k_last.val() {
-                self.head_r.d.next = 0.into();
+                self.head_next.next = 0.into();
             } else {
-                self.head_r.d.next = self.head_r.q.val() + 1;
+                self.head_next.next = self.head_r.q.val() + 1;
             }
+        }
+        self.head_r.d.next = self.head_next.val();
+        self.head.next = self.head_r.q.val();
+        if self.k_ahead.val() {
+            self.head.next = self.head_next.val();
         }
         if self.push_ok.val() & !self.pop_ok.val() {
             self.used.d.next = self.used.q.val() + 1;
@@ -192,5 +208,74 @@ impl<const W: usize> Logic for RamFifo<W> {
         self.dout.next = self.store.dout.val();
         self.empty.next = self.ctl.empty.val();
         self.count.next = self.ctl.count.val();
+    }
+}
+
+/// A FIFO with one data field in block RAM (`DP16KD` on the ECP5), for a wide queue whose
+/// reader loads the head entry into registers: in distributed RAM the copy engine's 544-bit
+/// request queue was 136 16x4 cells (816 LUT4 positions on fpga-small).
+///
+/// The RAM is read at the head the next cycle will have ([`FifoCtl::ahead`]), so `dout` shows the head
+/// entry from the cycle after a pop, as [`RamFifo`]'s does; an entry written into the word being
+/// read (a push into an empty queue, or onto the word a pop exposes) shows a cycle later than
+/// there: `ready` (not `!empty`) says `dout` is the head entry. `empty` and `count` are the
+/// occupancy, as [`RamFifo`]'s.
+#[derive(LogicBlock)]
+pub struct BlockFifo<const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub push: Signal<In, Bit>,
+    pub din: Signal<In, Bits<W>>,
+    pub pop: Signal<In, Bit>,
+    pub dout: Signal<Out, Bits<W>>,
+    pub empty: Signal<Out, Bit>,
+    pub count: Signal<Out, Bits<9>>,
+    pub ready: Signal<Out, Bit>,
+    ctl: FifoCtl,
+    ram: DepthRam<Bits<W>, STORE_ADDR_BITS>,
+    /// The RAM's read at the last edge was not of the word written at it.
+    read_fresh: DFF<Bit>,
+}
+
+impl<const W: usize> BlockFifo<W> {
+    /// A queue of `depth` (1..=256) entries.
+    pub fn new(depth: usize) -> Self {
+        let addr_bits = (usize::BITS - depth.saturating_sub(1).leading_zeros()).max(1) as usize;
+        BlockFifo {
+            clock: Default::default(),
+            reset: Default::default(),
+            push: Default::default(),
+            din: Default::default(),
+            pop: Default::default(),
+            dout: Default::default(),
+            empty: Default::default(),
+            count: Default::default(),
+            ready: Default::default(),
+            ctl: FifoCtl::ahead(depth),
+            ram: DepthRam::block(addr_bits),
+            read_fresh: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for BlockFifo<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, read_fresh);
+        self.ctl.clock.next = self.clock.val();
+        self.ctl.reset.next = self.reset.val();
+        self.ctl.push.next = self.push.val();
+        self.ctl.pop.next = self.pop.val();
+        self.ram.read_clock.next = self.clock.val();
+        self.ram.write_clock.next = self.clock.val();
+        self.ram.write_enable.next = self.ctl.write.val();
+        self.ram.write_address.next = bit_cast::<STORE_ADDR_BITS, 8>(self.ctl.tail.val());
+        self.ram.write_data.next = self.din.val();
+        self.ram.read_address.next = bit_cast::<STORE_ADDR_BITS, 8>(self.ctl.head.val());
+        self.read_fresh.d.next = !(self.ctl.write.val() && (self.ctl.tail.val() == self.ctl.head.val()));
+        self.dout.next = self.ram.read_data.val();
+        self.empty.next = self.ctl.empty.val();
+        self.count.next = self.ctl.count.val();
+        self.ready.next = !self.ctl.empty.val() && self.read_fresh.q.val();
     }
 }

@@ -159,7 +159,7 @@ pub struct RendezvousRecords {
     part_b: Vec<Signal<Local, Bits<4>>>,
     fwd: Vec<Signal<Local, Bits<4>>>,
     bwd: Vec<Signal<Local, Bits<4>>>,
-    /// Reach step `t` (`t + 1` edges) is needed: a path among K records has at most K - 1
+    /// Reach step `t` (`t + 1` edges; entry `t - 1`, step 0 is always built) is needed: a path among K records has at most K - 1
     /// edges, so steps `t <= K - 2` (two of three steps fewer on fpga-small's K = 3: the take
     /// cycle's reach, `lk_sel` -> the drop of the failed records, was the unit's limit).
     step_on: Vec<Constant<Bit>>,
@@ -271,7 +271,7 @@ impl RendezvousRecords {
             part_f: vec_of(m),
             part_b: vec_of(m),
             fwd: vec_of(m),
-            step_on: (0..m).map(|t| Constant::new(t + 2 <= records)).collect(),
+            step_on: (1..m).map(|t| Constant::new(t + 2 <= records)).collect(),
             bwd: vec_of(m),
             members: Default::default(),
             failed: Default::default(),
@@ -487,7 +487,7 @@ impl Logic for RendezvousRecords {
             self.bwd[t].next = self.bwd[t - 1].val();
         }
         for t in 1..4 {
-            if self.step_on[t].val() {
+            if self.step_on[t - 1].val() {
                 self.fwd[t].next = self.fwd[t - 1].val()
                     | (self.lk_row[0].q.val() & (self.k_zero4.val() - (self.part_f[t].val() & self.k_one4.val())))
                     | (self.lk_row[1].q.val()
