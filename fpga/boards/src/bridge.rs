@@ -38,7 +38,7 @@
 use crate::protocol::*;
 use rust_hdl::prelude::*;
 use smsync_hdl::common::{ERROR_BITS, FLAG_BITS, OP_BITS};
-use smsync_hdl::copy_engine::fifo::RamFifo;
+use smsync_hdl::copy_engine::fifo::{BlockFifo, RamFifo};
 use smsync_hdl::depth_ram::DepthRam;
 use smsync_hdl::sync_unit::top::SUB_BITS;
 
@@ -272,7 +272,9 @@ pub struct HostBridge<const D: usize, const B: usize> {
     ag_data_r: DFF<Bits<128>>,
     waiting_host: Signal<Local, Bit>,
     // ---- capture ----
-    hdr_fifo: RamFifo<HDR_BITS>,
+    /// Block RAM (`BlockFifo`): 16 x 309 bits were 78 distributed-RAM cells (468 LUT4
+    /// positions); the transmitter loads the head into its frame register.
+    hdr_fifo: BlockFifo<HDR_BITS>,
     wake_fifo: RamFifo<16>,
     cap_state: DFF<CaptureState>,
     /// The header being captured, whether its values are in the latch, and its next beat.
@@ -499,7 +501,7 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             ag_be_r: Default::default(),
             ag_data_r: Default::default(),
             waiting_host: Default::default(),
-            hdr_fifo: RamFifo::new(QUEUE_DEPTH),
+            hdr_fifo: BlockFifo::new(QUEUE_DEPTH),
             wake_fifo: RamFifo::new(QUEUE_DEPTH),
             cap_state: Default::default(),
             cap_tag: Default::default(),
@@ -1185,7 +1187,7 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     }
                     self.tx_values.d.next = false;
                     self.tx_state.d.next = TxState::Fixed;
-                } else if !self.hdr_fifo.empty.val() {
+                } else if self.hdr_fifo.ready.val() {
                     // RESPONSE fixed part: 0x81, tag, cta, warp, lanes, preds, error, error_lane, vmask.
                     self.txf.d.next = self.k_t81.val()
                         | (bit_cast::<TXF_BITS, 64>(self.hdr.val().get_bits::<64>(0)) << 8)
@@ -1216,7 +1218,8 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     }
                     self.hdr_fifo.pop.next = true;
                     self.tx_state.d.next = TxState::Fixed;
-                } else if !self.wake_fifo.empty.val() {
+                } else if !self.wake_fifo.empty.val() && self.hdr_fifo.empty.val() {
+                    // (a header queued but not yet readable goes first: responses before wakes)
                     self.txf.d.next = self.k_t82.val()
                         | (bit_cast::<TXF_BITS, 5>(self.wake_fifo.dout.val().get_bits::<5>(0)) << 8)
                         | (bit_cast::<TXF_BITS, 5>(self.wake_fifo.dout.val().get_bits::<5>(5)) << 16)
@@ -1226,8 +1229,8 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     self.tx_values.d.next = false;
                     self.wake_fifo.pop.next = true;
                     self.tx_state.d.next = TxState::Fixed;
-                } else if self.exec_state.q.val() == ExecState::Report {
-                    // STATUS: 0x80, flags, cycle.
+                } else if (self.exec_state.q.val() == ExecState::Report) && self.hdr_fifo.empty.val() {
+                    // STATUS: 0x80, flags, cycle (after every queued response).
                     self.txf.d.next = self.k_t80.val()
                         | (bit_cast::<TXF_BITS, 8>(self.status_flags.val()) << 8)
                         | (bit_cast::<TXF_BITS, 32>(self.cycle.q.val()) << 16);
