@@ -138,11 +138,13 @@ pub struct RendezvousRecords {
     m_same4: DFF<Bits<4>>,
     m_over4: DFF<Bits<4>>,
     m_done4: DFF<Bits<4>>,
-    /// The look cycle's choice: a pending record chosen, the request's lanes wait already,
-    /// no record to join or open, an exit completing another record too.
+    /// No record to join and none free (`full`), from the match cycle: in the look cycle it was
+    /// the limit into the unit's refusal decision (`lk_no_record`, 14.5 ns).
+    m_full: DFF<Bit>,
+    /// The look cycle's choice: a pending record chosen, the request's lanes wait already, an
+    /// exit completing another record too.
     sel_hit: Signal<Local, Bit>,
     sel_twice: Signal<Local, Bit>,
-    sel_full: Signal<Local, Bit>,
     sel_again: Signal<Local, Bit>,
     // look -> take registers
     lk_sel: DFF<Bits<4>>,
@@ -255,9 +257,9 @@ impl RendezvousRecords {
             m_same4: Default::default(),
             m_over4: Default::default(),
             m_done4: Default::default(),
+            m_full: Default::default(),
             sel_hit: Default::default(),
             sel_twice: Default::default(),
-            sel_full: Default::default(),
             sel_again: Default::default(),
             lk_sel: Default::default(),
             lk_sel_valid: Default::default(),
@@ -295,6 +297,7 @@ impl Logic for RendezvousRecords {
             m_same4,
             m_over4,
             m_done4,
+            m_full,
             lk_sel,
             lk_sel_valid,
             lk_twice,
@@ -383,6 +386,8 @@ impl Logic for RendezvousRecords {
         self.m_same4.d.next = self.same4.val();
         self.m_over4.d.next = self.over4.val();
         self.m_done4.d.next = self.done4.val();
+        self.m_full.d.next =
+            (self.same4.val() == self.k_zero4.val()) && ((self.valid4.val() & self.k_mask.val()) == self.k_mask.val());
 
         // ---------------- look: the chosen record and the wait-for graph ----------------
         self.free4.next = !self.m_valid4.q.val() & self.k_mask.val();
@@ -400,7 +405,6 @@ impl Logic for RendezvousRecords {
         }
         self.sel_hit.next = (self.sel.val() & self.m_valid4.q.val()).any();
         self.sel_twice.next = !self.is_exit.val() && self.m_over4.q.val().any();
-        self.sel_full.next = (self.m_same4.q.val() == self.k_zero4.val()) && (self.free4.val() == self.k_zero4.val());
         self.sel_again.next = self.is_exit.val() && (self.m_done4.q.val() != self.done_low.val());
         self.hit.next = self.sel_hit.val();
         for r in 0..4 {
@@ -417,7 +421,7 @@ impl Logic for RendezvousRecords {
             }
         }
         self.twice.next = self.sel_twice.val();
-        self.full.next = self.sel_full.val();
+        self.full.next = self.m_full.q.val();
 
         // The graph with the request's lanes added to its rendezvous (the chosen record).
         self.new_arr.next = self.active.val();
