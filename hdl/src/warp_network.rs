@@ -24,7 +24,7 @@
 //!
 //! Lanes of a diverged warp may reach a `.sync` op in several requests, and its lane groups may
 //! wait at different collectives at once. Each (CTA slot, warp) has `rendezvous_per_warp` arrival
-//! records {arrived lanes, membermask, op, predicate bits} (records.rs: distributed RAM with a
+//! records {arrived lanes, membermask, op, predicate bits} (records.rs: block RAM with a
 //! flip-flop valid bit per warp, so that completion and reset clear a record at once). A request
 //! joins the record of its membermask and op, or opens a free one; the op fires when every live
 //! lane of the membermask has arrived (exited lanes count as arrived: PTX ISA §9.7.13.9-§9.7.13.12
@@ -119,7 +119,7 @@ fn c_code<const N: usize>(v: u8) -> Constant<Bits<N>> {
     Constant::new(bits(v as u64))
 }
 /// Up to this many lanes per beat, the reads of the operand store at a run-time lane (the match
-/// key and each shfl slot's source) come from copies of the store in distributed RAM instead of
+/// key and each shfl slot's source) come from copies of the store in RAM instead of
 /// 32:1 multiplexers over its registers (on fpga-small the five multiplexers were 5.7k of the
 /// unit's 13.5k LUT4). A copy is `L` banks (one write port per lane of a beat), so `L` slots need
 /// `L * L` banks: above 8 lanes the multiplexers are smaller.
@@ -200,7 +200,7 @@ pub struct WarpNetwork {
     looked: DFF<Bit>,
     /// The look cycle's decision, registered for the take cycle (the port holds the header and
     /// the records do not change in between): a header's first cycle reads its warp's records
-    /// (distributed RAM, asynchronous read), its second matches them, its third decides the
+    /// (block RAM), its second compares them, its third chooses one and decides the
     /// rendezvous, its fourth acts on it.
     lk_rec_wdata: DFF<Bits<REC_BITS>>,
     lk_eff_op: DFF<Bits<6>>,
@@ -520,7 +520,9 @@ pub struct WarpNetwork {
     key_src: Signal<Local, Bits<5>>,
     /// RAM copies of the store (empty above `RAM_READS_MAX_LANES`): bank `i` holds lanes `i`,
     /// `L + i`, ... (word `g` from beat group `g`), written with `stage_a`; slot `s`'s banks are
-    /// `shfl_ram[s L .. s L + L]`.
+    /// `shfl_ram[s L .. s L + L]`. The key's in distributed RAM (read at an address known in the
+    /// same cycle), the shfl slots' in block RAM (addressed in the slot cycle; 16 x 8 16x4
+    /// cells, 768 LUT4 positions, on fpga-small in distributed RAM).
     key_ram: Vec<DepthRam<Bits<64>, 5>>,
     shfl_ram: Vec<DepthRam<Bits<32>, 5>>,
     /// Slots read through RAM copies (`L` or 0) and through multiplexers (0 or `L`); the key
