@@ -135,7 +135,16 @@ pub struct FifoStore<const W: usize> {
 impl<const W: usize> FifoStore<W> {
     /// A store of `depth` (1..=256) words.
     pub fn new(depth: usize) -> Self {
-        let addr_bits = (usize::BITS - depth.saturating_sub(1).leading_zeros()).max(1) as usize;
+        Self::with_ram(DepthRam::asynchronous(store_addr_bits(depth)))
+    }
+
+    /// A store in block RAM: `dout` is the word at `head` of the last clock edge (its user
+    /// gives the next head, [`FifoCtl::ahead`]; see [`BlockFifo`]).
+    pub fn block(depth: usize) -> Self {
+        Self::with_ram(DepthRam::block(store_addr_bits(depth)))
+    }
+
+    fn with_ram(ram: DepthRam<Bits<W>, STORE_ADDR_BITS>) -> Self {
         FifoStore {
             clock: Default::default(),
             write: Default::default(),
@@ -143,9 +152,14 @@ impl<const W: usize> FifoStore<W> {
             head: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            ram: DepthRam::asynchronous(addr_bits),
+            ram,
         }
     }
+}
+
+/// Address bits of a store of `depth` (1..=256) words.
+fn store_addr_bits(depth: usize) -> usize {
+    (usize::BITS - depth.saturating_sub(1).leading_zeros()).max(1) as usize
 }
 
 impl<const W: usize> Logic for FifoStore<W> {
@@ -232,7 +246,7 @@ pub struct BlockFifo<const W: usize> {
     pub count: Signal<Out, Bits<9>>,
     pub ready: Signal<Out, Bit>,
     ctl: FifoCtl,
-    ram: DepthRam<Bits<W>, STORE_ADDR_BITS>,
+    store: FifoStore<W>,
     /// The RAM's read at the last edge was not of the word written at it.
     read_fresh: DFF<Bit>,
 }
@@ -240,7 +254,6 @@ pub struct BlockFifo<const W: usize> {
 impl<const W: usize> BlockFifo<W> {
     /// A queue of `depth` (1..=256) entries.
     pub fn new(depth: usize) -> Self {
-        let addr_bits = (usize::BITS - depth.saturating_sub(1).leading_zeros()).max(1) as usize;
         BlockFifo {
             clock: Default::default(),
             reset: Default::default(),
@@ -252,7 +265,7 @@ impl<const W: usize> BlockFifo<W> {
             count: Default::default(),
             ready: Default::default(),
             ctl: FifoCtl::ahead(depth),
-            ram: DepthRam::block(addr_bits),
+            store: FifoStore::block(depth),
             read_fresh: Default::default(),
         }
     }
@@ -266,14 +279,13 @@ impl<const W: usize> Logic for BlockFifo<W> {
         self.ctl.reset.next = self.reset.val();
         self.ctl.push.next = self.push.val();
         self.ctl.pop.next = self.pop.val();
-        self.ram.read_clock.next = self.clock.val();
-        self.ram.write_clock.next = self.clock.val();
-        self.ram.write_enable.next = self.ctl.write.val();
-        self.ram.write_address.next = bit_cast::<STORE_ADDR_BITS, 8>(self.ctl.tail.val());
-        self.ram.write_data.next = self.din.val();
-        self.ram.read_address.next = bit_cast::<STORE_ADDR_BITS, 8>(self.ctl.head.val());
+        self.store.clock.next = self.clock.val();
+        self.store.write.next = self.ctl.write.val();
+        self.store.tail.next = self.ctl.tail.val();
+        self.store.head.next = self.ctl.head.val();
+        self.store.din.next = self.din.val();
         self.read_fresh.d.next = !(self.ctl.write.val() && (self.ctl.tail.val() == self.ctl.head.val()));
-        self.dout.next = self.ram.read_data.val();
+        self.dout.next = self.store.dout.val();
         self.empty.next = self.ctl.empty.val();
         self.count.next = self.ctl.count.val();
         self.ready.next = !self.ctl.empty.val() && self.read_fresh.q.val();
