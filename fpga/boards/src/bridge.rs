@@ -299,19 +299,18 @@ pub struct HostBridge<const D: usize, const B: usize> {
     u_seen: DFF<Bit>,
     u_same: DFF<Bit>,
     u_value: DFF<Bits<128>>,
-    /// Per lane of a beat: answered, its value if answered (else 0), answered and nonzero, and
-    /// the prefix ORs of the latter two over the beat (each Local written once: rust-hdl's
-    /// simulator keeps a Local read back after its own assignment stale).
-    b_answered: Vec<Signal<Local, Bit>>,
-    b_value: Vec<Signal<Local, Bits<128>>>,
-    b_take: Vec<Signal<Local, Bits<32>>>,
-    b_or: Vec<Signal<Local, Bits<128>>>,
-    b_takes: Vec<Signal<Local, Bits<32>>>,
-    /// `1 << j` and `j` for lane `j` of a beat; `L`; `32 - L`; log2 `L`.
-    k_lane_bit: Vec<Constant<Bits<32>>>,
+    /// The capture takes a beat's lanes one a cycle (lane `cap_lane`, the beat taken with its
+    /// last lane): a 128-bit L:1 pick and one compare instead of a beat's L compares with the
+    /// beat's OR (1.2k LUT4 on fpga-small). A UART frame of a lane's value takes ~90 cycles a
+    /// byte, so the capture's L cycles a beat cost no throughput.
+    cap_lane: DFF<Bits<6>>,
+    /// The lane being captured: its value and whether it is answered and nonzero.
+    c_value: Signal<Local, Bits<128>>,
+    c_take: Signal<Local, Bit>,
+    /// Bit 31: lane 31's bit of a mask.
+    k_top_lane: Constant<Bits<32>>,
+    /// `j` for lane `j` of a beat; log2 `L`.
     k_lane_num: Vec<Constant<Bits<6>>>,
-    k_lanes: Constant<Bits<6>>,
-    k_keep: Constant<Bits<6>>,
     k_log_lanes: Constant<Bits<6>>,
     /// The transmitter's lane `v_n`, read from its bank.
     rd_value: Signal<Local, Bits<128>>,
@@ -521,15 +520,11 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             u_seen: Default::default(),
             u_same: Default::default(),
             u_value: Default::default(),
-            b_answered: (0..l).map(|_| Default::default()).collect(),
-            b_value: (0..l).map(|_| Default::default()).collect(),
-            b_take: (0..l).map(|_| Default::default()).collect(),
-            b_or: (0..l).map(|_| Default::default()).collect(),
-            b_takes: (0..l).map(|_| Default::default()).collect(),
-            k_lane_bit: (0..l).map(|j| Constant::new((1u64 << j).to_bits())).collect(),
+            cap_lane: Default::default(),
+            c_value: Default::default(),
+            c_take: Default::default(),
+            k_top_lane: Constant::new((1u64 << 31).to_bits()),
             k_lane_num: (0..l).map(|j| Constant::new((j as u64).to_bits())).collect(),
-            k_lanes: Constant::new((l as u64).to_bits()),
-            k_keep: Constant::new(((LANES - l) as u64).to_bits()),
             k_log_lanes: Constant::new((l.trailing_zeros() as u64).to_bits()),
             rd_value: Default::default(),
             fifo_reset: Default::default(),
@@ -646,6 +641,7 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             cap_error_lane,
             cap_values,
             cap_beat,
+            cap_lane,
             cap_rem,
             cap_vmask,
             u_seen,
@@ -1021,27 +1017,17 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
         self.resp_ready.next = (self.cap_state.q.val() == CaptureState::Idle)
             && (self.hdr_fifo.count.val() != self.k_fifo_depth.val())
             && !self.val_full.q.val();
-        self.resp_beat_ready.next = self.cap_state.q.val() == CaptureState::Beats;
-        // The beat on the port, lane by lane: answered (the lane mask, shifted down a beat at a
-        // time), its value if so, and the answered nonzero lanes; prefix ORs over the beat.
+        self.resp_beat_ready.next =
+            (self.cap_state.q.val() == CaptureState::Beats) && (self.cap_lane.q.val() == self.k_lane_mask.val());
+        // The lane being captured (`cap_rem` is shifted down a lane at a time: bit 0 is its
+        // answered bit).
+        self.c_value.next = 0.into();
         for j in 0..self._lanes {
-            // A whole-mask AND (not a bit select): every bit of `cap_rem` is used.
-            self.b_answered[j].next = (self.cap_rem.q.val() & self.k_lane_bit[j].val()) != 0;
-            self.b_value[j].next = 0.into();
-            self.b_take[j].next = 0.into();
-            if self.b_answered[j].val() {
-                self.b_value[j].next = self.resp_beat_values[j].val();
-                if self.resp_beat_values[j].val() != 0 {
-                    self.b_take[j].next = self.k_lane_bit[j].val();
-                }
+            if self.cap_lane.q.val() == self.k_lane_num[j].val() {
+                self.c_value.next = self.resp_beat_values[j].val();
             }
         }
-        self.b_or[0].next = self.b_value[0].val();
-        self.b_takes[0].next = self.b_take[0].val();
-        for j in 1..self._lanes {
-            self.b_or[j].next = self.b_or[j - 1].val() | self.b_value[j].val();
-            self.b_takes[j].next = self.b_takes[j - 1].val() | self.b_take[j].val();
-        }
+        self.c_take.next = self.cap_rem.q.val().get_bit(0) && (self.c_value.val() != 0);
         self.hdr_fifo.push.next = false;
         match self.cap_state.q.val() {
             CaptureState::Idle => {
@@ -1055,6 +1041,7 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     self.cap_error_lane.d.next = self.resp_error_lane.val();
                     self.cap_values.d.next = self.resp_has_values.val();
                     self.cap_beat.d.next = 0.into();
+                    self.cap_lane.d.next = 0.into();
                     self.cap_rem.d.next = self.resp_lanes.val();
                     self.cap_vmask.d.next = 0.into();
                     self.u_seen.d.next = false;
@@ -1070,34 +1057,29 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                 }
             }
             CaptureState::Beats => {
-                // Beat b's lane j goes to word b of bank j; its answered nonzero lanes enter
-                // `cap_vmask` at the top (after the last beat, bit i is lane i).
+                // Lane j of beat b goes to word b of bank j; whether it is answered and nonzero
+                // enters `cap_vmask` at the top (after the last lane, bit i is lane i).
                 if self.resp_beat_valid.val() {
                     for j in 0..self._lanes {
-                        self.val_ram[j].write_enable.next = true;
+                        self.val_ram[j].write_enable.next = self.cap_lane.q.val() == self.k_lane_num[j].val();
                     }
-                    self.cap_rem.d.next = self.cap_rem.q.val() >> self.k_lanes.val();
-                    for t in self._lanes_m1..self._lanes {
-                        self.cap_vmask.d.next = (self.cap_vmask.q.val() >> self.k_lanes.val())
-                            | (self.b_takes[t].val() << self.k_keep.val());
-                        // Uniform: every answered nonzero lane equals the beat's OR of them, and
-                        // that OR equals the earlier beats' value.
-                        if self.b_takes[t].val() != 0 {
-                            self.u_seen.d.next = true;
-                            self.u_value.d.next = self.b_or[t].val();
-                            if self.u_seen.q.val() && (self.u_value.q.val() != self.b_or[t].val()) {
-                                self.u_same.d.next = false;
-                            }
-                        }
-                        for j in 0..self._lanes {
-                            if (self.b_take[j].val() != 0) && (self.resp_beat_values[j].val() != self.b_or[t].val()) {
-                                self.u_same.d.next = false;
-                            }
+                    self.cap_rem.d.next = self.cap_rem.q.val() >> 1;
+                    self.cap_vmask.d.next = self.cap_vmask.q.val() >> 1;
+                    // Uniform: every answered nonzero lane equals the first one's value.
+                    if self.c_take.val() {
+                        self.cap_vmask.d.next = (self.cap_vmask.q.val() >> 1) | self.k_top_lane.val();
+                        self.u_seen.d.next = true;
+                        self.u_value.d.next = self.c_value.val();
+                        if self.u_seen.q.val() && (self.u_value.q.val() != self.c_value.val()) {
+                            self.u_same.d.next = false;
                         }
                     }
-                    self.cap_beat.d.next = self.cap_beat.q.val() + 1;
-                    if self.cap_beat.q.val() == self.k_last_beat.val() {
-                        self.cap_state.d.next = CaptureState::Push;
+                    self.cap_lane.d.next = (self.cap_lane.q.val() + 1) & self.k_lane_mask.val();
+                    if self.cap_lane.q.val() == self.k_lane_mask.val() {
+                        self.cap_beat.d.next = self.cap_beat.q.val() + 1;
+                        if self.cap_beat.q.val() == self.k_last_beat.val() {
+                            self.cap_state.d.next = CaptureState::Push;
+                        }
                     }
                 }
             }
