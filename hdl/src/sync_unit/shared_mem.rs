@@ -8,8 +8,23 @@
 //! each to block RAM. Address = {slot, row}: the low `top::shared_addr_bits` bits of the core's
 //! `RAM_ADDR_BITS`-bit address (the depth is a count from the config, not a type parameter).
 //!
-//! Read data is the row at the address presented in the previous cycle (synchronous read). Who
-//! may use the ports in a cycle is decided by the top (`top.rs`, "shared-memory arbitration").
+//! Read data is the row at the address presented in the previous cycle (synchronous read), as of
+//! before that cycle's write (a row read and written in one cycle reads its old bytes). Who may
+//! use the ports in a cycle is decided by the top (`top.rs`, "shared-memory arbitration").
+//!
+//! # Writes are registered: every RAM is a block RAM
+//!
+//! A write presented in cycle t is performed at the end of cycle t+1: cycle t reads the row's tag
+//! at the write address from a block RAM (`tag_wr`, registered read), cycle t+1 knows whether the
+//! row is stale and writes it. The ports behave as if the write were performed at the end of
+//! cycle t: a read presented in cycle t+1 of the row being written takes the written bytes from
+//! the pending write's registers and the others from the RAM (whose bytes not written are not
+//! being written: a byte RAM is written only at its enabled bytes, or all of them when the row is
+//! stale, and then the row's other bytes read as zeros), and a write in cycle t+1 to the same row
+//! takes the pending write's generation as the row's tag. So no RAM is read at the word it
+//! writes at the same edge (each is `no_rw_check`, `DepthRam::block`): the tag store read at the
+//! write address was 128 distributed-RAM cells (768 LUT4 positions on fpga-small) and yosys' old-
+//! data bypass of the byte RAMs ~500 LUT4.
 //!
 //! # A CTA launch clears its slot at once: row generations
 //!
@@ -54,10 +69,37 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     /// writes zeros into every row of the slot (the walker) before its requests go on.
     pub launch_wraps: Signal<Out, Bit>,
     bytes: Vec<DepthRam<Bits<8>, RAM_ADDR_BITS>>,
-    /// The rows' tags: read with the data (`tag_rd`, synchronous) and at the write address
-    /// (`tag_wr`, asynchronous: distributed RAM); both written alike.
+    /// The rows' tags: read with the data (`tag_rd`) and at the write address (`tag_wr`, the
+    /// cycle before the write is performed); both written alike.
     tag_rd: DepthRam<Bits<GEN_BITS>, RAM_ADDR_BITS>,
     tag_wr: DepthRam<Bits<GEN_BITS>, RAM_ADDR_BITS>,
+    /// The pending write (presented last cycle, performed at the end of this one): enable,
+    /// address, data, byte enables and its slot's generation then.
+    p_we: DFF<Bit>,
+    p_wa: DFF<Bits<RAM_ADDR_BITS>>,
+    p_wd: DFF<Bits<RD>>,
+    p_wb: DFF<Bits<R>>,
+    p_gen: DFF<Bits<GEN_BITS>>,
+    /// The pending write's row was being written by the write before it (whose tag `tag_wr`
+    /// did not read yet), and that write's generation.
+    t_fwd: DFF<Bit>,
+    t_fwd_gen: DFF<Bits<GEN_BITS>>,
+    /// The pending write's row tag (`tag_wr`'s, or the write before's) and its staleness.
+    p_tag: Signal<Local, Bits<GEN_BITS>>,
+    p_stale: Signal<Local, Bit>,
+    /// The row read last cycle was being written at that edge (by the pending write then): its
+    /// written bytes come from `r_wd` (`r_wsel`), the rest from the RAM (`r_keep`) or zeros (the
+    /// row was stale); its tag is then `r_gen`.
+    r_fwd: DFF<Bit>,
+    r_wd: DFF<Bits<RD>>,
+    r_wsel: DFF<Bits<R>>,
+    r_keep: DFF<Bits<R>>,
+    r_gen: DFF<Bits<GEN_BITS>>,
+    r_hit: Signal<Local, Bit>,
+    /// Byte i of the row read, at its place (0 elsewhere); every byte; a byte's bits.
+    rd_byte: Vec<Signal<Local, Bits<RD>>>,
+    k_all_bytes: Constant<Bits<R>>,
+    k_byte_low: Constant<Bits<RD>>,
     /// Per slot, its generation (not reset).
     generation: Vec<DFF<Bits<GEN_BITS>>>,
     /// The read's slot generation, registered with the read (compared with the tag read).
@@ -67,7 +109,6 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     wr_slot: Signal<Local, Bits<5>>,
     rd_slot_gen: Signal<Local, Bits<GEN_BITS>>,
     wr_slot_gen: Signal<Local, Bits<GEN_BITS>>,
-    wr_stale: Signal<Local, Bit>,
     /// The row read is the current CTA's (else it reads as zeros).
     rd_fresh: Signal<Local, Bit>,
     /// The row bits of an address (its slot above them), and one constant per slot.
@@ -96,16 +137,33 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             launch: Default::default(),
             launch_slot: Default::default(),
             launch_wraps: Default::default(),
-            bytes: (0..R).map(|_| DepthRam::new(addr_bits)).collect(),
-            tag_rd: DepthRam::new(addr_bits),
-            tag_wr: DepthRam::asynchronous(addr_bits),
+            bytes: (0..R).map(|_| DepthRam::block(addr_bits)).collect(),
+            tag_rd: DepthRam::block(addr_bits),
+            tag_wr: DepthRam::block(addr_bits),
+            p_we: Default::default(),
+            p_wa: Default::default(),
+            p_wd: Default::default(),
+            p_wb: Default::default(),
+            p_gen: Default::default(),
+            t_fwd: Default::default(),
+            t_fwd_gen: Default::default(),
+            p_tag: Default::default(),
+            p_stale: Default::default(),
+            r_fwd: Default::default(),
+            r_wd: Default::default(),
+            r_wsel: Default::default(),
+            r_keep: Default::default(),
+            r_gen: Default::default(),
+            r_hit: Default::default(),
+            rd_byte: (0..R).map(|_| Default::default()).collect(),
+            k_all_bytes: Constant::new(Bits::<R>::mask()),
+            k_byte_low: Constant::new(0xffu64.to_bits()),
             generation: (0..slots).map(|_| Default::default()).collect(),
             rd_gen: Default::default(),
             rd_slot: Default::default(),
             wr_slot: Default::default(),
             rd_slot_gen: Default::default(),
             wr_slot_gen: Default::default(),
-            wr_stale: Default::default(),
             rd_fresh: Default::default(),
             k_row_bits: Constant::new((row_bits as u64).to_bits()),
             slot: (0..slots as u64).map(|c| Constant::new(c.to_bits())).collect(),
@@ -143,6 +201,16 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         }
         self.rd_gen.clock.next = self.clock.val();
         self.rd_gen.d.next = self.rd_slot_gen.val();
+        // ---- the pending write ----
+        dff_setup!(self, clock, p_we, p_wa, p_wd, p_wb, p_gen, t_fwd, t_fwd_gen, r_fwd, r_wd, r_wsel, r_keep, r_gen);
+        self.p_we.d.next = self.write_enable.val();
+        self.p_wa.d.next = self.write_address.val();
+        self.p_wd.d.next = self.write_data.val();
+        self.p_wb.d.next = self.write_bytes.val();
+        self.p_gen.d.next = self.wr_slot_gen.val();
+        self.t_fwd.d.next =
+            self.write_enable.val() && self.p_we.q.val() && (self.p_wa.q.val() == self.write_address.val());
+        self.t_fwd_gen.d.next = self.p_gen.q.val();
         // ---- tags ----
         self.tag_rd.read_clock.next = self.clock.val();
         self.tag_rd.write_clock.next = self.clock.val();
@@ -150,36 +218,66 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         self.tag_wr.write_clock.next = self.clock.val();
         self.tag_rd.read_address.next = self.read_address.val();
         self.tag_wr.read_address.next = self.write_address.val();
-        self.tag_rd.write_address.next = self.write_address.val();
-        self.tag_wr.write_address.next = self.write_address.val();
-        self.tag_rd.write_data.next = self.wr_slot_gen.val();
-        self.tag_wr.write_data.next = self.wr_slot_gen.val();
-        self.tag_rd.write_enable.next = self.write_enable.val();
-        self.tag_wr.write_enable.next = self.write_enable.val();
-        self.wr_stale.next = self.tag_wr.read_data.val() != self.wr_slot_gen.val();
+        self.tag_rd.write_address.next = self.p_wa.q.val();
+        self.tag_wr.write_address.next = self.p_wa.q.val();
+        self.tag_rd.write_data.next = self.p_gen.q.val();
+        self.tag_wr.write_data.next = self.p_gen.q.val();
+        self.tag_rd.write_enable.next = self.p_we.q.val();
+        self.tag_wr.write_enable.next = self.p_we.q.val();
+        self.p_tag.next = self.tag_wr.read_data.val();
+        if self.t_fwd.q.val() {
+            self.p_tag.next = self.t_fwd_gen.q.val();
+        }
+        self.p_stale.next = self.p_tag.val() != self.p_gen.q.val();
         // ---- data: a stale row's write writes every byte, zeros where not enabled ----
+        // The read presented now, of the row being written at this edge: which bytes it takes
+        // from the write (registered with it) and which from the RAM.
+        self.r_hit.next = self.p_we.q.val() && (self.p_wa.q.val() == self.read_address.val());
+        self.r_fwd.d.next = self.r_hit.val();
+        self.r_wd.d.next = self.p_wd.q.val();
+        self.r_gen.d.next = self.p_gen.q.val();
+        self.r_wsel.d.next = 0.into();
         for i in 0..R {
             self.bytes[i].read_clock.next = self.clock.val();
             self.bytes[i].write_clock.next = self.clock.val();
             self.bytes[i].read_address.next = self.read_address.val();
-            self.bytes[i].write_address.next = self.write_address.val();
-            self.byte_src[i].next = self.write_data.val() >> self.byte_shift[i].val();
+            self.bytes[i].write_address.next = self.p_wa.q.val();
+            self.byte_src[i].next = self.p_wd.q.val() >> self.byte_shift[i].val();
             self.byte_low[i].wide.next = self.byte_src[i].val();
             self.bytes[i].write_data.next = 0.into();
-            if self.write_bytes.val().get_bit(i) {
+            if self.p_wb.q.val().get_bit(i) {
                 self.bytes[i].write_data.next = self.byte_low[i].low.val();
             }
-            self.bytes[i].write_enable.next =
-                self.write_enable.val() && (self.write_bytes.val().get_bit(i) || self.wr_stale.val());
+            self.bytes[i].write_enable.next = self.p_we.q.val() && (self.p_wb.q.val().get_bit(i) || self.p_stale.val());
             self.byte_wide[i].narrow.next = self.bytes[i].read_data.val();
+        }
+        if self.r_hit.val() {
+            self.r_wsel.d.next = self.p_wb.q.val();
+            self.r_keep.d.next = !self.p_wb.q.val();
+            if self.p_stale.val() {
+                self.r_keep.d.next = 0.into();
+            }
+        } else {
+            self.r_keep.d.next = self.k_all_bytes.val();
         }
         // The row, OR-ed together byte by byte (Verilog: a blocking accumulation in one block),
         // or zeros when it holds an older CTA's bytes.
         self.rd_fresh.next = self.tag_rd.read_data.val() == self.rd_gen.q.val();
+        if self.r_fwd.q.val() {
+            self.rd_fresh.next = self.r_gen.q.val() == self.rd_gen.q.val();
+        }
+        for i in 0..R {
+            self.rd_byte[i].next = 0.into();
+            if self.r_wsel.q.val().get_bit(i) {
+                self.rd_byte[i].next = (self.r_wd.q.val() >> self.byte_shift[i].val()) & self.k_byte_low.val();
+            } else if self.r_keep.q.val().get_bit(i) {
+                self.rd_byte[i].next = self.byte_wide[i].wide.val();
+            }
+        }
         self.read_data.next = 0.into();
         if self.rd_fresh.val() {
             for i in 0..R {
-                self.read_data.next = self.read_data.val() | (self.byte_wide[i].wide.val() << self.byte_shift[i].val());
+                self.read_data.next = self.read_data.val() | (self.rd_byte[i].val() << self.byte_shift[i].val());
             }
         }
     }
