@@ -117,7 +117,7 @@ pub mod mover;
 pub mod reducer;
 pub mod tensor_origin;
 
-use fifo::{BlockFifo, RamFifo};
+use fifo::BlockFifo;
 use mb_answers::{MbAnswers, IDENT_BITS};
 use mover::Mover;
 use reducer::Reducer;
@@ -318,8 +318,11 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// count + 1 < COMP_DEPTH a cycle ago. That sum grows by at most one a cycle (a start), so
     /// the room it shows is still there; it is one entry short of exact, of sixteen.
     room_q: DFF<Bit>,
-    /// [slot 5 | offset 24 | seq 32 | identity 79] per deferred arrive-on.
-    arrive_q: RamFifo<140>,
+    /// [slot 5 | offset 24 | seq 32 | identity 79] per deferred arrive-on. In block RAM (as
+    /// `comp_q`): an entry is readable (`ready`) a cycle after a push into the word being read.
+    arrive_q: BlockFifo<140>,
+    /// The arrive-on queue's head was pushed into the word being read: not readable this cycle.
+    arr_hold: Signal<Local, Bit>,
     // decoded fields of cur_*
     c_op: Signal<Local, Bits<OP_BITS>>,
     c_sub: Signal<Local, Bits<4>>,
@@ -445,8 +448,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     // beat formation (arrival)
     // global write queue (S -> G)
     // completion
-    /// [slot 5 | offset 24 | bytes 32 | identity 79] per complete_tx.
-    comp_q: RamFifo<140>,
+    /// [slot 5 | offset 24 | bytes 32 | identity 79] per complete_tx. In block RAM (16 x 140
+    /// bits were 35 distributed-RAM cells): a complete_tx into the empty queue goes a cycle
+    /// after its push (`ready`), and nothing else goes on the mbarrier port meanwhile.
+    comp_q: BlockFifo<140>,
     /// The op identity of each move in flight, at its sequence number mod COMP_DEPTH: moves
     /// complete in order and fewer than COMP_DEPTH are in flight (`can_start`), so the numbers
     /// in flight are consecutive and their words distinct. Read at completion into `comp_q`.
@@ -899,7 +904,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             fetch_wait: Default::default(),
             q_taken: Default::default(),
             room_q: Default::default(),
-            arrive_q: RamFifo::new(depth),
+            arrive_q: BlockFifo::new(depth),
+            arr_hold: Default::default(),
             c_op: Default::default(),
             c_sub: Default::default(),
             c_flags: Default::default(),
@@ -1001,7 +1007,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sw_badm: Default::default(),
             sw_bad: Default::default(),
             k_one9: k(1),
-            comp_q: RamFifo::new(COMP_DEPTH),
+            comp_q: BlockFifo::new(COMP_DEPTH),
             move_ident: DepthRam::asynchronous(4),
             mover: Mover::default(),
             answers: MbAnswers::default(),
@@ -1691,13 +1697,18 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // mbarrier port arbitration: complete_tx > arrive-on > issue event.
         self.arr_seq.next = self.arrive_q.dout.val().get_bits::<SEQ_BITS>(29);
         self.arr_ready.next =
-            !self.arrive_q.empty.val() & ((self.issued_seq.q.val() - self.arr_seq.val()) >= self.in_flight.val());
-        // An event goes only while its answer has a place (`MbAnswers::room`).
+            self.arrive_q.ready.val() & ((self.issued_seq.q.val() - self.arr_seq.val()) >= self.in_flight.val());
+        self.arr_hold.next = !self.arrive_q.empty.val() & !self.arrive_q.ready.val();
+        // An event goes only while its answer has a place (`MbAnswers::room`). A queued event
+        // not yet readable (a push into the word being read) holds back the lower priorities.
         self.mb_take.next = self.mb_ready.val() & self.answers.room.val();
-        self.comp_go.next = !self.comp_q.empty.val() & self.mb_take.val();
+        self.comp_go.next = self.comp_q.ready.val() & self.mb_take.val();
         self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_take.val();
-        self.ctl_mb_go.next =
-            self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_take.val();
+        self.ctl_mb_go.next = self.ctl_mb_want.val()
+            & self.comp_q.empty.val()
+            & !self.arr_ready.val()
+            & !self.arr_hold.val()
+            & self.mb_take.val();
 
         // ================= controller: decide =================
         self.err.next = self.e_none.val();
@@ -2575,8 +2586,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.resp_error.next = self.r_error.q.val();
 
         // ================= mbarrier event port =================
-        self.mb_valid.next =
-            self.answers.room.val() & (!self.comp_q.empty.val() | self.arr_ready.val() | self.ctl_mb_want.val());
+        self.mb_valid.next = self.answers.room.val()
+            & (self.comp_q.ready.val()
+                | (self.comp_q.empty.val() & (self.arr_ready.val() | (self.ctl_mb_want.val() & !self.arr_hold.val()))));
         self.mb_op.next = self.op_cparrive.val();
         self.mb_flags.next = self.c_flags.val();
         self.cpa_slot.next = self.c_cta.val();
@@ -2586,7 +2598,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.mb_slot.next = self.cpa_slot.val();
         self.mb_addr.next = self.mb_off_r.val();
         self.mb_a.next = 0.into();
-        if !self.comp_q.empty.val() {
+        if self.comp_q.ready.val() {
             self.mb_op.next = self.op_mb_complete_tx.val();
             self.mb_flags.next = 0.into();
             self.mb_slot.next = self.comp_q.dout.val().get_bits::<SLOT_BITS>(0);

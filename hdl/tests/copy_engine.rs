@@ -1767,12 +1767,13 @@ fn throughput_tensor_2d_fpga_small() {
     assert_tile_cycles(load, store);
 }
 
-/// One 4 KiB tile at the 8-byte port: 512 beats in 569 cycles loading and 556 storing, the rest
-/// being the 16-beat map read, the answers and the start. Of the start, one cycle is the request
-/// queue's block RAM (`BlockFifo`: a request pushed into the idle engine is read a cycle after
-/// its write), which saved 816 LUT4 positions on fpga-small (568 / 555 cycles before, 90.1 %).
+/// One 4 KiB tile at the 8-byte port: 512 beats in 570 cycles loading and 556 storing, the rest
+/// being the 16-beat map read, the answers and the start. Two of them are block-RAM queues
+/// (`BlockFifo`: an entry pushed into an empty queue is read a cycle after its write): the
+/// request queue at the start (816 LUT4 positions on fpga-small) and the load's complete_tx
+/// queue at the end (210); 568 / 555 cycles without them, 90.1 %.
 fn assert_tile_cycles(load: f64, store: f64) {
-    let (beats, load_cycles, store_cycles) = (512.0, 569.0, 556.0);
+    let (beats, load_cycles, store_cycles) = (512.0, 570.0, 556.0);
     assert!(
         load >= beats / load_cycles && store >= beats / store_cycles,
         "load {load:.4} store {store:.4} of the port width (at most {load_cycles} / {store_cycles} cycles)"
