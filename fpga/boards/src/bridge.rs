@@ -287,8 +287,10 @@ pub struct HostBridge<const D: usize, const B: usize> {
     cap_error_lane: DFF<Bits<5>>,
     cap_values: DFF<Bit>,
     cap_beat: DFF<Bits<6>>,
-    /// The value latch: bank `j` holds lanes `j`, `L + j`, ... (word `b` from beat `b`).
-    val_ram: Vec<DepthRam<Bits<128>, VAL_AW>>,
+    /// The value latch: word `i` holds lane `i` (the capture writes a lane a cycle). One RAM
+    /// of 32 x 128 bits: 4 DP16KD on the ECP5 and no read mux (banks per lane of a beat were
+    /// 16 DP16KD on fpga-small and a 128-bit L:1 mux).
+    val_ram: DepthRam<Bits<128>, VAL_AW>,
     val_full: DFF<Bit>,
     /// The answered lanes not yet taken (shifted down by `L` a beat), and the answered lanes
     /// with a nonzero value (shifted in from the top, `L` a beat): the queued `vmask`.
@@ -513,7 +515,7 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             cap_values: Default::default(),
             cap_beat: Default::default(),
             // 32 / L words a bank; DepthRam needs an address bit or more (L = 32: word 0 only).
-            val_ram: (0..l).map(|_| value_bank(l)).collect(),
+            val_ram: DepthRam::block(5),
             val_full: Default::default(),
             cap_rem: Default::default(),
             cap_vmask: Default::default(),
@@ -554,18 +556,6 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             k_be_shift: Constant::new(((72 + D) as u64).to_bits()),
             k_fifo_depth: Constant::new((QUEUE_DEPTH as u64).to_bits()),
         }
-    }
-}
-
-/// A bank of the value latch (`LANES / l` words): block RAM when it holds 8 words or more (a
-/// shallower one is left to synthesis; the registered read port is the same).
-fn value_bank(l: usize) -> DepthRam<Bits<128>, VAL_AW> {
-    let words = LANES / l;
-    let bits = (words.trailing_zeros() as usize).max(1);
-    if words >= 8 {
-        DepthRam::block(bits)
-    } else {
-        DepthRam::new(bits)
     }
 }
 
@@ -656,21 +646,14 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             v_n,
             v_acc
         );
-        // The value latch: written a beat at a time by the capture, read a lane at a time by
-        // the transmitter (bank `v_n mod L`, word `v_n / L`). Block RAM with a registered read
-        // port: its word is named a cycle ahead, from `v_n`'s next value (at the end); the
-        // transmitter reads only after the capture's last write (`val_full`).
-        self.rd_value.next = 0.into();
-        for j in 0..self._lanes {
-            self.val_ram[j].write_clock.next = self.clock.val();
-            self.val_ram[j].read_clock.next = self.clock.val();
-            self.val_ram[j].write_enable.next = false;
-            self.val_ram[j].write_address.next = self.cap_beat.q.val();
-            self.val_ram[j].write_data.next = self.resp_beat_values[j].val();
-            if (self.v_n.q.val() & self.k_lane_mask.val()) == self.k_lane_num[j].val() {
-                self.rd_value.next = self.val_ram[j].read_data.val();
-            }
-        }
+        // The value latch: written a lane at a time by the capture, read a lane at a time by
+        // the transmitter (word `v_n`). Block RAM with a registered read port: its word is named
+        // a cycle ahead, from `v_n`'s next value (at the end); the transmitter reads only after
+        // the capture's last write (`val_full`).
+        self.val_ram.write_clock.next = self.clock.val();
+        self.val_ram.read_clock.next = self.clock.val();
+        self.val_ram.write_enable.next = false;
+        self.rd_value.next = self.val_ram.read_data.val();
         for i in 0..self._lanes {
             self.ch_addr[i].clock.next = self.clock.val();
             self.ch_src[i].clock.next = self.clock.val();
@@ -1028,6 +1011,8 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             }
         }
         self.c_take.next = self.cap_rem.q.val().get_bit(0) && (self.c_value.val() != 0);
+        self.val_ram.write_address.next = (self.cap_beat.q.val() << self.k_log_lanes.val()) | self.cap_lane.q.val();
+        self.val_ram.write_data.next = self.c_value.val();
         self.hdr_fifo.push.next = false;
         match self.cap_state.q.val() {
             CaptureState::Idle => {
@@ -1057,12 +1042,10 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                 }
             }
             CaptureState::Beats => {
-                // Lane j of beat b goes to word b of bank j; whether it is answered and nonzero
+                // Lane j of beat b goes to word b L + j; whether it is answered and nonzero
                 // enters `cap_vmask` at the top (after the last lane, bit i is lane i).
                 if self.resp_beat_valid.val() {
-                    for j in 0..self._lanes {
-                        self.val_ram[j].write_enable.next = self.cap_lane.q.val() == self.k_lane_num[j].val();
-                    }
+                    self.val_ram.write_enable.next = true;
                     self.cap_rem.d.next = self.cap_rem.q.val() >> 1;
                     self.cap_vmask.d.next = self.cap_vmask.q.val() >> 1;
                     // Uniform: every answered nonzero lane equals the first one's value.
@@ -1285,8 +1268,6 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
             self.f_error_response.d.next = false;
         }
         // The value latch's word of the next cycle (after every write of `v_n`).
-        for j in 0..self._lanes {
-            self.val_ram[j].read_address.next = self.v_n.d.val() >> self.k_log_lanes.val();
-        }
+        self.val_ram.read_address.next = self.v_n.d.val();
     }
 }
