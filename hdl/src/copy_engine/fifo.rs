@@ -234,11 +234,6 @@ impl<const W: usize> Logic for RamFifo<W> {
 /// read (a push into an empty queue, or onto the word a pop exposes) shows a cycle later than
 /// there: `ready` (not `!empty`) says `dout` is the head entry. `empty` and `count` are the
 /// occupancy, as [`RamFifo`]'s.
-///
-/// Built with [`BlockFifo::exact`], a register of the last entry written stands in for the RAM
-/// in the cycle after a write into the word being read, so `dout` is the head entry whenever the
-/// queue is not empty (`ready` = `!empty`), as [`RamFifo`]'s: W flip-flops and a W-bit 2:1 mux,
-/// for a queue whose reader must see an entry the cycle after its push.
 #[derive(LogicBlock)]
 pub struct BlockFifo<const W: usize> {
     pub clock: Signal<In, Clock>,
@@ -254,9 +249,6 @@ pub struct BlockFifo<const W: usize> {
     store: FifoStore<W>,
     /// The RAM's read at the last edge was not of the word written at it.
     read_fresh: DFF<Bit>,
-    /// [`BlockFifo::exact`]: the word written at the last edge, shown while `read_fresh` is low.
-    k_bypass: Constant<Bit>,
-    written: DFF<Bits<W>>,
 }
 
 impl<const W: usize> BlockFifo<W> {
@@ -275,21 +267,14 @@ impl<const W: usize> BlockFifo<W> {
             ctl: FifoCtl::ahead(depth),
             store: FifoStore::block(depth),
             read_fresh: Default::default(),
-            k_bypass: Constant::new(false),
-            written: Default::default(),
         }
-    }
-
-    /// As [`BlockFifo::new`], with `dout` the head entry from the cycle after its push.
-    pub fn exact(depth: usize) -> Self {
-        BlockFifo { k_bypass: Constant::new(true), ..Self::new(depth) }
     }
 }
 
 impl<const W: usize> Logic for BlockFifo<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, read_fresh, written);
+        dff_setup!(self, clock, read_fresh);
         self.ctl.clock.next = self.clock.val();
         self.ctl.reset.next = self.reset.val();
         self.ctl.push.next = self.push.val();
@@ -300,16 +285,9 @@ impl<const W: usize> Logic for BlockFifo<W> {
         self.store.head.next = self.ctl.head.val();
         self.store.din.next = self.din.val();
         self.read_fresh.d.next = !(self.ctl.write.val() && (self.ctl.tail.val() == self.ctl.head.val()));
-        self.written.d.next = self.din.val();
         self.dout.next = self.store.dout.val();
-        self.ready.next = !self.ctl.empty.val() && self.read_fresh.q.val();
-        if self.k_bypass.val() {
-            if !self.read_fresh.q.val() {
-                self.dout.next = self.written.q.val();
-            }
-            self.ready.next = !self.ctl.empty.val();
-        }
         self.empty.next = self.ctl.empty.val();
         self.count.next = self.ctl.count.val();
+        self.ready.next = !self.ctl.empty.val() && self.read_fresh.q.val();
     }
 }
