@@ -117,7 +117,7 @@ pub mod mover;
 pub mod reducer;
 pub mod tensor_origin;
 
-use fifo::BlockFifo;
+use fifo::{BlockFifo, RamFifo};
 use mb_answers::{MbAnswers, IDENT_BITS};
 use mover::Mover;
 use reducer::Reducer;
@@ -318,11 +318,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// count + 1 < COMP_DEPTH a cycle ago. That sum grows by at most one a cycle (a start), so
     /// the room it shows is still there; it is one entry short of exact, of sixteen.
     room_q: DFF<Bit>,
-    /// [slot 5 | offset 24 | seq 32 | identity 79] per deferred arrive-on. In block RAM (as
-    /// `comp_q`): an entry is readable (`ready`) a cycle after a push into the word being read.
-    arrive_q: BlockFifo<140>,
-    /// The arrive-on queue's head was pushed into the word being read: not readable this cycle.
-    arr_hold: Signal<Local, Bit>,
+    /// [slot 5 | offset 24 | seq 32 | identity 79] per deferred arrive-on. Distributed RAM: in
+    /// block RAM (commit 2e79f33) its clock-to-out headed the sequence compare `arr_ready` (49.7
+    /// MHz placed alone).
+    arrive_q: RamFifo<140>,
     // decoded fields of cur_*
     c_op: Signal<Local, Bits<OP_BITS>>,
     c_sub: Signal<Local, Bits<4>>,
@@ -907,8 +906,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             fetch_wait: Default::default(),
             q_taken: Default::default(),
             room_q: Default::default(),
-            arrive_q: BlockFifo::new(depth),
-            arr_hold: Default::default(),
+            arrive_q: RamFifo::new(depth),
             c_op: Default::default(),
             c_sub: Default::default(),
             c_flags: Default::default(),
@@ -1702,18 +1700,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // mbarrier port arbitration: complete_tx > arrive-on > issue event.
         self.arr_seq.next = self.arrive_q.dout.val().get_bits::<SEQ_BITS>(29);
         self.arr_ready.next =
-            self.arrive_q.ready.val() & ((self.issued_seq.q.val() - self.arr_seq.val()) >= self.in_flight.val());
-        self.arr_hold.next = !self.arrive_q.empty.val() & !self.arrive_q.ready.val();
-        // An event goes only while its answer has a place (`MbAnswers::room`). A queued event
-        // not yet readable (a push into the word being read) holds back the lower priorities.
+            !self.arrive_q.empty.val() & ((self.issued_seq.q.val() - self.arr_seq.val()) >= self.in_flight.val());
+        // An event goes only while its answer has a place (`MbAnswers::room`). A complete_tx
+        // queued but not yet readable (a push into the word being read) holds back the others.
         self.mb_take.next = self.mb_ready.val() & self.answers.room.val();
         self.comp_go.next = self.comp_q.ready.val() & self.mb_take.val();
         self.arr_go.next = self.arr_ready.val() & self.comp_q.empty.val() & self.mb_take.val();
-        self.ctl_mb_go.next = self.ctl_mb_want.val()
-            & self.comp_q.empty.val()
-            & !self.arr_ready.val()
-            & !self.arr_hold.val()
-            & self.mb_take.val();
+        self.ctl_mb_go.next =
+            self.ctl_mb_want.val() & self.comp_q.empty.val() & !self.arr_ready.val() & self.mb_take.val();
 
         // ================= controller: decide =================
         self.err.next = self.e_none.val();
@@ -2590,8 +2584,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
 
         // ================= mbarrier event port =================
         self.mb_valid.next = self.answers.room.val()
-            & (self.comp_q.ready.val()
-                | (self.comp_q.empty.val() & (self.arr_ready.val() | (self.ctl_mb_want.val() & !self.arr_hold.val()))));
+            & (self.comp_q.ready.val() | (self.comp_q.empty.val() & (self.arr_ready.val() | self.ctl_mb_want.val())));
         self.mb_op.next = self.op_cparrive.val();
         self.mb_flags.next = self.c_flags.val();
         self.cpa_slot.next = self.c_cta.val();
