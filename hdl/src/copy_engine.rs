@@ -591,9 +591,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     r_lo: Signal<Local, Bits<64>>,
     r_hi: Signal<Local, Bits<64>>,
     r_empty: Signal<Local, Bit>,
-    /// `r_empty` registered from its terms' next values (Fmax: the OR of the dimension flags
-    /// was in front of the row advance's clock enables, `t_o1` -> `t_x4`, 17.3 ns).
-    r_empty_q: DFF<Bit>,
     /// The box's dimension-0 run, the same for every row of the box (from `m_*`, which are
     /// loaded in the map decode, state 3, at least two edges before the rows start in state
     /// 6): computed as `rw_*` every cycle and registered as `r_*`, so that a row's decision
@@ -1108,7 +1105,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             r_lo: Default::default(),
             r_hi: Default::default(),
             r_empty: Default::default(),
-            r_empty_q: Default::default(),
             rw_pre: Default::default(),
             rw_dat: Default::default(),
             rw_bytes: Default::default(),
@@ -1365,7 +1361,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             r_bytes,
             r_lo_b,
             r_empty0,
-            r_empty_q,
             m_rtype,
             m_rtype_ok,
             chk_err_q,
@@ -2217,8 +2212,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.r_bytes.d.next = self.rw_bytes.val();
         self.r_lo_b.d.next = self.rw_lo_b.val();
         self.r_empty0.d.next = self.rw_empty0.val();
-        // The row's run is empty (`r_empty_q`, at the end).
-        self.r_empty.next = self.r_empty_q.q.val();
+        // The row's run is empty: dimension 0 (registered) or a higher dimension's index
+        // outside its size.
+        self.r_empty.next =
+            self.r_empty0.q.val() | self.t_o1.q.val() | self.t_o2.q.val() | self.t_o3.q.val() | self.t_o4.q.val();
         self.r_w1.next = self.t_w1.q.val();
         self.r_w2.next = self.t_w2.q.val();
         self.r_w3.next = self.t_w3.q.val();
@@ -2782,10 +2779,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.mc_started.d.next = false;
             self.ctl_mb_sent.d.next = false;
         }
-        // The row's run is empty: dimension 0 or a higher dimension's index outside its size,
-        // as they will be next cycle (after every write of their next values).
-        self.r_empty_q.d.next =
-            self.r_empty0.d.val() | self.t_o1.d.val() | self.t_o2.d.val() | self.t_o3.d.val() | self.t_o4.d.val();
     }
 }
 
