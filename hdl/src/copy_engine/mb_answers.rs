@@ -18,8 +18,14 @@
 //! yet sent fill [`EVENT_DEPTH`], so an answer always has a place: none is dropped. At one
 //! event per cycle the unit answers about five cycles after the event (the top's event
 //! register, then its three stages), so eight in flight never throttle a stream of events.
+//!
+//! Both queues are block RAM ([`BlockFifo`]: a distributed RAM of 80-85 bits costs 22 16x4
+//! cells, 132 LUT4 positions, on the ECP5). A block RAM shows a word pushed into the empty
+//! queue two cycles later: the answer to an event comes three or more cycles after it (the
+//! event register and the mbarrier ALU's stages), so the events' head is always shown in time;
+//! a late error waits a cycle more before `late_valid`.
 
-use super::fifo::RamFifo;
+use super::fifo::BlockFifo;
 use super::{LANE_BITS, SLOT_BITS, WARP_BITS};
 use crate::common::{error_code, ERROR_BITS};
 use rust_hdl::prelude::*;
@@ -67,8 +73,8 @@ pub struct MbAnswers {
     pub late_error: Signal<Out, Bits<ERROR_BITS>>,
     /// Events in flight or late errors waiting.
     pub busy: Signal<Out, Bit>,
-    events: RamFifo<EVENT_BITS>,
-    late: RamFifo<LATE_BITS>,
+    events: BlockFifo<EVENT_BITS>,
+    late: BlockFifo<LATE_BITS>,
     head_late: Signal<Local, Bit>,
     k_late_event: Constant<Bits<EVENT_BITS>>,
     k_none: Constant<Bits<ERROR_BITS>>,
@@ -93,8 +99,8 @@ impl Default for MbAnswers {
             late_ident: Default::default(),
             late_error: Default::default(),
             busy: Default::default(),
-            events: RamFifo::new(EVENT_DEPTH),
-            late: RamFifo::new(EVENT_DEPTH),
+            events: BlockFifo::new(EVENT_DEPTH),
+            late: BlockFifo::new(EVENT_DEPTH),
             head_late: Default::default(),
             k_late_event: Constant::new({
                 let mut b = Bits::<EVENT_BITS>::default();
@@ -122,7 +128,8 @@ impl Logic for MbAnswers {
         }
 
         // Every answer retires the oldest event; only a late event's error is kept.
-        self.events.pop.next = self.mb_resp_valid.val();
+        // (The head is shown by the time its answer comes, see above; `ready` says so.)
+        self.events.pop.next = self.mb_resp_valid.val() & self.events.ready.val();
         self.head_late.next = self.events.dout.val().get_bit(79);
         self.issue_answer.next = self.mb_resp_valid.val() & !self.head_late.val();
         self.issue_error.next = self.mb_resp_error.val();
@@ -130,8 +137,8 @@ impl Logic for MbAnswers {
             self.mb_resp_valid.val() & self.head_late.val() & (self.mb_resp_error.val() != self.k_none.val());
         self.late.din.next = bit_cast::<LATE_BITS, IDENT_BITS>(self.events.dout.val().get_bits::<IDENT_BITS>(0))
             | (bit_cast::<LATE_BITS, ERROR_BITS>(self.mb_resp_error.val()) << 79);
-        self.late.pop.next = self.late_ready.val();
-        self.late_valid.next = !self.late.empty.val();
+        self.late.pop.next = self.late_ready.val() & self.late.ready.val();
+        self.late_valid.next = self.late.ready.val();
         self.late_ident.next = self.late.dout.val().get_bits::<IDENT_BITS>(0);
         self.late_error.next = self.late.dout.val().get_bits::<ERROR_BITS>(79);
         self.busy.next = !self.events.empty.val() | !self.late.empty.val();
