@@ -40,10 +40,11 @@
 //! * **CTA launches in request order**: a launch (from the top's boundary register) starts a
 //!   CTA in a slot; the requests the queue holds were sent before it (the SM sends a CTA's
 //!   requests after launching it, and the last CTA's before launching the next into its slot).
-//!   With the queue empty the launch goes to the core at once (`launch`, the cycle the boundary
-//!   register holds it); otherwise it waits in a per-slot register until the entries ahead of
-//!   it are done, goes to the core from a register (`fire`), and the entries behind it are held
-//!   back for the two cycles after (the core's launch effects, the clear's hold, are registered).
+//!   With none of its slot's requests queued at the last edge the launch goes to the core at
+//!   once (`launch`, the cycle the boundary register holds it); otherwise it waits in a
+//!   per-slot register until the entries ahead of it are done, goes to the core from a register
+//!   (`fire`), and the entries behind it are held back for the two cycles after (the core's
+//!   launch effects, the clear's hold, are registered).
 //!
 //! No input port reaches logic other than the enable of its register or the store's write
 //! port (the RAM's input register): nothing is combinational from the port.
@@ -719,11 +720,14 @@ impl Logic for RequestIngress {
         }
 
         // ---- a launch from the boundary register: the slot's requests held now ----
+        // Registers only: an entry the core finishes in this cycle still counts, so that the
+        // core's `done` (the end of its longest path) does not reach the launch into the
+        // barrier file and shared memory; such a launch waits for `fire` (its `lp_pre` is
+        // loaded without the finished entry, below).
         for e in 0..self._entries {
             self.pre_bit[e].next = 0.into();
             if ((self.used.q.val() & self.entry_bit[e].val()) != 0)
                 && (self.q_cta[e].q.val() == self.launch_slot_in.val())
-                && !(self.done.val() && (self.sel_entry.q.val() == self.entry[e].val()))
             {
                 self.pre_bit[e].next = self.entry_bit[e].val();
             }
@@ -1056,7 +1060,7 @@ impl Logic for RequestIngress {
             for c in 0..self._slots {
                 if self.launch_slot_in.val() == self.slot[c].val() {
                     self.lp_warps[c].d.next = self.launch_warps_in.val();
-                    self.lp_pre[c].d.next = self.pre_all.val();
+                    self.lp_pre[c].d.next = self.pre_all.val() & !self.w_clear.val();
                 }
             }
         }
