@@ -6,8 +6,10 @@
 //! fails if any other kernel fails AND if a listed kernel passes (so the list stays exact).
 //! Nothing is skipped silently.
 //!
-//! Both configs of `configs/` run in the suite: `cosim_corpus_fpga_small` and
-//! `cosim_corpus_default_config`. The default (Hopper-sized) config's top is the suite's largest
+//! Every config of `configs/` runs in the suite: `cosim_corpus_fpga_small`,
+//! `cosim_corpus_default_config` and `cosim_corpus_fpga_ulx3s` (the config that routes on the
+//! ULX3S, untimed only: its units are fpga-small's at two lanes, and the timed runs of the
+//! other two cover the timing model). The default (Hopper-sized) config's top is the suite's largest
 //! Verilator build (about 2.2 min wall and 0.94 GB on 2 cores since session 7, docs/BENCHMARKS.md); it is cached,
 //! and `fuzz_cosim` reuses it.
 //!
@@ -150,6 +152,11 @@ fn cosim_corpus_fpga_small() {
 #[test]
 fn cosim_corpus_default_config() {
     run_corpus("default", false);
+}
+
+#[test]
+fn cosim_corpus_fpga_ulx3s() {
+    run_corpus("fpga-ulx3s", false);
 }
 
 #[test]
