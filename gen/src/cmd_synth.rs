@@ -12,6 +12,12 @@ use smsync_sim::config::Config;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Default time limit of each tool run of the per-module flow (seconds).
+const MODULE_TIMEOUT_S: u64 = 1800;
+/// Default time limit of each tool run of the board flow: nextpnr placed and routed the
+/// fpga-ulx3s board top in 2,113 s on the 2-core build machine (docs/FPGA.md, "Bitstream").
+const BOARD_TIMEOUT_S: u64 = 7200;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Architecture config (YAML); the built-in default when omitted.
@@ -37,9 +43,10 @@ pub struct Args {
     /// Only this module (repeatable): barrier_file, mbarrier_alu, atomic_alu, warp_network, copy_engine, sync_unit.
     #[arg(long = "module")]
     pub modules: Vec<String>,
-    /// Time limit of each tool run, in seconds.
-    #[arg(long, default_value_t = 1800)]
-    pub timeout: u64,
+    /// Time limit of each tool run, in seconds [default: 1800; with --board 7200: the routed
+    /// ULX3S top's nextpnr run takes about 35 minutes here].
+    #[arg(long)]
+    pub timeout: Option<u64>,
     /// Stop after yosys (no place-and-route, no Fmax).
     #[arg(long)]
     pub no_pnr: bool,
@@ -70,7 +77,7 @@ pub fn main(a: Args) -> Result<(), String> {
         target,
         out: out.clone(),
         modules: a.modules,
-        timeout: Duration::from_secs(a.timeout),
+        timeout: Duration::from_secs(a.timeout.unwrap_or(MODULE_TIMEOUT_S)),
         no_pnr: a.no_pnr,
         seed: a.seed,
         command,
@@ -117,7 +124,7 @@ fn board_main(a: &Args, name: &str, config: &Config) -> Result<(), String> {
         clock: clock.describe(),
         config: &config.name,
         out: out.clone(),
-        timeout: Duration::from_secs(a.timeout),
+        timeout: Duration::from_secs(a.timeout.unwrap_or(BOARD_TIMEOUT_S)),
         seed: a.seed,
         command: command_line(),
         progress: a.progress.mode(),
