@@ -34,6 +34,11 @@ pub struct FifoCtl {
     k_ahead: Constant<Bit>,
     k_last: Constant<Bits<8>>,
     k_depth: Constant<Bits<9>>,
+    /// The pointers' and the count's true widths (log2 of the depth rounded up to a power of
+    /// two, and one bit more for the count): the bits above are always 0, and masking them
+    /// lets synthesis drop their flip-flops and the adders' upper bits.
+    k_ptr_mask: Constant<Bits<8>>,
+    k_used_mask: Constant<Bits<9>>,
 }
 
 impl FifoCtl {
@@ -59,6 +64,8 @@ impl FifoCtl {
             k_ahead: Constant::new(false),
             k_last: Constant::new(((depth - 1) as u64).to_bits()),
             k_depth: Constant::new((depth as u64).to_bits()),
+            k_ptr_mask: Constant::new(((depth.next_power_of_two() - 1) as u64).to_bits()),
+            k_used_mask: Constant::new(((2 * depth.next_power_of_two() - 1) as u64).to_bits()),
         }
     }
 
@@ -82,7 +89,7 @@ impl Logic for FifoCtl {
             if self.tail_r.q.val() == self.k_last.val() {
                 self.tail_r.d.next = 0.into();
             } else {
-                self.tail_r.d.next = self.tail_r.q.val() + 1;
+                self.tail_r.d.next = (self.tail_r.q.val() + 1) & self.k_ptr_mask.val();
             }
         }
         self.head_next.next = self.head_r.q.val();
@@ -90,7 +97,7 @@ impl Logic for FifoCtl {
             if self.head_r.q.val() == self.k_last.val() {
                 self.head_next.next = 0.into();
             } else {
-                self.head_next.next = self.head_r.q.val() + 1;
+                self.head_next.next = (self.head_r.q.val() + 1) & self.k_ptr_mask.val();
             }
         }
         self.head_r.d.next = self.head_next.val();
@@ -99,10 +106,10 @@ impl Logic for FifoCtl {
             self.head.next = self.head_next.val();
         }
         if self.push_ok.val() & !self.pop_ok.val() {
-            self.used.d.next = self.used.q.val() + 1;
+            self.used.d.next = (self.used.q.val() + 1) & self.k_used_mask.val();
         }
         if self.pop_ok.val() & !self.push_ok.val() {
-            self.used.d.next = self.used.q.val() - 1;
+            self.used.d.next = (self.used.q.val() - 1) & self.k_used_mask.val();
         }
         if self.reset.val() {
             self.head_r.d.next = 0.into();
