@@ -566,8 +566,19 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pick_id: Signal<Local, Bits<5>>,
     /// `pick`'s lane number (`pick_id`).
     pick_number: LaneNumber,
-    /// The next cycle's picked lane (lowest of `rem`'s next value), its number and its
-    /// operand-store row; the picked lane's place in its row (bank).
+    /// What the FSM does to `rem` this cycle (`k_step_*`): keep it, drop the picked lane,
+    /// load the request's active lanes, or clear it. `rem`'s next value and the operand
+    /// store's next row both follow from it, so the row is a mux of rows computed from
+    /// registers (the lane after `pick`, the first active lane, `pick`'s own), not a priority
+    /// pick over `rem`'s next value at the end of the FSM's decision.
+    rem_step: Signal<Local, Bits<2>>,
+    k_step_hold: Constant<Bits<2>>,
+    k_step_advance: Constant<Bits<2>>,
+    k_step_load: Constant<Bits<2>>,
+    k_step_clear: Constant<Bits<2>>,
+    /// `rem` without the picked lane, its lowest lane (the next pick when the sequencer
+    /// advances) and that lane's number; the operand-store row of the next cycle's pick.
+    rem_after: Signal<Local, Bits<32>>,
     pick_next: Signal<Local, Bits<32>>,
     pick_next_number: LaneNumber,
     pick_row: Signal<Local, Bits<5>>,
@@ -782,6 +793,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_wn_part_mask: k((row_lanes / config.lanes_per_beat as usize) as u64 - 1),
             wn_parts: (0..(row_lanes / config.lanes_per_beat as usize) as u64).map(k).collect(),
             _wn_parts: row_lanes / config.lanes_per_beat as usize,
+            rem_step: Default::default(),
+            k_step_hold: k(0),
+            k_step_advance: k(1),
+            k_step_load: k(2),
+            k_step_clear: k(3),
+            rem_after: Default::default(),
             pick_next: Default::default(),
             pick_next_number: Default::default(),
             pick_row: Default::default(),
@@ -1646,6 +1663,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---------------- the request FSM ----------------
         self.lsu_re.next = false;
         self.lsu_we.next = false;
+        self.rem_step.next = self.k_step_hold.val();
         if (self.state.q.val() == self.k_s_idle.val()) && self.wn_offered.q.val() {
             if self.wnet.req_refused.val() {
                 // refused until a record of its warp is dropped: the ingress keeps the request
@@ -1704,7 +1722,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                     self.state.d.next = self.k_s_atom.val();
                 } else {
                     // mbarrier, LSU or copy engine: the lane sequencer walks the active lanes.
-                    self.rem.d.next = self.req_active.val();
+                    self.rem_step.next = self.k_step_load.val();
                     self.drain.d.next = 0.into();
                     self.cp_answered.d.next = 0.into();
                     self.acc_preds.d.next = 0.into();
@@ -1779,10 +1797,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             if self.rem.q.val() != 0 {
                 if self.is_mb.val() {
                     // Issued above (`seq_mb_issue`): the mbarrier ALU never waits.
-                    self.rem.d.next = self.rem.q.val() & !self.pick.val();
+                    self.rem_step.next = self.k_step_advance.val();
                 } else if self.lsu_out_of_range.val() || self.lsu_misaligned.val() {
                     // The golden LSU stops at the first lane at fault; alignment is checked first.
-                    self.rem.d.next = 0.into();
+                    self.rem_step.next = self.k_step_clear.val();
                     self.acc_error.d.next = self.k_err_range.val();
                     if self.lsu_misaligned.val() {
                         self.acc_error.d.next = self.k_err_shared_align.val();
@@ -1791,11 +1809,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 } else if self.req_op.val() == self.k_op_st.val() {
                     if self.seq_wgrant.val() {
                         self.lsu_we.next = true;
-                        self.rem.d.next = self.rem.q.val() & !self.pick.val();
+                        self.rem_step.next = self.k_step_advance.val();
                     }
                 } else if self.seq_rgrant.val() {
                     self.lsu_re.next = true;
-                    self.rem.d.next = self.rem.q.val() & !self.pick.val();
+                    self.rem_step.next = self.k_step_advance.val();
                     self.ld_valid.d.next = true;
                     self.ld_lane.d.next = self.pick_id.val();
                     self.ld_mask.d.next = self.lsu_vmask.val();
@@ -1877,7 +1895,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             if self.rem.q.val() != 0 {
                 self.copy.req_valid.next = true;
                 if self.copy.req_ready.val() {
-                    self.rem.d.next = self.rem.q.val() & !self.pick.val();
+                    self.rem_step.next = self.k_step_advance.val();
                 }
             } else if (self.cp_answered.q.val() == self.req_active.val()) && !self.o_valid.q.val() {
                 self.o_valid.d.next = true;
@@ -1989,20 +2007,38 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.exit_wn_done.d.next = false;
             self.wn_beat.d.next = 0.into();
             self.wn_beats_sent.d.next = false;
-            self.rem.d.next = 0.into();
+            self.rem_step.next = self.k_step_clear.val();
             self.rel_rem.d.next = 0.into();
             self.clr_pending.d.next = 0.into();
             self.clr_active.d.next = false;
+        }
+
+        // ---- the lane sequencer's next `rem` ----
+        self.rem_after.next = self.rem.q.val() & !self.pick.val();
+        if self.rem_step.val() == self.k_step_advance.val() {
+            self.rem.d.next = self.rem_after.val();
+        } else if self.rem_step.val() == self.k_step_load.val() {
+            self.rem.d.next = self.req_active.val();
+        } else if self.rem_step.val() == self.k_step_clear.val() {
+            self.rem.d.next = 0.into();
         }
 
         // ---- the operand store's rows of the next cycle ----
         // Its read port is registered (block RAM), so each reader names its row a cycle ahead,
         // from its registers' next values (read here, after every write of them): the request's
         // unit reads (one request at a time) the atomic ALU's plan and execute stages, the warp
-        // network's beat, else the lane picker's next lane.
-        self.pick_next.next = self.rem.d.val() & (!self.rem.d.val() + 1u64);
+        // network's beat, else the lane picker's next lane: the lane after `pick` when the
+        // sequencer advances (or clears: no lane is read then), the first active lane when it
+        // loads, `pick` itself when it holds. Each row comes from registers, so the FSM's
+        // decision only selects among them.
+        self.pick_next.next = self.rem_after.val() & (!self.rem_after.val() + 1u64);
         self.pick_next_number.onehot.next = self.pick_next.val();
         self.pick_row.next = self.pick_next_number.number.val() >> self.k_op_row_log.val();
+        if self.rem_step.val() == self.k_step_hold.val() {
+            self.pick_row.next = self.pick_id.val() >> self.k_op_row_log.val();
+        } else if self.rem_step.val() == self.k_step_load.val() {
+            self.pick_row.next = self.first_active.val() >> self.k_op_row_log.val();
+        }
         self.wn_row.next = self.wn_beat.d.val() >> self.k_wn_log_parts.val();
         self.rd_row_am.next = self.pick_row.val();
         self.rd_row_a.next = self.pick_row.val();
