@@ -213,12 +213,21 @@ pub struct RequestIngress {
     pos_blocked: Vec<Signal<Local, Bit>>,
     pos_held: Vec<Signal<Local, Bit>>,
     pos_same: Vec<Signal<Local, Bit>>,
-    /// The position's entry is the one the core finishes in this cycle (`done`).
-    pos_gone: Vec<Signal<Local, Bit>>,
+    /// The position holds the selected entry (`sel_valid`), and `pos_same` without it.
+    pos_sel: Vec<Signal<Local, Bit>>,
+    pos_same_gone: Vec<Signal<Local, Bit>>,
     scan_ok: Vec<Signal<Local, Bit>>,
+    /// The next selection, computed from registers for both ends of the selected request:
+    /// `pick_*` if the core defers it (it stays, blocked; also the pick while none is
+    /// selected), `gone_*` if the core finishes it (its warp's younger requests may go), with
+    /// `gone_pos` already moved down past the finished position. The core's `done` / `defer`
+    /// (the ends of its longest paths) only choose between them.
     pick_valid: Signal<Local, Bit>,
     pick_entry: Signal<Local, Bits<ENTRY_BITS>>,
     pick_pos: Signal<Local, Bits<ENTRY_BITS>>,
+    gone_valid: Signal<Local, Bit>,
+    gone_entry: Signal<Local, Bits<ENTRY_BITS>>,
+    gone_pos: Signal<Local, Bits<ENTRY_BITS>>,
     /// The lowest free entry (for the next header), and where the header goes in `order`.
     free_entry: Signal<Local, Bits<ENTRY_BITS>>,
     new_pos: Signal<Local, Bits<COUNT_BITS>>,
@@ -437,11 +446,15 @@ impl RequestIngress {
             pos_blocked: copies(entries),
             pos_held: copies(entries),
             pos_same: copies(entries),
-            pos_gone: copies(entries),
+            pos_sel: copies(entries),
+            pos_same_gone: copies(entries),
             scan_ok: copies(entries),
             pick_valid: Default::default(),
             pick_entry: Default::default(),
             pick_pos: Default::default(),
+            gone_valid: Default::default(),
+            gone_entry: Default::default(),
+            gone_pos: Default::default(),
             free_entry: Default::default(),
             new_pos: Default::default(),
             rx: Default::default(),
@@ -860,31 +873,33 @@ impl Logic for RequestIngress {
             }
             self.pos_blocked[i].next = false;
             self.pos_held[i].next = false;
-            self.pos_gone[i].next = false;
             for e in 0..self._entries {
                 if self.order[i].q.val() == self.entry[e].val() {
                     self.pos_blocked[i].next = self.blocked[e].q.val();
                     self.pos_held[i].next = self.post_launch[e].q.val();
                 }
             }
-            // The entry the core finishes or defers in this cycle is passed like a blocked one,
-            // so that the next selection is made in this cycle; a finished one is gone (its
-            // warp's younger requests may go).
-            if (self.done.val() || self.defer.val()) && (self.order[i].q.val() == self.sel_entry.q.val()) {
+            // The selected entry is passed like a blocked one: the pick is used only in a cycle
+            // where the core finishes or defers it (or while none is selected), so that the
+            // next selection is made in that cycle.
+            self.pos_sel[i].next = self.sel_valid.q.val() && (self.order[i].q.val() == self.sel_entry.q.val());
+            if self.pos_sel[i].val() {
                 self.pos_blocked[i].next = true;
-                self.pos_gone[i].next = self.done.val();
             }
         }
         for i in 0..self._entries {
             self.pos_same[i].next = false;
+            self.pos_same_gone[i].next = false;
             for j in 0..self._entries {
                 if ((self.older[i].val() & self.entry_bit[j].val()) != 0)
-                    && !self.pos_gone[j].val()
                     && (self.pos_cta[j].val() == self.pos_cta[i].val())
                     && (self.pos_warp[j].val() == self.pos_warp[i].val())
                     && (self.pos_active[j].val() & self.pos_active[i].val()).any()
                 {
                     self.pos_same[i].next = true;
+                    if !self.pos_sel[j].val() {
+                        self.pos_same_gone[i].next = true;
+                    }
                 }
             }
         }
@@ -895,28 +910,42 @@ impl Logic for RequestIngress {
         self.pick_valid.next = false;
         self.pick_entry.next = 0.into();
         self.pick_pos.next = 0.into();
+        self.gone_valid.next = false;
+        self.gone_entry.next = 0.into();
+        self.gone_pos.next = 0.into();
         for s in self._last_entry..self._entries {
             for c in 0..self._entries {
                 if self.scan_ok[s - c].val()
                     && (self.pos4[s - c].val() < self.count.q.val())
                     && !self.pos_blocked[s - c].val()
                     && !self.pos_held[s - c].val()
-                    && !self.pos_same[s - c].val()
                 {
-                    self.pick_valid.next = true;
-                    self.pick_entry.next = self.order[s - c].q.val();
-                    self.pick_pos.next = self.entry[s - c].val();
+                    if !self.pos_same[s - c].val() {
+                        self.pick_valid.next = true;
+                        self.pick_entry.next = self.order[s - c].q.val();
+                        self.pick_pos.next = self.entry[s - c].val();
+                    }
+                    if !self.pos_same_gone[s - c].val() {
+                        self.gone_valid.next = true;
+                        self.gone_entry.next = self.order[s - c].q.val();
+                        // a finished entry leaves `order`: the positions after it move down by one
+                        self.gone_pos.next = self.entry[s - c].val();
+                        if self.entry[s - c].val() > self.sel_pos.q.val() {
+                            self.gone_pos.next = self.entry[s - c].val() - 1u64;
+                        }
+                    }
                 }
             }
         }
-        if !self.sel_valid.q.val() || self.done.val() || self.defer.val() {
+        if !self.sel_valid.q.val() || self.defer.val() {
             self.sel_valid.d.next = self.pick_valid.val();
             self.sel_entry.d.next = self.pick_entry.val();
             self.sel_pos.d.next = self.pick_pos.val();
-            // a finished entry leaves `order`: the positions after it move down by one
-            if self.done.val() && (self.pick_pos.val() > self.sel_pos.q.val()) {
-                self.sel_pos.d.next = self.pick_pos.val() - 1u64;
-            }
+        }
+        if self.done.val() {
+            self.sel_valid.d.next = self.gone_valid.val();
+            self.sel_entry.d.next = self.gone_entry.val();
+            self.sel_pos.d.next = self.gone_pos.val();
         }
         self.settled.d.next = self.sel_valid.q.val() && !self.done.val() && !self.defer.val();
 
