@@ -160,8 +160,9 @@ pub const PEND_DEPTH: usize = 32;
 pub const COMP_DEPTH: usize = 16;
 // `move_ident` has COMP_DEPTH words (4 address bits).
 const _: () = assert!(COMP_DEPTH == 16);
-/// Beats waiting for the global-memory write port.
-pub const WQ_DEPTH: usize = 4;
+/// Beats waiting for the global-memory write port (8: room for the two shared-source beats in
+/// flight in the mover besides the queue's own; a 16x4 distributed-RAM cell holds 16 anyway).
+pub const WQ_DEPTH: usize = 8;
 
 // Controller states (literals in the logic): 0 IDLE, 1 FETCH (two cycles), 2 DECIDE.
 

@@ -1767,13 +1767,14 @@ fn throughput_tensor_2d_fpga_small() {
     assert_tile_cycles(load, store);
 }
 
-/// One 4 KiB tile at the 8-byte port: 512 beats in 570 cycles loading and 556 storing, the rest
+/// One 4 KiB tile at the 8-byte port: 512 beats in 570 cycles loading and 557 storing, the rest
 /// being the 16-beat map read, the answers and the start. Two of them are block-RAM queues
 /// (`BlockFifo`: an entry pushed into an empty queue is read a cycle after its write): the
 /// request queue at the start (816 LUT4 positions on fpga-small) and the load's complete_tx
-/// queue at the end (210); 568 / 555 cycles without them, 90.1 %.
+/// queue at the end (210); 568 / 555 cycles without them, 90.1 %. One more of the store's is the
+/// mover's register on the shared read (`s2_*`, for Fmax).
 fn assert_tile_cycles(load: f64, store: f64) {
-    let (beats, load_cycles, store_cycles) = (512.0, 570.0, 556.0);
+    let (beats, load_cycles, store_cycles) = (512.0, 570.0, 557.0);
     assert!(
         load >= beats / load_cycles && store >= beats / store_cycles,
         "load {load:.4} store {store:.4} of the port width (at most {load_cycles} / {store_cycles} cycles)"

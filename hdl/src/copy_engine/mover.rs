@@ -14,7 +14,7 @@
 //!  beat arithmetic: b_n = min(bytes left, room to the source's and the destination's port
 //!    boundary, the swizzle chunk), the rotation k, last beat
 //!  global source: read request on gm_* (<= PEND_DEPTH in flight, descriptor FIFO `pend`);
-//!  shared source: sm_r* (data the next cycle, descriptor in s1_*)
+//!  shared source: sm_r* (data the next cycle, descriptor in s1_*), registered in s2_*
 //!  arrival: rotate the bytes into destination position, byte enables (.cp_mask), fill
 //!    -> shared destination: sm_w* now;  global destination: write queue (WQ_DEPTH) -> gm_* with gm_we
 //!  the move's last beat written -> done_valid / done_seq, and tx_* if it has an mbarrier
@@ -50,7 +50,8 @@
 //!   `gm_rvalid`, taken when `gm_rready` (a beat without source bytes needs no read and retires
 //!   from the descriptor queue alone).
 //! * **Shared port** `sm_*`: a shared-source beat reads when `sm_rgrant` (`sm_rwant` says it
-//!   would, from registers), data in `sm_rdata` the next cycle; shared writes need no grant.
+//!   would, from registers), data in `sm_rdata` the next cycle (registered here; the beat is
+//!   formed and written the cycle after); shared writes need no grant.
 //! * The engine's reducer owns both ports while the controller is in its state 7, which it
 //!   enters only with `active` low and `count` 0 (so nothing staged either): the engine
 //!   overrides these ports then, and this block issues nothing.
@@ -241,7 +242,8 @@ pub struct Mover<const D: usize, const B: usize> {
     last1: Signal<Local, Bits<1>>,
     nodata1: Signal<Local, Bits<1>>,
     hasmb1: Signal<Local, Bits<1>>,
-    s1v9: Signal<Local, Bits<9>>,
+    /// Shared-source beats in flight to the write queue (s1 and s2), 0..2.
+    s12v9: Signal<Local, Bits<9>>,
     fill1: Signal<Local, Bits<1>>,
     map_want: Signal<Local, Bit>,
     map_go: Signal<Local, Bit>,
@@ -258,6 +260,19 @@ pub struct Mover<const D: usize, const B: usize> {
     s1_mask_en: DFF<Bit>,
     s1_mask: DFF<Bits<16>>,
     s1_gaddr: DFF<Bits<64>>,
+    // ---- shared read data registered (the s1 beat a cycle later) ----
+    /// The shared RAM's row (its block RAM's clock-to-out, the write forwarding and the stale
+    /// row's zeroing) is registered before the rotation, as the global read's is in `pend`:
+    /// that path into the top's write register was the placed board top's longest after the
+    /// lane sequencer's (26.6 ns by `scripts/logic-depth.py`). One cycle more per
+    /// shared-source beat; one beat per cycle still.
+    s2_valid: DFF<Bit>,
+    s2_desc: DFF<Bits<191>>,
+    s2_dst_gm: DFF<Bit>,
+    s2_mask_en: DFF<Bit>,
+    s2_mask: DFF<Bits<16>>,
+    s2_gaddr: DFF<Bits<64>>,
+    s2_data: DFF<Bits<D>>,
     // ---- beat formation (arrival) ----
     f_valid: Signal<Local, Bit>,
     f_desc: Signal<Local, Bits<191>>,
@@ -439,7 +454,7 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             last1: Default::default(),
             nodata1: Default::default(),
             hasmb1: Default::default(),
-            s1v9: Default::default(),
+            s12v9: Default::default(),
             fill1: Default::default(),
             map_want: Default::default(),
             map_go: Default::default(),
@@ -451,6 +466,13 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             s1_mask_en: Default::default(),
             s1_mask: Default::default(),
             s1_gaddr: Default::default(),
+            s2_valid: Default::default(),
+            s2_desc: Default::default(),
+            s2_dst_gm: Default::default(),
+            s2_mask_en: Default::default(),
+            s2_mask: Default::default(),
+            s2_gaddr: Default::default(),
+            s2_data: Default::default(),
             f_valid: Default::default(),
             f_desc: Default::default(),
             f_data: Default::default(),
@@ -506,7 +528,7 @@ impl<const D: usize, const B: usize> Mover<D, B> {
     /// The mover's registers, for a testbench's hang report.
     pub fn debug_state(&self) -> String {
         format!(
-            "moves {} | mover active {} staged {} src_gm {} dst_gm {} rem {} srem {} | pend {} s1 {} wq {}",
+            "moves {} | mover active {} staged {} src_gm {} dst_gm {} rem {} srem {} | pend {} s1 {} s2 {} wq {}",
             self.moves.q.val().to_u64(),
             self.o_active.q.val(),
             self.nx_valid.q.val(),
@@ -516,6 +538,7 @@ impl<const D: usize, const B: usize> Mover<D, B> {
             self.o_srem.q.val().to_u64(),
             self.pend.count.val().to_u64(),
             self.s1_valid.q.val(),
+            self.s2_valid.q.val(),
             self.wq_ctl.count.val().to_u64(),
         )
     }
@@ -571,7 +594,14 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
             s1_dst_gm,
             s1_mask_en,
             s1_mask,
-            s1_gaddr
+            s1_gaddr,
+            s2_valid,
+            s2_desc,
+            s2_dst_gm,
+            s2_mask_en,
+            s2_mask,
+            s2_gaddr,
+            s2_data
         );
         clock!(self, clock, pend, wq_ctl, wq_data, wq_be, wq_meta);
         self.pend.reset.next = self.reset.val();
@@ -653,9 +683,11 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
         if self.o_has_mb.q.val() {
             self.hasmb1.next = 1.into();
         }
-        self.s1v9.next = 0.into();
-        if self.s1_valid.q.val() {
-            self.s1v9.next = 1.into();
+        self.s12v9.next = 0.into();
+        if self.s1_valid.q.val() & self.s2_valid.q.val() {
+            self.s12v9.next = 2.into();
+        } else if self.s1_valid.q.val() | self.s2_valid.q.val() {
+            self.s12v9.next = 1.into();
         }
         self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<BEAT_BITS, 64>(self.k_bmask.val());
         // The beat is the move's last iff the remaining bytes fit under every limit of b_n (the
@@ -684,7 +716,7 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
             & (self.pend.count.val() != self.k_pend_depth.val());
         self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_empty.val() & self.gm_grant.val();
         self.b_room.next =
-            !self.o_dst_gm.q.val() | ((self.wq_ctl.count.val() + self.s1v9.val()) < self.k_wq_room.val());
+            !self.o_dst_gm.q.val() | ((self.wq_ctl.count.val() + self.s12v9.val()) < self.k_wq_room.val());
         self.b_go.next = false;
         if self.o_active.q.val() {
             if self.o_src_gm.q.val() {
@@ -806,6 +838,13 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
         self.s1_mask_en.d.next = self.o_mask_en.q.val();
         self.s1_mask.d.next = self.o_mask.q.val();
         self.s1_gaddr.d.next = self.o_dst.q.val() & !self.k_bmask.val();
+        self.s2_valid.d.next = self.s1_valid.q.val() & !self.reset.val();
+        self.s2_desc.d.next = self.s1_desc.q.val();
+        self.s2_dst_gm.d.next = self.s1_dst_gm.q.val();
+        self.s2_mask_en.d.next = self.s1_mask_en.q.val();
+        self.s2_mask.d.next = self.s1_mask.q.val();
+        self.s2_gaddr.d.next = self.s1_gaddr.q.val();
+        self.s2_data.d.next = self.sm_rdata.val();
 
         // ================= mover: arrival and beat formation =================
         self.f_valid.next = false;
@@ -816,15 +855,15 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
         self.f_mask.next = 0.into();
         self.f_gaddr.next = 0.into();
         self.pend.pop.next = false;
-        self.gm_rready.next = !self.s1_valid.q.val() & !self.pend.empty.val() & !self.pend.dout.val().get_bit(188);
-        if self.s1_valid.q.val() {
+        self.gm_rready.next = !self.s2_valid.q.val() & !self.pend.empty.val() & !self.pend.dout.val().get_bit(188);
+        if self.s2_valid.q.val() {
             self.f_valid.next = true;
-            self.f_desc.next = self.s1_desc.q.val();
-            self.f_data.next = self.sm_rdata.val();
-            self.f_to_gm.next = self.s1_dst_gm.q.val();
-            self.f_mask_en.next = self.s1_mask_en.q.val();
-            self.f_mask.next = self.s1_mask.q.val();
-            self.f_gaddr.next = self.s1_gaddr.q.val();
+            self.f_desc.next = self.s2_desc.q.val();
+            self.f_data.next = self.s2_data.q.val();
+            self.f_to_gm.next = self.s2_dst_gm.q.val();
+            self.f_mask_en.next = self.s2_mask_en.q.val();
+            self.f_mask.next = self.s2_mask.q.val();
+            self.f_gaddr.next = self.s2_gaddr.q.val();
         } else if !self.pend.empty.val() {
             if self.f_desc.val().get_bit(188) {
                 // A fill-only beat (no read): written now only if no higher-priority write
