@@ -5,8 +5,9 @@
 //!    `sync_unit.v` and builds them all into one netlist behind `mutsel`; `<out>/rtl` is the
 //!    generated directory with that netlist in place of the unit (the top's ports unchanged,
 //!    checked against the manifest as `--rtl` does).
-//! 2. Mutant 0 (the unmutated netlist) runs every check: the corpus kernels and `--programs`
-//!    generated programs under the cosim. All must pass; this run also builds the one
+//! 2. Mutant 0 (the unmutated netlist) runs every check: the corpus kernels, the UB kernels
+//!    (`--ub-corpus`: each must stop with its expected report) and `--programs` generated
+//!    programs under the cosim. All must pass; this run also builds the one
 //!    Verilator model and gives each check its time and cycle bound.
 //! 3. Each mutant runs in a child process (`smsync mutate-run`, with `SMSYNC_MUTANT=k`), the
 //!    fastest checks first, stopping at the first failure (killed). A crash of the simulator or
@@ -24,6 +25,7 @@
 //! <out>/rtl/          the same with the mutated unit (cosim --rtl runs it with SMSYNC_MUTANT=k)
 //! <out>/list.ys|log, mutations.txt, build.ys|log, mutated_unit.v, checks.json
 //! <out>/corpus/       the corpus kernels as they were at the start (the checks read these)
+//! <out>/ub-corpus/    the UB kernels and their expectations, likewise
 //! <out>/logs/mutant-<k>.jsonl|err  each child's check results and stderr
 //! <out>/formal-<k>.v, formal-<k>/          the formal properties on survivor k
 //! <out>/equiv-<k>.ys|log, bmc-<k>.ys|log   yosys on survivor k
@@ -39,6 +41,7 @@ use smsync_testbench::mutate::netlist::{self, Mutation};
 use smsync_testbench::mutate::report::{utc_now, MutantResult, Report, Status};
 use smsync_testbench::mutate::{self as mutate, Unit, MUTANT_ENV};
 use smsync_testbench::rtl_dir::RtlDir;
+use smsync_testbench::ub_corpus::ub_kernels;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -73,6 +76,13 @@ pub struct Args {
     /// Run only these corpus kernels (comma-separated names); all of them when omitted.
     #[arg(long, value_delimiter = ',')]
     pub kernels: Vec<String>,
+    /// Directory of UB kernels (`<name>.ptx`, `.launch.yaml`, `.expect.yaml`): each must stop
+    /// with its expected undefined-behaviour report; a mutant that changes the refusal is killed.
+    #[arg(long, default_value = "testbench/ptx/ub")]
+    pub ub_corpus: PathBuf,
+    /// Run only these UB kernels (comma-separated names); all of them when omitted.
+    #[arg(long, value_delimiter = ',')]
+    pub ub_kernels: Vec<String>,
     /// Generated programs (`smsync fuzz`'s generator) run after the corpus.
     #[arg(long, default_value_t = 4)]
     pub programs: u64,
@@ -210,25 +220,36 @@ fn prepare(a: &Args, unit: Unit, config: &Config, out: &Path) -> Result<Vec<Muta
     Ok(mutations)
 }
 
-/// The corpus kernels, then the generated programs. The kernels are copied into `<out>/corpus`
-/// first and run from there: every mutant sees the corpus as it was at the start, whatever
-/// happens to `--corpus` during the run.
+/// The corpus kernels, the UB kernels, then the generated programs. The kernels are copied into
+/// `<out>/corpus` and `<out>/ub-corpus` first and run from there: every mutant sees the corpora
+/// as they were at the start, whatever happens to `--corpus` / `--ub-corpus` during the run.
 fn all_checks(a: &Args, out: &Path) -> Result<Vec<Check>, String> {
-    let snapshot = out.join("corpus");
-    let _ = std::fs::remove_dir_all(&snapshot);
-    std::fs::create_dir_all(&snapshot).map_err(|e| format!("{}: {e}", snapshot.display()))?;
+    let snapshot = fresh_dir(&out.join("corpus"))?;
     let mut checks = Vec::new();
     for check in corpus(&a.corpus, &a.kernels)? {
         let Check::Kernel { name, ptx, launch } = check else { continue };
-        let copy = |from: &Path| -> Result<PathBuf, String> {
-            let to = snapshot.join(from.file_name().unwrap_or_default());
-            std::fs::copy(from, &to).map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))?;
-            Ok(to)
-        };
-        checks.push(Check::Kernel { name, ptx: copy(&ptx)?, launch: copy(&launch)? });
+        checks.push(Check::Kernel { name, ptx: copy_into(&snapshot, &ptx)?, launch: copy_into(&snapshot, &launch)? });
+    }
+    let ub_snapshot = fresh_dir(&out.join("ub-corpus"))?;
+    for k in ub_kernels(&a.ub_corpus, &a.ub_kernels)? {
+        copy_into(&ub_snapshot, &k.expect_file)?;
+        let (ptx, launch) = (copy_into(&ub_snapshot, &k.ptx)?, copy_into(&ub_snapshot, &k.launch)?);
+        checks.push(Check::UbKernel { name: k.name, ptx, launch, expect: k.expect });
     }
     checks.extend((0..a.programs).map(|i| Check::Program { seed: a.program_seed + i }));
     Ok(checks)
+}
+
+fn fresh_dir(dir: &Path) -> Result<PathBuf, String> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(dir.to_path_buf())
+}
+
+fn copy_into(dir: &Path, from: &Path) -> Result<PathBuf, String> {
+    let to = dir.join(from.file_name().unwrap_or_default());
+    std::fs::copy(from, &to).map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))?;
+    Ok(to)
 }
 
 /// Mutant 0 on every check. A divergence there is a bug of the netlist (or the check): stop.
@@ -279,7 +300,7 @@ fn run_baseline(
 /// for a generated program.
 fn bound_of_unmutated(check: &Check) -> u64 {
     match check {
-        Check::Kernel { .. } => smsync_testbench::cosim::DEFAULT_MAX_CYCLES,
+        Check::Kernel { .. } | Check::UbKernel { .. } => smsync_testbench::cosim::DEFAULT_MAX_CYCLES,
         Check::Program { .. } => smsync_testbench::fuzz::run::MAX_CYCLES,
     }
 }

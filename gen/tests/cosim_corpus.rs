@@ -17,6 +17,11 @@
 //! test-only `fault_inject` input flips a bit of every warp-network result, and the run must stop
 //! with a report naming the kernel's file:line.
 //!
+//! `ub_kernels_stop_with_the_same_report_on_both_backends` runs the UB corpus
+//! (`testbench/ptx/ub/`, one kernel per refusal of a unit): both backends must stop with the
+//! report its `.expect.yaml` names (rule and instruction, from the PTX ISA), so the RTL's
+//! refusals and error codes are checked too, which legal kernels never reach.
+//!
 //! Lint of the top: the cosim builds the top with `-Wall` and the project's waivers
 //! (`smsync_testbench::rtl_unit::build_options`), so each config's run also checks that the
 //! build log holds no Verilator warning. For the default config this is the Verilator half of
@@ -245,50 +250,48 @@ fn fault_inject_divergence_names_the_instruction() {
     let _ = std::fs::remove_file(vcd);
 }
 
-/// Errors of the copy engine's mbarrier events under the cosim: both backends stop with the same
-/// undefined-behaviour report naming the copy's instruction. A bulk copy whose complete_tx takes
-/// the tx-count below -(2^20 - 1) (PTX ISA §9.7.13.15.2) is a late error (the copy was answered
-/// before); `cp.async.mbarrier.arrive` on an mbarrier never initialized (PTX ISA §9.7.13.15) is
-/// refused at issue. Before the RTL reported them, the first ran into a golden answer the RTL
-/// never gave and the second into an RTL that answered the arrive.
+/// The UB corpus (`testbench/ptx/ub/`, one kernel per refusal a unit of the RTL implements):
+/// each kernel on the golden model alone, then under the cosim on fpga-small. Both must stop:
+/// the golden report must name the kernel's expected rule and instruction (its `.expect.yaml`,
+/// written from the PTX ISA rule), and the cosim must stop with that same report as a program
+/// failure (the RTL refused the op with the same error code and lane; a refusal the RTL answers
+/// differently is a divergence). Among them the copy engine's late error (`late_tx`: a copy's
+/// complete_tx beyond the tx-count range, answered after the copy) and its refusal at issue
+/// (`dead_arrive`).
 #[test]
-fn copy_engine_event_errors_are_the_same_ub_on_both_backends() {
+fn ub_kernels_stop_with_the_same_report_on_both_backends() {
     if smsync_testbench::verilator::rtl_tools_skipped() {
         return;
     }
-    let head = ".version 8.0\n.target sm_90\n.address_size 64\n";
-    let late_tx = format!(
-        "{head}.visible .entry late_tx(.param .u64 src)\n{{\n    .reg .b64 %rd<4>;\n    .reg .b32 %r<2>;\n    .reg .pred %p<3>;\n    .shared .align 8 .b64 bar;\n    .shared .align 16 .b8 buf[16];\n    mov.u32 %r1, %tid.x;\n    setp.ne.u32 %p1, %r1, 0;\n    @%p1 bra DONE;\n    ld.param.u64 %rd1, [src];\n    cvta.to.global.u64 %rd1, %rd1;\n    mbarrier.init.shared.b64 [bar], 1;\n    mbarrier.complete_tx.shared.b64 [bar], 1048575;\n    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [%rd1], 16, [bar];\n    mbarrier.arrive.shared.b64 %rd2, [bar];\nWAIT:\n    mbarrier.try_wait.shared.b64 %p2, [bar], %rd2;\n    @!%p2 bra WAIT;\nDONE:\n    ret;\n}}\n"
-    );
-    let dead_arrive = format!(
-        "{head}.visible .entry dead_arrive(.param .u64 src)\n{{\n    .shared .align 8 .b64 bar;\n    cp.async.mbarrier.arrive.shared.b64 [bar];\n    ret;\n}}\n"
-    );
-    let launch_text =
-        "grid: [1, 1, 1]\nblock: [32, 1, 1]\nbuffers:\n  src: { type: u32, data: [1, 2, 3, 4] }\nparams: [src]\n";
     let cfg = config("fpga-small");
-    for (file, text, rule, instr) in [
-        ("late_tx.ptx", late_tx, "tx-count outside", "late_tx.ptx:18:5 (`cp.async.bulk."),
-        (
-            "dead_arrive.ptx",
-            dead_arrive,
-            "uninitialized or invalidated",
-            "dead_arrive.ptx:7:5 (`cp.async.mbarrier.arrive",
-        ),
-    ] {
-        let module = exec::parse_module(&text, file).unwrap_or_else(|e| panic!("{e}"));
-        let launch = Launch::from_yaml(launch_text).unwrap_or_else(|e| panic!("{e}"));
-        let mut units = smsync_sim::units::GoldenUnits::new(&cfg);
-        let golden = match exec::run(&module, &launch, &cfg, &mut units, Default::default()) {
-            Ok(_) => panic!("{file}: the golden model ran a program with undefined behaviour to its end"),
-            Err(e) => e.to_string(),
-        };
-        let failure = match run_cosim(&module, &launch, &cfg, &CosimOptions::default()) {
-            Ok(_) => panic!("{file}: the cosim ran a program with undefined behaviour to its end"),
-            Err(f) => f,
-        };
-        eprintln!("{file}: golden: {golden}\n{file}: cosim: {}", failure.message);
-        assert_eq!(failure.kind, FailureKind::Program, "{file}: {failure}");
-        assert!(failure.message.contains(&golden), "{file}: not the golden report:\n{failure}");
-        assert!(golden.contains("undefined behaviour") && golden.contains(rule) && golden.contains(instr), "{golden}");
+    let dir = root().join("testbench/ptx/ub");
+    let kernels = smsync_testbench::ub_corpus::ub_kernels(&dir, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let start = Instant::now();
+    let problems: Vec<String> =
+        kernels.iter().filter_map(|k| ub_kernel_on_both(k, &cfg).err().map(|e| format!("{}: {e}", k.name))).collect();
+    eprintln!("{} UB kernels in {:.1} s", kernels.len(), start.elapsed().as_secs_f64());
+    assert!(problems.is_empty(), "UB corpus on fpga-small:\n{}", problems.join("\n"));
+}
+
+/// One UB kernel on both backends (see above); `Err` says what differed.
+fn ub_kernel_on_both(k: &smsync_testbench::ub_corpus::UbKernel, cfg: &Config) -> Result<(), String> {
+    let file = format!("{}.ptx", k.name);
+    let text = std::fs::read_to_string(&k.ptx).map_err(|e| format!("{}: {e}", k.ptx.display()))?;
+    let module = exec::parse_module(&text, &file)?;
+    let launch = Launch::from_file(&k.launch).map_err(|e| format!("{}: {e}", k.launch.display()))?;
+    let mut units = smsync_sim::units::GoldenUnits::new(cfg);
+    let golden = match exec::run(&module, &launch, cfg, &mut units, Default::default()) {
+        Ok(_) => return Err("the golden model ran it to its end".into()),
+        Err(e) => e.to_string(),
+    };
+    k.expect.check(&golden).map_err(|e| format!("golden: {e}"))?;
+    let failure = match run_cosim(&module, &launch, cfg, &CosimOptions::default()) {
+        Ok(_) => return Err("the cosim ran it to its end".into()),
+        Err(f) => f,
+    };
+    eprintln!("{}: {}", k.name, golden);
+    if failure.kind != FailureKind::Program || !failure.message.contains(&golden) {
+        return Err(format!("golden: {golden}\ncosim ({:?}): {}", failure.kind, failure.message));
     }
+    Ok(())
 }

@@ -1,13 +1,16 @@
 //! `smsync mutate` (issue 20, mutation coverage), quick tier, fpga-small.
 //!
-//! * `a_known_fault_is_killed_and_mutant_zero_passes`: mbarrier_alu with one mutation sampled
-//!   by yosys and two of our own, against one corpus kernel (`mbar_arrive_drop`): the response
-//!   error register's bit 0 inverted (every mbarrier answer carries a wrong error code) must be
-//!   killed by a divergence on that kernel; `-mode none` (mutant selected, nothing changed) must
-//!   survive, hold the mbarrier ALU's formal properties and be proven equivalent by yosys; mutant 0 (the unmutated netlist) must pass the
-//!   kernel (the campaign stops otherwise); the report's counts must add up and its kill rate
-//!   must be killed / non-equivalent. The one Verilator build this costs is the mutated top's,
-//!   with `--fast-build`.
+//! * `a_known_fault_is_killed_and_mutant_zero_passes`: mbarrier_alu with three mutations of our
+//!   own, against one corpus kernel (`mbar_arrive_drop`) and one UB kernel
+//!   (`ub/mb_pending_underflow`, refused with error code 11): the response error register's bit 0
+//!   inverted (every mbarrier answer carries a wrong error code) must be killed by a divergence;
+//!   its bit 5 inverted when bit 0 is set (only a refusal with an odd code changes, which no legal
+//!   kernel makes) must survive the corpus kernel and be killed by the UB kernel; `-mode none`
+//!   (mutant selected, nothing changed) must survive, hold the mbarrier ALU's formal properties
+//!   and be proven equivalent by yosys; mutant 0 (the unmutated netlist) must pass both kernels
+//!   (the UB one by stopping with its expected report; the campaign stops otherwise); the
+//!   report's counts must add up and its kill rate must be killed / non-equivalent. The one
+//!   Verilator build this costs is the mutated top's, with `--fast-build`.
 //! * `errors_name_the_units_and_the_missing_tool`: a bad unit name lists the units; without
 //!   yosys on PATH the command says what to install. No build.
 //!
@@ -37,6 +40,12 @@ fn text(o: &Output) -> String {
 
 /// The response error register of the mbarrier ALU, bit 0 inverted.
 const ERROR_BIT: &str = "-mode inv -module sync_unit$core$mbar -cell o_error -port q -portbit 0";
+
+/// Its bit 5 inverted whenever bit 0 is set: only refusals with an odd error code change.
+const REFUSAL_BIT: &str = "-mode cnot1 -module sync_unit$core$mbar -cell o_error -port q -portbit 5 -ctrlbit 0";
+
+/// The UB kernel the test runs: `mbarrier.arrive` with a count above the pending count.
+const UB_KERNEL: &str = "mb_pending_underflow";
 
 fn mutant<'a>(report: &'a Value, needle: &str) -> &'a Value {
     report["mutants"]
@@ -68,9 +77,13 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
         "--mutation",
         ERROR_BIT,
         "--mutation",
+        REFUSAL_BIT,
+        "--mutation",
         "-mode none",
         "--kernels",
         "mbar_arrive_drop",
+        "--ub-kernels",
+        UB_KERNEL,
         "--programs",
         "0",
         "--fast-build",
@@ -85,29 +98,41 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
     assert!(o.status.success(), "{}", text(&o));
     let report: Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
 
-    // Mutant 0 passed the kernel: the baseline lists it as passed.
+    // Mutant 0 passed both kernels: the baseline lists them as passed, the UB kernel with the
+    // refusal its expectation names (PTX ISA §9.7.13.15.2: the pending count cannot go below 0).
     let checks = report["checks"].as_array().unwrap();
-    assert_eq!(checks.len(), 1, "{report:#}");
-    assert_eq!(checks[0]["check"], "mbar_arrive_drop");
-    assert_eq!(checks[0]["outcome"], "pass");
+    let baseline = |name: &str| {
+        checks.iter().find(|c| c["check"] == name).unwrap_or_else(|| panic!("no check {name} in {report:#}"))
+    };
+    assert_eq!(checks.len(), 2, "{report:#}");
+    assert_eq!(baseline("mbar_arrive_drop")["outcome"], "pass");
+    let ub = baseline(&format!("ub:{UB_KERNEL}"));
+    assert_eq!(ub["outcome"], "pass", "{ub:#}");
+    assert!(ub["message"].as_str().unwrap().contains("arrive count exceeds the pending count"), "{ub:#}");
 
-    let killed = mutant(&report, "-cell o_error");
+    let killed = mutant(&report, "-portbit 0");
     assert_eq!(killed["status"], "killed", "{killed:#}");
-    assert_eq!(killed["killed_by"]["check"], "mbar_arrive_drop", "{killed:#}");
     assert_eq!(killed["killed_by"]["how"], "divergence", "{killed:#}");
     assert!(killed["message"].as_str().unwrap().contains("answered differently"), "{killed:#}");
+
+    // Only a refusal shows it: the legal kernel passes, the UB kernel kills it.
+    let refusal = mutant(&report, "-portbit 5");
+    assert_eq!(refusal["status"], "killed", "{refusal:#}");
+    assert_eq!(refusal["killed_by"]["check"], format!("ub:{UB_KERNEL}"), "{refusal:#}");
+    assert_eq!(refusal["killed_by"]["how"], "divergence", "{refusal:#}");
 
     // Nothing changed: it survives the kernel, the formal properties hold on it (proven, not
     // failed), and yosys proves it equivalent.
     let none = mutant(&report, "-mode none");
     assert_eq!(none["status"], "equivalent", "{none:#}");
-    assert_eq!(none["checks_run"][0], "mbar_arrive_drop", "{none:#}");
+    let run: Vec<&str> = none["checks_run"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(run.contains(&"mbar_arrive_drop") && run.contains(&"ub:mb_pending_underflow"), "{none:#}");
     let formal = none["formal"].as_str().unwrap();
     assert!(formal.contains("phase_completion: proven") && !formal.contains("FAIL"), "{none:#}");
 
     let c = &report["counts"];
     let n = |k: &str| c[k].as_u64().unwrap();
-    assert_eq!(n("total"), 2, "{report:#}");
+    assert_eq!(n("total"), 3, "{report:#}");
     assert_eq!(n("killed") + n("survived") + n("equivalent"), n("total"), "{c:#}");
     let statuses: Vec<&str> =
         report["mutants"].as_array().unwrap().iter().map(|m| m["status"].as_str().unwrap()).collect();
@@ -115,7 +140,7 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
     let rate = n("killed") as f64 / (n("total") - n("equivalent")) as f64;
     assert!((c["kill_rate"].as_f64().unwrap() - rate).abs() < 1e-9, "{c:#}");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("| 2 |"), "{md}");
+    assert!(md.contains("| 3 |"), "{md}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

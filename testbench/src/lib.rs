@@ -8,5 +8,6 @@ pub mod mutate;
 pub mod rtl_dir;
 pub mod rtl_unit;
 pub mod uart_host;
+pub mod ub_corpus;
 pub mod verilator;
 pub mod waiting_lanes;

@@ -1,16 +1,19 @@
 //! The checks a mutant must survive, and running them on one mutant (in the child process the
 //! parent starts with [`super::MUTANT_ENV`] set).
 //!
-//! A check is a corpus kernel (`testbench/ptx/<name>.ptx` with its launch file) or a generated
-//! program (`smsync fuzz`'s generator, by seed, with the features the cosim does not run taken
-//! out), run under the cosim against the mutated directory. Expected values are the golden
-//! model's, never the RTL's. Each check carries an RTL cycle bound (from the unmutated run), so
+//! A check is a corpus kernel (`testbench/ptx/<name>.ptx` with its launch file), a UB kernel
+//! (`testbench/ptx/ub/`, [`crate::ub_corpus`]: it must stop with its expected undefined-behaviour
+//! report, so a mutant that runs it to the end, stops it with another report or diverges on it is
+//! killed) or a generated program (`smsync fuzz`'s generator, by seed, with the features the
+//! cosim does not run taken out), run under the cosim against the mutated directory. Expected
+//! values are the golden model's, never the RTL's. Each check carries an RTL cycle bound (from the unmutated run), so
 //! a mutant that stalls the top fails in seconds instead of running to the cosim's default bound
 //! of 10^8 cycles.
 
 use crate::cosim::{run_cosim_bounded, CosimOptions, FailureKind};
 use crate::fuzz::{run as fuzz_run, Program};
 use crate::rtl_dir::RtlDir;
+use crate::ub_corpus::UbExpectation;
 use serde_json::{json, Value};
 use smsync_sim::exec::{self, Launch};
 use std::path::{Path, PathBuf};
@@ -20,14 +23,28 @@ use std::time::Instant;
 /// One check.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check {
-    Kernel { name: String, ptx: PathBuf, launch: PathBuf },
-    Program { seed: u64 },
+    Kernel {
+        name: String,
+        ptx: PathBuf,
+        launch: PathBuf,
+    },
+    /// A UB kernel: passes when the run stops with `expect`'s report on both backends.
+    UbKernel {
+        name: String,
+        ptx: PathBuf,
+        launch: PathBuf,
+        expect: UbExpectation,
+    },
+    Program {
+        seed: u64,
+    },
 }
 
 impl Check {
     pub fn name(&self) -> String {
         match self {
             Check::Kernel { name, .. } => name.clone(),
+            Check::UbKernel { name, .. } => format!("ub:{name}"),
             Check::Program { seed } => format!("fuzz seed {seed}"),
         }
     }
@@ -35,6 +52,9 @@ impl Check {
     pub fn to_json(&self) -> Value {
         match self {
             Check::Kernel { name, ptx, launch } => json!({"kernel": name, "ptx": ptx, "launch": launch}),
+            Check::UbKernel { name, ptx, launch, expect } => json!({
+                "ub_kernel": name, "ptx": ptx, "launch": launch, "rule": expect.rule, "at": expect.at
+            }),
             Check::Program { seed } => json!({"program_seed": seed}),
         }
     }
@@ -44,6 +64,15 @@ impl Check {
             return Ok(Check::Program { seed });
         }
         let field = |k: &str| v.get(k).and_then(Value::as_str).ok_or_else(|| format!("check without `{k}`: {v}"));
+        if let Some(name) = v.get("ub_kernel").and_then(Value::as_str) {
+            let expect = UbExpectation { rule: field("rule")?.into(), at: field("at")?.into() };
+            return Ok(Check::UbKernel {
+                name: name.into(),
+                ptx: field("ptx")?.into(),
+                launch: field("launch")?.into(),
+                expect,
+            });
+        }
         Ok(Check::Kernel { name: field("kernel")?.into(), ptx: field("ptx")?.into(), launch: field("launch")?.into() })
     }
 }
@@ -81,7 +110,10 @@ pub fn corpus(dir: &Path, only: &[String]) -> Result<Vec<Check>, String> {
 pub struct CheckResult {
     pub check: String,
     /// `pass`, `divergence` (golden and RTL differ, or the cycle bound was hit), `program` (the
-    /// program failed the same way on both sides), `setup` (the model could not be built).
+    /// program failed the same way on both sides), `setup` (the model could not be built). A UB
+    /// kernel passes when it stops with its expected report; else `no-ub` (it ran to its end),
+    /// `other-report` (it stopped the same way on both sides, but not with the expected report)
+    /// or `divergence`.
     pub outcome: String,
     pub message: String,
     pub cycles: u64,
@@ -109,7 +141,7 @@ impl CheckResult {
 pub fn run_check(check: &Check, rtl: &Arc<RtlDir>, fast_build: bool, max_cycles: u64) -> CheckResult {
     let start = Instant::now();
     let loaded = match check {
-        Check::Kernel { ptx, launch, .. } => load_kernel(ptx, launch),
+        Check::Kernel { ptx, launch, .. } | Check::UbKernel { ptx, launch, .. } => load_kernel(ptx, launch),
         Check::Program { seed } => {
             let program = Program::generate(*seed, &rtl.config);
             fuzz_run::load(&fuzz_run::without_rtl_exclusions(fuzz_run::without_golden_only(program)))
@@ -121,7 +153,11 @@ pub fn run_check(check: &Check, rtl: &Arc<RtlDir>, fast_build: bool, max_cycles:
     };
     let opts =
         CosimOptions { max_steps: fuzz_run::MAX_STEPS, rtl_dir: Some(rtl.clone()), fast_build, ..Default::default() };
-    match run_cosim_bounded(&module, &launch, &rtl.config, &opts, max_cycles) {
+    let outcome = run_cosim_bounded(&module, &launch, &rtl.config, &opts, max_cycles);
+    if let Check::UbKernel { expect, .. } = check {
+        return ub_result(check, expect, outcome, start);
+    }
+    match outcome {
         Ok(report) => result(check, "pass", String::new(), report.cycles, start),
         Err(f) => {
             let outcome = match f.kind {
@@ -131,6 +167,26 @@ pub fn run_check(check: &Check, rtl: &Arc<RtlDir>, fast_build: bool, max_cycles:
             };
             result(check, outcome, f.message, f.cycles, start)
         }
+    }
+}
+
+/// A UB kernel's outcome: `pass` only for the expected report, both backends agreeing.
+fn ub_result(
+    check: &Check,
+    expect: &UbExpectation,
+    outcome: Result<crate::cosim::CosimReport, crate::cosim::CosimFailure>,
+    start: Instant,
+) -> CheckResult {
+    match outcome {
+        Ok(report) => result(check, "no-ub", "ran to its end without the expected report".into(), report.cycles, start),
+        Err(f) => match f.kind {
+            FailureKind::Program => match expect.check(&f.message) {
+                Ok(()) => result(check, "pass", f.message, f.cycles, start),
+                Err(why) => result(check, "other-report", why, f.cycles, start),
+            },
+            FailureKind::Divergence => result(check, "divergence", f.message, f.cycles, start),
+            FailureKind::Setup => result(check, "setup", f.message, f.cycles, start),
+        },
     }
 }
 
