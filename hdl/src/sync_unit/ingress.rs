@@ -220,13 +220,14 @@ pub struct RequestIngress {
     /// The next selection, computed from registers for both ends of the selected request:
     /// `pick_*` if the core defers it (it stays, blocked; also the pick while none is
     /// selected), `gone_*` if the core finishes it (its warp's younger requests may go), with
-    /// `gone_pos` already moved down past the finished position. The core's `done` / `defer`
+    /// `gone_pos` (its position `gone_at`) already moved down past the finished position. The core's `done` / `defer`
     /// (the ends of its longest paths) only choose between them.
     pick_valid: Signal<Local, Bit>,
     pick_entry: Signal<Local, Bits<ENTRY_BITS>>,
     pick_pos: Signal<Local, Bits<ENTRY_BITS>>,
     gone_valid: Signal<Local, Bit>,
     gone_entry: Signal<Local, Bits<ENTRY_BITS>>,
+    gone_at: Signal<Local, Bits<ENTRY_BITS>>,
     gone_pos: Signal<Local, Bits<ENTRY_BITS>>,
     /// The lowest free entry (for the next header), and where the header goes in `order`.
     free_entry: Signal<Local, Bits<ENTRY_BITS>>,
@@ -454,6 +455,7 @@ impl RequestIngress {
             pick_pos: Default::default(),
             gone_valid: Default::default(),
             gone_entry: Default::default(),
+            gone_at: Default::default(),
             gone_pos: Default::default(),
             free_entry: Default::default(),
             new_pos: Default::default(),
@@ -912,7 +914,7 @@ impl Logic for RequestIngress {
         self.pick_pos.next = 0.into();
         self.gone_valid.next = false;
         self.gone_entry.next = 0.into();
-        self.gone_pos.next = 0.into();
+        self.gone_at.next = 0.into();
         for s in self._last_entry..self._entries {
             for c in 0..self._entries {
                 if self.scan_ok[s - c].val()
@@ -928,14 +930,15 @@ impl Logic for RequestIngress {
                     if !self.pos_same_gone[s - c].val() {
                         self.gone_valid.next = true;
                         self.gone_entry.next = self.order[s - c].q.val();
-                        // a finished entry leaves `order`: the positions after it move down by one
-                        self.gone_pos.next = self.entry[s - c].val();
-                        if self.entry[s - c].val() > self.sel_pos.q.val() {
-                            self.gone_pos.next = self.entry[s - c].val() - 1u64;
-                        }
+                        self.gone_at.next = self.entry[s - c].val();
                     }
                 }
             }
+        }
+        // a finished entry leaves `order`: the positions after it move down by one
+        self.gone_pos.next = self.gone_at.val();
+        if self.gone_at.val() > self.sel_pos.q.val() {
+            self.gone_pos.next = self.gone_at.val() - 1u64;
         }
         if !self.sel_valid.q.val() || self.defer.val() {
             self.sel_valid.d.next = self.pick_valid.val();
