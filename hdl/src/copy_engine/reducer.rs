@@ -14,7 +14,8 @@
 //! ```text
 //!  phase 0 ISSUE    read the current operand's word (side: 0 source, 1 destination; half: which
 //!                   of two words), or finish when no bytes remain
-//!        1 WAIT     shared data (the cycle after the read)
+//!        1 WAIT     shared data (the cycle after the read), registered
+//!        5 WAIT     the registered shared data
 //!        2 WAIT     global data (`gm_rvalid`)
 //!           -> the next word, the destination operand, or COMBINE
 //!        3 COMBINE  the element's result, its latency of granted cycles after the operands
@@ -104,8 +105,13 @@ pub struct Reducer<const D: usize, const B: usize> {
     pub mb_off: Signal<Out, Bits<SADDR_BITS>>,
     pub mb_bytes: Signal<Out, Bits<32>>,
 
-    /// 0 ISSUE a read (side, half), 1 WAIT shared data, 2 WAIT global data, 3 COMBINE, 4 WRITE (half).
+    /// 0 ISSUE a read (side, half), 1 WAIT shared data, 5 its register, 2 WAIT global data,
+    /// 3 COMBINE, 4 WRITE (half).
     phase: DFF<Bits<3>>,
+    /// The shared read's row, registered (phase 1 -> 5): from the block RAM's output the
+    /// element's byte alignment and the operand registers were one path, which synthesis's
+    /// resource sharing merged with the write's alignment into the top's write register.
+    sm_word: DFF<Bits<D>>,
     /// Which element operand is being read: 0 source (shared), 1 destination.
     side: DFF<Bit>,
     /// Which port word of an element that straddles two: 0 first, 1 second.
@@ -212,6 +218,7 @@ impl<const D: usize, const B: usize> Reducer<D, B> {
             mb_off: Default::default(),
             mb_bytes: Default::default(),
             phase: Default::default(),
+            sm_word: Default::default(),
             side: Default::default(),
             half: Default::default(),
             src: Default::default(),
@@ -265,7 +272,7 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, phase, side, half, src, swz, src_slot, dst, dst_gm, dst_slot, rem, lg, op, dtype, has_mb, mbs,
-            mbo, len, ret, last_row, es, ed, res, waited
+            mbo, len, ret, last_row, es, ed, res, waited, sm_word
         );
         if self.enter.val() {
             self.src.d.next = self.in_src.val();
@@ -308,7 +315,8 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
         self.straddle.next = (self.off.val() + self.n.val()) > self.k_b16.val();
         self.straddle_d.next = (self.doff.val() + self.n.val()) > self.k_b16.val();
         self.shared_side.next = !self.side.q.val() | !self.dst_gm.q.val();
-        self.word.next = self.sm_rdata.val();
+        self.sm_word.d.next = self.sm_rdata.val();
+        self.word.next = self.sm_word.q.val();
         if !self.shared_side.val() {
             self.word.next = self.gm_rdata.val();
         }
@@ -341,6 +349,8 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
                     self.phase.d.next = 2.into();
                 }
             } else if self.phase.q.val() == 1 {
+                self.phase.d.next = 5.into();
+            } else if self.phase.q.val() == 5 {
                 self.got.next = true;
             } else if self.phase.q.val() == 2 {
                 self.got.next = self.gm_rvalid.val();
