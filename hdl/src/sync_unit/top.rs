@@ -567,10 +567,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// `pick`'s lane number (`pick_id`).
     pick_number: LaneNumber,
     /// What the FSM does to `rem` this cycle (`k_step_*`): keep it, drop the picked lane,
-    /// load the request's active lanes, or clear it. `rem`'s next value and the operand
-    /// store's next row both follow from it, so the row is a mux of rows computed from
-    /// registers (the lane after `pick`, the first active lane, `pick`'s own), not a priority
-    /// pick over `rem`'s next value at the end of the FSM's decision.
+    /// load the request's active lanes, or clear it (`rem`'s next value follows from it). The
+    /// operand store's next row is a mux of rows computed from registers (the lane after
+    /// `pick`, the first active lane, `pick`'s own), not a priority pick over `rem`'s next
+    /// value at the end of the FSM's decision.
     rem_step: Signal<Local, Bits<2>>,
     k_step_hold: Constant<Bits<2>>,
     k_step_advance: Constant<Bits<2>>,
@@ -579,6 +579,8 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// `rem` without the picked lane, its lowest lane (the next pick when the sequencer
     /// advances) and that lane's number; the operand-store row of the next cycle's pick.
     rem_after: Signal<Local, Bits<32>>,
+    /// The lane sequencer waits for a grant this cycle (it names `pick`'s row again).
+    row_hold: Signal<Local, Bit>,
     pick_next: Signal<Local, Bits<32>>,
     pick_next_number: LaneNumber,
     pick_row: Signal<Local, Bits<5>>,
@@ -799,6 +801,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_step_load: k(2),
             k_step_clear: k(3),
             rem_after: Default::default(),
+            row_hold: Default::default(),
             pick_next: Default::default(),
             pick_next_number: Default::default(),
             pick_row: Default::default(),
@@ -2027,17 +2030,24 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // Its read port is registered (block RAM), so each reader names its row a cycle ahead,
         // from its registers' next values (read here, after every write of them): the request's
         // unit reads (one request at a time) the atomic ALU's plan and execute stages, the warp
-        // network's beat, else the lane picker's next lane: the lane after `pick` when the
-        // sequencer advances (or clears: no lane is read then), the first active lane when it
-        // loads, `pick` itself when it holds. Each row comes from registers, so the FSM's
-        // decision only selects among them.
+        // network's beat, else the lane picker's next lane: the request's first active lane
+        // while idle (a load names it; nothing reads a row otherwise), `pick` itself when the
+        // sequencer waits for a grant (`row_hold`), else the lane after `pick` (it advances, or
+        // clears and no lane is read). Each row comes from registers, and the choice leaves out
+        // the LSU's range and alignment checks (an error clears `rem`: the row is not read), so
+        // the FSM's decision is not in front of the RAM's address.
+        self.row_hold.next = ((self.state.q.val() == self.k_s_seq.val())
+            && !self.is_mb.val()
+            && (((self.req_op.val() == self.k_op_st.val()) && !self.seq_wgrant.val())
+                || ((self.req_op.val() != self.k_op_st.val()) && !self.seq_rgrant.val())))
+            || ((self.state.q.val() == self.k_s_copy.val()) && !self.copy.req_ready.val());
         self.pick_next.next = self.rem_after.val() & (!self.rem_after.val() + 1u64);
         self.pick_next_number.onehot.next = self.pick_next.val();
         self.pick_row.next = self.pick_next_number.number.val() >> self.k_op_row_log.val();
-        if self.rem_step.val() == self.k_step_hold.val() {
-            self.pick_row.next = self.pick_id.val() >> self.k_op_row_log.val();
-        } else if self.rem_step.val() == self.k_step_load.val() {
+        if self.state.q.val() == self.k_s_idle.val() {
             self.pick_row.next = self.first_active.val() >> self.k_op_row_log.val();
+        } else if self.row_hold.val() {
+            self.pick_row.next = self.pick_id.val() >> self.k_op_row_log.val();
         }
         self.wn_row.next = self.wn_beat.d.val() >> self.k_wn_log_parts.val();
         self.rd_row_am.next = self.pick_row.val();
