@@ -67,6 +67,24 @@ impl UbExpectation {
     }
 }
 
+/// The `<name>.ptx` files of `dir` as (name, path), those named in `only` when it is not
+/// empty; `what` says what the directory is for, in the error of an unreadable one. Shared by
+/// the UB corpus and the mutation checks' corpus (`mutate::checks::corpus`).
+pub fn ptx_files(dir: &Path, only: &[String], what: &str) -> Result<Vec<(String, PathBuf)>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e} ({what})", dir.display()))?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let ptx = entry.map_err(|e| e.to_string())?.path();
+        let Some(name) = ptx.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".ptx")) else {
+            continue;
+        };
+        if only.is_empty() || only.iter().any(|o| o == name) {
+            out.push((name.to_string(), ptx.clone()));
+        }
+    }
+    Ok(out)
+}
+
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
@@ -74,18 +92,9 @@ fn first_line(s: &str) -> &str {
 /// Every UB kernel of `dir`, by name, keeping those in `only` when it is not empty. Every
 /// `<name>.ptx` must have its launch and expectation files: a missing one is an error naming it.
 pub fn ub_kernels(dir: &Path, only: &[String]) -> Result<Vec<UbKernel>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        format!("{}: {e} (the directory of UB kernels: <name>.ptx, .launch.yaml, .expect.yaml)", dir.display())
-    })?;
     let mut out = Vec::new();
-    for entry in entries {
-        let ptx = entry.map_err(|e| e.to_string())?.path();
-        let Some(name) = ptx.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".ptx")) else {
-            continue;
-        };
-        if !only.is_empty() && !only.iter().any(|o| o == name) {
-            continue;
-        }
+    for (name, ptx) in ptx_files(dir, only, "the directory of UB kernels: <name>.ptx, .launch.yaml, .expect.yaml")? {
+        let name = name.as_str();
         let launch = dir.join(format!("{name}.launch.yaml"));
         if !launch.is_file() {
             return Err(format!("UB kernel {}: no launch file {}", ptx.display(), launch.display()));

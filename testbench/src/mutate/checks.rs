@@ -13,7 +13,7 @@
 use crate::cosim::{run_cosim_bounded, CosimOptions, FailureKind};
 use crate::fuzz::{run as fuzz_run, Program};
 use crate::rtl_dir::RtlDir;
-use crate::ub_corpus::UbExpectation;
+use crate::ub_corpus::{ptx_files, UbExpectation};
 use serde_json::{json, Value};
 use smsync_sim::exec::{self, Launch};
 use std::path::{Path, PathBuf};
@@ -80,18 +80,11 @@ impl Check {
 /// The corpus kernels of `dir` (every `<name>.ptx` with a `<name>.launch.yaml`), by name,
 /// keeping those in `only` when it is not empty (an unknown name is an error).
 pub fn corpus(dir: &Path, only: &[String]) -> Result<Vec<Check>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        format!("{}: {e} (--corpus names the directory of .ptx kernels and launch files)", dir.display())
-    })?;
     let mut out = Vec::new();
-    for entry in entries {
-        let ptx = entry.map_err(|e| e.to_string())?.path();
-        let Some(name) = ptx.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".ptx")) else {
-            continue;
-        };
+    for (name, ptx) in ptx_files(dir, only, "--corpus names the directory of .ptx kernels and launch files")? {
         let launch = dir.join(format!("{name}.launch.yaml"));
-        if launch.is_file() && (only.is_empty() || only.iter().any(|o| o == name)) {
-            out.push(Check::Kernel { name: name.to_string(), ptx: ptx.clone(), launch });
+        if launch.is_file() {
+            out.push(Check::Kernel { name, ptx, launch });
         }
     }
     out.sort_by_key(Check::name);
