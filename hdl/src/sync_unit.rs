@@ -5,6 +5,7 @@
 //! when its block lands; `smsync gen` writes one `.v` per entry and lists the units not yet
 //! built in the manifest, so a partial RTL is visible as partial.
 
+pub mod decode;
 pub mod egress;
 pub mod ingress;
 pub mod result_store;

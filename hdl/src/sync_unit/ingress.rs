@@ -50,6 +50,7 @@
 //! port (the RAM's input register): nothing is combinational from the port.
 
 use super::copies;
+use super::decode::RequestDecode;
 use crate::atomic_alu::operand_row_lanes;
 use crate::common::{FLAG_BITS, OP_BITS};
 use crate::depth_ram::DepthRam;
@@ -143,16 +144,15 @@ pub struct RequestIngress {
     pub row_a: Vec<Signal<Out, Bits<128>>>,
     pub row_b: Vec<Signal<Out, Bits<128>>>,
     pub row_c: Vec<Signal<Out, Bits<128>>>,
-    /// Over the active lanes: `src` or `mbar` set / `src` set / `a` set / `a` above bit 63 /
-    /// `b` above bit 63 / `c` outside the shfl fields (bits 4:0, 12:8) / `c` above bit 31. The
-    /// core answers `NotBuilt` when the op's unit does not read a set one.
-    pub stray_src: Signal<Out, Bit>,
-    pub stray_src_only: Signal<Out, Bit>,
-    pub stray_a: Signal<Out, Bit>,
-    pub stray_a_hi: Signal<Out, Bit>,
-    pub stray_b_hi: Signal<Out, Bit>,
-    pub stray_c_shfl: Signal<Out, Bit>,
-    pub stray_c_hi: Signal<Out, Bit>,
+    /// The offered request's decode (`RequestDecode`): its unit, its ld/st.shared access size,
+    /// whether the top answers it `NotBuilt`.
+    pub h_is_bar: Signal<Out, Bit>,
+    pub h_is_mb: Signal<Out, Bit>,
+    pub h_is_wn: Signal<Out, Bit>,
+    pub h_is_atom: Signal<Out, Bit>,
+    pub h_is_copy: Signal<Out, Bit>,
+    pub h_lsu_size: Signal<Out, Bits<5>>,
+    pub h_not_built: Signal<Out, Bit>,
     // ---- CTA launches (from the top's boundary register) and to the core ----
     pub launch_in: Signal<In, Bit>,
     pub launch_slot_in: Signal<In, Bits<5>>,
@@ -175,8 +175,11 @@ pub struct RequestIngress {
     q_member: PerEntry<32>,
     q_active: PerEntry<32>,
     q_live: PerEntry<32>,
-    /// Per entry: the predicate register (lane i's `a` bit 0) and the stray-bit flags (port doc
-    /// above `stray_src`), accumulated as its beats pass the beat register.
+    /// Per entry: the predicate register (lane i's `a` bit 0) and the stray-bit flags, over the
+    /// active lanes: `src` or `mbar` set / `src` set / `a` set / `a` above bit 63 / `b` above bit
+    /// 63 / `c` outside the shfl fields (bits 4:0, 12:8) / `c` above bit 31, accumulated as its
+    /// beats pass the beat register (the top answers `NotBuilt` when the op's unit does not
+    /// read a set one).
     q_pred: PerEntry<32>,
     q_st_src: FlagPerEntry,
     q_st_src_only: FlagPerEntry,
@@ -204,6 +207,39 @@ pub struct RequestIngress {
     sel_entry: DFF<Bits<ENTRY_BITS>>,
     sel_pos: DFF<Bits<ENTRY_BITS>>,
     settled: DFF<Bit>,
+    /// The selection of the next cycle (`sel_*`'s next values, each written once).
+    nx_valid: Signal<Local, Bit>,
+    nx_entry: Signal<Local, Bits<ENTRY_BITS>>,
+    nx_pos: Signal<Local, Bits<ENTRY_BITS>>,
+    /// Per entry, its decode (from its header registers and its flags' next values).
+    dec: Vec<RequestDecode>,
+    /// The selected entry's header and decode, registered: loaded with the entry selected for
+    /// the next cycle (`nx_entry`) at every edge, so that the core reads flip-flops, not the
+    /// selection's mux and the decode behind it. Each holds what the entry's own registers
+    /// hold in that cycle: a selected entry's header is never rewritten (a header goes into a
+    /// free entry), and its predicate and flags are taken at their next values. The tag only
+    /// goes into the response register and stays a mux (`h_tag`).
+    hd_cta: DFF<Bits<5>>,
+    hd_warp: DFF<Bits<5>>,
+    hd_op: DFF<Bits<OP_BITS>>,
+    hd_sub: DFF<Bits<SUB_BITS>>,
+    hd_dtype: DFF<Bits<4>>,
+    hd_space: DFF<Bits<2>>,
+    hd_flags: DFF<Bits<FLAG_BITS>>,
+    hd_vec: DFF<Bits<4>>,
+    hd_imm: DFF<Bits<32>>,
+    hd_imm2: DFF<Bits<32>>,
+    hd_member: DFF<Bits<32>>,
+    hd_active: DFF<Bits<32>>,
+    hd_live: DFF<Bits<32>>,
+    hd_pred: DFF<Bits<32>>,
+    hd_is_bar: DFF<Bit>,
+    hd_is_mb: DFF<Bit>,
+    hd_is_wn: DFF<Bit>,
+    hd_is_atom: DFF<Bit>,
+    hd_is_copy: DFF<Bit>,
+    hd_lsu_size: DFF<Bits<5>>,
+    hd_not_built: DFF<Bit>,
     /// The selection scan, per position of `order`: the entry's slot and warp, whether it is
     /// blocked / held for a launch / sharing a lane with an older request of its warp, whether every older
     /// position may be passed (each Local written once).
@@ -396,13 +432,13 @@ impl RequestIngress {
             row_a: copies(banks),
             row_b: copies(banks),
             row_c: copies(banks),
-            stray_src: Default::default(),
-            stray_src_only: Default::default(),
-            stray_a: Default::default(),
-            stray_a_hi: Default::default(),
-            stray_b_hi: Default::default(),
-            stray_c_shfl: Default::default(),
-            stray_c_hi: Default::default(),
+            h_is_bar: Default::default(),
+            h_is_mb: Default::default(),
+            h_is_wn: Default::default(),
+            h_is_atom: Default::default(),
+            h_is_copy: Default::default(),
+            h_lsu_size: Default::default(),
+            h_not_built: Default::default(),
             launch_in: Default::default(),
             launch_slot_in: Default::default(),
             launch_warps_in: Default::default(),
@@ -441,6 +477,31 @@ impl RequestIngress {
             sel_entry: Default::default(),
             sel_pos: Default::default(),
             settled: Default::default(),
+            nx_valid: Default::default(),
+            nx_entry: Default::default(),
+            nx_pos: Default::default(),
+            dec: copies(entries),
+            hd_cta: Default::default(),
+            hd_warp: Default::default(),
+            hd_op: Default::default(),
+            hd_sub: Default::default(),
+            hd_dtype: Default::default(),
+            hd_space: Default::default(),
+            hd_flags: Default::default(),
+            hd_vec: Default::default(),
+            hd_imm: Default::default(),
+            hd_imm2: Default::default(),
+            hd_member: Default::default(),
+            hd_active: Default::default(),
+            hd_live: Default::default(),
+            hd_pred: Default::default(),
+            hd_is_bar: Default::default(),
+            hd_is_mb: Default::default(),
+            hd_is_wn: Default::default(),
+            hd_is_atom: Default::default(),
+            hd_is_copy: Default::default(),
+            hd_lsu_size: Default::default(),
+            hd_not_built: Default::default(),
             pos_cta: copies(entries),
             pos_warp: copies(entries),
             pos_active: copies(entries),
@@ -539,8 +600,48 @@ impl Logic for RequestIngress {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, used, count, written, sel_valid, sel_entry, sel_pos, settled, rx, rx_busy, beat_next, act_rem,
-            bt_valid, bt_entry, bt_row, bt_active, lp_valid, fire, fire_slot, fire_warps
+            self,
+            clock,
+            used,
+            count,
+            written,
+            sel_valid,
+            sel_entry,
+            sel_pos,
+            settled,
+            rx,
+            rx_busy,
+            beat_next,
+            act_rem,
+            bt_valid,
+            bt_entry,
+            bt_row,
+            bt_active,
+            lp_valid,
+            fire,
+            fire_slot,
+            fire_warps,
+            hd_cta,
+            hd_warp,
+            hd_op,
+            hd_sub,
+            hd_dtype,
+            hd_space,
+            hd_flags,
+            hd_vec,
+            hd_imm,
+            hd_imm2,
+            hd_member,
+            hd_active,
+            hd_live,
+            hd_pred,
+            hd_is_bar,
+            hd_is_mb,
+            hd_is_wn,
+            hd_is_atom,
+            hd_is_copy,
+            hd_lsu_size,
+            hd_not_built
         );
         for e in 0..self._entries {
             self.q_tag[e].clock.next = self.clock.val();
@@ -686,53 +787,32 @@ impl Logic for RequestIngress {
             && (((self.written.q.val() >> self.sel_entry.q.val()) & 1u64) != 0);
         self.busy.next = (self.count.q.val() != 0) || (self.lp_valid.q.val() != 0) || self.fire.q.val();
         self.h_tag.next = self.q_tag[0].q.val();
-        self.h_cta.next = self.q_cta[0].q.val();
-        self.h_warp.next = self.q_warp[0].q.val();
-        self.h_op.next = self.q_op[0].q.val();
-        self.h_sub.next = self.q_sub[0].q.val();
-        self.h_dtype.next = self.q_dtype[0].q.val();
-        self.h_space.next = self.q_space[0].q.val();
-        self.h_flags.next = self.q_flags[0].q.val();
-        self.h_vec.next = self.q_vec[0].q.val();
-        self.h_imm.next = self.q_imm[0].q.val();
-        self.h_imm2.next = self.q_imm2[0].q.val();
-        self.h_member.next = self.q_member[0].q.val();
-        self.h_active.next = self.q_active[0].q.val();
-        self.h_live.next = self.q_live[0].q.val();
-        self.h_pred.next = self.q_pred[0].q.val();
-        self.stray_src.next = self.q_st_src[0].q.val();
-        self.stray_src_only.next = self.q_st_src_only[0].q.val();
-        self.stray_a.next = self.q_st_a[0].q.val();
-        self.stray_a_hi.next = self.q_st_a_hi[0].q.val();
-        self.stray_b_hi.next = self.q_st_b_hi[0].q.val();
-        self.stray_c_shfl.next = self.q_st_c_shfl[0].q.val();
-        self.stray_c_hi.next = self.q_st_c_hi[0].q.val();
         for e in 1..self._entries {
             if self.sel_entry.q.val() == self.entry[e].val() {
                 self.h_tag.next = self.q_tag[e].q.val();
-                self.h_cta.next = self.q_cta[e].q.val();
-                self.h_warp.next = self.q_warp[e].q.val();
-                self.h_op.next = self.q_op[e].q.val();
-                self.h_sub.next = self.q_sub[e].q.val();
-                self.h_dtype.next = self.q_dtype[e].q.val();
-                self.h_space.next = self.q_space[e].q.val();
-                self.h_flags.next = self.q_flags[e].q.val();
-                self.h_vec.next = self.q_vec[e].q.val();
-                self.h_imm.next = self.q_imm[e].q.val();
-                self.h_imm2.next = self.q_imm2[e].q.val();
-                self.h_member.next = self.q_member[e].q.val();
-                self.h_active.next = self.q_active[e].q.val();
-                self.h_live.next = self.q_live[e].q.val();
-                self.h_pred.next = self.q_pred[e].q.val();
-                self.stray_src.next = self.q_st_src[e].q.val();
-                self.stray_src_only.next = self.q_st_src_only[e].q.val();
-                self.stray_a.next = self.q_st_a[e].q.val();
-                self.stray_a_hi.next = self.q_st_a_hi[e].q.val();
-                self.stray_b_hi.next = self.q_st_b_hi[e].q.val();
-                self.stray_c_shfl.next = self.q_st_c_shfl[e].q.val();
-                self.stray_c_hi.next = self.q_st_c_hi[e].q.val();
             }
         }
+        self.h_cta.next = self.hd_cta.q.val();
+        self.h_warp.next = self.hd_warp.q.val();
+        self.h_op.next = self.hd_op.q.val();
+        self.h_sub.next = self.hd_sub.q.val();
+        self.h_dtype.next = self.hd_dtype.q.val();
+        self.h_space.next = self.hd_space.q.val();
+        self.h_flags.next = self.hd_flags.q.val();
+        self.h_vec.next = self.hd_vec.q.val();
+        self.h_imm.next = self.hd_imm.q.val();
+        self.h_imm2.next = self.hd_imm2.q.val();
+        self.h_member.next = self.hd_member.q.val();
+        self.h_active.next = self.hd_active.q.val();
+        self.h_live.next = self.hd_live.q.val();
+        self.h_pred.next = self.hd_pred.q.val();
+        self.h_is_bar.next = self.hd_is_bar.q.val();
+        self.h_is_mb.next = self.hd_is_mb.q.val();
+        self.h_is_wn.next = self.hd_is_wn.q.val();
+        self.h_is_atom.next = self.hd_is_atom.q.val();
+        self.h_is_copy.next = self.hd_is_copy.q.val();
+        self.h_lsu_size.next = self.hd_lsu_size.q.val();
+        self.h_not_built.next = self.hd_not_built.q.val();
 
         // ---- a launch from the boundary register: the slot's requests held now ----
         // Registers only: an entry the core finishes in this cycle still counts, so that the
@@ -940,16 +1020,22 @@ impl Logic for RequestIngress {
         if self.gone_at.val() > self.sel_pos.q.val() {
             self.gone_pos.next = self.gone_at.val() - 1u64;
         }
+        self.nx_valid.next = self.sel_valid.q.val();
+        self.nx_entry.next = self.sel_entry.q.val();
+        self.nx_pos.next = self.sel_pos.q.val();
         if !self.sel_valid.q.val() || self.defer.val() {
-            self.sel_valid.d.next = self.pick_valid.val();
-            self.sel_entry.d.next = self.pick_entry.val();
-            self.sel_pos.d.next = self.pick_pos.val();
+            self.nx_valid.next = self.pick_valid.val();
+            self.nx_entry.next = self.pick_entry.val();
+            self.nx_pos.next = self.pick_pos.val();
         }
         if self.done.val() {
-            self.sel_valid.d.next = self.gone_valid.val();
-            self.sel_entry.d.next = self.gone_entry.val();
-            self.sel_pos.d.next = self.gone_pos.val();
+            self.nx_valid.next = self.gone_valid.val();
+            self.nx_entry.next = self.gone_entry.val();
+            self.nx_pos.next = self.gone_pos.val();
         }
+        self.sel_valid.d.next = self.nx_valid.val();
+        self.sel_entry.d.next = self.nx_entry.val();
+        self.sel_pos.d.next = self.nx_pos.val();
         self.settled.d.next = self.sel_valid.q.val() && !self.done.val() && !self.defer.val();
 
         // ---- beats: into the beat register ----
@@ -1097,6 +1183,70 @@ impl Logic for RequestIngress {
             }
         }
         self.lp_valid.d.next = (self.lp_valid.q.val() & !self.lp_clear.val()) | self.lp_set.val();
+
+        // ---- the next cycle's selected entry: its header and decode into the `hd_*` registers ----
+        // After every write of the entries' flags and predicates (their next values are read).
+        for e in 0..self._entries {
+            self.dec[e].op.next = self.q_op[e].q.val();
+            self.dec[e].vec.next = self.q_vec[e].q.val();
+            self.dec[e].imm.next = self.q_imm[e].q.val();
+            self.dec[e].space.next = self.q_space[e].q.val();
+            self.dec[e].active.next = self.q_active[e].q.val();
+            self.dec[e].live.next = self.q_live[e].q.val();
+            self.dec[e].stray_src.next = self.q_st_src[e].d.val();
+            self.dec[e].stray_src_only.next = self.q_st_src_only[e].d.val();
+            self.dec[e].stray_a.next = self.q_st_a[e].d.val();
+            self.dec[e].stray_a_hi.next = self.q_st_a_hi[e].d.val();
+            self.dec[e].stray_b_hi.next = self.q_st_b_hi[e].d.val();
+            self.dec[e].stray_c_shfl.next = self.q_st_c_shfl[e].d.val();
+            self.dec[e].stray_c_hi.next = self.q_st_c_hi[e].d.val();
+        }
+        self.hd_cta.d.next = self.q_cta[0].q.val();
+        self.hd_warp.d.next = self.q_warp[0].q.val();
+        self.hd_op.d.next = self.q_op[0].q.val();
+        self.hd_sub.d.next = self.q_sub[0].q.val();
+        self.hd_dtype.d.next = self.q_dtype[0].q.val();
+        self.hd_space.d.next = self.q_space[0].q.val();
+        self.hd_flags.d.next = self.q_flags[0].q.val();
+        self.hd_vec.d.next = self.q_vec[0].q.val();
+        self.hd_imm.d.next = self.q_imm[0].q.val();
+        self.hd_imm2.d.next = self.q_imm2[0].q.val();
+        self.hd_member.d.next = self.q_member[0].q.val();
+        self.hd_active.d.next = self.q_active[0].q.val();
+        self.hd_live.d.next = self.q_live[0].q.val();
+        self.hd_pred.d.next = self.q_pred[0].d.val();
+        self.hd_is_bar.d.next = self.dec[0].is_bar.val();
+        self.hd_is_mb.d.next = self.dec[0].is_mb.val();
+        self.hd_is_wn.d.next = self.dec[0].is_wn.val();
+        self.hd_is_atom.d.next = self.dec[0].is_atom.val();
+        self.hd_is_copy.d.next = self.dec[0].is_copy.val();
+        self.hd_lsu_size.d.next = self.dec[0].lsu_size.val();
+        self.hd_not_built.d.next = self.dec[0].not_built.val();
+        for e in 1..self._entries {
+            if self.nx_entry.val() == self.entry[e].val() {
+                self.hd_cta.d.next = self.q_cta[e].q.val();
+                self.hd_warp.d.next = self.q_warp[e].q.val();
+                self.hd_op.d.next = self.q_op[e].q.val();
+                self.hd_sub.d.next = self.q_sub[e].q.val();
+                self.hd_dtype.d.next = self.q_dtype[e].q.val();
+                self.hd_space.d.next = self.q_space[e].q.val();
+                self.hd_flags.d.next = self.q_flags[e].q.val();
+                self.hd_vec.d.next = self.q_vec[e].q.val();
+                self.hd_imm.d.next = self.q_imm[e].q.val();
+                self.hd_imm2.d.next = self.q_imm2[e].q.val();
+                self.hd_member.d.next = self.q_member[e].q.val();
+                self.hd_active.d.next = self.q_active[e].q.val();
+                self.hd_live.d.next = self.q_live[e].q.val();
+                self.hd_pred.d.next = self.q_pred[e].d.val();
+                self.hd_is_bar.d.next = self.dec[e].is_bar.val();
+                self.hd_is_mb.d.next = self.dec[e].is_mb.val();
+                self.hd_is_wn.d.next = self.dec[e].is_wn.val();
+                self.hd_is_atom.d.next = self.dec[e].is_atom.val();
+                self.hd_is_copy.d.next = self.dec[e].is_copy.val();
+                self.hd_lsu_size.d.next = self.dec[e].lsu_size.val();
+                self.hd_not_built.d.next = self.dec[e].not_built.val();
+            }
+        }
 
         if self.reset.val() {
             self.used.d.next = 0.into();

@@ -154,7 +154,7 @@
 
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
-use smsync_contract::encoding::{ErrorCode, Op, Space, Unit};
+use smsync_contract::encoding::{ErrorCode, Op, Space};
 
 use super::egress::ResponseEgress;
 use super::ingress::RequestIngress;
@@ -162,7 +162,7 @@ use super::result_store::ResultStore;
 use super::shared_mem::SharedMemory;
 use crate::atomic_alu::{operand_row_lanes, AtomicAlu};
 use crate::barrier_file::BarrierFile;
-use crate::common::{error_code, op_code, unit_op_range, ERROR_BITS, FLAG_BITS, OP_BITS};
+use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
 use crate::copy_engine::{thread_bits, CopyEngine};
 use crate::mbarrier_alu::MbarrierAlu;
 use crate::pack_lanes::{LaneNumber, PackLanes};
@@ -284,16 +284,17 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub row_a: Vec<Signal<In, Bits<128>>>,
     pub row_b: Vec<Signal<In, Bits<128>>>,
     pub row_c: Vec<Signal<In, Bits<128>>>,
-    /// Over the active lanes, computed per beat by the ingress (`RequestIngress`): `src` or
-    /// `mbar` set / `src` set / `a` set / `a` above bit 63 / `b` above bit 63 / `c` outside the
-    /// shfl fields (bits 4:0, 12:8) / `c` above bit 31.
-    pub stray_src: Signal<In, Bit>,
-    pub stray_src_only: Signal<In, Bit>,
-    pub stray_a: Signal<In, Bit>,
-    pub stray_a_hi: Signal<In, Bit>,
-    pub stray_b_hi: Signal<In, Bit>,
-    pub stray_c_shfl: Signal<In, Bit>,
-    pub stray_c_hi: Signal<In, Bit>,
+    /// The request's decode, registered by the ingress with its header (`RequestDecode`,
+    /// `decode.rs`): the unit that takes it, the ld/st.shared access size (1..16 bytes) and
+    /// whether the top answers it `NotBuilt` (stray operand bits, a divergent barrier arrival,
+    /// an mbarrier op on shared::cluster, an LSU size not built).
+    pub req_is_bar: Signal<In, Bit>,
+    pub req_is_mb: Signal<In, Bit>,
+    pub req_is_wn: Signal<In, Bit>,
+    pub req_is_atom: Signal<In, Bit>,
+    pub req_is_copy: Signal<In, Bit>,
+    pub req_lsu_size: Signal<In, Bits<5>>,
+    pub req_not_built: Signal<In, Bit>,
 
     // ---- response ----
     pub resp_valid: Signal<Out, Bit>,
@@ -407,25 +408,12 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_rows_last: Constant<Bits<RAM_ADDR_BITS>>,
     k_all_bytes: Constant<Bits<R>>,
     k_shared_bytes: Constant<Bits<40>>,
-    k_bar_first: Constant<Bits<OP_BITS>>,
-    k_bar_span: Constant<Bits<OP_BITS>>,
-    k_mb_first: Constant<Bits<OP_BITS>>,
-    k_mb_span: Constant<Bits<OP_BITS>>,
-    k_wn_first: Constant<Bits<OP_BITS>>,
-    k_wn_span: Constant<Bits<OP_BITS>>,
-    k_at_first: Constant<Bits<OP_BITS>>,
-    k_at_span: Constant<Bits<OP_BITS>>,
-    k_ce_first: Constant<Bits<OP_BITS>>,
-    k_ce_span: Constant<Bits<OP_BITS>>,
-    k_op_ld: Constant<Bits<OP_BITS>>,
     k_op_st: Constant<Bits<OP_BITS>>,
-    k_op_cp_arrive: Constant<Bits<OP_BITS>>,
     k_op_exit: Constant<Bits<OP_BITS>>,
     k_op_red_popc: Constant<Bits<OP_BITS>>,
     k_op_red_and: Constant<Bits<OP_BITS>>,
     k_op_red_or: Constant<Bits<OP_BITS>>,
     k_err_none: Constant<Bits<ERROR_BITS>>,
-    k_space_cta: Constant<Bits<2>>,
     k_space_cluster: Constant<Bits<2>>,
     k_one128: Constant<Bits<128>>,
     k_ones128: Constant<Bits<128>>,
@@ -556,7 +544,6 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     is_bar: Signal<Local, Bit>,
     is_mb: Signal<Local, Bit>,
     is_wn: Signal<Local, Bit>,
-    is_lsu: Signal<Local, Bit>,
     is_atom: Signal<Local, Bit>,
     is_copy: Signal<Local, Bit>,
     not_built: Signal<Local, Bit>,
@@ -607,19 +594,12 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// Low 64 bits of the picked lane's `b`, low 32 of its `c` (all that a sequenced unit reads).
     pick_b: Signal<Local, Bits<64>>,
     pick_c: Signal<Local, Bits<32>>,
-    /// An active lane carries operand bits that the unit of its op does not read (see
-    /// `stray_*`): answered `NotBuilt` instead of silently truncated. Legal requests leave them
-    /// zero.
-    stray: Signal<Local, Bit>,
-    /// mbarrier op on a space other than shared::cta (cluster addresses are not resolved yet).
-    mb_remote: Signal<Local, Bit>,
     /// The mbarrier ALU's and the LSU's lane results, 128 bits wide for the collector.
     mb_value_wide: Signal<Local, Bits<128>>,
     ld_value: Signal<Local, Bits<128>>,
     rel_pick: Signal<Local, Bits<32>>,
     rel_pick_id: Signal<Local, Bits<5>>,
-    lsu_size: Signal<Local, Bits<32>>,
-    lsu_ok: Signal<Local, Bit>,
+    lsu_size: Signal<Local, Bits<5>>,
     lsu_be: Signal<Local, Bits<16>>,
     lsu_vmask: Signal<Local, Bits<128>>,
     lsu_out_of_range: Signal<Local, Bit>,
@@ -679,13 +659,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
         assert_eq!(B, config.copy_port_bytes as usize, "SyncUnitCore: B must be copy_port_bytes");
         assert_eq!(R, shared_row_bytes(config), "SyncUnitCore: R must be shared_row_bytes(config)");
         assert!(D == 8 * B && RD == 8 * R, "SyncUnitCore: D = 8 B and RD = 8 R");
-        let range = |u: Unit| unit_op_range(u).expect("every unit has ops in the encoding table");
         let row_lanes = operand_row_lanes(config);
-        let (bar_first, bar_last) = range(Unit::BarrierFile);
-        let (mb_first, mb_last) = range(Unit::MbarrierAlu);
-        let (wn_first, wn_last) = range(Unit::WarpNetwork);
-        let (at_first, at_last) = range(Unit::AtomicAlu);
-        let (ce_first, ce_last) = range(Unit::CopyEngine);
         let op = |o: Op| Constant::new(op_code(o));
         let err = |e: ErrorCode| Constant::new(error_code(e));
         let log2 = |v: usize| v.trailing_zeros() as u64;
@@ -719,6 +693,13 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             req_active: Default::default(),
             req_live: Default::default(),
             req_pred: Default::default(),
+            req_is_bar: Default::default(),
+            req_is_mb: Default::default(),
+            req_is_wn: Default::default(),
+            req_is_atom: Default::default(),
+            req_is_copy: Default::default(),
+            req_lsu_size: Default::default(),
+            req_not_built: Default::default(),
             rd_row_am: Default::default(),
             rd_row_a: Default::default(),
             rd_row_bc: Default::default(),
@@ -819,25 +800,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_rows_last: k((config.shared_bytes as u64).div_ceil(R as u64) - 1),
             k_all_bytes: Constant::new(Bits::<R>::mask()),
             k_shared_bytes: k(config.shared_bytes as u64),
-            k_bar_first: k(bar_first as u64),
-            k_bar_span: k((bar_last - bar_first) as u64),
-            k_mb_first: k(mb_first as u64),
-            k_mb_span: k((mb_last - mb_first) as u64),
-            k_wn_first: k(wn_first as u64),
-            k_wn_span: k((wn_last - wn_first) as u64),
-            k_at_first: k(at_first as u64),
-            k_at_span: k((at_last - at_first) as u64),
-            k_ce_first: k(ce_first as u64),
-            k_ce_span: k((ce_last - ce_first) as u64),
-            k_op_ld: op(Op::LdShared),
             k_op_st: op(Op::StShared),
-            k_op_cp_arrive: op(Op::MbCpAsyncArrive),
             k_op_exit: op(Op::WarpExit),
             k_op_red_popc: op(Op::BarRedPopc),
             k_op_red_and: op(Op::BarRedAnd),
             k_op_red_or: op(Op::BarRedOr),
             k_err_none: err(ErrorCode::None),
-            k_space_cta: k(Space::SharedCta.code() as u64),
             k_space_cluster: k(Space::SharedCluster.code() as u64),
             k_one128: k(1),
             k_ones128: Constant::new(Bits::<128>::mask()),
@@ -924,7 +892,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             is_bar: Default::default(),
             is_mb: Default::default(),
             is_wn: Default::default(),
-            is_lsu: Default::default(),
             is_atom: Default::default(),
             is_copy: Default::default(),
             not_built: Default::default(),
@@ -948,21 +915,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             pick_a: Default::default(),
             pick_b: Default::default(),
             pick_c: Default::default(),
-            stray: Default::default(),
-            stray_src: Default::default(),
-            stray_src_only: Default::default(),
-            stray_a: Default::default(),
-            stray_a_hi: Default::default(),
-            stray_b_hi: Default::default(),
-            stray_c_shfl: Default::default(),
-            stray_c_hi: Default::default(),
-            mb_remote: Default::default(),
             mb_value_wide: Default::default(),
             ld_value: Default::default(),
             rel_pick: Default::default(),
             rel_pick_id: Default::default(),
             lsu_size: Default::default(),
-            lsu_ok: Default::default(),
             lsu_be: Default::default(),
             lsu_vmask: Default::default(),
             lsu_out_of_range: Default::default(),
@@ -1126,31 +1083,16 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             || self.clr_active.q.val()
             || (self.clr_pending.q.val() != 0);
 
-        // ---------------- decode: op -> unit by the encoding table's ranges ----------------
-        // `op - first <= last - first` (wrapping) is the range check without a constant compare
-        // when a range starts at 0. cp.async.mbarrier.arrive is coded in the mbarrier range but
-        // taken by the copy engine (it tracks the thread's earlier cp.async), as in GoldenUnits.
-        self.is_bar.next = (self.req_op.val() - self.k_bar_first.val()) <= self.k_bar_span.val();
-        self.is_mb.next = ((self.req_op.val() - self.k_mb_first.val()) <= self.k_mb_span.val())
-            && (self.req_op.val() != self.k_op_cp_arrive.val());
-        self.is_wn.next = (self.req_op.val() - self.k_wn_first.val()) <= self.k_wn_span.val();
-        self.is_atom.next = (self.req_op.val() - self.k_at_first.val()) <= self.k_at_span.val();
-        self.is_copy.next = ((self.req_op.val() - self.k_ce_first.val()) <= self.k_ce_span.val())
-            || (self.req_op.val() == self.k_op_cp_arrive.val());
-        self.is_lsu.next = (self.req_op.val() == self.k_op_ld.val()) || (self.req_op.val() == self.k_op_st.val());
-
-        // ld/st.shared size: imm bytes x vec elements; one naturally sized access within a row.
-        self.lsu_size.next = 0.into();
-        if self.req_vec.val() == 1 {
-            self.lsu_size.next = self.req_imm.val();
-        }
-        if self.req_vec.val() == 2 {
-            self.lsu_size.next = self.req_imm.val() << 1u64;
-        }
-        if self.req_vec.val() == 4 {
-            self.lsu_size.next = self.req_imm.val() << 2u64;
-        }
-        self.lsu_ok.next = true;
+        // ---------------- the request's decode, registered by the ingress ----------------
+        self.is_bar.next = self.req_is_bar.val();
+        self.is_mb.next = self.req_is_mb.val();
+        self.is_wn.next = self.req_is_wn.val();
+        self.is_atom.next = self.req_is_atom.val();
+        self.is_copy.next = self.req_is_copy.val();
+        self.not_built.next = self.req_not_built.val();
+        // ld/st.shared byte enables and value mask from the access size (1..16 bytes; another
+        // size is `not_built`).
+        self.lsu_size.next = self.req_lsu_size.val();
         self.lsu_be.next = 0xffff.into();
         self.lsu_vmask.next = self.k_ones128.val();
         if self.lsu_size.val() == 1 {
@@ -1165,34 +1107,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         } else if self.lsu_size.val() == 8 {
             self.lsu_be.next = 0xff.into();
             self.lsu_vmask.next = 0xffff_ffff_ffff_ffff_u64.into();
-        } else if self.lsu_size.val() != 16 {
-            self.lsu_ok.next = false;
         }
-
-        // Barrier, mbarrier, warp network: addr, a/b low halves, c's shfl fields. LSU: also
-        // all of a (store data). Atomic ALU: addr, mbar, b, c (a and src unused: `stray_src` covers
-        // mbar too, so the atomic checks `stray_src_only` and `stray_a`).
-        // Copy engine: addr, src, mbar, a, b low half, c low 32 bits.
-        self.stray.next = ((self.is_bar.val() || self.is_mb.val() || self.is_wn.val())
-            && (self.stray_src.val() || self.stray_a_hi.val() || self.stray_b_hi.val() || self.stray_c_shfl.val()))
-            || (self.is_lsu.val() && (self.stray_src.val() || self.stray_b_hi.val() || self.stray_c_shfl.val()))
-            || (self.is_atom.val() && self.stray_a.val())
-            || (self.is_atom.val() && self.stray_src_only.val())
-            || (self.is_copy.val() && (self.stray_b_hi.val() || self.stray_c_hi.val()));
-        self.mb_remote.next = self.is_mb.val() && (self.req_space.val() != self.k_space_cta.val());
-
-        self.not_built.next = self.stray.val()
-            || self.mb_remote.val()
-            || !(self.is_bar.val()
-                || self.is_mb.val()
-                || self.is_wn.val()
-                || self.is_lsu.val()
-                || self.is_atom.val()
-                || self.is_copy.val())
-            || (self.is_bar.val()
-                && (self.req_op.val() != self.k_op_exit.val())
-                && ((self.req_live.val() & !self.req_active.val()) != 0))
-            || (self.is_lsu.val() && !self.lsu_ok.val());
 
         // ---------------- lane pickers ----------------
         self.active_low.next = self.req_active.val() & (!self.req_active.val() + 1u64);
@@ -1243,10 +1158,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
 
         // ---------------- LSU address checks ----------------
         // Sizes are 1..16 (others are `NotBuilt`, `lsu_ok`): 5 bits hold size - 1 and the offset.
-        self.lsu_misaligned.next =
-            (bit_cast::<5, 64>(self.pick_addr.val()) & (bit_cast::<5, 32>(self.lsu_size.val()) - 1u64)) != 0;
+        self.lsu_misaligned.next = (bit_cast::<5, 64>(self.pick_addr.val()) & (self.lsu_size.val() - 1u64)) != 0;
         self.lsu_out_of_range.next = ((self.pick_addr.val() >> 32u64) != 0)
-            || ((bit_cast::<40, 64>(self.pick_addr.val()) + bit_cast::<40, 32>(self.lsu_size.val()))
+            || ((bit_cast::<40, 64>(self.pick_addr.val()) + bit_cast::<40, 5>(self.lsu_size.val()))
                 > self.k_shared_bytes.val());
 
         // ---------------- barrier file ----------------
@@ -2378,13 +2292,13 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.core.req_member.next = self.ingress.h_member.val();
         self.core.req_active.next = self.ingress.h_active.val();
         self.core.req_live.next = self.ingress.h_live.val();
-        self.core.stray_src.next = self.ingress.stray_src.val();
-        self.core.stray_src_only.next = self.ingress.stray_src_only.val();
-        self.core.stray_a.next = self.ingress.stray_a.val();
-        self.core.stray_a_hi.next = self.ingress.stray_a_hi.val();
-        self.core.stray_b_hi.next = self.ingress.stray_b_hi.val();
-        self.core.stray_c_shfl.next = self.ingress.stray_c_shfl.val();
-        self.core.stray_c_hi.next = self.ingress.stray_c_hi.val();
+        self.core.req_is_bar.next = self.ingress.h_is_bar.val();
+        self.core.req_is_mb.next = self.ingress.h_is_mb.val();
+        self.core.req_is_wn.next = self.ingress.h_is_wn.val();
+        self.core.req_is_atom.next = self.ingress.h_is_atom.val();
+        self.core.req_is_copy.next = self.ingress.h_is_copy.val();
+        self.core.req_lsu_size.next = self.ingress.h_lsu_size.val();
+        self.core.req_not_built.next = self.ingress.h_not_built.val();
         // ---- core -> egress -> the response port ----
         self.egress.clock.next = self.clock.val();
         self.egress.reset.next = self.reset_q.q.val();
