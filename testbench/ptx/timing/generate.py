@@ -120,3 +120,55 @@ text = HEAD + f"""
     "grid: [1, 1, 1]\nblock: [1, 1, 1]\n"
     f"buffers:\n  out: {{ type: u64, len: 2 }}\n  chain: {{ type: u64, len: {2 * (N + 1)} }}\nparams: [out, chain]\n"
 )
+
+# Sync-unit microbenchmarks for the RTL-modelling timing profile (`timing.model: rtl`,
+# docs/TIMING.md "The RTL profile"). No published figure: they are run on the RTL back end
+# (`smsync cosim ... --timing`) to measure the generated top's own costs, and on the golden
+# back end to compare. Every sync-unit instruction blocks its lanes until answered, so a chain
+# of them is a latency chain even where no register carries the dependence.
+kernel("lat_atom_shared", "\tmov.u32 \t%r2, lat_atom_shared_buf;\n\tmov.u32 \t%r1, 1;",
+       "\n".join(["\tatom.shared.add.u32 \t%r1, [%r2], %r1;"] * N),
+       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS,
+       shared="\n.shared .align 4 .b8 lat_atom_shared_buf[4];\n")
+# 32 lanes on 32 consecutive words (8 lines): the atomic ALU's steps per line
+kernel("lat_atom_shared_w32",
+       "\tmov.u32 \t%r2, lat_atom_shared_w32_buf;\n\tmov.u32 \t%r1, %tid.x;\n\tshl.b32 \t%r3, %r1, 2;\n\tadd.u32 \t%r2, %r2, %r3;",
+       "\n".join(["\tatom.shared.add.u32 \t%r1, [%r2], %r1;"] * N),
+       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32,
+       shared="\n.shared .align 16 .b8 lat_atom_shared_w32_buf[128];\n")
+# 32 lanes on one word: every step waits for the previous one's write
+kernel("lat_atom_shared_same", "\tmov.u32 \t%r2, lat_atom_shared_same_buf;\n\tmov.u32 \t%r1, %tid.x;",
+       "\n".join(["\tatom.shared.add.u32 \t%r1, [%r2], %r1;"] * N),
+       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32,
+       shared="\n.shared .align 4 .b8 lat_atom_shared_same_buf[4];\n")
+# global atomics on out[1]: one line read and written through the atomic ALU's global port
+kernel("lat_atom_global", "\tadd.u64 \t%rd6, %rd1, 8;\n\tmov.u32 \t%r1, 1;",
+       "\n".join(["\tatom.global.add.u32 \t%r1, [%rd6], %r1;"] * N), "", REGS)
+kernel("lat_mbar_arrive", "\tmov.u32 \t%r4, lat_mbar_arrive_buf;\n\tmbarrier.init.shared::cta.b64 \t[%r4], 1;",
+       "\n".join(["\tmbarrier.arrive.shared::cta.b64 \t%rd7, [%r4];"] * N), "", REGS,
+       shared="\n.shared .align 8 .b8 lat_mbar_arrive_buf[8];\n")
+# 32 lanes: the top's lane sequencer, one lane per cycle
+kernel("lat_mbar_arrive_w32",
+       "\tmov.u32 \t%r4, lat_mbar_arrive_w32_buf;\n\tmov.u32 \t%r1, %tid.x;\n\tsetp.ne.u32 \t%p1, %r1, 0;\n"
+       "\t@!%p1 mbarrier.init.shared::cta.b64 \t[%r4], 32;\n\tbar.sync \t0;",
+       "\n".join(["\tmbarrier.arrive.shared::cta.b64 \t%rd7, [%r4];"] * N), "", REGS, threads=32,
+       shared="\n.shared .align 8 .b8 lat_mbar_arrive_w32_buf[8];\n")
+# 32 lanes each chasing its own word (word i holds its own address): the LSU, one lane per cycle
+kernel("lat_ld_shared_w32",
+       "\tmov.u32 \t%r2, lat_ld_shared_w32_buf;\n\tmov.u32 \t%r1, %tid.x;\n\tshl.b32 \t%r3, %r1, 2;\n\tadd.u32 \t%r2, %r2, %r3;\n\tst.shared.u32 \t[%r2], %r2;\n\tbar.sync \t0;",
+       "\n".join(["\tld.shared.u32 \t%r2, [%r2];"] * N),
+       "\tcvt.u64.u32 \t%rd5, %r2;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32,
+       shared="\n.shared .align 4 .b8 lat_ld_shared_w32_buf[128];\n")
+# 8 warps of independent shuffles: out[0] / 64 is eight shuffles' turns through the one port
+kernel("thr_shfl_8w", "\tmov.u32 \t%r1, %tid.x;",
+       "\n".join(["\tshfl.sync.bfly.b32 \t%r1, %r1, 1, 31, -1;"] * N),
+       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=256)
+kernel("lat_vote", "\tmov.u32 \t%r1, %tid.x;\n\tsetp.ne.u32 \t%p1, %r1, 0;",
+       "\n".join(["\tvote.sync.ballot.b32 \t%r1, %p1, -1;"] * N),
+       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32)
+kernel("lat_redux", "\tmov.u32 \t%r1, %tid.x;",
+       "\n".join(["\tredux.sync.add.u32 \t%r1, %r1, -1;"] * N),
+       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32)
+# 32 lanes on one global word: 32 atomic steps, each a line read and written through `ag_*`
+kernel("lat_atom_global_same", "\tadd.u64 \t%rd6, %rd1, 8;\n\tmov.u32 \t%r1, %tid.x;",
+       "\n".join(["\tatom.global.add.u32 \t%r1, [%rd6], %r1;"] * N), "", REGS, threads=32)
