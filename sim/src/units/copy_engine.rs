@@ -116,6 +116,18 @@ struct AsyncOp {
     data: Option<Vec<u8>>,
 }
 
+/// How a queued operation's bytes move (see [`CopyEngine::queued_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub bytes: u64,
+    /// Read from global memory (a load), else from shared memory (a store or reduction).
+    pub global_source: bool,
+    /// Elements combined by a reduction (0: a plain move).
+    pub elements: u64,
+    /// Rows of a tensor box (0: not a tensor copy).
+    pub rows: u64,
+}
+
 /// A cp.async.mbarrier.arrive waiting for the thread's earlier cp.async.
 #[derive(Clone, Debug)]
 struct PendingArrive {
@@ -221,6 +233,34 @@ impl CopyEngine {
                 Kind::TensorLoad { map, .. } | Kind::TensorStore { map, .. } => map.box_bytes(),
             };
             (o.seq, bytes)
+        })
+    }
+
+    /// The operations not read yet, in issue order, with what a model of the RTL's mover needs
+    /// (`timing.model: rtl`): how the bytes move, not only how many.
+    pub fn queued_moves(&self) -> impl Iterator<Item = (u64, Move)> + '_ {
+        self.ops.iter().filter(|o| o.data.is_none()).map(|o| {
+            let m = match &o.kind {
+                Kind::Plain { src, len, .. } => {
+                    Move { bytes: *len, global_source: matches!(src, Loc::Global(_)), elements: 0, rows: 0 }
+                }
+                Kind::Reduce { src, len, dtype, .. } => Move {
+                    bytes: *len,
+                    global_source: matches!(src, Loc::Global(_)),
+                    elements: len / dtype.bytes() as u64,
+                    rows: 0,
+                },
+                Kind::TensorLoad { map, .. } => {
+                    Move { bytes: map.box_bytes(), global_source: true, elements: 0, rows: map.box_rows() }
+                }
+                Kind::TensorStore { map, reduce, .. } => Move {
+                    bytes: map.box_bytes(),
+                    global_source: false,
+                    elements: if reduce.is_some() { map.box_elements() } else { 0 },
+                    rows: map.box_rows(),
+                },
+            };
+            (o.seq, m)
         })
     }
 

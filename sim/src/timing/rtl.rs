@@ -1,0 +1,262 @@
+//! The RTL profile of the sync unit's golden timing back end (`timing.model: rtl`): **when**
+//! the generated `sync_unit` top, driven as the timed cosim drives it (`smsync cosim --timing`),
+//! would answer each request, so that `smsync run --timing` predicts the RTL back end's kernel
+//! cycles without building the RTL. Results and errors stay the golden units' at issue
+//! ([`super::TimedUnits`]); only the answer times differ from the H100 profile.
+//!
+//! The top (docs/units/sync_unit.md, "Request queue", "Timing"), sized by the config:
+//! * **one request port**: a header, then `32 / lanes_per_beat` operand beats, one per cycle (the
+//!   first with the header); a header is taken only while one of the `requests_in_flight` queue
+//!   entries is free, and an entry frees when the core has finished its request;
+//! * **one core**, one request at a time in arrival order: the unit's cycles
+//!   ([`super::rtl_costs::core_cycles`]), the response leaving (a header, or `32 / lanes_per_beat`
+//!   value beats), the next entry's selection. A barrier release walks the released warps through
+//!   the core after the answer to the arrival that completed it; a wait_group holds the core
+//!   until its groups are complete (the core answers a copy-engine request when every lane has been);
+//! * **the copy engine** behind the core: lane ops enter its `copy_queue_depth`-entry queue one
+//!   per cycle, its controller takes each for [`k::COPY_CONTROLLER`] cycles, and the mover streams a
+//!   move's bytes through the `copy_port_bytes` port one beat per cycle, waiting for the previous
+//!   move's data unless a global-source move follows another (docs/units/copy_engine.md); global
+//!   data comes `rtl_gm_latency` after its read.
+//!
+//! The top's "passing" of a refused warp-network request is not modelled: the golden units
+//! answer a partial arrival later, and the core is not held by it in either.
+
+use super::rtl_costs::{self, k};
+use crate::config::Config;
+use crate::encoding::{Op, Unit};
+use crate::units::copy_engine::Move;
+use crate::units::{Request, Response};
+use std::collections::VecDeque;
+
+/// What the scheduler keeps of a request until it has been through the core.
+pub(super) struct Pending {
+    pub req: Request,
+    pub issued: u64,
+    /// The golden units' answers made at issue (its own, and others' it completed).
+    pub made: Vec<Response>,
+    /// Its header's cycle once the port has taken it.
+    pub header: Option<u64>,
+    /// The golden copy engine's operations it queued (number, how its bytes move).
+    pub moves: Vec<(u64, Move)>,
+}
+
+/// An answer and the cycle it leaves the top.
+pub(super) type Timed = (u64, Response);
+
+/// The top's port, queue, core and copy engine, as cycle counters.
+#[derive(Default)]
+pub(super) struct RtlTop {
+    /// First cycle the port can take a header.
+    port_free: u64,
+    /// Cycles the last `requests_in_flight` entries free, oldest first.
+    entry_free: VecDeque<u64>,
+    /// First cycle the core can start a request.
+    core_free: u64,
+    /// A wait_group holding the core: its tag and when its lane ops were done.
+    blocked: Option<(u64, u64)>,
+    pending: VecDeque<Pending>,
+    /// Copy engine: the controller's first free cycle, the start cycles of the lane ops in its
+    /// queue (newest last), and the controller's finishing cycle of each lane op not yet given
+    /// its move.
+    ctrl_free: u64,
+    ctrl_starts: VecDeque<u64>,
+    /// The mover: first free cycle, the last move's landing and whether it read global memory.
+    mover_free: u64,
+    last_land: u64,
+    last_global: bool,
+    /// Per unit (as `Unit::ALL`): cycles the core worked for it and requests waited for it.
+    pub busy: [u64; 6],
+    pub queued: [u64; 6],
+    /// Copy operations given their landing cycle, in number order: (number, cycle).
+    pub landings: Vec<(u64, u64)>,
+}
+
+impl RtlTop {
+    /// Requests not through the core yet (behind a wait_group that holds it).
+    pub fn busy_with_requests(&self) -> bool {
+        !self.pending.is_empty() || self.blocked.is_some()
+    }
+
+    /// Whether `tag` is still waiting for its turn in the core.
+    pub fn holds(&self, tag: u64) -> bool {
+        self.pending.iter().any(|p| p.req.tag == tag)
+    }
+
+    /// An answer made later for a request still waiting for the core: it leaves with it.
+    pub fn add_made(&mut self, r: Response) {
+        if let Some(p) = self.pending.iter_mut().find(|p| p.req.tag == r.tag) {
+            p.made.push(r);
+        }
+    }
+
+    /// Whether the core waits for the later answer of `tag` (a wait_group).
+    pub fn blocked_on(&self, tag: u64) -> bool {
+        self.blocked.is_some_and(|(t, _)| t == tag)
+    }
+
+    /// A request issued at `now`: schedule what can be scheduled; answers with their cycles go
+    /// to `out`.
+    pub fn submit(&mut self, cfg: &Config, p: Pending, out: &mut Vec<Timed>) {
+        self.pending.push_back(p);
+        self.run(cfg, out);
+    }
+
+    /// The core's wait_group answered at `now` (its groups complete): the answer leaves and the
+    /// core takes the next requests.
+    pub fn unblock(&mut self, cfg: &Config, now: u64, r: Response, out: &mut Vec<Timed>) {
+        let (_, done) = self.blocked.take().expect("unblock only a blocked core");
+        let end = now.max(done);
+        out.push((end + 1, r));
+        self.finish(cfg, end, false);
+        self.run(cfg, out);
+    }
+
+    /// A request's copy operations through the mover, the k-th after its k-th lane op's
+    /// controller cycles (`done`); each operation's landing goes to `landings`.
+    fn schedule_moves(&mut self, cfg: &Config, done: &[u64], moves: &[(u64, Move)]) {
+        let port = cfg.copy_port_bytes.max(1) as u64;
+        let gm = cfg.timing.rtl_gm_latency as u64;
+        for (i, &(seq, m)) in moves.iter().enumerate() {
+            let ready = done.get(i).or(done.last()).copied().unwrap_or(self.ctrl_free);
+            let mut begin = ready.max(self.mover_free);
+            if !(m.global_source && self.last_global) {
+                begin = begin.max(self.last_land);
+            }
+            let beats = m.bytes.div_ceil(port).max(1);
+            let body = if m.elements > 0 {
+                // a reduction: each element read from both sides, combined and written
+                m.elements * k::REDUCE_ELEMENT + gm
+            } else {
+                beats
+            };
+            let fixed = if m.rows > 0 { k::TENSOR_FIXED + gm } else { 0 };
+            let latency = if m.global_source { gm } else { 0 };
+            self.mover_free = begin + fixed + body;
+            let land = self.mover_free + latency + k::COPY_LAND;
+            self.last_land = land;
+            self.last_global = m.global_source;
+            self.landings.push((seq, land));
+        }
+    }
+
+    /// Take pending requests through the port and the core while the core is not held.
+    fn run(&mut self, cfg: &Config, out: &mut Vec<Timed>) {
+        let q = cfg.requests_in_flight.max(1) as usize;
+        let nb = rtl_costs::beats(cfg);
+        // Headers the port can take while the core is held: the entries not in use.
+        if self.blocked.is_some() {
+            let mut in_use = 1 + self.pending.iter().filter(|p| p.header.is_some()).count();
+            for p in self.pending.iter_mut().filter(|p| p.header.is_none()) {
+                if in_use >= q {
+                    break;
+                }
+                let h = (p.issued + k::ISSUE).max(self.port_free);
+                p.header = Some(h);
+                self.port_free = h + nb;
+                in_use += 1;
+            }
+            return;
+        }
+        while let Some(p) = self.pending.pop_front() {
+            let header = p.header.unwrap_or_else(|| {
+                let mut h = (p.issued + k::ISSUE).max(self.port_free);
+                if self.entry_free.len() >= q {
+                    h = h.max(self.entry_free[self.entry_free.len() - q]);
+                }
+                self.port_free = h + nb;
+                h
+            });
+            let ready = header + nb + k::INGRESS;
+            let start = ready.max(self.core_free);
+            let u = super::unit_index(p.req.op.unit());
+            self.queued[u] += start - ready;
+            self.schedule(cfg, p, start, out);
+            if self.blocked.is_some() {
+                // the requests behind it get their headers while it holds the core
+                return self.run(cfg, out);
+            }
+        }
+    }
+
+    /// Request `p` starts in the core at `start`.
+    fn schedule(&mut self, cfg: &Config, p: Pending, start: u64, out: &mut Vec<Timed>) {
+        let nb = rtl_costs::beats(cfg);
+        let u = super::unit_index(p.req.op.unit());
+        let own_answered = p.made.iter().any(|r| r.tag == p.req.tag);
+        let work = if p.req.op.unit() == Unit::CopyEngine && p.req.op != Op::MbCpAsyncArrive {
+            let done = self.copy_lane_ops(cfg, &p.req, start);
+            self.schedule_moves(cfg, &done, &p.moves);
+            done.last().map_or(self.ctrl_free, |&d| d.max(self.ctrl_free)) + k::COPY_ANSWER - start
+        } else {
+            rtl_costs::core_cycles(cfg, &p.req)
+        };
+        let values = rtl_costs::has_values(p.req.op);
+        let loaded = start + work;
+        let answer = loaded + if values { nb } else { 1 };
+        self.busy[u] += work;
+        let waits_in_core = matches!(p.req.op, Op::CpAsyncWait | Op::BulkWait) && !own_answered;
+        if waits_in_core {
+            self.blocked = Some((p.req.tag, loaded));
+            return;
+        }
+        let mut end = self.finish(cfg, loaded, values);
+        let mut walk = 0;
+        let mut wakes = 0;
+        for r in p.made {
+            if r.tag == p.req.tag {
+                out.push((answer, r));
+            } else if p.req.op.unit() == Unit::BarrierFile {
+                // a release: walked out of the blocked-warp table by the core
+                walk += k::RELEASE_WALK;
+                out.push((answer + walk, r));
+            } else if p.req.op.unit() == Unit::MbarrierAlu {
+                // suspended try_waits of a completed phase, one per cycle on `wake_*`
+                wakes += 1;
+                out.push((loaded + k::WAKE + wakes, r));
+            } else {
+                out.push((answer, r));
+            }
+        }
+        if walk > 0 {
+            end += walk;
+            self.core_free = end + k::SELECT;
+            *self.entry_free.back_mut().expect("finish pushed the entry") = end + 1;
+        }
+    }
+
+    /// The core is done with a request whose response register loaded at `loaded`.
+    fn finish(&mut self, cfg: &Config, loaded: u64, values: bool) -> u64 {
+        let q = cfg.requests_in_flight.max(1) as usize;
+        let end = loaded + if values { rtl_costs::beats(cfg) } else { 1 };
+        self.core_free = end + k::SELECT;
+        self.entry_free.push_back(end + 1);
+        while self.entry_free.len() > q {
+            self.entry_free.pop_front();
+        }
+        end
+    }
+
+    /// The lane ops of a copy-engine request from `start`: each enters the engine's queue a
+    /// cycle after the previous one, when the queue has room; the controller takes each for
+    /// [`k::COPY_CONTROLLER`] cycles. Returns the cycle each lane op's controller is done.
+    fn copy_lane_ops(&mut self, cfg: &Config, req: &Request, start: u64) -> Vec<u64> {
+        let depth = cfg.copy_queue_depth.max(1) as usize;
+        let mut done = Vec::new();
+        let mut enter = start;
+        for _ in 0..req.active_mask.count_ones().max(1) {
+            if self.ctrl_starts.len() >= depth {
+                enter = enter.max(self.ctrl_starts[self.ctrl_starts.len() - depth]);
+            }
+            let begin = enter.max(self.ctrl_free);
+            self.ctrl_free = begin + k::COPY_CONTROLLER;
+            self.ctrl_starts.push_back(begin);
+            while self.ctrl_starts.len() > depth {
+                self.ctrl_starts.pop_front();
+            }
+            done.push(self.ctrl_free);
+            enter += 1;
+        }
+        done
+    }
+}
