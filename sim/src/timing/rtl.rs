@@ -112,32 +112,37 @@ impl RtlTop {
         self.run(cfg, out);
     }
 
-    /// A request's copy operations through the mover, the k-th after its k-th lane op's
-    /// controller cycles (`done`); each operation's landing goes to `landings`.
-    fn schedule_moves(&mut self, cfg: &Config, done: &[u64], moves: &[(u64, Move)]) {
+    /// A copy operation handed to the mover when it is free, from `ready`: returns the cycle
+    /// the mover took it; its landing goes to `landings`.
+    fn move_one(&mut self, cfg: &Config, ready: u64, seq: u64, m: Move) -> u64 {
         let port = cfg.copy_port_bytes.max(1) as u64;
         let gm = cfg.timing.rtl_gm_latency as u64;
-        for (i, &(seq, m)) in moves.iter().enumerate() {
-            let ready = done.get(i).or(done.last()).copied().unwrap_or(self.ctrl_free);
-            let mut begin = ready.max(self.mover_free);
-            if !(m.global_source && self.last_global) {
-                begin = begin.max(self.last_land);
-            }
-            let beats = m.bytes.div_ceil(port).max(1);
-            let body = if m.elements > 0 {
-                // a reduction: each element read from both sides, combined and written
-                m.elements * k::REDUCE_ELEMENT + gm
-            } else {
-                beats
-            };
-            let fixed = if m.rows > 0 { k::TENSOR_FIXED + gm } else { 0 };
-            let latency = if m.global_source { gm } else { 0 };
-            self.mover_free = begin + fixed + body;
-            let land = self.mover_free + latency + k::COPY_LAND;
-            self.last_land = land;
-            self.last_global = m.global_source;
-            self.landings.push((seq, land));
+        let mut begin = ready.max(self.mover_free);
+        if !(m.global_source && self.last_global) {
+            begin = begin.max(self.last_land);
         }
+        let beats = m.bytes.div_ceil(port).max(1);
+        let body = if m.elements > 0 {
+            // a reduction: each element's global word read, combined, written back
+            m.elements * (gm + k::REDUCE_ELEMENT)
+        } else {
+            k::MOVE_SETUP + beats
+        };
+        // a tensor copy first reads its 128-byte map through the port
+        let fixed = if m.rows > 0 { gm + 128u64.div_ceil(port) + k::TENSOR_FIXED } else { 0 };
+        let latency = if m.global_source { gm + k::COPY_LAND } else { k::STORE_LAND };
+        self.mover_free = begin + fixed + body;
+        let read = m.source_bytes.div_ceil(port);
+        if 0 < read && read < beats {
+            // a zero-filled tail of whole beats: the mover waits for the read beats' data before
+            // the next move (lat_cp_async_zfill_w32); a partial last beat is one masked beat
+            self.mover_free = self.mover_free.max(begin + read + gm + k::ZFILL_DRAIN);
+        }
+        let land = self.mover_free.max(begin + fixed + body) + latency;
+        self.last_land = land;
+        self.last_global = m.global_source;
+        self.landings.push((seq, land));
+        begin
     }
 
     /// Take pending requests through the port and the core while the core is not held.
@@ -184,9 +189,10 @@ impl RtlTop {
         let nb = rtl_costs::beats(cfg);
         let u = super::unit_index(p.req.op.unit());
         let own_answered = p.made.iter().any(|r| r.tag == p.req.tag);
-        let work = if p.req.op.unit() == Unit::CopyEngine && p.req.op != Op::MbCpAsyncArrive {
-            let done = self.copy_lane_ops(cfg, &p.req, start);
-            self.schedule_moves(cfg, &done, &p.moves);
+        // cp.async.mbarrier.arrive is coded in the mbarrier range but goes to the copy engine,
+        // a lane op per lane (docs/units/sync_unit.md)
+        let work = if p.req.op.unit() == Unit::CopyEngine || p.req.op == Op::MbCpAsyncArrive {
+            let done = self.copy_lane_ops(cfg, &p.req, start, &p.moves);
             done.last().map_or(self.ctrl_free, |&d| d.max(self.ctrl_free)) + k::COPY_ANSWER - start
         } else {
             rtl_costs::core_cycles(cfg, &p.req)
@@ -200,7 +206,10 @@ impl RtlTop {
             self.blocked = Some((p.req.tag, loaded));
             return;
         }
-        let mut end = self.finish(cfg, loaded, values);
+        // A warp-network partial arrival (recorded, answered when its rendezvous fires) sends no
+        // response: the core is free once the unit has it (hdl/src/sync_unit/top.rs, S_WN_WAIT).
+        let silent = !own_answered && p.req.op.unit() == Unit::WarpNetwork;
+        let mut end = if silent { self.finish_after(cfg, loaded, 0) } else { self.finish(cfg, loaded, values) };
         let mut walk = 0;
         let mut wakes = 0;
         for r in p.made {
@@ -227,8 +236,13 @@ impl RtlTop {
 
     /// The core is done with a request whose response register loaded at `loaded`.
     fn finish(&mut self, cfg: &Config, loaded: u64, values: bool) -> u64 {
+        self.finish_after(cfg, loaded, if values { rtl_costs::beats(cfg) } else { 1 })
+    }
+
+    /// The core is done `leave` cycles after `loaded` (its response's cycles on the port).
+    fn finish_after(&mut self, cfg: &Config, loaded: u64, leave: u64) -> u64 {
         let q = cfg.requests_in_flight.max(1) as usize;
-        let end = loaded + if values { rtl_costs::beats(cfg) } else { 1 };
+        let end = loaded + leave;
         self.core_free = end + k::SELECT;
         self.entry_free.push_back(end + 1);
         while self.entry_free.len() > q {
@@ -239,17 +253,31 @@ impl RtlTop {
 
     /// The lane ops of a copy-engine request from `start`: each enters the engine's queue a
     /// cycle after the previous one, when the queue has room; the controller takes each for
-    /// [`k::COPY_CONTROLLER`] cycles. Returns the cycle each lane op's controller is done.
-    fn copy_lane_ops(&mut self, cfg: &Config, req: &Request, start: u64) -> Vec<u64> {
+    /// [`k::COPY_CONTROLLER`] cycles, and one that moves bytes (the k-th of `moves` for the k-th
+    /// lane op) until the mover takes it. Returns the cycle each lane op is done.
+    fn copy_lane_ops(&mut self, cfg: &Config, req: &Request, start: u64, moves: &[(u64, Move)]) -> Vec<u64> {
         let depth = cfg.copy_queue_depth.max(1) as usize;
+        let lanes = (req.active_mask.count_ones() as usize).max(1);
         let mut done = Vec::new();
         let mut enter = start;
-        for _ in 0..req.active_mask.count_ones().max(1) {
+        for i in 0..lanes {
             if self.ctrl_starts.len() >= depth {
                 enter = enter.max(self.ctrl_starts[self.ctrl_starts.len() - depth]);
             }
             let begin = enter.max(self.ctrl_free);
             self.ctrl_free = begin + k::COPY_CONTROLLER;
+            // the last lane op takes any operations beyond one per lane
+            let mine = if i + 1 == lanes { moves.get(i..).unwrap_or(&[]) } else { moves.get(i..=i).unwrap_or(&[]) };
+            for &(seq, m) in mine {
+                let taken = self.move_one(cfg, self.ctrl_free, seq, m);
+                self.ctrl_free = self.ctrl_free.max(taken) + k::MOVE_HANDOVER;
+                if !m.global_source && m.elements == 0 {
+                    // a store's lane op is done when its shared-memory beats have been read
+                    // (lat_bulk_store: 62 per hop)
+                    let port = cfg.copy_port_bytes.max(1) as u64;
+                    self.ctrl_free = self.ctrl_free.max(taken + m.bytes.div_ceil(port));
+                }
+            }
             self.ctrl_starts.push_back(begin);
             while self.ctrl_starts.len() > depth {
                 self.ctrl_starts.pop_front();

@@ -49,13 +49,31 @@ pub(super) mod k {
     pub const COPY_CONTROLLER: u64 = 4;
     /// A copy lane op's hand-over into the engine's queue and the warp's answer.
     pub const COPY_ANSWER: u64 = 2;
-    /// After a move's last data: the shared write and the complete_tx event into the mbarrier
-    /// ALU: lat_tma.
-    pub const COPY_LAND: u64 = 6;
-    /// A reduction's cycles per element (read, align, add, write; docs/units/copy_engine.md).
-    pub const REDUCE_ELEMENT: u64 = 7;
-    /// A tensor copy's fixed cost (map read, address products, check).
-    pub const TENSOR_FIXED: u64 = 8;
+    /// The controller's cycles handing a move to the mover: lat_cp_async_w32 and
+    /// lat_cp_async4_w32 (496 per hop both: 6 cycles per 16- or 4-byte lane op).
+    pub const MOVE_HANDOVER: u64 = 2;
+    /// The mover's cycles per move besides its beats (one beat per cycle): lat_cp_async_w32
+    /// (496 per hop of 32 16-byte cp.async lane ops, a commit and a wait_group of 32 lanes each:
+    /// the mover, not the controller, sets the pace of back-to-back small copies).
+    pub const MOVE_SETUP: u64 = 4;
+    /// A copy with a zero-filled tail (cp.async src-size below its size): cycles after its read
+    /// part's data before the mover takes the next move: lat_cp_async_zfill_w32 (1064 per hop
+    /// against lat_cp_async_w32's 496: about 24 cycles per lane op).
+    pub const ZFILL_DRAIN: u64 = 3;
+    /// After a load's last data: the shared write and the complete_tx event into the mbarrier
+    /// ALU: lat_tma (96 per hop).
+    pub const COPY_LAND: u64 = 2;
+    /// After a store's (or reduction's) last write until its bulk group is complete:
+    /// lat_bulk_store (62 per hop of a 64-byte store, a commit and a wait_group).
+    pub const STORE_LAND: u64 = 8;
+    /// A reduction's cycles per element besides the global read latency (its global word read,
+    /// aligned, combined and written; docs/units/copy_engine.md): lat_bulk_reduce (543 per hop
+    /// of 16 u32 elements).
+    pub const REDUCE_ELEMENT: u64 = 12;
+    /// A tensor copy's fixed cost besides its map's read (latency and 128 / `copy_port_bytes`
+    /// beats): the 5 address-product cycles, the check and the hand-over; docs/units/copy_engine.md's
+    /// tensor throughput (35 cycles over a plain copy at a 10-cycle latency, 8-byte port).
+    pub const TENSOR_FIXED: u64 = 9;
     /// A suspended try_wait answered on `wake_*` after its phase completes.
     pub const WAKE: u64 = 4;
 }
@@ -75,13 +93,14 @@ pub(super) fn has_values(op: Op) -> bool {
 }
 
 /// The core's cycles for `req` from its start to its response register loaded (copy-engine
-/// requests excepted: [`super::rtl`] schedules their lane ops against the engine's queue).
+/// requests and cp.async.mbarrier.arrive excepted: [`super::rtl`] schedules their lane ops
+/// against the engine's queue).
 pub(super) fn core_cycles(cfg: &Config, req: &Request) -> u64 {
     let lanes = req.active_mask.count_ones() as u64;
     match req.op {
         // exit: the warp network's re-check, then the barrier file (docs/units/sync_unit.md)
         Op::WarpExit => k::WARP_NETWORK + 4 + k::BARRIER,
-        Op::MbCpAsyncArrive => k::MBARRIER + lanes,
+        Op::MbCpAsyncArrive => unreachable!("the copy engine's lane ops, scheduled by the caller"),
         _ => match req.op.unit() {
             Unit::BarrierFile => k::BARRIER,
             Unit::MbarrierAlu => k::MBARRIER + lanes,

@@ -120,6 +120,8 @@ struct AsyncOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
     pub bytes: u64,
+    /// Bytes read from the source (fewer than `bytes`: cp.async's src-size, the rest zero-filled).
+    pub source_bytes: u64,
     /// Read from global memory (a load), else from shared memory (a store or reduction).
     pub global_source: bool,
     /// Elements combined by a reduction (0: a plain move).
@@ -241,22 +243,36 @@ impl CopyEngine {
     pub fn queued_moves(&self) -> impl Iterator<Item = (u64, Move)> + '_ {
         self.ops.iter().filter(|o| o.data.is_none()).map(|o| {
             let m = match &o.kind {
-                Kind::Plain { src, len, .. } => {
-                    Move { bytes: *len, global_source: matches!(src, Loc::Global(_)), elements: 0, rows: 0 }
-                }
+                Kind::Plain { src, len, src_bytes, .. } => Move {
+                    bytes: *len,
+                    source_bytes: *src_bytes.min(len),
+                    global_source: matches!(src, Loc::Global(_)),
+                    elements: 0,
+                    rows: 0,
+                },
                 Kind::Reduce { src, len, dtype, .. } => Move {
                     bytes: *len,
+                    source_bytes: *len,
                     global_source: matches!(src, Loc::Global(_)),
                     elements: len / dtype.bytes() as u64,
                     rows: 0,
                 },
-                Kind::TensorLoad { map, .. } => {
-                    Move { bytes: map.box_bytes(), global_source: true, elements: 0, rows: map.box_rows() }
-                }
-                Kind::TensorStore { map, reduce, .. } => Move {
+                Kind::TensorLoad { map, .. } => Move {
                     bytes: map.box_bytes(),
+                    source_bytes: map.box_bytes(),
+                    global_source: true,
+                    elements: 0,
+                    rows: map.box_rows(),
+                },
+                Kind::TensorStore { map, coords, reduce, .. } => Move {
+                    bytes: map.box_bytes(),
+                    source_bytes: map.box_bytes(),
                     global_source: false,
-                    elements: if reduce.is_some() { map.box_elements() } else { 0 },
+                    // only the box's elements inside the tensor are combined (PTX ISA §5.5.5)
+                    elements: match reduce {
+                        Some(_) => (0..map.box_elements()).filter(|&i| map.element(coords, i).is_some()).count() as u64,
+                        None => 0,
+                    },
                     rows: map.box_rows(),
                 },
             };
