@@ -121,7 +121,14 @@ impl RtlTop {
         if !(m.global_source && self.last_global) {
             begin = begin.max(self.last_land);
         }
-        let beats = m.bytes.div_ceil(port).max(1);
+        let beats = if m.rows > 0 {
+            // a tensor box moves row by row; a swizzled box one 16-byte chunk per beat
+            // (docs/units/copy_engine.md, "Timing")
+            let chunk = if m.swizzled { port.min(16) } else { port };
+            (m.rows * m.row_bytes.div_ceil(chunk)).max(1)
+        } else {
+            m.bytes.div_ceil(port).max(1)
+        };
         let body = if m.elements > 0 {
             // a reduction: each element's global word read, combined, written back
             m.elements * (gm + k::REDUCE_ELEMENT)

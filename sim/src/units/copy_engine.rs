@@ -126,8 +126,11 @@ pub struct Move {
     pub global_source: bool,
     /// Elements combined by a reduction (0: a plain move).
     pub elements: u64,
-    /// Rows of a tensor box (0: not a tensor copy).
+    /// Rows of a tensor box (0: not a tensor copy), the bytes of each, and whether the box is
+    /// swizzled in shared memory (PTX ISA §5.5.7).
     pub rows: u64,
+    pub row_bytes: u64,
+    pub swizzled: bool,
 }
 
 /// A cp.async.mbarrier.arrive waiting for the thread's earlier cp.async.
@@ -249,6 +252,8 @@ impl CopyEngine {
                     global_source: matches!(src, Loc::Global(_)),
                     elements: 0,
                     rows: 0,
+                    row_bytes: 0,
+                    swizzled: false,
                 },
                 Kind::Reduce { src, len, dtype, .. } => Move {
                     bytes: *len,
@@ -256,6 +261,8 @@ impl CopyEngine {
                     global_source: matches!(src, Loc::Global(_)),
                     elements: len / dtype.bytes() as u64,
                     rows: 0,
+                    row_bytes: 0,
+                    swizzled: false,
                 },
                 Kind::TensorLoad { map, .. } => Move {
                     bytes: map.box_bytes(),
@@ -263,6 +270,8 @@ impl CopyEngine {
                     global_source: true,
                     elements: 0,
                     rows: map.box_rows(),
+                    row_bytes: map.box_row_bytes(),
+                    swizzled: map.swizzle != 0,
                 },
                 Kind::TensorStore { map, coords, reduce, .. } => Move {
                     bytes: map.box_bytes(),
@@ -274,6 +283,8 @@ impl CopyEngine {
                         None => 0,
                     },
                     rows: map.box_rows(),
+                    row_bytes: map.box_row_bytes(),
+                    swizzled: map.swizzle != 0,
                 },
             };
             (o.seq, m)
