@@ -261,6 +261,9 @@ pub const RANGES: &[(&str, u32, u32, &str)] = &[
     ("core_clock_mhz", 1, 1000, "a board's PLL narrows it: ECP5 EHXPLLL 3.125..=400, 7-series PLLE2 6.25..=464"),
 ];
 
+/// Fields with a fixed set of values, checked by name before the rest: (section, field, values).
+const CHOICES: &[(&str, &str, &[&str])] = &[("timing", "model", &["h100", "rtl"])];
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum ConfigError {
     /// A field's value is outside its range.
@@ -420,6 +423,18 @@ impl Config {
         let base = Config::preset(&base_name).ok_or(ConfigError::UnknownBase { file: file.into(), base: base_name })?;
         let mut merged = serde_json::to_value(base).expect("config serializes");
         overlay(&mut merged, serde_json::Value::Object(map));
+        // Choice fields, checked first so that a bad value names its field (serde's message
+        // names only the value and the variants).
+        for &(section, key, allowed) in CHOICES {
+            if let Some(v) = merged.get(section).and_then(|s| s.get(key)) {
+                if !v.as_str().is_some_and(|x| allowed.contains(&x)) {
+                    return Err(ConfigError::Parse {
+                        file: file.to_string(),
+                        message: format!("field `{section}.{key}` = {v}: allowed values are {}", allowed.join(", ")),
+                    });
+                }
+            }
+        }
         let cfg: Config = serde_json::from_value(merged).map_err(|e| ConfigError::Parse {
             file: file.to_string(),
             message: format!("{e} (see configs/default.yaml for every field)"),
