@@ -9,7 +9,8 @@
 # --golden-model picks the golden back end's `timing.model` (docs/TIMING.md): `h100` (the config's
 # H100-calibrated latencies, as the config says) or `rtl` (the profile that models the generated
 # top); the RTL back end always runs the config as given. The golden side's config is then a copy
-# of CONFIG with `model: rtl` added to its block-style `timing:` section (or the section added).
+# of CONFIG with its `timing.model` set to rtl (a block-style `timing:` section's `model:` line
+# replaced or added, or the section added).
 #
 # SMSYNC=path/to/smsync picks the binary (default: target/release/smsync, else target/debug/smsync).
 # A kernel the timed cosim cannot finish shows its first error line instead of a figure.
@@ -34,9 +35,11 @@ cp "$config" "$golden_config"
 case $model in
     h100) ;;
     rtl)
-        if grep -q '^  model:' "$config" || grep -q '^timing: *{' "$config"; then
-            echo "$config sets timing.model or has a flow-style timing: section; set timing.model there instead of --golden-model" >&2
+        if grep -Eq '^timing: *\{' "$config"; then
+            echo "$config has a flow-style timing: section; set timing.model there instead of --golden-model" >&2
             exit 1
+        elif grep -Eq '^  model: *[a-z0-9]+' "$config"; then
+            sed -Ei 's/^(  model: *)[a-z0-9]+/\1rtl/' "$golden_config"
         elif grep -Eq '^timing: *(#.*)?$' "$config"; then
             sed -Ei 's/^(timing: *(#.*)?)$/\1\n  model: rtl/' "$golden_config"
         else
