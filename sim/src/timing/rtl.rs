@@ -132,6 +132,11 @@ impl RtlTop {
         let body = if m.elements > 0 {
             // a reduction: each element's global word read, combined, written back
             m.elements * (gm + k::REDUCE_ELEMENT)
+        } else if m.rows > 0 && !m.global_source {
+            // a tensor store's rows are moves of their own from shared memory: each waits for
+            // the previous one's writes (the mover drains unless a global-source move follows
+            // another), as a bulk store's completion does
+            k::MOVE_SETUP + beats + (m.rows - 1) * k::STORE_LAND
         } else {
             k::MOVE_SETUP + beats
         };
