@@ -163,15 +163,12 @@ impl RtlTop {
         let nb = rtl_costs::beats(cfg);
         // Headers the port can take while the core is held: the entries not in use.
         if self.blocked.is_some() {
-            let mut in_use = 1 + self.pending.iter().filter(|p| p.header.is_some()).count();
-            for p in self.pending.iter_mut().filter(|p| p.header.is_none()) {
-                if in_use >= q {
-                    break;
-                }
+            let in_use = 1 + self.pending.iter().filter(|p| p.header.is_some()).count();
+            let free = q.saturating_sub(in_use);
+            for p in self.pending.iter_mut().filter(|p| p.header.is_none()).take(free) {
                 let h = (p.issued + k::ISSUE).max(self.port_free);
                 p.header = Some(h);
                 self.port_free = h + nb;
-                in_use += 1;
             }
             return;
         }
