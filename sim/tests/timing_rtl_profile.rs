@@ -77,6 +77,38 @@ fn the_rtl_profile_measures_the_rtl_back_ends_microbenchmarks() {
     assert!(off.is_empty(), "outside 2 % of the RTL back end:\n{}", off.join("\n"));
 }
 
+/// The default config's RTL top (32-lane beats, a 64-byte copy port, 32 atomic lanes, four
+/// queue entries), which no constant was read off: the profile predicts its microbenchmarks
+/// from the config's hardware fields. RTL back end figures measured as above with
+/// `--config configs/default.yaml`.
+#[test]
+fn the_rtl_profile_predicts_the_default_configs_rtl_microbenchmarks() {
+    let rtl: &[(&str, u64)] = &[
+        ("lat_bar_sync", 577),
+        ("lat_shfl", 835),
+        ("lat_ld_shared_w32", 2561),
+        ("lat_atom_shared_w32", 1475),
+        ("lat_atom_global_same", 55875),
+        ("lat_mbar_arrive_w32", 2625),
+        ("lat_tma", 3841),
+        ("lat_cp_async_w32", 30403),
+        ("lat_bulk_reduce", 33409),
+        ("thr_shfl_8w", 5057),
+    ];
+    let mut cfg = Config::hopper_like();
+    cfg.timing.model = TimingModel::Rtl;
+    let mut off = Vec::new();
+    for &(name, measured) in rtl {
+        let r = run_timed(&ptx_dir().join("timing").join(format!("{name}.ptx")), &cfg);
+        let model = r.bits("out").unwrap()[0];
+        let err = (model as f64 - measured as f64).abs() / measured as f64;
+        if err > 0.02 {
+            off.push(format!("{name}: RTL {measured}, profile {model} ({:+.1} %)", err * 100.0));
+        }
+    }
+    assert!(off.is_empty(), "outside 2 % of the default config's RTL back end:\n{}", off.join("\n"));
+}
+
 /// Corpus kernels that no constant was read off, against their RTL back end kernel cycles
 /// (`scripts/timing-backends.sh --golden-model rtl configs/fpga-small.yaml`): issue 19's
 /// "within 10 %". A sample that runs in well under a second; the script covers the corpus.
