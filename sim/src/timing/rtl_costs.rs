@@ -47,14 +47,14 @@ pub(super) mod k {
     pub const ATOMIC_GLOBAL_WAIT: u64 = 4;
     /// Copy engine: cycles per lane op in its controller (IDLE, FETCH x2, DECIDE; docs/units/copy_engine.md).
     pub const COPY_CONTROLLER: u64 = 4;
-    /// A copy lane op's hand-over into the engine's queue and the warp's answer.
+    /// A copy lane op's hand-over into the engine's queue and the warp's answer: lat_bulk_store
+    /// and lat_tma, with the two below.
     pub const COPY_ANSWER: u64 = 2;
     /// The controller's cycles handing a move to the mover: lat_cp_async_w32 and
     /// lat_cp_async4_w32 (496 per hop both: 6 cycles per 16- or 4-byte lane op).
     pub const MOVE_HANDOVER: u64 = 2;
-    /// The mover's cycles per move besides its beats (one beat per cycle): lat_cp_async_w32
-    /// (496 per hop of 32 16-byte cp.async lane ops, a commit and a wait_group of 32 lanes each:
-    /// the mover, not the controller, sets the pace of back-to-back small copies).
+    /// The mover's cycles per move besides its beats (taking the staged move; then one beat per
+    /// cycle): with COPY_LAND, lat_tma (96 per hop).
     pub const MOVE_SETUP: u64 = 4;
     /// A copy with a zero-filled tail (cp.async src-size below its size): cycles after its read
     /// part's data before the mover takes the next move: lat_cp_async_zfill_w32 (1064 per hop
@@ -63,8 +63,11 @@ pub(super) mod k {
     /// After a load's last data: the shared write and the complete_tx event into the mbarrier
     /// ALU: lat_tma (96 per hop).
     pub const COPY_LAND: u64 = 2;
-    /// After a store's (or reduction's) last write until its bulk group is complete:
-    /// lat_bulk_store (62 per hop of a 64-byte store, a commit and a wait_group).
+    /// After a store's (or reduction's) last write until it is complete, and between a tensor
+    /// store's rows (the mover drains between shared-source moves). **Assumed**: no
+    /// microbenchmark separates it (a bulk store's lane op is answered only after its shared
+    /// reads, so the completion is over before the commit and wait_group that follow);
+    /// tensor_2d_store (610 RTL cycles on fpga-small, 597 with this) is consistent with it.
     pub const STORE_LAND: u64 = 8;
     /// A reduction's cycles per element besides the global read latency (its global word read,
     /// aligned, combined and written; docs/units/copy_engine.md): lat_bulk_reduce (543 per hop
@@ -74,7 +77,8 @@ pub(super) mod k {
     /// beats): the 5 address-product cycles, the check and the hand-over; docs/units/copy_engine.md's
     /// tensor throughput (35 cycles over a plain copy at a 10-cycle latency, 8-byte port).
     pub const TENSOR_FIXED: u64 = 9;
-    /// A suspended try_wait answered on `wake_*` after its phase completes.
+    /// A suspended try_wait answered on `wake_*` after its phase completes (docs/units/
+    /// mbarrier_alu.md: S2 a cycle after S1b, the waiter's answer a cycle after S2).
     pub const WAKE: u64 = 4;
 }
 
