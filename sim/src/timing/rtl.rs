@@ -11,8 +11,11 @@
 //! * **one core**, one request at a time in arrival order: the unit's cycles
 //!   ([`super::rtl_costs::core_cycles`]), the response leaving (a header, or `32 / lanes_per_beat`
 //!   value beats), the next entry's selection. A barrier release walks the released warps through
-//!   the core after the answer to the arrival that completed it; a wait_group holds the core
-//!   until its groups are complete (the core answers a copy-engine request when every lane has been);
+//!   the core after the answer to the arrival that completed it; a wait_group (complete when
+//!   the awaited groups' copies are, PTX ISA §9.7.9.25.3.3 and §9.7.9.25.6.2) holds the core
+//!   until then (the core answers a copy-engine request when every lane has been); a partial
+//!   arrival at a warp collective (its other member lanes still to come, PTX ISA
+//!   §9.7.13.9-§9.7.13.12) is recorded without a response;
 //! * **the copy engine** behind the core: lane ops enter its `copy_queue_depth`-entry queue one
 //!   per cycle, its controller takes each for [`k::COPY_CONTROLLER`] cycles, and the mover streams a
 //!   move's bytes through the `copy_port_bytes` port one beat per cycle, waiting for the previous
