@@ -61,6 +61,21 @@ pub enum SchedPolicy {
     Gto,
 }
 
+/// Which machine the golden units' timing back end (`smsync run --timing`) models for the sync
+/// unit. The SM around it (schedulers, instruction classes, `global_latency`) is the same in both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimingModel {
+    /// Each unit a server of its own with the H100-calibrated latencies of `timing:`.
+    #[default]
+    H100,
+    /// The generated RTL top as the timed cosim drives it: one request port (a header and
+    /// `32 / lanes_per_beat` beats), a queue of `requests_in_flight` entries, one core that works
+    /// on one request at a time, with the top's own latencies measured on the RTL back end
+    /// (docs/TIMING.md, "The RTL profile"); global memory at `rtl_gm_latency`.
+    Rtl,
+}
+
 /// The SM around the sync unit, for the timing model (`smsync run --timing`): how warps issue
 /// and how long each instruction class and each sync-unit op takes, in core cycles. Neither the
 /// golden model's results nor the RTL depend on it. The defaults are calibrated so that the
@@ -74,6 +89,13 @@ pub struct Timing {
     /// warp-instruction per cycle.
     pub schedulers: u32,
     pub policy: SchedPolicy,
+    /// The sync unit's golden timing model: `h100` (the latencies below) or `rtl` (the generated
+    /// top's microarchitecture and measured latencies; the `*_latency` fields of the sync units
+    /// and `copy_latency` are then not used).
+    pub model: TimingModel,
+    /// With `model: rtl`: cycles from a global read's grant to its data on the top's global
+    /// ports (the timed cosim's `--gm-latency`, 20 by default).
+    pub rtl_gm_latency: u32,
     /// Integer, logic, compare, move, conversion and f32 add/mul/fma: cycles until a dependent
     /// instruction may issue.
     pub alu_latency: u32,
@@ -106,16 +128,18 @@ impl Default for Timing {
         Timing {
             schedulers: 4,
             policy: SchedPolicy::Gto,
-            alu_latency: 4,  // H100 PCIe INT32 / FP32 dependent latency 4 (arXiv 2507.10789, Table III)
-            fp64_latency: 8, // H100 PCIe FP64 dependent latency 8.04 (same table)
-            sfu_latency: 18, // assumed: no Hopper figure published
-            global_latency: 263, // H800 L2 hit 263.0 (arXiv 2402.13499, Table IV)
-            shared_latency: 28, // H800 shared load 29.0 (same table) = 1 LSU cycle + 28
-            barrier_latency: 22, // A100 __syncthreads, one warp, 23 (Burtchell & Burtscher, IISWC'24) = 1 + 22
-            mbarrier_latency: 20, // assumed
-            atomic_latency: 28, // assumed: as a shared load
+            model: TimingModel::H100,
+            rtl_gm_latency: 20,         // the timed cosim's default --gm-latency
+            alu_latency: 4,             // H100 PCIe INT32 / FP32 dependent latency 4 (arXiv 2507.10789, Table III)
+            fp64_latency: 8,            // H100 PCIe FP64 dependent latency 8.04 (same table)
+            sfu_latency: 18,            // assumed: no Hopper figure published
+            global_latency: 263,        // H800 L2 hit 263.0 (arXiv 2402.13499, Table IV)
+            shared_latency: 28,         // H800 shared load 29.0 (same table) = 1 LSU cycle + 28
+            barrier_latency: 22,        // A100 __syncthreads, one warp, 23 (Burtchell & Burtscher, IISWC'24) = 1 + 22
+            mbarrier_latency: 20,       // assumed
+            atomic_latency: 28,         // assumed: as a shared load
             atomic_global_latency: 263, // "slightly higher than L2" (Chips and Cheese, H100): the L2 hit
-            warp_network_latency: 24, // A100 __shfl_sync 25 (Burtchell & Burtscher) = 1 beat + 24
+            warp_network_latency: 24,   // A100 __shfl_sync 25 (Burtchell & Burtscher) = 1 beat + 24
             // H800 TMA 16-byte cp.async.bulk chase, 365-369 cycles per hop (HPMLL raw data),
             // less the hop's own mbarrier and ld.shared cycles in this model
             copy_latency: 293,
@@ -137,6 +161,7 @@ pub const TIMING_RANGES: &[(&str, u32, u32, &str)] = &[
     ("timing.atomic_global_latency", 1, 10_000, ""),
     ("timing.warp_network_latency", 1, 10_000, ""),
     ("timing.copy_latency", 1, 10_000, ""),
+    ("timing.rtl_gm_latency", 1, 10_000, "the timed cosim's --gm-latency (0 there is taken as 1)"),
 ];
 
 impl Timing {
@@ -154,6 +179,7 @@ impl Timing {
             "timing.atomic_global_latency" => self.atomic_global_latency,
             "timing.warp_network_latency" => self.warp_network_latency,
             "timing.copy_latency" => self.copy_latency,
+            "timing.rtl_gm_latency" => self.rtl_gm_latency,
             _ => unreachable!("TIMING_RANGES names only Timing fields"),
         }
     }
@@ -234,6 +260,9 @@ pub const RANGES: &[(&str, u32, u32, &str)] = &[
     ("mbarrier_waiters", 1, 1024, ""),
     ("core_clock_mhz", 1, 1000, "a board's PLL narrows it: ECP5 EHXPLLL 3.125..=400, 7-series PLLE2 6.25..=464"),
 ];
+
+/// Fields with a fixed set of values, checked by name before the rest: (section, field, values).
+const CHOICES: &[(&str, &str, &[&str])] = &[("timing", "model", &["h100", "rtl"])];
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ConfigError {
@@ -394,6 +423,18 @@ impl Config {
         let base = Config::preset(&base_name).ok_or(ConfigError::UnknownBase { file: file.into(), base: base_name })?;
         let mut merged = serde_json::to_value(base).expect("config serializes");
         overlay(&mut merged, serde_json::Value::Object(map));
+        // Choice fields, checked first so that a bad value names its field (serde's message
+        // names only the value and the variants).
+        for &(section, key, allowed) in CHOICES {
+            if let Some(v) = merged.get(section).and_then(|s| s.get(key)) {
+                if !v.as_str().is_some_and(|x| allowed.contains(&x)) {
+                    return Err(ConfigError::Parse {
+                        file: file.to_string(),
+                        message: format!("field `{section}.{key}` = {v}: allowed values are {}", allowed.join(", ")),
+                    });
+                }
+            }
+        }
         let cfg: Config = serde_json::from_value(merged).map_err(|e| ConfigError::Parse {
             file: file.to_string(),
             message: format!("{e} (see configs/default.yaml for every field)"),
@@ -543,6 +584,19 @@ mod tests {
         assert!(e.contains("t.yaml"), "{e}");
         let e = Config::from_yaml("base: volta\n", "t.yaml").unwrap_err().to_string();
         assert!(e.contains("volta") && e.contains("fpga-small"), "{e}");
+    }
+
+    /// `timing.model` takes `h100` or `rtl`; a bad value names the field, the value and the
+    /// allowed values; `timing.rtl_gm_latency` out of range names its range.
+    #[test]
+    fn timing_model_and_its_bad_values() {
+        let c = Config::from_yaml("base: fpga-small\ntiming: { model: rtl, rtl_gm_latency: 7 }\n", "t.yaml").unwrap();
+        assert_eq!((c.timing.model, c.timing.rtl_gm_latency), (TimingModel::Rtl, 7));
+        assert_eq!(Config::default().timing.model, TimingModel::H100);
+        let e = Config::from_yaml("timing: { model: volta }\n", "t.yaml").unwrap_err().to_string();
+        assert!(e.contains("model") && e.contains("volta") && e.contains("h100") && e.contains("rtl"), "{e}");
+        let e = Config::from_yaml("timing: { model: rtl, rtl_gm_latency: 0 }\n", "t.yaml").unwrap_err().to_string();
+        assert!(e.contains("timing.rtl_gm_latency") && e.contains('0') && e.contains("1..=10000"), "{e}");
     }
 
     #[test]

@@ -18,8 +18,14 @@
 //! The model of each unit follows the RTL's microarchitecture as configured (one mbarrier and
 //! one LSU lane per cycle, one 16-byte line per atomic step of `atomic_lanes` lanes,
 //! `32 / lanes_per_beat` operand beats into the warp network); docs/TIMING.md describes it.
+//!
+//! That is the `timing.model: h100` profile (the default). With `timing.model: rtl` the answer
+//! times are instead those of the generated RTL top as the timed cosim drives it ([`rtl`]).
 
-use crate::config::{Config, MatchImpl};
+mod rtl;
+mod rtl_costs;
+
+use crate::config::{Config, MatchImpl, TimingModel};
 use crate::encoding::{Op, Space, Unit};
 use crate::memory::MemorySystem;
 use crate::units::{BackendFailure, GoldenUnits, Request, Response, SyncUnit, TraceEvent};
@@ -61,6 +67,8 @@ pub struct TimedUnits {
     copy_port_free: u64,
     copy_landing: VecDeque<(u64, u64)>,
     copy_scheduled: u64,
+    /// `timing.model: rtl`: the top's port, queue, core and copy engine.
+    rtl: Option<rtl::RtlTop>,
 }
 
 impl TimedUnits {
@@ -80,6 +88,7 @@ impl TimedUnits {
             copy_port_free: 0,
             copy_landing: VecDeque::new(),
             copy_scheduled: 0,
+            rtl: (config.timing.model == TimingModel::Rtl).then(rtl::RtlTop::default),
         }
     }
 
@@ -87,9 +96,66 @@ impl TimedUnits {
         self.inner.enable_trace();
     }
 
-    /// Each unit's load so far.
+    /// Each unit's load so far (with `timing.model: rtl`: the core's cycles per unit and the
+    /// cycles its requests waited for the core).
     pub fn unit_stats(&self) -> Vec<UnitTiming> {
-        self.stats.clone()
+        let mut s = self.stats.clone();
+        if let Some(top) = &self.rtl {
+            for (i, u) in s.iter_mut().enumerate() {
+                u.busy_cycles = top.busy[i];
+                u.queue_cycles = top.queued[i];
+            }
+        }
+        s
+    }
+
+    /// `timing.model: rtl`: `req` (answered `made` by the golden units) through the top's model.
+    fn submit_rtl(&mut self, req: &Request, made: Vec<Response>) {
+        let seen = self.copy_scheduled;
+        let moves: Vec<_> = self.inner.copy.queued_moves().filter(|&(s, _)| s > seen).collect();
+        if let Some(&(last, _)) = moves.last() {
+            self.copy_scheduled = last;
+        }
+        self.stats[unit_index(req.op.unit())].requests += 1;
+        if !made.iter().any(|r| r.tag == req.tag && r.lanes == req.active_mask) {
+            self.waiting.insert(req.tag, req.op.unit());
+        }
+        let p = rtl::Pending { req: req.clone(), issued: self.now, made, header: None, moves };
+        let mut timed = Vec::new();
+        let top = self.rtl.as_mut().expect("the RTL profile");
+        top.submit(&self.cfg, p, &mut timed);
+        self.absorb_rtl(timed);
+    }
+
+    /// Hold the RTL model's timed answers and take its copy landings.
+    fn absorb_rtl(&mut self, timed: Vec<rtl::Timed>) {
+        for (at, r) in timed {
+            self.hold(at, r);
+        }
+        let top = self.rtl.as_mut().expect("the RTL profile");
+        self.copy_landing.extend(top.landings.drain(..));
+    }
+
+    /// `timing.model: rtl`: an answer the golden units made later, at `self.now`.
+    fn later_rtl(&mut self, r: Response) {
+        let now = self.now;
+        let top = self.rtl.as_mut().expect("the RTL profile");
+        if top.blocked_on(r.tag) {
+            let mut timed = Vec::new();
+            top.unblock(&self.cfg, now, r, &mut timed);
+            self.absorb_rtl(timed);
+        } else if top.holds(r.tag) {
+            top.add_made(r);
+        } else {
+            let latency = match self.waiting.get(&r.tag) {
+                Some(Unit::MbarrierAlu) => rtl_costs::k::WAKE,
+                Some(Unit::BarrierFile) => rtl_costs::k::RELEASE_WALK,
+                Some(Unit::WarpNetwork) => rtl_costs::beats(&self.cfg),
+                Some(_) => 1,
+                None => 0,
+            };
+            self.hold(now + latency, r);
+        }
     }
 
     /// Cycles `req` occupies its unit, and its latency after that.
@@ -184,6 +250,9 @@ impl SyncUnit for TimedUnits {
     fn submit(&mut self, req: &Request, mem: &mut MemorySystem, _out: &mut Vec<Response>) {
         let mut made = Vec::new();
         self.inner.submit(req, mem, &mut made);
+        if self.rtl.is_some() {
+            return self.submit_rtl(req, made);
+        }
         let u = unit_index(req.op.unit());
         let (occupancy, latency) = self.cost(req);
         let start = self.now.max(self.free_at[u]);
@@ -204,8 +273,17 @@ impl SyncUnit for TimedUnits {
     fn tick(&mut self, mem: &mut MemorySystem, idle: bool, out: &mut Vec<Response>) -> bool {
         self.open_copy_gate();
         let mut made = Vec::new();
-        let quiet = idle && self.due.is_empty() && self.copy_landing.is_empty();
+        let held = self.rtl.as_ref().is_some_and(|t| t.busy_with_requests());
+        let quiet = idle && self.due.is_empty() && self.copy_landing.is_empty() && !held;
         let busy = self.inner.tick(mem, quiet, &mut made);
+        if self.rtl.is_some() {
+            for r in made {
+                self.later_rtl(r);
+            }
+            self.release_due(out);
+            let held = self.rtl.as_ref().is_some_and(|t| t.busy_with_requests());
+            return busy || held || !self.due.is_empty() || !self.copy_landing.is_empty();
+        }
         for r in made {
             let latency = match self.waiting.get(&r.tag) {
                 Some(&u) => self.cost_latency(u),

@@ -116,6 +116,23 @@ struct AsyncOp {
     data: Option<Vec<u8>>,
 }
 
+/// How a queued operation's bytes move (see [`CopyEngine::queued_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub bytes: u64,
+    /// Bytes read from the source (fewer than `bytes`: cp.async's src-size, the rest zero-filled).
+    pub source_bytes: u64,
+    /// Read from global memory (a load), else from shared memory (a store or reduction).
+    pub global_source: bool,
+    /// Elements combined by a reduction (0: a plain move).
+    pub elements: u64,
+    /// Rows of a tensor box (0: not a tensor copy), the bytes of each, and whether the box is
+    /// swizzled in shared memory (PTX ISA §5.5.7).
+    pub rows: u64,
+    pub row_bytes: u64,
+    pub swizzled: bool,
+}
+
 /// A cp.async.mbarrier.arrive waiting for the thread's earlier cp.async.
 #[derive(Clone, Debug)]
 struct PendingArrive {
@@ -221,6 +238,56 @@ impl CopyEngine {
                 Kind::TensorLoad { map, .. } | Kind::TensorStore { map, .. } => map.box_bytes(),
             };
             (o.seq, bytes)
+        })
+    }
+
+    /// The operations not read yet, in issue order, with what a model of the RTL's mover needs
+    /// (`timing.model: rtl`): how the bytes move, not only how many.
+    pub fn queued_moves(&self) -> impl Iterator<Item = (u64, Move)> + '_ {
+        self.ops.iter().filter(|o| o.data.is_none()).map(|o| {
+            let m = match &o.kind {
+                Kind::Plain { src, len, src_bytes, .. } => Move {
+                    bytes: *len,
+                    source_bytes: *src_bytes.min(len),
+                    global_source: matches!(src, Loc::Global(_)),
+                    elements: 0,
+                    rows: 0,
+                    row_bytes: 0,
+                    swizzled: false,
+                },
+                Kind::Reduce { src, len, dtype, .. } => Move {
+                    bytes: *len,
+                    source_bytes: *len,
+                    global_source: matches!(src, Loc::Global(_)),
+                    elements: len / dtype.bytes() as u64,
+                    rows: 0,
+                    row_bytes: 0,
+                    swizzled: false,
+                },
+                Kind::TensorLoad { map, .. } => Move {
+                    bytes: map.box_bytes(),
+                    source_bytes: map.box_bytes(),
+                    global_source: true,
+                    elements: 0,
+                    rows: map.box_rows(),
+                    row_bytes: map.box_row_bytes(),
+                    swizzled: map.swizzle != 0,
+                },
+                Kind::TensorStore { map, coords, reduce, .. } => Move {
+                    bytes: map.box_bytes(),
+                    source_bytes: map.box_bytes(),
+                    global_source: false,
+                    // only the box's elements inside the tensor are combined (PTX ISA §5.5.5)
+                    elements: match reduce {
+                        Some(_) => (0..map.box_elements()).filter(|&i| map.element(coords, i).is_some()).count() as u64,
+                        None => 0,
+                    },
+                    rows: map.box_rows(),
+                    row_bytes: map.box_row_bytes(),
+                    swizzled: map.swizzle != 0,
+                },
+            };
+            (o.seq, m)
         })
     }
 

@@ -201,6 +201,17 @@ impl TensorMap {
         self.box_elements() * self.elem_bytes
     }
 
+    /// Rows of the box (its elements over dimension 0's box size), each a contiguous run of
+    /// `boxs[0]` elements in global memory.
+    pub fn box_rows(&self) -> u64 {
+        self.box_elements() / (self.boxs[0] as u64).max(1)
+    }
+
+    /// Bytes of one box row (dimension 0).
+    pub fn box_row_bytes(&self) -> u64 {
+        self.boxs[0] as u64 * self.elem_bytes
+    }
+
     /// The stride in bytes of dimension `d`.
     fn step(&self, d: usize) -> i128 {
         if d == 0 {
