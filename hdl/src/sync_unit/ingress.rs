@@ -32,7 +32,8 @@
 //!   (3,456 LUT4 positions) while its read port was asynchronous.
 //! * **Core side**: `valid` is high once the header and every beat are in (held until the core
 //!   raises `done`, the cycle it has finished the request); the header fields, the predicate
-//!   and the stray flags are registers, the rows come from the store. The last beat is written
+//!   and the decode (`RequestDecode`, one per entry, from its header and stray flags) are
+//!   registers loaded with the next cycle's selection (`hd_*`), the rows come from the store. The last beat is written
 //!   at the edge that takes it and `valid` rises an edge later, so every row read for a cycle
 //!   where `valid` is high (at that edge or after) sees every beat: no reader ever uses a row
 //!   read at the edge that writes it (the RAMs are `no_rw_check`, `DepthRam::block`).
