@@ -17,6 +17,10 @@ HEAD = """// Timing microbenchmark written by testbench/ptx/timing/generate.py; 
 """
 
 
+# A chain's last value (in %r1) into out[1], so the chain is not dead code.
+STORE_R1 = "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;"
+
+
 def kernel(name, setup, body, tail, regs, threads=1, shared=""):
     text = HEAD + shared + f"""
 .visible .entry {name}(
@@ -50,7 +54,7 @@ $L_done:
 REGS = "\t.reg .pred \t%p<2>;\n\t.reg .b32 \t%r<10>;\n\t.reg .f32 \t%f<4>;\n\t.reg .f64 \t%fd<4>;\n\t.reg .b64 \t%rd<8>;"
 
 kernel("lat_add_u32", "\tmov.u32 \t%r1, %tid.x;", "\n".join(["\tadd.u32 \t%r1, %r1, 1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS)
+       STORE_R1, REGS)
 kernel("lat_fma_f32", "\tmov.u32 \t%r1, %tid.x;\n\tcvt.rn.f32.u32 \t%f1, %r1;\n\tmov.f32 \t%f2, 0f3F800000;",
        "\n".join(["\tfma.rn.f32 \t%f1, %f1, %f2, %f2;"] * N),
        "\tcvt.rzi.u64.f32 \t%rd5, %f1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS)
@@ -70,7 +74,7 @@ kernel("lat_ld_global", "\tadd.u64 \t%rd6, %rd1, 8;\n\tst.global.u64 \t[%rd6], %
 kernel("lat_bar_sync", "", "\n".join(["\tbar.sync \t0;"] * N), "", REGS, threads=32)
 kernel("lat_shfl", "\tmov.u32 \t%r1, %tid.x;",
        "\n".join(["\tshfl.sync.bfly.b32 \t%r1, %r1, 1, 31, -1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32)
+       STORE_R1, REGS, threads=32)
 
 # TMA pointer chase (the authors' raw data of arXiv 2402.13499 measures this, `TMA/Latency`): each
 # hop arms the mbarrier for 16 bytes, copies the 16-byte chain entry from global memory into
@@ -128,18 +132,18 @@ text = HEAD + f"""
 # of them is a latency chain even where no register carries the dependence.
 kernel("lat_atom_shared", "\tmov.u32 \t%r2, lat_atom_shared_buf;\n\tmov.u32 \t%r1, 1;",
        "\n".join(["\tatom.shared.add.u32 \t%r1, [%r2], %r1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS,
+       STORE_R1, REGS,
        shared="\n.shared .align 4 .b8 lat_atom_shared_buf[4];\n")
 # 32 lanes on 32 consecutive words (8 lines): the atomic ALU's steps per line
 kernel("lat_atom_shared_w32",
        "\tmov.u32 \t%r2, lat_atom_shared_w32_buf;\n\tmov.u32 \t%r1, %tid.x;\n\tshl.b32 \t%r3, %r1, 2;\n\tadd.u32 \t%r2, %r2, %r3;",
        "\n".join(["\tatom.shared.add.u32 \t%r1, [%r2], %r1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32,
+       STORE_R1, REGS, threads=32,
        shared="\n.shared .align 16 .b8 lat_atom_shared_w32_buf[128];\n")
 # 32 lanes on one word: every step waits for the previous one's write
 kernel("lat_atom_shared_same", "\tmov.u32 \t%r2, lat_atom_shared_same_buf;\n\tmov.u32 \t%r1, %tid.x;",
        "\n".join(["\tatom.shared.add.u32 \t%r1, [%r2], %r1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32,
+       STORE_R1, REGS, threads=32,
        shared="\n.shared .align 4 .b8 lat_atom_shared_same_buf[4];\n")
 # global atomics on out[1]: one line read and written through the atomic ALU's global port
 kernel("lat_atom_global", "\tadd.u64 \t%rd6, %rd1, 8;\n\tmov.u32 \t%r1, 1;",
@@ -162,13 +166,13 @@ kernel("lat_ld_shared_w32",
 # 8 warps of independent shuffles: out[0] / 64 is eight shuffles' turns through the one port
 kernel("thr_shfl_8w", "\tmov.u32 \t%r1, %tid.x;",
        "\n".join(["\tshfl.sync.bfly.b32 \t%r1, %r1, 1, 31, -1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=256)
+       STORE_R1, REGS, threads=256)
 kernel("lat_vote", "\tmov.u32 \t%r1, %tid.x;\n\tsetp.ne.u32 \t%p1, %r1, 0;",
        "\n".join(["\tvote.sync.ballot.b32 \t%r1, %p1, -1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32)
+       STORE_R1, REGS, threads=32)
 kernel("lat_redux", "\tmov.u32 \t%r1, %tid.x;",
        "\n".join(["\tredux.sync.add.u32 \t%r1, %r1, -1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=32)
+       STORE_R1, REGS, threads=32)
 # 32 lanes on one global word: 32 atomic steps, each a line read and written through `ag_*`
 kernel("lat_atom_global_same", "\tadd.u64 \t%rd6, %rd1, 8;\n\tmov.u32 \t%r1, %tid.x;",
        "\n".join(["\tatom.global.add.u32 \t%r1, [%rd6], %r1;"] * N), "", REGS, threads=32)
@@ -228,11 +232,11 @@ chase("lat_bulk_reduce", "\tcp.reduce.async.bulk.global.shared::cta.bulk_group.a
 # how long each request holds the top when its unit is quick
 kernel("thr_vote_8w", "\tmov.u32 \t%r1, %tid.x;\n\tsetp.ne.u32 \t%p1, %r1, 0;",
        "\n".join(["\tvote.sync.ballot.b32 \t%r1, %p1, -1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=256)
+       STORE_R1, REGS, threads=256)
 kernel("thr_bar_sync_8w", "", "\n".join(["\tbar.sync \t0;"] * N), "", REGS, threads=256)
 kernel("thr_warp_sync_8w", "", "\n".join(["\tbar.warp.sync \t-1;"] * N), "", REGS, threads=256)
 kernel("thr_elect_8w", "", "\n".join(["\telect.sync \t%r1|%p1, -1;"] * N),
-       "\tcvt.u64.u32 \t%rd5, %r1;\n\tst.global.u64 \t[%rd1+8], %rd5;", REGS, threads=256)
+       STORE_R1, REGS, threads=256)
 # the same with src-size 8 of 16: half of each copy read, half zero-filled (PTX ISA §9.7.9.25.3.1)
 chase("lat_cp_async_zfill_w32", "\tcp.async.cg.shared.global \t[%r5], [%rd6], 16, 8;\n\tcp.async.commit_group;\n\tcp.async.wait_group \t0;",
       32, 512, 512)
