@@ -86,9 +86,9 @@
 //!           I  issue: the planned step, registered; it reads its line and moves to X1 at the
 //!              edge where X1's step leaves, unless a step in X1..X3 has one of its bytes
 //!           X1 operands: the line read (held in `line` while needed); per element (a vector's in
-//!              turn, one per cycle) the old element, b and c into X2; the step's old values
-//!              into the result store (first element)
-//!           X2 element: AtomicElement (and the slots' GroupLanes), pipelined over
+//!              turn, one per cycle) the old element, b and c into X2
+//!           X2 element: the step's old values (its first element's X2 registers) into the
+//!              result store; AtomicElement (and the slots' GroupLanes), pipelined over
 //!              ELEMENT_LATENCY = 3 more stages (the float adders' align/add, normalise,
 //!              round; the integer results ride beside them); the new element into X3
 //!           X3 write: the elements placed in the line; the last element writes the step's
@@ -381,6 +381,14 @@ pub struct AtomicAlu {
     ex_x_in: Vec<DFF<Bit>>,
     ex_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
     ex_x_off: Vec<DFF<Bits<2>>>,
+    /// The step that moved from X1 to X2 at the last edge, for the old-value save one cycle
+    /// after X1 (its old values are then in the X2 registers, `x2_r` and the slots'): it saves
+    /// (atom, its first element); its lanes, lead lane and, per slot, joined and lane.
+    sv_valid: DFF<Bit>,
+    sv_lanes: DFF<Bits<WARP_LANES>>,
+    sv_lane: DFF<Bits<LANE_BITS>>,
+    sv_x_in: Vec<DFF<Bit>>,
+    sv_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
     /// X2 (the element's input registers): the lead's element operands (the old element, b, c).
     x2_r: DFF<Bits<ELEM_BITS>>,
     x2_s: DFF<Bits<ELEM_BITS>>,
@@ -427,7 +435,8 @@ pub struct AtomicAlu {
     /// `lane & (B - 1)`.
     k_bank_mask: Vec<Constant<Bits<LANE_BITS>>>,
     k_bank_index: Vec<Constant<Bits<LANE_BITS>>>,
-    /// The step writes its old values (atom, the step's last element granted).
+    /// X1's step moves to X2 at this edge with its old values (atom, its first element); they
+    /// are written into the result store at the next edge (`sv_*`).
     save_values: Signal<Local, Bit>,
 
     // ---- request decode ----
@@ -824,6 +833,11 @@ impl AtomicAlu {
             ex_x_in: (1..group).map(|_| Default::default()).collect(),
             ex_x_lane: (1..group).map(|_| Default::default()).collect(),
             ex_x_off: (1..group).map(|_| Default::default()).collect(),
+            sv_valid: Default::default(),
+            sv_lanes: Default::default(),
+            sv_lane: Default::default(),
+            sv_x_in: (1..group).map(|_| Default::default()).collect(),
+            sv_x_lane: (1..group).map(|_| Default::default()).collect(),
             x2_r: Default::default(),
             x2_s: Default::default(),
             x2_t: Default::default(),
@@ -1084,6 +1098,9 @@ impl Logic for AtomicAlu {
             q_elem_log,
             q_access_bytes,
             q_limit,
+            sv_valid,
+            sv_lanes,
+            sv_lane,
             x2_r,
             x2_s,
             x2_t,
@@ -1486,11 +1503,11 @@ impl Logic for AtomicAlu {
         if self.q_elem_bytes.q.val() != self.k_line_bytes.val() {
             self.elem_mask.next = !(self.k_ones128.val() << (self.q_elem_bytes.q.val() << 3));
         }
-        self.old_value.next = self.src_line.val() >> ((self.ex_byte_off.q.val() << 3) & self.k_half_word_shift.val());
+        // The lead's old value (the whole access, a vector's elements packed as read), a cycle
+        // after X1: its first element's `x2_r` is the line shifted to the lead's byte offset.
+        self.old_value.next = self.x2_r.q.val();
         if self.q_access_bytes.q.val() != self.k_line_bytes.val() {
-            self.old_value.next = (self.src_line.val()
-                >> ((self.ex_byte_off.q.val() << 3) & self.k_half_word_shift.val()))
-                & !(self.k_ones128.val() << (self.q_access_bytes.q.val() << 3));
+            self.old_value.next = self.x2_r.q.val() & !(self.k_ones128.val() << (self.q_access_bytes.q.val() << 3));
         }
         // X2: the lead's element (the slots' are in their `GroupLane`s). While the ALU is idle
         // (its pipeline drained) the copy engine's bulk reducer may borrow it, an element at a
@@ -1602,19 +1619,31 @@ impl Logic for AtomicAlu {
             & self.nw_valid.q.val()
             & (!self.any_lane.val() | (self.p_take.val() & !self.win_left_any.val()));
 
-        // ================= old values: each member of the step into its lane's bank (X1) =================
+        // ================= old values: each member of the step into its lane's bank (X2) =================
+        // A cycle after X1, from the X2 registers: the line read is then off the path into the
+        // store (the result store's rows are read at the response, cycles after the last step's
+        // X2).
         self.save_values.next = self.x1_adv.val() & self.first_elem.val() & (self.req_op.val() == self.op_atom.val());
+        self.sv_valid.d.next = self.save_values.val();
+        self.sv_lanes.d.next = self.ex_lanes.q.val();
+        self.sv_lane.d.next = self.ex_lane.q.val();
+        for j in 0..self.sv_x_in.len() {
+            self.sv_x_in[j].clock.next = self.clock.val();
+            self.sv_x_in[j].d.next = self.ex_x_in[j].q.val();
+            self.sv_x_lane[j].clock.next = self.clock.val();
+            self.sv_x_lane[j].d.next = self.ex_x_lane[j].q.val();
+        }
         for b in 0..self.k_bank_lanes.len() {
             // The step's lanes are in distinct banks; the bank's lane is the lead or a joined slot.
             self.results.write[b].next =
-                self.save_values.val() & (self.ex_lanes.q.val() & self.k_bank_lanes[b].val()).any();
-            self.results.word[b].next = self.ex_lane.q.val() >> self.k_log_banks.val();
+                self.sv_valid.q.val() & (self.sv_lanes.q.val() & self.k_bank_lanes[b].val()).any();
+            self.results.word[b].next = self.sv_lane.q.val() >> self.k_log_banks.val();
             self.results.data[b].next = self.old_value.val();
             for j in 0..self.group.len() {
-                if self.ex_x_in[j].q.val()
-                    & ((self.ex_x_lane[j].q.val() & self.k_bank_mask[0].val()) == self.k_bank_index[b].val())
+                if self.sv_x_in[j].q.val()
+                    & ((self.sv_x_lane[j].q.val() & self.k_bank_mask[0].val()) == self.k_bank_index[b].val())
                 {
-                    self.results.word[b].next = self.ex_x_lane[j].q.val() >> self.k_log_banks.val();
+                    self.results.word[b].next = self.sv_x_lane[j].q.val() >> self.k_log_banks.val();
                     self.results.data[b].next = self.group[j].old_value.val();
                 }
             }

@@ -48,7 +48,8 @@ pub struct GroupLane {
     pub src_line: Signal<In, Bits<ELEM_BITS>>,
     /// Ones over the element's width, at bit 0 (a request constant).
     pub elem_mask: Signal<In, Bits<ELEM_BITS>>,
-    /// The lane's old value (atom's result), from `src_line`: at most 8 bytes, so the upper
+    /// The lane's old value (atom's result), from its X2 register (a cycle after X1, when the
+    /// unit saves it): at most 8 bytes, so the upper
     /// 64 bits are constant 0 (synthesis drops their shifter and their store write muxes).
     pub old_value: Signal<Out, Bits<ELEM_BITS>>,
     // ---- request constants ----
@@ -143,7 +144,8 @@ impl Logic for GroupLane {
         self.shift.next = self.widen_word.wide.val() << 5;
         self.cut_r.wide.next = self.src_line.val() >> self.shift.val();
         self.cut_mask.wide.next = self.elem_mask.val();
-        self.widen_old.narrow.next = self.cut_r.narrow.val() & self.cut_mask.narrow.val();
+        // Its old value a cycle later (the unit saves old values from the X2 registers).
+        self.widen_old.narrow.next = self.x2_r.q.val() & self.cut_mask.narrow.val();
         self.old_value.next = self.widen_old.wide.val();
         // X2: the element.
         self.widen_r.narrow.next = self.x2_r.q.val();

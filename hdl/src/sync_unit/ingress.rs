@@ -1141,13 +1141,15 @@ impl Logic for RequestIngress {
         // waiting launch goes now; otherwise it waits in its slot's register for the slot's
         // requests held now (`lp_pre`), and goes to the core from `fire` (lowest slot first).
         // The slot's requests taken after it (`post_launch`) wait for it.
-        self.launch.next = self.fire.q.val();
-        self.launch_slot.next = self.fire_slot.q.val();
-        self.launch_warps.next = self.fire_warps.q.val();
-        if self.direct.val() {
-            self.launch.next = true;
-            self.launch_slot.next = self.launch_slot_in.val();
-            self.launch_warps.next = self.launch_warps_in.val();
+        // The slot and warp count are chosen by `fire` (a register; `direct` is never high with
+        // it), not by `direct`: the barrier file turns the count into its live-warp mask in
+        // parallel with the decision, which only `launch` carries.
+        self.launch.next = self.fire.q.val() | self.direct.val();
+        self.launch_slot.next = self.launch_slot_in.val();
+        self.launch_warps.next = self.launch_warps_in.val();
+        if self.fire.q.val() {
+            self.launch_slot.next = self.fire_slot.q.val();
+            self.launch_warps.next = self.fire_warps.q.val();
         }
         // A launch that reaches the core frees its slot's requests that waited for it.
         for e in 0..self._entries {

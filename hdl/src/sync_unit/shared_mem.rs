@@ -80,10 +80,15 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     p_wd: DFF<Bits<RD>>,
     p_wb: DFF<Bits<R>>,
     p_gen: DFF<Bits<GEN_BITS>>,
-    /// The pending write's row was being written by the write before it (whose tag `tag_wr`
-    /// did not read yet), and that write's generation.
-    t_fwd: DFF<Bit>,
+    /// The write before the pending one (performed at the last edge, so `tag_wr` did not read
+    /// its tag): enable, row and generation. When the pending write is to the same row
+    /// (`t_fwd`), that generation is the row's tag. Compared here from registers, not when the
+    /// write is presented: the write port's address comes late in its cycle (the mbarrier ALU
+    /// decides in S2 whether it writes), and the compare is beside `tag_wr`'s read here.
+    t_we: DFF<Bit>,
+    t_wa: DFF<Bits<RAM_ADDR_BITS>>,
     t_fwd_gen: DFF<Bits<GEN_BITS>>,
+    t_fwd: Signal<Local, Bit>,
     /// The pending write's row tag (`tag_wr`'s, or the write before's) and its staleness.
     p_tag: Signal<Local, Bits<GEN_BITS>>,
     p_stale: Signal<Local, Bit>,
@@ -145,6 +150,8 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             p_wd: Default::default(),
             p_wb: Default::default(),
             p_gen: Default::default(),
+            t_we: Default::default(),
+            t_wa: Default::default(),
             t_fwd: Default::default(),
             t_fwd_gen: Default::default(),
             p_tag: Default::default(),
@@ -202,14 +209,17 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         self.rd_gen.clock.next = self.clock.val();
         self.rd_gen.d.next = self.rd_slot_gen.val();
         // ---- the pending write ----
-        dff_setup!(self, clock, p_we, p_wa, p_wd, p_wb, p_gen, t_fwd, t_fwd_gen, r_fwd, r_wd, r_wsel, r_keep, r_gen);
+        dff_setup!(
+            self, clock, p_we, p_wa, p_wd, p_wb, p_gen, t_we, t_wa, t_fwd_gen, r_fwd, r_wd, r_wsel, r_keep, r_gen
+        );
         self.p_we.d.next = self.write_enable.val();
         self.p_wa.d.next = self.write_address.val();
         self.p_wd.d.next = self.write_data.val();
         self.p_wb.d.next = self.write_bytes.val();
         self.p_gen.d.next = self.wr_slot_gen.val();
-        self.t_fwd.d.next =
-            self.write_enable.val() && self.p_we.q.val() && (self.p_wa.q.val() == self.write_address.val());
+        self.t_we.d.next = self.p_we.q.val();
+        self.t_wa.d.next = self.p_wa.q.val();
+        self.t_fwd.next = self.p_we.q.val() && self.t_we.q.val() && (self.t_wa.q.val() == self.p_wa.q.val());
         self.t_fwd_gen.d.next = self.p_gen.q.val();
         // ---- tags ----
         self.tag_rd.read_clock.next = self.clock.val();
@@ -225,7 +235,7 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         self.tag_rd.write_enable.next = self.p_we.q.val();
         self.tag_wr.write_enable.next = self.p_we.q.val();
         self.p_tag.next = self.tag_wr.read_data.val();
-        if self.t_fwd.q.val() {
+        if self.t_fwd.val() {
             self.p_tag.next = self.t_fwd_gen.q.val();
         }
         self.p_stale.next = self.p_tag.val() != self.p_gen.q.val();
