@@ -107,12 +107,15 @@ fn the_rtl_profile_predicts_the_default_configs_rtl_microbenchmarks() {
     assert!(off.is_empty(), "outside 2 % of the default config's RTL back end:\n{}", off.join("\n"));
 }
 
-/// Corpus kernels that no constant was read off, against their RTL back end kernel cycles
-/// (`scripts/timing-backends.sh --golden-model rtl configs/fpga-small.yaml`): issue 19's
-/// "within 10 %". A sample that runs in well under a second; the script covers the corpus.
+/// Corpus kernels against their RTL back end kernel cycles (`scripts/timing-backends.sh
+/// --golden-model rtl configs/C.yaml`, RTL of 109d1fe, 2026-12-06): issue 19's "within 10 %".
+/// No constant was read off these kernels; elect_activemask and tensor_2d_load were the two
+/// outside 10 % until the request queue's entries freed at the response register's load and a
+/// tensor load's rows went at the controller's pace. A sample that runs in well under a second;
+/// the script covers the corpus.
 #[test]
 fn the_rtl_profile_is_within_10_percent_of_the_rtl_back_end_on_corpus_kernels() {
-    let rtl: &[(&str, u64)] = &[
+    let fpga_small: &[(&str, u64)] = &[
         ("block_reduce", 4315),
         ("syncthreads_count", 1053),
         ("shfl_reduce", 2602),
@@ -122,19 +125,31 @@ fn the_rtl_profile_is_within_10_percent_of_the_rtl_back_end_on_corpus_kernels() 
         ("pipeline_stages", 17183),
         ("cp_async_mbar_arrive", 7616),
         ("atomics_b128", 9636),
-        ("tma_gemm_ws", 31406),
+        ("tma_gemm_ws", 31407),
+        ("elect_activemask", 2939),
+        ("tensor_2d_load", 2138),
     ];
-    let cfg = rtl_profile();
+    let default: &[(&str, u64)] = &[("elect_activemask", 1807), ("tensor_2d_load", 1427), ("block_reduce", 2484)];
+    let mut hopper = Config::hopper_like();
+    hopper.timing.model = TimingModel::Rtl;
+    let mut off = kernels_off_by_10_percent(fpga_small, &rtl_profile());
+    off.extend(kernels_off_by_10_percent(default, &hopper).into_iter().map(|o| format!("default: {o}")));
+    assert!(off.is_empty(), "outside 10 % of the RTL back end:\n{}", off.join("\n"));
+}
+
+/// Each corpus kernel's cycles on the profile against its RTL figure: those outside 0.9-1.1
+/// (RTL / golden), described.
+fn kernels_off_by_10_percent(rtl: &[(&str, u64)], cfg: &Config) -> Vec<String> {
     let mut off = Vec::new();
     for &(name, measured) in rtl {
-        let r = run_timed(&ptx_dir().join(format!("{name}.ptx")), &cfg);
+        let r = run_timed(&ptx_dir().join(format!("{name}.ptx")), cfg);
         let model = r.timing.as_ref().expect("a timed run reports its timing").cycles;
         let ratio = measured as f64 / model as f64;
         if !(0.9..=1.1).contains(&ratio) {
             off.push(format!("{name}: RTL {measured}, profile {model} (RTL / golden {ratio:.3})"));
         }
     }
-    assert!(off.is_empty(), "outside 10 % of the RTL back end:\n{}", off.join("\n"));
+    off
 }
 
 /// The profile follows the config's hardware fields as the RTL does, not one fitted config:

@@ -140,11 +140,15 @@ impl RtlTop {
             // the previous one's writes (the mover drains unless a global-source move follows
             // another), as a bulk store's completion does
             k::MOVE_SETUP + beats + (m.rows - 1) * k::STORE_LAND
+        } else if m.row_moves > 0 {
+            // a tensor load's rows are the mover's moves, started by the controller one at a
+            // time: short rows go at its pace, not the port's
+            k::MOVE_SETUP + beats.max(m.row_moves * k::ROW_MOVE)
         } else {
             k::MOVE_SETUP + beats
         };
         // a tensor copy first reads its 128-byte map through the port
-        let fixed = if m.rows > 0 { gm + 128u64.div_ceil(port) + k::TENSOR_FIXED } else { 0 };
+        let fixed = if m.rows > 0 { tensor_fixed(cfg) } else { 0 };
         let latency = if m.global_source { gm + k::COPY_LAND } else { k::STORE_LAND };
         self.mover_free = begin + fixed + body;
         let read = m.source_bytes.div_ceil(port);
@@ -242,6 +246,8 @@ impl RtlTop {
         if walk > 0 {
             end += walk;
             self.core_free = end + k::SELECT;
+            // The entry counts as held through the walk: measured, thr_bar_sync_8w (5435 RTL
+            // cycles; 5239 with the entry free when the arrival's answer loads).
             *self.entry_free.back_mut().expect("finish pushed the entry") = end + 1;
         }
     }
@@ -256,7 +262,9 @@ impl RtlTop {
         let q = cfg.requests_in_flight.max(1) as usize;
         let end = loaded + leave;
         self.core_free = end + k::SELECT;
-        self.entry_free.push_back(end + 1);
+        // The queue entry frees when the core loads the response register (its `done`), not
+        // when the response has left: the next header may come while the values leave.
+        self.entry_free.push_back(loaded + 1);
         while self.entry_free.len() > q {
             self.entry_free.pop_front();
         }
@@ -283,6 +291,12 @@ impl RtlTop {
             for &(seq, m) in mine {
                 let taken = self.move_one(cfg, self.ctrl_free, seq, m);
                 self.ctrl_free = self.ctrl_free.max(taken) + k::MOVE_HANDOVER;
+                if m.rows > 0 {
+                    // a tensor copy is answered after its map's read and checks (the controller's
+                    // MAP, MUL and CHECK; docs/units/copy_engine.md, "Tensor tile mode"), which
+                    // the mover's time from `taken` counts first
+                    self.ctrl_free = self.ctrl_free.max(taken + tensor_fixed(cfg));
+                }
                 if !m.global_source && m.elements == 0 {
                     // a store's lane op is done when its shared-memory beats have been read
                     // (lat_bulk_store: 62 per hop)
@@ -299,4 +313,11 @@ impl RtlTop {
         }
         done
     }
+}
+
+/// A tensor copy's cycles before its first row moves: its 128-byte map read through the port
+/// (the global latency and the beats) and [`k::TENSOR_FIXED`].
+fn tensor_fixed(cfg: &Config) -> u64 {
+    let port = cfg.copy_port_bytes.max(1) as u64;
+    cfg.timing.rtl_gm_latency as u64 + 128u64.div_ceil(port) + k::TENSOR_FIXED
 }

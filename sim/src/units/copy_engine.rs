@@ -131,6 +131,24 @@ pub struct Move {
     pub rows: u64,
     pub row_bytes: u64,
     pub swizzled: bool,
+    /// The RTL mover's moves for a tensor load (hdl/src/copy_engine.rs, "Tensor tile mode"):
+    /// one per box row, two for a row with a fill prefix (elements before coordinate 0 in
+    /// dimension 0 and some inside the tensor); 0 otherwise.
+    pub row_moves: u64,
+}
+
+/// [`Move::row_moves`] of a tensor load at `coords`: a row whose first element lies before the
+/// tensor in dimension 0 and whose last lies inside it is a fill prefix and a data move.
+fn tensor_load_moves(map: &TensorMap, coords: &[i32; 5]) -> u64 {
+    let per_row = (map.box_row_bytes() / map.elem_bytes.max(1)).max(1);
+    (0..map.box_rows())
+        .map(|r| {
+            let first = r * per_row;
+            let last = first + per_row - 1;
+            let prefix = map.element(coords, first).is_none() && map.element(coords, last).is_some();
+            1 + prefix as u64
+        })
+        .sum()
 }
 
 /// A cp.async.mbarrier.arrive waiting for the thread's earlier cp.async.
@@ -254,6 +272,7 @@ impl CopyEngine {
                     rows: 0,
                     row_bytes: 0,
                     swizzled: false,
+                    row_moves: 0,
                 },
                 Kind::Reduce { src, len, dtype, .. } => Move {
                     bytes: *len,
@@ -263,8 +282,9 @@ impl CopyEngine {
                     rows: 0,
                     row_bytes: 0,
                     swizzled: false,
+                    row_moves: 0,
                 },
-                Kind::TensorLoad { map, .. } => Move {
+                Kind::TensorLoad { map, coords, .. } => Move {
                     bytes: map.box_bytes(),
                     source_bytes: map.box_bytes(),
                     global_source: true,
@@ -272,6 +292,7 @@ impl CopyEngine {
                     rows: map.box_rows(),
                     row_bytes: map.box_row_bytes(),
                     swizzled: map.swizzle != 0,
+                    row_moves: tensor_load_moves(map, coords),
                 },
                 Kind::TensorStore { map, coords, reduce, .. } => Move {
                     bytes: map.box_bytes(),
@@ -285,6 +306,7 @@ impl CopyEngine {
                     rows: map.box_rows(),
                     row_bytes: map.box_row_bytes(),
                     swizzled: map.swizzle != 0,
+                    row_moves: 0,
                 },
             };
             (o.seq, m)
