@@ -75,9 +75,10 @@ pub(super) mod k {
     pub const REDUCE_ELEMENT: u64 = 12;
     /// Cycles per row move of a tensor load that the controller's row stage (ROWS) takes at
     /// least, whatever the row's beats: tensor_2d_load on configs/default.yaml (64-byte port,
-    /// rows of 32 bytes, one beat each): a 4-row box in bounds answers the next box 48 cycles
-    /// after its own, 17 of them its rows (`smsync cosim ... --timing`, per-request answer
-    /// cycles, 2026-12-06).
+    /// rows of 32 bytes, one beat each): under the timed cosim a 4-row box in bounds is
+    /// followed by the next box's answer 48 cycles after its own, 17 of them its rows (the
+    /// rest the next map's read and checks; each request's issue and answer cycle traced in
+    /// both back ends, 2026-12-06).
     pub const ROW_MOVE: u64 = 4;
     /// A tensor copy's fixed cost besides its map's read (latency and 128 / `copy_port_bytes`
     /// beats): the 5 address-product cycles, the check and the hand-over; docs/units/copy_engine.md's
