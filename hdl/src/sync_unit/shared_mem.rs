@@ -80,27 +80,31 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     p_wd: DFF<Bits<RD>>,
     p_wb: DFF<Bits<R>>,
     p_gen: DFF<Bits<GEN_BITS>>,
-    /// The write before the pending one (performed at the last edge, so `tag_wr` did not read
-    /// its tag): enable, row and generation. When the pending write is to the same row
-    /// (`t_fwd`), that generation is the row's tag. Compared here from registers, not when the
-    /// write is presented: the write port's address comes late in its cycle (the mbarrier ALU
-    /// decides in S2 whether it writes), and the compare is beside `tag_wr`'s read here.
+    /// The write performed at the last edge (the pending write then): enable, row, data, byte
+    /// enables, generation and whether its row was stale. Two reads of it: `tag_wr` did not
+    /// read its tag for the pending write (`t_fwd`: the same row, so its generation is the
+    /// row's tag), and the RAM read last cycle did not see it (`r_fwd`, below). Both compare
+    /// registers here, not the ports' addresses when presented: those come late in their cycle
+    /// (the mbarrier ALU decides in S2 whether it writes, the copy engine's mover whether it
+    /// reads), and the compares sit beside the block RAMs' reads here.
     t_we: DFF<Bit>,
     t_wa: DFF<Bits<RAM_ADDR_BITS>>,
-    t_fwd_gen: DFF<Bits<GEN_BITS>>,
+    t_wd: DFF<Bits<RD>>,
+    t_wb: DFF<Bits<R>>,
+    t_gen: DFF<Bits<GEN_BITS>>,
+    t_stale: DFF<Bit>,
     t_fwd: Signal<Local, Bit>,
+    /// The row read last cycle (the address the RAMs latched).
+    ra_q: DFF<Bits<RAM_ADDR_BITS>>,
     /// The pending write's row tag (`tag_wr`'s, or the write before's) and its staleness.
     p_tag: Signal<Local, Bits<GEN_BITS>>,
     p_stale: Signal<Local, Bit>,
-    /// The row read last cycle was being written at that edge (by the pending write then): its
-    /// written bytes come from `r_wd` (`r_wsel`), the rest from the RAM (`r_keep`) or zeros (the
-    /// row was stale); its tag is then `r_gen`.
-    r_fwd: DFF<Bit>,
-    r_wd: DFF<Bits<RD>>,
-    r_wsel: DFF<Bits<R>>,
-    r_keep: DFF<Bits<R>>,
-    r_gen: DFF<Bits<GEN_BITS>>,
-    r_hit: Signal<Local, Bit>,
+    /// The row read last cycle was being written at that edge (the `t_*` write): its written
+    /// bytes come from `t_wd` (`r_wsel`), the rest from the RAM (`r_keep`) or zeros (the row
+    /// was stale); its tag is then `t_gen`.
+    r_fwd: Signal<Local, Bit>,
+    r_wsel: Signal<Local, Bits<R>>,
+    r_keep: Signal<Local, Bits<R>>,
     /// Byte i of the row read, at its place (0 elsewhere); every byte; a byte's bits.
     rd_byte: Vec<Signal<Local, Bits<RD>>>,
     k_all_bytes: Constant<Bits<R>>,
@@ -152,16 +156,17 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             p_gen: Default::default(),
             t_we: Default::default(),
             t_wa: Default::default(),
+            t_wd: Default::default(),
+            t_wb: Default::default(),
+            t_gen: Default::default(),
+            t_stale: Default::default(),
             t_fwd: Default::default(),
-            t_fwd_gen: Default::default(),
+            ra_q: Default::default(),
             p_tag: Default::default(),
             p_stale: Default::default(),
             r_fwd: Default::default(),
-            r_wd: Default::default(),
             r_wsel: Default::default(),
             r_keep: Default::default(),
-            r_gen: Default::default(),
-            r_hit: Default::default(),
             rd_byte: (0..R).map(|_| Default::default()).collect(),
             k_all_bytes: Constant::new(Bits::<R>::mask()),
             k_byte_low: Constant::new(0xffu64.to_bits()),
@@ -209,9 +214,7 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         self.rd_gen.clock.next = self.clock.val();
         self.rd_gen.d.next = self.rd_slot_gen.val();
         // ---- the pending write ----
-        dff_setup!(
-            self, clock, p_we, p_wa, p_wd, p_wb, p_gen, t_we, t_wa, t_fwd_gen, r_fwd, r_wd, r_wsel, r_keep, r_gen
-        );
+        dff_setup!(self, clock, p_we, p_wa, p_wd, p_wb, p_gen, t_we, t_wa, t_wd, t_wb, t_gen, t_stale, ra_q);
         self.p_we.d.next = self.write_enable.val();
         self.p_wa.d.next = self.write_address.val();
         self.p_wd.d.next = self.write_data.val();
@@ -219,8 +222,10 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         self.p_gen.d.next = self.wr_slot_gen.val();
         self.t_we.d.next = self.p_we.q.val();
         self.t_wa.d.next = self.p_wa.q.val();
+        self.t_wd.d.next = self.p_wd.q.val();
+        self.t_wb.d.next = self.p_wb.q.val();
+        self.t_gen.d.next = self.p_gen.q.val();
         self.t_fwd.next = self.p_we.q.val() && self.t_we.q.val() && (self.t_wa.q.val() == self.p_wa.q.val());
-        self.t_fwd_gen.d.next = self.p_gen.q.val();
         // ---- tags ----
         self.tag_rd.read_clock.next = self.clock.val();
         self.tag_rd.write_clock.next = self.clock.val();
@@ -236,17 +241,24 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         self.tag_wr.write_enable.next = self.p_we.q.val();
         self.p_tag.next = self.tag_wr.read_data.val();
         if self.t_fwd.val() {
-            self.p_tag.next = self.t_fwd_gen.q.val();
+            self.p_tag.next = self.t_gen.q.val();
         }
         self.p_stale.next = self.p_tag.val() != self.p_gen.q.val();
+        self.t_stale.d.next = self.p_stale.val();
         // ---- data: a stale row's write writes every byte, zeros where not enabled ----
-        // The read presented now, of the row being written at this edge: which bytes it takes
-        // from the write (registered with it) and which from the RAM.
-        self.r_hit.next = self.p_we.q.val() && (self.p_wa.q.val() == self.read_address.val());
-        self.r_fwd.d.next = self.r_hit.val();
-        self.r_wd.d.next = self.p_wd.q.val();
-        self.r_gen.d.next = self.p_gen.q.val();
-        self.r_wsel.d.next = 0.into();
+        // The read of last cycle, of the row written at that edge: which bytes it takes from
+        // that write and which from the RAM.
+        self.ra_q.d.next = self.read_address.val();
+        self.r_fwd.next = self.t_we.q.val() && (self.t_wa.q.val() == self.ra_q.q.val());
+        self.r_wsel.next = 0.into();
+        self.r_keep.next = self.k_all_bytes.val();
+        if self.r_fwd.val() {
+            self.r_wsel.next = self.t_wb.q.val();
+            self.r_keep.next = !self.t_wb.q.val();
+            if self.t_stale.q.val() {
+                self.r_keep.next = 0.into();
+            }
+        }
         for i in 0..R {
             self.bytes[i].read_clock.next = self.clock.val();
             self.bytes[i].write_clock.next = self.clock.val();
@@ -261,26 +273,17 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             self.bytes[i].write_enable.next = self.p_we.q.val() && (self.p_wb.q.val().get_bit(i) || self.p_stale.val());
             self.byte_wide[i].narrow.next = self.bytes[i].read_data.val();
         }
-        if self.r_hit.val() {
-            self.r_wsel.d.next = self.p_wb.q.val();
-            self.r_keep.d.next = !self.p_wb.q.val();
-            if self.p_stale.val() {
-                self.r_keep.d.next = 0.into();
-            }
-        } else {
-            self.r_keep.d.next = self.k_all_bytes.val();
-        }
         // The row, OR-ed together byte by byte (Verilog: a blocking accumulation in one block),
         // or zeros when it holds an older CTA's bytes.
         self.rd_fresh.next = self.tag_rd.read_data.val() == self.rd_gen.q.val();
-        if self.r_fwd.q.val() {
-            self.rd_fresh.next = self.r_gen.q.val() == self.rd_gen.q.val();
+        if self.r_fwd.val() {
+            self.rd_fresh.next = self.t_gen.q.val() == self.rd_gen.q.val();
         }
         for i in 0..R {
             self.rd_byte[i].next = 0.into();
-            if self.r_wsel.q.val().get_bit(i) {
-                self.rd_byte[i].next = (self.r_wd.q.val() >> self.byte_shift[i].val()) & self.k_byte_low.val();
-            } else if self.r_keep.q.val().get_bit(i) {
+            if self.r_wsel.val().get_bit(i) {
+                self.rd_byte[i].next = (self.t_wd.q.val() >> self.byte_shift[i].val()) & self.k_byte_low.val();
+            } else if self.r_keep.val().get_bit(i) {
                 self.rd_byte[i].next = self.byte_wide[i].wide.val();
             }
         }
