@@ -1901,8 +1901,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.mem_wdata.next = self.ce_w_data.q.val();
             self.mem_wbytes.next = self.ce_w_bytes.q.val();
         }
-        if self.mbar.mem_we.val() {
-            self.mem_we.next = true;
+        // Selected by the held port (a flip-flop), not by the write itself: S1b's checks
+        // (`fail`) reach only the write enable, not the address, data and byte-enable muxes
+        // (no other writer writes while the port is held).
+        if self.mbar.mem_we_hold.val() {
+            self.mem_we.next = self.mbar.mem_we.val();
             self.mem_waddr.next = self.mb_wr_row.val();
             self.mem_wdata.next = bit_cast::<RD, 64>(self.mbar.mem_wdata.val()) << self.mb_wr_off.val();
             self.mem_wbytes.next = bit_cast::<R, 8>(0xff.into()) << (self.mb_wr_off.val() >> 3u64);
