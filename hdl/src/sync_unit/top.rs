@@ -551,8 +551,13 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     active_low: Signal<Local, Bits<32>>,
     pick: Signal<Local, Bits<32>>,
     pick_id: Signal<Local, Bits<5>>,
-    /// `pick`'s lane number (`pick_id`).
-    pick_number: LaneNumber,
+    /// `rem`'s lowest lane (one-hot) and its number, registered: kept equal to `rem`'s lowest
+    /// set bit (loaded, advanced to the lane after it and cleared with `rem`), so the
+    /// sequencer's lane, its operand-store bank and its address start at flip-flops, not behind
+    /// `rem`'s carry chain (the routed critical path of 971b895 ran `rem` -> its lowest lane ->
+    /// that lane's address -> the LSU's range check -> the error accumulator).
+    pick_q: DFF<Bits<32>>,
+    pick_id_q: DFF<Bits<5>>,
     /// What the FSM does to `rem` this cycle (`k_step_*`): keep it, drop the picked lane,
     /// load the request's active lanes, or clear it (`rem`'s next value follows from it). The
     /// operand store's next row is a mux of rows computed from registers (the lane after
@@ -899,7 +904,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             active_low: Default::default(),
             pick: Default::default(),
             pick_id: Default::default(),
-            pick_number: Default::default(),
+            pick_q: Default::default(),
+            pick_id_q: Default::default(),
             pack_addr: PackLanes::new(),
             pack_src: PackLanes::new(),
             pack_mbar: PackLanes::new(),
@@ -969,6 +975,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             clock,
             state,
             rem,
+            pick_q,
+            pick_id_q,
             drain,
             ld_valid,
             ld_lane,
@@ -1111,16 +1119,14 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
 
         // ---------------- lane pickers ----------------
         self.active_low.next = self.req_active.val() & (!self.req_active.val() + 1u64);
-        self.pick.next = self.rem.q.val() & (!self.rem.q.val() + 1u64);
+        self.pick.next = self.pick_q.q.val();
         self.rel_pick.next = self.rel_rem.q.val() & (!self.rel_rem.q.val() + 1u64);
         self.first_active.next = 0.into();
         self.rel_pick_id.next = 0.into();
         self.barrier.req_pred.next = self.req_pred.val();
-        // The picked lane's number from its one-hot bit (bit k of the number: is the bit among
-        // the lanes whose number has bit k set), its operand-store row (`rd_row_*` below) and its
+        // The picked lane's number (`pick_id_q`), its operand-store row (`rd_row_*` below) and its
         // operands as part-selects of that row packed (a B:1 mux per bit; see `PackLanes`).
-        self.pick_number.onehot.next = self.pick.val();
-        self.pick_id.next = self.pick_number.number.val();
+        self.pick_id.next = self.pick_id_q.q.val();
         self.pick_bank.next = self.pick_id.val() & self.k_op_row_mask.val();
         for i in 0..self._row_lanes {
             self.pack_addr.lane[i].next = self.row_addr[i].val();
@@ -1960,6 +1966,17 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             || ((self.state.q.val() == self.k_s_copy.val()) && !self.copy.req_ready.val());
         self.pick_next.next = self.rem_after.val() & (!self.rem_after.val() + 1u64);
         self.pick_next_number.onehot.next = self.pick_next.val();
+        // `pick` follows `rem` (`pick_q`): the lane after it, the request's first active lane, or none.
+        if self.rem_step.val() == self.k_step_advance.val() {
+            self.pick_q.d.next = self.pick_next.val();
+            self.pick_id_q.d.next = self.pick_next_number.number.val();
+        } else if self.rem_step.val() == self.k_step_load.val() {
+            self.pick_q.d.next = self.active_low.val();
+            self.pick_id_q.d.next = self.first_active.val();
+        } else if self.rem_step.val() == self.k_step_clear.val() {
+            self.pick_q.d.next = 0.into();
+            self.pick_id_q.d.next = 0.into();
+        }
         self.pick_row.next = self.pick_next_number.number.val() >> self.k_op_row_log.val();
         if self.state.q.val() == self.k_s_idle.val() {
             self.pick_row.next = self.first_active.val() >> self.k_op_row_log.val();
