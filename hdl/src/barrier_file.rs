@@ -39,11 +39,21 @@
 //! (highest slot first). `req_ready` is low while more than one release waits, in the cycle after
 //! an exit and while its sweep runs; `busy` is high while a release waits or a sweep runs.
 //!
-//! # Not in this block
+//! # Divergent warps: partial arrivals
 //!
-//! * Partial arrivals of a divergent warp (`active_mask` not covering `live_mask`): the golden unit
-//!   accumulates lanes per warp until all live lanes arrived; this block counts a request as the
-//!   warp's whole arrival, so the sync-unit top must only send converged arrivals.
+//! A warp whose active lanes do not cover its live ones arrives in several requests (PTX ISA
+//! §9.7.13.1: the barrier waits for the non-exited threads; a divergent warp's lanes reach it
+//! separately). Each request joins the round (its bar.red contribution, its lanes' wait); the
+//! warp counts as arrived once its lanes so far cover its live lanes, as in the golden unit.
+//! The lanes so far, and the warp's lanes that wait, are the lane word of `{slot, id, warp}`
+//! (`ram_lanes`, read in stage D beside the round, forwarded like it), meaningful while the
+//! round's `partial` / `waiting` bit of the warp is set, so a completed round forgets them at
+//! once. `resp_lanes` gives the top every waiting lane of the warp, which it answers with one
+//! response at the release (the SM hands each waiting instruction its lanes). A release's
+//! `rel_arrived` names the warps with a partial arrival too (the golden unit's trace event),
+//! except warps that have exited since.
+//!
+//! The cluster barrier counts warps, not lanes (as the golden unit does).
 
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
@@ -60,7 +70,7 @@ pub mod round;
 pub mod slot;
 
 use release_queue::ReleaseQueue;
-use round::{RoundUpdate, META_BITS};
+use round::{RoundUpdate, LANES_BITS, META_BITS};
 use slot::SlotState;
 
 // The response ORs the error codes of stage U's sources: None must be 0.
@@ -98,6 +108,19 @@ fn round_ram_bits(config: &Config) -> usize {
     slot_bits + ID_BITS
 }
 
+/// Bits of a warp index for `config` (the lane RAM's low address bits).
+pub fn warp_index_bits(config: &Config) -> usize {
+    ((config.max_warps_per_cta.max(2) as u64).next_power_of_two().trailing_zeros() as usize).max(1)
+}
+
+/// Address bits of the lane RAM for `config`: `{slot, id, warp}`.
+pub fn lane_ram_bits(config: &Config) -> usize {
+    round_ram_bits(config) + warp_index_bits(config)
+}
+
+/// Lane RAM address `{slot, id, warp}` (the RAM uses the low `lane_ram_bits` bits).
+pub const LANE_ADDR_BITS: usize = ADDR_BITS + WARP_BITS;
+
 /// The named-barrier file of all CTA slots.
 #[derive(LogicBlock)]
 pub struct BarrierFile {
@@ -132,6 +155,9 @@ pub struct BarrierFile {
     pub resp_error: Signal<Out, Bits<ERROR_BITS>>,
     /// bar.sync / bar.red accepted: the warp waits for its release (answer comes on rel_*).
     pub resp_blocked: Signal<Out, Bit>,
+    /// With `resp_blocked` on a named barrier: every lane of the warp that now waits for the
+    /// barrier's release (this request's and those of its earlier partial arrivals).
+    pub resp_lanes: Signal<Out, Bits<WARP_LANES>>,
 
     // ---- release event ----
     /// The release on `rel_*` is taken this cycle (it stays offered until then).
@@ -165,10 +191,15 @@ pub struct BarrierFile {
     u_waiting: Signal<Local, Bits<WARP_MASK_BITS>>,
     u_popc: Signal<Local, Bits<POPC_BITS>>,
     u_all: Signal<Local, Bits<1>>,
+    u_partial: Signal<Local, Bits<WARP_MASK_BITS>>,
+    u_lanes: Signal<Local, Bits<LANES_BITS>>,
     queue: ReleaseQueue,
     ram_meta: DepthRam<Bits<META_BITS>, ADDR_BITS>,
     ram_arrived: DepthRam<Bits<WARP_MASK_BITS>, ADDR_BITS>,
     ram_waiting: DepthRam<Bits<WARP_MASK_BITS>, ADDR_BITS>,
+    ram_partial: DepthRam<Bits<WARP_MASK_BITS>, ADDR_BITS>,
+    /// The lane words (`round.rs`), one per {slot, id, warp}.
+    ram_lanes: DepthRam<Bits<LANES_BITS>, LANE_ADDR_BITS>,
     slot_ids: Vec<Constant<Bits<SLOT_BITS>>>,
     bar_ids: Vec<Constant<Bits<ID_BITS>>>,
     /// Per slot: its bit, and the bits of its cluster's slots (`cluster_size` consecutive).
@@ -203,6 +234,12 @@ pub struct BarrierFile {
     d_bytes: DFF<Bits<32>>,
     d_all: DFF<Bits<1>>,
     d_cl_wait: DFF<Bit>,
+    /// The request's active lanes and its warp's live lanes it does not cover.
+    d_req_active: DFF<Bits<WARP_LANES>>,
+    d_missing: DFF<Bits<WARP_LANES>>,
+    /// Stage U wrote the lane word this request reads (the same barrier and warp) at the edge
+    /// that ended stage D: take `fw_lanes`.
+    d_lane_fwd: DFF<Bit>,
     // ---- stage U's write of the previous cycle, for the next read of the same barrier ----
     /// Stage U wrote the barrier `{d_cta, d_id}` at the edge that ended stage D (decided in
     /// stage D, so stage U starts from a register): take `fw_*`, not the RAM's read data.
@@ -212,6 +249,8 @@ pub struct BarrierFile {
     fw_meta: DFF<Bits<META_BITS>>,
     fw_arrived: DFF<Bits<WARP_MASK_BITS>>,
     fw_waiting: DFF<Bits<WARP_MASK_BITS>>,
+    fw_partial: DFF<Bits<WARP_MASK_BITS>>,
+    fw_lanes: DFF<Bits<LANES_BITS>>,
     // ---- the exit sweep: the whole-CTA rounds of `sw_slot` still to check ----
     sw_mask: DFF<Bits<BARRIER_MASK_BITS>>,
     /// The highest id in `sw_mask` (the sweep's next check).
@@ -225,6 +264,7 @@ pub struct BarrierFile {
     o_warp: DFF<Bits<WARP_BITS>>,
     o_error: DFF<Bits<ERROR_BITS>>,
     o_blocked: DFF<Bit>,
+    o_lanes: DFF<Bits<WARP_LANES>>,
 
     accept: Signal<Local, Bit>,
     is_named: Signal<Local, Bit>,
@@ -254,11 +294,13 @@ pub struct BarrierFile {
     read_slot: Signal<Local, Bits<SLOT_BITS>>,
     read_id: Signal<Local, Bits<ID_BITS>>,
     read_addr: Signal<Local, Bits<ADDR_BITS>>,
+    read_lane_addr: Signal<Local, Bits<LANE_ADDR_BITS>>,
     /// The barrier read now: its in-round bit, and whether stage U updates that barrier now.
     read_active: Signal<Local, Bit>,
     read_in_u: Signal<Local, Bit>,
     // stage U
     u_addr: Signal<Local, Bits<ADDR_BITS>>,
+    u_lane_addr: Signal<Local, Bits<LANE_ADDR_BITS>>,
     u_active: Signal<Local, Bit>,
     u_live: Signal<Local, Bits<WARP_MASK_BITS>>,
     u_kill: Signal<Local, Bit>,
@@ -321,6 +363,8 @@ pub struct BarrierFile {
     k_all1: Constant<Bits<1>>,
     k_none1: Constant<Bits<1>>,
     k_two_held: Constant<Bits<3>>,
+    /// The lane RAM's address: `{slot, id}` shifted up by the warp index bits.
+    k_warp_shift: Constant<Bits<LANE_ADDR_BITS>>,
 }
 
 impl BarrierFile {
@@ -352,6 +396,7 @@ impl BarrierFile {
             resp_warp: Default::default(),
             resp_error: Default::default(),
             resp_blocked: Default::default(),
+            resp_lanes: Default::default(),
             rel_ready: Default::default(),
             rel_valid: Default::default(),
             rel_cluster: Default::default(),
@@ -373,10 +418,14 @@ impl BarrierFile {
             u_waiting: Default::default(),
             u_popc: Default::default(),
             u_all: Default::default(),
+            u_partial: Default::default(),
+            u_lanes: Default::default(),
             queue: ReleaseQueue::default(),
             ram_meta: DepthRam::new(ram_bits),
             ram_arrived: DepthRam::new(ram_bits),
             ram_waiting: DepthRam::new(ram_bits),
+            ram_partial: DepthRam::new(ram_bits),
+            ram_lanes: DepthRam::new(lane_ram_bits(config)),
             slot_ids: (0..config.cta_slots).map(|i| Constant::new((i as u64).to_bits())).collect(),
             bar_ids: (0..config.named_barriers).map(|i| Constant::new((i as u64).to_bits())).collect(),
             slot_bits: (0..config.cta_slots).map(|i| c32(1 << i)).collect(),
@@ -405,11 +454,16 @@ impl BarrierFile {
             d_bytes: Default::default(),
             d_all: Default::default(),
             d_cl_wait: Default::default(),
+            d_req_active: Default::default(),
+            d_missing: Default::default(),
+            d_lane_fwd: Default::default(),
             d_fwd: Default::default(),
             d_live: Default::default(),
             fw_meta: Default::default(),
             fw_arrived: Default::default(),
             fw_waiting: Default::default(),
+            fw_partial: Default::default(),
+            fw_lanes: Default::default(),
             sw_mask: Default::default(),
             sw_top: Default::default(),
             sw_next: Default::default(),
@@ -419,6 +473,7 @@ impl BarrierFile {
             o_warp: Default::default(),
             o_error: Default::default(),
             o_blocked: Default::default(),
+            o_lanes: Default::default(),
             accept: Default::default(),
             is_named: Default::default(),
             is_arrive: Default::default(),
@@ -445,9 +500,11 @@ impl BarrierFile {
             read_slot: Default::default(),
             read_id: Default::default(),
             read_addr: Default::default(),
+            read_lane_addr: Default::default(),
             read_active: Default::default(),
             read_in_u: Default::default(),
             u_addr: Default::default(),
+            u_lane_addr: Default::default(),
             u_active: Default::default(),
             u_live: Default::default(),
             u_kill: Default::default(),
@@ -504,6 +561,7 @@ impl BarrierFile {
             k_all1: Constant::new(1u64.to_bits()),
             k_none1: Constant::new(0u64.to_bits()),
             k_two_held: Constant::new(2u64.to_bits()),
+            k_warp_shift: Constant::new((warp_index_bits(config) as u64).to_bits()),
         }
     }
 }
@@ -533,11 +591,16 @@ impl Logic for BarrierFile {
             d_bytes,
             d_all,
             d_cl_wait,
+            d_req_active,
+            d_missing,
+            d_lane_fwd,
             d_fwd,
             d_live,
             fw_meta,
             fw_arrived,
             fw_waiting,
+            fw_partial,
+            fw_lanes,
             sw_mask,
             sw_top,
             sw_slot,
@@ -545,7 +608,8 @@ impl Logic for BarrierFile {
             o_cta,
             o_warp,
             o_error,
-            o_blocked
+            o_blocked,
+            o_lanes
         );
         self.queue.clock.next = self.clock.val();
         self.queue.reset.next = self.reset.val();
@@ -717,6 +781,12 @@ impl Logic for BarrierFile {
         self.ram_meta.read_address.next = self.read_addr.val();
         self.ram_arrived.read_address.next = self.read_addr.val();
         self.ram_waiting.read_address.next = self.read_addr.val();
+        self.ram_partial.read_clock.next = self.clock.val();
+        self.ram_partial.read_address.next = self.read_addr.val();
+        self.read_lane_addr.next = (bit_cast::<LANE_ADDR_BITS, ADDR_BITS>(self.read_addr.val()) << self.k_warp_shift.val())
+            | bit_cast::<LANE_ADDR_BITS, WARP_BITS>(self.req_warp.val());
+        self.ram_lanes.read_clock.next = self.clock.val();
+        self.ram_lanes.read_address.next = self.read_lane_addr.val();
 
         // ---- stage D -> U ----
         self.d_valid.d.next = self.accept.val();
@@ -757,6 +827,8 @@ impl Logic for BarrierFile {
             self.d_all.d.next = self.k_all1.val();
         }
         self.d_cl_wait.d.next = self.is_cl_wait.val();
+        self.d_req_active.d.next = self.req_active.val();
+        self.d_missing.d.next = self.req_live.val() & !self.req_active.val();
         if self.reset.val() {
             self.d_valid.d.next = false;
             self.d_hit.d.next = false;
@@ -773,6 +845,13 @@ impl Logic for BarrierFile {
         self.round[1].cur_meta.next = self.fw_meta.q.val();
         self.round[1].cur_arrived.next = self.fw_arrived.q.val();
         self.round[1].cur_waiting.next = self.fw_waiting.q.val();
+        self.round[0].cur_partial.next = self.ram_partial.read_data.val();
+        self.round[1].cur_partial.next = self.fw_partial.q.val();
+        self.round[0].cur_lanes.next = self.ram_lanes.read_data.val();
+        self.round[1].cur_lanes.next = self.ram_lanes.read_data.val();
+        if self.d_lane_fwd.q.val() {
+            self.round[1].cur_lanes.next = self.fw_lanes.q.val();
+        }
         self.u_active.next = self.d_active.q.val();
         self.u_live.next = self.d_live.q.val();
         self.popc_narrow.wide.next = self.pc5.val();
@@ -786,6 +865,8 @@ impl Logic for BarrierFile {
             self.round[i].req_first_done.next = self.d_first_done.q.val();
             self.round[i].req_blocking.next = self.d_blocking.q.val();
             self.round[i].req_warp_bit.next = self.d_warp_bit.q.val();
+            self.round[i].req_active.next = self.d_req_active.q.val();
+            self.round[i].req_missing.next = self.d_missing.q.val();
             self.round[i].req_popc.next = self.popc_narrow.narrow.val();
             self.round[i].req_all.next = self.d_all.q.val();
             self.round[i].live.next = self.u_live.val();
@@ -798,6 +879,8 @@ impl Logic for BarrierFile {
         self.u_waiting.next = self.round[0].n_waiting.val();
         self.u_popc.next = self.round[0].n_popc.val();
         self.u_all.next = self.round[0].n_all.val();
+        self.u_partial.next = self.round[0].n_partial.val();
+        self.u_lanes.next = self.round[0].n_lanes.val();
         if self.d_fwd.q.val() {
             self.u_error.next = self.round[1].error.val();
             self.u_apply.next = self.round[1].apply.val();
@@ -807,6 +890,8 @@ impl Logic for BarrierFile {
             self.u_waiting.next = self.round[1].n_waiting.val();
             self.u_popc.next = self.round[1].n_popc.val();
             self.u_all.next = self.round[1].n_all.val();
+            self.u_partial.next = self.round[1].n_partial.val();
+            self.u_lanes.next = self.round[1].n_lanes.val();
         }
 
         // The edge: write the round back (unless it completed), or push its release; a launch of
@@ -828,13 +913,27 @@ impl Logic for BarrierFile {
         self.fw_meta.d.next = self.u_meta.val();
         self.fw_arrived.d.next = self.u_arrived.val();
         self.fw_waiting.d.next = self.u_waiting.val();
+        self.fw_partial.d.next = self.u_partial.val();
+        self.fw_lanes.d.next = self.u_lanes.val();
+        self.ram_partial.write_clock.next = self.clock.val();
+        self.ram_partial.write_address.next = self.u_addr.val();
+        self.ram_partial.write_data.next = self.u_partial.val();
+        self.ram_partial.write_enable.next = self.u_write.val();
+        self.u_lane_addr.next = (bit_cast::<LANE_ADDR_BITS, ADDR_BITS>(self.u_addr.val()) << self.k_warp_shift.val())
+            | bit_cast::<LANE_ADDR_BITS, WARP_BITS>(self.d_warp.q.val());
+        self.ram_lanes.write_clock.next = self.clock.val();
+        self.ram_lanes.write_address.next = self.u_lane_addr.val();
+        self.ram_lanes.write_data.next = self.u_lanes.val();
+        self.ram_lanes.write_enable.next = self.u_write.val();
         self.queue.kill.next = self.launch.val();
         self.queue.kill_slot.next = self.launch_slot.val();
         self.queue.push.next = self.u_completes.val() & !self.u_kill.val() & !self.reset.val();
         self.queue.push_slot.next = self.d_cta.q.val();
         self.queue.push_id.next = self.d_id.q.val();
         self.queue.push_waiting.next = self.u_waiting.val();
-        self.queue.push_arrived.next = self.u_arrived.val();
+        // (the golden unit's release names the warps with a partial arrival too, an exited
+        // warp's partial arrival dropped: PTX ISA §9.7.13.1 counts non-exited threads)
+        self.queue.push_arrived.next = self.u_arrived.val() | (self.u_partial.val() & self.u_live.val());
         self.queue.push_popc.next = self.u_popc.val();
         self.queue.push_all.next = self.u_all.val();
 
@@ -848,6 +947,7 @@ impl Logic for BarrierFile {
         }
         self.read_in_u.next = self.read_addr.val() == self.u_addr.val();
         self.d_fwd.d.next = self.read_in_u.val() & self.u_write.val() & !self.reset.val();
+        self.d_lane_fwd.d.next = self.read_in_u.val() & (self.req_warp.val() == self.d_warp.q.val());
         self.d_active.d.next = self.read_active.val();
         if self.read_in_u.val() & self.u_write.val() {
             self.d_active.d.next = true;
@@ -929,5 +1029,10 @@ impl Logic for BarrierFile {
         self.resp_warp.next = self.o_warp.q.val();
         self.resp_error.next = self.o_error.q.val();
         self.resp_blocked.next = self.o_blocked.q.val();
+        self.o_lanes.d.next = bit_cast::<WARP_LANES, LANES_BITS>(self.u_lanes.val() >> 32u64);
+        if self.d_cl_wait.q.val() {
+            self.o_lanes.d.next = self.d_req_active.q.val();
+        }
+        self.resp_lanes.next = self.o_lanes.q.val();
     }
 }

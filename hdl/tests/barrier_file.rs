@@ -87,6 +87,8 @@ struct Bench {
     uut: BarrierFile,
     cycles: u64,
     resps: Vec<Resp>,
+    /// `resp_lanes` of each response (the lanes that now wait, with `blocked`).
+    resp_lanes: Vec<u32>,
     rels: Vec<Release>,
 }
 
@@ -94,7 +96,7 @@ impl Bench {
     fn new(config: &Config, warps: u16) -> Bench {
         let mut uut = BarrierFile::new(config);
         uut.connect_all();
-        let mut b = Bench { uut, cycles: 0, resps: vec![], rels: vec![] };
+        let mut b = Bench { uut, cycles: 0, resps: vec![], resp_lanes: vec![], rels: vec![] };
         b.uut.reset.next = true;
         b.idle();
         b.uut.reset.next = false;
@@ -147,6 +149,7 @@ impl Bench {
                 error: u.resp_error.val().index() as u8,
                 blocked: u.resp_blocked.val(),
             });
+            self.resp_lanes.push(u.resp_lanes.val().index() as u32);
         }
         if u.rel_valid.val() {
             self.rels.push(Release {
@@ -347,6 +350,51 @@ fn c048_c057_exited_warps_complete_whole_cta_barriers() {
     b.rels.clear();
     b.run(&[BarReq::new(Op::BarSync, 0, 1, 3, None)]);
     assert_eq!(b.rels.len(), 1, "2 live warps now complete a whole-CTA barrier");
+}
+
+/// A divergent warp arrives in parts (PTX ISA §9.7.13.1: the barrier waits for every non-exited
+/// thread; a warp counts once all its live lanes have arrived): back to back (the lane word
+/// forwarded), across other warps' arrivals, and on a counted barrier, where a partial warp
+/// does not count towards b.
+#[test]
+fn divergent_warp_arrives_in_parts() {
+    let half = |w, id, lanes: u32, count| BarReq { active: lanes, ..BarReq::new(Op::BarSync, 0, w, id, count) };
+    let mut b = Bench::new(&Config::fpga_small(), 4);
+    // whole-CTA barrier 0: warp 0's halves back to back, then warps 1..3
+    let r = b.run(&[half(0, 0, 0x0000_FFFF, None), half(0, 0, 0xFFFF_0000, None)]);
+    assert!(r.iter().all(|x| x.error == 0 && x.blocked), "{r:?}");
+    let n = b.resp_lanes.len();
+    assert_eq!(b.resp_lanes[n - 2..], [0x0000_FFFF, 0xFFFF_FFFF], "waiting lanes accumulate");
+    b.run(&[BarReq::new(Op::BarSync, 0, 1, 0, None), BarReq::new(Op::BarSync, 0, 2, 0, None)]);
+    assert!(b.rels.is_empty(), "warp 3 missing: no release");
+    b.run(&[BarReq::new(Op::BarSync, 0, 3, 0, None)]);
+    assert_eq!(b.rels.len(), 1);
+    assert_eq!((b.rels[0].waiting, b.rels[0].arrived), (0xF, 0xF));
+    // barrier 1: warp 0's first part, the other warps, then its second part completes the round
+    b.rels.clear();
+    b.run(&[half(0, 1, 0x0000_00F0, None)]);
+    for w in 1..4 {
+        b.run(&[BarReq::new(Op::BarSync, 0, w, 1, None)]);
+    }
+    assert!(b.rels.is_empty(), "warp 0's lanes 0-3 and 8-31 missing: no release");
+    b.run(&[half(0, 1, 0xFFFF_FF00, None)]);
+    assert!(b.rels.is_empty(), "warp 0's lanes 0-3 still missing");
+    b.run(&[half(0, 1, 0x0000_000F, None)]);
+    assert_eq!(b.rels.len(), 1);
+    assert_eq!(*b.resp_lanes.last().unwrap(), 0xFFFF_FFFF);
+    // counted barrier 2 (b = 64, two warps): warp 0's part and warp 1 do not complete it
+    b.rels.clear();
+    b.run(&[half(0, 2, 0x1, Some(64)), BarReq::new(Op::BarSync, 0, 1, 2, Some(64))]);
+    assert!(b.rels.is_empty(), "one whole warp of two: no release");
+    b.run(&[half(0, 2, 0xFFFF_FFFE, Some(64))]);
+    assert_eq!(b.rels.len(), 1);
+    assert_eq!((b.rels[0].id, b.rels[0].waiting, b.rels[0].arrived), (2, 0b11, 0b11));
+    // a release names a warp with a partial arrival (counted round completed without it)
+    b.rels.clear();
+    b.run(&[half(2, 3, 0xFF, Some(64)), BarReq::new(Op::BarSync, 0, 0, 3, Some(64))]);
+    b.run(&[BarReq::new(Op::BarSync, 0, 1, 3, Some(64))]);
+    assert_eq!(b.rels.len(), 1);
+    assert_eq!((b.rels[0].waiting, b.rels[0].arrived), (0b111, 0b111));
 }
 
 /// bar.sync release latency: cycles from the last arrival's request cycle to the release event.

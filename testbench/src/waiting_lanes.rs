@@ -7,7 +7,9 @@
 //! * **rendezvous**: a warp-network op reached by part of its lanes is taken without an answer;
 //!   the request or `exit` that completes the rendezvous gets one response covering every
 //!   arrived lane, and [`WaitingLanes::route`] hands each waiting request its own lanes of it, as an
-//!   SM hands each waiting instruction its lanes.
+//!   SM hands each waiting instruction its lanes. A barrier release is answered the same way: one
+//!   response per warp covering every lane that waits at the barrier (a divergent warp's
+//!   bar.sync / bar.red requests arrive separately, PTX ISA §9.7.13.1).
 
 use smsync_sim::encoding::{ErrorCode, Op, Unit};
 use smsync_sim::units::{Request, Response, WARP};
@@ -36,7 +38,7 @@ impl WaitingLanes {
     }
 
     /// `req` is about to be sent: its lanes may be answered later — a try_wait's in the waiter
-    /// table, a rendezvous op's at the rendezvous. Every active lane is registered under its tag
+    /// table, a rendezvous op's at the rendezvous, a bar.sync / bar.red's at the release. Every active lane is registered under its tag
     /// now, and an answer under that tag clears the lanes it covers ([`WaitingLanes::route`]),
     /// so the bookkeeping does not depend on when the answer leaves the top (requests may queue
     /// ahead of the top, and an answer may leave after the top takes the next request). A lane
@@ -44,7 +46,9 @@ impl WaitingLanes {
     pub fn expect(&mut self, req: &Request) {
         let table = if req.op == Op::MbTryWait {
             &mut self.suspended
-        } else if req.op.unit() == Unit::WarpNetwork && req.op != Op::Activemask {
+        } else if (req.op.unit() == Unit::WarpNetwork && req.op != Op::Activemask)
+            || matches!(req.op, Op::BarSync | Op::BarRedPopc | Op::BarRedAnd | Op::BarRedOr)
+        {
             &mut self.rendezvous
         } else {
             return;
@@ -149,6 +153,25 @@ mod tests {
         w.route(Response::to(&again_req, 0x0F), &mut again);
         assert_eq!(again.len(), 1);
         assert_eq!(again[0].tag, 12);
+    }
+
+    #[test]
+    fn a_barrier_release_answers_each_partial_arrival_its_lanes() {
+        let mut w = WaitingLanes::default();
+        // a divergent warp: lanes 0..15 then 16..31 reach bar.red.popc; one release covers both
+        w.expect(&req(50, Op::BarRedPopc, 0x0000_FFFF));
+        w.expect(&req(51, Op::BarRedPopc, 0xFFFF_0000));
+        let mut release = Response::to(&req(51, Op::BarRedPopc, 0xFFFF_0000), 0xFFFF_FFFF);
+        release.values = [9; WARP];
+        let mut out = Vec::new();
+        w.route(release, &mut out);
+        let parts: Vec<(u64, u32, u128)> = out.iter().map(|r| (r.tag, r.lanes, r.values[0])).collect();
+        assert_eq!(parts, vec![(50, 0x0000_FFFF, 9), (51, 0xFFFF_0000, 9)]);
+        // bar.arrive is answered at once: nothing registered
+        w.expect(&req(52, Op::BarArrive, 0xF));
+        let mut out = Vec::new();
+        w.route(Response::to(&req(53, Op::LdShared, 0xF), 0xF), &mut out);
+        assert_eq!(out[0].tag, 53);
     }
 
     #[test]

@@ -151,38 +151,47 @@ fn full(tag: u64, cta: u16, warp: u16, op: Op) -> Request {
 
 // ---------------------------------------------------------------- named barriers
 
-/// bar.sync / bar.arrive / bar.red.* of converged warps on a few barrier ids, and
-/// barrier.cluster.arrive / .wait (one-CTA clusters), from warps that are not blocked; when every
-/// warp is blocked the CTA is relaunched on both sides.
+/// bar.sync / bar.arrive / bar.red.* on a few barrier ids, from converged warps and from
+/// divergent ones (a request of some of the warp's lanes: PTX ISA §9.7.13.1, the warp counts once
+/// all its live lanes have arrived), and barrier.cluster.arrive / .wait (one-CTA clusters, from
+/// converged warps), from lanes that are not blocked; when every lane of every warp is blocked
+/// the CTA is relaunched on both sides.
 fn barrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
     let warps = p.cfg.max_warps_per_cta as u16;
     let slots = p.cfg.cta_slots as u16;
     for s in 0..slots {
         p.launch(s, warps);
     }
-    // blocked[slot] = warps waiting at some barrier
-    let mut blocked = vec![0u32; slots as usize];
+    // blocked[slot][warp] = the warp's lanes waiting at some barrier
+    let mut blocked = vec![vec![0u32; warps as usize]; slots as usize];
+    let mut partial = 0;
     for _ in 0..n {
         let slot = rng.below(slots as u64) as u16;
-        let free: Vec<u16> = (0..warps).filter(|w| blocked[slot as usize] >> w & 1 == 0).collect();
+        let free: Vec<u16> = (0..warps).filter(|&w| blocked[slot as usize][w as usize] != u32::MAX).collect();
         if free.is_empty() {
             p.launch(slot, warps);
-            blocked[slot as usize] = 0;
+            blocked[slot as usize].fill(0);
             continue;
         }
         let warp = free[rng.below(free.len() as u64) as usize];
-        let op = [
-            Op::BarSync,
-            Op::BarSync,
-            Op::BarArrive,
-            Op::BarRedPopc,
-            Op::BarRedAnd,
-            Op::BarRedOr,
-            Op::BarClusterArrive,
-            Op::BarClusterWait,
-        ][rng.below(8) as usize];
+        let free_lanes = !blocked[slot as usize][warp as usize];
+        let converged = free_lanes == u32::MAX && !rng.chance(3);
+        let ops: &[Op] = if converged {
+            &[Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr, Op::BarClusterArrive, Op::BarClusterWait]
+        } else {
+            &[Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr]
+        };
+        let op = ops[rng.below(ops.len() as u64) as usize];
         let mut r = full(*tag, slot, warp, op);
         *tag += 1;
+        if !converged {
+            // some of the free lanes: often all of them (the warp's last lanes arrive)
+            r.active_mask = if rng.chance(2) { free_lanes } else { free_lanes & rng.below(1 << 32) as u32 };
+            if r.active_mask == 0 {
+                r.active_mask = 1 << free_lanes.trailing_zeros();
+            }
+            partial += 1;
+        }
         r.imm = rng.below(4) as u32;
         if rng.chance(200) {
             r.imm = 16 + rng.below(8) as u32; // out of range
@@ -203,15 +212,16 @@ fn barrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
         let resp = p.submit(&r);
         let answered_self = resp.iter().any(|x| x.tag == r.tag);
         if !answered_self {
-            blocked[slot as usize] |= 1 << warp;
+            blocked[slot as usize][warp as usize] |= r.active_mask;
         }
-        // Released warps: every response to an earlier request.
+        // Released lanes: every response to an earlier request.
         for x in &resp {
             if x.tag != r.tag {
-                blocked[x.cta as usize] &= !(1 << x.warp);
+                blocked[x.cta as usize][x.warp as usize] &= !x.lanes;
             }
         }
     }
+    assert!(n < 100 || partial > n / 10, "seed {}: only {partial} divergent arrivals in {n}", p.seed);
 }
 
 // ---------------------------------------------------------------- mbarrier

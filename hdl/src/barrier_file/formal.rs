@@ -106,8 +106,8 @@ pub const FAULTS: &[Fault] = &[
         property: "release_once",
         bug: "a warp that waits on a running round is not recorded: it is never released",
         within: Some(ROUND),
-        find: "n_waiting = cur_waiting | req_warp_bit;",
-        replace: "n_waiting = cur_waiting;",
+        find: "n_waiting = base_waiting | req_warp_bit;",
+        replace: "n_waiting = active ? base_waiting : base_waiting | req_warp_bit;",
     },
     Fault {
         name: "completion_keeps_round",

@@ -9,7 +9,15 @@
 //! * `kind`: 0 for bar.sync / bar.arrive, else the red op's code (its low 3 bits: popc, and, or);
 //! * `left`: arrivals a counted round still needs (count_warps - arrivals);
 //! * `popc`, `all`: the bar.red accumulators (`any` is `popc != 0`);
-//! * `arrived`, `waiting`: warp masks (kept in RAMs of their own).
+//! * `arrived`, `waiting`: warp masks (kept in RAMs of their own);
+//! * `partial`: the warps part of whose live lanes have arrived (a divergent warp's arrival
+//!   comes in several requests, PTX ISA §9.7.13.1: the barrier counts a warp once all its
+//!   non-exited threads have arrived), in a RAM of its own.
+//!
+//! Per (barrier, warp), the lane word (`LANES_*`, a RAM of its own addressed {slot, id, warp}):
+//! the warp's lanes that have arrived in this round so far (meaningful while its `partial` bit is
+//! set) and its lanes that wait for the release (meaningful while its `waiting` bit is set; the
+//! top answers them with one response at the release).
 //!
 //! Whether the barrier is in a round (`active`) lives in flip-flops beside the RAM (a CTA launch
 //! clears every barrier of its slot at once), so a round's RAM word is meaningful only while it
@@ -30,6 +38,9 @@ pub const META_POPC: usize = META_LEFT + WARP_COUNT_BITS;
 pub const META_BITS: usize = META_POPC + POPC_BITS;
 // `update()` spells the offsets as literals (rust-hdl's generator writes a constant's name into
 // the Verilog as a signal name): keep them equal to the constants above.
+/// The lane word: arrived lanes in bits 0..32, waiting lanes in bits 32..64.
+pub const LANES_BITS: usize = 64;
+
 const _: () = assert!(
     META_ALL == 0 && META_KIND == 1 && META_COUNT == 4 && META_LEFT == 10 && META_POPC == 16 && META_BITS == 27
 );
@@ -45,6 +56,9 @@ pub struct RoundUpdate {
     pub cur_meta: Signal<In, Bits<META_BITS>>,
     pub cur_arrived: Signal<In, Bits<WARP_MASK_BITS>>,
     pub cur_waiting: Signal<In, Bits<WARP_MASK_BITS>>,
+    pub cur_partial: Signal<In, Bits<WARP_MASK_BITS>>,
+    /// The arriving warp's lane word as stored (meaningful as the masks above say).
+    pub cur_lanes: Signal<In, Bits<LANES_BITS>>,
     /// The arrival (registered in stage D): its kind and thread count in the round word's coding,
     /// the arrivals a new counted round still needs after it and whether it completes one.
     pub req_kind: Signal<In, Bits<KIND_BITS>>,
@@ -54,6 +68,9 @@ pub struct RoundUpdate {
     /// bar.sync / bar.red: the warp waits for the release.
     pub req_blocking: Signal<In, Bit>,
     pub req_warp_bit: Signal<In, Bits<WARP_MASK_BITS>>,
+    /// The request's active lanes, and its warp's live lanes it does not cover.
+    pub req_active: Signal<In, Bits<32>>,
+    pub req_missing: Signal<In, Bits<32>>,
     pub req_popc: Signal<In, Bits<POPC_BITS>>,
     pub req_all: Signal<In, Bits<1>>,
     /// The CTA's live warps (an exiting warp has already left for a check).
@@ -69,6 +86,9 @@ pub struct RoundUpdate {
     pub n_waiting: Signal<Out, Bits<WARP_MASK_BITS>>,
     pub n_popc: Signal<Out, Bits<POPC_BITS>>,
     pub n_all: Signal<Out, Bits<1>>,
+    pub n_partial: Signal<Out, Bits<WARP_MASK_BITS>>,
+    /// The arriving warp's lane word after this cycle (written when the round is).
+    pub n_lanes: Signal<Out, Bits<LANES_BITS>>,
     cur_kind: Signal<Local, Bits<KIND_BITS>>,
     cur_count: Signal<Local, Bits<WARP_COUNT_BITS>>,
     cur_left: Signal<Local, Bits<WARP_COUNT_BITS>>,
@@ -76,6 +96,15 @@ pub struct RoundUpdate {
     cur_all: Signal<Local, Bits<1>>,
     mismatch: Signal<Local, Bit>,
     arrives: Signal<Local, Bit>,
+    joins: Signal<Local, Bit>,
+    /// The warp's lanes arrived / waiting before this request (zero when not meaningful).
+    had_lanes: Signal<Local, Bits<32>>,
+    had_waiting: Signal<Local, Bits<32>>,
+    whole: Signal<Local, Bit>,
+    base_arrived: Signal<Local, Bits<WARP_MASK_BITS>>,
+    base_waiting: Signal<Local, Bits<WARP_MASK_BITS>>,
+    base_partial: Signal<Local, Bits<WARP_MASK_BITS>>,
+    new_waiting_lanes: Signal<Local, Bits<32>>,
     seen: Signal<Local, Bits<WARP_MASK_BITS>>,
     others_in: Signal<Local, Bit>,
     count_done: Signal<Local, Bit>,
@@ -103,12 +132,16 @@ impl Default for RoundUpdate {
             cur_meta: Default::default(),
             cur_arrived: Default::default(),
             cur_waiting: Default::default(),
+            cur_partial: Default::default(),
+            cur_lanes: Default::default(),
             req_kind: Default::default(),
             req_count_warps: Default::default(),
             req_left1: Default::default(),
             req_first_done: Default::default(),
             req_blocking: Default::default(),
             req_warp_bit: Default::default(),
+            req_active: Default::default(),
+            req_missing: Default::default(),
             req_popc: Default::default(),
             req_all: Default::default(),
             live: Default::default(),
@@ -120,6 +153,8 @@ impl Default for RoundUpdate {
             n_waiting: Default::default(),
             n_popc: Default::default(),
             n_all: Default::default(),
+            n_partial: Default::default(),
+            n_lanes: Default::default(),
             cur_kind: Default::default(),
             cur_count: Default::default(),
             cur_left: Default::default(),
@@ -127,6 +162,14 @@ impl Default for RoundUpdate {
             cur_all: Default::default(),
             mismatch: Default::default(),
             arrives: Default::default(),
+            joins: Default::default(),
+            had_lanes: Default::default(),
+            had_waiting: Default::default(),
+            whole: Default::default(),
+            base_arrived: Default::default(),
+            base_waiting: Default::default(),
+            base_partial: Default::default(),
+            new_waiting_lanes: Default::default(),
             seen: Default::default(),
             others_in: Default::default(),
             count_done: Default::default(),
@@ -171,7 +214,19 @@ impl Logic for RoundUpdate {
                 self.mismatch.next = true;
             }
         }
-        self.arrives.next = self.hit.val() & !self.mismatch.val();
+        // The request joins the round; its warp arrives when its lanes and those that came
+        // before complete the warp's live lanes (a converged request at once).
+        self.joins.next = self.hit.val() & !self.mismatch.val();
+        self.had_lanes.next = self.k_zero_mask.val();
+        self.had_waiting.next = self.k_zero_mask.val();
+        if self.active.val() & ((self.cur_partial.val() & self.req_warp_bit.val()) != self.k_zero_mask.val()) {
+            self.had_lanes.next = self.cur_lanes.val().get_bits::<32>(0);
+        }
+        if self.active.val() & ((self.cur_waiting.val() & self.req_warp_bit.val()) != self.k_zero_mask.val()) {
+            self.had_waiting.next = self.cur_lanes.val().get_bits::<32>(32);
+        }
+        self.whole.next = (self.req_missing.val() & !self.had_lanes.val()) == self.k_zero_mask.val();
+        self.arrives.next = self.joins.val() & self.whole.val();
 
         // Completion: a counted round on its last missing arrival (`left` <= 1, or b <= 32 for a
         // new round); a whole-CTA round when no live warp other than the arriving one is missing
@@ -206,27 +261,50 @@ impl Logic for RoundUpdate {
         self.n_popc.next = self.cur_popc.val();
         self.n_all.next = self.cur_all.val();
         self.left.next = self.cur_left.val();
-        if self.arrives.val() {
-            self.n_arrived.next = self.req_warp_bit.val();
-            self.n_waiting.next = self.k_zero_mask.val();
+        self.n_partial.next = self.cur_partial.val();
+        self.n_lanes.next = self.cur_lanes.val();
+        // (a new round when the barrier is idle: nothing arrived before this request)
+        self.base_arrived.next = self.k_zero_mask.val();
+        self.base_waiting.next = self.k_zero_mask.val();
+        self.base_partial.next = self.k_zero_mask.val();
+        if self.active.val() {
+            self.base_arrived.next = self.cur_arrived.val();
+            self.base_waiting.next = self.cur_waiting.val();
+            self.base_partial.next = self.cur_partial.val() & !self.req_warp_bit.val();
+        }
+        self.new_waiting_lanes.next = self.had_waiting.val();
+        if self.req_blocking.val() {
+            self.new_waiting_lanes.next = self.had_waiting.val() | self.req_active.val();
+        }
+        if self.joins.val() {
             self.n_popc.next = self.req_popc.val();
             self.n_all.next = self.req_all.val();
-            self.left.next = self.req_left1.val();
+            self.left.next = self.req_count_warps.val();
+            if self.whole.val() {
+                self.left.next = self.req_left1.val();
+            }
             if self.active.val() {
-                self.n_arrived.next = self.cur_arrived.val() | self.req_warp_bit.val();
-                self.n_waiting.next = self.cur_waiting.val();
                 self.n_popc.next = self.cur_popc.val() + self.req_popc.val();
                 self.n_all.next = self.cur_all.val() & self.req_all.val();
-                self.left.next = self.cur_left.val() - self.k_one.val();
-            }
-            if self.req_blocking.val() {
-                self.n_waiting.next = self.cur_waiting.val() | self.req_warp_bit.val();
-                if !self.active.val() {
-                    self.n_waiting.next = self.req_warp_bit.val();
+                self.left.next = self.cur_left.val();
+                if self.whole.val() {
+                    self.left.next = self.cur_left.val() - self.k_one.val();
                 }
             }
+            self.n_arrived.next = self.base_arrived.val();
+            self.n_partial.next = self.base_partial.val() | self.req_warp_bit.val();
+            if self.whole.val() {
+                self.n_arrived.next = self.base_arrived.val() | self.req_warp_bit.val();
+                self.n_partial.next = self.base_partial.val();
+            }
+            self.n_waiting.next = self.base_waiting.val();
+            if self.req_blocking.val() {
+                self.n_waiting.next = self.base_waiting.val() | self.req_warp_bit.val();
+            }
+            self.n_lanes.next = (bit_cast::<LANES_BITS, 32>(self.new_waiting_lanes.val()) << 32u64)
+                | bit_cast::<LANES_BITS, 32>(self.had_lanes.val() | self.req_active.val());
         }
-        self.apply.next = self.arrives.val();
+        self.apply.next = self.joins.val();
         self.n_meta.next = (bit_cast::<META_BITS, POPC_BITS>(self.n_popc.val()) << 16u64)
             | (bit_cast::<META_BITS, WARP_COUNT_BITS>(self.left.val()) << 10u64)
             | (bit_cast::<META_BITS, WARP_COUNT_BITS>(self.count.val()) << 4u64)

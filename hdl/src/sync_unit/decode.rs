@@ -60,7 +60,7 @@ pub struct RequestDecode {
     k_op_ld: Constant<Bits<OP_BITS>>,
     k_op_st: Constant<Bits<OP_BITS>>,
     k_op_cp_arrive: Constant<Bits<OP_BITS>>,
-    k_op_exit: Constant<Bits<OP_BITS>>,
+    k_op_cl_wait: Constant<Bits<OP_BITS>>,
     k_space_cta: Constant<Bits<2>>,
 }
 
@@ -108,7 +108,7 @@ impl Default for RequestDecode {
             k_op_ld: op(Op::LdShared),
             k_op_st: op(Op::StShared),
             k_op_cp_arrive: op(Op::MbCpAsyncArrive),
-            k_op_exit: op(Op::WarpExit),
+            k_op_cl_wait: op(Op::BarClusterWait),
             k_space_cta: Constant::new((Space::SharedCta.code() as u64).into()),
         }
     }
@@ -157,8 +157,9 @@ impl Logic for RequestDecode {
             || (self.is_atom.val() && self.stray_a.val())
             || (self.is_atom.val() && self.stray_src_only.val())
             || (self.is_copy.val() && (self.stray_b_hi.val() || self.stray_c_hi.val()));
-        // mbarrier ops on shared::cluster addresses; a divergent bar/barrier arrival (its
-        // active lanes do not cover the live ones); an access size the LSU does not take.
+        // mbarrier ops on shared::cluster addresses; a divergent barrier.cluster.wait (its
+        // active lanes do not cover the live ones: the top keeps one cluster wait per warp); an
+        // access size the LSU does not take.
         self.not_built.next = self.stray.val()
             || (self.is_mb.val() && (self.space.val() != self.k_space_cta.val()))
             || !(self.is_bar.val()
@@ -167,9 +168,7 @@ impl Logic for RequestDecode {
                 || self.is_lsu.val()
                 || self.is_atom.val()
                 || self.is_copy.val())
-            || (self.is_bar.val()
-                && (self.op.val() != self.k_op_exit.val())
-                && ((self.live.val() & !self.active.val()) != 0))
+            || ((self.op.val() == self.k_op_cl_wait.val()) && ((self.live.val() & !self.active.val()) != 0))
             || (self.is_lsu.val() && !self.lsu_ok.val());
     }
 }

@@ -72,7 +72,9 @@
 //!
 //! Sources of the response register, in fixed priority: a barrier release (one response per
 //! released warp, the warp's tag/lanes/op from the blocked-warp table, a RAM indexed by {cta,
-//! warp}), then the response of the request being processed. The register is loaded only while
+//! barrier, warp}: a divergent warp's lanes may wait at two barriers at once, and its partial
+//! arrivals at one barrier are answered together, with the lanes the barrier file accumulated
+//! and the last request's tag), then the response of the request being processed. The register is loaded only while
 //! empty: a request starts only when it is, and the release walk reads the table only then, so
 //! no unit's answer ever waits for the egress (the units answer with one-cycle pulses). A
 //! consumer that holds both readies high takes a response in one cycle, or `32 / L` with values.
@@ -94,7 +96,7 @@
 //!
 //! # Units
 //!
-//! * barrier_file: warp-level, converged arrivals only (its own documented rule).
+//! * barrier_file: a divergent warp's partial arrivals accumulated per warp (its own doc).
 //! * mbarrier_alu: fed by the lane sequencer (the active lanes in ascending order, one per
 //!   cycle; per-lane tokens / predicates are collected and answered as one warp response), and,
 //!   when the sequencer does not use it, by the copy engine's complete_tx / arrive-on / +1 events.
@@ -139,7 +141,7 @@
 //!
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
-//! * divergent barrier arrivals: a bar/barrier request whose `active` does not cover `live`;
+//! * a divergent `barrier.cluster.wait` (its `active` not covering `live`);
 //! * the "plain access to a live mbarrier" check of the golden LSU;
 //!
 //! Other differences from the golden model, all documented in `docs/ARCHITECTURE.md`: a
@@ -161,8 +163,9 @@ use super::ingress::RequestIngress;
 use super::result_store::ResultStore;
 use super::shared_mem::SharedMemory;
 use crate::atomic_alu::{operand_row_lanes, AtomicAlu};
-use crate::barrier_file::BarrierFile;
+use crate::barrier_file::{lane_ram_bits, warp_index_bits, BarrierFile, LANE_ADDR_BITS};
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
+use crate::depth_ram::DepthRam;
 use crate::copy_engine::{thread_bits, CopyEngine};
 use crate::mbarrier_alu::MbarrierAlu;
 use crate::pack_lanes::{LaneNumber, PackLanes};
@@ -390,8 +393,16 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     _wn_lanes: usize,
     _wn_lanes_end: usize,
     _wn_parts: usize,
-    /// Blocked barrier warps: {op, active, tag} at {cta, warp}.
-    blocked: RAM<Bits<TABLE_BITS>, 10>,
+    /// Blocked barrier warps: {op, waiting lanes, tag} at {cta, barrier id, warp} (the cluster
+    /// barrier's at id 0: its waits are converged, so no lane of the warp waits elsewhere).
+    blocked: DepthRam<Bits<TABLE_BITS>, LANE_ADDR_BITS>,
+    tbl_wr_id: Signal<Local, Bits<4>>,
+    /// The table's address: `{cta, id, warp}` with the warp index's and the id's bits from the config.
+    k_tbl_id_shift: Constant<Bits<LANE_ADDR_BITS>>,
+    k_tbl_cta_shift: Constant<Bits<LANE_ADDR_BITS>>,
+    k_op_cl_wait: Constant<Bits<OP_BITS>>,
+    /// The barrier of the release being walked.
+    rel_bar: DFF<Bits<4>>,
 
     // ---- constants ----
     lane_id: Vec<Constant<Bits<5>>>,
@@ -795,7 +806,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_op_row_log: k(row_lanes.trailing_zeros() as u64),
             k_op_row_mask: k(row_lanes as u64 - 1),
             _row_lanes: row_lanes,
-            blocked: Default::default(),
+            blocked: DepthRam::block(lane_ram_bits(config)),
+            tbl_wr_id: Default::default(),
+            k_tbl_id_shift: Constant::new((warp_index_bits(config) as u64).to_bits()),
+            k_tbl_cta_shift: Constant::new((warp_index_bits(config) as u64 + 4).to_bits()),
+            k_op_cl_wait: op(Op::BarClusterWait),
+            rel_bar: Default::default(),
             lane_id: (0..LANES as u64).map(k::<5>).collect(),
             k_row_bits: k(shared_row_bits(config) as u64),
             k_log_row: k(log2(R)),
@@ -1013,6 +1029,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             acc_error_lane,
             rel_rem,
             rel_cta,
+            rel_bar,
             rel_popc,
             rel_and,
             rel_or,
@@ -1196,12 +1213,20 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---------------- blocked-warp table ----------------
         self.blocked.read_clock.next = self.clock.val();
         self.blocked.write_clock.next = self.clock.val();
-        self.blocked.read_address.next =
-            (bit_cast::<10, 5>(self.rel_cta.q.val()) << 5u64) | bit_cast::<10, 5>(self.rel_pick_id.val());
-        self.blocked.write_address.next =
-            (bit_cast::<10, 5>(self.barrier.resp_cta.val()) << 5u64) | bit_cast::<10, 5>(self.barrier.resp_warp.val());
+        self.blocked.read_address.next = (bit_cast::<LANE_ADDR_BITS, 5>(self.rel_cta.q.val())
+            << self.k_tbl_cta_shift.val())
+            | (bit_cast::<LANE_ADDR_BITS, 4>(self.rel_bar.q.val()) << self.k_tbl_id_shift.val())
+            | bit_cast::<LANE_ADDR_BITS, 5>(self.rel_pick_id.val());
+        self.tbl_wr_id.next = self.req_imm.val().get_bits::<4>(0);
+        if self.req_op.val() == self.k_op_cl_wait.val() {
+            self.tbl_wr_id.next = 0.into();
+        }
+        self.blocked.write_address.next = (bit_cast::<LANE_ADDR_BITS, 5>(self.barrier.resp_cta.val())
+            << self.k_tbl_cta_shift.val())
+            | (bit_cast::<LANE_ADDR_BITS, 4>(self.tbl_wr_id.val()) << self.k_tbl_id_shift.val())
+            | bit_cast::<LANE_ADDR_BITS, 5>(self.barrier.resp_warp.val());
         self.blocked.write_data.next = (bit_cast::<TABLE_BITS, 6>(self.req_op.val()) << 96u64)
-            | (bit_cast::<TABLE_BITS, 32>(self.req_active.val()) << 64u64)
+            | (bit_cast::<TABLE_BITS, 32>(self.barrier.resp_lanes.val()) << 64u64)
             | bit_cast::<TABLE_BITS, 64>(self.req_tag.val());
         self.blocked.write_enable.next = false;
         self.table_tag.next = bit_cast::<64, TABLE_BITS>(self.blocked.read_data.val());
@@ -1607,6 +1632,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             if self.barrier.rel_valid.val() {
                 self.rel_rem.d.next = self.barrier.rel_waiting.val();
                 self.rel_cta.d.next = self.barrier.rel_cta.val();
+                self.rel_bar.d.next = self.barrier.rel_id.val();
                 self.rel_popc.d.next = self.barrier.rel_popc.val();
                 self.rel_and.d.next = self.barrier.rel_and.val();
                 self.rel_or.d.next = self.barrier.rel_or.val();
@@ -1667,9 +1693,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.o_lanes.d.next = self.req_active.val();
                 self.o_preds.d.next = 0.into();
                 self.o_error.d.next = self.barrier.resp_error.val();
-                self.o_error_lane.d.next = self.first_active.val();
+                self.o_error_lane.d.next = 0.into();
                 self.o_has_values.d.next = false;
                 if self.barrier.resp_error.val() != self.k_err_none.val() {
+                    self.o_error_lane.d.next = self.first_active.val();
                     self.o_valid.d.next = true;
                 } else if self.barrier.resp_blocked.val() {
                     self.blocked.write_enable.next = true;
@@ -1682,6 +1709,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 if self.barrier.rel_valid.val() {
                     self.rel_rem.d.next = self.barrier.rel_waiting.val();
                     self.rel_cta.d.next = self.barrier.rel_cta.val();
+                    self.rel_bar.d.next = self.barrier.rel_id.val();
                     self.rel_popc.d.next = self.barrier.rel_popc.val();
                     self.rel_and.d.next = self.barrier.rel_and.val();
                     self.rel_or.d.next = self.barrier.rel_or.val();
