@@ -783,7 +783,8 @@ impl Logic for BarrierFile {
         self.ram_waiting.read_address.next = self.read_addr.val();
         self.ram_partial.read_clock.next = self.clock.val();
         self.ram_partial.read_address.next = self.read_addr.val();
-        self.read_lane_addr.next = (bit_cast::<LANE_ADDR_BITS, ADDR_BITS>(self.read_addr.val()) << self.k_warp_shift.val())
+        self.read_lane_addr.next = (bit_cast::<LANE_ADDR_BITS, ADDR_BITS>(self.read_addr.val())
+            << self.k_warp_shift.val())
             | bit_cast::<LANE_ADDR_BITS, WARP_BITS>(self.req_warp.val());
         self.ram_lanes.read_clock.next = self.clock.val();
         self.ram_lanes.read_address.next = self.read_lane_addr.val();

@@ -20,6 +20,10 @@ use std::collections::{BTreeMap, HashMap};
 pub struct WaitingLanes {
     suspended: HashMap<(u16, u16, u8), u64>,
     rendezvous: HashMap<(u16, u16, u8), u64>,
+    /// Requests answered under their own tag and lanes only (bar.arrive, loads, ...), by tag:
+    /// their CTA slot. A lane may wait at a barrier while its fire-and-forget bar.arrive's
+    /// answer is still on its way; that answer must not take the waiting request's lanes.
+    direct: HashMap<u64, u16>,
     /// Wakes for a lane that had no suspended try_wait (a top bug; counted, not dropped silently).
     pub unmatched_wakes: u64,
 }
@@ -29,12 +33,14 @@ impl WaitingLanes {
     pub fn clear(&mut self) {
         self.suspended.clear();
         self.rendezvous.clear();
+        self.direct.clear();
     }
 
     /// A CTA starts in `slot`: nothing of the slot's previous CTA waits any more.
     pub fn clear_slot(&mut self, slot: u16) {
         self.suspended.retain(|k, _| k.0 != slot);
         self.rendezvous.retain(|k, _| k.0 != slot);
+        self.direct.retain(|_, s| *s != slot);
     }
 
     /// `req` is about to be sent: its lanes may be answered later — a try_wait's in the waiter
@@ -42,7 +48,9 @@ impl WaitingLanes {
     /// now, and an answer under that tag clears the lanes it covers ([`WaitingLanes::route`]),
     /// so the bookkeeping does not depend on when the answer leaves the top (requests may queue
     /// ahead of the top, and an answer may leave after the top takes the next request). A lane
-    /// has one request outstanding at a time, so its entry is always its latest request's.
+    /// waits in one request at a time, so its entry is always its latest waiting request's; a
+    /// request that never waits (other than an exit, whose answer may carry a rendezvous) is
+    /// recorded as answered directly.
     pub fn expect(&mut self, req: &Request) {
         let table = if req.op == Op::MbTryWait {
             &mut self.suspended
@@ -51,6 +59,9 @@ impl WaitingLanes {
         {
             &mut self.rendezvous
         } else {
+            if req.op != Op::WarpExit {
+                self.direct.insert(req.tag, req.cta);
+            }
             return;
         };
         for lane in 0..WARP as u8 {
@@ -86,6 +97,10 @@ impl WaitingLanes {
     /// naming its own first lane (as the golden model answers every request of a failed
     /// rendezvous).
     pub fn route(&mut self, r: Response, out: &mut Vec<Response>) {
+        if self.direct.remove(&r.tag).is_some() {
+            out.push(r);
+            return;
+        }
         // A try_wait's own answer: the lanes it covers are not suspended; an error answers them all.
         if r.error != ErrorCode::None {
             self.suspended.retain(|k, t| !(*t == r.tag && k.0 == r.cta && k.1 == r.warp));
@@ -167,11 +182,16 @@ mod tests {
         w.route(release, &mut out);
         let parts: Vec<(u64, u32, u128)> = out.iter().map(|r| (r.tag, r.lanes, r.values[0])).collect();
         assert_eq!(parts, vec![(50, 0x0000_FFFF, 9), (51, 0xFFFF_0000, 9)]);
-        // bar.arrive is answered at once: nothing registered
-        w.expect(&req(52, Op::BarArrive, 0xF));
+        // a lane waits at a barrier while its earlier bar.arrive's answer is on its way: that
+        // answer keeps its tag and lanes, the release still goes to the waiting request
+        let arrive = req(52, Op::BarArrive, 0xF);
+        w.expect(&arrive);
+        w.expect(&req(53, Op::BarSync, 0xF));
         let mut out = Vec::new();
-        w.route(Response::to(&req(53, Op::LdShared, 0xF), 0xF), &mut out);
-        assert_eq!(out[0].tag, 53);
+        w.route(Response::to(&arrive, 0xF), &mut out);
+        w.route(Response::to(&req(54, Op::BarSync, 0xFF), 0xFF), &mut out);
+        let parts: Vec<(u64, u32)> = out.iter().map(|r| (r.tag, r.lanes)).collect();
+        assert_eq!(parts, vec![(52, 0xF), (53, 0xF), (54, 0xF0)]);
     }
 
     #[test]

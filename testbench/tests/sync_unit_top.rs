@@ -588,3 +588,65 @@ fn an_exit_completing_two_rendezvous_answers_both_through_the_top() {
     assert_eq!(r, g);
     assert_eq!((r[0].lanes, r[1].lanes), (0x0f, 0x0f00));
 }
+
+/// A plain ld/st.shared that touches a live mbarrier object is refused at its first such lane
+/// (PTX ISA §9.7.13.15: while live, the object is accessed only by mbarrier instructions; the
+/// project reports the undefined access as `MbarrierPlainAccess`): the lanes before it are done,
+/// the lanes from it on are not (a store's next lane, already on the write port, included); every
+/// access size overlapping the object's 8 bytes is caught; inval, and a new CTA in the slot, end
+/// the object's life.
+#[test]
+fn a_plain_access_to_a_live_mbarrier_is_refused() {
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 2);
+    let mbar = 0x208;
+    assert_eq!(p.submit(&one_lane(1, 0, Op::MbInit, mbar, 1))[0].error, ErrorCode::None);
+    let words = |tag, op, base: u64, size: u32| {
+        let mut r = Request::new(tag, 0, 0, op);
+        r.imm = size;
+        for l in 0..32 {
+            r.lanes[l].addr = base + size as u64 * l as u64;
+            r.lanes[l].a = 0x3000_0000 + l as u128;
+        }
+        r
+    };
+    // st.shared.b32 over 0x200..0x280: lane 2 (0x208) is the object's first half
+    let r = p.submit(&words(2, Op::StShared, 0x200, 4));
+    assert_eq!((r[0].error, r[0].error_lane), (ErrorCode::MbarrierPlainAccess, 2));
+    // lane 5 at 0x20c (the object's second half): lane 6's store, issued the cycle after, is dropped too
+    let mut st = words(3, Op::StShared, 0x300, 4);
+    st.lanes[5].addr = mbar + 4;
+    let r = p.submit(&st);
+    assert_eq!((r[0].error, r[0].error_lane), (ErrorCode::MbarrierPlainAccess, 5));
+    let mut back = words(4, Op::LdShared, 0x300, 4);
+    back.active_mask = !(1 << 5);
+    let r = p.submit(&back);
+    assert_eq!(r[0].values[..8], [0x3000_0000, 0x3000_0001, 0x3000_0002, 0x3000_0003, 0x3000_0004, 0, 0, 0]);
+    let mut back = words(5, Op::LdShared, 0x200, 4);
+    back.active_mask = 0b11 | 0xffff_fff0;
+    let r = p.submit(&back);
+    assert_eq!(r[0].values[..5], [0x3000_0000, 0x3000_0001, 0, 0, 0], "lanes 0-1 stored, 4 on not");
+    // loads of every size that overlap the object: 1 byte at its end, 2, 4, 8 and 16 bytes
+    for (tag, addr, size) in [(6, mbar + 7, 1), (7, mbar + 6, 2), (8, mbar + 4, 4), (9, mbar, 8), (10, 0x200, 16)] {
+        let mut ld = one_lane(tag, 0, Op::LdShared, addr, 0);
+        ld.imm = size;
+        let r = p.submit(&ld);
+        assert_eq!((r[0].error, r[0].error_lane), (ErrorCode::MbarrierPlainAccess, 0), "{size} bytes at {addr:#x}");
+    }
+    // the words beside it are plain memory
+    let mut ld = one_lane(11, 0, Op::LdShared, mbar + 8, 0);
+    ld.imm = 8;
+    assert_eq!(p.submit(&ld)[0].error, ErrorCode::None);
+    // inval ends its life: the store goes through
+    assert_eq!(p.submit(&one_lane(12, 0, Op::MbInval, mbar, 0))[0].error, ErrorCode::None);
+    let mut st = one_lane(13, 0, Op::StShared, mbar, 0x5555);
+    st.imm = 8;
+    assert_eq!(p.submit(&st)[0].error, ErrorCode::None);
+    // so does a new CTA in the slot
+    assert_eq!(p.submit(&one_lane(14, 0, Op::MbInit, 0x210, 1))[0].error, ErrorCode::None);
+    p.launch(0, 2);
+    let mut st = one_lane(15, 0, Op::StShared, 0x210, 0x6666);
+    st.imm = 8;
+    assert_eq!(p.submit(&st)[0].error, ErrorCode::None);
+}

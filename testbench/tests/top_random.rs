@@ -32,8 +32,9 @@ fn seeds_and_count() -> (Vec<u64>, usize) {
     Campaign::new("TOP", (&[1], 2_000), (&[1, 2], 10_000)).split()
 }
 
-/// mbarrier objects live below this shared offset, plain ld/st traffic above it (the top does
-/// not build the golden LSU's "plain access to a live mbarrier" check).
+/// mbarrier objects live below this shared offset, plain ld/st traffic above it, but for one
+/// request in ten of the LSU stream, which sends a lane into it (PTX ISA §9.7.13.15: a plain
+/// access to a live object is refused, `MbarrierPlainAccess`).
 const MBAR_REGION: u64 = 0x100;
 
 /// Both backends with the golden memory; every request goes to both and the responses must be
@@ -111,9 +112,20 @@ impl Pair {
     }
 
     /// Read both CTA slots' whole shared memory back through the top's ld.shared (8 bytes a
-    /// lane) and compare it with the golden memory.
+    /// lane) and compare it with the golden memory (mbarrier objects inval'ed first).
     fn compare_shared_memory(&mut self, tag: &mut u64) {
         let bytes = self.cfg.shared_bytes as u64;
+        // A live mbarrier may not be read by ld.shared (PTX ISA §9.7.13.15): inval every word of
+        // the mbarrier region first, on both sides (a dead one's inval is refused alike).
+        for slot in 0..self.cfg.cta_slots as u16 {
+            for o in 0..MBAR_REGION / 8 {
+                let mut inval = Request::new(*tag, slot, 0, Op::MbInval);
+                *tag += 1;
+                inval.active_mask = 1;
+                inval.lanes[0].addr = 8 * o;
+                self.submit(&inval);
+            }
+        }
         for slot in 0..self.cfg.cta_slots as u16 {
             let mut base = 0;
             while base < bytes {
@@ -177,7 +189,16 @@ fn barrier_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
         let free_lanes = !blocked[slot as usize][warp as usize];
         let converged = free_lanes == u32::MAX && !rng.chance(3);
         let ops: &[Op] = if converged {
-            &[Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr, Op::BarClusterArrive, Op::BarClusterWait]
+            &[
+                Op::BarSync,
+                Op::BarSync,
+                Op::BarArrive,
+                Op::BarRedPopc,
+                Op::BarRedAnd,
+                Op::BarRedOr,
+                Op::BarClusterArrive,
+                Op::BarClusterWait,
+            ]
         } else {
             &[Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr]
         };
@@ -657,7 +678,28 @@ fn lsu_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
     let warps = p.cfg.max_warps_per_cta as u16;
     let slots = p.cfg.cta_slots as u16;
     let bytes = p.cfg.shared_bytes as u64;
+    let mut plain = 0;
+    // a few live mbarrier objects among the words 0..0x40 of each slot, init'ed and inval'ed now
+    // and then (errors included: init of a live one, inval of a dead one)
+    let object = |tag: u64, slot: u16, op: Op, o: u64| {
+        let mut r = Request::new(tag, slot, 0, op);
+        r.active_mask = 1;
+        r.lanes[0].addr = 8 * o;
+        r.lanes[0].a = 1;
+        r
+    };
+    for slot in 0..slots {
+        for o in [0, 2, 5] {
+            p.submit(&object(*tag, slot, Op::MbInit, o));
+            *tag += 1;
+        }
+    }
     for _ in 0..n {
+        if rng.chance(20) {
+            let op = if rng.chance(2) { Op::MbInit } else { Op::MbInval };
+            p.submit(&object(*tag, rng.below(slots as u64) as u16, op, rng.below(8)));
+            *tag += 1;
+        }
         let op = if rng.chance(2) { Op::StShared } else { Op::LdShared };
         let mut r = full(*tag, rng.below(slots as u64) as u16, rng.below(warps as u64) as u16, op);
         *tag += 1;
@@ -686,8 +728,15 @@ fn lsu_stream(p: &mut Pair, rng: &mut Rng, n: usize, tag: &mut u64) {
             let l = rng.below(32) as usize;
             r.lanes[l].addr += 1 + rng.below(size - 1);
         }
-        p.submit(&r);
+        if rng.chance(10) {
+            // into the mbarrier stream's objects (8-byte words from 0, live or not)
+            let l = rng.below(32) as usize;
+            r.lanes[l].addr = rng.below(0x40 / size) * size;
+        }
+        let resp = p.submit(&r);
+        plain += resp.iter().filter(|x| x.error == ErrorCode::MbarrierPlainAccess).count();
     }
+    assert!(n < 1000 || plain > 0, "seed {}: no plain access to a live mbarrier in {n} requests", p.seed);
 }
 
 #[test]

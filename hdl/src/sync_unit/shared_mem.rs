@@ -40,15 +40,38 @@
 //! 2^`GEN_BITS` per slot), the top clears the slot by writing zeros into every row as before.
 //! Neither the generations nor the RAMs are reset (a reset is not a launch: memory keeps its
 //! bytes across it, as before).
+//!
+//! # Live mbarrier words: the plain-access check
+//!
+//! A plain ld/st.shared that touches a live mbarrier object is undefined (PTX ISA §9.7.13.15:
+//! the object may be accessed only through mbarrier instructions while it is live), and the
+//! golden LSU refuses it (`MbarrierPlainAccess`). Each row's tag carries one **live bit per
+//! 8-byte word** beside its generation (`LIVE_BITS`, rows of up to 128 bytes), so a stale row
+//! (an older CTA's) has no live word, and a launch clears them with the bytes. A write marked
+//! `write_live_from_data` (the mbarrier ALU's, and the clearing walker's zeros) sets the live
+//! bits of the words it writes to their valid bits (`mbarrier_word::VALID_BIT`: set by init,
+//! cleared by inval); every other write keeps them. A write marked `write_checked` (a plain
+//! st.shared lane) that touches a live word is not performed and is reported on `write_fault`
+//! in the cycle after it was presented; the write presented in that cycle, if checked too (the
+//! LSU's next lane), is dropped with it. A read presented with `read_checked` bytes (a plain
+//! ld.shared lane) reports on `read_fault`, with its data, whether one of them is in a live word.
 
 use rust_hdl::prelude::*;
 
 use super::top::RAM_ADDR_BITS;
 use crate::depth_ram::DepthRam;
+use smsync_contract::encoding::mbarrier_word;
 
 /// Bits of a slot's generation and of a row's tag: 4, a clear every 16th launch of a slot (8
 /// bits put the fpga-small top at 80.3 % of the ECP5-85F's LUTs, 2.6k LUT4 for the tag RAMs).
 pub const GEN_BITS: usize = 4;
+/// Live bits in a row's tag: one per 8-byte word of a row of up to 128 bytes.
+pub const LIVE_BITS: usize = 16;
+/// A row's tag: its generation (low bits) and its live words.
+pub const TAG_BITS: usize = GEN_BITS + LIVE_BITS;
+// `update()` spells the live bits' offset in the tag as a literal (rust-hdl writes a constant's
+// name into the Verilog): keep it equal to GEN_BITS.
+const _: () = assert!(GEN_BITS == 4);
 
 #[derive(LogicBlock)]
 pub struct SharedMemory<const RD: usize, const R: usize> {
@@ -65,14 +88,29 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     /// A CTA starts in `launch_slot`: its rows read as zeros from the next cycle.
     pub launch: Signal<In, Bit>,
     pub launch_slot: Signal<In, Bits<5>>,
+    /// The write sets the live bits of the words it writes to their valid bits (see "Live
+    /// mbarrier words"); else it keeps them.
+    pub write_live_from_data: Signal<In, Bit>,
+    /// The write is a plain st.shared lane: not performed if it touches a live word.
+    pub write_checked: Signal<In, Bit>,
+    /// The checked write presented last cycle touched a live word (it was not performed).
+    pub write_fault: Signal<Out, Bit>,
+    /// The bytes of the row a plain ld.shared lane reads (0 for other reads).
+    pub read_checked: Signal<In, Bits<R>>,
+    /// With `read_data`: a checked byte of the read is in a live word.
+    pub read_fault: Signal<Out, Bit>,
+    /// With `read_data`: the row's live words (the mbarrier ALU takes them as its objects'
+    /// valid bits, so that a plain store of a set bit 62 into a dead object's word, allowed
+    /// since the object is not live, does not make it look initialized).
+    pub read_live: Signal<Out, Bits<LIVE_BITS>>,
     /// This launch takes the slot's generation round to 0: rows may hold any tag, so the top
     /// writes zeros into every row of the slot (the walker) before its requests go on.
     pub launch_wraps: Signal<Out, Bit>,
     bytes: Vec<DepthRam<Bits<8>, RAM_ADDR_BITS>>,
     /// The rows' tags: read with the data (`tag_rd`) and at the write address (`tag_wr`, the
     /// cycle before the write is performed); both written alike.
-    tag_rd: DepthRam<Bits<GEN_BITS>, RAM_ADDR_BITS>,
-    tag_wr: DepthRam<Bits<GEN_BITS>, RAM_ADDR_BITS>,
+    tag_rd: DepthRam<Bits<TAG_BITS>, RAM_ADDR_BITS>,
+    tag_wr: DepthRam<Bits<TAG_BITS>, RAM_ADDR_BITS>,
     /// The pending write (presented last cycle, performed at the end of this one): enable,
     /// address, data, byte enables and its slot's generation then.
     p_we: DFF<Bit>,
@@ -80,6 +118,18 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     p_wd: DFF<Bits<RD>>,
     p_wb: DFF<Bits<R>>,
     p_gen: DFF<Bits<GEN_BITS>>,
+    /// The pending write's words (one bit per 8-byte word it writes), its valid bits, and its
+    /// marks (`write_live_from_data`, `write_checked`).
+    p_words: DFF<Bits<LIVE_BITS>>,
+    p_valid: DFF<Bits<LIVE_BITS>>,
+    p_from_data: DFF<Bit>,
+    p_checked: DFF<Bit>,
+    /// The pending row's live words before the write, the write's fault, and the live words after.
+    p_live: Signal<Local, Bits<LIVE_BITS>>,
+    p_fault: Signal<Local, Bit>,
+    p_live_new: Signal<Local, Bits<LIVE_BITS>>,
+    /// The pending write is performed (not a faulting checked write).
+    p_do: Signal<Local, Bit>,
     /// The write performed at the last edge (the pending write then): enable, row, data, byte
     /// enables, generation and whether its row was stale. Two reads of it: `tag_wr` did not
     /// read its tag for the pending write (`t_fwd`: the same row, so its generation is the
@@ -93,10 +143,13 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     t_wb: DFF<Bits<R>>,
     t_gen: DFF<Bits<GEN_BITS>>,
     t_stale: DFF<Bit>,
+    /// The row's live words after the write performed at the last edge.
+    t_live: DFF<Bits<LIVE_BITS>>,
     t_fwd: Signal<Local, Bit>,
     /// The row read last cycle (the address the RAMs latched).
     ra_q: DFF<Bits<RAM_ADDR_BITS>>,
     /// The pending write's row tag (`tag_wr`'s, or the write before's) and its staleness.
+    p_tagword: Signal<Local, Bits<TAG_BITS>>,
     p_tag: Signal<Local, Bits<GEN_BITS>>,
     p_stale: Signal<Local, Bit>,
     /// The row read last cycle was being written at that edge (the `t_*` write): its written
@@ -109,6 +162,7 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     rd_byte: Vec<Signal<Local, Bits<RD>>>,
     k_all_bytes: Constant<Bits<R>>,
     k_byte_low: Constant<Bits<RD>>,
+    k_bit0: Constant<Bits<RD>>,
     /// Per slot, its generation (not reset).
     generation: Vec<DFF<Bits<GEN_BITS>>>,
     /// The read's slot generation, registered with the read (compared with the tag read).
@@ -120,6 +174,23 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     wr_slot_gen: Signal<Local, Bits<GEN_BITS>>,
     /// The row read is the current CTA's (else it reads as zeros).
     rd_fresh: Signal<Local, Bit>,
+    /// The words a checked read reads (registered with the read), and the row's live words.
+    rc_words: DFF<Bits<LIVE_BITS>>,
+    rd_live: Signal<Local, Bits<LIVE_BITS>>,
+    /// Per word of the row: its bytes (for the byte enables -> words map) and the bit position
+    /// of its `VALID_BIT`.
+    word_bytes: Vec<Constant<Bits<R>>>,
+    word_bit: Vec<Constant<Bits<LIVE_BITS>>>,
+    valid_shift: Vec<Constant<Bits<16>>>,
+    /// Per word: its bit of the write's words, of a checked read's words, of the write's valid bits.
+    w_word: Vec<Signal<Local, Bits<LIVE_BITS>>>,
+    r_word: Vec<Signal<Local, Bits<LIVE_BITS>>>,
+    v_word: Vec<Signal<Local, Bits<LIVE_BITS>>>,
+    w_words: Signal<Local, Bits<LIVE_BITS>>,
+    r_words: Signal<Local, Bits<LIVE_BITS>>,
+    w_valid: Signal<Local, Bits<LIVE_BITS>>,
+    /// Words per row (a loop bound).
+    _words: usize,
     /// The row bits of an address (its slot above them), and one constant per slot.
     k_row_bits: Constant<Bits<8>>,
     slot: Vec<Constant<Bits<5>>>,
@@ -135,6 +206,7 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
     /// `2^addr_bits` rows (`top::shared_addr_bits`): `slots` CTA slots of `2^row_bits` rows.
     pub fn new(addr_bits: usize, row_bits: usize, slots: usize) -> Self {
         assert_eq!(RD, 8 * R, "SharedMemory<RD, R>: RD must be 8 * R");
+        assert!(R % 8 == 0 && R / 8 <= LIVE_BITS, "SharedMemory: rows of 8..128 bytes");
         SharedMemory {
             clock: Default::default(),
             read_address: Default::default(),
@@ -143,6 +215,12 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             write_address: Default::default(),
             write_data: Default::default(),
             write_bytes: Default::default(),
+            write_live_from_data: Default::default(),
+            write_checked: Default::default(),
+            write_fault: Default::default(),
+            read_checked: Default::default(),
+            read_fault: Default::default(),
+            read_live: Default::default(),
             launch: Default::default(),
             launch_slot: Default::default(),
             launch_wraps: Default::default(),
@@ -154,14 +232,24 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             p_wd: Default::default(),
             p_wb: Default::default(),
             p_gen: Default::default(),
+            p_words: Default::default(),
+            p_valid: Default::default(),
+            p_from_data: Default::default(),
+            p_checked: Default::default(),
+            p_live: Default::default(),
+            p_fault: Default::default(),
+            p_live_new: Default::default(),
+            p_do: Default::default(),
             t_we: Default::default(),
             t_wa: Default::default(),
             t_wd: Default::default(),
             t_wb: Default::default(),
             t_gen: Default::default(),
             t_stale: Default::default(),
+            t_live: Default::default(),
             t_fwd: Default::default(),
             ra_q: Default::default(),
+            p_tagword: Default::default(),
             p_tag: Default::default(),
             p_stale: Default::default(),
             r_fwd: Default::default(),
@@ -170,6 +258,7 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             rd_byte: (0..R).map(|_| Default::default()).collect(),
             k_all_bytes: Constant::new(Bits::<R>::mask()),
             k_byte_low: Constant::new(0xffu64.to_bits()),
+            k_bit0: Constant::new(1u64.to_bits()),
             generation: (0..slots).map(|_| Default::default()).collect(),
             rd_gen: Default::default(),
             rd_slot: Default::default(),
@@ -177,9 +266,23 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             rd_slot_gen: Default::default(),
             wr_slot_gen: Default::default(),
             rd_fresh: Default::default(),
+            rc_words: Default::default(),
+            rd_live: Default::default(),
+            word_bytes: (0..R / 8).map(|j| Constant::new((0xffu64 << (8 * j)).to_bits())).collect(),
+            word_bit: (0..R / 8).map(|j| Constant::new((1u64 << j).to_bits())).collect(),
+            valid_shift: (0..R / 8)
+                .map(|j| Constant::new(((64 * j) as u64 + mbarrier_word::VALID_BIT as u64).to_bits()))
+                .collect(),
+            w_word: (0..R / 8).map(|_| Default::default()).collect(),
+            r_word: (0..R / 8).map(|_| Default::default()).collect(),
+            v_word: (0..R / 8).map(|_| Default::default()).collect(),
+            w_words: Default::default(),
+            r_words: Default::default(),
+            w_valid: Default::default(),
+            _words: R / 8,
             k_row_bits: Constant::new((row_bits as u64).to_bits()),
             slot: (0..slots as u64).map(|c| Constant::new(c.to_bits())).collect(),
-            k_gen_last: Constant::new(((1u64 << GEN_BITS) - 1).to_bits()),
+            k_gen_last: Constant::new(((1u64 << 4u64) - 1).to_bits()),
             byte_wide: (0..R).map(|_| Default::default()).collect(),
             byte_src: (0..R).map(|_| Default::default()).collect(),
             byte_low: (0..R).map(|_| Default::default()).collect(),
@@ -214,13 +317,71 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         self.rd_gen.clock.next = self.clock.val();
         self.rd_gen.d.next = self.rd_slot_gen.val();
         // ---- the pending write ----
-        dff_setup!(self, clock, p_we, p_wa, p_wd, p_wb, p_gen, t_we, t_wa, t_wd, t_wb, t_gen, t_stale, ra_q);
+        dff_setup!(
+            self,
+            clock,
+            p_we,
+            p_wa,
+            p_wd,
+            p_wb,
+            p_gen,
+            p_words,
+            p_valid,
+            p_from_data,
+            p_checked,
+            t_we,
+            t_wa,
+            t_wd,
+            t_wb,
+            t_gen,
+            t_stale,
+            t_live,
+            ra_q,
+            rc_words
+        );
+        // ---- the write's words, their valid bits, a checked read's words (prefix ORs) ----
+        self.w_word[0].next = 0.into();
+        self.r_word[0].next = 0.into();
+        self.v_word[0].next = 0.into();
+        if (self.write_bytes.val() & self.word_bytes[0].val()) != 0 {
+            self.w_word[0].next = self.word_bit[0].val();
+        }
+        if (self.read_checked.val() & self.word_bytes[0].val()) != 0 {
+            self.r_word[0].next = self.word_bit[0].val();
+        }
+        if ((self.write_data.val() >> self.valid_shift[0].val()) & self.k_bit0.val()) != 0 {
+            self.v_word[0].next = self.word_bit[0].val();
+        }
+        self.w_words.next = self.w_word[0].val();
+        self.r_words.next = self.r_word[0].val();
+        self.w_valid.next = self.v_word[0].val();
+        for j in 1..self._words {
+            self.w_word[j].next = self.w_word[j - 1].val();
+            self.r_word[j].next = self.r_word[j - 1].val();
+            self.v_word[j].next = self.v_word[j - 1].val();
+            if (self.write_bytes.val() & self.word_bytes[j].val()) != 0 {
+                self.w_word[j].next = self.w_word[j - 1].val() | self.word_bit[j].val();
+            }
+            if (self.read_checked.val() & self.word_bytes[j].val()) != 0 {
+                self.r_word[j].next = self.r_word[j - 1].val() | self.word_bit[j].val();
+            }
+            if ((self.write_data.val() >> self.valid_shift[j].val()) & self.k_bit0.val()) != 0 {
+                self.v_word[j].next = self.v_word[j - 1].val() | self.word_bit[j].val();
+            }
+            self.w_words.next = self.w_word[j].val();
+            self.r_words.next = self.r_word[j].val();
+            self.w_valid.next = self.v_word[j].val();
+        }
+        self.p_words.d.next = self.w_words.val();
+        self.p_valid.d.next = self.w_valid.val();
+        self.p_from_data.d.next = self.write_live_from_data.val();
+        self.p_checked.d.next = self.write_checked.val();
+        self.rc_words.d.next = self.r_words.val();
         self.p_we.d.next = self.write_enable.val();
         self.p_wa.d.next = self.write_address.val();
         self.p_wd.d.next = self.write_data.val();
         self.p_wb.d.next = self.write_bytes.val();
         self.p_gen.d.next = self.wr_slot_gen.val();
-        self.t_we.d.next = self.p_we.q.val();
         self.t_wa.d.next = self.p_wa.q.val();
         self.t_wd.d.next = self.p_wd.q.val();
         self.t_wb.d.next = self.p_wb.q.val();
@@ -235,16 +396,39 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         self.tag_wr.read_address.next = self.write_address.val();
         self.tag_rd.write_address.next = self.p_wa.q.val();
         self.tag_wr.write_address.next = self.p_wa.q.val();
-        self.tag_rd.write_data.next = self.p_gen.q.val();
-        self.tag_wr.write_data.next = self.p_gen.q.val();
-        self.tag_rd.write_enable.next = self.p_we.q.val();
-        self.tag_wr.write_enable.next = self.p_we.q.val();
-        self.p_tag.next = self.tag_wr.read_data.val();
+        self.p_tagword.next = self.tag_wr.read_data.val();
         if self.t_fwd.val() {
-            self.p_tag.next = self.t_gen.q.val();
+            self.p_tagword.next = (bit_cast::<TAG_BITS, LIVE_BITS>(self.t_live.q.val()) << 4u64)
+                | bit_cast::<TAG_BITS, GEN_BITS>(self.t_gen.q.val());
         }
+        self.p_tag.next = self.p_tagword.val().get_bits::<GEN_BITS>(0);
         self.p_stale.next = self.p_tag.val() != self.p_gen.q.val();
         self.t_stale.d.next = self.p_stale.val();
+        // ---- live words: a checked write touching one is not performed (nor the next, if checked) ----
+        self.p_live.next = self.p_tagword.val().get_bits::<LIVE_BITS>(4);
+        if self.p_stale.val() {
+            self.p_live.next = 0.into();
+        }
+        self.p_fault.next =
+            self.p_we.q.val() && self.p_checked.q.val() && ((self.p_live.val() & self.p_words.q.val()) != 0);
+        self.p_do.next = self.p_we.q.val() && !self.p_fault.val();
+        self.p_live_new.next = self.p_live.val();
+        if self.p_from_data.q.val() {
+            self.p_live_new.next =
+                (self.p_live.val() & !self.p_words.q.val()) | (self.p_valid.q.val() & self.p_words.q.val());
+        }
+        self.t_we.d.next = self.p_do.val();
+        self.t_live.d.next = self.p_live_new.val();
+        self.write_fault.next = self.p_fault.val();
+        if self.p_fault.val() && self.write_checked.val() {
+            self.p_we.d.next = false;
+        }
+        self.tag_rd.write_data.next = (bit_cast::<TAG_BITS, LIVE_BITS>(self.p_live_new.val()) << 4u64)
+            | bit_cast::<TAG_BITS, GEN_BITS>(self.p_gen.q.val());
+        self.tag_wr.write_data.next = (bit_cast::<TAG_BITS, LIVE_BITS>(self.p_live_new.val()) << 4u64)
+            | bit_cast::<TAG_BITS, GEN_BITS>(self.p_gen.q.val());
+        self.tag_rd.write_enable.next = self.p_do.val();
+        self.tag_wr.write_enable.next = self.p_do.val();
         // ---- data: a stale row's write writes every byte, zeros where not enabled ----
         // The read of last cycle, of the row written at that edge: which bytes it takes from
         // that write and which from the RAM.
@@ -270,14 +454,21 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             if self.p_wb.q.val().get_bit(i) {
                 self.bytes[i].write_data.next = self.byte_low[i].low.val();
             }
-            self.bytes[i].write_enable.next = self.p_we.q.val() && (self.p_wb.q.val().get_bit(i) || self.p_stale.val());
+            self.bytes[i].write_enable.next = self.p_do.val() && (self.p_wb.q.val().get_bit(i) || self.p_stale.val());
             self.byte_wide[i].narrow.next = self.bytes[i].read_data.val();
         }
         // The row, OR-ed together byte by byte (Verilog: a blocking accumulation in one block),
         // or zeros when it holds an older CTA's bytes.
-        self.rd_fresh.next = self.tag_rd.read_data.val() == self.rd_gen.q.val();
+        self.rd_fresh.next = self.tag_rd.read_data.val().get_bits::<GEN_BITS>(0) == self.rd_gen.q.val();
+        self.rd_live.next = self.tag_rd.read_data.val().get_bits::<LIVE_BITS>(4);
         if self.r_fwd.val() {
             self.rd_fresh.next = self.t_gen.q.val() == self.rd_gen.q.val();
+            self.rd_live.next = self.t_live.q.val();
+        }
+        self.read_fault.next = self.rd_fresh.val() && ((self.rd_live.val() & self.rc_words.q.val()) != 0);
+        self.read_live.next = 0.into();
+        if self.rd_fresh.val() {
+            self.read_live.next = self.rd_live.val();
         }
         for i in 0..R {
             self.rd_byte[i].next = 0.into();

@@ -142,7 +142,6 @@
 //! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
 //!
 //! * a divergent `barrier.cluster.wait` (its `active` not covering `live`);
-//! * the "plain access to a live mbarrier" check of the golden LSU;
 //!
 //! Other differences from the golden model, all documented in `docs/ARCHITECTURE.md`: a
 //! suspended `mbarrier.try_wait` lane is left out of `resp_lanes` and its later answer leaves on
@@ -156,7 +155,7 @@
 
 use rust_hdl::prelude::*;
 use smsync_contract::config::Config;
-use smsync_contract::encoding::{ErrorCode, Op, Space};
+use smsync_contract::encoding::{mbarrier_word, ErrorCode, Op, Space};
 
 use super::egress::ResponseEgress;
 use super::ingress::RequestIngress;
@@ -165,8 +164,8 @@ use super::shared_mem::SharedMemory;
 use crate::atomic_alu::{operand_row_lanes, AtomicAlu};
 use crate::barrier_file::{lane_ram_bits, warp_index_bits, BarrierFile, LANE_ADDR_BITS};
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
-use crate::depth_ram::DepthRam;
 use crate::copy_engine::{thread_bits, CopyEngine};
+use crate::depth_ram::DepthRam;
 use crate::mbarrier_alu::MbarrierAlu;
 use crate::pack_lanes::{LaneNumber, PackLanes};
 use crate::warp_network::{beats_per_request, WarpNetwork, BEAT_OPS};
@@ -348,6 +347,17 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub mem_waddr: Signal<Out, Bits<RAM_ADDR_BITS>>,
     pub mem_wdata: Signal<Out, Bits<RD>>,
     pub mem_wbytes: Signal<Out, Bits<R>>,
+    /// The write sets its words' live bits from their valid bits (the mbarrier ALU's write, the
+    /// clearing walker's zeros); a plain st.shared lane's write (checked against live words);
+    /// the bytes a plain ld.shared lane reads (checked). See `SharedMemory`, "Live mbarrier words".
+    pub mem_wlive: Signal<Out, Bit>,
+    pub mem_wchecked: Signal<Out, Bit>,
+    pub mem_rchecked: Signal<Out, Bits<R>>,
+    /// The checked write of last cycle / the checked read of last cycle touched a live mbarrier.
+    pub mem_wfault: Signal<In, Bit>,
+    pub mem_rfault: Signal<In, Bit>,
+    /// The live words of the row read last cycle (`SharedMemory::read_live`).
+    pub mem_rlive: Signal<In, Bits<16>>,
 
     // ---- raw event ports (trace; try_wait answers not yet folded into responses) ----
     pub wake_valid: Signal<Out, Bit>,
@@ -431,6 +441,14 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_err_not_built: Constant<Bits<ERROR_BITS>>,
     k_err_range: Constant<Bits<ERROR_BITS>>,
     k_err_shared_align: Constant<Bits<ERROR_BITS>>,
+    k_err_plain: Constant<Bits<ERROR_BITS>>,
+    /// `mbarrier_word::VALID_BIT` as a mask: the mbarrier ALU's word takes it from the live bits.
+    k_valid_bit: Constant<Bits<64>>,
+    mb_word_raw: Signal<Local, Bits<64>>,
+    /// The lane of the LSU's last access (its live-word check answers a cycle later), and the
+    /// sequencer stops after a faulting one.
+    chk_lane: DFF<Bits<5>>,
+    plain_stop: DFF<Bit>,
     k_s_idle: Constant<Bits<3>>,
     k_s_bar_wait: Constant<Bits<3>>,
     k_s_bar_rel: Constant<Bits<3>>,
@@ -760,6 +778,14 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             mem_waddr: Default::default(),
             mem_wdata: Default::default(),
             mem_wbytes: Default::default(),
+            mem_wlive: Default::default(),
+            mem_wchecked: Default::default(),
+            mem_rchecked: Default::default(),
+            mem_wfault: Default::default(),
+            mem_rfault: Default::default(),
+            mem_rlive: Default::default(),
+            k_valid_bit: Constant::new((1u64 << mbarrier_word::VALID_BIT).to_bits()),
+            mb_word_raw: Default::default(),
             wake_valid: Default::default(),
             wake_cta: Default::default(),
             wake_warp: Default::default(),
@@ -833,6 +859,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_err_not_built: err(ErrorCode::NotBuilt),
             k_err_range: err(ErrorCode::SharedOutOfRange),
             k_err_shared_align: err(ErrorCode::SharedAlign),
+            k_err_plain: err(ErrorCode::MbarrierPlainAccess),
+            chk_lane: Default::default(),
+            plain_stop: Default::default(),
             k_s_idle: k(S_IDLE),
             k_s_bar_wait: k(S_BAR_WAIT),
             k_s_bar_rel: k(S_BAR_REL),
@@ -1026,6 +1055,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             acc_preds,
             acc_suspended,
             acc_error,
+            chk_lane,
+            plain_stop,
             acc_error_lane,
             rel_rem,
             rel_cta,
@@ -1396,7 +1427,13 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 bit_cast::<OFF_BITS, 24>(self.copy.sm_raddr.val() & bit_cast::<24, 64>(self.k_row_mask.val())) << 3u64;
         }
         // Last cycle's row, aligned for each reader.
-        self.mbar.mem_rdata.next = bit_cast::<64, RD>(self.mem_rdata.val() >> self.mb_rd_off.q.val());
+        // The object's valid bit is the row's live bit of the word (`SharedMemory`, "Live
+        // mbarrier words"), as the golden unit's live table decides, not the stored bit 62.
+        self.mb_word_raw.next = bit_cast::<64, RD>(self.mem_rdata.val() >> self.mb_rd_off.q.val());
+        self.mbar.mem_rdata.next = self.mb_word_raw.val() & !self.k_valid_bit.val();
+        if ((self.mem_rlive.val() >> (self.mb_rd_off.q.val() >> 6u64)) & 1u64) != 0 {
+            self.mbar.mem_rdata.next = self.mb_word_raw.val() | self.k_valid_bit.val();
+        }
         self.copy.sm_rdata.next = bit_cast::<D, RD>(self.mem_rdata.val() >> self.ce_rd_off.q.val());
         self.seq_rdata.next = bit_cast::<128, RD>(self.mem_rdata.val() >> self.seq_rd_off.q.val());
 
@@ -1745,7 +1782,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.o_source.d.next = self.k_src_popc.val();
             }
         } else if self.state.q.val() == self.k_s_seq.val() {
-            if self.rem.q.val() != 0 {
+            if (self.rem.q.val() != 0) && self.plain_stop.q.val() {
+                // A lane touched a live mbarrier (answered a cycle after its access, below).
+                self.rem_step.next = self.k_step_clear.val();
+            } else if self.rem.q.val() != 0 {
                 if self.is_mb.val() {
                     // Issued above (`seq_mb_issue`): the mbarrier ALU never waits.
                     self.rem_step.next = self.k_step_advance.val();
@@ -1906,6 +1946,28 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.seq_rd_off.d.next = bit_cast::<OFF_BITS, 64>(self.seq_raddr.val() & self.k_row_mask.val()) << 3u64;
         }
 
+        // ---------------- the LSU's live-mbarrier check (PTX ISA §9.7.13.15) ----------------
+        // A plain access to a live mbarrier object is refused at the first such lane, as the
+        // golden LSU does; the shared RAM answers a cycle after the access, with priority over a
+        // later lane's range or alignment error found in that cycle. The lanes before it are done,
+        // the faulting store and the next lane's (dropped by the RAM) are not, and the sequencer
+        // stops. (`mem_raddr` / the write port carry the LSU's access whenever `lsu_re` /
+        // `lsu_we` is set: their grants exclude every other client.)
+        self.mem_wchecked.next = self.lsu_we.val();
+        self.mem_rchecked.next = 0.into();
+        if self.lsu_re.val() {
+            self.mem_rchecked.next = self.seq_be.val() << self.seq_off.val();
+        }
+        if self.lsu_re.val() || self.lsu_we.val() {
+            self.chk_lane.d.next = self.pick_id.val();
+        }
+        self.plain_stop.d.next = self.plain_stop.q.val() && (self.state.q.val() != self.k_s_idle.val());
+        if (self.mem_wfault.val() || self.mem_rfault.val()) && !self.plain_stop.q.val() {
+            self.acc_error.d.next = self.k_err_plain.val();
+            self.acc_error_lane.d.next = self.chk_lane.q.val();
+            self.plain_stop.d.next = true;
+        }
+
         // ---------------- shared RAM ports ----------------
         self.mem_raddr.next = self.seq_rrow.val();
         if self.copy.sm_re.val() {
@@ -1915,6 +1977,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.mem_raddr.next = self.mb_rd_row.val();
         }
         self.mem_we.next = self.seq_we.val();
+        self.mem_wlive.next = false;
         self.mem_waddr.next = self.seq_row.val();
         self.mem_wdata.next = self.seq_wdata.val() << (self.seq_off.val() << 3u64);
         self.mem_wbytes.next = self.seq_be.val() << self.seq_off.val();
@@ -1924,6 +1987,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 (bit_cast::<RAM_ADDR_BITS, 5>(self.clr_slot.q.val()) << self.k_row_bits.val()) | self.clr_row.q.val();
             self.mem_wdata.next = 0.into();
             self.mem_wbytes.next = self.k_all_bytes.val();
+            self.mem_wlive.next = true;
         }
         self.ce_w_valid.d.next = self.copy.sm_we.val() && !self.reset.val();
         self.ce_w_row.d.next = self.ce_wr_row.val();
@@ -1934,6 +1998,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.mem_waddr.next = self.ce_w_row.q.val();
             self.mem_wdata.next = self.ce_w_data.q.val();
             self.mem_wbytes.next = self.ce_w_bytes.q.val();
+            self.mem_wlive.next = false;
         }
         // Selected by the held port (a flip-flop), not by the write itself: S1b's checks
         // (`fail`) reach only the write enable, not the address, data and byte-enable muxes
@@ -1943,12 +2008,14 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.mem_waddr.next = self.mb_wr_row.val();
             self.mem_wdata.next = bit_cast::<RD, 64>(self.mbar.mem_wdata.val()) << self.mb_wr_off.val();
             self.mem_wbytes.next = bit_cast::<R, 8>(0xff.into()) << (self.mb_wr_off.val() >> 3u64);
+            self.mem_wlive.next = true;
         }
         self.wn_offered.d.next = self.wnet.req_valid.val() && !self.wnet.req_ready.val() && !self.reset.val();
         if self.req_defer.val() {
             self.wn_offered.d.next = false;
         }
         if self.reset.val() {
+            self.plain_stop.d.next = false;
             self.state.d.next = self.k_s_idle.val();
             self.o_valid.d.next = false;
             self.rel_rd_valid.d.next = false;
@@ -2442,6 +2509,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.smem.write_address.next = self.core.mem_waddr.val();
         self.smem.write_data.next = self.core.mem_wdata.val();
         self.smem.write_bytes.next = self.core.mem_wbytes.val();
+        self.smem.write_live_from_data.next = self.core.mem_wlive.val();
+        self.smem.write_checked.next = self.core.mem_wchecked.val();
+        self.smem.read_checked.next = self.core.mem_rchecked.val();
+        self.core.mem_wfault.next = self.smem.write_fault.val();
+        self.core.mem_rfault.next = self.smem.read_fault.val();
+        self.core.mem_rlive.next = self.smem.read_live.val();
         self.smem.launch.next = self.ingress.launch.val();
         self.smem.launch_slot.next = self.ingress.launch_slot.val();
         self.core.launch_clears.next = self.smem.launch_wraps.val();
