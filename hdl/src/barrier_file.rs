@@ -198,7 +198,8 @@ pub struct BarrierFile {
     ram_arrived: DepthRam<Bits<WARP_MASK_BITS>, ADDR_BITS>,
     ram_waiting: DepthRam<Bits<WARP_MASK_BITS>, ADDR_BITS>,
     ram_partial: DepthRam<Bits<WARP_MASK_BITS>, ADDR_BITS>,
-    /// The lane words (`round.rs`), one per {slot, id, warp}.
+    /// The lane words (`round.rs`), one per {slot, id, warp}: block RAM (a word read at the edge
+    /// that writes it is never used: stage U takes the forwarded write then, `d_lane_fwd`).
     ram_lanes: DepthRam<Bits<LANES_BITS>, LANE_ADDR_BITS>,
     slot_ids: Vec<Constant<Bits<SLOT_BITS>>>,
     bar_ids: Vec<Constant<Bits<ID_BITS>>>,
@@ -425,7 +426,7 @@ impl BarrierFile {
             ram_arrived: DepthRam::new(ram_bits),
             ram_waiting: DepthRam::new(ram_bits),
             ram_partial: DepthRam::new(ram_bits),
-            ram_lanes: DepthRam::new(lane_ram_bits(config)),
+            ram_lanes: DepthRam::block(lane_ram_bits(config)),
             slot_ids: (0..config.cta_slots).map(|i| Constant::new((i as u64).to_bits())).collect(),
             bar_ids: (0..config.named_barriers).map(|i| Constant::new((i as u64).to_bits())).collect(),
             slot_bits: (0..config.cta_slots).map(|i| c32(1 << i)).collect(),

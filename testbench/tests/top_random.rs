@@ -1,6 +1,7 @@
 //! The Verilated `sync_unit` top against `GoldenUnits` on fpga-small: per seed, a stream of
-//! random legal requests for each unit the top builds (named barriers, mbarrier, warp network,
-//! LSU, atomic ALU, copy engine), compared response by response (matched by tag: values, preds,
+//! random legal requests for each unit the top builds (named barriers, with divergent warps'
+//! partial arrivals; mbarrier; warp network; LSU, with lanes onto live and dead mbarrier objects;
+//! atomic ALU; copy engine), compared response by response (matched by tag: values, preds,
 //! lanes, errors), then the whole shared memory of both CTA slots (read back through the top's
 //! own ld.shared) against the golden memory. Plus directed corners that need the top (phase flip
 //! waiting on the tx-count, pending-count overflow).

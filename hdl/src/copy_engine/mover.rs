@@ -242,8 +242,6 @@ pub struct Mover<const D: usize, const B: usize> {
     last1: Signal<Local, Bits<1>>,
     nodata1: Signal<Local, Bits<1>>,
     hasmb1: Signal<Local, Bits<1>>,
-    /// Shared-source beats in flight to the write queue (s1 and s2), 0..2.
-    s12v9: Signal<Local, Bits<9>>,
     fill1: Signal<Local, Bits<1>>,
     map_want: Signal<Local, Bit>,
     map_go: Signal<Local, Bit>,
@@ -310,6 +308,9 @@ pub struct Mover<const D: usize, const B: usize> {
     // ---- constants ----
     k_pend_depth: Constant<Bits<9>>,
     k_wq_room: Constant<Bits<9>>,
+    /// The room left for one / two shared-source beats already in s1 / s2.
+    k_wq_room1: Constant<Bits<9>>,
+    k_wq_room2: Constant<Bits<9>>,
     k_map_desc: Constant<Bits<191>>,
     /// 2B - 1: the low bits of a count that `*_lo` keeps.
     k_rem_lo: Constant<Bits<32>>,
@@ -454,7 +455,6 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             last1: Default::default(),
             nodata1: Default::default(),
             hasmb1: Default::default(),
-            s12v9: Default::default(),
             fill1: Default::default(),
             map_want: Default::default(),
             map_go: Default::default(),
@@ -506,6 +506,8 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             cmp_has_mb: Default::default(),
             k_pend_depth: k(PEND_DEPTH as u64),
             k_wq_room: k((WQ_DEPTH - 1) as u64),
+            k_wq_room1: k((WQ_DEPTH - 2) as u64),
+            k_wq_room2: k((WQ_DEPTH - 3) as u64),
             k_map_desc: Constant::new({
                 let mut m: Bits<191> = Bits::default();
                 m.set_bits::<1>(190, 1u64.to_bits());
@@ -683,12 +685,6 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
         if self.o_has_mb.q.val() {
             self.hasmb1.next = 1.into();
         }
-        self.s12v9.next = 0.into();
-        if self.s1_valid.q.val() & self.s2_valid.q.val() {
-            self.s12v9.next = 2.into();
-        } else if self.s1_valid.q.val() | self.s2_valid.q.val() {
-            self.s12v9.next = 1.into();
-        }
         self.b_k.next = (self.b_s.val() - self.b_d.val()) & bit_cast::<BEAT_BITS, 64>(self.k_bmask.val());
         // The beat is the move's last iff the remaining bytes fit under every limit of b_n (the
         // swizzle chunk, the destination's and, with source bytes left, the source's port word):
@@ -715,8 +711,19 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
             & self.b_read.val()
             & (self.pend.count.val() != self.k_pend_depth.val());
         self.gm_rd_go.next = self.gm_rd_want.val() & self.wq_empty.val() & self.gm_grant.val();
-        self.b_room.next =
-            !self.o_dst_gm.q.val() | ((self.wq_ctl.count.val() + self.s12v9.val()) < self.k_wq_room.val());
+        // Room for this beat beside the beats in s1 and s2 (count + in flight < WQ_DEPTH - 1),
+        // as compares of the queue's count with constants: no adder in front of `sm_rwant`,
+        // which the top's LSU / atomic read grant waits on (the routed critical path of
+        // 1099187's board top ran through that adder's carry chain).
+        self.b_room.next = self.wq_ctl.count.val() < self.k_wq_room.val();
+        if self.s1_valid.q.val() & self.s2_valid.q.val() {
+            self.b_room.next = self.wq_ctl.count.val() < self.k_wq_room2.val();
+        } else if self.s1_valid.q.val() | self.s2_valid.q.val() {
+            self.b_room.next = self.wq_ctl.count.val() < self.k_wq_room1.val();
+        }
+        if !self.o_dst_gm.q.val() {
+            self.b_room.next = true;
+        }
         self.b_go.next = false;
         if self.o_active.q.val() {
             if self.o_src_gm.q.val() {
