@@ -206,7 +206,7 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
     /// `2^addr_bits` rows (`top::shared_addr_bits`): `slots` CTA slots of `2^row_bits` rows.
     pub fn new(addr_bits: usize, row_bits: usize, slots: usize) -> Self {
         assert_eq!(RD, 8 * R, "SharedMemory<RD, R>: RD must be 8 * R");
-        assert!(R % 8 == 0 && R / 8 <= LIVE_BITS, "SharedMemory: rows of 8..128 bytes");
+        assert!(R.is_multiple_of(8) && R / 8 <= LIVE_BITS, "SharedMemory: rows of 8..128 bytes");
         SharedMemory {
             clock: Default::default(),
             read_address: Default::default(),
