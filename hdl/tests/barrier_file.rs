@@ -357,7 +357,7 @@ fn c048_c057_exited_warps_complete_whole_cta_barriers() {
 /// forwarded), across other warps' arrivals, and on a counted barrier, where a partial warp
 /// does not count towards b.
 #[test]
-fn divergent_warp_arrives_in_parts() {
+fn c059_divergent_warp_arrives_in_parts() {
     let half = |w, id, lanes: u32, count| BarReq { active: lanes, ..BarReq::new(Op::BarSync, 0, w, id, count) };
     let mut b = Bench::new(&Config::fpga_small(), 4);
     // whole-CTA barrier 0: warp 0's halves back to back, then warps 1..3

@@ -596,7 +596,7 @@ fn an_exit_completing_two_rendezvous_answers_both_through_the_top() {
 /// access size overlapping the object's 8 bytes is caught; inval, and a new CTA in the slot, end
 /// the object's life.
 #[test]
-fn a_plain_access_to_a_live_mbarrier_is_refused() {
+fn c005_a_plain_access_to_a_live_mbarrier_is_refused() {
     let cfg = Config::fpga_small();
     let mut p = Pair::new(&cfg);
     p.launch(0, 2);
