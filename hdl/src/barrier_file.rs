@@ -48,7 +48,12 @@
 //! The lanes so far, and the warp's lanes that wait, are the lane word of `{slot, id, warp}`
 //! (`ram_lanes`, read in stage D beside the round, forwarded like it), meaningful while the
 //! round's `partial` / `waiting` bit of the warp is set, so a completed round forgets them at
-//! once. `resp_lanes` gives the top every waiting lane of the warp, which it answers with one
+//! once. A divergent request joins as a partial arrival; whether it completed its warp's live
+//! lanes (a test on the lane RAM's read, a block RAM's slow output) goes to a register, and in
+//! the next cycle stage D takes the arrival's *finish* instead of a request: stage U then
+//! arrives the warp (and may complete the round) from registers alone. The price is one cycle
+//! per divergent request and one cycle more of release latency when a finish completes the
+//! round (3 cycles after the last part's request cycle); a converged request arrives at once. `resp_lanes` gives the top every waiting lane of the warp, which it answers with one
 //! response at the release (the SM hands each waiting instruction its lanes). A release's
 //! `rel_arrived` names the warps with a partial arrival too (the golden unit's trace event),
 //! except warps that have exited since.
@@ -238,6 +243,14 @@ pub struct BarrierFile {
     /// The request's active lanes and its warp's live lanes it does not cover.
     d_req_active: DFF<Bits<WARP_LANES>>,
     d_missing: DFF<Bits<WARP_LANES>>,
+    /// The request's active lanes cover its warp's live lanes (the warp arrives at once).
+    d_converged: DFF<Bit>,
+    /// A divergent warp's finish (`fin_go` in the cycle before): stage U arrives the warp if its
+    /// partial arrival covered its live lanes (`u_whole`).
+    d_finish: DFF<Bit>,
+    /// Stage U's partial arrival covered its warp's live lanes (its `lanes_complete`), for the
+    /// finish in the next cycle.
+    u_whole: DFF<Bit>,
     /// Stage U wrote the lane word this request reads (the same barrier and warp) at the edge
     /// that ended stage D: take `fw_lanes`.
     d_lane_fwd: DFF<Bit>,
@@ -292,6 +305,10 @@ pub struct BarrierFile {
     sw_src_slot: Signal<Local, Bits<SLOT_BITS>>,
     sw_id: Signal<Local, Bits<ID_BITS>>,
     sweep_go: Signal<Local, Bit>,
+    /// Stage U holds a divergent arrival: stage D takes its finish now (no request).
+    fin_go: Signal<Local, Bit>,
+    /// The warp of stage D (the request's, or the finish's).
+    read_warp: Signal<Local, Bits<WARP_BITS>>,
     read_slot: Signal<Local, Bits<SLOT_BITS>>,
     read_id: Signal<Local, Bits<ID_BITS>>,
     read_addr: Signal<Local, Bits<ADDR_BITS>>,
@@ -457,6 +474,9 @@ impl BarrierFile {
             d_cl_wait: Default::default(),
             d_req_active: Default::default(),
             d_missing: Default::default(),
+            d_converged: Default::default(),
+            d_finish: Default::default(),
+            u_whole: Default::default(),
             d_lane_fwd: Default::default(),
             d_fwd: Default::default(),
             d_live: Default::default(),
@@ -498,6 +518,8 @@ impl BarrierFile {
             sw_src_slot: Default::default(),
             sw_id: Default::default(),
             sweep_go: Default::default(),
+            fin_go: Default::default(),
+            read_warp: Default::default(),
             read_slot: Default::default(),
             read_id: Default::default(),
             read_addr: Default::default(),
@@ -594,6 +616,9 @@ impl Logic for BarrierFile {
             d_cl_wait,
             d_req_active,
             d_missing,
+            d_converged,
+            d_finish,
+            u_whole,
             d_lane_fwd,
             d_fwd,
             d_live,
@@ -668,11 +693,17 @@ impl Logic for BarrierFile {
         self.multi.next = self.cl_multi.val()
             | (self.queue.count.val() >= self.k_two_held.val())
             | (self.queue.nonempty.val() & self.cl_pend.val());
-        self.req_ready.next =
-            !self.multi.val() & !self.d_exit_done.q.val() & (self.sw_mask.q.val() == self.k_no_ids.val());
+        // A divergent arrival in stage U: stage D takes its finish (`fin_go`) instead of a request.
+        self.fin_go.next = self.d_hit.q.val() & !self.d_converged.q.val();
+        self.req_ready.next = !self.multi.val()
+            & !self.d_exit_done.q.val()
+            & (self.sw_mask.q.val() == self.k_no_ids.val())
+            & !self.fin_go.val();
         self.accept.next = self.req_valid.val() & self.req_ready.val() & !self.reset.val();
         self.busy.next = self.d_exit_done.q.val()
             | self.d_check.q.val()
+            | self.fin_go.val()
+            | self.d_finish.q.val()
             | (self.sw_mask.q.val() != self.k_no_ids.val())
             | self.queue.nonempty.val()
             | self.cl_pend.val();
@@ -740,7 +771,8 @@ impl Logic for BarrierFile {
         // The highest id of the mask, kept in a register beside it (`sw_top`): no priority
         // encoder in front of stage D's read and in-round lookup.
         self.sw_id.next = self.sw_top.q.val();
-        self.sweep_go.next = (self.sw_src.val() != self.k_no_ids.val()) & !self.multi.val() & !self.reset.val();
+        self.sweep_go.next =
+            (self.sw_src.val() != self.k_no_ids.val()) & !self.multi.val() & !self.fin_go.val() & !self.reset.val();
         self.sw_next.next = self.sw_src.val();
         self.sw_slot.d.next = self.sw_src_slot.val();
         if self.sweep_go.val() {
@@ -770,9 +802,16 @@ impl Logic for BarrierFile {
         // ---- stage D: the round RAM's read (the sweep's check, or the request's barrier) ----
         self.read_slot.next = self.req_cta.val();
         self.read_id.next = self.req_id.val().get_bits::<ID_BITS>(0);
+        self.read_warp.next = self.req_warp.val();
         if self.sweep_go.val() {
             self.read_slot.next = self.sw_src_slot.val();
             self.read_id.next = self.sw_id.val();
+        }
+        // (a finish: the barrier and warp of stage U's divergent arrival)
+        if self.fin_go.val() {
+            self.read_slot.next = self.d_cta.q.val();
+            self.read_id.next = self.d_id.q.val();
+            self.read_warp.next = self.d_warp.q.val();
         }
         self.ram_meta.read_clock.next = self.clock.val();
         self.ram_arrived.read_clock.next = self.clock.val();
@@ -786,7 +825,7 @@ impl Logic for BarrierFile {
         self.ram_partial.read_address.next = self.read_addr.val();
         self.read_lane_addr.next = (bit_cast::<LANE_ADDR_BITS, ADDR_BITS>(self.read_addr.val())
             << self.k_warp_shift.val())
-            | bit_cast::<LANE_ADDR_BITS, WARP_BITS>(self.req_warp.val());
+            | bit_cast::<LANE_ADDR_BITS, WARP_BITS>(self.read_warp.val());
         self.ram_lanes.read_clock.next = self.clock.val();
         self.ram_lanes.read_address.next = self.read_lane_addr.val();
 
@@ -802,7 +841,7 @@ impl Logic for BarrierFile {
             }
         }
         self.d_id.d.next = self.read_id.val();
-        self.d_warp.d.next = self.req_warp.val();
+        self.d_warp.d.next = self.read_warp.val();
         self.d_pre_error.d.next = self.pre_error.val();
         self.d_hit.d.next = self.accept.val() & self.is_named.val() & (self.pre_error.val() == self.e_none.val());
         self.d_check.d.next = self.sweep_go.val();
@@ -831,6 +870,20 @@ impl Logic for BarrierFile {
         self.d_cl_wait.d.next = self.is_cl_wait.val();
         self.d_req_active.d.next = self.req_active.val();
         self.d_missing.d.next = self.req_live.val() & !self.req_active.val();
+        self.d_converged.d.next = (self.req_live.val() & !self.req_active.val()) == self.k_zero32.val();
+        // A finish contributes nothing (no lanes, no predicate, no wait) to the round its
+        // partial arrival joined, and keeps that arrival's warp and thread count.
+        self.d_finish.d.next = self.fin_go.val() & !self.reset.val();
+        if self.fin_go.val() {
+            self.d_warp_bit.d.next = self.d_warp_bit.q.val();
+            self.d_blocking.d.next = false;
+            self.d_counted.d.next = self.d_counted.q.val();
+            self.d_req_active.d.next = self.k_zero32.val();
+            self.d_bytes.d.next = self.k_zero32.val();
+            self.d_all.d.next = self.k_all1.val();
+            self.d_cl_wait.d.next = false;
+            self.d_converged.d.next = true;
+        }
         if self.reset.val() {
             self.d_valid.d.next = false;
             self.d_hit.d.next = false;
@@ -860,6 +913,8 @@ impl Logic for BarrierFile {
         for i in 0..2 {
             self.round[i].hit.next = self.d_hit.q.val();
             self.round[i].check.next = self.d_check.q.val();
+            self.round[i].finish.next = self.d_finish.q.val() & self.u_whole.q.val();
+            self.round[i].req_converged.next = self.d_converged.q.val();
             self.round[i].active.next = self.u_active.val();
             self.round[i].req_kind.next = self.d_kind.q.val();
             self.round[i].req_count_warps.next = self.d_count_warps.q.val();
@@ -883,7 +938,9 @@ impl Logic for BarrierFile {
         self.u_all.next = self.round[0].n_all.val();
         self.u_partial.next = self.round[0].n_partial.val();
         self.u_lanes.next = self.round[0].n_lanes.val();
+        self.u_whole.d.next = self.round[0].apply.val() & self.round[0].lanes_complete.val();
         if self.d_fwd.q.val() {
+            self.u_whole.d.next = self.round[1].apply.val() & self.round[1].lanes_complete.val();
             self.u_error.next = self.round[1].error.val();
             self.u_apply.next = self.round[1].apply.val();
             self.u_completes.next = self.round[1].completes.val();
@@ -899,7 +956,10 @@ impl Logic for BarrierFile {
         // The edge: write the round back (unless it completed), or push its release; a launch of
         // the slot in this cycle reinitializes its barriers instead.
         self.u_kill.next = self.launch.val() & (self.launch_slot.val() == self.d_cta.q.val());
-        self.u_write.next = self.u_apply.val() & !self.u_completes.val();
+        // (a completing round is written too: its in-round bit clears at this edge, `close` wins
+        // over `open`, so the word is never read as a round; the write enables then wait on no
+        // completion test)
+        self.u_write.next = self.u_apply.val();
         self.ram_meta.write_clock.next = self.clock.val();
         self.ram_arrived.write_clock.next = self.clock.val();
         self.ram_waiting.write_clock.next = self.clock.val();
@@ -949,7 +1009,7 @@ impl Logic for BarrierFile {
         }
         self.read_in_u.next = self.read_addr.val() == self.u_addr.val();
         self.d_fwd.d.next = self.read_in_u.val() & self.u_write.val() & !self.reset.val();
-        self.d_lane_fwd.d.next = self.read_in_u.val() & (self.req_warp.val() == self.d_warp.q.val());
+        self.d_lane_fwd.d.next = self.read_in_u.val() & (self.read_warp.val() == self.d_warp.q.val());
         self.d_active.d.next = self.read_active.val();
         if self.read_in_u.val() & self.u_write.val() {
             self.d_active.d.next = true;

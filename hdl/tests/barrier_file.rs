@@ -428,6 +428,30 @@ fn bar_sync_release_latency() {
     assert_eq!(cycles, vec![5, 9, 13, 17], "16 arrivals in 16 cycles, each release 2 cycles after its round");
 }
 
+/// A divergent warp's partial arrival costs one cycle more: stage D takes the arrival's finish
+/// in the cycle after it (no request then), and a round that the finish completes releases 3
+/// cycles after the last part's request cycle (2 for a converged arrival).
+#[test]
+fn divergent_arrival_latency() {
+    let half = |lanes: u32| BarReq { active: lanes, ..BarReq::new(Op::BarSync, 0, 3, 0, None) };
+    let mut b = Bench::new(&Config::fpga_small(), 4);
+    for w in 0..3 {
+        b.cycle(Some(BarReq::new(Op::BarSync, 0, w, 0, None)));
+    }
+    let first = b.cycles;
+    assert!(b.cycle(Some(half(0x0000_FFFF))), "the first part is taken at once");
+    assert!(!b.cycle(Some(half(0xFFFF_0000))), "no request in the cycle of the first part's finish");
+    let last = b.cycles;
+    assert!(b.cycle(Some(half(0xFFFF_0000))));
+    b.drain();
+    assert_eq!(last - first, 2);
+    assert_eq!(b.rels.len(), 1);
+    assert_eq!((b.rels[0].waiting, b.rels[0].arrived), (0xF, 0xF));
+    let latency = b.rels[0].cycle - last;
+    println!("barrier_file: a divergent warp's last part releases {latency} cycle(s) after its request cycle");
+    assert_eq!(latency, 3);
+}
+
 // ------------------------------------------------------------------------------------------
 // Random comparison with the golden unit
 // ------------------------------------------------------------------------------------------

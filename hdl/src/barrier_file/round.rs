@@ -51,6 +51,9 @@ pub struct RoundUpdate {
     pub hit: Signal<In, Bit>,
     /// An exit-sweep check: does the whole-CTA round complete with the slot's live warps now?
     pub check: Signal<In, Bit>,
+    /// A divergent warp's finish: its partial arrival of the cycle before covered its live
+    /// lanes (`lanes_complete` then); the warp arrives now, with nothing more to contribute.
+    pub finish: Signal<In, Bit>,
     /// The barrier is in a round, and its round word.
     pub active: Signal<In, Bit>,
     pub cur_meta: Signal<In, Bits<META_BITS>>,
@@ -68,15 +71,21 @@ pub struct RoundUpdate {
     /// bar.sync / bar.red: the warp waits for the release.
     pub req_blocking: Signal<In, Bit>,
     pub req_warp_bit: Signal<In, Bits<WARP_MASK_BITS>>,
-    /// The request's active lanes, and its warp's live lanes it does not cover.
+    /// The request's active lanes, and its warp's live lanes it does not cover (none:
+    /// `req_converged`, the warp arrives with this request).
     pub req_active: Signal<In, Bits<32>>,
     pub req_missing: Signal<In, Bits<32>>,
+    pub req_converged: Signal<In, Bit>,
     pub req_popc: Signal<In, Bits<POPC_BITS>>,
     pub req_all: Signal<In, Bits<1>>,
     /// The CTA's live warps (an exiting warp has already left for a check).
     pub live: Signal<In, Bits<WARP_MASK_BITS>>,
     /// Round-dependent error of a hit (ErrorCode::None = 0 otherwise).
     pub error: Signal<Out, Bits<ERROR_BITS>>,
+    /// A divergent request's lanes and those that came before cover its warp's live lanes:
+    /// the warp arrives with a finish in the next cycle (a register's output in that cycle, so
+    /// that the lane RAM's read is not in front of the completion).
+    pub lanes_complete: Signal<Out, Bit>,
     /// The arrival joins (or opens) the round; the round completes at this edge.
     pub apply: Signal<Out, Bit>,
     pub completes: Signal<Out, Bit>,
@@ -95,7 +104,6 @@ pub struct RoundUpdate {
     cur_popc: Signal<Local, Bits<POPC_BITS>>,
     cur_all: Signal<Local, Bits<1>>,
     mismatch: Signal<Local, Bit>,
-    arrives: Signal<Local, Bit>,
     joins: Signal<Local, Bit>,
     /// The warp's lanes arrived / waiting before this request (zero when not meaningful).
     had_lanes: Signal<Local, Bits<32>>,
@@ -109,6 +117,7 @@ pub struct RoundUpdate {
     others_in: Signal<Local, Bit>,
     count_done: Signal<Local, Bit>,
     counted: Signal<Local, Bit>,
+    completes_if_whole: Signal<Local, Bit>,
     kind: Signal<Local, Bits<KIND_BITS>>,
     count: Signal<Local, Bits<WARP_COUNT_BITS>>,
     left: Signal<Local, Bits<WARP_COUNT_BITS>>,
@@ -128,6 +137,7 @@ impl Default for RoundUpdate {
         RoundUpdate {
             hit: Default::default(),
             check: Default::default(),
+            finish: Default::default(),
             active: Default::default(),
             cur_meta: Default::default(),
             cur_arrived: Default::default(),
@@ -142,10 +152,12 @@ impl Default for RoundUpdate {
             req_warp_bit: Default::default(),
             req_active: Default::default(),
             req_missing: Default::default(),
+            req_converged: Default::default(),
             req_popc: Default::default(),
             req_all: Default::default(),
             live: Default::default(),
             error: Default::default(),
+            lanes_complete: Default::default(),
             apply: Default::default(),
             completes: Default::default(),
             n_meta: Default::default(),
@@ -161,7 +173,6 @@ impl Default for RoundUpdate {
             cur_popc: Default::default(),
             cur_all: Default::default(),
             mismatch: Default::default(),
-            arrives: Default::default(),
             joins: Default::default(),
             had_lanes: Default::default(),
             had_waiting: Default::default(),
@@ -174,6 +185,7 @@ impl Default for RoundUpdate {
             others_in: Default::default(),
             count_done: Default::default(),
             counted: Default::default(),
+            completes_if_whole: Default::default(),
             kind: Default::default(),
             count: Default::default(),
             left: Default::default(),
@@ -214,9 +226,9 @@ impl Logic for RoundUpdate {
                 self.mismatch.next = true;
             }
         }
-        // The request joins the round; its warp arrives when its lanes and those that came
-        // before complete the warp's live lanes (a converged request at once).
-        self.joins.next = self.hit.val() & !self.mismatch.val();
+        // The request joins the round (a finish joins the round its partial arrival joined); its
+        // warp arrives with a converged request, or with the finish of a divergent one.
+        self.joins.next = (self.hit.val() & !self.mismatch.val()) | (self.finish.val() & self.active.val());
         self.had_lanes.next = self.k_zero_mask.val();
         self.had_waiting.next = self.k_zero_mask.val();
         if self.active.val() & ((self.cur_partial.val() & self.req_warp_bit.val()) != self.k_zero_mask.val()) {
@@ -225,8 +237,8 @@ impl Logic for RoundUpdate {
         if self.active.val() & ((self.cur_waiting.val() & self.req_warp_bit.val()) != self.k_zero_mask.val()) {
             self.had_waiting.next = self.cur_lanes.val().get_bits::<32>(32);
         }
-        self.whole.next = (self.req_missing.val() & !self.had_lanes.val()) == self.k_zero_mask.val();
-        self.arrives.next = self.joins.val() & self.whole.val();
+        self.lanes_complete.next = (self.req_missing.val() & !self.had_lanes.val()) == self.k_zero_mask.val();
+        self.whole.next = self.req_converged.val() | self.finish.val();
 
         // Completion: a counted round on its last missing arrival (`left` <= 1, or b <= 32 for a
         // new round); a whole-CTA round when no live warp other than the arriving one is missing
@@ -243,17 +255,12 @@ impl Logic for RoundUpdate {
         }
         self.counted.next = self.count.val() != self.k_zero_count.val();
         self.others_in.next = (self.live.val() & !self.req_warp_bit.val() & !self.seen.val()) == self.k_zero_mask.val();
-        self.completes.next = false;
-        if self.arrives.val() {
-            if self.counted.val() {
-                self.completes.next = self.count_done.val();
-            } else {
-                self.completes.next = self.others_in.val();
-            }
+        self.completes_if_whole.next = self.others_in.val();
+        if self.counted.val() {
+            self.completes_if_whole.next = self.count_done.val();
         }
-        if self.check.val() & self.active.val() & !self.counted.val() {
-            self.completes.next = self.others_in.val();
-        }
+        self.completes.next = (self.joins.val() & self.completes_if_whole.val() & self.whole.val())
+            | (self.check.val() & self.active.val() & !self.counted.val() & self.others_in.val());
 
         // The round after this cycle (a new round when the barrier is idle; unchanged for a check).
         self.n_arrived.next = self.cur_arrived.val();
