@@ -248,8 +248,9 @@ pub struct BarrierFile {
     /// A divergent warp's finish (`fin_go` in the cycle before): stage U arrives the warp if its
     /// partial arrival covered its live lanes (`u_whole`).
     d_finish: DFF<Bit>,
-    /// Stage U's partial arrival covered its warp's live lanes (its `lanes_complete`), for the
-    /// finish in the next cycle.
+    /// Stage U's partial arrival joined its round, and covered its warp's live lanes (its
+    /// `lanes_complete`), for the finish in the next cycle (two registers: two short paths).
+    u_joined: DFF<Bit>,
     u_whole: DFF<Bit>,
     /// Stage U wrote the lane word this request reads (the same barrier and warp) at the edge
     /// that ended stage D: take `fw_lanes`.
@@ -323,6 +324,7 @@ pub struct BarrierFile {
     u_live: Signal<Local, Bits<WARP_MASK_BITS>>,
     u_kill: Signal<Local, Bit>,
     u_write: Signal<Local, Bit>,
+    u_lanes_cover: Signal<Local, Bit>,
     /// Cluster barrier, stage U: per slot its bit if some warp arrived / every live warp has
     /// (after this cycle's request), OR-ed over the slots (`*_upto`), and the cluster waits.
     cl_any_bit: Vec<Signal<Local, Bits<32>>>,
@@ -476,6 +478,7 @@ impl BarrierFile {
             d_missing: Default::default(),
             d_converged: Default::default(),
             d_finish: Default::default(),
+            u_joined: Default::default(),
             u_whole: Default::default(),
             d_lane_fwd: Default::default(),
             d_fwd: Default::default(),
@@ -532,6 +535,7 @@ impl BarrierFile {
             u_live: Default::default(),
             u_kill: Default::default(),
             u_write: Default::default(),
+            u_lanes_cover: Default::default(),
             cl_any_bit: per_slot(config),
             cl_in_bit: per_slot(config),
             cl_any_upto: per_slot(config),
@@ -618,6 +622,7 @@ impl Logic for BarrierFile {
             d_missing,
             d_converged,
             d_finish,
+            u_joined,
             u_whole,
             d_lane_fwd,
             d_fwd,
@@ -908,12 +913,21 @@ impl Logic for BarrierFile {
             self.round[1].cur_lanes.next = self.fw_lanes.q.val();
         }
         self.u_active.next = self.d_active.q.val();
+        // A divergent request completes its warp's lanes when its lanes and those that came
+        // before (if the warp had a partial arrival) cover the live ones: the test on both
+        // candidate lane words, the forwarded one picked after (the RAM's read is slow).
+        self.u_lanes_cover.next =
+            (self.d_missing.q.val() & !self.ram_lanes.read_data.val().get_bits::<WARP_LANES>(0)) == self.k_zero32.val();
+        if self.d_lane_fwd.q.val() {
+            self.u_lanes_cover.next =
+                (self.d_missing.q.val() & !self.fw_lanes.q.val().get_bits::<WARP_LANES>(0)) == self.k_zero32.val();
+        }
         self.u_live.next = self.d_live.q.val();
         self.popc_narrow.wide.next = self.pc5.val();
         for i in 0..2 {
             self.round[i].hit.next = self.d_hit.q.val();
             self.round[i].check.next = self.d_check.q.val();
-            self.round[i].finish.next = self.d_finish.q.val() & self.u_whole.q.val();
+            self.round[i].finish.next = self.d_finish.q.val() & self.u_joined.q.val() & self.u_whole.q.val();
             self.round[i].req_converged.next = self.d_converged.q.val();
             self.round[i].active.next = self.u_active.val();
             self.round[i].req_kind.next = self.d_kind.q.val();
@@ -923,7 +937,6 @@ impl Logic for BarrierFile {
             self.round[i].req_blocking.next = self.d_blocking.q.val();
             self.round[i].req_warp_bit.next = self.d_warp_bit.q.val();
             self.round[i].req_active.next = self.d_req_active.q.val();
-            self.round[i].req_missing.next = self.d_missing.q.val();
             self.round[i].req_popc.next = self.popc_narrow.narrow.val();
             self.round[i].req_all.next = self.d_all.q.val();
             self.round[i].live.next = self.u_live.val();
@@ -938,9 +951,11 @@ impl Logic for BarrierFile {
         self.u_all.next = self.round[0].n_all.val();
         self.u_partial.next = self.round[0].n_partial.val();
         self.u_lanes.next = self.round[0].n_lanes.val();
-        self.u_whole.d.next = self.round[0].apply.val() & self.round[0].lanes_complete.val();
+        self.u_joined.d.next = self.round[0].apply.val();
+        self.u_whole.d.next = self.round[0].had_partial.val() & self.u_lanes_cover.val();
         if self.d_fwd.q.val() {
-            self.u_whole.d.next = self.round[1].apply.val() & self.round[1].lanes_complete.val();
+            self.u_joined.d.next = self.round[1].apply.val();
+            self.u_whole.d.next = self.round[1].had_partial.val() & self.u_lanes_cover.val();
             self.u_error.next = self.round[1].error.val();
             self.u_apply.next = self.round[1].apply.val();
             self.u_completes.next = self.round[1].completes.val();
@@ -1009,7 +1024,8 @@ impl Logic for BarrierFile {
         }
         self.read_in_u.next = self.read_addr.val() == self.u_addr.val();
         self.d_fwd.d.next = self.read_in_u.val() & self.u_write.val() & !self.reset.val();
-        self.d_lane_fwd.d.next = self.read_in_u.val() & (self.read_warp.val() == self.d_warp.q.val());
+        self.d_lane_fwd.d.next =
+            self.read_in_u.val() & self.u_write.val() & (self.read_warp.val() == self.d_warp.q.val());
         self.d_active.d.next = self.read_active.val();
         if self.read_in_u.val() & self.u_write.val() {
             self.d_active.d.next = true;

@@ -71,10 +71,9 @@ pub struct RoundUpdate {
     /// bar.sync / bar.red: the warp waits for the release.
     pub req_blocking: Signal<In, Bit>,
     pub req_warp_bit: Signal<In, Bits<WARP_MASK_BITS>>,
-    /// The request's active lanes, and its warp's live lanes it does not cover (none:
-    /// `req_converged`, the warp arrives with this request).
+    /// The request's active lanes, and whether they cover its warp's live lanes (the warp
+    /// arrives with this request).
     pub req_active: Signal<In, Bits<32>>,
-    pub req_missing: Signal<In, Bits<32>>,
     pub req_converged: Signal<In, Bit>,
     pub req_popc: Signal<In, Bits<POPC_BITS>>,
     pub req_all: Signal<In, Bits<1>>,
@@ -82,10 +81,11 @@ pub struct RoundUpdate {
     pub live: Signal<In, Bits<WARP_MASK_BITS>>,
     /// Round-dependent error of a hit (ErrorCode::None = 0 otherwise).
     pub error: Signal<Out, Bits<ERROR_BITS>>,
-    /// A divergent request's lanes and those that came before cover its warp's live lanes:
-    /// the warp arrives with a finish in the next cycle (a register's output in that cycle, so
-    /// that the lane RAM's read is not in front of the completion).
-    pub lanes_complete: Signal<Out, Bit>,
+    /// The arriving warp had a partial arrival in this round (its lanes so far are the lane
+    /// word's low half). `BarrierFile` tests whether a divergent request completes the warp's
+    /// lanes from this and the lane word, into a register: the warp arrives with a finish in the
+    /// next cycle, so that the lane RAM's read is not in front of the completion.
+    pub had_partial: Signal<Out, Bit>,
     /// The arrival joins (or opens) the round; the round completes at this edge.
     pub apply: Signal<Out, Bit>,
     pub completes: Signal<Out, Bit>,
@@ -96,7 +96,8 @@ pub struct RoundUpdate {
     pub n_popc: Signal<Out, Bits<POPC_BITS>>,
     pub n_all: Signal<Out, Bits<1>>,
     pub n_partial: Signal<Out, Bits<WARP_MASK_BITS>>,
-    /// The arriving warp's lane word after this cycle (written when the round is).
+    /// The arriving warp's lane word after this cycle (meaningful when the request joins: it is
+    /// written only then).
     pub n_lanes: Signal<Out, Bits<LANES_BITS>>,
     cur_kind: Signal<Local, Bits<KIND_BITS>>,
     cur_count: Signal<Local, Bits<WARP_COUNT_BITS>>,
@@ -151,13 +152,12 @@ impl Default for RoundUpdate {
             req_blocking: Default::default(),
             req_warp_bit: Default::default(),
             req_active: Default::default(),
-            req_missing: Default::default(),
             req_converged: Default::default(),
             req_popc: Default::default(),
             req_all: Default::default(),
             live: Default::default(),
             error: Default::default(),
-            lanes_complete: Default::default(),
+            had_partial: Default::default(),
             apply: Default::default(),
             completes: Default::default(),
             n_meta: Default::default(),
@@ -231,13 +231,14 @@ impl Logic for RoundUpdate {
         self.joins.next = (self.hit.val() & !self.mismatch.val()) | (self.finish.val() & self.active.val());
         self.had_lanes.next = self.k_zero_mask.val();
         self.had_waiting.next = self.k_zero_mask.val();
-        if self.active.val() & ((self.cur_partial.val() & self.req_warp_bit.val()) != self.k_zero_mask.val()) {
+        self.had_partial.next =
+            self.active.val() & ((self.cur_partial.val() & self.req_warp_bit.val()) != self.k_zero_mask.val());
+        if self.had_partial.val() {
             self.had_lanes.next = self.cur_lanes.val().get_bits::<32>(0);
         }
         if self.active.val() & ((self.cur_waiting.val() & self.req_warp_bit.val()) != self.k_zero_mask.val()) {
             self.had_waiting.next = self.cur_lanes.val().get_bits::<32>(32);
         }
-        self.lanes_complete.next = (self.req_missing.val() & !self.had_lanes.val()) == self.k_zero_mask.val();
         self.whole.next = self.req_converged.val() | self.finish.val();
 
         // Completion: a counted round on its last missing arrival (`left` <= 1, or b <= 32 for a
@@ -269,7 +270,6 @@ impl Logic for RoundUpdate {
         self.n_all.next = self.cur_all.val();
         self.left.next = self.cur_left.val();
         self.n_partial.next = self.cur_partial.val();
-        self.n_lanes.next = self.cur_lanes.val();
         // (a new round when the barrier is idle: nothing arrived before this request)
         self.base_arrived.next = self.k_zero_mask.val();
         self.base_waiting.next = self.k_zero_mask.val();
@@ -308,9 +308,11 @@ impl Logic for RoundUpdate {
             if self.req_blocking.val() {
                 self.n_waiting.next = self.base_waiting.val() | self.req_warp_bit.val();
             }
-            self.n_lanes.next = (bit_cast::<LANES_BITS, 32>(self.new_waiting_lanes.val()) << 32u64)
-                | bit_cast::<LANES_BITS, 32>(self.had_lanes.val() | self.req_active.val());
         }
+        // (the lane word is written only when the request joins: no `joins` select in front of
+        // the lane RAM's write data)
+        self.n_lanes.next = (bit_cast::<LANES_BITS, 32>(self.new_waiting_lanes.val()) << 32u64)
+            | bit_cast::<LANES_BITS, 32>(self.had_lanes.val() | self.req_active.val());
         self.apply.next = self.joins.val();
         self.n_meta.next = (bit_cast::<META_BITS, POPC_BITS>(self.n_popc.val()) << 16u64)
             | (bit_cast::<META_BITS, WARP_COUNT_BITS>(self.left.val()) << 10u64)
