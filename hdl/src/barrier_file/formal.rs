@@ -24,8 +24,10 @@
 //!   slot is in flight, with 1..=`max_warps_per_cta` warps;
 //! * a request to the chosen slot comes from a live warp that is not blocked on the chosen barrier
 //!   (a warp blocked in bar.sync / bar.red issues nothing until its release has left);
-//! * arrivals on the chosen slot are converged (`req_active` covers `req_live`; the unit counts a
-//!   request as the warp's whole arrival, docs/units/barrier_file.md "Not done yet").
+//! * arrivals on the chosen slot are converged (`req_active` covers `req_live`; the reference
+//!   counts a request as the warp's whole arrival and does not model a divergent warp's parts
+//!   or their finish, docs/units/barrier_file.md "Not done yet"); other slots' requests may be
+//!   divergent (their finishes take stage D as requests do).
 //!
 //! Not covered here: the bar.red results (`rel_popc`, `rel_and`, `rel_or`) and the exact error
 //! codes (only whether a request is refused).
