@@ -361,6 +361,11 @@ code_enum! {
         RedAsyncTarget = 42 => "red.async target in the executing CTA, or its a and mbar in different CTAs",
         TensorIm2col = 43 => "im2col load with the filter base outside the bounding box or an im2col offset out of range",
         NotBuilt = 48 => "op family not built in this config",
+        /// Not a PTX error: flow control of the `sync_unit` top. The request was not executed
+        /// and the sender offers it again after the next answer to its warp (a warp-network
+        /// partial arrival at a new rendezvous while its warp's `rendezvous_per_warp` records
+        /// are all pending). The golden model never answers it; the drivers of the top consume it.
+        Retry = 63 => "not taken for now: offer the request again after the next answer to its warp",
     }
 }
 

@@ -4,7 +4,7 @@
 //! ## Ports: a request header, its operand beats, one response
 //!
 //! * header (`req_valid`/`req_ready`, held by the sender until ready or refused (`req_refused`:
-//!   the sender may then offer another header; it offers this one again after `refusal_over`);
+//!   the sender withdraws it and offers it again later; the top answers it `Retry`);
 //!   the unit takes it in its fourth cycle without re-reading `req_valid`): `req_op` (6-bit
 //!   `encoding::Op` code), `req_sub` (VoteMode / ReduxOp / ShflMode code), `req_dtype`
 //!   (`DataType` code), `req_flags` (`encoding::flags`), `req_cta`, `req_warp`, `req_member`
@@ -30,7 +30,8 @@
 //! lane of the membermask has arrived (exited lanes count as arrived: PTX ISA §9.7.13.9-§9.7.13.12
 //! for vote/match/redux, and the project reads bar.warp.sync, §9.7.13.2, the same way). The 1-bit
 //! vote predicates live in the record. A partial arrival at a new rendezvous while every record
-//! of its warp is pending is refused for now (`req_refused`, until `refusal_over`).
+//! of its warp is pending is refused for now (`req_refused`; taken once a record of its warp is
+//! dropped, which only a later request of the warp does: its completion, failure or exit).
 //! The 64-bit operands of a partial data op's lanes (match/redux/shfl) are parked in block RAM, a
 //! word per (CTA slot, warp, lane); the request that completes the rendezvous brings them back
 //! into the unit's one operand store (32 lanes) beside its own lanes, beat by beat.
@@ -144,14 +145,10 @@ pub struct WarpNetwork {
     pub reset: Signal<In, Bit>,
     pub req_valid: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
-    /// The offered header is refused for now: a data op of another warp while the operand
-    /// store holds a partial data op's lanes, or a partial arrival at a new rendezvous while
-    /// every record of its warp is pending (it waits for `refusal_over`; the top lets younger
-    /// requests pass it).
+    /// The offered header is refused for now: a partial arrival at a new rendezvous while
+    /// every record of its warp is pending (the top answers it `Retry`, and its sender offers
+    /// it again after the next answer to the warp).
     pub req_refused: Signal<Out, Bit>,
-    /// One-cycle pulse: the operand store became free or a pending record was dropped, so a
-    /// refused header may be offered again.
-    pub refusal_over: Signal<Out, Bit>,
     pub req_op: Signal<In, Bits<6>>,
     pub req_sub: Signal<In, Bits<3>>,
     pub req_dtype: Signal<In, Bits<4>>,
@@ -616,7 +613,6 @@ impl WarpNetwork {
             req_valid: Default::default(),
             req_ready: Default::default(),
             req_refused: Default::default(),
-            refusal_over: Default::default(),
             req_op: Default::default(),
             req_sub: Default::default(),
             req_dtype: Default::default(),
@@ -1126,7 +1122,6 @@ impl Logic for WarpNetwork {
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && !self.stage_blocked.val();
         self.req_refused.next =
             (self.state.q.val() == self.k_st_idle.val()) && self.looked.q.val() && self.stage_blocked.val();
-        self.refusal_over.next = self.records.freed.val();
         // `looked` implies the header was offered last cycle, and an offer is held until taken
         // (valid/ready), so the take does not wait on this cycle's `req_valid`: in the top it
         // is the end of the request FSM's decode.

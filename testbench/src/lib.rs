@@ -5,6 +5,7 @@
 pub mod cosim;
 pub mod fuzz;
 pub mod mutate;
+pub mod refused;
 pub mod rtl_dir;
 pub mod rtl_unit;
 pub mod uart_host;

@@ -14,6 +14,7 @@
 //! [`RtlSyncUnit::submit`] clocks until the top's `busy` output is low (no fixed drain count).
 //! The port names come from the port table, `smsync_contract::port`.
 
+use crate::refused::RefusedRequests;
 use crate::rtl_dir::{RtlDir, TOP};
 use crate::verilator::{ports_of, Port, SourceFile};
 use crate::verilator::{BuildOptions, Harness};
@@ -384,6 +385,8 @@ pub struct RtlSyncUnit {
     /// table (answered on the untagged `wake_*` port) and lanes waiting at a warp-network
     /// rendezvous (answered under the tag of the request that completes it).
     pub waiting: WaitingLanes,
+    /// Requests the top answered `Retry`, offered again after the next answer to their warp.
+    pub refused: RefusedRequests,
     /// The response being assembled from the response port's header and beats.
     responses: ResponseAssembly,
     /// The first response-protocol violation seen (reported by [`RtlSyncUnit::submit`] and
@@ -490,6 +493,7 @@ impl RtlSyncUnit {
             gm_beats: 0,
             ag_beats: 0,
             waiting: WaitingLanes::default(),
+            refused: RefusedRequests::default(),
             responses: ResponseAssembly::default(),
             protocol_error: None,
             sender: Sender::default(),
@@ -508,6 +512,7 @@ impl RtlSyncUnit {
         self.gm_reads.clear();
         self.ag_reads.clear();
         self.waiting.clear();
+        self.refused.clear();
         self.responses = ResponseAssembly::default();
         self.protocol_error = None;
         self.taken.clear();
@@ -597,10 +602,11 @@ impl RtlSyncUnit {
         self.sender.recent.iter().map(|&(tag, at)| (tag, now - at)).collect()
     }
 
-    /// Whether a request of CTA slot `slot` is queued, on the port, or held by the top (its
-    /// header taken, the top not free again yet).
+    /// Whether a request of CTA slot `slot` is queued, on the port, held by the top (its
+    /// header taken, the top not free again yet) or answered `Retry` and not offered again yet.
     pub fn holds_slot(&self, slot: u16) -> bool {
-        self.sender.queue.iter().any(|(r, _)| r.cta == slot)
+        self.refused.holds_slot(slot)
+            || self.sender.queue.iter().any(|(r, _)| r.cta == slot)
             || self.sender.current.as_ref().is_some_and(|c| c.req.cta == slot)
             || self.sender.finishing.as_ref().is_some_and(|f| f.cta == slot)
     }
@@ -645,6 +651,7 @@ impl RtlSyncUnit {
         let Some(c) = &mut self.sender.current else { return };
         if header {
             c.header_at = Some(now - 1);
+            self.refused.sent(&c.req);
             self.harness.set_u64_at(self.ports.req_valid, 0);
             if self.sender.recent.len() == self.in_flight.max(1) {
                 self.sender.recent.pop_front();
@@ -696,17 +703,32 @@ impl RtlSyncUnit {
         self.protocol_error.take()
     }
 
-    /// The responses the ports show after a clock, routed to `out` (through the waiting lanes).
+    /// The responses the ports show after a clock, routed to `out` (through the waiting lanes);
+    /// a `Retry` parks its request, and an answer to a warp queues its parked requests again.
     fn take_responses(&mut self, out: &mut Vec<Response>) {
-        match self.responses.take(&self.ports, &mut self.harness) {
-            Ok(done) => {
-                for r in done {
-                    self.waiting.route(r, out);
-                }
-            }
+        let done = match self.responses.take(&self.ports, &mut self.harness) {
+            Ok(done) => done,
             Err(e) => {
                 self.protocol_error.get_or_insert(e);
+                return;
             }
+        };
+        for r in done {
+            if r.error == ErrorCode::Retry {
+                if let Err(e) = self.refused.refused(r.tag) {
+                    self.protocol_error.get_or_insert(e);
+                }
+                continue;
+            }
+            let (cta, warp) = (r.cta, r.warp);
+            self.waiting.route(r, out);
+            let now = self.harness.cycle();
+            for req in self.refused.answered(cta, warp) {
+                self.sender.queue.push_back((req, now));
+            }
+        }
+        if self.sender.current.is_none() {
+            self.next_on_port();
         }
     }
 

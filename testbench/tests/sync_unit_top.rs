@@ -520,7 +520,12 @@ fn a_launch_waits_for_its_slots_requests_taken_before_it() {
 
 /// vote.sync.ballot of warp 0's lanes `active` with membermask `member` (lane l votes l odd).
 fn ballot(tag: u64, member: u32, active: u32) -> Request {
-    let mut r = Request::new(tag, 0, 0, Op::VoteSync);
+    warp_ballot(0, tag, member, active)
+}
+
+/// [`ballot`] of CTA slot 0's warp `warp`.
+fn warp_ballot(warp: u16, tag: u64, member: u32, active: u32) -> Request {
+    let mut r = Request::new(tag, 0, warp, Op::VoteSync);
     r.sub = VoteMode::Ballot.code();
     r.member_mask = member;
     r.active_mask = active;
@@ -531,11 +536,12 @@ fn ballot(tag: u64, member: u32, active: u32) -> Request {
 }
 
 /// A warp whose rendezvous records (`rendezvous_per_warp` 3 on fpga-small) are all pending has
-/// a fourth collective refused for now; the request of the warp's other lanes that completes one
-/// of the pending ones passes it in the queue (lane groups of a diverged warp are independent:
-/// PTX ISA §9.7.13.9), and the refused one goes after. In lane order the queue deadlocked.
+/// a fourth collective refused for now: the top answers it `Retry` and drops it from its queue,
+/// the request of the warp's other lanes that completes one of the pending ones goes ahead
+/// (lane groups of a diverged warp are independent: PTX ISA §9.7.13.9), and the sender offers
+/// the refused one again after that answer. In lane order the queue deadlocked.
 #[test]
-fn a_collective_refused_for_want_of_a_record_is_passed_by_the_warps_other_lanes() {
+fn a_collective_refused_for_want_of_a_record_goes_after_the_warps_other_lanes() {
     let cfg = Config::fpga_small();
     assert_eq!(cfg.rendezvous_per_warp, 3);
     let mut p = Pair::new(&cfg);
@@ -561,6 +567,43 @@ fn a_collective_refused_for_want_of_a_record_is_passed_by_the_warps_other_lanes(
     assert_eq!(r, golden_answers(&mut p, &refs));
     let b = r.iter().find(|x| x.tag == 2).unwrap();
     assert_eq!((b.lanes, b.values[8]), (0x0f00, 0xaa00), "the ballot of lanes 8..15: its odd lanes");
+}
+
+/// Refused collectives of more warps than the top's queue holds (`requests_in_flight` 2 on
+/// fpga-small; three warps, each with its three records pending and a fourth lane group
+/// refused) do not keep the requests that complete their warps' rendezvous out of the queue:
+/// each refused one is answered `Retry` and leaves it. With refused requests kept in the queue
+/// this deadlocked (generated program seed 628, timed, on fpga-small): the queue was full of
+/// them. Every request is answered, as the golden model answers it.
+#[test]
+fn refused_collectives_of_more_warps_than_queue_entries_do_not_deadlock() {
+    let cfg = Config::fpga_small();
+    assert_eq!((cfg.rendezvous_per_warp, cfg.requests_in_flight), (3, 2));
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 3);
+    settle(&mut p);
+    // (byte, its half) in order: per warp, the low halves of bytes 0..2 wait (three records),
+    // the low half of byte 3 is refused, then the high halves complete bytes 0..3.
+    let halves = [(0, 0x0f), (1, 0x0f), (2, 0x0f), (3, 0x0f), (0, 0xf0), (1, 0xf0), (2, 0xf0), (3, 0xf0)];
+    let mut reqs = Vec::new();
+    for (byte, half) in halves {
+        for warp in 0..3 {
+            let tag = reqs.len() as u64 + 1;
+            reqs.push(warp_ballot(warp, tag, 0xff << (8 * byte), half << (8 * byte)));
+        }
+    }
+    for r in &reqs {
+        p.rtl.enqueue(r).unwrap();
+    }
+    let tags: Vec<u64> = reqs.iter().map(|r| r.tag).collect();
+    let answers = run_until_answered(&mut p, &tags, 20_000);
+    assert!(p.rtl.refused.retries >= 3, "the fourth groups were refused: {} retries", p.rtl.refused.retries);
+    let mut r: Vec<Response> = answers.into_iter().map(|(_, r)| on_lanes(r)).collect();
+    r.sort_by_key(|x| (x.tag, x.lanes));
+    let refs: Vec<&Request> = reqs.iter().collect();
+    let mut g = golden_answers(&mut p, &refs);
+    g.sort_by_key(|x| (x.tag, x.lanes));
+    assert_eq!(r, g);
 }
 
 /// An exit of the lanes two pending rendezvous wait for completes both: the warp network

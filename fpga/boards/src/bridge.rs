@@ -256,7 +256,9 @@ pub struct HostBridge<const D: usize, const B: usize> {
     f_framing: DFF<Bit>,
     f_overflow: DFF<Bit>,
     f_bad_command: DFF<Bit>,
+    /// A response carried an error code (`Retry`, flow control, is not one).
     f_error_response: DFF<Bit>,
+    k_err_retry: Constant<Bits<ERROR_BITS>>,
     // ---- global-memory slots ----
     gm_state: DFF<MemState>,
     gm_we_r: DFF<Bit>,
@@ -489,6 +491,7 @@ impl<const D: usize, const B: usize> HostBridge<D, B> {
             f_overflow: Default::default(),
             f_bad_command: Default::default(),
             f_error_response: Default::default(),
+            k_err_retry: Constant::new((smsync_contract::encoding::ErrorCode::Retry.code() as u64).to_bits()),
             gm_state: Default::default(),
             gm_we_r: Default::default(),
             gm_addr_r: Default::default(),
@@ -1036,7 +1039,7 @@ impl<const D: usize, const B: usize> Logic for HostBridge<D, B> {
                     if self.resp_has_values.val() {
                         self.cap_state.d.next = CaptureState::Beats;
                     }
-                    if self.resp_error.val() != 0 {
+                    if (self.resp_error.val() != 0) && (self.resp_error.val() != self.k_err_retry.val()) {
                         self.f_error_response.d.next = true;
                     }
                 }

@@ -111,11 +111,6 @@ pub struct RequestIngress {
     pub valid: Signal<Out, Bit>,
     /// The core has finished the request (frees its entry).
     pub done: Signal<In, Bit>,
-    /// The request's unit refuses it for now (the core has not started it): it waits, and
-    /// younger requests that share no lane with it may go first, until `unblock`.
-    pub defer: Signal<In, Bit>,
-    /// A pulse: what refused requests waited for may be free (a warp-network record dropped).
-    pub unblock: Signal<In, Bit>,
     /// A request is held (being received or in the core).
     pub busy: Signal<Out, Bit>,
     pub h_tag: Signal<Out, Bits<64>>,
@@ -196,22 +191,17 @@ pub struct RequestIngress {
     count: DFF<Bits<COUNT_BITS>>,
     /// Bit e: entry e's beats are all in the store (its flags and predicates complete).
     written: DFF<Bits<8>>,
-    /// Per entry: its unit refused it for now (`defer`: a warp-network partial arrival at a new
-    /// rendezvous while its warp's records are all pending) until `unblock`; younger requests
-    /// that share no lane with it pass it.
-    blocked: FlagPerEntry,
     /// Per entry: taken after a launch of its slot that has not reached the core yet.
     post_launch: FlagPerEntry,
-    /// The entry offered to the core and its position in `order`; `settled`: it was already
-    /// selected in the previous cycle (the core names a store row a cycle before reading it).
+    /// The entry offered to the core (always the oldest, position 0 of `order`); `settled`: it
+    /// was already selected in the previous cycle (the core names a store row a cycle before
+    /// reading it).
     sel_valid: DFF<Bit>,
     sel_entry: DFF<Bits<ENTRY_BITS>>,
-    sel_pos: DFF<Bits<ENTRY_BITS>>,
     settled: DFF<Bit>,
     /// The selection of the next cycle (`sel_*`'s next values, each written once).
     nx_valid: Signal<Local, Bit>,
     nx_entry: Signal<Local, Bits<ENTRY_BITS>>,
-    nx_pos: Signal<Local, Bits<ENTRY_BITS>>,
     /// Per entry, its decode (from its header registers and its flags' next values).
     dec: Vec<RequestDecode>,
     /// The selected entry's header and decode, registered: loaded with the entry selected for
@@ -241,31 +231,17 @@ pub struct RequestIngress {
     hd_is_copy: DFF<Bit>,
     hd_lsu_size: DFF<Bits<5>>,
     hd_not_built: DFF<Bit>,
-    /// The selection scan, per position of `order`: the entry's slot and warp, whether it is
-    /// blocked / held for a launch / sharing a lane with an older request of its warp, whether every older
-    /// position may be passed (each Local written once).
-    pos_cta: Vec<Signal<Local, Bits<5>>>,
-    pos_warp: Vec<Signal<Local, Bits<5>>>,
-    pos_active: Vec<Signal<Local, Bits<32>>>,
-    pos_blocked: Vec<Signal<Local, Bit>>,
+    /// Positions 0 and 1 of `order` (the two oldest requests): whether the entry there is held
+    /// for its slot's launch.
     pos_held: Vec<Signal<Local, Bit>>,
-    pos_same: Vec<Signal<Local, Bit>>,
-    /// The position holds the selected entry (`sel_valid`), and `pos_same` without it.
-    pos_sel: Vec<Signal<Local, Bit>>,
-    pos_same_gone: Vec<Signal<Local, Bit>>,
-    scan_ok: Vec<Signal<Local, Bit>>,
-    /// The next selection, computed from registers for both ends of the selected request:
-    /// `pick_*` if the core defers it (it stays, blocked; also the pick while none is
-    /// selected), `gone_*` if the core finishes it (its warp's younger requests may go), with
-    /// `gone_pos` (its position `gone_at`) already moved down past the finished position. The core's `done` / `defer`
-    /// (the ends of its longest paths) only choose between them.
+    /// The next selection, computed from registers for both ends of the core's request:
+    /// `pick_*` (the oldest, while none is selected) and `gone_*` (the second oldest, which is
+    /// the oldest once the core finishes its request). The core's `done` (the end of its longest
+    /// paths) only chooses between them.
     pick_valid: Signal<Local, Bit>,
     pick_entry: Signal<Local, Bits<ENTRY_BITS>>,
-    pick_pos: Signal<Local, Bits<ENTRY_BITS>>,
     gone_valid: Signal<Local, Bit>,
     gone_entry: Signal<Local, Bits<ENTRY_BITS>>,
-    gone_at: Signal<Local, Bits<ENTRY_BITS>>,
-    gone_pos: Signal<Local, Bits<ENTRY_BITS>>,
     /// The lowest free entry (for the next header), and where the header goes in `order`.
     free_entry: Signal<Local, Bits<ENTRY_BITS>>,
     new_pos: Signal<Local, Bits<COUNT_BITS>>,
@@ -328,10 +304,8 @@ pub struct RequestIngress {
     lp_clear: Signal<Local, Bits<32>>,
     lp_set: Signal<Local, Bits<32>>,
     /// One per queue entry / per CTA slot: their numbers (and `1 << slot`), and the last entry's.
-    /// `pos4`: the positions as counts; `older[i]`: the positions before i (bit j, j < i);
-    /// `entry_bit[e]`: `1 << e`.
+    /// `pos4`: the positions as counts; `entry_bit[e]`: `1 << e`.
     pos4: Vec<Constant<Bits<COUNT_BITS>>>,
-    older: Vec<Constant<Bits<8>>>,
     entry_bit: Vec<Constant<Bits<8>>>,
     entry: Vec<Constant<Bits<ENTRY_BITS>>>,
     slot: Vec<Constant<Bits<5>>>,
@@ -361,6 +335,8 @@ pub struct RequestIngress {
     /// the slots / positions highest first, so that the lowest one's assignment wins).
     _last_slot: usize,
     _last_entry: usize,
+    /// Positions of `order` the selection looks at: 2 (1 with a one-entry queue).
+    _sel_positions: usize,
 }
 
 impl RequestIngress {
@@ -406,8 +382,6 @@ impl RequestIngress {
             beat_c: copies(l),
             valid: Default::default(),
             done: Default::default(),
-            defer: Default::default(),
-            unblock: Default::default(),
             busy: Default::default(),
             h_tag: Default::default(),
             h_cta: Default::default(),
@@ -472,15 +446,12 @@ impl RequestIngress {
             used: Default::default(),
             count: Default::default(),
             written: Default::default(),
-            blocked: copies(entries),
             post_launch: copies(entries),
             sel_valid: Default::default(),
             sel_entry: Default::default(),
-            sel_pos: Default::default(),
             settled: Default::default(),
             nx_valid: Default::default(),
             nx_entry: Default::default(),
-            nx_pos: Default::default(),
             dec: copies(entries),
             hd_cta: Default::default(),
             hd_warp: Default::default(),
@@ -503,22 +474,11 @@ impl RequestIngress {
             hd_is_copy: Default::default(),
             hd_lsu_size: Default::default(),
             hd_not_built: Default::default(),
-            pos_cta: copies(entries),
-            pos_warp: copies(entries),
-            pos_active: copies(entries),
-            pos_blocked: copies(entries),
-            pos_held: copies(entries),
-            pos_same: copies(entries),
-            pos_sel: copies(entries),
-            pos_same_gone: copies(entries),
-            scan_ok: copies(entries),
+            pos_held: copies(entries.min(2)),
             pick_valid: Default::default(),
             pick_entry: Default::default(),
-            pick_pos: Default::default(),
             gone_valid: Default::default(),
             gone_entry: Default::default(),
-            gone_at: Default::default(),
-            gone_pos: Default::default(),
             free_entry: Default::default(),
             new_pos: Default::default(),
             rx: Default::default(),
@@ -563,7 +523,6 @@ impl RequestIngress {
             lp_clear: Default::default(),
             lp_set: Default::default(),
             pos4: (0..entries as u64).map(|i| Constant::new(i.to_bits())).collect(),
-            older: (0..entries).map(|i| Constant::new(((1u64 << i) - 1).to_bits())).collect(),
             entry_bit: (0..entries).map(|e| Constant::new((1u64 << e).to_bits())).collect(),
             entry: (0..entries as u64).map(|e| Constant::new(e.to_bits())).collect(),
             slot: (0..slots as u64).map(|c| Constant::new(c.to_bits())).collect(),
@@ -585,6 +544,7 @@ impl RequestIngress {
             _slots: slots,
             _last_slot: slots - 1,
             _last_entry: entries - 1,
+            _sel_positions: entries.min(2),
         }
     }
 }
@@ -608,7 +568,6 @@ impl Logic for RequestIngress {
             written,
             sel_valid,
             sel_entry,
-            sel_pos,
             settled,
             rx,
             rx_busy,
@@ -690,10 +649,8 @@ impl Logic for RequestIngress {
             self.q_st_c_shfl[e].d.next = self.q_st_c_shfl[e].q.val();
             self.q_st_c_hi[e].d.next = self.q_st_c_hi[e].q.val();
             self.order[e].clock.next = self.clock.val();
-            self.blocked[e].clock.next = self.clock.val();
             self.post_launch[e].clock.next = self.clock.val();
             self.order[e].d.next = self.order[e].q.val();
-            self.blocked[e].d.next = self.blocked[e].q.val();
             self.post_launch[e].d.next = self.post_launch[e].q.val();
         }
         for c in 0..self._slots {
@@ -878,7 +835,6 @@ impl Logic for RequestIngress {
                     self.q_st_b_hi[e].d.next = false;
                     self.q_st_c_shfl[e].d.next = false;
                     self.q_st_c_hi[e].d.next = false;
-                    self.blocked[e].d.next = false;
                     // After a launch of its slot still waiting (this cycle's launch is older:
                     // it left the port's boundary register a cycle before this header).
                     self.post_launch[e].d.next = ((self.lp_valid.q.val() >> self.req_cta.val()) & 1u64) != 0;
@@ -893,15 +849,13 @@ impl Logic for RequestIngress {
             self.beat_next.d.next = 0.into();
         }
 
-        // ---- the core's `done` (frees the selected entry) and `defer` (blocks it) ----
+        // ---- the core's `done`: frees the selected entry, the oldest ----
         self.w_clear.next = 0.into();
         if self.done.val() {
             self.w_clear.next = bit_cast::<8, 1>(1.into()) << self.sel_entry.q.val();
-            // close the gap at the selected position
+            // the positions after it move down by one
             for i in 1..self._entries {
-                if self.pos4[i].val() > bit_cast::<COUNT_BITS, ENTRY_BITS>(self.sel_pos.q.val()) {
-                    self.order[i - 1].d.next = self.order[i].q.val();
-                }
+                self.order[i - 1].d.next = self.order[i].q.val();
             }
         }
         self.new_pos.next = self.count.q.val();
@@ -926,118 +880,41 @@ impl Logic for RequestIngress {
         if self.done.val() && !self.take_hdr.val() {
             self.count.d.next = self.count.q.val() - 1u64;
         }
-        for e in 0..self._entries {
-            if self.unblock.val() {
-                self.blocked[e].d.next = false;
-            }
-            if self.defer.val() && (self.sel_entry.q.val() == self.entry[e].val()) {
-                self.blocked[e].d.next = true;
-            }
-        }
 
-        // ---- the selection: the oldest request that may go ----
-        // Scan `order` from the oldest: a blocked request is passed; the first that is not
-        // blocked, not held for its slot's launch and sharing no lane with an older request of
-        // its warp (a lane's requests keep their order; the lane groups of a diverged warp are
-        // independent, so one may pass another's refused collective) is picked; any other stops the scan (requests that are
-        // not refused keep their order: atomics, barriers and exits of different warps meet in
-        // shared state). A new selection is made only while none is held or in the cycle the
-        // core finishes or defers its request, so the core's request never changes under it.
-        for i in 0..self._entries {
-            self.pos_cta[i].next = self.q_cta[0].q.val();
-            self.pos_warp[i].next = self.q_warp[0].q.val();
-            self.pos_active[i].next = self.q_active[0].q.val();
-            for e in 1..self._entries {
-                if self.order[i].q.val() == self.entry[e].val() {
-                    self.pos_cta[i].next = self.q_cta[e].q.val();
-                    self.pos_warp[i].next = self.q_warp[e].q.val();
-                    self.pos_active[i].next = self.q_active[e].q.val();
-                }
-            }
-            self.pos_blocked[i].next = false;
+        // ---- the selection: the oldest request, unless it is held for its slot's launch ----
+        // Requests go to the core in the order they came: one its unit refuses for now is
+        // answered `Retry` and leaves the queue (the sender offers it again), so none waits in
+        // it for another. A new selection is made only while none is held or in the cycle the
+        // core finishes its request, so the core's request never changes under it.
+        for i in 0..self._sel_positions {
             self.pos_held[i].next = false;
             for e in 0..self._entries {
                 if self.order[i].q.val() == self.entry[e].val() {
-                    self.pos_blocked[i].next = self.blocked[e].q.val();
                     self.pos_held[i].next = self.post_launch[e].q.val();
                 }
             }
-            // The selected entry is passed like a blocked one: the pick is used only in a cycle
-            // where the core finishes or defers it (or while none is selected), so that the
-            // next selection is made in that cycle.
-            self.pos_sel[i].next = self.sel_valid.q.val() && (self.order[i].q.val() == self.sel_entry.q.val());
-            if self.pos_sel[i].val() {
-                self.pos_blocked[i].next = true;
-            }
         }
-        for i in 0..self._entries {
-            self.pos_same[i].next = false;
-            self.pos_same_gone[i].next = false;
-            for j in 0..self._entries {
-                if ((self.older[i].val() & self.entry_bit[j].val()) != 0)
-                    && (self.pos_cta[j].val() == self.pos_cta[i].val())
-                    && (self.pos_warp[j].val() == self.pos_warp[i].val())
-                    && (self.pos_active[j].val() & self.pos_active[i].val()).any()
-                {
-                    self.pos_same[i].next = true;
-                    if !self.pos_sel[j].val() {
-                        self.pos_same_gone[i].next = true;
-                    }
-                }
-            }
-        }
-        self.scan_ok[0].next = true;
-        for i in 1..self._entries {
-            self.scan_ok[i].next = self.scan_ok[i - 1].val() && self.pos_blocked[i - 1].val();
-        }
-        self.pick_valid.next = false;
-        self.pick_entry.next = 0.into();
-        self.pick_pos.next = 0.into();
+        self.pick_valid.next = (self.pos4[0].val() < self.count.q.val()) && !self.pos_held[0].val();
+        self.pick_entry.next = self.order[0].q.val();
         self.gone_valid.next = false;
         self.gone_entry.next = 0.into();
-        self.gone_at.next = 0.into();
-        for s in self._last_entry..self._entries {
-            for c in 0..self._entries {
-                if self.scan_ok[s - c].val()
-                    && (self.pos4[s - c].val() < self.count.q.val())
-                    && !self.pos_blocked[s - c].val()
-                    && !self.pos_held[s - c].val()
-                {
-                    if !self.pos_same[s - c].val() {
-                        self.pick_valid.next = true;
-                        self.pick_entry.next = self.order[s - c].q.val();
-                        self.pick_pos.next = self.entry[s - c].val();
-                    }
-                    if !self.pos_same_gone[s - c].val() {
-                        self.gone_valid.next = true;
-                        self.gone_entry.next = self.order[s - c].q.val();
-                        self.gone_at.next = self.entry[s - c].val();
-                    }
-                }
-            }
-        }
-        // a finished entry leaves `order`: the positions after it move down by one
-        self.gone_pos.next = self.gone_at.val();
-        if self.gone_at.val() > self.sel_pos.q.val() {
-            self.gone_pos.next = self.gone_at.val() - 1u64;
+        for i in 1..self._sel_positions {
+            self.gone_valid.next = (self.pos4[i].val() < self.count.q.val()) && !self.pos_held[i].val();
+            self.gone_entry.next = self.order[i].q.val();
         }
         self.nx_valid.next = self.sel_valid.q.val();
         self.nx_entry.next = self.sel_entry.q.val();
-        self.nx_pos.next = self.sel_pos.q.val();
-        if !self.sel_valid.q.val() || self.defer.val() {
+        if !self.sel_valid.q.val() {
             self.nx_valid.next = self.pick_valid.val();
             self.nx_entry.next = self.pick_entry.val();
-            self.nx_pos.next = self.pick_pos.val();
         }
         if self.done.val() {
             self.nx_valid.next = self.gone_valid.val();
             self.nx_entry.next = self.gone_entry.val();
-            self.nx_pos.next = self.gone_pos.val();
         }
         self.sel_valid.d.next = self.nx_valid.val();
         self.sel_entry.d.next = self.nx_entry.val();
-        self.sel_pos.d.next = self.nx_pos.val();
-        self.settled.d.next = self.sel_valid.q.val() && !self.done.val() && !self.defer.val();
+        self.settled.d.next = self.sel_valid.q.val() && !self.done.val();
 
         // ---- beats: into the beat register ----
         self.beat_ready.next = self.rx_busy.q.val();

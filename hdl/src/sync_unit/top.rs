@@ -252,12 +252,6 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub req_valid: Signal<In, Bit>,
     /// The request is finished (its response loaded, or handed to a unit that answers later).
     pub req_done: Signal<Out, Bit>,
-    /// The request's unit refuses it for now (the warp network's operand store holds another
-    /// warp's lanes, or every rendezvous record of its warp is pending): the ingress keeps it
-    /// and offers a younger request meanwhile, until `req_unblock` (a pulse: the store became
-    /// free or a record was dropped).
-    pub req_defer: Signal<Out, Bit>,
-    pub req_unblock: Signal<Out, Bit>,
     pub req_tag: Signal<In, Bits<64>>,
     pub req_cta: Signal<In, Bits<5>>,
     pub req_warp: Signal<In, Bits<5>>,
@@ -439,6 +433,7 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_one128: Constant<Bits<128>>,
     k_ones128: Constant<Bits<128>>,
     k_err_not_built: Constant<Bits<ERROR_BITS>>,
+    k_err_retry: Constant<Bits<ERROR_BITS>>,
     k_err_range: Constant<Bits<ERROR_BITS>>,
     k_err_shared_align: Constant<Bits<ERROR_BITS>>,
     k_err_plain: Constant<Bits<ERROR_BITS>>,
@@ -710,8 +705,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             busy: Default::default(),
             req_valid: Default::default(),
             req_done: Default::default(),
-            req_defer: Default::default(),
-            req_unblock: Default::default(),
             req_tag: Default::default(),
             req_cta: Default::default(),
             req_warp: Default::default(),
@@ -857,6 +850,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_one128: k(1),
             k_ones128: Constant::new(Bits::<128>::mask()),
             k_err_not_built: err(ErrorCode::NotBuilt),
+            k_err_retry: err(ErrorCode::Retry),
             k_err_range: err(ErrorCode::SharedOutOfRange),
             k_err_shared_align: err(ErrorCode::SharedAlign),
             k_err_plain: err(ErrorCode::MbarrierPlainAccess),
@@ -1081,8 +1075,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.ld_valid.d.next = false;
         self.at_rd_valid.d.next = false;
         self.req_done.next = false;
-        self.req_defer.next = false;
-        self.req_unblock.next = self.wnet.refusal_over.val();
 
         // ---------------- response port ----------------
         self.resp_valid.next = self.o_valid.q.val();
@@ -1651,10 +1643,24 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.rem_step.next = self.k_step_hold.val();
         if (self.state.q.val() == self.k_s_idle.val()) && self.wn_offered.q.val() {
             if self.wnet.req_refused.val() {
-                // refused until a record of its warp is dropped: the ingress keeps the request
-                // and offers a younger one of other lanes meanwhile (a head-of-line deadlock
-                // otherwise, when the request that completes a rendezvous is queued behind it)
-                self.req_defer.next = true;
+                // Refused until a record of its warp is dropped: answered `Retry` (its lanes
+                // none, nothing executed), so that it leaves the queue and the sender offers it
+                // again after the next answer to its warp. Kept in the queue, refused requests
+                // of several warps filled it and the requests that complete their warps'
+                // rendezvous could not enter (a deadlock). With the response register busy the
+                // offer is dropped and made again.
+                if !self.o_valid.q.val() {
+                    self.o_valid.d.next = true;
+                    self.o_has_values.d.next = false;
+                    self.o_tag.d.next = self.req_tag.val();
+                    self.o_cta.d.next = self.req_cta.val();
+                    self.o_warp.d.next = self.req_warp.val();
+                    self.o_lanes.d.next = 0.into();
+                    self.o_preds.d.next = 0.into();
+                    self.o_error.d.next = self.k_err_retry.val();
+                    self.o_error_lane.d.next = 0.into();
+                    self.req_done.next = true;
+                }
             } else {
                 self.wnet.req_valid.next = true;
                 if self.wnet.req_ready.val() {
@@ -2011,9 +2017,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.mem_wlive.next = true;
         }
         self.wn_offered.d.next = self.wnet.req_valid.val() && !self.wnet.req_ready.val() && !self.reset.val();
-        if self.req_defer.val() {
-            self.wn_offered.d.next = false;
-        }
         if self.reset.val() {
             self.plain_stop.d.next = false;
             self.state.d.next = self.k_s_idle.val();
@@ -2391,8 +2394,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---- ingress -> core ----
         self.core.req_valid.next = self.ingress.valid.val();
         self.ingress.done.next = self.core.req_done.val();
-        self.ingress.defer.next = self.core.req_defer.val();
-        self.ingress.unblock.next = self.core.req_unblock.val();
         self.core.req_tag.next = self.ingress.h_tag.val();
         self.core.req_cta.next = self.ingress.h_cta.val();
         self.core.req_warp.next = self.ingress.h_warp.val();

@@ -27,9 +27,6 @@
 //!    as the golden model (`smsync_sim::units::warp_network`) fails every request of a cycle;
 //!    then the unit writes the chosen record (`write`) or drops it (`clear_sel`) or the failed
 //!    ones (`clear_failed`).
-//!
-//! `freed` pulses the cycle after a take dropped a pending record: a request refused because
-//! its warp had no free record (`full`) may be offered again.
 
 use rust_hdl::prelude::*;
 
@@ -75,8 +72,6 @@ pub struct RendezvousRecords {
     /// Drop the chosen record / the failed records (twice, or the cycle's).
     pub clear_sel: Signal<In, Bit>,
     pub clear_failed: Signal<In, Bit>,
-    /// A pending record was dropped last cycle.
-    pub freed: Signal<Out, Bit>,
 
     rams: Vec<DepthRam<Bits<REC_BITS>, 12>>,
     ram_addr: Signal<Local, Bits<12>>,
@@ -169,7 +164,6 @@ pub struct RendezvousRecords {
     failed: Signal<Local, Bits<4>>,
     fail_part: Vec<Signal<Local, Bits<32>>>,
     drop: Signal<Local, Bits<4>>,
-    freed_q: DFF<Bit>,
     /// K (records per warp) and K + 1, as a one-element range binding K to a loop variable.
     _records: usize,
     _records_end: usize,
@@ -210,7 +204,6 @@ impl RendezvousRecords {
             wdata: Default::default(),
             clear_sel: Default::default(),
             clear_failed: Default::default(),
-            freed: Default::default(),
             rams: (0..records).map(|_| DepthRam::block(warp_bits + cta_bits)).collect(),
             ram_addr: Default::default(),
             k_cta_shift: Constant::new(bits(warp_bits as u64)),
@@ -279,7 +272,6 @@ impl RendezvousRecords {
             failed: Default::default(),
             fail_part: vec_of(m),
             drop: Default::default(),
-            freed_q: Default::default(),
             _records: records,
             _records_end: records + 1,
             _slots: slots,
@@ -303,8 +295,7 @@ impl Logic for RendezvousRecords {
             lk_twice,
             lk_over,
             lk_again,
-            lk_valid,
-            freed_q
+            lk_valid
         );
         for r in 0..4 {
             self.rd_hit[r].clock.next = self.clock.val();
@@ -535,7 +526,6 @@ impl Logic for RendezvousRecords {
         if self.clear_failed.val() {
             self.drop.next = self.failed.val();
         }
-        self.freed_q.d.next = (self.drop.val() & self.lk_valid.q.val()).any();
         for k in self._records..self._records_end {
             for c in 0..self._slots {
                 for r in 0..self._records {
@@ -557,10 +547,6 @@ impl Logic for RendezvousRecords {
                     }
                 }
             }
-        }
-        self.freed.next = self.freed_q.q.val();
-        if self.reset.val() {
-            self.freed_q.d.next = false;
         }
     }
 }

@@ -159,7 +159,7 @@ impl CosimUnit {
         self.fail(
             Some(req.tag),
             format!(
-                "the top has not taken {} (tag {}) of CTA slot {} warp {} for {waited} cycles: {held}. Its request queue is full: of requests its units refuse for now (warp-network partial arrivals at a new rendezvous while their warp's records are all pending, passed by younger ones; more records, rendezvous_per_warp, may resolve it) and of requests that wait for one not yet in the queue (a head-of-line deadlock; more entries, requests_in_flight, may resolve it)\n  not answered by the RTL: {}",
+                "the top has not taken {} (tag {}) of CTA slot {} warp {} for {waited} cycles: {held}. Its request queue is full of requests that wait for one not yet in it (a head-of-line deadlock; more entries, requests_in_flight, may resolve it)\n  not answered by the RTL: {}",
                 req.op.name(),
                 req.tag,
                 req.cta,

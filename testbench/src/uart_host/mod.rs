@@ -15,8 +15,10 @@
 pub mod serial;
 pub mod sim;
 
+use crate::refused::RefusedRequests;
 use crate::waiting_lanes::WaitingLanes;
 use smsync_boards::protocol::{self as p, BoardFrame, FrameDecoder};
+use smsync_sim::encoding::ErrorCode;
 use smsync_sim::memory::MemorySystem;
 use smsync_sim::units::{Request, Response};
 use std::collections::VecDeque;
@@ -51,6 +53,10 @@ pub struct UartHost {
     last_status_cycle: u32,
     /// Suspended try_wait lanes and lanes waiting at a rendezvous (as in `RtlSyncUnit`).
     pub waiting: WaitingLanes,
+    /// Requests the board answered `Retry` (as in `RtlSyncUnit`), and those an answer to their
+    /// warp released, sent again after the command in progress.
+    pub refused: RefusedRequests,
+    again: VecDeque<Request>,
     /// Bytes sent / received (for the summary).
     pub bytes_out: u64,
     pub bytes_in: u64,
@@ -69,6 +75,8 @@ impl UartHost {
             board_cycles: 0,
             last_status_cycle: 0,
             waiting: WaitingLanes::default(),
+            refused: RefusedRequests::default(),
+            again: VecDeque::new(),
             bytes_out: 0,
             bytes_in: 0,
         };
@@ -83,6 +91,8 @@ impl UartHost {
         self.frames.clear();
         self.global_end = None;
         self.waiting.clear();
+        self.refused.clear();
+        self.again.clear();
         let mut scratch = MemorySystem::new(0, 1, 0);
         let mut out = Vec::new();
         self.command(&[p::CMD_RESET], &mut scratch, &mut out)?;
@@ -123,7 +133,21 @@ impl UartHost {
             p::encode_request(req).map_err(|why| format!("request {} ({}) cannot be sent: {why}", req.tag, req.op))?;
         self.sync_global_end(mem, out)?;
         self.waiting.expect(req);
-        self.command(&frame, mem, out)
+        self.refused.sent(req);
+        self.command(&frame, mem, out)?;
+        self.send_again(mem, out)
+    }
+
+    /// Send the requests answered `Retry` that an answer to their warp released (each may be
+    /// answered `Retry` again).
+    fn send_again(&mut self, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
+        while let Some(req) = self.again.pop_front() {
+            let frame = p::encode_request(&req)
+                .map_err(|why| format!("request {} ({}) cannot be sent again: {why}", req.tag, req.op))?;
+            self.refused.sent(&req);
+            self.command(&frame, mem, out)?;
+        }
+        Ok(())
     }
 
     /// `cycles` board cycles with the top's `timeout` input at `timeout`.
@@ -135,7 +159,8 @@ impl UartHost {
         out: &mut Vec<Response>,
     ) -> Result<(), String> {
         self.sync_global_end(mem, out)?;
-        self.command(&p::encode_run(cycles, timeout), mem, out)
+        self.command(&p::encode_run(cycles, timeout), mem, out)?;
+        self.send_again(mem, out)
     }
 
     fn sync_global_end(&mut self, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
@@ -193,7 +218,12 @@ impl UartHost {
     fn handle(&mut self, f: BoardFrame, mem: &mut MemorySystem, out: &mut Vec<Response>) -> Result<(), String> {
         match f {
             BoardFrame::Status { .. } => unreachable!("handled by command"),
-            BoardFrame::Response(r) => self.waiting.route(r, out),
+            BoardFrame::Response(r) if r.error == ErrorCode::Retry => self.refused.refused(r.tag)?,
+            BoardFrame::Response(r) => {
+                let (cta, warp) = (r.cta, r.warp);
+                self.waiting.route(r, out);
+                self.again.extend(self.refused.answered(cta, warp));
+            }
             BoardFrame::Wake { cta, warp, lane, pred } => {
                 if let Some(r) = self.waiting.wake(cta as u16, warp as u16, lane, pred) {
                     out.push(r);
