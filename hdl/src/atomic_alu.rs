@@ -79,12 +79,17 @@
 //!              takes the next window of the pending lanes at the same edge
 //!           P  plan: the lowest lane left in P's window leads the next step; the lanes of the
 //!              window that join it (below), from the registered checks only. From addresses
-//!              alone, so it runs ahead: the step goes to I when I is empty or issues at this
-//!              edge, and its lanes leave the window. No lane left, or the lead in error ->
+//!              alone, so it runs ahead: the step goes to I (to I's skid register when I is
+//!              full and does not issue at this edge) while the skid register is empty, and
+//!              its lanes leave the window. No lane left, or the lead in error ->
 //!              RESP once I and X1..X3 are empty (the lanes before the error have written, as
 //!              in the golden model)
 //!           I  issue: the planned step, registered; it reads its line and moves to X1 at the
-//!              edge where X1's step leaves, unless a step in X1..X3 has one of its bytes
+//!              edge where X1's step leaves, unless a step in X1..X3 has one of its bytes;
+//!              the skid register's step moves into I at that edge. The plan's take waits
+//!              on the skid register only, not on the read grant (which ran from the copy
+//!              engine's read request through the top's arbiter into the plan, the check
+//!              stage's load and the operand store's row: the routed board top's limit)
 //!           X1 operands: the line read (held in `line` while needed); per element (a vector's in
 //!              turn, one per cycle) the old element, b and c into X2
 //!           X2 element: the step's old values (its first element's X2 registers) into the
@@ -359,6 +364,17 @@ pub struct AtomicAlu {
     iss_x_in: Vec<DFF<Bit>>,
     iss_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
     iss_x_off: Vec<DFF<Bits<2>>>,
+    /// The issue stage's skid register: a planned step taken while I is full and does not
+    /// issue; it moves into I when I issues (so it is valid only while I is).
+    skid_valid: DFF<Bit>,
+    skid_lane: DFF<Bits<LANE_BITS>>,
+    skid_line: DFF<Bits<64>>,
+    skid_byte_off: DFF<Bits<8>>,
+    skid_be: DFF<Bits<16>>,
+    skid_lanes: DFF<Bits<WARP_LANES>>,
+    skid_x_in: Vec<DFF<Bit>>,
+    skid_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
+    skid_x_off: Vec<DFF<Bits<2>>>,
     elem_index: DFF<Bits<4>>,
     /// X1's line, held while its step has more elements or cannot move on.
     line: DFF<Bits<ELEM_BITS>>,
@@ -818,6 +834,15 @@ impl AtomicAlu {
             iss_x_in: (1..group).map(|_| Default::default()).collect(),
             iss_x_lane: (1..group).map(|_| Default::default()).collect(),
             iss_x_off: (1..group).map(|_| Default::default()).collect(),
+            skid_valid: Default::default(),
+            skid_lane: Default::default(),
+            skid_line: Default::default(),
+            skid_byte_off: Default::default(),
+            skid_be: Default::default(),
+            skid_lanes: Default::default(),
+            skid_x_in: (1..group).map(|_| Default::default()).collect(),
+            skid_x_lane: (1..group).map(|_| Default::default()).collect(),
+            skid_x_off: (1..group).map(|_| Default::default()).collect(),
             elem_index: Default::default(),
             line: Default::default(),
             q_elem_bytes: Default::default(),
@@ -1083,6 +1108,12 @@ impl Logic for AtomicAlu {
             iss_byte_off,
             iss_be,
             iss_lanes,
+            skid_valid,
+            skid_lane,
+            skid_line,
+            skid_byte_off,
+            skid_be,
+            skid_lanes,
             elem_index,
             line,
             err,
@@ -1589,7 +1620,8 @@ impl Logic for AtomicAlu {
         self.m_be.next = self.x3_be.q.val();
         self.ex_open.next = !self.ex_valid.q.val() | (self.x1_adv.val() & self.last_elem.val());
         // The plan stage has a step (RUN, a lane left, no lane error; red.async plans none);
-        // it hands it to the issue stage when that is empty or issues at this edge.
+        // it hands it to the issue stage (or its skid register) while the skid register is
+        // empty: the take does not wait on the read grant.
         self.plan_ok.next = (self.state.q.val() == self.st_run.val())
             & (self.req_op.val() != self.op_red_async.val())
             & self.any_lane.val()
@@ -1614,7 +1646,7 @@ impl Logic for AtomicAlu {
             & !(self.is_global.val() & self.m_wreq.val());
         self.m_raddr.next = self.iss_line.q.val();
         self.plan_go.next = self.m_rreq.val() & self.m_rgrant.val();
-        self.p_take.next = self.plan_ok.val() & (!self.iss_valid.q.val() | self.plan_go.val());
+        self.p_take.next = self.plan_ok.val() & !self.skid_valid.q.val();
         self.p_load.next = (self.state.q.val() == self.st_run.val())
             & self.nw_valid.q.val()
             & (!self.any_lane.val() | (self.p_take.val() & !self.win_left_any.val()));
@@ -1693,6 +1725,7 @@ impl Logic for AtomicAlu {
         // Plan stage done (no lane left in it or the check stage, or the lead in error): answer once X1..X3 are empty
         // after this edge (X3's step, if any, writes now). The lanes before an erring lane have
         // written (golden order); an error answers no values, so the old values are dropped.
+        // (the skid register holds a step only while the issue stage does)
         self.drained.next = !self.iss_valid.q.val() & !self.ex_valid.q.val() & (!self.x3_valid.q.val() | self.en.val());
         for k in 0..self.xe_valid.len() {
             if self.xe_valid[k].q.val() {
@@ -1740,6 +1773,12 @@ impl Logic for AtomicAlu {
             self.iss_x_lane[j].d.next = self.iss_x_lane[j].q.val();
             self.iss_x_off[j].clock.next = self.clock.val();
             self.iss_x_off[j].d.next = self.iss_x_off[j].q.val();
+            self.skid_x_in[j].clock.next = self.clock.val();
+            self.skid_x_in[j].d.next = self.skid_x_in[j].q.val();
+            self.skid_x_lane[j].clock.next = self.clock.val();
+            self.skid_x_lane[j].d.next = self.skid_x_lane[j].q.val();
+            self.skid_x_off[j].clock.next = self.clock.val();
+            self.skid_x_off[j].d.next = self.skid_x_off[j].q.val();
         }
         for j in 0..self.ex_x_in.len() {
             self.ex_x_in[j].clock.next = self.clock.val();
@@ -1827,19 +1866,49 @@ impl Logic for AtomicAlu {
                 self.ex_x_off[j].d.next = self.iss_x_off[j].q.val();
             }
         }
-        // The planned step moves to the issue stage; its lanes leave the window, and a window
-        // left empty is followed by the next one.
-        if self.p_take.val() {
+        // The skid register's step moves into the issue stage as that issues.
+        if self.plan_go.val() & self.skid_valid.q.val() {
             self.iss_valid.d.next = true;
-            self.iss_lane.d.next = self.cur_lane.val();
-            self.iss_line.d.next = self.lead_line.val();
-            self.iss_byte_off.d.next = self.lead_off.val();
-            self.iss_be.d.next = self.plan_be.val();
-            self.iss_lanes.d.next = self.plan_lanes.val();
+            self.skid_valid.d.next = false;
+            self.iss_lane.d.next = self.skid_lane.q.val();
+            self.iss_line.d.next = self.skid_line.q.val();
+            self.iss_byte_off.d.next = self.skid_byte_off.q.val();
+            self.iss_be.d.next = self.skid_be.q.val();
+            self.iss_lanes.d.next = self.skid_lanes.q.val();
             for j in 0..self.x_pool.len() {
-                self.iss_x_in[j].d.next = self.x_in[j].val();
-                self.iss_x_lane[j].d.next = self.win_first.q.val() | self.x_slot[j].val();
-                self.iss_x_off[j].d.next = self.x_word[j].val();
+                self.iss_x_in[j].d.next = self.skid_x_in[j].q.val();
+                self.iss_x_lane[j].d.next = self.skid_x_lane[j].q.val();
+                self.iss_x_off[j].d.next = self.skid_x_off[j].q.val();
+            }
+        }
+        // The planned step moves to the issue stage, or to its skid register while the issue
+        // stage is full and does not issue (the grant only picks which register loads); its
+        // lanes leave the window, and a window left empty is followed by the next one.
+        if self.p_take.val() {
+            if !self.iss_valid.q.val() | self.plan_go.val() {
+                self.iss_valid.d.next = true;
+                self.iss_lane.d.next = self.cur_lane.val();
+                self.iss_line.d.next = self.lead_line.val();
+                self.iss_byte_off.d.next = self.lead_off.val();
+                self.iss_be.d.next = self.plan_be.val();
+                self.iss_lanes.d.next = self.plan_lanes.val();
+                for j in 0..self.x_pool.len() {
+                    self.iss_x_in[j].d.next = self.x_in[j].val();
+                    self.iss_x_lane[j].d.next = self.win_first.q.val() | self.x_slot[j].val();
+                    self.iss_x_off[j].d.next = self.x_word[j].val();
+                }
+            } else {
+                self.skid_valid.d.next = true;
+                self.skid_lane.d.next = self.cur_lane.val();
+                self.skid_line.d.next = self.lead_line.val();
+                self.skid_byte_off.d.next = self.lead_off.val();
+                self.skid_be.d.next = self.plan_be.val();
+                self.skid_lanes.d.next = self.plan_lanes.val();
+                for j in 0..self.x_pool.len() {
+                    self.skid_x_in[j].d.next = self.x_in[j].val();
+                    self.skid_x_lane[j].d.next = self.win_first.q.val() | self.x_slot[j].val();
+                    self.skid_x_off[j].d.next = self.x_word[j].val();
+                }
             }
             self.win_pool.d.next = self.win_left.val();
         }
@@ -1877,6 +1946,7 @@ impl Logic for AtomicAlu {
             self.state.d.next = self.st_idle.val();
             self.lent.d.next = false;
             self.iss_valid.d.next = false;
+            self.skid_valid.d.next = false;
             self.ex_valid.d.next = false;
             self.ex_have.d.next = false;
             for k in 0..self.xe_valid.len() {
