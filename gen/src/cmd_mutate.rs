@@ -6,8 +6,10 @@
 //!    generated directory with that netlist in place of the unit (the top's ports unchanged,
 //!    checked against the manifest as `--rtl` does).
 //! 2. Mutant 0 (the unmutated netlist) runs every check: the corpus kernels, the UB kernels
-//!    (`--ub-corpus`: each must stop with its expected report) and `--programs` generated
-//!    programs under the cosim. All must pass; this run also builds the one
+//!    (`--ub-corpus`: each must stop with its expected report), `--programs` generated
+//!    programs under the cosim and `--streams` random request streams into the top
+//!    (`smsync_testbench::top_streams`; one that fails unmutated is dropped, as a program that
+//!    fails on both sides is). All must pass; this run also builds the one
 //!    Verilator model and gives each check its time and cycle bound.
 //! 3. Each mutant runs in a child process (`smsync mutate-run`, with `SMSYNC_MUTANT=k`), the
 //!    fastest checks first, stopping at the first failure (killed). A crash of the simulator or
@@ -89,6 +91,16 @@ pub struct Args {
     /// Seed of the first generated program.
     #[arg(long, default_value_t = 1)]
     pub program_seed: u64,
+    /// Random request streams run as checks (`smsync_testbench::top_streams`, as the
+    /// `top_random` test: every unit's stream straight into the top, then the memories).
+    #[arg(long, default_value_t = 1)]
+    pub streams: u64,
+    /// Seed of the first stream.
+    #[arg(long, default_value_t = 1)]
+    pub stream_seed: u64,
+    /// Requests per unit in each stream.
+    #[arg(long, default_value_t = 500)]
+    pub stream_requests: usize,
     /// Compile the mutated top's C++ at -O0 (a sooner build, slower runs).
     #[arg(long)]
     pub fast_build: bool,
@@ -237,6 +249,7 @@ fn all_checks(a: &Args, out: &Path) -> Result<Vec<Check>, String> {
         checks.push(Check::UbKernel { name: k.name, ptx, launch, expect: k.expect });
     }
     checks.extend((0..a.programs).map(|i| Check::Program { seed: a.program_seed + i }));
+    checks.extend((0..a.streams).map(|i| Check::Stream { seed: a.stream_seed + i, requests: a.stream_requests }));
     Ok(checks)
 }
 
@@ -281,6 +294,9 @@ fn run_baseline(
                 baseline.push(r);
             }
             "program" => dropped.push((r.check.clone(), first_lines(&r.message, 3))),
+            // The streams assume a config like fpga-small's (the test runs them there): one
+            // that does not pass unmutated is dropped with its reason, not a netlist bug.
+            _ if matches!(check, Check::Stream { .. }) => dropped.push((r.check.clone(), first_lines(&r.message, 3))),
             _ => {
                 return Err(format!(
                     "the unmutated netlist (mutant 0) fails {} ({}): a bug of smsync mutate's netlist or of the check, not a mutant:\n{}",
@@ -302,6 +318,7 @@ fn bound_of_unmutated(check: &Check) -> u64 {
     match check {
         Check::Kernel { .. } | Check::UbKernel { .. } => smsync_testbench::cosim::DEFAULT_MAX_CYCLES,
         Check::Program { .. } => smsync_testbench::fuzz::run::MAX_CYCLES,
+        Check::Stream { .. } => u64::MAX,
     }
 }
 

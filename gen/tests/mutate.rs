@@ -86,6 +86,8 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
         UB_KERNEL,
         "--programs",
         "0",
+        "--streams",
+        "0",
         "--fast-build",
         // The proof for `-mode none` takes ~20 s on an idle machine; the bound is for a loaded one
         // (a timeout would leave it "not classified" and fail the test for the wrong reason).

@@ -8,6 +8,7 @@ pub mod mutate;
 pub mod refused;
 pub mod rtl_dir;
 pub mod rtl_unit;
+pub mod top_streams;
 pub mod uart_host;
 pub mod ub_corpus;
 pub mod verilator;

@@ -5,7 +5,10 @@
 //! (`testbench/ptx/ub/`, [`crate::ub_corpus`]: it must stop with its expected undefined-behaviour
 //! report, so a mutant that runs it to the end, stops it with another report or diverges on it is
 //! killed) or a generated program (`smsync fuzz`'s generator, by seed, with the features the
-//! cosim does not run taken out), run under the cosim against the mutated directory. Expected
+//! cosim does not run taken out), run under the cosim against the mutated directory; or a
+//! random request stream ([`crate::top_streams`]: every unit's stream of legal requests straight
+//! into the top, divergent barrier arrivals and operand corners the kernels rarely reach, then
+//! the memories), compared request by request with the golden units. Expected
 //! values are the golden model's, never the RTL's. Each check carries an RTL cycle bound (from the unmutated run), so
 //! a mutant that stalls the top fails in seconds instead of running to the cosim's default bound
 //! of 10^8 cycles.
@@ -13,6 +16,8 @@
 use crate::cosim::{run_cosim_bounded, CosimOptions, FailureKind};
 use crate::fuzz::{run as fuzz_run, Program};
 use crate::rtl_dir::RtlDir;
+use crate::rtl_unit::RtlOptions;
+use crate::top_streams::run_streams;
 use crate::ub_corpus::{ptx_files, UbExpectation};
 use serde_json::{json, Value};
 use smsync_sim::exec::{self, Launch};
@@ -38,6 +43,13 @@ pub enum Check {
     Program {
         seed: u64,
     },
+    /// [`crate::top_streams::run_streams`] on `seed`, `requests` per unit. Its bound is the
+    /// top's own per-request timeouts (`rtl_unit::READY_TIMEOUT`, `IDLE_TIMEOUT`), not a cycle
+    /// bound.
+    Stream {
+        seed: u64,
+        requests: usize,
+    },
 }
 
 impl Check {
@@ -46,6 +58,7 @@ impl Check {
             Check::Kernel { name, .. } => name.clone(),
             Check::UbKernel { name, .. } => format!("ub:{name}"),
             Check::Program { seed } => format!("fuzz seed {seed}"),
+            Check::Stream { seed, requests } => format!("stream seed {seed} ({requests} per unit)"),
         }
     }
 
@@ -56,12 +69,20 @@ impl Check {
                 "ub_kernel": name, "ptx": ptx, "launch": launch, "rule": expect.rule, "at": expect.at
             }),
             Check::Program { seed } => json!({"program_seed": seed}),
+            Check::Stream { seed, requests } => json!({"stream_seed": seed, "stream_requests": requests}),
         }
     }
 
     pub fn from_json(v: &Value) -> Result<Check, String> {
         if let Some(seed) = v.get("program_seed").and_then(Value::as_u64) {
             return Ok(Check::Program { seed });
+        }
+        if let Some(seed) = v.get("stream_seed").and_then(Value::as_u64) {
+            let requests = v
+                .get("stream_requests")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| format!("stream without `stream_requests`: {v}"))?;
+            return Ok(Check::Stream { seed, requests: requests as usize });
         }
         let field = |k: &str| v.get(k).and_then(Value::as_str).ok_or_else(|| format!("check without `{k}`: {v}"));
         if let Some(name) = v.get("ub_kernel").and_then(Value::as_str) {
@@ -133,8 +154,20 @@ impl CheckResult {
 /// failing at `max_cycles` RTL cycles.
 pub fn run_check(check: &Check, rtl: &Arc<RtlDir>, fast_build: bool, max_cycles: u64) -> CheckResult {
     let start = Instant::now();
+    if let Check::Stream { seed, requests } = check {
+        let options = RtlOptions {
+            rtl_dir: Some(rtl.clone()),
+            build: fast_build.then(crate::rtl_unit::fast_build_options),
+            ..Default::default()
+        };
+        return match run_streams(&rtl.config, *seed, *requests, &options) {
+            Ok((_, cycles)) => result(check, "pass", String::new(), cycles, start),
+            Err(message) => result(check, "divergence", message, 0, start),
+        };
+    }
     let loaded = match check {
         Check::Kernel { ptx, launch, .. } | Check::UbKernel { ptx, launch, .. } => load_kernel(ptx, launch),
+        Check::Stream { .. } => unreachable!("run above"),
         Check::Program { seed } => {
             let program = Program::generate(*seed, &rtl.config);
             fuzz_run::load(&fuzz_run::without_rtl_exclusions(fuzz_run::without_golden_only(program)))
@@ -198,5 +231,29 @@ fn result(check: &Check, outcome: &str, message: String, cycles: u64, start: Ins
         message,
         cycles,
         seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_check_survives_its_json() {
+        let checks = [
+            Check::Kernel { name: "k".into(), ptx: "k.ptx".into(), launch: "k.launch.yaml".into() },
+            Check::UbKernel {
+                name: "u".into(),
+                ptx: "u.ptx".into(),
+                launch: "u.launch.yaml".into(),
+                expect: UbExpectation { rule: "r".into(), at: "u.ptx:1:1".into() },
+            },
+            Check::Program { seed: 7 },
+            Check::Stream { seed: 3, requests: 500 },
+        ];
+        for c in checks {
+            assert_eq!(Check::from_json(&c.to_json()).unwrap(), c);
+        }
+        assert_eq!(Check::Stream { seed: 3, requests: 500 }.name(), "stream seed 3 (500 per unit)");
     }
 }
