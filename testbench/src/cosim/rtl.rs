@@ -216,6 +216,16 @@ impl RtlBackend {
         }
     }
 
+    /// Tags of the requests the top answered `Retry` that wait for the next answer to their
+    /// warp to be offered again (a hang report names them).
+    pub fn parked(&self) -> Vec<u64> {
+        let parked = match &self.rtl {
+            Rtl::Direct(u) => u.refused.parked(),
+            Rtl::Uart(h) => h.refused.parked(),
+        };
+        parked.iter().map(|r| r.tag).collect()
+    }
+
     /// The last requests the top took, oldest first, with the cycles since it took each header
     /// (timed cosim).
     pub fn recent_taken(&self) -> Vec<(u64, u64)> {

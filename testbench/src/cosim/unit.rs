@@ -621,14 +621,20 @@ impl SyncUnit for CosimUnit {
             .filter(|f| f.req.op != Op::WarpExit && f.rtl_lanes & f.req.active_mask != f.req.active_mask)
             .collect();
         open.sort_by_key(|f| f.req.tag);
+        let parked = self.rtl.parked();
         for f in open {
             w.push(format!(
-                "RTL: {} (tag {}) of CTA slot {} warp {} not answered for lanes {:#010x}",
+                "RTL: {} (tag {}) of CTA slot {} warp {} not answered for lanes {:#010x}{}",
                 f.req.op.name(),
                 f.req.tag,
                 f.req.cta,
                 f.req.warp,
-                f.req.active_mask & !f.rtl_lanes
+                f.req.active_mask & !f.rtl_lanes,
+                if parked.contains(&f.req.tag) {
+                    " (answered Retry: offered again after the next answer to its warp)"
+                } else {
+                    ""
+                }
             ));
         }
         w
