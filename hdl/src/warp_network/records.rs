@@ -538,7 +538,9 @@ impl Logic for RendezvousRecords {
                                 self.valid[c * k + r].d.next = self.valid[c * k + r].q.val() & !self.warp_onehot.val();
                             }
                         }
-                        if self.drop.val().get_bit(r) {
+                        // (tested as a mask: with K < 4 records `drop`'s high bits are
+                        // never set, and a whole-vector read leaves no bit unread)
+                        if (self.drop.val() & self.one4[r].val()).any() {
                             self.valid[c * k + r].d.next = self.valid[c * k + r].q.val() & !self.warp_onehot.val();
                         }
                     }
