@@ -131,21 +131,11 @@ pub struct FloatAdder<const W: usize> {
     s2_ftz: StageReg<Bit>,
     s3_ftz: StageReg<Bit>,
     // ---- ordered by magnitude ----
-    /// The operands' flush tests (`ftz` and a zero exponent field), and the raw magnitudes'
-    /// compare and b's nonzero test: `swap` from them, so the flush and its muxes do not sit
-    /// before the compare's carry chain.
-    a_flush: Signal<Local, Bit>,
-    b_flush: Signal<Local, Bit>,
-    raw_b_gt_a: Signal<Local, Bit>,
-    raw_b_nz: Signal<Local, Bit>,
-    /// Both exponent differences, a's minus b's and b's minus a's, beside the compare; `swap`
-    /// picks one (no subtract after the swap's muxes).
-    diff_ab: Signal<Local, Bits<EXP_W>>,
-    diff_ba: Signal<Local, Bits<EXP_W>>,
     swap: Signal<Local, Bit>,
     big_sig: Signal<Local, Bits<W>>,
     small_sig: Signal<Local, Bits<W>>,
     big_exp: Signal<Local, Bits<EXP_W>>,
+    small_exp: Signal<Local, Bits<EXP_W>>,
     big_sign: Signal<Local, Bit>,
     small_sign: Signal<Local, Bit>,
     exp_diff: Signal<Local, Bits<EXP_W>>,
@@ -306,16 +296,11 @@ impl<const W: usize> FloatAdder<W> {
             b_sig: Default::default(),
             a_exp: Default::default(),
             b_exp: Default::default(),
-            a_flush: Default::default(),
-            b_flush: Default::default(),
-            raw_b_gt_a: Default::default(),
-            raw_b_nz: Default::default(),
-            diff_ab: Default::default(),
-            diff_ba: Default::default(),
             swap: Default::default(),
             big_sig: Default::default(),
             small_sig: Default::default(),
             big_exp: Default::default(),
+            small_exp: Default::default(),
             big_sign: Default::default(),
             small_sign: Default::default(),
             exp_diff: Default::default(),
@@ -377,14 +362,12 @@ impl<const W: usize> Logic for FloatAdder<W> {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- flush (f32 global rule), unpack, classify ----
-        self.a_flush.next = self.ftz.val() & ((self.a.val() & self.k_exp_field.val()) == self.k_zero.val());
-        self.b_flush.next = self.ftz.val() & ((self.b.val() & self.k_exp_field.val()) == self.k_zero.val());
         self.fa.next = self.a.val();
-        if self.a_flush.val() {
+        if self.ftz.val() & ((self.a.val() & self.k_exp_field.val()) == self.k_zero.val()) {
             self.fa.next = self.a.val() & self.k_sign.val();
         }
         self.fb.next = self.b.val();
-        if self.b_flush.val() {
+        if self.ftz.val() & ((self.b.val() & self.k_exp_field.val()) == self.k_zero.val()) {
             self.fb.next = self.b.val() & self.k_sign.val();
         }
         self.xa.next = (self.fa.val() & self.k_exp_field.val()) >> self.k_man_bits.val();
@@ -412,24 +395,19 @@ impl<const W: usize> Logic for FloatAdder<W> {
         }
 
         // ---- order by magnitude (the encoding orders non-NaN magnitudes) ----
-        // |fb| > |fa| of the flushed operands, from the raw ones: a flushed operand's magnitude
-        // is 0, so a flushed b is never larger, and against a flushed a any nonzero b is.
-        self.raw_b_gt_a.next = (self.b.val() & self.k_mag.val()) > (self.a.val() & self.k_mag.val());
-        self.raw_b_nz.next = (self.b.val() & self.k_mag.val()).any();
-        self.swap.next = !self.b_flush.val() & self.raw_b_gt_a.val();
-        if self.a_flush.val() {
-            self.swap.next = !self.b_flush.val() & self.raw_b_nz.val();
-        }
+        self.swap.next = (self.fb.val() & self.k_mag.val()) > (self.fa.val() & self.k_mag.val());
         self.big_sig.next = self.a_sig.val();
         self.big_exp.next = self.a_exp.val();
         self.big_sign.next = (self.fa.val() & self.k_sign.val()).any();
         self.small_sig.next = self.b_sig.val();
+        self.small_exp.next = self.b_exp.val();
         self.small_sign.next = (self.fb.val() & self.k_sign.val()).any();
         if self.swap.val() {
             self.big_sig.next = self.b_sig.val();
             self.big_exp.next = self.b_exp.val();
             self.big_sign.next = (self.fb.val() & self.k_sign.val()).any();
             self.small_sig.next = self.a_sig.val();
+            self.small_exp.next = self.a_exp.val();
             self.small_sign.next = (self.fa.val() & self.k_sign.val()).any();
         }
 
@@ -445,12 +423,7 @@ impl<const W: usize> Logic for FloatAdder<W> {
             self.special.next = self.k_nan.val();
         }
         self.is_special.next = self.a_inf.val() | self.b_inf.val() | self.a_nan.val() | self.b_nan.val();
-        self.diff_ab.next = self.a_exp.val() - self.b_exp.val();
-        self.diff_ba.next = self.b_exp.val() - self.a_exp.val();
-        self.exp_diff.next = self.diff_ab.val();
-        if self.swap.val() {
-            self.exp_diff.next = self.diff_ba.val();
-        }
+        self.exp_diff.next = self.big_exp.val() - self.small_exp.val();
 
         // ==== stage 2 ====
         self.s1_big_sig.clock.next = self.clock.val();
