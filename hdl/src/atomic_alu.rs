@@ -42,6 +42,7 @@
 //! | `m_rreq`, `m_rgrant` | out, in | 1 | read channel: read the line at `m_raddr`; taken in a cycle where both are high |
 //! | `m_raddr` | out | 64 | 16-byte aligned line address |
 //! | `m_rvalid`, `m_rdata` | in | 1, 128 | read data, answered in order, at least one cycle after the grant |
+//! | `m_rlive` | in | 2 | with `m_rdata`: the line's live mbarrier words (bit w: bytes 8w..8w+7; 0 for global lines) |
 //! | `m_wreq`, `m_wgrant` | out, in | 1 | write channel: write the line at `m_waddr`; taken in a cycle where both are high |
 //! | `m_waddr` | out | 64 | 16-byte aligned line address |
 //! | `m_wdata`, `m_be` | out | 128, 16 | write data and byte enables (byte i = bits 8i+7..8i) |
@@ -157,8 +158,13 @@
 //! Lane: address not aligned to the access size -> `AtomAlign`; shared::cluster outside the
 //! executing CTA's window -> `SharedOutOfRange` (cluster_size 1; with larger clusters a
 //! shared::cluster atom answers `NotBuilt`); beyond shared memory -> `SharedOutOfRange`; global
-//! outside `[GLOBAL_BASE, global_end)` -> `GlobalOutOfRange`. Not checked: an atom on a live
-//! mbarrier object (`MbarrierPlainAccess`: the liveness table is in the mbarrier unit).
+//! outside `[GLOBAL_BASE, global_end)` -> `GlobalOutOfRange`; a shared lane on a byte of a
+//! live mbarrier object -> `MbarrierPlainAccess` (PTX ISA §9.7.13.15). The last is found in X1,
+//! from the line's live words (`m_rlive`, the shared RAM's row tags): the step keeps its lanes
+//! before the first one on a live word (they write; a step's lanes are a prefix of the lanes
+//! left), the later steps in I, its skid register or entering X1 are dropped, the plan stops,
+//! and the request answers once the earlier steps have written, at that lane (earlier than
+//! any lane error the plan has found since, as the steps go in lane order).
 //! red.async: `AtomBadType` (op/type/vec), then with cluster_size 1 the first active lane's
 //! address / mbarrier resolution (`SharedOutOfRange`, `MbAlign`) and else `RedAsyncTarget`
 //! (the target is always the executing CTA); with cluster_size > 1, `NotBuilt`.
@@ -280,6 +286,8 @@ pub struct AtomicAlu {
     pub m_raddr: Signal<Out, Bits<64>>,
     pub m_rvalid: Signal<In, Bit>,
     pub m_rdata: Signal<In, Bits<ELEM_BITS>>,
+    /// With `m_rdata`: the line's live mbarrier words (bit w: bytes 8w..8w+7; 0 for global).
+    pub m_rlive: Signal<In, Bits<2>>,
     pub m_wreq: Signal<Out, Bit>,
     pub m_wgrant: Signal<In, Bit>,
     pub m_waddr: Signal<Out, Bits<64>>,
@@ -431,6 +439,11 @@ pub struct AtomicAlu {
     x3_acc: DFF<Bits<ELEM_BITS>>,
     err: DFF<Bits<ERROR_BITS>>,
     err_lane: DFF<Bits<LANE_BITS>>,
+    /// A step's line had a live mbarrier word under one of its lanes (X1, "Errors"): the
+    /// plan stops, the later steps are dropped, and the request answers `MbarrierPlainAccess`
+    /// at that lane once the earlier steps have written.
+    x_fault: DFF<Bit>,
+    x_fault_lane: DFF<Bits<LANE_BITS>>,
     /// The old values of the lanes served so far (atom), in `B = max(lanes_per_beat, group)`
     /// banks (lane k in bank k % B): a step writes each of its lanes into that lane's bank.
     results: ResultStore<ELEM_BITS>,
@@ -647,6 +660,19 @@ pub struct AtomicAlu {
     x1_adv: Signal<Local, Bit>,
     first_elem: Signal<Local, Bit>,
     drained: Signal<Local, Bit>,
+    /// X1's live-word check: the live words of the line arriving now (else 0); the lead's
+    /// access, slot j's lane touch one; a live word is under the lead or a slot up to j; slot
+    /// j stays in the step; the bytes of the slots cut up to j; the step's bytes left; a
+    /// plain access to a live mbarrier found now.
+    x1_live: Signal<Local, Bits<2>>,
+    lead_hit: Signal<Local, Bit>,
+    x_hit: Vec<Signal<Local, Bit>>,
+    x_cut: Vec<Signal<Local, Bit>>,
+    x1_in: Vec<Signal<Local, Bit>>,
+    x_cut_be: Vec<Signal<Local, Bits<16>>>,
+    widen_x_off: Vec<ZeroExtend<2, 8>>,
+    x1_be: Signal<Local, Bits<16>>,
+    x1_fault: Signal<Local, Bit>,
     elem_shift: Signal<Local, Bits<8>>,
     elem_mask: Signal<Local, Bits<ELEM_BITS>>,
     last_elem: Signal<Local, Bit>,
@@ -696,6 +722,7 @@ pub struct AtomicAlu {
     v8: Constant<Bits<VEC_BITS>>,
     flag_noftz: Constant<Bits<FLAG_BITS>>,
     e_none: Constant<Bits<ERROR_BITS>>,
+    e_plain: Constant<Bits<ERROR_BITS>>,
     e_bad_type: Constant<Bits<ERROR_BITS>>,
     e_not_built: Constant<Bits<ERROR_BITS>>,
     e_shared_range: Constant<Bits<ERROR_BITS>>,
@@ -772,6 +799,7 @@ impl AtomicAlu {
             m_raddr: Default::default(),
             m_rvalid: Default::default(),
             m_rdata: Default::default(),
+            m_rlive: Default::default(),
             m_wreq: Default::default(),
             m_wgrant: Default::default(),
             m_waddr: Default::default(),
@@ -883,6 +911,8 @@ impl AtomicAlu {
             x3_acc: Default::default(),
             err: Default::default(),
             err_lane: Default::default(),
+            x_fault: Default::default(),
+            x_fault_lane: Default::default(),
             results: ResultStore::with_banks(banks),
             k_log_banks: Constant::new((banks.trailing_zeros() as u64).to_bits()),
             k_log_parts: Constant::new(((banks / beat).trailing_zeros() as u64).to_bits()),
@@ -1013,6 +1043,15 @@ impl AtomicAlu {
             x1_adv: Default::default(),
             first_elem: Default::default(),
             drained: Default::default(),
+            x1_live: Default::default(),
+            lead_hit: Default::default(),
+            x_hit: (1..group).map(|_| Default::default()).collect(),
+            x_cut: (1..group).map(|_| Default::default()).collect(),
+            x1_in: (1..group).map(|_| Default::default()).collect(),
+            x_cut_be: (1..group).map(|_| Default::default()).collect(),
+            widen_x_off: (1..group).map(|_| Default::default()).collect(),
+            x1_be: Default::default(),
+            x1_fault: Default::default(),
             elem_shift: Default::default(),
             elem_mask: Default::default(),
             last_elem: Default::default(),
@@ -1058,6 +1097,7 @@ impl AtomicAlu {
             v8: vecc(8),
             flag_noftz: Constant::new((flags::MOD_A as u64).to_bits()),
             e_none: err(ErrorCode::None),
+            e_plain: err(ErrorCode::MbarrierPlainAccess),
             e_bad_type: err(ErrorCode::AtomBadType),
             e_not_built: err(ErrorCode::NotBuilt),
             e_shared_range: err(ErrorCode::SharedOutOfRange),
@@ -1118,6 +1158,8 @@ impl Logic for AtomicAlu {
             line,
             err,
             err_lane,
+            x_fault,
+            x_fault_lane,
             ex_valid,
             ex_have,
             ex_lane,
@@ -1512,6 +1554,78 @@ impl Logic for AtomicAlu {
             self.stepping.next = self.ex_valid.q.val();
         }
         self.x1_adv.next = self.stepping.val() & self.en.val();
+        // X1's live-word check (PTX ISA §9.7.13.15: a live mbarrier object is accessed only by
+        // mbarrier instructions; the golden ALU refuses the lane, `MbarrierPlainAccess`), on
+        // the line as it arrives. The step's lanes are a prefix of the lanes left, in order:
+        // the lanes before the first one on a live word stay in the step, it and the later
+        // ones leave (their bytes are not written; a step cut at its lead writes none), and
+        // the request ends there (see "Errors").
+        self.x1_live.next = 0.into();
+        if self.ex_valid.q.val() & self.m_rvalid.val() & !self.ex_have.q.val() {
+            self.x1_live.next = self.m_rlive.val();
+        }
+        // (The lead's access is 16 bytes at offset 0, or within one 8-byte word.)
+        self.lead_hit.next = (self.x1_live.val().get_bit(0) & !self.ex_byte_off.q.val().get_bit(3))
+            | (self.x1_live.val().get_bit(1)
+                & (self.ex_byte_off.q.val().get_bit(3) | (self.q_access_bytes.q.val() == self.k_line_bytes.val())));
+        for j in 0..self.x_hit.len() {
+            self.x_hit[j].next = self.ex_x_in[j].q.val() & self.x1_live.val().get_bit(0);
+            if self.ex_x_off[j].q.val().get_bit(1) {
+                self.x_hit[j].next = self.ex_x_in[j].q.val() & self.x1_live.val().get_bit(1);
+            }
+        }
+        for j in 0..self.x_cut.len().min(1) {
+            self.x_cut[j].next = self.lead_hit.val() | self.x_hit[j].val();
+        }
+        for j in 1..self.x_cut.len() {
+            self.x_cut[j].next = self.x_cut[j - 1].val() | self.x_hit[j].val();
+        }
+        // A slot's bytes: one access (4 or 8 bytes, aligned) at its 4-byte word.
+        for j in 0..self.widen_x_off.len() {
+            self.widen_x_off[j].narrow.next = self.ex_x_off[j].q.val();
+        }
+        for j in 0..self.x_cut_be.len().min(1) {
+            self.x_cut_be[j].next = 0.into();
+            if self.ex_x_in[j].q.val() & self.x_cut[j].val() {
+                self.x_cut_be[j].next = self.access_be.val() << (self.widen_x_off[j].wide.val() << 2u64);
+            }
+        }
+        for j in 1..self.x_cut_be.len() {
+            self.x_cut_be[j].next = self.x_cut_be[j - 1].val();
+            if self.ex_x_in[j].q.val() & self.x_cut[j].val() {
+                self.x_cut_be[j].next =
+                    self.x_cut_be[j - 1].val() | (self.access_be.val() << (self.widen_x_off[j].wide.val() << 2u64));
+            }
+        }
+        for j in 0..self.x1_in.len() {
+            self.x1_in[j].next = self.ex_x_in[j].q.val() & !self.x_cut[j].val();
+        }
+        self.x1_fault.next = self.lead_hit.val();
+        self.x1_be.next = self.ex_be.q.val();
+        for j in 0..self.x_cut.len() {
+            self.x1_fault.next = self.x_cut[j].val();
+            self.x1_be.next = self.ex_be.q.val() & !self.x_cut_be[j].val();
+        }
+        if self.lead_hit.val() {
+            self.x1_be.next = 0.into();
+        }
+        // (A step held in X1 keeps what is left of it.)
+        self.ex_be.d.next = self.x1_be.val();
+        if self.x1_fault.val() {
+            self.x_fault.d.next = true;
+            // (the lead, or the one slot on a live word with none before it)
+            self.x_fault_lane.d.next = self.ex_lane.q.val();
+            for j in 0..self.x_hit.len().min(1) {
+                if self.x_hit[j].val() & !self.lead_hit.val() {
+                    self.x_fault_lane.d.next = self.ex_x_lane[j].q.val();
+                }
+            }
+            for j in 1..self.x_hit.len() {
+                if self.x_hit[j].val() & !self.x_cut[j - 1].val() {
+                    self.x_fault_lane.d.next = self.ex_x_lane[j].q.val();
+                }
+            }
+        }
         self.first_elem.next = self.elem_index.q.val() == self.k_zero_idx.val();
         self.last_elem.next = (self.elem_index.q.val() + self.v1.val()) == self.req_vec.val();
         // Operands b and c: from the window of the step's lanes, as the plan stage picked the
@@ -1577,7 +1691,7 @@ impl Logic for AtomicAlu {
             self.x_b[j].number.next = self.ex_x_slot[j].val();
             self.x_c[j].word.next = self.win_c.part.val();
             self.x_c[j].number.next = self.ex_x_slot[j].val();
-            self.group[j].joined.next = self.ex_x_in[j].q.val();
+            self.group[j].joined.next = self.x1_in[j].val();
             self.group[j].word_off.next = self.ex_x_off[j].q.val();
             self.group[j].b.next = self.x_b[j].part.val();
             self.group[j].c.next = self.x_c[j].part.val();
@@ -1625,7 +1739,8 @@ impl Logic for AtomicAlu {
         self.plan_ok.next = (self.state.q.val() == self.st_run.val())
             & (self.req_op.val() != self.op_red_async.val())
             & self.any_lane.val()
-            & (self.lane_error.val() == self.e_none.val());
+            & (self.lane_error.val() == self.e_none.val())
+            & !self.x_fault.q.val();
         self.hazard.next = (self.ex_valid.q.val()
             & (self.ex_line.q.val() == self.iss_line.q.val())
             & (self.ex_be.q.val() & self.iss_be.q.val()).any())
@@ -1661,7 +1776,7 @@ impl Logic for AtomicAlu {
         self.sv_lane.d.next = self.ex_lane.q.val();
         for j in 0..self.sv_x_in.len() {
             self.sv_x_in[j].clock.next = self.clock.val();
-            self.sv_x_in[j].d.next = self.ex_x_in[j].q.val();
+            self.sv_x_in[j].d.next = self.x1_in[j].val();
             self.sv_x_lane[j].clock.next = self.clock.val();
             self.sv_x_lane[j].d.next = self.ex_x_lane[j].q.val();
         }
@@ -1706,6 +1821,7 @@ impl Logic for AtomicAlu {
             self.elem_index.d.next = self.k_zero_idx.val();
             self.err.d.next = self.e_none.val();
             self.err_lane.d.next = self.next_number.number.val();
+            self.x_fault.d.next = false;
             self.results.clear.next = true;
             if self.req_error.val() != self.e_none.val() {
                 self.err.d.next = self.req_error.val();
@@ -1734,10 +1850,17 @@ impl Logic for AtomicAlu {
         }
         if (self.state.q.val() == self.st_run.val())
             & (self.req_op.val() != self.op_red_async.val())
-            & ((!self.any_lane.val() & !self.nw_valid.q.val()) | (self.lane_error.val() != self.e_none.val()))
+            & ((!self.any_lane.val() & !self.nw_valid.q.val())
+                | (self.lane_error.val() != self.e_none.val())
+                | self.x_fault.q.val())
             & self.drained.val()
         {
-            if self.any_lane.val() {
+            // (A live word found in X1 is at an earlier lane than the plan's lead.)
+            if self.x_fault.q.val() {
+                self.err.d.next = self.e_plain.val();
+                self.err_lane.d.next = self.x_fault_lane.q.val();
+                self.results.clear.next = true;
+            } else if self.any_lane.val() {
                 self.err.d.next = self.lane_error.val();
                 self.err_lane.d.next = self.cur_lane.val();
                 self.results.clear.next = true;
@@ -1782,7 +1905,7 @@ impl Logic for AtomicAlu {
         }
         for j in 0..self.ex_x_in.len() {
             self.ex_x_in[j].clock.next = self.clock.val();
-            self.ex_x_in[j].d.next = self.ex_x_in[j].q.val();
+            self.ex_x_in[j].d.next = self.x1_in[j].val();
             self.ex_x_lane[j].clock.next = self.clock.val();
             self.ex_x_lane[j].d.next = self.ex_x_lane[j].q.val();
             self.ex_x_off[j].clock.next = self.clock.val();
@@ -1814,7 +1937,7 @@ impl Logic for AtomicAlu {
                 self.xe_last[k].d.next = self.last_elem.val();
                 self.xe_shift[k].d.next = self.elem_shift.val();
                 self.xe_line[k].d.next = self.ex_line.q.val();
-                self.xe_be[k].d.next = self.ex_be.q.val();
+                self.xe_be[k].d.next = self.x1_be.val();
             }
             for k in 1..self.xe_valid.len() {
                 self.xe_valid[k].d.next = self.xe_valid[k - 1].q.val();
@@ -1912,6 +2035,15 @@ impl Logic for AtomicAlu {
             }
             self.win_pool.d.next = self.win_left.val();
         }
+        // A live word under the step in X1: the later steps (in the issue stage, its skid
+        // register, or entering X1 now) are dropped; the plan stops on `x_fault`.
+        if self.x1_fault.val() {
+            self.iss_valid.d.next = false;
+            self.skid_valid.d.next = false;
+            if self.plan_go.val() {
+                self.ex_valid.d.next = false;
+            }
+        }
         // The plan window, empty or emptied now, loads the check stage's window and its
         // checks; the check stage takes the next window of the pending lanes.
         if self.p_load.val() {
@@ -1947,6 +2079,7 @@ impl Logic for AtomicAlu {
             self.lent.d.next = false;
             self.iss_valid.d.next = false;
             self.skid_valid.d.next = false;
+            self.x_fault.d.next = false;
             self.ex_valid.d.next = false;
             self.ex_have.d.next = false;
             for k in 0..self.xe_valid.len() {

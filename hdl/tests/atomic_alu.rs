@@ -354,7 +354,7 @@ mod alu {
     use smsync_sim::units::{LaneOps, Request, Response};
     use smsync_testkit::assert_lint_clean;
     use smsync_testkit::hdl_sim::tick;
-    use std::collections::VecDeque;
+    use std::collections::{HashMap, VecDeque};
 
     pub const GLOBAL_BYTES: usize = 4096;
 
@@ -368,9 +368,12 @@ mod alu {
         latency: u64,
         grant_pct: u64,
         rng: Rng,
-        reads: VecDeque<(u64, u128)>,
+        reads: VecDeque<(u64, u128, u64)>,
         /// The request's lane operands: the operand store the ALU reads a row at a time.
         lanes: [LaneOps; 32],
+        /// The live mbarrier words of the request's shared lines ((slot, line) -> bit w for
+        /// bytes 8w..8w+7), from the golden mbarrier unit (`live_lines`), served on `m_rlive`.
+        live: HashMap<(usize, u64), u64>,
     }
 
     impl AluBench {
@@ -387,6 +390,7 @@ mod alu {
                 rng: Rng::new(seed ^ 0x5eed),
                 reads: VecDeque::new(),
                 lanes: [LaneOps::default(); 32],
+                live: HashMap::new(),
             };
             b.uut.reset.next = true;
             b.uut.global_end.next = (GLOBAL_BASE + GLOBAL_BYTES as u64).to_bits();
@@ -425,12 +429,14 @@ mod alu {
             // read data due this cycle
             let due = self.reads.front().map(|r| r.0 <= self.cycles).unwrap_or(false);
             if due {
-                let (_, data) = self.reads.pop_front().unwrap();
+                let (_, data, live) = self.reads.pop_front().unwrap();
                 u.m_rvalid.next = true;
                 u.m_rdata.next = data.to_bits();
+                u.m_rlive.next = live.to_bits();
             } else {
                 u.m_rvalid.next = false;
                 u.m_rdata.next = 0xdead_beef_u128.to_bits();
+                u.m_rlive.next = 3u64.to_bits();
             }
             u.m_rgrant.next = self.grant_pct >= 100 || self.rng.below(100) < self.grant_pct;
             u.m_wgrant.next = self.grant_pct >= 100 || self.rng.below(100) < self.grant_pct;
@@ -467,7 +473,8 @@ mod alu {
                 let addr = self.uut.m_raddr.val().to_u64();
                 assert_eq!(addr % 16, 0, "m_raddr not line aligned");
                 let data = self.line(global, slot, addr);
-                self.reads.push_back((self.cycles + self.latency, data));
+                let live = if global { 0 } else { self.live.get(&(slot, addr)).copied().unwrap_or(0) };
+                self.reads.push_back((self.cycles + self.latency, data, live));
             }
             if self.uut.m_wreq.val() && self.uut.m_wgrant.val() {
                 let addr = self.uut.m_waddr.val().to_u64();
@@ -527,7 +534,8 @@ mod alu {
         }
     }
 
-    /// Compare one request: response (values, error, error lane) and both memories.
+    /// Compare one request: response (values, error, error lane) and both memories; returns
+    /// the RTL's response.
     pub fn compare(
         bench: &mut AluBench,
         golden: &mut GoldenAlu,
@@ -535,11 +543,12 @@ mod alu {
         mbar: &mut GoldenMbarrierAlu,
         req: &Request,
         ctx: &str,
-    ) {
+    ) -> Response {
         let mut out = Vec::new();
         let mut events = Vec::new();
         golden.submit(req, gmem, mbar, &mut out, &mut events);
         let want = &out[0];
+        bench.live = live_lines(mbar, req);
         let (got, _) = bench.run(req);
         assert_eq!((got.error, got.error_lane), (want.error, want.error_lane), "{ctx}: error differs for {req:?}");
         for i in 0..32 {
@@ -549,6 +558,43 @@ mod alu {
         for s in 0..gmem.shared.len() {
             assert!(bench.mem.shared[s] == gmem.shared[s], "{ctx}: shared slot {s} differs after {req:?}");
         }
+        got
+    }
+
+    /// The live mbarrier words of the shared lines `req`'s lanes address (see `AluBench::live`).
+    fn live_lines(mbar: &GoldenMbarrierAlu, req: &Request) -> HashMap<(usize, u64), u64> {
+        let mut live = HashMap::new();
+        let base = match req.space {
+            Space::Global => return live,
+            Space::SharedCluster => CLUSTER_BASE,
+            _ => 0,
+        };
+        for l in 0..32 {
+            let line = req.lanes[l].addr.wrapping_sub(base) & !15;
+            let words = (0..2).map(|w| (mbar.overlaps_live(req.cta, line + 8 * w, 8) as u64) << w).sum();
+            live.insert((req.cta as usize, line), words);
+        }
+        live
+    }
+
+    /// Make the 8-byte word at `off` of `slot` a live mbarrier object (`init`) or end its life
+    /// (inval) in the golden unit, and copy the word's new bytes to the bench's memory.
+    fn set_live(
+        bench: &mut AluBench,
+        gmem: &mut MemorySystem,
+        mbar: &mut GoldenMbarrierAlu,
+        slot: u16,
+        off: u64,
+        init: bool,
+    ) {
+        let mut r = Request::new(0, slot, 0, if init { Op::MbInit } else { Op::MbInval });
+        r.active_mask = 1;
+        r.lanes[0].addr = off;
+        r.lanes[0].a = 1;
+        let mut out = Vec::new();
+        mbar.submit(&r, gmem, &mut out, &mut Vec::new());
+        assert_eq!(out[0].error, ErrorCode::None, "{} at {off:#x} of slot {slot}", r.op);
+        bench.mem.shared[slot as usize] = gmem.shared[slot as usize].clone();
     }
 
     /// A random request: mostly legal forms, addresses from a few lines (conflicts), sometimes
@@ -653,6 +699,16 @@ mod alu {
                 let mut mbar = GoldenMbarrierAlu::new(&config);
                 for i in 0..count {
                     let req = random_request(&mut rng, &config, &pairs);
+                    // One shared request in four finds a live mbarrier object under one of its
+                    // lanes' words (PTX ISA §9.7.13.15: refused, `MbarrierPlainAccess`).
+                    let base = if req.space == Space::SharedCluster { CLUSTER_BASE } else { 0 };
+                    let lane = req.lanes[rng.below(32) as usize].addr.wrapping_sub(base) & !7;
+                    let object =
+                        (req.space != Space::Global && rng.below(4) == 0 && lane + 8 <= config.shared_bytes as u64)
+                            .then_some(lane);
+                    if let Some(off) = object {
+                        set_live(&mut bench, &mut gmem, &mut mbar, req.cta, off, true);
+                    }
                     compare(
                         &mut bench,
                         &mut golden,
@@ -664,6 +720,9 @@ mod alu {
                             config.name, config.atomic_element_stages
                         ),
                     );
+                    if let Some(off) = object {
+                        set_live(&mut bench, &mut gmem, &mut mbar, req.cta, off, false);
+                    }
                 }
             }
         }
@@ -754,6 +813,71 @@ mod alu {
             // checks and the first plan and issue.
             let l = element_latency(&config) as u64;
             assert_eq!((c_spread, c_same), (32 + 7 + l, (4 + l) * 32 + 4), "{}: cycle counts", config.name);
+        }
+    }
+
+    /// An atom on a live mbarrier object's bytes is refused at that lane (PTX ISA §9.7.13.15:
+    /// while live, the object is accessed only by mbarrier instructions; the project reports
+    /// `MbarrierPlainAccess`), the lanes before it having written, none after it: a coalesced
+    /// step cut at a joined lane, a step cut at its lead, 8- and 16-byte accesses over the
+    /// object's word; the next request runs as usual.
+    #[test]
+    fn alu_refuses_a_lane_on_a_live_mbarrier() {
+        for config in [Config::fpga_small(), Config::hopper_like()] {
+            let mut bench = AluBench::new(&config, 1, 100, 7);
+            let mut gmem = bench.mem.clone();
+            let mut golden = GoldenAlu::new(&config);
+            let mut mbar = GoldenMbarrierAlu::new(&config);
+            set_live(&mut bench, &mut gmem, &mut mbar, 0, 0x208, true);
+            let name = &config.name;
+            macro_rules! go {
+                ($req:expr, $what:expr) => {
+                    compare(&mut bench, &mut golden, &mut gmem, &mut mbar, $req, &format!("{name} {}", $what))
+                };
+            }
+            let word = |bench: &AluBench, off: u64| bench.mem.shared[0].read(off, 4).unwrap();
+            // u32 lanes 0..7 over 0x200..0x220: lanes 0 and 1 (0x200, 0x204) join lane 0's
+            // step, lane 2 is the object's first half
+            let mut r = request(Op::Atom, AtomOp::Add, DataType::U32, Space::SharedCta, 0xff);
+            for l in 0..8 {
+                r.lanes[l].addr = 0x200 + 4 * l as u64;
+                r.lanes[l].b = 1;
+            }
+            let object = bench.mem.shared[0].read(0x208, 8).unwrap();
+            let got = go!(&r, "u32 lanes");
+            assert_eq!((got.error, got.error_lane), (ErrorCode::MbarrierPlainAccess, 2), "{name}");
+            let after: Vec<u128> = [0x200, 0x204, 0x210, 0x214].iter().map(|&o| word(&bench, o)).collect();
+            assert_eq!(after, [1, 1, 0, 0], "{name}: lanes 0-1 written, none from lane 2 on");
+            assert_eq!(bench.mem.shared[0].read(0x208, 8).unwrap(), object, "{name}: the object is untouched");
+            // the lead on the object (lanes 2.. active): nothing written
+            r.active_mask = 0xfc;
+            let got = go!(&r, "lead on the object");
+            assert_eq!((got.error, got.error_lane), (ErrorCode::MbarrierPlainAccess, 2), "{name}");
+            assert_eq!(word(&bench, 0x210), 0, "{name}");
+            // 8 bytes: lane 1 is the object; 16 bytes (b128 cas, where built): lane 0 covers it
+            let mut r = request(Op::Atom, AtomOp::Add, DataType::U64, Space::SharedCta, 0b11);
+            r.lanes[0].addr = 0x200;
+            r.lanes[1].addr = 0x208;
+            r.lanes[0].b = 5;
+            let got = go!(&r, "u64 lanes");
+            assert_eq!((got.error, got.error_lane), (ErrorCode::MbarrierPlainAccess, 1), "{name}");
+            if config.features.atomic_b128 {
+                let mut r = request(Op::Atom, AtomOp::Cas, DataType::B128, Space::SharedCta, 1);
+                r.lanes[0].addr = 0x200;
+                let got = go!(&r, "b128 over the object");
+                assert_eq!((got.error, got.error_lane), (ErrorCode::MbarrierPlainAccess, 0), "{name}");
+            }
+            // the words beside it, and global memory, are plain
+            let mut r = request(Op::Atom, AtomOp::Add, DataType::U32, Space::SharedCta, 0b11);
+            r.lanes[0].addr = 0x210;
+            r.lanes[1].addr = 0x204;
+            let got = go!(&r, "beside the object");
+            assert_eq!(got.error, ErrorCode::None, "{name}");
+            // inval ends its life: the atom goes through
+            set_live(&mut bench, &mut gmem, &mut mbar, 0, 0x208, false);
+            let mut r = request(Op::Atom, AtomOp::Exch, DataType::B32, Space::SharedCta, 1);
+            r.lanes[0].addr = 0x208;
+            assert_eq!(go!(&r, "after inval").error, ErrorCode::None, "{name}");
         }
     }
 

@@ -518,7 +518,8 @@ fn atomic_operand(rng: &mut Rng, dt: DataType) -> u128 {
 /// atom / red of every legal (op, type) pair of the config, scalar on shared::cta and global,
 /// vector forms on global; lane addresses from a few 16-byte lines, so that lanes of one
 /// request conflict (serialized in lane order on both sides); now and then a misaligned or
-/// out-of-range lane.
+/// out-of-range lane, or a shared lane on the mbarrier region's words (live or not: the LSU
+/// stream left objects there; a live one refuses the lane, PTX ISA §9.7.13.15).
 pub fn atomic_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64) {
     use smsync_sim::units::atomic_alu::legal;
     let warps = p.cfg.max_warps_per_cta as u16;
@@ -541,7 +542,7 @@ pub fn atomic_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64)
     let gbase = p.mem.global.base;
     let gbytes = p.mem.global.bytes.len() as u64;
     let sbytes = p.cfg.shared_bytes as u64;
-    let mut clean = 0;
+    let (mut clean, mut plain) = (0, 0);
     for _ in 0..n {
         let (op, dt, vec) = forms[rng.below(forms.len() as u64) as usize];
         let global = vec > 1 || rng.chance(2);
@@ -584,13 +585,19 @@ pub fn atomic_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64)
             r.lanes[l].b = b;
             r.lanes[l].c = atomic_operand(rng, dt);
         }
+        if !global && rng.chance(12) {
+            let l = rng.below(32) as usize;
+            r.lanes[l].addr = rng.below(0x40 / size) * size;
+        }
         let answers = p.submit(&r);
         if answers.iter().all(|a| a.error == ErrorCode::None) {
             clean += 1;
         }
+        plain += answers.iter().filter(|a| a.error == ErrorCode::MbarrierPlainAccess).count();
     }
+    assert!(n < 1000 || plain > 0, "seed {}: no atomic lane on a live mbarrier in {n} requests", p.seed);
     // Most requests must execute (not stop at an error lane), or the stream tests little.
-    eprintln!("  atomic: {clean} of {n} requests without error");
+    eprintln!("  atomic: {clean} of {n} requests without error, {plain} on a live mbarrier");
     assert!(clean * 10 >= n * 8, "seed {}: only {clean} of {n} atomic requests ran without error", p.seed);
 }
 

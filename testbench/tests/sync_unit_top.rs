@@ -7,7 +7,7 @@
 //! `cargo test -p smsync-testbench --test sync_unit_top -- --nocapture`
 
 use smsync_sim::config::Config;
-use smsync_sim::encoding::{flags, BulkDir, ErrorCode, Op, VoteMode};
+use smsync_sim::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op, Space, VoteMode};
 use smsync_sim::memory::{MemorySystem, GLOBAL_BASE};
 use smsync_sim::units::{GoldenUnits, Request, Response, SyncUnit};
 use smsync_testbench::rtl_unit::{RtlOptions, RtlSyncUnit};
@@ -630,6 +630,48 @@ fn an_exit_completing_two_rendezvous_answers_both_through_the_top() {
     let g: Vec<Response> = golden_answers(&mut p, &[&a, &b, &exit]).into_iter().filter(|x| x.tag != 3).collect();
     assert_eq!(r, g);
     assert_eq!((r[0].lanes, r[1].lanes), (0x0f, 0x0f00));
+}
+
+/// An atom or red on a live mbarrier object's bytes is refused at that lane (PTX ISA
+/// §9.7.13.15), as a plain ld/st.shared is: the atomic ALU finds it in the line it reads (the
+/// shared RAM's live bits), the lanes of its step before it write, none after it.
+#[test]
+fn c005_an_atomic_on_a_live_mbarrier_is_refused() {
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 2);
+    assert_eq!(p.submit(&one_lane(1, 0, Op::MbInit, 0x208, 1))[0].error, ErrorCode::None);
+    // atom.shared.add.u32 over 0x200..0x220: lanes 0-1 share lane 0's step, lane 2 is the object
+    let mut atom = Request::new(2, 0, 0, Op::Atom);
+    atom.sub = AtomOp::Add.code();
+    atom.dtype = DataType::U32;
+    atom.space = Space::SharedCta;
+    atom.active_mask = 0xff;
+    for l in 0..8 {
+        atom.lanes[l].addr = 0x200 + 4 * l as u64;
+        atom.lanes[l].b = 1 + l as u128;
+    }
+    let r = p.submit(&atom);
+    assert_eq!((r[0].error, r[0].error_lane), (ErrorCode::MbarrierPlainAccess, 2));
+    // red.shared.add.u64 with its lead on the object's word
+    let mut red = atom.clone();
+    red.tag = 3;
+    red.op = Op::Red;
+    red.dtype = DataType::U64;
+    red.active_mask = 0b110;
+    red.lanes[1].addr = 0x208;
+    red.lanes[2].addr = 0x210;
+    let r = p.submit(&red);
+    assert_eq!((r[0].error, r[0].error_lane), (ErrorCode::MbarrierPlainAccess, 1));
+    // what was written: lanes 0 and 1 of the atom only
+    let mut ld = Request::new(4, 0, 0, Op::LdShared);
+    ld.imm = 4;
+    ld.active_mask = 0b11 | 0b11 << 4;
+    for (l, addr) in [(0, 0x200), (1, 0x204), (4, 0x210), (5, 0x214)] {
+        ld.lanes[l].addr = addr;
+    }
+    let r = p.submit(&ld);
+    assert_eq!([r[0].values[0], r[0].values[1], r[0].values[4], r[0].values[5]], [1, 2, 0, 0]);
 }
 
 /// A plain ld/st.shared that touches a live mbarrier object is refused at its first such lane

@@ -1531,8 +1531,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         }
         self.atom.m_rvalid.next = self.at_rd_valid.q.val() || self.ag_rvalid.val();
         self.atom.m_rdata.next = self.ag_rdata.val();
+        self.atom.m_rlive.next = 0.into();
         if self.at_rd_valid.q.val() {
             self.atom.m_rdata.next = self.seq_rdata.val();
+            // the line's two 8-byte words' live bits (the ALU's plain-access check)
+            self.atom.m_rlive.next = bit_cast::<2, 16>(self.mem_rlive.val() >> (self.seq_rd_off.q.val() >> 6u64));
         }
 
         // ---------------- copy engine (one lane op per cycle from the sequencer) ----------------
