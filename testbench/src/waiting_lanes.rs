@@ -55,7 +55,7 @@ impl WaitingLanes {
         let table = if req.op == Op::MbTryWait {
             &mut self.suspended
         } else if (req.op.unit() == Unit::WarpNetwork && req.op != Op::Activemask)
-            || matches!(req.op, Op::BarSync | Op::BarRedPopc | Op::BarRedAnd | Op::BarRedOr)
+            || matches!(req.op, Op::BarSync | Op::BarRedPopc | Op::BarRedAnd | Op::BarRedOr | Op::BarClusterWait)
         {
             &mut self.rendezvous
         } else {

@@ -131,6 +131,43 @@ fn c060_cluster_of_two_ctas_releases_the_waiters_of_both() {
     assert_eq!(tags, [41, 43, 45], "both slots' waits released, and the arrive answered");
 }
 
+/// A diverged warp's `barrier.cluster.wait` (PTX ISA §9.7.13.3: the wait is per thread; its
+/// lanes reach it in several requests): each part blocks until the round completes and is
+/// released with its own lanes; once the round is over, the first part's wait returns at once
+/// and clears the warp's arrival, so a later part has none to wait for
+/// (`BarClusterWaitNoArrive`, as the golden unit answers).
+#[test]
+fn c061_a_divergent_cluster_wait_releases_each_part() {
+    let mut p = Pair::new(&Config::fpga_small());
+    p.launch(0, 2);
+    let req = |tag, warp, op, active| {
+        let mut r = Request::new(tag, 0, warp, op);
+        r.active_mask = active;
+        r
+    };
+    assert_eq!(p.submit(&req(1, 0, Op::BarClusterArrive, u32::MAX)).len(), 1);
+    assert!(p.submit(&req(2, 0, Op::BarClusterWait, 0x0000_ffff)).is_empty(), "lanes 0-15 wait");
+    assert!(p.submit(&req(3, 0, Op::BarClusterWait, 0xffff_0000)).is_empty(), "lanes 16-31 wait");
+    let r = p.submit(&req(4, 1, Op::BarClusterArrive, u32::MAX));
+    let parts: Vec<(u64, u32)> = r.iter().map(|x| (x.tag, x.lanes)).collect();
+    assert_eq!(parts, [(2, 0x0000_ffff), (3, 0xffff_0000), (4, u32::MAX)], "each part its lanes");
+    // the next round: both warps arrive (it completes), then the parts wait
+    assert_eq!(p.submit(&req(5, 0, Op::BarClusterArrive, u32::MAX)).len(), 1);
+    assert_eq!(p.submit(&req(6, 1, Op::BarClusterArrive, u32::MAX)).len(), 1);
+    let r = p.submit(&req(7, 0, Op::BarClusterWait, 0x0000_00ff));
+    assert_eq!((r[0].tag, r[0].lanes, r[0].error), (7, 0xff, ErrorCode::None), "the round is over");
+    let r = p.submit(&req(8, 0, Op::BarClusterWait, 0xffff_ff00));
+    assert_eq!(r[0].error, ErrorCode::BarClusterWaitNoArrive);
+    // a third round, waited by three parts of warp 1 while warp 0 is missing
+    assert_eq!(p.submit(&req(9, 1, Op::BarClusterArrive, u32::MAX)).len(), 1);
+    for (tag, lanes) in [(10, 0x0000_000f), (11, 0x0000_fff0), (12, 0xffff_0000)] {
+        assert!(p.submit(&req(tag, 1, Op::BarClusterWait, lanes)).is_empty());
+    }
+    let r = p.submit(&req(13, 0, Op::BarClusterArrive, u32::MAX));
+    let parts: Vec<(u64, u32)> = r.iter().map(|x| (x.tag, x.lanes)).collect();
+    assert_eq!(parts, [(10, 0xf), (11, 0xfff0), (12, 0xffff_0000), (13, u32::MAX)]);
+}
+
 fn one_lane(tag: u64, warp: u16, op: Op, addr: u64, a: u128) -> Request {
     let mut r = Request::new(tag, 0, warp, op);
     r.active_mask = 1;

@@ -23,8 +23,6 @@ pub struct RequestDecode {
     pub vec: Signal<In, Bits<4>>,
     pub imm: Signal<In, Bits<32>>,
     pub space: Signal<In, Bits<2>>,
-    pub active: Signal<In, Bits<32>>,
-    pub live: Signal<In, Bits<32>>,
     /// The entry's stray-bit flags (operand bits a unit does not take; `ingress.rs`).
     pub stray_src: Signal<In, Bit>,
     pub stray_src_only: Signal<In, Bit>,
@@ -60,7 +58,6 @@ pub struct RequestDecode {
     k_op_ld: Constant<Bits<OP_BITS>>,
     k_op_st: Constant<Bits<OP_BITS>>,
     k_op_cp_arrive: Constant<Bits<OP_BITS>>,
-    k_op_cl_wait: Constant<Bits<OP_BITS>>,
     k_space_cta: Constant<Bits<2>>,
 }
 
@@ -75,8 +72,6 @@ impl Default for RequestDecode {
             vec: Default::default(),
             imm: Default::default(),
             space: Default::default(),
-            active: Default::default(),
-            live: Default::default(),
             stray_src: Default::default(),
             stray_src_only: Default::default(),
             stray_a: Default::default(),
@@ -108,7 +103,6 @@ impl Default for RequestDecode {
             k_op_ld: op(Op::LdShared),
             k_op_st: op(Op::StShared),
             k_op_cp_arrive: op(Op::MbCpAsyncArrive),
-            k_op_cl_wait: op(Op::BarClusterWait),
             k_space_cta: Constant::new((Space::SharedCta.code() as u64).into()),
         }
     }
@@ -157,9 +151,7 @@ impl Logic for RequestDecode {
             || (self.is_atom.val() && self.stray_a.val())
             || (self.is_atom.val() && self.stray_src_only.val())
             || (self.is_copy.val() && (self.stray_b_hi.val() || self.stray_c_hi.val()));
-        // mbarrier ops on shared::cluster addresses; a divergent barrier.cluster.wait (its
-        // active lanes do not cover the live ones: the top keeps one cluster wait per warp); an
-        // access size the LSU does not take.
+        // mbarrier ops on shared::cluster addresses; an access size the LSU does not take.
         self.not_built.next = self.stray.val()
             || (self.is_mb.val() && (self.space.val() != self.k_space_cta.val()))
             || !(self.is_bar.val()
@@ -168,7 +160,6 @@ impl Logic for RequestDecode {
                 || self.is_lsu.val()
                 || self.is_atom.val()
                 || self.is_copy.val())
-            || ((self.op.val() == self.k_op_cl_wait.val()) && ((self.live.val() & !self.active.val()) != 0))
             || (self.is_lsu.val() && !self.lsu_ok.val());
     }
 }

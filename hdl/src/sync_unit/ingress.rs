@@ -1071,8 +1071,6 @@ impl Logic for RequestIngress {
             self.dec[e].vec.next = self.q_vec[e].q.val();
             self.dec[e].imm.next = self.q_imm[e].q.val();
             self.dec[e].space.next = self.q_space[e].q.val();
-            self.dec[e].active.next = self.q_active[e].q.val();
-            self.dec[e].live.next = self.q_live[e].q.val();
             self.dec[e].stray_src.next = self.q_st_src[e].d.val();
             self.dec[e].stray_src_only.next = self.q_st_src_only[e].d.val();
             self.dec[e].stray_a.next = self.q_st_a[e].d.val();

@@ -139,9 +139,13 @@
 //! beat logic ran into the atomic ALU's stalls and on to the operand store's read address: the
 //! deepest path of the board top (docs/FPGA.md, "Logic depth").
 //!
-//! # Not built in this top yet (answered `ErrorCode::NotBuilt`, never silently dropped)
+//! # Not built in this top
 //!
-//! * a divergent `barrier.cluster.wait` (its `active` not covering `live`);
+//! Every op of the golden units is built for `cluster_size` 1 (the configs'); with larger
+//! clusters, shared::cluster mbarrier ops and atomics answer `ErrorCode::NotBuilt` (never
+//! silently dropped). A divergent `barrier.cluster.wait` blocks each of its requests, their
+//! lanes gathered in the blocked-warp table's cluster entry, answered by one response at the
+//! release (as a divergent bar.sync's).
 //!
 //! Other differences from the golden model, all documented in `docs/ARCHITECTURE.md`: a
 //! suspended `mbarrier.try_wait` lane is left out of `resp_lanes` and its later answer leaves on
@@ -397,16 +401,21 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     _wn_lanes: usize,
     _wn_lanes_end: usize,
     _wn_parts: usize,
-    /// Blocked barrier warps: {op, waiting lanes, tag} at {cta, barrier id, warp} (the cluster
-    /// barrier's at id 0: its waits are converged, so no lane of the warp waits elsewhere).
+    /// Blocked barrier warps: {op, waiting lanes, tag} at {cta, barrier id, warp}; the cluster
+    /// barrier's waits at id 16 (`k_tbl_cluster`), where a divergent warp's waits gather their
+    /// lanes: each blocked wait writes its lanes OR the entry's (read at the request's address
+    /// whenever the release walker does not read), and the walker zeroes the entry as it
+    /// answers it.
     blocked: DepthRam<Bits<TABLE_BITS>, LANE_ADDR_BITS>,
-    tbl_wr_id: Signal<Local, Bits<4>>,
+    tbl_wr_id: Signal<Local, Bits<5>>,
+    tbl_wr_lanes: Signal<Local, Bits<32>>,
+    k_tbl_cluster: Constant<Bits<5>>,
     /// The table's address: `{cta, id, warp}` with the warp index's and the id's bits from the config.
     k_tbl_id_shift: Constant<Bits<LANE_ADDR_BITS>>,
     k_tbl_cta_shift: Constant<Bits<LANE_ADDR_BITS>>,
     k_op_cl_wait: Constant<Bits<OP_BITS>>,
-    /// The barrier of the release being walked.
-    rel_bar: DFF<Bits<4>>,
+    /// The barrier of the release being walked (its table id: 16 for the cluster barrier).
+    rel_bar: DFF<Bits<5>>,
 
     // ---- constants ----
     lane_id: Vec<Constant<Bits<5>>>,
@@ -825,10 +834,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_op_row_log: k(row_lanes.trailing_zeros() as u64),
             k_op_row_mask: k(row_lanes as u64 - 1),
             _row_lanes: row_lanes,
-            blocked: DepthRam::block(lane_ram_bits(config)),
+            blocked: DepthRam::block(lane_ram_bits(config) + 1),
             tbl_wr_id: Default::default(),
+            tbl_wr_lanes: Default::default(),
+            k_tbl_cluster: Constant::new(16u64.to_bits()),
             k_tbl_id_shift: Constant::new((warp_index_bits(config) as u64).to_bits()),
-            k_tbl_cta_shift: Constant::new((warp_index_bits(config) as u64 + 4).to_bits()),
+            k_tbl_cta_shift: Constant::new((warp_index_bits(config) as u64 + 5).to_bits()),
             k_op_cl_wait: op(Op::BarClusterWait),
             rel_bar: Default::default(),
             lane_id: (0..LANES as u64).map(k::<5>).collect(),
@@ -1236,25 +1247,42 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // ---------------- blocked-warp table ----------------
         self.blocked.read_clock.next = self.clock.val();
         self.blocked.write_clock.next = self.clock.val();
-        self.blocked.read_address.next = (bit_cast::<LANE_ADDR_BITS, 5>(self.rel_cta.q.val())
+        // (read: the walker's warp while it walks a release, else the request's cluster entry)
+        self.blocked.read_address.next = (bit_cast::<LANE_ADDR_BITS, 5>(self.req_cta.val())
             << self.k_tbl_cta_shift.val())
-            | (bit_cast::<LANE_ADDR_BITS, 4>(self.rel_bar.q.val()) << self.k_tbl_id_shift.val())
-            | bit_cast::<LANE_ADDR_BITS, 5>(self.rel_pick_id.val());
-        self.tbl_wr_id.next = self.req_imm.val().get_bits::<4>(0);
-        if self.req_op.val() == self.k_op_cl_wait.val() {
-            self.tbl_wr_id.next = 0.into();
+            | (bit_cast::<LANE_ADDR_BITS, 5>(self.k_tbl_cluster.val()) << self.k_tbl_id_shift.val())
+            | bit_cast::<LANE_ADDR_BITS, 5>(self.req_warp.val());
+        if self.state.q.val() == self.k_s_bar_rel.val() {
+            self.blocked.read_address.next = (bit_cast::<LANE_ADDR_BITS, 5>(self.rel_cta.q.val())
+                << self.k_tbl_cta_shift.val())
+                | (bit_cast::<LANE_ADDR_BITS, 5>(self.rel_bar.q.val()) << self.k_tbl_id_shift.val())
+                | bit_cast::<LANE_ADDR_BITS, 5>(self.rel_pick_id.val());
         }
-        self.blocked.write_address.next = (bit_cast::<LANE_ADDR_BITS, 5>(self.barrier.resp_cta.val())
-            << self.k_tbl_cta_shift.val())
-            | (bit_cast::<LANE_ADDR_BITS, 4>(self.tbl_wr_id.val()) << self.k_tbl_id_shift.val())
-            | bit_cast::<LANE_ADDR_BITS, 5>(self.barrier.resp_warp.val());
-        self.blocked.write_data.next = (bit_cast::<TABLE_BITS, 6>(self.req_op.val()) << 96u64)
-            | (bit_cast::<TABLE_BITS, 32>(self.barrier.resp_lanes.val()) << 64u64)
-            | bit_cast::<TABLE_BITS, 64>(self.req_tag.val());
-        self.blocked.write_enable.next = false;
         self.table_tag.next = bit_cast::<64, TABLE_BITS>(self.blocked.read_data.val());
         self.table_active.next = bit_cast::<32, TABLE_BITS>(self.blocked.read_data.val() >> 64u64);
         self.table_op.next = bit_cast::<6, TABLE_BITS>(self.blocked.read_data.val() >> 96u64);
+        self.tbl_wr_id.next = bit_cast::<5, 4>(self.req_imm.val().get_bits::<4>(0));
+        self.tbl_wr_lanes.next = self.barrier.resp_lanes.val();
+        if self.req_op.val() == self.k_op_cl_wait.val() {
+            self.tbl_wr_id.next = self.k_tbl_cluster.val();
+            self.tbl_wr_lanes.next = self.barrier.resp_lanes.val() | self.table_active.val();
+        }
+        self.blocked.write_address.next = (bit_cast::<LANE_ADDR_BITS, 5>(self.barrier.resp_cta.val())
+            << self.k_tbl_cta_shift.val())
+            | (bit_cast::<LANE_ADDR_BITS, 5>(self.tbl_wr_id.val()) << self.k_tbl_id_shift.val())
+            | bit_cast::<LANE_ADDR_BITS, 5>(self.barrier.resp_warp.val());
+        self.blocked.write_data.next = (bit_cast::<TABLE_BITS, 6>(self.req_op.val()) << 96u64)
+            | (bit_cast::<TABLE_BITS, 32>(self.tbl_wr_lanes.val()) << 64u64)
+            | bit_cast::<TABLE_BITS, 64>(self.req_tag.val());
+        // (the walker's zeroing of an answered cluster entry: the cluster's lanes gather anew)
+        if self.state.q.val() == self.k_s_bar_rel.val() {
+            self.blocked.write_address.next = (bit_cast::<LANE_ADDR_BITS, 5>(self.rel_cta.q.val())
+                << self.k_tbl_cta_shift.val())
+                | (bit_cast::<LANE_ADDR_BITS, 5>(self.rel_bar.q.val()) << self.k_tbl_id_shift.val())
+                | bit_cast::<LANE_ADDR_BITS, 5>(self.rel_rd_warp.q.val());
+            self.blocked.write_data.next = 0.into();
+        }
+        self.blocked.write_enable.next = false;
 
         // ---------------- mbarrier ALU: the sequenced request's lanes, else copy-engine events ----------------
         // Decided from registered state before anything reads the memory grants (one
@@ -1678,7 +1706,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             if self.barrier.rel_valid.val() {
                 self.rel_rem.d.next = self.barrier.rel_waiting.val();
                 self.rel_cta.d.next = self.barrier.rel_cta.val();
-                self.rel_bar.d.next = self.barrier.rel_id.val();
+                self.rel_bar.d.next = bit_cast::<5, 4>(self.barrier.rel_id.val());
+                if self.barrier.rel_cluster.val() {
+                    self.rel_bar.d.next = self.k_tbl_cluster.val();
+                }
                 self.rel_popc.d.next = self.barrier.rel_popc.val();
                 self.rel_and.d.next = self.barrier.rel_and.val();
                 self.rel_or.d.next = self.barrier.rel_or.val();
@@ -1755,7 +1786,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 if self.barrier.rel_valid.val() {
                     self.rel_rem.d.next = self.barrier.rel_waiting.val();
                     self.rel_cta.d.next = self.barrier.rel_cta.val();
-                    self.rel_bar.d.next = self.barrier.rel_id.val();
+                    self.rel_bar.d.next = bit_cast::<5, 4>(self.barrier.rel_id.val());
+                    if self.barrier.rel_cluster.val() {
+                        self.rel_bar.d.next = self.k_tbl_cluster.val();
+                    }
                     self.rel_popc.d.next = self.barrier.rel_popc.val();
                     self.rel_and.d.next = self.barrier.rel_and.val();
                     self.rel_or.d.next = self.barrier.rel_or.val();
@@ -1774,6 +1808,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
                 self.state.d.next = self.k_s_idle.val();
             }
             if self.rel_rd_valid.q.val() {
+                self.blocked.write_enable.next = self.rel_bar.q.val() == self.k_tbl_cluster.val();
                 self.o_valid.d.next = true;
                 self.o_has_values.d.next = self.table_op.val() == self.k_op_red_popc.val();
                 self.o_tag.d.next = self.table_tag.val();
