@@ -195,8 +195,9 @@ pub fn full(tag: u64, cta: u16, warp: u16, op: Op) -> Request {
 
 /// bar.sync / bar.arrive / bar.red.* on a few barrier ids, from converged warps and from
 /// divergent ones (a request of some of the warp's lanes: PTX ISA §9.7.13.1, the warp counts once
-/// all its live lanes have arrived), and barrier.cluster.arrive / .wait (one-CTA clusters, from
-/// converged warps), from lanes that are not blocked; when every lane of every warp is blocked
+/// all its live lanes have arrived), and barrier.cluster.arrive / .wait (one-CTA clusters; the
+/// cluster barrier counts warps: a part's arrive arrives the warp, a second part's is refused,
+/// each part's wait blocks until the round completes), from lanes that are not blocked; when every lane of every warp is blocked
 /// the CTA is relaunched on both sides.
 pub fn barrier_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64) {
     let warps = p.cfg.max_warps_per_cta as u16;
@@ -230,7 +231,16 @@ pub fn barrier_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64
                 Op::BarClusterWait,
             ]
         } else {
-            &[Op::BarSync, Op::BarSync, Op::BarArrive, Op::BarRedPopc, Op::BarRedAnd, Op::BarRedOr]
+            &[
+                Op::BarSync,
+                Op::BarSync,
+                Op::BarArrive,
+                Op::BarRedPopc,
+                Op::BarRedAnd,
+                Op::BarRedOr,
+                Op::BarClusterArrive,
+                Op::BarClusterWait,
+            ]
         };
         let op = ops[rng.below(ops.len() as u64) as usize];
         let mut r = full(*tag, slot, warp, op);
