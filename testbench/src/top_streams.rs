@@ -219,29 +219,17 @@ pub fn barrier_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64
         let warp = free[rng.below(free.len() as u64) as usize];
         let free_lanes = !blocked[slot as usize][warp as usize];
         let converged = free_lanes == u32::MAX && !rng.chance(3);
-        let ops: &[Op] = if converged {
-            &[
-                Op::BarSync,
-                Op::BarSync,
-                Op::BarArrive,
-                Op::BarRedPopc,
-                Op::BarRedAnd,
-                Op::BarRedOr,
-                Op::BarClusterArrive,
-                Op::BarClusterWait,
-            ]
-        } else {
-            &[
-                Op::BarSync,
-                Op::BarSync,
-                Op::BarArrive,
-                Op::BarRedPopc,
-                Op::BarRedAnd,
-                Op::BarRedOr,
-                Op::BarClusterArrive,
-                Op::BarClusterWait,
-            ]
-        };
+        // (a part of a divergent warp sends every op too: PTX ISA §9.7.13.1 and §9.7.13.3)
+        let ops = [
+            Op::BarSync,
+            Op::BarSync,
+            Op::BarArrive,
+            Op::BarRedPopc,
+            Op::BarRedAnd,
+            Op::BarRedOr,
+            Op::BarClusterArrive,
+            Op::BarClusterWait,
+        ];
         let op = ops[rng.below(ops.len() as u64) as usize];
         let mut r = full(*tag, slot, warp, op);
         *tag += 1;
