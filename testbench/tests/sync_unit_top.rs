@@ -166,6 +166,13 @@ fn c061_a_divergent_cluster_wait_releases_each_part() {
     let r = p.submit(&req(13, 0, Op::BarClusterArrive, u32::MAX));
     let parts: Vec<(u64, u32)> = r.iter().map(|x| (x.tag, x.lanes)).collect();
     assert_eq!(parts, [(10, 0xf), (11, 0xfff0), (12, 0xffff_0000), (13, u32::MAX)]);
+    // a fourth round: warp 0's single part is released with its own lanes only (the lanes of
+    // its earlier rounds' waits are not carried over)
+    assert_eq!(p.submit(&req(14, 0, Op::BarClusterArrive, u32::MAX)).len(), 1);
+    assert!(p.submit(&req(15, 0, Op::BarClusterWait, 0x0000_00ff)).is_empty());
+    let r = p.submit(&req(16, 1, Op::BarClusterArrive, u32::MAX));
+    let parts: Vec<(u64, u32)> = r.iter().map(|x| (x.tag, x.lanes)).collect();
+    assert_eq!(parts, [(15, 0xff), (16, u32::MAX)]);
 }
 
 fn one_lane(tag: u64, warp: u16, op: Op, addr: u64, a: u128) -> Request {
