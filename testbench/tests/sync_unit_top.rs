@@ -137,7 +137,7 @@ fn c060_cluster_of_two_ctas_releases_the_waiters_of_both() {
 /// and clears the warp's arrival, so a later part has none to wait for
 /// (`BarClusterWaitNoArrive`, as the golden unit answers).
 #[test]
-fn c061_a_divergent_cluster_wait_releases_each_part() {
+fn c060_a_divergent_cluster_wait_releases_each_part() {
     let mut p = Pair::new(&Config::fpga_small());
     p.launch(0, 2);
     let req = |tag, warp, op, active| {
