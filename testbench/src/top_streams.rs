@@ -516,8 +516,8 @@ fn atomic_operand(rng: &mut Rng, dt: DataType) -> u128 {
 /// atom / red of every legal (op, type) pair of the config, scalar on shared::cta and global,
 /// vector forms on global; lane addresses from a few 16-byte lines, so that lanes of one
 /// request conflict (serialized in lane order on both sides); now and then a misaligned or
-/// out-of-range lane, or a shared lane on the mbarrier region's words (live or not: the LSU
-/// stream left objects there; a live one refuses the lane, PTX ISA §9.7.13.15).
+/// out-of-range lane, or a shared lane on one of the mbarrier objects the LSU stream left (mostly
+/// live: a live one refuses the lane, PTX ISA §9.7.13.15).
 pub fn atomic_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64) {
     use smsync_sim::units::atomic_alu::legal;
     let warps = p.cfg.max_warps_per_cta as u16;
@@ -584,8 +584,11 @@ pub fn atomic_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64)
             r.lanes[l].c = atomic_operand(rng, dt);
         }
         if !global && rng.chance(12) {
-            let l = rng.below(32) as usize;
-            r.lanes[l].addr = rng.below(0x40 / size) * size;
+            // an active lane onto one of the objects the LSU stream inits first (words 0, 2 and
+            // 5; it invals and inits some of them again now and then), at the lane's alignment
+            let active: Vec<usize> = (0..WARP).filter(|&i| r.active_mask >> i & 1 == 1).collect();
+            let l = active[rng.below(active.len() as u64) as usize];
+            r.lanes[l].addr = (8 * [0u64, 2, 5][rng.below(3) as usize] + rng.below(8)) & !(size - 1);
         }
         let answers = p.submit(&r);
         if answers.iter().all(|a| a.error == ErrorCode::None) {
