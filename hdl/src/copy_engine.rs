@@ -112,12 +112,14 @@
 //! after `sm_re`, writes always accepted.
 
 pub mod fifo;
+pub mod live_probe;
 pub mod mb_answers;
 pub mod mover;
 pub mod reducer;
 pub mod tensor_origin;
 
 use fifo::{BlockFifo, RamFifo};
+use live_probe::LiveProbe;
 use mb_answers::{MbAnswers, IDENT_BITS};
 use mover::Mover;
 use reducer::Reducer;
@@ -132,6 +134,7 @@ use crate::atomic_alu::element::{ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
 use crate::atomic_alu::element_latency;
 use crate::common::{error_code, op_code, ERROR_BITS, FLAG_BITS, OP_BITS};
 use crate::depth_ram::DepthRam;
+use crate::sync_unit::live_map::WORD_BITS;
 
 /// CTA slot index bits (cta_slots <= 32).
 pub const SLOT_BITS: usize = 5;
@@ -276,6 +279,16 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// high); `elem_value` is their new element `element_latency` granted cycles later.
     pub elem_grant: Signal<In, Bit>,
     pub elem_value: Signal<In, Bits<ELEM_BITS>>,
+    // ---- the live map's probe: the plain-access check of a copy's destination ----
+    /// The destination words of the op being checked (registered; `sync_unit/live_map.rs`'s
+    /// probe ports, `live_probe.rs` computes them).
+    pub live_lo: Signal<Out, Bits<WORD_BITS>>,
+    pub live_hi: Signal<Out, Bits<WORD_BITS>>,
+    pub live_xh: Signal<Out, Bits<16>>,
+    pub live_xt: Signal<Out, Bits<16>>,
+    pub live_empty: Signal<Out, Bit>,
+    /// Bit s: CTA slot s has a live mbarrier word in the probe presented two cycles before.
+    pub live_hits: Signal<In, Bits<32>>,
 
     // ---- request queue: [ctl 64 | addr 64 | src 64 | mbar 64 | a 128 | b 64 | c 32] ----
     q: BlockFifo<544>,
@@ -421,6 +434,34 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     chk_err: Signal<Local, Bits<ERROR_BITS>>,
     chk_err_q: DFF<Bits<ERROR_BITS>>,
     chk_failed: Signal<Local, Bit>,
+    /// The checks before the destination's live check (golden order) passed: the live map's
+    /// answer decides, and beats the errors the golden unit checks after it.
+    chk_live: Signal<Local, Bit>,
+    chk_live_q: DFF<Bit>,
+    /// The destination probe (of the request leaving the queue, or of the tensor box in CHECK),
+    /// registered, and the cycles since it was loaded (the live map answers at 2).
+    probe: LiveProbe,
+    lp_load: Signal<Local, Bit>,
+    lp_lo: DFF<Bits<WORD_BITS>>,
+    lp_hi: DFF<Bits<WORD_BITS>>,
+    lp_xh: DFF<Bits<16>>,
+    lp_xt: DFF<Bits<16>>,
+    lp_empty: DFF<Bit>,
+    lp_age: DFF<Bits<2>>,
+    /// The CTA slots the op writes (its destination's, or a multicast's), and whether one of
+    /// them has a live word in the probe.
+    lv_tslot: Signal<Local, Bits<SLOT_BITS>>,
+    lv_mc: Signal<Local, Bits<64>>,
+    lv_targets: Signal<Local, Bits<32>>,
+    lv_hit: Signal<Local, Bit>,
+    /// DECIDE's error and failure: the checks', or `MbarrierPlainAccess` where the golden
+    /// order puts it.
+    d_err: Signal<Local, Bits<ERROR_BITS>>,
+    d_failed: Signal<Local, Bit>,
+    /// Tensor CHECK: the box's probe is loaded (its first cycle loads it); CHECK waits for the
+    /// answer when the live check is next in the golden order.
+    t_probe: DFF<Bit>,
+    t_wait: Signal<Local, Bit>,
     ctl_mb_go: Signal<Local, Bit>,
     arr_go: Signal<Local, Bit>,
     comp_go: Signal<Local, Bit>,
@@ -441,6 +482,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     sw_cov: Signal<Local, Bits<9>>,
     sw_badm: Signal<Local, Bits<8>>,
     k_one9: Constant<Bits<9>>,
+    k_one32: Constant<Bits<32>>,
     sw_bad: Signal<Local, Bit>,
     // beat arithmetic
     // global reads in flight: descriptor FIFO
@@ -690,6 +732,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     e_shared_range: Constant<Bits<ERROR_BITS>>,
     e_mb_align: Constant<Bits<ERROR_BITS>>,
     e_not_built: Constant<Bits<ERROR_BITS>>,
+    e_plain: Constant<Bits<ERROR_BITS>>,
     // ---- reducer (cp.reduce.async.bulk and the tensor reduce; controller state 7) ----
     c_dtype: Signal<Local, Bits<4>>,
     is_reduce: Signal<Local, Bit>,
@@ -876,6 +919,12 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             elem_s: Default::default(),
             elem_grant: Default::default(),
             elem_value: Default::default(),
+            live_lo: Default::default(),
+            live_hi: Default::default(),
+            live_xh: Default::default(),
+            live_xt: Default::default(),
+            live_empty: Default::default(),
+            live_hits: Default::default(),
             q: BlockFifo::new(depth),
             ctl_in: Default::default(),
             q_full: Default::default(),
@@ -990,6 +1039,24 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             chk_err: Default::default(),
             chk_err_q: Default::default(),
             chk_failed: Default::default(),
+            chk_live: Default::default(),
+            chk_live_q: Default::default(),
+            probe: Default::default(),
+            lp_load: Default::default(),
+            lp_lo: Default::default(),
+            lp_hi: Default::default(),
+            lp_xh: Default::default(),
+            lp_xt: Default::default(),
+            lp_empty: Default::default(),
+            lp_age: Default::default(),
+            lv_tslot: Default::default(),
+            lv_mc: Default::default(),
+            lv_targets: Default::default(),
+            lv_hit: Default::default(),
+            d_err: Default::default(),
+            d_failed: Default::default(),
+            t_probe: Default::default(),
+            t_wait: Default::default(),
             ctl_mb_go: Default::default(),
             arr_go: Default::default(),
             comp_go: Default::default(),
@@ -1006,6 +1073,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sw_badm: Default::default(),
             sw_bad: Default::default(),
             k_one9: k(1),
+            k_one32: k(1),
             comp_q: BlockFifo::new(COMP_DEPTH),
             move_ident: DepthRam::asynchronous(4),
             mover: Mover::default(),
@@ -1187,6 +1255,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             e_shared_range: err(ErrorCode::SharedOutOfRange),
             e_mb_align: err(ErrorCode::MbAlign),
             e_not_built: err(ErrorCode::NotBuilt),
+            e_plain: err(ErrorCode::MbarrierPlainAccess),
             c_dtype: Default::default(),
             is_reduce: Default::default(),
             k_bulk_red_legal: Constant::new(bulk_reduce_table()),
@@ -1365,6 +1434,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             m_rtype,
             m_rtype_ok,
             chk_err_q,
+            chk_live_q,
+            lp_lo,
+            lp_hi,
+            lp_xh,
+            lp_xt,
+            lp_empty,
+            lp_age,
+            t_probe,
             inc0_q,
             inc1_q,
             inc2_q,
@@ -1602,6 +1679,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // the registered code is the request's when DECIDE reads it: DECIDE's path to the state
         // and the record write starts at a register, not at the 64-bit range compares.
         self.chk_err.next = self.e_none.val();
+        self.chk_live.next = false;
         if self.is_cp.val() {
             if ((self.cp_size.val() != 4) & (self.cp_size.val() != 8) & (self.cp_size.val() != 16))
                 | ((self.cur_addr.q.val() & (self.cp_size.val() - 1)) != 0)
@@ -1614,11 +1692,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.chk_err.next = self.e_cp_srcsize.val();
             } else if self.sh_over_cp.val() {
                 self.chk_err.next = self.e_shared_range.val();
-            } else if (self.cp_src_bytes.val() != 0)
-                & ((self.cur_src.q.val() < self.k_global_base.val())
-                    | ((self.cur_src.q.val() + self.cp_src_bytes.val()) > self.global_end.val()))
-            {
-                self.chk_err.next = self.e_global_range.val();
+            } else {
+                self.chk_live.next = true;
+                if (self.cp_src_bytes.val() != 0)
+                    & ((self.cur_src.q.val() < self.k_global_base.val())
+                        | ((self.cur_src.q.val() + self.cp_src_bytes.val()) > self.global_end.val()))
+                {
+                    self.chk_err.next = self.e_global_range.val();
+                }
             }
         } else if self.is_cparrive.val() {
             if self.mb_bad.val() | self.sh_over_mb.val() {
@@ -1649,18 +1730,27 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.chk_err.next = self.e_shared_range.val();
                 } else if self.sh_over_dst.val() {
                     self.chk_err.next = self.e_shared_range.val();
-                } else if (self.cur_src.q.val() < self.k_global_base.val())
-                    | ((self.cur_src.q.val() + self.blen.val()) > self.global_end.val())
-                {
-                    self.chk_err.next = self.e_global_range.val();
+                } else {
+                    self.chk_live.next = true;
+                    if (self.cur_src.q.val() < self.k_global_base.val())
+                        | ((self.cur_src.q.val() + self.blen.val()) > self.global_end.val())
+                    {
+                        self.chk_err.next = self.e_global_range.val();
+                    }
                 }
             } else if self.dir.val() == self.dir_s2c.val() {
                 if self.dst_bad.val() | self.mb_bad.val() {
                     self.chk_err.next = self.e_shared_range.val();
                 } else if (self.mb_off_r.val() & 7) != 0 {
                     self.chk_err.next = self.e_mb_align.val();
-                } else if self.sh_over_dst.val() | self.sh_over_src.val() {
+                } else if self.sh_over_dst.val() {
                     self.chk_err.next = self.e_shared_range.val();
+                } else {
+                    // the destination's live check, then the shared source's range
+                    self.chk_live.next = true;
+                    if self.sh_over_src.val() {
+                        self.chk_err.next = self.e_shared_range.val();
+                    }
                 }
             } else if (self.cur_addr.q.val() < self.k_global_base.val())
                 | ((self.cur_addr.q.val() + self.blen.val()) > self.global_end.val())
@@ -1684,7 +1774,68 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.chk_err.next = self.e_not_built.val();
         }
         self.chk_err_q.d.next = self.chk_err.val();
+        self.chk_live_q.d.next = self.chk_live.val();
         self.chk_failed.next = self.chk_err_q.q.val() != self.e_none.val();
+
+        // ================= the destination's live check (PTX ISA §9.7.13.15) =================
+        // A copy into a live mbarrier object is refused before any byte moves, as the golden
+        // unit refuses it (`MbarrierPlainAccess`). The probe of the op's destination range is
+        // loaded as the request leaves the queue (its answer is due in DECIDE's first cycle:
+        // FETCH takes two) or, for a tensor box, in CHECK's first cycle (CHECK then waits two);
+        // the live map answers for every slot, and the op's slots are masked here.
+        self.probe.off.next = bit_cast::<18, 64>(self.q.dout.val().get_bits::<64>(64));
+        self.probe.len.next = bit_cast::<32, 128>(self.q.dout.val().get_bits::<128>(256));
+        if self.q.dout.val().get_bits::<OP_BITS>(0) == self.op_cp.val() {
+            self.probe.len.next = bit_cast::<32, 16>(self.q.dout.val().get_bits::<16>(24));
+        }
+        self.probe.swz.next = 0.into();
+        self.lp_load.next = (self.state.q.val() == 0) & self.q.ready.val();
+        if (self.state.q.val() == 5) & !self.t_probe.q.val() {
+            self.probe.off.next = bit_cast::<18, 64>(self.dst_off.val());
+            self.probe.len.next = self.origin.box_bytes.val();
+            self.probe.swz.next = self.m_swz.q.val();
+            self.lp_load.next = true;
+        }
+        self.t_probe.d.next = self.state.q.val() == 5;
+        if self.lp_load.val() {
+            self.lp_lo.d.next = self.probe.lo.val();
+            self.lp_hi.d.next = self.probe.hi.val();
+            self.lp_xh.d.next = self.probe.xh.val();
+            self.lp_xt.d.next = self.probe.xt.val();
+            self.lp_empty.d.next = self.probe.empty.val();
+            self.lp_age.d.next = 0.into();
+        } else if self.lp_age.q.val() != 2 {
+            self.lp_age.d.next = self.lp_age.q.val() + 1u64;
+        }
+        self.live_lo.next = self.lp_lo.q.val();
+        self.live_hi.next = self.lp_hi.q.val();
+        self.live_xh.next = self.lp_xh.q.val();
+        self.live_xt.next = self.lp_xt.q.val();
+        self.live_empty.next = self.lp_empty.q.val();
+        // The slots the op writes: its destination's (shared::cta or a cluster rank), or a
+        // multicast load's ranks.
+        self.lv_tslot.next = self.c_cta.val();
+        if self.dst_cluster.val() & !self.is_cp.val() {
+            self.lv_tslot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.dst_rank.val());
+        }
+        self.lv_targets.next = self.k_one32.val() << self.lv_tslot.val();
+        self.lv_mc.next = self.cur_b.q.val() & 0xFFFF;
+        if self.is_tensor.val() {
+            self.lv_mc.next = bit_cast::<64, 32>(self.cur_c.q.val()) & 0xFFFF;
+        }
+        if (self.c_flags.val() & self.f_multicast.val()).any()
+            & (self.dir.val() == self.dir_g2s.val())
+            & (self.is_bulk.val() | self.is_tensor.val())
+        {
+            self.lv_targets.next = bit_cast::<32, 64>(self.lv_mc.val()) << self.first_slot.val();
+        }
+        self.lv_hit.next = (self.live_hits.val() & self.lv_targets.val()) != 0;
+        self.d_err.next = self.chk_err_q.q.val();
+        self.d_failed.next = self.chk_failed.val();
+        if self.chk_live_q.q.val() & self.lv_hit.val() {
+            self.d_err.next = self.e_plain.val();
+            self.d_failed.next = true;
+        }
 
         // cp.async.mbarrier.arrive: its issue-time event (+1 / liveness check) once its operand
         // checks passed, while the arrive-on queue has room.
@@ -1772,14 +1923,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.done.next = true;
                 }
             } else if self.is_cp.val() {
-                self.err.next = self.chk_err_q.q.val();
+                self.err.next = self.d_err.val();
                 self.st_dst.next = self.cur_addr.q.val();
                 self.st_len.next = bit_cast::<32, 64>(self.cp_size.val());
                 self.st_srem.next = bit_cast::<32, 128>(self.cur_a.q.val());
                 if self.cur_b.q.val().get_bit(0) {
                     self.st_srem.next = 0.into();
                 }
-                if self.chk_failed.val() {
+                if self.d_failed.val() {
                     self.done.next = true;
                 } else if self.can_start.val() {
                     self.start.next = true;
@@ -1798,7 +1949,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.done.next = true;
                 }
             } else if (self.is_bulk.val() | self.is_reduce.val()) & self.k_bulk_built.val() {
-                self.err.next = self.chk_err_q.q.val();
+                self.err.next = self.d_err.val();
                 if self.dir.val() == self.dir_g2s.val() {
                     // dst shared::cta/cluster, mbarrier complete_tx; multicast over ctaMask (b).
                     self.st_has_mb.next = true;
@@ -1826,7 +1977,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.st_dst.next = self.cur_addr.q.val();
                     self.st_mask_en.next = self.c_imm2.val().get_bit(0);
                 }
-                if self.chk_failed.val() {
+                if self.d_failed.val() {
                     self.done.next = true;
                 } else if self.is_reduce.val() {
                     // The reducer (state 7) works alone on a drained mover; the answer follows it.
@@ -2092,6 +2243,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         // An im2col load (PTX ISA §5.5.4): `imm2` = 1 on a load; a store is always tiled.
         self.t_err.next = self.e_none.val();
+        self.t_wait.next = false;
         // Swizzled chunks of the box's last partial 128-byte line of shared memory (the golden
         // unit range-checks every swizzled chunk): chunks [lo, hi) of that line are covered by the
         // box [sw_a, sw_end), which the linear range check has already placed below shared_bytes.
@@ -2160,12 +2312,19 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.t_err.next = self.e_shared_range.val();
             } else if self.sh_over_dst_box.val() {
                 self.t_err.next = self.e_shared_range.val();
+            } else if !(self.t_probe.q.val() & (self.lp_age.q.val() == 2)) {
+                // The box's probe (loaded in CHECK's first cycle) is answered two cycles later.
+                self.t_wait.next = true;
+            } else if self.lv_hit.val() {
+                self.t_err.next = self.e_plain.val();
             } else if self.sw_bad.val() {
                 // a swizzled chunk of the destination lands past the end of shared memory
                 self.t_err.next = self.e_shared_range.val();
             }
             self.err.next = self.t_err.val();
-            if self.err.val() != self.e_none.val() {
+            if self.t_wait.val() {
+                self.done.next = false;
+            } else if self.err.val() != self.e_none.val() {
                 self.done.next = true;
             } else if (self.dir.val() != self.dir_s2g.val())
                 & (self.c_flags.val() & self.f_multicast.val()).any()

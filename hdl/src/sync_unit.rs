@@ -8,6 +8,7 @@
 pub mod decode;
 pub mod egress;
 pub mod ingress;
+pub mod live_map;
 pub mod result_store;
 pub mod shared_mem;
 pub mod top;

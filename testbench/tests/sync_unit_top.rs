@@ -718,6 +718,59 @@ fn c005_an_atomic_on_a_live_mbarrier_is_refused() {
     assert_eq!([r[0].values[0], r[0].values[1], r[0].values[4], r[0].values[5]], [1, 2, 0, 0]);
 }
 
+/// A copy whose shared destination overlaps a live mbarrier object is refused before any byte
+/// moves (PTX ISA §9.7.13.15; the golden unit answers `MbarrierPlainAccess` at issue): the top's
+/// live map, fed by the shared RAM's live-bit writes, answers the copy engine's probe of the
+/// destination range. The copy right after the init, a range of many 512-byte entries, the
+/// same offset in the other slot, inval, and a new CTA in the slot.
+#[test]
+fn c005_a_copy_onto_a_live_mbarrier_is_refused() {
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 2);
+    p.launch(1, 2);
+    let (mbar, obj) = (0x40, 0x1208);
+    assert_eq!(p.submit(&one_lane(1, 0, Op::MbInit, mbar, 1))[0].error, ErrorCode::None);
+    assert_eq!(p.submit(&one_lane(2, 0, Op::MbInit, obj, 1))[0].error, ErrorCode::None);
+    // cp.async, 4 lanes of 16 bytes over 0x11f0..0x122f: lane 1 (0x1200) holds the object
+    let mut cp = Request::new(3, 0, 0, Op::CpAsync);
+    cp.imm = 16;
+    cp.active_mask = 0xf;
+    for l in 0..4 {
+        cp.lanes[l].addr = 0x11f0 + 16 * l as u64;
+        cp.lanes[l].src = GLOBAL_BASE + 0x100 + 16 * l as u64;
+        cp.lanes[l].a = 16;
+    }
+    let r = p.submit(&cp);
+    assert_eq!((r[0].error, r[0].error_lane), (ErrorCode::MbarrierPlainAccess, 1));
+    let bulk = |tag, cta, dst, len| {
+        let mut c = one_lane(tag, 0, Op::CpBulk, dst, len);
+        c.cta = cta;
+        c.sub = BulkDir::GlobalToShared.code();
+        c.lanes[0].src = GLOBAL_BASE + 0x400;
+        c.lanes[0].mbar = mbar;
+        c
+    };
+    // 0x400..0x1fff: the object in one of its middle entries
+    let r = p.submit_and_drain(&bulk(4, 0, 0x400, 0x1c00));
+    assert_eq!(r[0].error, ErrorCode::MbarrierPlainAccess);
+    // the word after it, and the same offset in slot 1
+    assert_eq!(p.submit_and_drain(&bulk(5, 0, obj + 8, 16))[0].error, ErrorCode::None);
+    let mut other = one_lane(6, 0, Op::MbInit, mbar, 1);
+    other.cta = 1;
+    assert_eq!(p.submit(&other)[0].error, ErrorCode::None);
+    assert_eq!(p.submit_and_drain(&bulk(7, 1, 0x1200, 16))[0].error, ErrorCode::None);
+    // inval ends its life
+    assert_eq!(p.submit(&one_lane(8, 0, Op::MbInval, obj, 0))[0].error, ErrorCode::None);
+    assert_eq!(p.submit_and_drain(&bulk(9, 0, 0x1200, 16))[0].error, ErrorCode::None);
+    // so does a new CTA in the slot
+    assert_eq!(p.submit(&one_lane(10, 0, Op::MbInit, obj, 1))[0].error, ErrorCode::None);
+    assert_eq!(p.submit_and_drain(&bulk(11, 0, 0x1200, 16))[0].error, ErrorCode::MbarrierPlainAccess);
+    p.launch(0, 2);
+    assert_eq!(p.submit(&one_lane(12, 0, Op::MbInit, mbar, 1))[0].error, ErrorCode::None);
+    assert_eq!(p.submit_and_drain(&bulk(13, 0, 0x1200, 16))[0].error, ErrorCode::None);
+}
+
 /// A plain ld/st.shared that touches a live mbarrier object is refused at its first such lane
 /// (PTX ISA §9.7.13.15: while live, the object is accessed only by mbarrier instructions; the
 /// project reports the undefined access as `MbarrierPlainAccess`): the lanes before it are done,

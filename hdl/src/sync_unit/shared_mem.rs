@@ -106,6 +106,11 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     /// This launch takes the slot's generation round to 0: rows may hold any tag, so the top
     /// writes zeros into every row of the slot (the walker) before its requests go on.
     pub launch_wraps: Signal<Out, Bit>,
+    /// A write marked `write_live_from_data` was performed at the last edge: its row and the
+    /// row's live words after it (registered; the live map's updates, `live_map.rs`).
+    pub changed: Signal<Out, Bit>,
+    pub changed_row: Signal<Out, Bits<RAM_ADDR_BITS>>,
+    pub changed_live: Signal<Out, Bits<LIVE_BITS>>,
     bytes: Vec<DepthRam<Bits<8>, RAM_ADDR_BITS>>,
     /// The rows' tags: read with the data (`tag_rd`) and at the write address (`tag_wr`, the
     /// cycle before the write is performed); both written alike.
@@ -143,8 +148,10 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     t_wb: DFF<Bits<R>>,
     t_gen: DFF<Bits<GEN_BITS>>,
     t_stale: DFF<Bit>,
-    /// The row's live words after the write performed at the last edge.
+    /// The row's live words after the write performed at the last edge; that write set them
+    /// from its data.
     t_live: DFF<Bits<LIVE_BITS>>,
+    t_from_data: DFF<Bit>,
     t_fwd: Signal<Local, Bit>,
     /// The row read last cycle (the address the RAMs latched).
     ra_q: DFF<Bits<RAM_ADDR_BITS>>,
@@ -224,6 +231,9 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             launch: Default::default(),
             launch_slot: Default::default(),
             launch_wraps: Default::default(),
+            changed: Default::default(),
+            changed_row: Default::default(),
+            changed_live: Default::default(),
             bytes: (0..R).map(|_| DepthRam::block(addr_bits)).collect(),
             tag_rd: DepthRam::block(addr_bits),
             tag_wr: DepthRam::block(addr_bits),
@@ -247,6 +257,7 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             t_gen: Default::default(),
             t_stale: Default::default(),
             t_live: Default::default(),
+            t_from_data: Default::default(),
             t_fwd: Default::default(),
             ra_q: Default::default(),
             p_tagword: Default::default(),
@@ -336,6 +347,7 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             t_gen,
             t_stale,
             t_live,
+            t_from_data,
             ra_q,
             rc_words
         );
@@ -419,6 +431,10 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
         }
         self.t_we.d.next = self.p_do.val();
         self.t_live.d.next = self.p_live_new.val();
+        self.t_from_data.d.next = self.p_from_data.q.val();
+        self.changed.next = self.t_we.q.val() && self.t_from_data.q.val();
+        self.changed_row.next = self.t_wa.q.val();
+        self.changed_live.next = self.t_live.q.val();
         self.write_fault.next = self.p_fault.val();
         if self.p_fault.val() && self.write_checked.val() {
             self.p_we.d.next = false;

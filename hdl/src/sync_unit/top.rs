@@ -163,6 +163,7 @@ use smsync_contract::encoding::{mbarrier_word, ErrorCode, Op, Space};
 
 use super::egress::ResponseEgress;
 use super::ingress::RequestIngress;
+use super::live_map::{LiveMap, WORD_BITS};
 use super::result_store::ResultStore;
 use super::shared_mem::SharedMemory;
 use crate::atomic_alu::{operand_row_lanes, AtomicAlu};
@@ -356,6 +357,14 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub mem_rfault: Signal<In, Bit>,
     /// The live words of the row read last cycle (`SharedMemory::read_live`).
     pub mem_rlive: Signal<In, Bits<16>>,
+    /// The copy engine's destination probe into the live map and the map's answer
+    /// (`live_map.rs`; the engine's `live_*` ports).
+    pub live_lo: Signal<Out, Bits<WORD_BITS>>,
+    pub live_hi: Signal<Out, Bits<WORD_BITS>>,
+    pub live_xh: Signal<Out, Bits<16>>,
+    pub live_xt: Signal<Out, Bits<16>>,
+    pub live_empty: Signal<Out, Bit>,
+    pub live_hits: Signal<In, Bits<32>>,
 
     // ---- raw event ports (trace; try_wait answers not yet folded into responses) ----
     pub wake_valid: Signal<Out, Bit>,
@@ -786,6 +795,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             mem_wfault: Default::default(),
             mem_rfault: Default::default(),
             mem_rlive: Default::default(),
+            live_lo: Default::default(),
+            live_hi: Default::default(),
+            live_xh: Default::default(),
+            live_xt: Default::default(),
+            live_empty: Default::default(),
+            live_hits: Default::default(),
             k_valid_bit: Constant::new((1u64 << mbarrier_word::VALID_BIT).to_bits()),
             mb_word_raw: Default::default(),
             wake_valid: Default::default(),
@@ -1366,6 +1381,12 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.atom.lend_s.next = self.copy.elem_s.val();
         self.copy.elem_grant.next = self.atom.lend_grant.val();
         self.copy.elem_value.next = self.atom.lend_value.val();
+        self.live_lo.next = self.copy.live_lo.val();
+        self.live_hi.next = self.copy.live_hi.val();
+        self.live_xh.next = self.copy.live_xh.val();
+        self.live_xt.next = self.copy.live_xt.val();
+        self.live_empty.next = self.copy.live_empty.val();
+        self.copy.live_hits.next = self.live_hits.val();
         // The mbarrier ALU's write is arbitrated on `mem_we_hold` (a flip-flop: the port held
         // for the op in S1b), so that S1b's checks do not chain into the other units' stalls;
         // an op that fails leaves that cycle's write port unused.
@@ -2235,6 +2256,8 @@ pub struct SyncUnitTop<const D: usize, const B: usize, const RD: usize, const R:
     egress: ResponseEgress,
     core: SyncUnitCore<D, B, RD, R>,
     smem: SharedMemory<RD, R>,
+    /// Live mbarrier words by range, for the copy engine's destination check.
+    live: LiveMap,
     /// The control inputs, registered at the boundary (one cycle late, all alike: a request
     /// reaches the core through the ingress registers after its launch, and no logic is
     /// combinational from these ports; in a Verilated model that logic would be re-evaluated at
@@ -2344,6 +2367,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitTo
             egress: ResponseEgress::new(config),
             core: SyncUnitCore::new(config),
             smem: SharedMemory::new(shared_addr_bits(config), shared_row_bits(config), config.cta_slots as usize),
+            live: LiveMap::new(config),
             reset_q: Default::default(),
             launch_q: Default::default(),
             launch_slot_q: Default::default(),
@@ -2557,6 +2581,18 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.smem.launch.next = self.ingress.launch.val();
         self.smem.launch_slot.next = self.ingress.launch_slot.val();
         self.core.launch_clears.next = self.smem.launch_wraps.val();
+        self.live.clock.next = self.clock.val();
+        self.live.upd_valid.next = self.smem.changed.val();
+        self.live.upd_row.next = self.smem.changed_row.val();
+        self.live.upd_live.next = self.smem.changed_live.val();
+        self.live.launch.next = self.ingress.launch.val();
+        self.live.launch_slot.next = self.ingress.launch_slot.val();
+        self.live.probe_lo.next = self.core.live_lo.val();
+        self.live.probe_hi.next = self.core.live_hi.val();
+        self.live.probe_xh.next = self.core.live_xh.val();
+        self.live.probe_xt.next = self.core.live_xt.val();
+        self.live.probe_empty.next = self.core.live_empty.val();
+        self.core.live_hits.next = self.live.hits.val();
     }
 }
 
