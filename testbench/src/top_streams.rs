@@ -133,12 +133,14 @@ impl StreamPair {
     /// For asynchronous ops: the golden model's copies land at once (`tick(idle)` before and
     /// after the request, as the cosim does), the RTL runs until it is idle (every copy landed,
     /// every wait answered); then the two sets of responses must be equal.
-    pub fn submit_async(&mut self, req: &Request) {
+    /// Returns the answers (the RTL's, equal to the golden model's).
+    pub fn submit_async(&mut self, req: &Request) -> Vec<Response> {
         let mut g = Vec::new();
         self.golden.tick(&mut self.mem, true, &mut g);
         self.golden.submit(req, &mut self.mem, &mut g);
         self.golden.tick(&mut self.mem, true, &mut g);
         self.rtl_submit_and_compare(req, &mut g);
+        g
     }
 
     /// Read both CTA slots' whole shared memory back through the top's ld.shared (8 bytes a
@@ -609,7 +611,8 @@ pub fn atomic_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64)
 /// random warps and lanes over random global contents; in single-lane requests now and then a
 /// misaligned, oversized or out-of-range operand (only there: after a lane in error the golden
 /// unit stops, the RTL goes on with the later lanes — a documented difference, see the top's
-/// chapter). Shared destinations stay above the mbarrier region.
+/// chapter), or a destination on one of the LSU stream's mbarrier objects. Other shared
+/// destinations stay above the mbarrier region.
 pub fn copy_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64) {
     let warps = p.cfg.max_warps_per_cta as u16;
     let slots = p.cfg.cta_slots as u16;
@@ -622,6 +625,7 @@ pub fn copy_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64) {
         p.rtl_mem.global.bytes[i] = b;
     }
     let mut kinds = [0usize; 5];
+    let mut plain = 0;
     for _ in 0..n {
         let kind = match rng.below(12) {
             0..=5 => 0,
@@ -656,10 +660,13 @@ pub fn copy_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64) {
                     ops.src = gbase + rng.below(gbytes / cp) * cp;
                     ops.a = if rng.chance(4) { rng.below(cp + 1) as u128 } else { cp as u128 };
                     ops.b = rng.chance(10) as u128;
-                    match if single { rng.below(20) } else { 3 } {
+                    match if single { rng.below(20) } else { 4 } {
                         0 => ops.addr += 2,
                         1 => ops.a = cp as u128 + 1,
                         2 => ops.src = gbase + gbytes - cp / 2,
+                        // onto one of the LSU stream's mbarrier objects (words 0, 2, 5), live or
+                        // not by then: refused while live (PTX ISA §9.7.13.15)
+                        3 => ops.addr = 8 * [0u64, 2, 5][rng.below(3) as usize] & !(cp - 1),
                         _ => {}
                     }
                 }
@@ -695,10 +702,10 @@ pub fn copy_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64) {
             }
             _ => {}
         }
-        p.submit_async(&r);
+        plain += p.submit_async(&r).iter().filter(|a| a.error == ErrorCode::MbarrierPlainAccess).count();
     }
     eprintln!(
-        "  copy: cp.async {}, commit {}, wait {}, bulk s2g {}, bulk commit/wait {}",
+        "  copy: cp.async {}, commit {}, wait {}, bulk s2g {}, bulk commit/wait {}; {plain} onto a live mbarrier",
         kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]
     );
     assert!(
