@@ -289,6 +289,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     pub live_empty: Signal<Out, Bit>,
     /// Bit s: CTA slot s has a live mbarrier word in the probe presented two cycles before.
     pub live_hits: Signal<In, Bits<32>>,
+    /// The op's mbarrier operand's word (registered with `live_lo`), and per slot whether that
+    /// word is a live mbarrier (the golden unit checks a copy's mbarrier at issue).
+    pub live_mb: Signal<Out, Bits<WORD_BITS>>,
+    pub live_mb_hits: Signal<In, Bits<32>>,
 
     // ---- request queue: [ctl 64 | addr 64 | src 64 | mbar 64 | a 128 | b 64 | c 32] ----
     q: BlockFifo<544>,
@@ -438,6 +442,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// answer decides, and beats the errors the golden unit checks after it.
     chk_live: Signal<Local, Bit>,
     chk_live_q: DFF<Bit>,
+    /// A shared::cluster copy's checks up to its mbarrier's liveness passed (golden order: the
+    /// mbarrier before the destination).
+    chk_mbl: Signal<Local, Bit>,
+    chk_mbl_q: DFF<Bit>,
     /// The destination probe (of the request leaving the queue, or of the tensor box in CHECK),
     /// registered, and the cycles since it was loaded (the live map answers at 2).
     probe: LiveProbe,
@@ -447,13 +455,26 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     lp_xh: DFF<Bits<16>>,
     lp_xt: DFF<Bits<16>>,
     lp_empty: DFF<Bit>,
+    lp_mb: DFF<Bits<WORD_BITS>>,
     lp_age: DFF<Bits<2>>,
-    /// The CTA slots the op writes (its destination's, or a multicast's), and whether one of
-    /// them has a live word in the probe.
+    /// The CTA slots the op writes (its destination's, or a multicast's).
     lv_tslot: Signal<Local, Bits<SLOT_BITS>>,
     lv_mc: Signal<Local, Bits<64>>,
     lv_targets: Signal<Local, Bits<32>>,
-    lv_hit: Signal<Local, Bit>,
+    /// The slots of the op's mbarriers (its operand's, or a multicast's), the targets whose
+    /// destination has a live word or whose mbarrier is dead, the lowest of them, and the
+    /// verdict in the golden order (per target: destination, then mbarrier).
+    lv_mslot: Signal<Local, Bits<SLOT_BITS>>,
+    lv_mtargets: Signal<Local, Bits<32>>,
+    lv_multi: Signal<Local, Bit>,
+    lv_bad_dst: Signal<Local, Bits<32>>,
+    lv_bad_mb: Signal<Local, Bits<32>>,
+    lv_bad_any: Signal<Local, Bits<32>>,
+    lv_first: Signal<Local, Bits<32>>,
+    lv_bad: Signal<Local, Bit>,
+    lv_err: Signal<Local, Bits<ERROR_BITS>>,
+    /// A shared::cluster copy's mbarrier is dead.
+    lv_mb_dead: Signal<Local, Bit>,
     /// DECIDE's error and failure: the checks', or `MbarrierPlainAccess` where the golden
     /// order puts it.
     d_err: Signal<Local, Bits<ERROR_BITS>>,
@@ -733,6 +754,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     e_mb_align: Constant<Bits<ERROR_BITS>>,
     e_not_built: Constant<Bits<ERROR_BITS>>,
     e_plain: Constant<Bits<ERROR_BITS>>,
+    e_mb_dead: Constant<Bits<ERROR_BITS>>,
     // ---- reducer (cp.reduce.async.bulk and the tensor reduce; controller state 7) ----
     c_dtype: Signal<Local, Bits<4>>,
     is_reduce: Signal<Local, Bit>,
@@ -925,6 +947,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             live_xt: Default::default(),
             live_empty: Default::default(),
             live_hits: Default::default(),
+            live_mb: Default::default(),
+            live_mb_hits: Default::default(),
             q: BlockFifo::new(depth),
             ctl_in: Default::default(),
             q_full: Default::default(),
@@ -1041,6 +1065,8 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             chk_failed: Default::default(),
             chk_live: Default::default(),
             chk_live_q: Default::default(),
+            chk_mbl: Default::default(),
+            chk_mbl_q: Default::default(),
             probe: Default::default(),
             lp_load: Default::default(),
             lp_lo: Default::default(),
@@ -1048,11 +1074,21 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             lp_xh: Default::default(),
             lp_xt: Default::default(),
             lp_empty: Default::default(),
+            lp_mb: Default::default(),
             lp_age: Default::default(),
             lv_tslot: Default::default(),
             lv_mc: Default::default(),
             lv_targets: Default::default(),
-            lv_hit: Default::default(),
+            lv_mslot: Default::default(),
+            lv_mtargets: Default::default(),
+            lv_multi: Default::default(),
+            lv_bad_dst: Default::default(),
+            lv_bad_mb: Default::default(),
+            lv_bad_any: Default::default(),
+            lv_first: Default::default(),
+            lv_bad: Default::default(),
+            lv_err: Default::default(),
+            lv_mb_dead: Default::default(),
             d_err: Default::default(),
             d_failed: Default::default(),
             t_probe: Default::default(),
@@ -1256,6 +1292,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             e_mb_align: err(ErrorCode::MbAlign),
             e_not_built: err(ErrorCode::NotBuilt),
             e_plain: err(ErrorCode::MbarrierPlainAccess),
+            e_mb_dead: err(ErrorCode::MbNotInitialized),
             c_dtype: Default::default(),
             is_reduce: Default::default(),
             k_bulk_red_legal: Constant::new(bulk_reduce_table()),
@@ -1435,6 +1472,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             m_rtype_ok,
             chk_err_q,
             chk_live_q,
+            chk_mbl_q,
+            lp_mb,
             lp_lo,
             lp_hi,
             lp_xh,
@@ -1680,6 +1719,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // and the record write starts at a register, not at the 64-bit range compares.
         self.chk_err.next = self.e_none.val();
         self.chk_live.next = false;
+        self.chk_mbl.next = false;
         if self.is_cp.val() {
             if ((self.cp_size.val() != 4) & (self.cp_size.val() != 8) & (self.cp_size.val() != 16))
                 | ((self.cur_addr.q.val() & (self.cp_size.val() - 1)) != 0)
@@ -1743,13 +1783,17 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.chk_err.next = self.e_shared_range.val();
                 } else if (self.mb_off_r.val() & 7) != 0 {
                     self.chk_err.next = self.e_mb_align.val();
-                } else if self.sh_over_dst.val() {
-                    self.chk_err.next = self.e_shared_range.val();
                 } else {
-                    // the destination's live check, then the shared source's range
-                    self.chk_live.next = true;
-                    if self.sh_over_src.val() {
+                    // the mbarrier's liveness, the destination's range, its live check, then
+                    // the shared source's range
+                    self.chk_mbl.next = true;
+                    if self.sh_over_dst.val() {
                         self.chk_err.next = self.e_shared_range.val();
+                    } else {
+                        self.chk_live.next = true;
+                        if self.sh_over_src.val() {
+                            self.chk_err.next = self.e_shared_range.val();
+                        }
                     }
                 }
             } else if (self.cur_addr.q.val() < self.k_global_base.val())
@@ -1775,6 +1819,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         self.chk_err_q.d.next = self.chk_err.val();
         self.chk_live_q.d.next = self.chk_live.val();
+        self.chk_mbl_q.d.next = self.chk_mbl.val();
         self.chk_failed.next = self.chk_err_q.q.val() != self.e_none.val();
 
         // ================= the destination's live check (PTX ISA §9.7.13.15) =================
@@ -1790,7 +1835,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         self.probe.swz.next = 0.into();
         self.lp_load.next = (self.state.q.val() == 0) & self.q.ready.val();
+        if self.lp_load.val() {
+            self.lp_mb.d.next = bit_cast::<WORD_BITS, 64>((self.q.dout.val().get_bits::<64>(192) & 0x3_FFFF) >> 3);
+        }
         if (self.state.q.val() == 5) & !self.t_probe.q.val() {
+            self.lp_mb.d.next = bit_cast::<WORD_BITS, 64>((self.cur_mbar.q.val() & 0x3_FFFF) >> 3);
             self.probe.off.next = bit_cast::<18, 64>(self.dst_off.val());
             self.probe.len.next = self.origin.box_bytes.val();
             self.probe.swz.next = self.m_swz.q.val();
@@ -1812,6 +1861,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.live_xh.next = self.lp_xh.q.val();
         self.live_xt.next = self.lp_xt.q.val();
         self.live_empty.next = self.lp_empty.q.val();
+        self.live_mb.next = self.lp_mb.q.val();
         // The slots the op writes: its destination's (shared::cta or a cluster rank), or a
         // multicast load's ranks.
         self.lv_tslot.next = self.c_cta.val();
@@ -1823,17 +1873,46 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         if self.is_tensor.val() {
             self.lv_mc.next = bit_cast::<64, 32>(self.cur_c.q.val()) & 0xFFFF;
         }
-        if (self.c_flags.val() & self.f_multicast.val()).any()
-            & (self.dir.val() == self.dir_g2s.val())
-            & (self.is_bulk.val() | self.is_tensor.val())
-        {
-            self.lv_targets.next = bit_cast::<32, 64>(self.lv_mc.val()) << self.first_slot.val();
+        self.lv_mslot.next = self.c_cta.val();
+        if self.mb_cluster.val() {
+            self.lv_mslot.next = self.first_slot.val() + bit_cast::<SLOT_BITS, 64>(self.mb_rank.val());
         }
-        self.lv_hit.next = (self.live_hits.val() & self.lv_targets.val()) != 0;
+        self.lv_mtargets.next = self.k_one32.val() << self.lv_mslot.val();
+        self.lv_multi.next = (self.c_flags.val() & self.f_multicast.val()).any()
+            & (self.dir.val() == self.dir_g2s.val())
+            & (self.is_bulk.val() | self.is_tensor.val());
+        if self.lv_multi.val() {
+            // each destination CTA's mbarrier at the same offset
+            self.lv_targets.next = bit_cast::<32, 64>(self.lv_mc.val()) << self.first_slot.val();
+            self.lv_mtargets.next = bit_cast::<32, 64>(self.lv_mc.val()) << self.first_slot.val();
+        }
+        self.lv_mb_dead.next = (!self.live_mb_hits.val() & self.lv_mtargets.val()) != 0;
+        // A load's targets (bulk or tensor, global -> shared::cta/cluster): per target in rank
+        // order, its destination's live words, then its mbarrier's liveness (the golden
+        // `load_targets`). Other ops check the destination only here.
+        self.lv_bad_dst.next = self.live_hits.val() & self.lv_targets.val();
+        self.lv_bad_mb.next = 0.into();
+        if (self.dir.val() == self.dir_g2s.val()) & (self.is_bulk.val() | self.is_tensor.val()) {
+            self.lv_bad_mb.next = !self.live_mb_hits.val() & self.lv_mtargets.val();
+        }
+        self.lv_bad_any.next = self.lv_bad_dst.val() | self.lv_bad_mb.val();
+        self.lv_first.next = self.lv_bad_any.val() & ((!self.lv_bad_any.val()) + 1);
+        self.lv_bad.next = self.lv_bad_any.val() != 0;
+        self.lv_err.next = self.e_mb_dead.val();
+        if self.lv_multi.val() {
+            if (self.lv_first.val() & self.lv_bad_dst.val()) != 0 {
+                self.lv_err.next = self.e_plain.val();
+            }
+        } else if self.lv_bad_dst.val() != 0 {
+            self.lv_err.next = self.e_plain.val();
+        }
         self.d_err.next = self.chk_err_q.q.val();
         self.d_failed.next = self.chk_failed.val();
-        if self.chk_live_q.q.val() & self.lv_hit.val() {
-            self.d_err.next = self.e_plain.val();
+        if self.chk_mbl_q.q.val() & self.lv_mb_dead.val() {
+            self.d_err.next = self.e_mb_dead.val();
+            self.d_failed.next = true;
+        } else if self.chk_live_q.q.val() & self.lv_bad.val() {
+            self.d_err.next = self.lv_err.val();
             self.d_failed.next = true;
         }
 
@@ -2315,8 +2394,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             } else if !(self.t_probe.q.val() & (self.lp_age.q.val() == 2)) {
                 // The box's probe (loaded in CHECK's first cycle) is answered two cycles later.
                 self.t_wait.next = true;
-            } else if self.lv_hit.val() {
-                self.t_err.next = self.e_plain.val();
+            } else if self.lv_bad.val() {
+                self.t_err.next = self.lv_err.val();
             } else if self.sw_bad.val() {
                 // a swizzled chunk of the destination lands past the end of shared memory
                 self.t_err.next = self.e_shared_range.val();

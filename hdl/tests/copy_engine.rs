@@ -109,7 +109,7 @@ struct Bench<const D: usize, const B: usize, const T: usize> {
     /// The live map's answers (`live_hits`) to the probes of the last two cycles, oldest first:
     /// from the golden mbarrier unit's live objects (the top's `LiveMap` answers two cycles
     /// after a probe; `hdl/tests/live_map.rs` checks it against the same definition).
-    live_due: VecDeque<u32>,
+    live_due: VecDeque<(u32, u32)>,
 }
 
 impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
@@ -136,7 +136,7 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
             lent: false,
             lend_pct: 100,
             lend_rng: Rng::new(0x1e4d),
-            live_due: VecDeque::from([0, 0]),
+            live_due: VecDeque::from([(0, 0), (0, 0)]),
         };
         b.uut.reset.next = true;
         b.uut.global_end.next = (b.mem.global.base + b.mem.global.bytes.len() as u64).to_bits();
@@ -203,10 +203,16 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
 
     /// The slots with a live mbarrier word in the engine's probe (the live map's definition:
     /// words `lo..=hi`, and the words of `lo`'s / `hi`'s 16-word line set in `xh` / `xt`).
-    fn live_answer(&self) -> u32 {
+    fn live_answer(&self) -> (u32, u32) {
         let u = &self.uut;
+        // the mbarrier word: live in the golden unit's sense (initialized, not invalidated)
+        let mb = u.live_mb.val().to_u64();
+        let mut mb_live = 0;
+        for slot in 0..self.mem.shared.len() {
+            mb_live |= (self.mbar.check_live(&self.mem, slot, 8 * mb).is_ok() as u32) << slot;
+        }
         if u.live_empty.val() {
-            return 0;
+            return (0, mb_live);
         }
         let (lo, hi) = (u.live_lo.val().to_u64(), u.live_hi.val().to_u64());
         let (xh, xt) = (u.live_xh.val().to_u64(), u.live_xt.val().to_u64());
@@ -218,13 +224,15 @@ impl<const D: usize, const B: usize, const T: usize> Bench<D, B, T> {
                     .any(|i| (xh >> i & 1 == 1 && word((lo & !15) + i)) || (xt >> i & 1 == 1 && word((hi & !15) + i)));
             hits |= (hit as u32) << slot;
         }
-        hits
+        (hits, mb_live)
     }
 
     /// One clock cycle with every port served.
     fn cycle(&mut self) {
         self.drive_request();
-        self.uut.live_hits.next = self.live_due.pop_front().unwrap_or(0).to_bits();
+        let (hits, mb_live) = self.live_due.pop_front().unwrap_or((0, 0));
+        self.uut.live_hits.next = hits.to_bits();
+        self.uut.live_mb_hits.next = mb_live.to_bits();
         settle(&mut self.uut);
         let answer = self.live_answer();
         self.live_due.push_back(answer);
@@ -1680,6 +1688,83 @@ fn c005_a_copy_onto_a_live_mbarrier_is_refused() {
     let other: Vec<_> =
         golden.responses.iter().filter(|r| !refused.contains(&r.tag) && r.error != ErrorCode::None).collect();
     assert!(other.is_empty(), "no other error: {other:?}");
+}
+
+/// PTX ISA §9.7.13.15: an mbarrier operation on an object that is not live (never initialized,
+/// or invalidated) is undefined; the golden unit refuses a copy whose mbarrier is dead at issue
+/// (`MbNotInitialized`), in its order: a load's targets one by one in rank order, each its
+/// destination's live words first, then its mbarrier; a shared::cluster copy's mbarrier before
+/// its destination's range. The RTL's live map answers the mbarrier word with the destination.
+/// Expected answers listed from the rule (slot 0: 0x10 live, 0x40 invalidated, 0x80 never
+/// initialized, 0x308 live in slot 1 only; slot 1: 0x10 live).
+#[test]
+fn c004_a_copy_with_a_dead_mbarrier_is_refused_at_issue() {
+    let mut c = small_config();
+    c.cluster_size = 2;
+    let cl = smsync_sim::memory::CLUSTER_BASE;
+    let rank1 = cl + (1 << 24);
+    let tile = MapSpec::d2(G + 0x1000, 20, 10, 96, 8, 4);
+    let setup = move |mem: &mut MemorySystem, mbar: &mut GoldenMbarrierAlu| {
+        tile.write(mem, MAPS);
+        for s in 0..2 {
+            init_mbarrier(mem, mbar, s, 0x10, 1);
+            expect_tx(mem, mbar, s, 0x10, 1_000_000);
+        }
+        init_mbarrier(mem, mbar, 0, 0x40, 1);
+        mb_inval(mem, mbar, 0, 0x40);
+        init_mbarrier(mem, mbar, 0, 0x208, 1);
+        init_mbarrier(mem, mbar, 1, 0x80, 1);
+        expect_tx(mem, mbar, 1, 0x80, 1_000_000);
+    };
+    let multicast = |tag, dst, mb, mask| {
+        let mut r = bulk(tag, BulkDir::GlobalToShared, cl + dst, G + 0x100, 16, cl + mb);
+        r.space = Space::SharedCluster;
+        r.flags |= flags::MOD_B;
+        r.lanes[0].b = mask;
+        r
+    };
+    let s2c = |tag, dst, len, mb| {
+        let mut r = bulk(tag, BulkDir::SharedToCluster, rank1 + dst, 0x600, len, rank1 + mb);
+        r.space = Space::SharedCluster;
+        r
+    };
+    let reqs = vec![
+        bulk(1, BulkDir::GlobalToShared, 0x400, G, 64, 0x80), // never initialized (in slot 0)
+        bulk(2, BulkDir::GlobalToShared, 0x400, G, 64, 0x40), // invalidated
+        bulk(3, BulkDir::GlobalToShared, 0x400, G, 64, 0x10),
+        // a destination on a live object and a dead mbarrier: the destination first
+        bulk(4, BulkDir::GlobalToShared, 0x200, G, 64, 0x80),
+        multicast(5, 0x400, 0x80, 0b11), // rank 0's mbarrier dead, rank 1's live
+        multicast(6, 0x400, 0x80, 0b10), // rank 1 only: live
+        multicast(7, 0x200, 0x40, 0b11), // rank 0: its destination holds 0x208 (before its dead mbarrier)
+        s2c(8, 0x400, 16, 0x40),         // rank 1's 0x40 was never initialized
+        s2c(9, 0x3ff0, 0x100, 0x40),     // ... before the destination's range
+        s2c(10, 0x400, 16, 0x80),
+        tensor_req(11, BulkDir::GlobalToShared, 2, 0x800, MAPS, [0, 0, 0, 0, 0], 0x80),
+        tensor_req(12, BulkDir::GlobalToShared, 2, 0x800, MAPS, [0, 0, 0, 0, 0], 0x10),
+    ];
+    let (_, golden) = compare_with(&c, setup, &reqs, 5, false);
+    let answers: Vec<(u64, ErrorCode)> =
+        golden.responses.iter().filter(|r| r.lanes != 0).map(|r| (r.tag, r.error)).collect();
+    use ErrorCode::{MbNotInitialized as Dead, MbarrierPlainAccess as Plain, None as Ok};
+    assert_eq!(
+        answers,
+        vec![
+            (1, Dead),
+            (2, Dead),
+            (3, Ok),
+            (4, Plain),
+            (5, Dead),
+            (6, Ok),
+            (7, Plain),
+            (8, Dead),
+            (9, Dead),
+            (10, Ok),
+            (11, Dead),
+            (12, Ok)
+        ],
+        "answers by the rule"
+    );
 }
 
 // ---------------------------------------------------------------- tensor: random comparison

@@ -771,6 +771,32 @@ fn c005_a_copy_onto_a_live_mbarrier_is_refused() {
     assert_eq!(p.submit_and_drain(&bulk(13, 0, 0x1200, 16))[0].error, ErrorCode::None);
 }
 
+/// A bulk copy whose mbarrier is not live (never initialized, or invalidated) is refused at issue
+/// (PTX ISA §9.7.13.15; the golden unit checks the copy's mbarrier before any byte moves,
+/// `MbNotInitialized`): the live map answers the mbarrier word beside the destination range.
+/// Before, the RTL moved the bytes and answered a late error at the complete_tx.
+#[test]
+fn c004_a_bulk_copy_with_a_dead_mbarrier_is_refused_at_issue() {
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg);
+    p.launch(0, 2);
+    let bulk = |tag, mbar| {
+        let mut c = one_lane(tag, 0, Op::CpBulk, 0x400, 64);
+        c.sub = BulkDir::GlobalToShared.code();
+        c.lanes[0].src = GLOBAL_BASE + 0x400;
+        c.lanes[0].mbar = mbar;
+        c
+    };
+    let r = p.submit_and_drain(&bulk(1, 0x40));
+    assert_eq!((r.len(), r[0].error), (1, ErrorCode::MbNotInitialized), "{r:?}");
+    assert_eq!(p.submit(&one_lane(2, 0, Op::MbInit, 0x40, 1))[0].error, ErrorCode::None);
+    let r = p.submit_and_drain(&bulk(3, 0x40));
+    assert_eq!((r.len(), r[0].error), (1, ErrorCode::None), "{r:?}");
+    assert_eq!(p.submit(&one_lane(4, 0, Op::MbInval, 0x40, 0))[0].error, ErrorCode::None);
+    let r = p.submit_and_drain(&bulk(5, 0x40));
+    assert_eq!((r.len(), r[0].error), (1, ErrorCode::MbNotInitialized), "{r:?}");
+}
+
 /// A plain ld/st.shared that touches a live mbarrier object is refused at its first such lane
 /// (PTX ISA §9.7.13.15: while live, the object is accessed only by mbarrier instructions; the
 /// project reports the undefined access as `MbarrierPlainAccess`): the lanes before it are done,

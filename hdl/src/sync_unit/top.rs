@@ -365,6 +365,8 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub live_xt: Signal<Out, Bits<16>>,
     pub live_empty: Signal<Out, Bit>,
     pub live_hits: Signal<In, Bits<32>>,
+    pub live_mb: Signal<Out, Bits<WORD_BITS>>,
+    pub live_mb_hits: Signal<In, Bits<32>>,
 
     // ---- raw event ports (trace; try_wait answers not yet folded into responses) ----
     pub wake_valid: Signal<Out, Bit>,
@@ -801,6 +803,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             live_xt: Default::default(),
             live_empty: Default::default(),
             live_hits: Default::default(),
+            live_mb: Default::default(),
+            live_mb_hits: Default::default(),
             k_valid_bit: Constant::new((1u64 << mbarrier_word::VALID_BIT).to_bits()),
             mb_word_raw: Default::default(),
             wake_valid: Default::default(),
@@ -1387,6 +1391,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.live_xt.next = self.copy.live_xt.val();
         self.live_empty.next = self.copy.live_empty.val();
         self.copy.live_hits.next = self.live_hits.val();
+        self.live_mb.next = self.copy.live_mb.val();
+        self.copy.live_mb_hits.next = self.live_mb_hits.val();
         // The mbarrier ALU's write is arbitrated on `mem_we_hold` (a flip-flop: the port held
         // for the op in S1b), so that S1b's checks do not chain into the other units' stalls;
         // an op that fails leaves that cycle's write port unused.
@@ -2593,6 +2599,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.live.probe_xt.next = self.core.live_xt.val();
         self.live.probe_empty.next = self.core.live_empty.val();
         self.core.live_hits.next = self.live.hits.val();
+        self.live.probe_mb.next = self.core.live_mb.val();
+        self.core.live_mb_hits.next = self.live.mb_live.val();
     }
 }
 
