@@ -110,7 +110,7 @@ fn run(config: &Config, seed: u64, count: usize) {
         // Last cycle's update writes its entry at the edge where this probe reads: undefined if
         // it is one of the probe's entries (32 words each).
         let undefined = landing.is_some_and(|(_, row, _)| {
-            let e = row * row_words >> 5;
+            let e = (row * row_words) >> 5;
             [probe.lo, probe.hi, probe.mb].iter().any(|&w| w >> 5 == e)
         });
         // The model at this cycle's edge: last cycle's update, then this cycle's launch.

@@ -666,7 +666,7 @@ pub fn copy_stream(p: &mut StreamPair, rng: &mut Rng, n: usize, tag: &mut u64) {
                         2 => ops.src = gbase + gbytes - cp / 2,
                         // onto one of the LSU stream's mbarrier objects (words 0, 2, 5), live or
                         // not by then: refused while live (PTX ISA §9.7.13.15)
-                        3 => ops.addr = 8 * [0u64, 2, 5][rng.below(3) as usize] & !(cp - 1),
+                        3 => ops.addr = (8 * [0u64, 2, 5][rng.below(3) as usize]) & !(cp - 1),
                         _ => {}
                     }
                 }
