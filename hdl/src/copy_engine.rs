@@ -504,6 +504,9 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     sw_badm: Signal<Local, Bits<8>>,
     k_one9: Constant<Bits<9>>,
     k_one32: Constant<Bits<32>>,
+    /// `cluster_size` > 1: a multicast may have several targets (else its per-target logic is
+    /// constant and synthesis drops it).
+    k_mc_built: Constant<Bit>,
     sw_bad: Signal<Local, Bit>,
     // beat arithmetic
     // global reads in flight: descriptor FIFO
@@ -1110,6 +1113,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             sw_bad: Default::default(),
             k_one9: k(1),
             k_one32: k(1),
+            k_mc_built: Constant::new(config.cluster_size > 1),
             comp_q: BlockFifo::new(COMP_DEPTH),
             move_ident: DepthRam::asynchronous(4),
             mover: Mover::default(),
@@ -1882,9 +1886,15 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             & (self.dir.val() == self.dir_g2s.val())
             & (self.is_bulk.val() | self.is_tensor.val());
         if self.lv_multi.val() {
-            // each destination CTA's mbarrier at the same offset
-            self.lv_targets.next = bit_cast::<32, 64>(self.lv_mc.val()) << self.first_slot.val();
-            self.lv_mtargets.next = bit_cast::<32, 64>(self.lv_mc.val()) << self.first_slot.val();
+            if self.k_mc_built.val() {
+                // each destination CTA's mbarrier at the same offset
+                self.lv_targets.next = bit_cast::<32, 64>(self.lv_mc.val()) << self.first_slot.val();
+                self.lv_mtargets.next = bit_cast::<32, 64>(self.lv_mc.val()) << self.first_slot.val();
+            } else if (self.lv_mc.val() & 1) == 0 {
+                // a cluster of one: rank 0 or no CTA (a larger mask is refused before)
+                self.lv_targets.next = 0.into();
+                self.lv_mtargets.next = 0.into();
+            }
         }
         self.lv_mb_dead.next = (!self.live_mb_hits.val() & self.lv_mtargets.val()) != 0;
         // A load's targets (bulk or tensor, global -> shared::cta/cluster): per target in rank
@@ -1899,7 +1909,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.lv_first.next = self.lv_bad_any.val() & ((!self.lv_bad_any.val()) + 1);
         self.lv_bad.next = self.lv_bad_any.val() != 0;
         self.lv_err.next = self.e_mb_dead.val();
-        if self.lv_multi.val() {
+        if self.lv_multi.val() & self.k_mc_built.val() {
             if (self.lv_first.val() & self.lv_bad_dst.val()) != 0 {
                 self.lv_err.next = self.e_plain.val();
             }

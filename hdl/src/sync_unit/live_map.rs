@@ -131,12 +131,12 @@ pub struct LiveMap {
     m_hi: Signal<Local, Bits<32>>,
     m_mid: Signal<Local, Bits<MAX_ENTRIES>>,
     same: Signal<Local, Bit>,
-    /// P1, per slot: the first and last entry (cleared by L1) and the slot's hit.
-    e_lo: Vec<Signal<Local, Bits<32>>>,
-    e_hi: Vec<Signal<Local, Bits<32>>>,
+    /// P1, per slot: the L1 bits of the first, last and mbarrier word's entries, and the hit.
+    l1_lo: Vec<Signal<Local, Bit>>,
+    l1_hi: Vec<Signal<Local, Bit>>,
+    l1_mb: Vec<Signal<Local, Bit>>,
     hit: Vec<Signal<Local, Bit>>,
-    /// P1, per slot: the mbarrier word's entry, and whether the word is live.
-    e_mb: Vec<Signal<Local, Bits<32>>>,
+    /// P1, per slot: the mbarrier word is live.
     mb_hit: Vec<Signal<Local, Bit>>,
     /// Per slot: the hits of slots 0..=s.
     acc: Vec<Signal<Local, Bits<32>>>,
@@ -210,10 +210,10 @@ impl LiveMap {
             m_hi: Default::default(),
             m_mid: Default::default(),
             same: Default::default(),
-            e_lo: (0..slots).map(|_| Default::default()).collect(),
-            e_hi: (0..slots).map(|_| Default::default()).collect(),
+            l1_lo: (0..slots).map(|_| Default::default()).collect(),
+            l1_hi: (0..slots).map(|_| Default::default()).collect(),
+            l1_mb: (0..slots).map(|_| Default::default()).collect(),
             hit: (0..slots).map(|_| Default::default()).collect(),
-            e_mb: (0..slots).map(|_| Default::default()).collect(),
             mb_hit: (0..slots).map(|_| Default::default()).collect(),
             acc: (0..slots).map(|_| Default::default()).collect(),
             mb_acc: (0..slots).map(|_| Default::default()).collect(),
@@ -326,25 +326,18 @@ impl Logic for LiveMap {
             self.l0_upd[c].write_enable.next = self.a_valid.q.val() && (self.a_slot.q.val() == self.slot[c].val());
             self.l0_lo[c].write_enable.next = self.a_valid.q.val() && (self.a_slot.q.val() == self.slot[c].val());
             self.l0_hi[c].write_enable.next = self.a_valid.q.val() && (self.a_slot.q.val() == self.slot[c].val());
-            // The entries the probe read, zero when their L1 bit is clear (no forwarding: see
-            // "Probe" above).
-            self.e_lo[c].next = self.l0_lo[c].read_data.val();
-            if ((self.l1[c].q.val() >> self.q_lo_entry.q.val()) & self.k_one_l1.val()) == 0 {
-                self.e_lo[c].next = 0.into();
-            }
-            self.e_hi[c].next = self.l0_hi[c].read_data.val();
-            if ((self.l1[c].q.val() >> self.q_hi_entry.q.val()) & self.k_one_l1.val()) == 0 {
-                self.e_hi[c].next = 0.into();
-            }
+            // The entries the probe read count when their L1 bit is set (else they hold an older
+            // CTA's bits); no forwarding: see "Probe" above. Masked and reduced first, gated after.
+            self.l1_lo[c].next = ((self.l1[c].q.val() >> self.q_lo_entry.q.val()) & self.k_one_l1.val()) != 0;
+            self.l1_hi[c].next = ((self.l1[c].q.val() >> self.q_hi_entry.q.val()) & self.k_one_l1.val()) != 0;
+            self.l1_mb[c].next = ((self.l1[c].q.val() >> self.q_mb_entry.q.val()) & self.k_one_l1.val()) != 0;
             self.hit[c].next = !self.q_empty.q.val()
-                && (((self.e_lo[c].val() & self.m_lo.val()) != 0)
-                    || ((self.e_hi[c].val() & self.m_hi.val()) != 0)
+                && ((((self.l0_lo[c].read_data.val() & self.m_lo.val()) != 0) && self.l1_lo[c].val())
+                    || (((self.l0_hi[c].read_data.val() & self.m_hi.val()) != 0) && self.l1_hi[c].val())
                     || ((self.l1[c].q.val() & self.m_mid.val()) != 0));
-            self.e_mb[c].next = self.l0_mb[c].read_data.val();
-            if ((self.l1[c].q.val() >> self.q_mb_entry.q.val()) & self.k_one_l1.val()) == 0 {
-                self.e_mb[c].next = 0.into();
-            }
-            self.mb_hit[c].next = ((self.e_mb[c].val() >> self.q_mb_pos.q.val()) & self.k_one_e.val()) != 0;
+            self.mb_hit[c].next = (((self.l0_mb[c].read_data.val() >> self.q_mb_pos.q.val()) & self.k_one_e.val())
+                != 0)
+                && self.l1_mb[c].val();
             // L1: the merged entry's bit; a launch clears the slot.
             self.l1[c].clock.next = self.clock.val();
             self.l1[c].d.next = self.l1[c].q.val();
