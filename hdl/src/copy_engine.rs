@@ -446,9 +446,12 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// mbarrier before the destination).
     chk_mbl: Signal<Local, Bit>,
     chk_mbl_q: DFF<Bit>,
-    /// The destination probe (of the request leaving the queue, or of the tensor box in CHECK),
+    /// The destination probes: of the request leaving the queue (linear, swizzle tied off, so
+    /// the queue's block-RAM output meets only the end-word adder) and of the tensor box in
+    /// CHECK (with the swizzled lines' chunks),
     /// registered, and the cycles since it was loaded (the live map answers at 2).
     probe: LiveProbe,
+    box_probe: LiveProbe,
     lp_load: Signal<Local, Bit>,
     lp_lo: DFF<Bits<WORD_BITS>>,
     lp_hi: DFF<Bits<WORD_BITS>>,
@@ -1071,6 +1074,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             chk_mbl: Default::default(),
             chk_mbl_q: Default::default(),
             probe: Default::default(),
+            box_probe: Default::default(),
             lp_load: Default::default(),
             lp_lo: Default::default(),
             lp_hi: Default::default(),
@@ -1838,23 +1842,25 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.probe.len.next = bit_cast::<32, 16>(self.q.dout.val().get_bits::<16>(24));
         }
         self.probe.swz.next = 0.into();
+        self.box_probe.off.next = bit_cast::<18, 64>(self.dst_off.val());
+        self.box_probe.len.next = self.origin.box_bytes.val();
+        self.box_probe.swz.next = self.m_swz.q.val();
         self.lp_load.next = (self.state.q.val() == 0) & self.q.ready.val();
-        if self.lp_load.val() {
-            self.lp_mb.d.next = bit_cast::<WORD_BITS, 64>((self.q.dout.val().get_bits::<64>(192) & 0x3_FFFF) >> 3);
-        }
+        self.t_probe.d.next = self.state.q.val() == 5;
         if (self.state.q.val() == 5) & !self.t_probe.q.val() {
             self.lp_mb.d.next = bit_cast::<WORD_BITS, 64>((self.cur_mbar.q.val() & 0x3_FFFF) >> 3);
-            self.probe.off.next = bit_cast::<18, 64>(self.dst_off.val());
-            self.probe.len.next = self.origin.box_bytes.val();
-            self.probe.swz.next = self.m_swz.q.val();
-            self.lp_load.next = true;
-        }
-        self.t_probe.d.next = self.state.q.val() == 5;
-        if self.lp_load.val() {
+            self.lp_lo.d.next = self.box_probe.lo.val();
+            self.lp_hi.d.next = self.box_probe.hi.val();
+            self.lp_xh.d.next = self.box_probe.xh.val();
+            self.lp_xt.d.next = self.box_probe.xt.val();
+            self.lp_empty.d.next = self.box_probe.empty.val();
+            self.lp_age.d.next = 0.into();
+        } else if self.lp_load.val() {
+            self.lp_mb.d.next = bit_cast::<WORD_BITS, 64>((self.q.dout.val().get_bits::<64>(192) & 0x3_FFFF) >> 3);
             self.lp_lo.d.next = self.probe.lo.val();
             self.lp_hi.d.next = self.probe.hi.val();
-            self.lp_xh.d.next = self.probe.xh.val();
-            self.lp_xt.d.next = self.probe.xt.val();
+            self.lp_xh.d.next = 0.into();
+            self.lp_xt.d.next = 0.into();
             self.lp_empty.d.next = self.probe.empty.val();
             self.lp_age.d.next = 0.into();
         } else if self.lp_age.q.val() != 2 {
