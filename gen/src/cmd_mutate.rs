@@ -39,9 +39,9 @@ use smsync_sim::config::Config;
 use smsync_testbench::mutate::checks::{corpus, run_check, Check, CheckResult};
 use smsync_testbench::mutate::equiv::{classify, Equivalence};
 use smsync_testbench::mutate::formal::{check_mutant, formal_unit_of, FormalOutcome};
-use smsync_testbench::mutate::netlist::{self, Mutation};
+use smsync_testbench::mutate::netlist::{self, Level, Mutation, Target};
 use smsync_testbench::mutate::report::{utc_now, MutantResult, Report, Status};
-use smsync_testbench::mutate::{self as mutate, Unit, MUTANT_ENV};
+use smsync_testbench::mutate::{self as mutate, MUTANT_ENV};
 use smsync_testbench::rtl_dir::RtlDir;
 use smsync_testbench::ub_corpus::ub_kernels;
 use std::path::{Path, PathBuf};
@@ -58,6 +58,12 @@ pub struct Args {
     /// Architecture config (YAML); fpga-small (built in) when omitted.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// The netlist mutated: `gates` (the unit flattened, optimised and mapped to single-bit
+    /// gates, so no mutation lands on logic the config ties off or nobody reads) or `rtl`
+    /// (yosys's word-level cells in rust-hdl's module hierarchy, where `--mutation` can name a
+    /// cell such as a register's instance).
+    #[arg(long, default_value = "gates")]
+    pub netlist: String,
     /// Mutations yosys samples (`mutate -list N`).
     #[arg(long, default_value_t = 20)]
     pub count: u32,
@@ -149,6 +155,7 @@ fn cycle_bound(baseline_cycles: u64) -> u64 {
 pub fn main(a: Args) -> Result<(), String> {
     let start = Instant::now();
     let unit = mutate::unit(&a.unit)?;
+    let target = Target { unit, level: Level::parse(&a.netlist)? };
     check_tools()?;
     let config = match &a.config {
         Some(path) => Config::from_file(path).map_err(|e| e.to_string())?,
@@ -156,13 +163,14 @@ pub fn main(a: Args) -> Result<(), String> {
     };
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("build/mutate").join(unit.name));
     let out = absolute(&out)?;
-    let mutations = prepare(&a, unit, &config, &out)?;
+    let mutations = prepare(&a, target, &config, &out)?;
     let rtl = Arc::new(RtlDir::open_checked(&out.join("rtl"), None)?);
     eprintln!(
-        "smsync mutate: {} mutant(s) of `{}` ({}) in {}, the top's {} ports as in the manifest",
+        "smsync mutate: {} mutant(s) of `{}` ({}, {} netlist) in {}, the top's {} ports as in the manifest",
         mutations.len(),
         unit.name,
         unit.module,
+        target.level.name(),
         out.join("rtl").display(),
         rtl.ports.len()
     );
@@ -178,13 +186,14 @@ pub fn main(a: Args) -> Result<(), String> {
     }
     let mut notes = Vec::new();
     if !a.no_formal {
-        notes.push(run_formal(&a, &out, unit, &config, &mut results));
+        notes.push(run_formal(&a, &out, target, &config, &mut results));
     }
     if !a.no_equiv {
-        classify_survivors(&a, &out, unit, &mut results);
+        classify_survivors(&a, &out, target, &mut results);
     }
     let report = Report {
         unit: unit.name.into(),
+        netlist: target.level.name().into(),
         config: config.name.clone(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
         date: utc_now(),
@@ -215,10 +224,10 @@ fn absolute(p: &Path) -> Result<PathBuf, String> {
 }
 
 /// Generate the RTL, list the mutations, build the mutated directory `<out>/rtl`.
-fn prepare(a: &Args, unit: Unit, config: &Config, out: &Path) -> Result<Vec<Mutation>, String> {
+fn prepare(a: &Args, target: Target, config: &Config, out: &Path) -> Result<Vec<Mutation>, String> {
     std::fs::create_dir_all(out.join("logs")).map_err(|e| format!("{}: {e}", out.display()))?;
     crate::cmd_gen::generate(config, &out.join("orig"))?;
-    let mut mutations = netlist::list_mutations(out, unit, a.count, a.seed)?;
+    let mut mutations = netlist::list_mutations(out, target, a.count, a.seed)?;
     for text in &a.mutations {
         mutations.push(Mutation::parse(text).map_err(|e| format!("--mutation: {e}"))?);
     }
@@ -226,8 +235,8 @@ fn prepare(a: &Args, unit: Unit, config: &Config, out: &Path) -> Result<Vec<Muta
         return Err("no mutation to run: give --count N (N > 0) or --mutation".into());
     }
     let started = Instant::now();
-    let net = netlist::build_netlist(out, unit, &mutations)?;
-    netlist::write_mutated_dir(&out.join("orig"), &out.join("rtl"), unit, &net)?;
+    let net = netlist::build_netlist(out, target, &mutations)?;
+    netlist::write_mutated_dir(&out.join("orig"), &out.join("rtl"), target.unit, &net)?;
     eprintln!("smsync mutate: yosys built the mutated netlist in {:.1} s", started.elapsed().as_secs_f64());
     Ok(mutations)
 }
@@ -457,11 +466,11 @@ fn run_mutant(
 
 /// The unit's formal properties on every survivor of the cosim checks: a failing property
 /// kills it. Returns the report's note on what ran.
-fn run_formal(a: &Args, out: &Path, unit: Unit, config: &Config, results: &mut [MutantResult]) -> String {
-    let Some(formal) = formal_unit_of(unit) else {
+fn run_formal(a: &Args, out: &Path, target: Target, config: &Config, results: &mut [MutantResult]) -> String {
+    let Some(formal) = formal_unit_of(target.unit) else {
         return format!(
             "Formal properties: none for `{}` (smsync prove has checkers for mbarrier_alu and barrier_file).",
-            unit.name
+            target.unit.name
         );
     };
     if let Err(e) = smsync_rtl_tools::prove::check_tools() {
@@ -471,7 +480,7 @@ fn run_formal(a: &Args, out: &Path, unit: Unit, config: &Config, results: &mut [
     let names: Vec<&str> = formal.properties.iter().filter(|p| p.closes).map(|p| p.name).collect();
     for r in results.iter_mut().filter(|r| r.status == Status::Survived) {
         let started = Instant::now();
-        let outcome = check_mutant(out, unit, &formal, config, &r.mutation, r.index, a.formal_depth);
+        let outcome = check_mutant(out, target, &formal, config, &r.mutation, r.index, a.formal_depth);
         eprintln!(
             "mutant {} (survived the cosim): formal: {outcome:?} ({:.0} s)",
             r.index,
@@ -497,11 +506,11 @@ fn run_formal(a: &Args, out: &Path, unit: Unit, config: &Config, results: &mut [
 }
 
 /// yosys on every survivor: proven equivalent ones change status.
-fn classify_survivors(a: &Args, out: &Path, unit: Unit, results: &mut [MutantResult]) {
+fn classify_survivors(a: &Args, out: &Path, target: Target, results: &mut [MutantResult]) {
     let timeout = Duration::from_secs(a.equiv_timeout);
     for r in results.iter_mut().filter(|r| r.status == Status::Survived) {
         let started = Instant::now();
-        let e = classify(out, unit, &r.mutation, r.index, a.equiv_depth, timeout);
+        let e = classify(out, target, &r.mutation, r.index, a.equiv_depth, timeout);
         eprintln!("mutant {} survived: {} ({:.0} s)", r.index, e.label(), started.elapsed().as_secs_f64());
         if e == Equivalence::Proven {
             r.status = Status::Equivalent;

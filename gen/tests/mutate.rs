@@ -74,6 +74,9 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
         // (a 20-step equivalence BMC for some) is not a property of this test.
         "--count",
         "0",
+        // The mutations below name a register's instance, a cell of rust-hdl's hierarchy.
+        "--netlist",
+        "rtl",
         "--mutation",
         ERROR_BIT,
         "--mutation",

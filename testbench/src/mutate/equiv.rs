@@ -14,8 +14,7 @@
 //!
 //! Neither answers: the survivor is left unclassified, and the report says so.
 
-use super::netlist::{prep_script, yosys, Mutation};
-use super::Unit;
+use super::netlist::{prep_script, yosys, Mutation, Target};
 use std::path::Path;
 use std::time::Duration;
 
@@ -44,21 +43,21 @@ impl Equivalence {
 
 /// The yosys commands that leave module `gold` (the original unit) and module `gate` (with
 /// `mutation` applied), flattened, with memories as flip-flops.
-fn gold_and_gate(unit: Unit, mutation: &Mutation) -> String {
+fn gold_and_gate(target: Target, mutation: &Mutation) -> String {
     let flat = "flatten\nmemory_map\nopt_clean\n";
     let apply = if mutation.mode == "none" { String::new() } else { format!("{}\n", mutation.command) };
     format!(
         "{prep}design -save orig\n{apply}{flat}rename {m} gate\ndesign -stash gate\n\
          design -load orig\n{flat}rename {m} gold\ndesign -copy-from gate -as gate gate\n",
-        prep = prep_script(unit),
-        m = unit.module
+        prep = prep_script(target),
+        m = target.unit.module
     )
 }
 
-/// Classify `mutation` (mutant `k`, for the file names) of `unit`; scripts and logs go to
+/// Classify `mutation` (mutant `k`, for the file names) of the target; scripts and logs go to
 /// `work` (which holds [`super::netlist::SOURCE`]).
-pub fn classify(work: &Path, unit: Unit, mutation: &Mutation, k: u32, depth: u32, timeout: Duration) -> Equivalence {
-    let setup = gold_and_gate(unit, mutation);
+pub fn classify(work: &Path, target: Target, mutation: &Mutation, k: u32, depth: u32, timeout: Duration) -> Equivalence {
+    let setup = gold_and_gate(target, mutation);
     let proof = format!(
         "{setup}equiv_make gold gate equiv\nhierarchy -top equiv\nequiv_simple -seq 2\nequiv_induct -seq 2\nequiv_status -assert\n"
     );

@@ -8,7 +8,7 @@
 //! as `smsync prove` does: the properties whose proof closes (`Property::closes`), k-induction
 //! else BMC to the depth.
 
-use super::netlist::{prep_script, yosys, Mutation};
+use super::netlist::{prep_script, yosys, Mutation, Target};
 use super::Unit;
 use smsync_hdl::formal::{formal_units, FormalUnit};
 use smsync_rtl_tools::prove::{prove, ProofJob, Verdict};
@@ -32,11 +32,11 @@ pub enum FormalOutcome {
     Error(String),
 }
 
-/// The closing properties of `formal` on `mutation` (mutant `k`) of `unit`; files go to
+/// The closing properties of `formal` on `mutation` (mutant `k`) of the target; files go to
 /// `<work>/formal-<k>/`.
 pub fn check_mutant(
     work: &Path,
-    unit: Unit,
+    target: Target,
     formal: &FormalUnit,
     config: &Config,
     mutation: &Mutation,
@@ -46,7 +46,7 @@ pub fn check_mutant(
     let file = format!("formal-{k}.v");
     let apply = if mutation.mode == "none" { String::new() } else { format!("{}\n", mutation.command) };
     let script =
-        format!("{}{apply}rename {} {}\nwrite_verilog -noattr {file}\n", prep_script(unit), unit.module, formal.module);
+        format!("{}{apply}rename {} {}\nwrite_verilog -noattr {file}\n", prep_script(target), target.unit.module, formal.module);
     if let Err(e) = yosys(work, &format!("formal-{k}"), &script, Duration::from_secs(300)) {
         return FormalOutcome::Error(e);
     }

@@ -116,9 +116,47 @@ impl Mutation {
     }
 }
 
-/// The yosys commands that read the unmutated top and leave the unit's modules prepared
-/// (`prep`) with the unit's module as the top.
-pub fn prep_script(unit: Unit) -> String {
+/// Which netlist of the unit the mutations are sampled from and applied to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// yosys's word-level cells (`prep`) in rust-hdl's module hierarchy: a mutation can land on
+    /// a bit no logic reads or on logic a constant of the config ties off (a lane the config
+    /// does not build), where no check can kill it.
+    Rtl,
+    /// The unit flattened, optimised and mapped to single-bit gates and flip-flops (memories
+    /// kept): logic whose output nobody reads and logic a constant decides are gone, as in a
+    /// synthesised netlist, so every mutation sits on a gate the hardware has.
+    Gates,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Rtl => "rtl",
+            Level::Gates => "gates",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Level, String> {
+        match text {
+            "rtl" => Ok(Level::Rtl),
+            "gates" => Ok(Level::Gates),
+            _ => Err(format!("--netlist `{text}`: allowed values are `gates` (the default) and `rtl`")),
+        }
+    }
+}
+
+/// What a run mutates: the unit, at a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub unit: Unit,
+    pub level: Level,
+}
+
+/// The yosys commands that read the unmutated top and leave the unit prepared (`prep`) with
+/// the unit's module as the top: at [`Level::Rtl`] its module hierarchy, at [`Level::Gates`]
+/// one flattened module of gates.
+pub fn prep_script(Target { unit, level }: Target) -> String {
     let mut s = format!("read_verilog -sv {SOURCE}\n");
     if unit == TOP_UNIT {
         // The units are mutated on their own: here only their interfaces remain.
@@ -126,7 +164,17 @@ pub fn prep_script(unit: Unit) -> String {
             s.push_str(&format!("blackbox {module}\n"));
         }
     }
-    s.push_str(&format!("hierarchy -top {m}\nprep -top {m}\n", m = unit.module));
+    s.push_str(&format!("hierarchy -top {}\n", unit.module));
+    match level {
+        Level::Rtl => s.push_str(&format!("prep -top {}\n", unit.module)),
+        // `opt -full` after flattening sees the constants and unread outputs across the
+        // modules' boundaries; `techmap` then splits the words into bits, so `opt_clean -purge`
+        // drops every single bit nobody reads.
+        Level::Gates => s.push_str(&format!(
+            "prep -flatten -top {}\nmemory -nomap\nopt -full\ntechmap\nopt -fast\nopt_clean -purge\n",
+            unit.module
+        )),
+    }
     s
 }
 
@@ -174,11 +222,16 @@ pub fn yosys(work: &Path, name: &str, script: &str, timeout: Duration) -> Result
 /// `count` mutations of `unit` sampled by yosys with `seed` (`mutate -list`). yosys samples
 /// evenly over cells, wires and source locations (mcy's weights), so repeats are rare, not
 /// impossible: a repeated mutation is dropped.
-pub fn list_mutations(work: &Path, unit: Unit, count: u32, seed: u64) -> Result<Vec<Mutation>, String> {
+pub fn list_mutations(
+    work: &Path,
+    target: Target,
+    count: u32,
+    seed: u64,
+) -> Result<Vec<Mutation>, String> {
     if count == 0 {
         return Ok(Vec::new());
     }
-    let script = format!("{}mutate -list {count} -seed {seed} -o mutations.txt\n", prep_script(unit));
+    let script = format!("{}mutate -list {count} -seed {seed} -o mutations.txt\n", prep_script(target));
     yosys(work, "list", &script, Duration::from_secs(600))?;
     let path = work.join("mutations.txt");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -195,8 +248,8 @@ pub fn list_mutations(work: &Path, unit: Unit, count: u32, seed: u64) -> Result<
 
 /// The unit's modules with every mutation built in (mutant k = `mutations[k-1]`), as yosys
 /// writes them, `mutsel` still an input of the unit's module.
-pub fn build_netlist(work: &Path, unit: Unit, mutations: &[Mutation]) -> Result<String, String> {
-    let mut script = prep_script(unit);
+pub fn build_netlist(work: &Path, target: Target, mutations: &[Mutation]) -> Result<String, String> {
+    let mut script = prep_script(target);
     for (i, m) in mutations.iter().enumerate() {
         script.push_str(&m.ctrl_command(i as u32 + 1));
         script.push('\n');
@@ -280,29 +333,35 @@ pub fn select_inside(netlist: &str, unit: Unit) -> Result<String, String> {
     Ok(format!("{}{header}{rest}{}", &netlist[..span.start], &netlist[span.end..]))
 }
 
-/// `top` (the generated `sync_unit.v`) with the modules `netlist` defines taken out and
-/// `netlist` appended: the unit's modules are yosys's mutated ones, everything else rust-hdl's.
-pub fn replace_modules(top: &str, netlist: &str) -> Result<String, String> {
-    let replaced: BTreeSet<String> = modules_of(netlist).into_iter().map(|m| m.name).collect();
-    if replaced.is_empty() {
+/// Does `module` of the generated top belong to `unit` (its module or one of its submodules,
+/// `<module>$...`; for the top's own logic, not one of the five units')?
+fn owned_by(unit: Unit, module: &str) -> bool {
+    let under = |m: &str| module == m || module.strip_prefix(m).is_some_and(|rest| rest.starts_with('$'));
+    under(unit.module) && (unit != TOP_UNIT || !super::unit_modules().into_iter().any(under))
+}
+
+/// `top` (the generated `sync_unit.v`) with the unit's modules taken out and `netlist`
+/// appended: the unit's modules are yosys's mutated ones (one flattened module at
+/// [`Level::Gates`]), everything else rust-hdl's.
+pub fn replace_modules(top: &str, netlist: &str, unit: Unit) -> Result<String, String> {
+    let written: BTreeSet<String> = modules_of(netlist).into_iter().map(|m| m.name).collect();
+    if written.is_empty() {
         return Err("yosys wrote no module".into());
+    }
+    let present: BTreeSet<String> = modules_of(top).into_iter().map(|m| m.name).collect();
+    let new: Vec<&String> = written.difference(&present).collect();
+    if !new.is_empty() {
+        return Err(format!("yosys wrote modules the generated top does not have: {new:?}"));
     }
     let mut out = String::with_capacity(top.len() + netlist.len());
     let mut pos = 0;
-    let mut removed = 0;
     for m in modules_of(top) {
-        if replaced.contains(&m.name) {
+        if written.contains(&m.name) || owned_by(unit, &m.name) {
             out.push_str(&top[pos..m.start]);
             pos = m.end;
-            removed += 1;
         }
     }
     out.push_str(&top[pos..]);
-    if removed != replaced.len() {
-        let present: BTreeSet<String> = modules_of(top).into_iter().map(|m| m.name).collect();
-        let new: Vec<&String> = replaced.difference(&present).collect();
-        return Err(format!("yosys wrote modules the generated top does not have: {new:?}"));
-    }
     out.push_str(
         "\n// ---- The unit's modules as yosys wrote them, every mutant behind `mutsel` (smsync mutate). ----\n",
     );
@@ -326,7 +385,7 @@ pub fn write_mutated_dir(orig: &Path, rtl: &Path, unit: Unit, netlist: &str) -> 
     }
     let top_path = orig.join("sync_unit.v");
     let top = std::fs::read_to_string(&top_path).map_err(|e| format!("{}: {e}", top_path.display()))?;
-    let mutated = replace_modules(&top, &select_inside(netlist, unit)?)?;
+    let mutated = replace_modules(&top, &select_inside(netlist, unit)?, unit)?;
     let write = |name: &str, text: &str| {
         let p = rtl.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
@@ -373,12 +432,59 @@ mod tests {
         assert!(inside.contains("wire [15:0] mutsel;"), "{inside}");
         // The submodule keeps its port: the unit's module drives it.
         assert!(inside.contains("module \\u$s (d, q, mutsel);\n  input [15:0] mutsel;"), "{inside}");
-        let top = replace_modules(TOP, &inside).unwrap();
+        let top = replace_modules(TOP, &inside, unit).unwrap();
         assert!(top.starts_with("module a(x);"), "{top}");
         assert!(!top.contains("endmodule // u\n"), "{top}");
         assert!(!top.contains("endmodule // u$s"), "{top}");
         let names: Vec<String> = modules_of(&top).into_iter().map(|m| m.name).collect();
         assert_eq!(names, ["a", "u", "u$s"]);
-        assert!(replace_modules(TOP, "module \\v (a);\nendmodule\n").unwrap_err().contains("does not have"));
+        assert!(replace_modules(TOP, "module \\v (a);\nendmodule\n", unit).unwrap_err().contains("does not have"));
+        // A flattened unit (one module, `Level::Gates`): its submodules leave the top too.
+        let flat = select_inside(&NETLIST[..NETLIST.find("\nmodule \\u$s").unwrap() + 1], unit).unwrap();
+        let top = replace_modules(TOP, &flat, unit).unwrap();
+        let names: Vec<String> = modules_of(&top).into_iter().map(|m| m.name).collect();
+        assert_eq!(names, ["a", "u"], "{top}");
+    }
+
+    #[test]
+    fn the_top_owns_its_glue_not_the_units() {
+        let atom = super::super::unit("atomic_alu").unwrap();
+        assert!(owned_by(atom, "sync_unit$core$atom") && owned_by(atom, "sync_unit$core$atom$element"));
+        assert!(!owned_by(atom, "sync_unit$core$atomx") && !owned_by(atom, "sync_unit$core"));
+        assert!(owned_by(TOP_UNIT, "sync_unit") && owned_by(TOP_UNIT, "sync_unit$core$live"));
+        assert!(!owned_by(TOP_UNIT, "sync_unit$core$atom$element") && !owned_by(TOP_UNIT, "sync_unit$core$mbar"));
+    }
+
+    /// A unit whose submodule gets a constant select and drives a word of which one bit is read.
+    const DEAD_LOGIC: &str = "module u(input [3:0] a, input b, input x, output y, output z);\n\
+        \x20 wire [3:0] t = a & {4{b}};\n  assign y = t[3];\n  s sel (.k(1'b1), .x(x), .z(z));\nendmodule\n\
+        module s(input k, input x, output z);\n  wire n = ~x;\n  assign z = k ? x : n;\nendmodule\n";
+
+    #[test]
+    fn the_gate_netlist_has_no_mutation_on_dead_logic() {
+        if crate::verilator::rtl_tools_skipped() {
+            eprintln!("SMSYNC_SKIP_RTL_TOOLS=1: yosys not run");
+            return;
+        }
+        let work = std::env::temp_dir().join(format!("smsync-mutate-level-{}", std::process::id()));
+        std::fs::create_dir_all(work.join("orig")).unwrap();
+        std::fs::write(work.join(SOURCE), DEAD_LOGIC).unwrap();
+        let unit = Unit { name: "u", module: "u" };
+        let list = |level| list_mutations(&work, Target { unit, level }, 200, 1).unwrap();
+        // Word level: bits 0..2 of `t` and of the AND's input `a` (nobody reads them) and the
+        // inverter `n` (the constant select never picks it) are mutation sites.
+        let rtl = list(Level::Rtl);
+        let dead_bit = |m: &Mutation| {
+            matches!(m.wire.as_deref(), Some("t" | "a")) && m.wirebit.is_some_and(|b| b < 3)
+        };
+        assert!(rtl.iter().any(dead_bit), "{rtl:#?}");
+        assert!(rtl.iter().any(|m| m.module == "s" && m.cell.contains("$not")), "{rtl:#?}");
+        // Gate level: the AND of bit 3 is left (the select passes `x` through, no gate).
+        let gates = list(Level::Gates);
+        assert!(!gates.is_empty() && gates.iter().all(|m| m.module == "u"), "{gates:#?}");
+        assert!(!gates.iter().any(dead_bit), "{gates:#?}");
+        assert!(gates.iter().all(|m| m.src.iter().any(|s| s.starts_with("orig/sync_unit.v:2."))), "{gates:#?}");
+        assert!(gates.iter().any(|m| m.wire.as_deref() == Some("a") && m.wirebit == Some(3)), "{gates:#?}");
+        let _ = std::fs::remove_dir_all(&work);
     }
 }

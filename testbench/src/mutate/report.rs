@@ -43,6 +43,8 @@ pub struct MutantResult {
 #[derive(Clone, Debug)]
 pub struct Report {
     pub unit: String,
+    /// The netlist level mutated (`gates` or `rtl`, `netlist::Level`).
+    pub netlist: String,
     pub config: String,
     /// The command line, for the docs.
     pub command: String,
@@ -104,6 +106,7 @@ impl Report {
         let c = self.counts();
         json!({
             "unit": self.unit,
+            "netlist": self.netlist,
             "config": self.config,
             "command": self.command,
             "date": self.date,
@@ -124,7 +127,11 @@ impl Report {
     pub fn to_markdown(&self) -> String {
         let c = self.counts();
         let mut s = String::new();
-        let _ = writeln!(s, "# Mutation report: `{}` (config `{}`)\n", self.unit, self.config);
+        let _ = writeln!(
+            s,
+            "# Mutation report: `{}` (config `{}`, {} netlist)\n",
+            self.unit, self.config, self.netlist
+        );
         let _ = writeln!(s, "`{}`\n", self.command);
         let _ = writeln!(s, "{} UTC, commit {}, seed {}, {:.0} s.\n", self.date, self.commit, self.seed, self.seconds);
         let _ = writeln!(
@@ -253,6 +260,7 @@ mod tests {
     fn the_kill_rate_leaves_out_proven_equivalent_mutants() {
         let report = Report {
             unit: "u".into(),
+            netlist: "gates".into(),
             config: "c".into(),
             command: "smsync mutate".into(),
             date: utc_now(),
