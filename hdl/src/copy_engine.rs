@@ -470,6 +470,14 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     lv_mslot: Signal<Local, Bits<SLOT_BITS>>,
     lv_mtargets: Signal<Local, Bits<32>>,
     lv_multi: Signal<Local, Bit>,
+    /// The slot masks registered (from the op's registers, which are loaded as FETCH starts:
+    /// valid from FETCH's second cycle, so DECIDE and CHECK meet only the map's answer and
+    /// the masks), and whether the op is a load (bulk or tensor into shared memory) and a
+    /// multicast one.
+    lv_targets_q: DFF<Bits<32>>,
+    lv_mtargets_q: DFF<Bits<32>>,
+    lv_load_q: DFF<Bit>,
+    lv_mcast_q: DFF<Bit>,
     lv_bad_dst: Signal<Local, Bits<32>>,
     lv_bad_mb: Signal<Local, Bits<32>>,
     lv_bad_any: Signal<Local, Bits<32>>,
@@ -1089,6 +1097,10 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             lv_mslot: Default::default(),
             lv_mtargets: Default::default(),
             lv_multi: Default::default(),
+            lv_targets_q: Default::default(),
+            lv_mtargets_q: Default::default(),
+            lv_load_q: Default::default(),
+            lv_mcast_q: Default::default(),
             lv_bad_dst: Default::default(),
             lv_bad_mb: Default::default(),
             lv_bad_any: Default::default(),
@@ -1488,6 +1500,10 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             lp_xt,
             lp_empty,
             lp_age,
+            lv_targets_q,
+            lv_mtargets_q,
+            lv_load_q,
+            lv_mcast_q,
             t_probe,
             inc0_q,
             inc1_q,
@@ -1902,20 +1918,25 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.lv_mtargets.next = 0.into();
             }
         }
-        self.lv_mb_dead.next = (!self.live_mb_hits.val() & self.lv_mtargets.val()) != 0;
+        self.lv_targets_q.d.next = self.lv_targets.val();
+        self.lv_mtargets_q.d.next = self.lv_mtargets.val();
+        self.lv_load_q.d.next =
+            (self.dir.val() == self.dir_g2s.val()) & (self.is_bulk.val() | self.is_tensor.val());
+        self.lv_mcast_q.d.next = self.lv_multi.val() & self.k_mc_built.val();
+        self.lv_mb_dead.next = (!self.live_mb_hits.val() & self.lv_mtargets_q.q.val()) != 0;
         // A load's targets (bulk or tensor, global -> shared::cta/cluster): per target in rank
         // order, its destination's live words, then its mbarrier's liveness (the golden
         // `load_targets`). Other ops check the destination only here.
-        self.lv_bad_dst.next = self.live_hits.val() & self.lv_targets.val();
+        self.lv_bad_dst.next = self.live_hits.val() & self.lv_targets_q.q.val();
         self.lv_bad_mb.next = 0.into();
-        if (self.dir.val() == self.dir_g2s.val()) & (self.is_bulk.val() | self.is_tensor.val()) {
-            self.lv_bad_mb.next = !self.live_mb_hits.val() & self.lv_mtargets.val();
+        if self.lv_load_q.q.val() {
+            self.lv_bad_mb.next = !self.live_mb_hits.val() & self.lv_mtargets_q.q.val();
         }
         self.lv_bad_any.next = self.lv_bad_dst.val() | self.lv_bad_mb.val();
         self.lv_first.next = self.lv_bad_any.val() & ((!self.lv_bad_any.val()) + 1);
         self.lv_bad.next = self.lv_bad_any.val() != 0;
         self.lv_err.next = self.e_mb_dead.val();
-        if self.lv_multi.val() & self.k_mc_built.val() {
+        if self.lv_mcast_q.q.val() {
             if (self.lv_first.val() & self.lv_bad_dst.val()) != 0 {
                 self.lv_err.next = self.e_plain.val();
             }
