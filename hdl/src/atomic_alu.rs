@@ -820,7 +820,9 @@ impl AtomicAlu {
             element: AtomicElement::build(lead_kinds(config), latency > 0),
             lent: Default::default(),
             lend_now: Default::default(),
-            group: (1..group).map(|_| GroupLane::new(group_kinds(config.features.float_atomics), latency)).collect(),
+            group: (1..group)
+                .map(|slot| GroupLane::new(group_kinds(config.features.float_atomics), latency, slot * 8 < 16))
+                .collect(),
             widen_access: Default::default(),
             widen_elem_index: Default::default(),
             widen_dtype: Default::default(),

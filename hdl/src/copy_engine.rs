@@ -1920,8 +1920,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         }
         self.lv_targets_q.d.next = self.lv_targets.val();
         self.lv_mtargets_q.d.next = self.lv_mtargets.val();
-        self.lv_load_q.d.next =
-            (self.dir.val() == self.dir_g2s.val()) & (self.is_bulk.val() | self.is_tensor.val());
+        self.lv_load_q.d.next = (self.dir.val() == self.dir_g2s.val()) & (self.is_bulk.val() | self.is_tensor.val());
         self.lv_mcast_q.d.next = self.lv_multi.val() & self.k_mc_built.val();
         self.lv_mb_dead.next = (!self.live_mb_hits.val() & self.lv_mtargets_q.q.val()) != 0;
         // A load's targets (bulk or tensor, global -> shared::cta/cluster): per target in rank

@@ -26,15 +26,22 @@ def variant(t):
     return (t // 4 + t // 32) % 2
 
 
-def carry_pairs(bits):
-    """Thread t, k = t mod bits: variant 0, 2^k - 1 plus 1 (a carry through bits 0..k-1 into
-    k); variant 1, ones from bit k up plus 2^k (a carry out of the top: 0)."""
+def carry_pairs(rng, bits):
+    """Thread t, k = t mod bits: variant 0, random bits above k + 1 over 2^k - 1, plus 1 (a carry
+    through bits 0..k-1 into k, the upper bits kept); variant 1, ones from bit k up plus 2^k
+    and random bits below k (a carry out of the top: the sum is the random low bits). So every
+    bit of every lane position's sum is 0 in some lanes and 1 in others."""
     mask = (1 << bits) - 1
     old, arg = [], []
     for t in range(THREADS):
         k = t % bits
-        old.append((1 << k) - 1 if variant(t) == 0 else mask ^ ((1 << k) - 1))
-        arg.append(1 if variant(t) == 0 else 1 << k)
+        r = rng.getrandbits(bits)
+        if variant(t) == 0:
+            old.append((r & ~((2 << k) - 1) & mask) | ((1 << k) - 1))
+            arg.append(1)
+        else:
+            old.append(mask ^ ((1 << k) - 1))
+            arg.append((1 << k) | (r & ((1 << k) - 1)))
     return old, arg
 
 
@@ -78,7 +85,7 @@ def blocks(rng, ops, bits, operands):
     old = {}
     for op in ops:
         if op == "add":
-            old[op], add_arg = carry_pairs(bits)
+            old[op], add_arg = carry_pairs(rng, bits)
         elif op in ("inc", "dec"):
             limits = [o & 15 for o in operands]
             old[op] = [[lim, max(lim - 1, 0), lim + 1, 0][(t + t // 4) % 4] for t, lim in enumerate(limits)]

@@ -84,12 +84,18 @@ pub struct GroupLane {
     /// The word's bit offset in X1 and in X3: a multiple of 32.
     shift: Signal<Local, Bits<8>>,
     put_shift: Signal<Local, Bits<8>>,
+    /// Ones over the widest element the slot can hold: 8 bytes for the first slot after the
+    /// lead, 4 for the others (a step's lanes share the lead's 16-byte line on distinct bytes,
+    /// so an 8-byte step has at most one member after the lead). Applied to the slot's X2
+    /// operands and its result, it ties the element's upper 32 bits to zero in the slots that
+    /// never see an 8-byte lane, and synthesis drops that half of their integer datapath.
+    k_value_mask: Constant<Bits<64>>,
 }
 
 impl GroupLane {
     /// The execute stages of a slot whose element computes `kinds` in `latency` stages (0 or
-    /// `ELEMENT_LATENCY`).
-    pub fn new(kinds: ElementKinds, latency: usize) -> Self {
+    /// `ELEMENT_LATENCY`), on elements of up to 8 bytes if `wide`, else 4.
+    pub fn new(kinds: ElementKinds, latency: usize, wide: bool) -> Self {
         GroupLane {
             clock: Default::default(),
             en: Default::default(),
@@ -125,6 +131,7 @@ impl GroupLane {
             widen_put_word: Default::default(),
             shift: Default::default(),
             put_shift: Default::default(),
+            k_value_mask: Constant::new(if wide { u64::MAX } else { u32::MAX as u64 }.to_bits()),
         }
     }
 }
@@ -169,10 +176,10 @@ impl Logic for GroupLane {
             self.put_value.next = (self.widen_value.wide.val() & self.elem_mask.val()) << self.put_shift.val();
         }
         if self.en.val() {
-            self.x2_r.d.next = self.cut_r.narrow.val();
-            self.x2_b.d.next = self.b.val();
-            self.x2_c.d.next = self.c.val();
-            self.x3_value.d.next = self.cut_value.narrow.val();
+            self.x2_r.d.next = self.cut_r.narrow.val() & self.k_value_mask.val();
+            self.x2_b.d.next = self.b.val() & self.k_value_mask.val();
+            self.x2_c.d.next = self.c.val() & self.k_value_mask.val();
+            self.x3_value.d.next = self.cut_value.narrow.val() & self.k_value_mask.val();
             for k in 0..self.xe_off.len().min(1) {
                 self.xe_off[k].d.next = self.word_off.val();
                 self.xe_in[k].d.next = self.joined.val();

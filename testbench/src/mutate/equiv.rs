@@ -56,7 +56,14 @@ fn gold_and_gate(target: Target, mutation: &Mutation) -> String {
 
 /// Classify `mutation` (mutant `k`, for the file names) of the target; scripts and logs go to
 /// `work` (which holds [`super::netlist::SOURCE`]).
-pub fn classify(work: &Path, target: Target, mutation: &Mutation, k: u32, depth: u32, timeout: Duration) -> Equivalence {
+pub fn classify(
+    work: &Path,
+    target: Target,
+    mutation: &Mutation,
+    k: u32,
+    depth: u32,
+    timeout: Duration,
+) -> Equivalence {
     let setup = gold_and_gate(target, mutation);
     let proof = format!(
         "{setup}equiv_make gold gate equiv\nhierarchy -top equiv\nequiv_simple -seq 2\nequiv_induct -seq 2\nequiv_status -assert\n"

@@ -45,8 +45,12 @@ pub fn check_mutant(
 ) -> FormalOutcome {
     let file = format!("formal-{k}.v");
     let apply = if mutation.mode == "none" { String::new() } else { format!("{}\n", mutation.command) };
-    let script =
-        format!("{}{apply}rename {} {}\nwrite_verilog -noattr {file}\n", prep_script(target), target.unit.module, formal.module);
+    let script = format!(
+        "{}{apply}rename {} {}\nwrite_verilog -noattr {file}\n",
+        prep_script(target),
+        target.unit.module,
+        formal.module
+    );
     if let Err(e) = yosys(work, &format!("formal-{k}"), &script, Duration::from_secs(300)) {
         return FormalOutcome::Error(e);
     }

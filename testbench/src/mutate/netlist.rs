@@ -222,12 +222,7 @@ pub fn yosys(work: &Path, name: &str, script: &str, timeout: Duration) -> Result
 /// `count` mutations of `unit` sampled by yosys with `seed` (`mutate -list`). yosys samples
 /// evenly over cells, wires and source locations (mcy's weights), so repeats are rare, not
 /// impossible: a repeated mutation is dropped.
-pub fn list_mutations(
-    work: &Path,
-    target: Target,
-    count: u32,
-    seed: u64,
-) -> Result<Vec<Mutation>, String> {
+pub fn list_mutations(work: &Path, target: Target, count: u32, seed: u64) -> Result<Vec<Mutation>, String> {
     if count == 0 {
         return Ok(Vec::new());
     }
@@ -474,9 +469,7 @@ mod tests {
         // Word level: bits 0..2 of `t` and of the AND's input `a` (nobody reads them) and the
         // inverter `n` (the constant select never picks it) are mutation sites.
         let rtl = list(Level::Rtl);
-        let dead_bit = |m: &Mutation| {
-            matches!(m.wire.as_deref(), Some("t" | "a")) && m.wirebit.is_some_and(|b| b < 3)
-        };
+        let dead_bit = |m: &Mutation| matches!(m.wire.as_deref(), Some("t" | "a")) && m.wirebit.is_some_and(|b| b < 3);
         assert!(rtl.iter().any(dead_bit), "{rtl:#?}");
         assert!(rtl.iter().any(|m| m.module == "s" && m.cell.contains("$not")), "{rtl:#?}");
         // Gate level: the AND of bit 3 is left (the select passes `x` through, no gate).

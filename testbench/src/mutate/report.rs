@@ -127,11 +127,8 @@ impl Report {
     pub fn to_markdown(&self) -> String {
         let c = self.counts();
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "# Mutation report: `{}` (config `{}`, {} netlist)\n",
-            self.unit, self.config, self.netlist
-        );
+        let _ =
+            writeln!(s, "# Mutation report: `{}` (config `{}`, {} netlist)\n", self.unit, self.config, self.netlist);
         let _ = writeln!(s, "`{}`\n", self.command);
         let _ = writeln!(s, "{} UTC, commit {}, seed {}, {:.0} s.\n", self.date, self.commit, self.seed, self.seconds);
         let _ = writeln!(
