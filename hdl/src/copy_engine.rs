@@ -1875,8 +1875,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.lp_mb.d.next = bit_cast::<WORD_BITS, 64>((self.q.dout.val().get_bits::<64>(192) & 0x3_FFFF) >> 3);
             self.lp_lo.d.next = self.probe.lo.val();
             self.lp_hi.d.next = self.probe.hi.val();
-            self.lp_xh.d.next = 0.into();
-            self.lp_xt.d.next = 0.into();
+            // 0: the queue's probe has its swizzle tied off (constant, so no path from the queue).
+            self.lp_xh.d.next = self.probe.xh.val();
+            self.lp_xt.d.next = self.probe.xt.val();
             self.lp_empty.d.next = self.probe.empty.val();
             self.lp_age.d.next = 0.into();
         } else if self.lp_age.q.val() != 2 {
