@@ -502,13 +502,29 @@ impl RtlSyncUnit {
         })
     }
 
-    /// Reset the top and everything the harness keeps about it (queued requests, global reads in
-    /// flight, waiting lanes, a response being assembled): a model taken from the pool starts
-    /// clean even when its last run stopped in the middle of a request.
+    /// Reset the top (its `reset` pin) and everything the harness keeps about it (queued
+    /// requests, global reads in flight, waiting lanes, a response being assembled). The top
+    /// keeps what its reset keeps: shared memory, its row generations, a clear in progress.
     pub fn reset(&mut self) {
         self.drop_sends();
         self.set_timeout(false);
         self.harness.reset();
+        self.forget_in_flight();
+    }
+
+    /// A power cycle ([`Harness::power_on`]) and a reset: the top exactly as
+    /// [`RtlSyncUnit::new`] leaves it. A model from the cosim's pool starts so, so that a run's
+    /// cycles do not depend on what ran before: the reset keeps each slot's shared-memory
+    /// generation, and every 16th launch of a slot clears its rows (1,024 cycles on fpga-small).
+    pub fn power_on(&mut self) {
+        self.drop_sends();
+        self.set_timeout(false);
+        self.harness.power_on();
+        self.harness.reset();
+        self.forget_in_flight();
+    }
+
+    fn forget_in_flight(&mut self) {
         self.gm_reads.clear();
         self.ag_reads.clear();
         self.waiting.clear();

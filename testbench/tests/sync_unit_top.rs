@@ -391,6 +391,68 @@ fn a_launch_that_takes_the_generation_round_clears_the_rows() {
     assert_eq!(r[0].values[0], 0, "the row of generation 1 reads its old bytes when the generation is 1 again");
 }
 
+/// A slot's shared-memory accesses (one lane, 4 bytes).
+fn slot_access(slot: u16, tag: u64, op: Op, addr: u64, a: u128) -> Request {
+    let mut r = one_lane(tag, 0, op, addr, a);
+    r.cta = slot;
+    r.imm = 4;
+    r
+}
+
+/// A reset during the clear of a launch that took its slot's generation round does not cancel
+/// the clear: the reset keeps the generations and the rows, so a row written 16 launches ago
+/// would read its old bytes as the new CTA's (a CTA starts with zeroed shared memory, the
+/// golden model's rule) once the generation comes round to its tag.
+#[test]
+fn a_reset_during_the_wrapping_clear_does_not_cancel_it() {
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg);
+    p.launch(1, 2);
+    settle(&mut p);
+    // Row 0x100 written in the slot's generation 1.
+    p.submit(&slot_access(1, 1, Op::StShared, 0x100, 0x5151));
+    for _ in 2..=15 {
+        p.mem.shared[1].bytes.fill(0);
+        p.launch(1, 2);
+    }
+    // The 16th launch takes the generation round to 0 and starts the clear; a reset at once.
+    p.mem.shared[1].bytes.fill(0);
+    p.launch(1, 2);
+    let mut out = Vec::new();
+    p.rtl.run(4, &mut p.mem, &mut out);
+    assert!(!p.rtl.idle(), "the 16th launch of the slot starts a clear of its 1,024 rows");
+    p.rtl.reset();
+    settle(&mut p);
+    // The 17th launch: generation 1 again, the tag of row 0x100 if the clear did not reach it.
+    p.mem.shared[1].bytes.fill(0);
+    p.launch(1, 2);
+    let r = p.submit(&slot_access(1, 2, Op::LdShared, 0x100, 0));
+    assert_eq!(r[0].values[0], 0, "the row written in generation 1 reads its old bytes after a reset during the clear");
+}
+
+/// `RtlSyncUnit::power_on` (what the cosim's model pool does before a run) gives the top of a
+/// new model: a slot launched 15 times and power-cycled is in its first generation again, so
+/// its next launch does not clear its rows (after a reset alone, it would: the reset keeps the
+/// generations), and a load right after it does not wait for a clear.
+#[test]
+fn power_on_starts_the_top_as_a_new_model() {
+    let cfg = Config::fpga_small();
+    let mut p = Pair::new(&cfg);
+    for _ in 0..15 {
+        p.launch(1, 2);
+    }
+    settle(&mut p);
+    p.rtl.power_on();
+    p.golden = GoldenUnits::new(&cfg);
+    p.mem.shared[1].bytes.fill(0);
+    p.launch(1, 2);
+    let start = p.rtl.cycle();
+    let r = p.submit(&slot_access(1, 1, Op::LdShared, 0x40, 0));
+    let waited = p.rtl.cycle() - start;
+    assert_eq!(r[0].values[0], 0);
+    assert!(waited < 64, "the load after the first launch since power-on waited {waited} cycles (a clear)");
+}
+
 /// Run the top until every tag of `tags` has an answer (at most `limit` cycles); the answers,
 /// each with the cycle it left the top.
 fn run_until_answered(p: &mut Pair, tags: &[u64], limit: u64) -> Vec<(u64, Response)> {

@@ -39,7 +39,8 @@
 //! generation round to a value older rows may still hold (`launch_wraps`, one launch in
 //! 2^`GEN_BITS` per slot), the top clears the slot by writing zeros into every row as before.
 //! Neither the generations nor the RAMs are reset (a reset is not a launch: memory keeps its
-//! bytes across it, as before).
+//! bytes across it, as before), and a reset does not stop a clear in progress (`top.rs`): the
+//! wrapped slot's rows still hold tags its next generations will take.
 //!
 //! # Live mbarrier words: the plain-access check
 //!

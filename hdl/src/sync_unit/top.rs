@@ -2098,8 +2098,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             self.wn_beats_sent.d.next = false;
             self.rem_step.next = self.k_step_clear.val();
             self.rel_rem.d.next = 0.into();
-            self.clr_pending.d.next = 0.into();
-            self.clr_active.d.next = false;
+            // A shared-memory clear in progress goes on: a reset keeps the slots' generations
+            // and rows, and the wrapped slot's rows may hold its new generation's tag.
         }
 
         // ---- the lane sequencer's next `rem` ----

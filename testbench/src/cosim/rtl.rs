@@ -79,7 +79,7 @@ fn pool() -> &'static Mutex<HashMap<String, Vec<Rtl>>> {
     POOL.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// A reset RTL model for `config`: from the pool if one was checked in, else built (or loaded
+/// An RTL model for `config` as at power-on, reset: from the pool if one was checked in, else built (or loaded
 /// from the Verilator cache on disk) or opened.
 pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String> {
     if setup.fault_inject && setup.backend != BackendKind::Verilator {
@@ -104,7 +104,9 @@ pub fn checkout(config: &Config, setup: &RtlSetup) -> Result<RtlBackend, String>
     let pooled = pool().lock().map_err(|_| "RTL model pool poisoned".to_string())?.get_mut(&key).and_then(Vec::pop);
     let rtl = match pooled {
         Some(Rtl::Direct(mut u)) => {
-            u.reset();
+            // A power cycle, not only a reset: the run's cycles must not depend on the runs
+            // before it (see `RtlSyncUnit::power_on`).
+            u.power_on();
             Rtl::Direct(u)
         }
         Some(Rtl::Uart(mut h)) => {

@@ -284,6 +284,21 @@ impl Harness {
         }
     }
 
+    /// Power cycle: a new instance of the design ([`Model::renew`]: every register and memory
+    /// at its initial value) with the inputs driven as before; the cycle count goes on (take
+    /// differences). Call [`Harness::reset`] after it as after a load.
+    pub fn power_on(&mut self) {
+        self.model.renew();
+        for (i, port) in self.built.ports.iter().enumerate() {
+            if port.dir == PortDir::Input {
+                self.model.set(i, &self.driven[i]);
+            }
+        }
+        self.dirty = true;
+        self.low_pending = false;
+        self.eval();
+    }
+
     /// Synchronous reset: `reset` high for [`RESET_CYCLES`] clocks, then low. A module without a
     /// `reset` input only gets the clocks.
     pub fn reset(&mut self) {

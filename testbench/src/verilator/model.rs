@@ -20,6 +20,7 @@ type IntFn = unsafe extern "C" fn() -> c_int;
 /// One instance of a Verilated design. Ports are addressed by their index in [`Model::ports`].
 pub struct Model {
     handle: *mut c_void,
+    new: NewFn,
     eval: EvalFn,
     set: SetFn,
     get: GetFn,
@@ -62,6 +63,7 @@ impl Model {
             let new: NewFn = *lib.get::<NewFn>(b"smsync_new\0").map_err(err)?;
             let model = Model {
                 handle: new(),
+                new,
                 eval: *lib.get(b"smsync_eval\0").map_err(err)?,
                 set: *lib.get(b"smsync_set\0").map_err(err)?,
                 get: *lib.get(b"smsync_get\0").map_err(err)?,
@@ -79,6 +81,18 @@ impl Model {
 
     pub fn ports(&self) -> &[Port] {
         &self.ports
+    }
+
+    /// Replace the instance by a new one of the same library: every register and memory back
+    /// at its initial value, every input 0, as after [`Model::load`] (a power cycle, not a
+    /// reset: the design's reset keeps what its RTL keeps, e.g. RAM contents). An open trace
+    /// ends with the old instance.
+    pub fn renew(&mut self) {
+        // SAFETY: `handle` came from `new` of this library and is not used after `free`.
+        unsafe {
+            (self.free)(self.handle);
+            self.handle = (self.new)();
+        }
     }
 
     /// Words (32 bits each) that port `index` occupies.
