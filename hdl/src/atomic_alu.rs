@@ -320,6 +320,9 @@ pub struct AtomicAlu {
     /// The element is lent (this cycle: `lend_now`; registered: it stays lent while asked).
     lent: DFF<Bit>,
     lend_now: Signal<Local, Bit>,
+    /// The ALU has left IDLE (`state != IDLE`), a flip-flop of its own: the element's operand
+    /// select (borrower or pipeline) is this register alone, not a decode of `state`.
+    active: DFF<Bit>,
     /// The extra lanes of a coalesced step (`group_size - 1` slots; see "Coalesced steps"):
     /// each slot's execute stage (its element).
     group: Vec<GroupLane>,
@@ -819,6 +822,7 @@ impl AtomicAlu {
             lend_value: Default::default(),
             element: AtomicElement::build(lead_kinds(config), latency > 0),
             lent: Default::default(),
+            active: Default::default(),
             lend_now: Default::default(),
             group: (1..group)
                 .map(|slot| GroupLane::new(group_kinds(config.features.float_atomics), latency, slot * 8 < 16))
@@ -1138,6 +1142,7 @@ impl Logic for AtomicAlu {
             clock,
             state,
             lent,
+            active,
             win_pool,
             win_first,
             pending,
@@ -1671,10 +1676,11 @@ impl Logic for AtomicAlu {
         self.element.ftz_f32.next = self.is_global.val();
         // While the ALU is idle its pipeline is empty and the element serves nobody else, so
         // it takes the borrower's operands whether or not they are granted this cycle: the
-        // operand select is the state register alone, not the loan decision (which adds the
-        // borrower's ask and `req_valid`). The borrower holds its operands and counts only
+        // operand select is one flip-flop (`active`, not a decode of `state`: the select fans
+        // out to ~270 operand bits ahead of the f64 adder's first stage, the unit's limiting
+        // path), not the loan decision (which adds the borrower's ask and `req_valid`). The borrower holds its operands and counts only
         // granted cycles, every one of them with the ALU idle.
-        if self.state.q.val() == self.st_idle.val() {
+        if !self.active.q.val() {
             self.element.op.next = self.lend_op.val();
             self.element.dtype.next = self.lend_dtype.val();
             self.element.r.next = self.lend_r.val();
@@ -1825,6 +1831,7 @@ impl Logic for AtomicAlu {
             self.err_lane.d.next = self.next_number.number.val();
             self.x_fault.d.next = false;
             self.results.clear.next = true;
+            self.active.d.next = true;
             if self.req_error.val() != self.e_none.val() {
                 self.err.d.next = self.req_error.val();
                 self.state.d.next = self.st_resp.val();
@@ -2075,9 +2082,11 @@ impl Logic for AtomicAlu {
             self.req_ready.next = true;
             self.resp_valid.next = true;
             self.state.d.next = self.st_idle.val();
+            self.active.d.next = false;
         }
         if self.reset.val() {
             self.state.d.next = self.st_idle.val();
+            self.active.d.next = false;
             self.lent.d.next = false;
             self.iss_valid.d.next = false;
             self.skid_valid.d.next = false;

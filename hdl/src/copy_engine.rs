@@ -2141,7 +2141,8 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // 5: the golden checks in the golden order; 6: one move per box row (load: an optional
         // fill prefix, then data with fill suffix; store: the in-bounds run only), complete_tx of
         // the full box bytes with the last move of each destination CTA.
-        self.m_raw.next = 0.into();
+        // The map's bits, in every cycle (read only in MAP's last cycle and by the origin).
+        self.m_raw.next = bit_cast::<960, MAP_BITS>(self.map_buf.q.val());
         self.md_dims.next = 0.into();
         self.md_eb.next = 0.into();
         self.md_type.next = 0.into();
@@ -2164,7 +2165,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             | (self.dir.val() == self.dir_s2g.val())
             | (self.dir.val() == self.dir_s2c.val());
         if (self.state.q.val() == 3) & (self.tm_got.q.val() == self.tm_beats.q.val()) {
-            self.m_raw.next = bit_cast::<960, MAP_BITS>(self.map_buf.q.val());
             self.md_dims.next = self.m_raw.val().get_bits::<32>(32);
             self.md_eb.next = self.m_raw.val().get_bits::<32>(64);
             self.md_type.next = self.m_raw.val().get_bits::<32>(768);
@@ -2325,11 +2325,14 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // State MUL's arithmetic (see [`TensorOrigin`]): started as the map's decode is registered
         // (dimension 1's operands from the map itself, the rest from the registers it fills).
         self.origin.start.next = (self.state.q.val() == 3) & (self.tm_got.q.val() == self.tm_beats.q.val());
+        // Its operands straight from the map's registers (the origin takes them only with
+        // `start`), not gated by MAP's last cycle as the decode is: the data then waited for
+        // `start`'s decode and met it again at the origin's registers (the unit's limiting path).
         self.origin.base.next = self.m_raw.val().get_bits::<64>(128);
         self.origin.box0.next = self.m_raw.val().get_bits::<32>(352);
         self.origin.s1.next = self.m_raw.val().get_bits::<64>(512);
         self.origin.x1.next = 0.into();
-        if self.md_dims.val() >= 2 {
+        if self.m_raw.val().get_bits::<32>(32) >= 2 {
             self.origin.x1.next = self.cur_a.q.val().get_bits::<32>(32);
         }
         self.origin.coords.next = self.m_c.q.val().get_bits::<96>(64);

@@ -163,11 +163,16 @@ impl Logic for TensorOrigin {
         }
 
         // Address, stage 1: dimension step + 1's operands (dimension 1's at start).
-        if (self.step.q.val() >= 1) & (self.step.q.val() <= 3) {
-            self.x_q.d.next =
-                bit_cast::<32, 96>(self.coords.val() >> ((bit_cast::<16, 3>(self.step.q.val()) - 1) << 5));
-            self.s_q.d.next =
-                bit_cast::<64, 192>(self.strides.val() >> ((bit_cast::<16, 3>(self.step.q.val()) - 1) << 6));
+        // (A select of three, not a shift by (step - 1) * 32: no subtractor or shifter before it.)
+        if self.step.q.val() == 1 {
+            self.x_q.d.next = self.coords.val().get_bits::<32>(0);
+            self.s_q.d.next = self.strides.val().get_bits::<64>(0);
+        } else if self.step.q.val() == 2 {
+            self.x_q.d.next = self.coords.val().get_bits::<32>(32);
+            self.s_q.d.next = self.strides.val().get_bits::<64>(64);
+        } else if self.step.q.val() == 3 {
+            self.x_q.d.next = self.coords.val().get_bits::<32>(64);
+            self.s_q.d.next = self.strides.val().get_bits::<64>(128);
         }
         // Stage 2: x (s32) * stride mod 2^64 as seven 16 x 16 products placed side by side where
         // they do not overlap; a negative x subtracts stride << 32 (only its low 32 bits count).
