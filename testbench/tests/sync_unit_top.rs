@@ -361,12 +361,7 @@ fn a_launch_that_takes_the_generation_round_clears_the_rows() {
     p.mem.shared[1].bytes.fill(0);
     p.launch(1, 2);
     settle(&mut p);
-    let access = |tag: u64, op: Op, addr: u64, a: u128| {
-        let mut r = one_lane(tag, 0, op, addr, a);
-        r.cta = 1;
-        r.imm = 4;
-        r
-    };
+    let access = |tag: u64, op: Op, addr: u64, a: u128| slot_access(1, tag, op, addr, a);
     // Row 0x100 written once, in the slot's first generation.
     p.submit(&access(1, Op::StShared, 0x100, 0x5151));
     let mut tag = 10;
