@@ -31,6 +31,8 @@ import time
 LONG_FIRST = [
     "cosim_corpus",
     "fuzz_cosim",
+    "atomic_alu",
+    "prove",
     "gen_lint",
     "board_uart",
     "explore",
@@ -40,7 +42,6 @@ LONG_FIRST = [
     "progress",
     "flow",
     "verilator_smoke",
-    "atomic_alu",
     "barrier_file",
     "copy_engine",
     "top_random",
