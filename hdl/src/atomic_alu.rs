@@ -102,10 +102,15 @@
 //!  RESP     resp_valid + req_ready
 //! ```
 //!
-//! All stages move together on `en`, which is low only while X3's write waits for its grant.
+//! All stages move together on `en`, which is low only while X3 writes and the one-line write
+//! buffer is full: a write the port does not take in X3's cycle moves into the buffer (the port
+//! shows the buffer's write ahead of X3's), so `en` comes from flip-flops and the write grant
+//! (from the top's shared-memory arbiter) ends at the buffer instead of running through every
+//! stage's advance into the next read request (the routed board top's limiting path at
+//! c8fb031). With the grant at once no write is buffered and the cycles are as without it.
 //! A write carries only the step's bytes, so steps on different bytes of one line overlap
 //! freely (each reads the line and writes its own bytes). A planned step that shares a byte
-//! with a step in X1..X3 (`hazard`: same-address lanes, a vector's line) waits until that step
+//! with a step in X1..X3 or the write buffer (`hazard`: same-address lanes, a vector's line) waits until that step
 //! has written, and reads after it: so same-address lanes see the previous lane's result, and
 //! a read that shares a cycle with a write (the RAM may return the line before it) is never of
 //! a byte being written. A same-address lane costs 7 cycles (read, X1, X2, the element's 3
@@ -440,6 +445,14 @@ pub struct AtomicAlu {
     x3_line: DFF<Bits<64>>,
     x3_be: DFF<Bits<16>>,
     x3_acc: DFF<Bits<ELEM_BITS>>,
+    /// The write buffer: X3's write when the port did not take it in X3's cycle. The port
+    /// shows it ahead of X3; X3 waits only while it is full (`en`, from flip-flops: the
+    /// write grant, which runs through the top's shared-memory arbiter, stops here instead
+    /// of running through `en` into every stage's advance and the next read).
+    wb_valid: DFF<Bit>,
+    wb_line: DFF<Bits<64>>,
+    wb_data: DFF<Bits<ELEM_BITS>>,
+    wb_be: DFF<Bits<16>>,
     err: DFF<Bits<ERROR_BITS>>,
     err_lane: DFF<Bits<LANE_BITS>>,
     /// A step's line had a live mbarrier word under one of its lanes (X1, "Errors"): the
@@ -636,9 +649,11 @@ pub struct AtomicAlu {
     /// The planned step's lanes in window bits, and widened.
     plan_w: Signal<Local, Bits<MAX_GROUP>>,
     widen_plan: ZeroExtend<MAX_GROUP, WARP_LANES>,
-    /// A step in X1..X3 has a byte of the planned step's line; the plan stage has a lane
+    /// A step in X1..X3 or the write buffer has a byte of the planned step's line; the plan stage has a lane
     /// without error; it hands its step over this cycle.
     hazard: Signal<Local, Bit>,
+    /// X3 holds a step's last element: the step writes its line (to the port or the buffer).
+    x3_write: Signal<Local, Bit>,
     plan_ok: Signal<Local, Bit>,
     plan_go: Signal<Local, Bit>,
 
@@ -657,7 +672,7 @@ pub struct AtomicAlu {
     x_c: Vec<LanePart<64, { ELEM_BITS * MAX_GROUP }, 10>>,
     src_line: Signal<Local, Bits<ELEM_BITS>>,
     stepping: Signal<Local, Bit>,
-    /// The pipeline moves at this edge (no write waits for its grant); X1 hands an element to
+    /// The pipeline moves at this edge (X3 does not wait behind the write buffer); X1 hands an element to
     /// X2; it is the step's first; X1..X3 are empty after this edge.
     en: Signal<Local, Bit>,
     x1_adv: Signal<Local, Bit>,
@@ -915,6 +930,11 @@ impl AtomicAlu {
             x3_line: Default::default(),
             x3_be: Default::default(),
             x3_acc: Default::default(),
+            wb_valid: Default::default(),
+            wb_line: Default::default(),
+            wb_data: Default::default(),
+            wb_be: Default::default(),
+            x3_write: Default::default(),
             err: Default::default(),
             err_lane: Default::default(),
             x_fault: Default::default(),
@@ -1191,7 +1211,11 @@ impl Logic for AtomicAlu {
             x3_shift,
             x3_line,
             x3_be,
-            x3_acc
+            x3_acc,
+            wb_valid,
+            wb_line,
+            wb_data,
+            wb_be
         );
         self.results.clock.next = self.clock.val();
         self.results.clear.next = false;
@@ -1549,10 +1573,11 @@ impl Logic for AtomicAlu {
         self.win_left.next = self.win_pool.q.val() & !self.plan_w.val();
 
         // ================= execute stages X1 (operands), X2 (element), X3 (write) =================
-        // The pipeline moves on `en`: everything but a write not granted (a global write may
-        // wait for the port).
-        self.m_wreq.next = self.x3_valid.q.val() & self.x3_last.q.val();
-        self.en.next = !(self.m_wreq.val() & !self.m_wgrant.val());
+        // The pipeline moves on `en`: low only while X3 writes and the write buffer is full (a
+        // write the port did not take waits there; a global write may wait for the port).
+        self.x3_write.next = self.x3_valid.q.val() & self.x3_last.q.val();
+        self.m_wreq.next = self.wb_valid.q.val() | self.x3_write.val();
+        self.en.next = !(self.wb_valid.q.val() & self.x3_write.val());
         // X1: the step's line, held (`ex_have`) or the read data; one element per cycle.
         self.src_line.next = self.m_rdata.val();
         self.stepping.next = self.ex_valid.q.val() & self.m_rvalid.val();
@@ -1737,9 +1762,27 @@ impl Logic for AtomicAlu {
         // a cycle without a write (the top has one global port for both).
         self.m_global.next = self.is_global.val();
         self.m_slot.next = self.req_cta.val();
+        // The buffered write goes first (X3 waits behind it); else X3's own.
         self.m_waddr.next = self.x3_line.q.val();
         self.m_wdata.next = self.step_value.val();
         self.m_be.next = self.x3_be.q.val();
+        if self.wb_valid.q.val() {
+            self.m_waddr.next = self.wb_line.q.val();
+            self.m_wdata.next = self.wb_data.q.val();
+            self.m_be.next = self.wb_be.q.val();
+        }
+        // The buffer empties at its grant; it takes X3's write when the port does not (X3
+        // moves on at this edge: `en` is high while the buffer is empty).
+        if self.wb_valid.q.val() {
+            if self.m_wgrant.val() {
+                self.wb_valid.d.next = false;
+            }
+        } else if self.x3_write.val() & !self.m_wgrant.val() {
+            self.wb_valid.d.next = true;
+            self.wb_line.d.next = self.x3_line.q.val();
+            self.wb_data.d.next = self.step_value.val();
+            self.wb_be.d.next = self.x3_be.q.val();
+        }
         self.ex_open.next = !self.ex_valid.q.val() | (self.x1_adv.val() & self.last_elem.val());
         // The plan stage has a step (RUN, a lane left, no lane error; red.async plans none);
         // it hands it to the issue stage (or its skid register) while the skid register is
@@ -1754,7 +1797,10 @@ impl Logic for AtomicAlu {
             & (self.ex_be.q.val() & self.iss_be.q.val()).any())
             | (self.x3_valid.q.val()
                 & (self.x3_line.q.val() == self.iss_line.q.val())
-                & (self.x3_be.q.val() & self.iss_be.q.val()).any());
+                & (self.x3_be.q.val() & self.iss_be.q.val()).any())
+            | (self.wb_valid.q.val()
+                & (self.wb_line.q.val() == self.iss_line.q.val())
+                & (self.wb_be.q.val() & self.iss_be.q.val()).any());
         for k in 0..self.xe_valid.len() {
             if self.xe_valid[k].q.val()
                 & (self.xe_line[k].q.val() == self.iss_line.q.val())
@@ -1851,7 +1897,16 @@ impl Logic for AtomicAlu {
         // after this edge (X3's step, if any, writes now). The lanes before an erring lane have
         // written (golden order); an error answers no values, so the old values are dropped.
         // (the skid register holds a step only while the issue stage does)
-        self.drained.next = !self.iss_valid.q.val() & !self.ex_valid.q.val() & (!self.x3_valid.q.val() | self.en.val());
+        // Every write is done after this edge: X3's is granted now with the buffer empty, and
+        // the buffer's (without a write from X3 behind it) is granted now.
+        self.drained.next = !self.iss_valid.q.val() & !self.ex_valid.q.val();
+        if self.x3_write.val() {
+            if self.wb_valid.q.val() | !self.m_wgrant.val() {
+                self.drained.next = false;
+            }
+        } else if self.wb_valid.q.val() & !self.m_wgrant.val() {
+            self.drained.next = false;
+        }
         for k in 0..self.xe_valid.len() {
             if self.xe_valid[k].q.val() {
                 self.drained.next = false;
@@ -2097,6 +2152,7 @@ impl Logic for AtomicAlu {
                 self.xe_valid[k].d.next = false;
             }
             self.x3_valid.d.next = false;
+            self.wb_valid.d.next = false;
         }
         // The operand store's rows of the next cycle (its read port is registered): the plan and
         // the execute stage's windows from their registers' next values (after every write).
