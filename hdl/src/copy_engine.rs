@@ -17,7 +17,7 @@
 //!       tensor ops continue: 3 MAP (128-byte map read through gm_*, beats land in map_buf,
 //!         decoded) -> 4 MUL (10 cycles in [`TensorOrigin`]: the box's first row address and its
 //!         element count from registered 16x16 products) -> 5 CHECK (golden order) -> 6 ROWS (one move
-//!         per box row)
+//!         per box row; the row walk is [`TensorRows`], `copy_engine/tensor_rows.rs`)
 //!    -> mover ([`Mover`], its own block in `copy_engine/mover.rs`): takes a started move into
 //!         its staging register, splits it into port beats (<= copy_port_bytes, never crossing a
 //!         port-aligned boundary of source or destination), reads them from global memory (gm_*,
@@ -68,7 +68,7 @@
 //! complete_tx of the full box bytes; a multicast load repeats the rows for every CTA of the mask
 //! (each with its own complete_tx, in rank order). Store: one shared -> global move per row with
 //! an in-bounds run (rows without one are skipped), the bulk group ending at the last move.
-//! Row bases are kept per dimension (`t_l1..t_l4`: add the stride when the index advances), so
+//! The row walk is [`tensor_rows::TensorRows`]: row bases are kept per dimension (add the stride when the index advances), so
 //! the only multiplications are the start address and the box size (state MUL).
 //! The map is read into `map_buf` as port beats through the descriptor FIFO (bit 190 marks a
 //! map beat), so it follows the reads of earlier moves in order; reads of the map wait while the
@@ -117,6 +117,7 @@ pub mod mb_answers;
 pub mod mover;
 pub mod reducer;
 pub mod tensor_origin;
+pub mod tensor_rows;
 
 use fifo::{BlockFifo, RamFifo};
 use live_probe::LiveProbe;
@@ -129,6 +130,7 @@ use smsync_contract::encoding::{flags, AtomOp, BulkDir, DataType, ErrorCode, Op,
 use smsync_contract::legality::{bulk_reduce_legal, tensor_reduce_legal};
 use smsync_contract::memory_map::{CLUSTER_BASE, GLOBAL_BASE};
 use tensor_origin::TensorOrigin;
+use tensor_rows::TensorRows;
 
 use crate::atomic_alu::element::{ATOM_OP_BITS, DTYPE_BITS, ELEM_BITS};
 use crate::atomic_alu::element_latency;
@@ -617,72 +619,12 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     origin: TensorOrigin,
     t_dir_ok: Signal<Local, Bit>,
     mc_mask: Signal<Local, Bits<64>>,
-    // row sequencer: box indices i1..i4, coordinates x1..x4, row bases per level, shared offset
-    t_i1: DFF<Bits<32>>,
-    t_i2: DFF<Bits<32>>,
-    t_i3: DFF<Bits<32>>,
-    t_i4: DFF<Bits<32>>,
-    t_x1: DFF<Bits<64>>,
-    t_x2: DFF<Bits<64>>,
-    t_x3: DFF<Bits<64>>,
-    t_x4: DFF<Bits<64>>,
-    /// Registered row decisions (Fmax): `t_o*` = t_x* outside [0, size), `t_w*` = t_i* is the
-    /// box's last index in its dimension; each is written with its t_x* / t_i*, from values
-    /// computed off registers (`xo_*`, `iw_*`), so the row's start decision compares nothing.
-    t_o1: DFF<Bit>,
-    t_o2: DFF<Bit>,
-    t_o3: DFF<Bit>,
-    t_o4: DFF<Bit>,
-    t_w1: DFF<Bit>,
-    t_w2: DFF<Bit>,
-    t_w3: DFF<Bit>,
-    t_w4: DFF<Bit>,
-    xo_init1: Signal<Local, Bit>,
-    xo_init2: Signal<Local, Bit>,
-    xo_init3: Signal<Local, Bit>,
-    xo_init4: Signal<Local, Bit>,
-    xo_next1: Signal<Local, Bit>,
-    xo_next2: Signal<Local, Bit>,
-    xo_next3: Signal<Local, Bit>,
-    xo_next4: Signal<Local, Bit>,
-    iw_init1: Signal<Local, Bit>,
-    iw_init2: Signal<Local, Bit>,
-    iw_init3: Signal<Local, Bit>,
-    iw_init4: Signal<Local, Bit>,
-    iw_next1: Signal<Local, Bit>,
-    iw_next2: Signal<Local, Bit>,
-    iw_next3: Signal<Local, Bit>,
-    iw_next4: Signal<Local, Bit>,
-    x_inc1: Signal<Local, Bits<64>>,
-    x_inc2: Signal<Local, Bits<64>>,
-    x_inc3: Signal<Local, Bits<64>>,
-    x_inc4: Signal<Local, Bits<64>>,
-    t_l1: DFF<Bits<64>>,
-    t_l2: DFF<Bits<64>>,
-    t_l3: DFF<Bits<64>>,
-    t_l4: DFF<Bits<64>>,
+    /// The row walk (`TensorRows`): the current box row, its base and its dimension-0 run.
+    rows: TensorRows,
+    /// The current row's shared-memory offset (load destination, store source).
     t_sdst: DFF<Bits<64>>,
     /// The fill prefix of the current row has been started.
     t_part: DFF<Bit>,
-    r_c0: Signal<Local, Bits<64>>,
-    r_end: Signal<Local, Bits<64>>,
-    r_lo: Signal<Local, Bits<64>>,
-    r_hi: Signal<Local, Bits<64>>,
-    r_empty: Signal<Local, Bit>,
-    /// The box's dimension-0 run, the same for every row of the box (from `m_*`, which are
-    /// loaded in the map decode, state 3, at least two edges before the rows start in state
-    /// 6): computed as `rw_*` every cycle and registered as `r_*`, so that a row's decision
-    /// starts from registers and not from the box arithmetic (a 64-bit add and compares).
-    /// Bytes before the in-bounds run, of the run, of the whole row; the run's first byte in
-    /// the row base; the run is empty (dimension 0 alone).
-    rw_pre: Signal<Local, Bits<64>>,
-    rw_dat: Signal<Local, Bits<64>>,
-    rw_bytes: Signal<Local, Bits<64>>,
-    rw_lo_b: Signal<Local, Bits<64>>,
-    rw_empty0: Signal<Local, Bit>,
-    r_pre: DFF<Bits<64>>,
-    /// `r_pre` is zero (registered beside it).
-    r_pre_z: DFF<Bit>,
     /// The op's decode for the move decisions, registered from `cur_ctl` (Fmax): valid from
     /// FETCH's second cycle, as `cur_ctl` changes only on entering FETCH. `dq_src_gm` /
     /// `dq_dst_gm`: the op's moves read / write global memory; `dq_store`: tensor direction
@@ -691,14 +633,7 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     dq_dst_gm: DFF<Bit>,
     dq_store: DFF<Bit>,
     dq_red_row: DFF<Bit>,
-    r_dat: DFF<Bits<64>>,
-    r_bytes: DFF<Bits<64>>,
-    r_lo_b: DFF<Bits<64>>,
-    r_empty0: DFF<Bit>,
-    r_w1: Signal<Local, Bit>,
-    r_w2: Signal<Local, Bit>,
-    r_w3: Signal<Local, Bit>,
-    r_w4: Signal<Local, Bit>,
+    /// A row's moves are all started: the walk goes to the next row at this edge.
     r_adv: Signal<Local, Bit>,
     t_slot: Signal<Local, Bits<SLOT_BITS>>,
     t_mbslot: Signal<Local, Bits<SLOT_BITS>>,
@@ -707,7 +642,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     st_tx: Signal<Local, Bits<32>>,
     k_tensor_built: Constant<Bit>,
     k_magic: Constant<Bits<32>>,
-    k_bit31: Constant<Bits<64>>,
     k_ones160: Constant<Bits<160>>,
     k_one_pat: Constant<Bits<160>>,
     k_sign_pat: Constant<Bits<160>>,
@@ -1181,74 +1115,15 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             m_size: Default::default(),
             m_stride: Default::default(),
             origin: TensorOrigin::default(),
+            rows: TensorRows::default(),
             t_dir_ok: Default::default(),
             mc_mask: Default::default(),
-            t_i1: Default::default(),
-            t_i2: Default::default(),
-            t_i3: Default::default(),
-            t_i4: Default::default(),
-            t_x1: Default::default(),
-            t_x2: Default::default(),
-            t_x3: Default::default(),
-            t_x4: Default::default(),
-            t_o1: Default::default(),
-            t_o2: Default::default(),
-            t_o3: Default::default(),
-            t_o4: Default::default(),
-            t_w1: Default::default(),
-            t_w2: Default::default(),
-            t_w3: Default::default(),
-            t_w4: Default::default(),
-            xo_init1: Default::default(),
-            xo_init2: Default::default(),
-            xo_init3: Default::default(),
-            xo_init4: Default::default(),
-            xo_next1: Default::default(),
-            xo_next2: Default::default(),
-            xo_next3: Default::default(),
-            xo_next4: Default::default(),
-            iw_init1: Default::default(),
-            iw_init2: Default::default(),
-            iw_init3: Default::default(),
-            iw_init4: Default::default(),
-            iw_next1: Default::default(),
-            iw_next2: Default::default(),
-            iw_next3: Default::default(),
-            iw_next4: Default::default(),
-            x_inc1: Default::default(),
-            x_inc2: Default::default(),
-            x_inc3: Default::default(),
-            x_inc4: Default::default(),
-            t_l1: Default::default(),
-            t_l2: Default::default(),
-            t_l3: Default::default(),
-            t_l4: Default::default(),
             t_sdst: Default::default(),
             t_part: Default::default(),
-            r_c0: Default::default(),
-            r_end: Default::default(),
-            r_lo: Default::default(),
-            r_hi: Default::default(),
-            r_empty: Default::default(),
-            rw_pre: Default::default(),
-            rw_dat: Default::default(),
-            rw_bytes: Default::default(),
-            rw_lo_b: Default::default(),
-            rw_empty0: Default::default(),
-            r_pre: Default::default(),
-            r_pre_z: Default::default(),
             dq_src_gm: Default::default(),
             dq_dst_gm: Default::default(),
             dq_store: Default::default(),
             dq_red_row: Default::default(),
-            r_dat: Default::default(),
-            r_bytes: Default::default(),
-            r_lo_b: Default::default(),
-            r_empty0: Default::default(),
-            r_w1: Default::default(),
-            r_w2: Default::default(),
-            r_w3: Default::default(),
-            r_w4: Default::default(),
             r_adv: Default::default(),
             t_slot: Default::default(),
             t_mbslot: Default::default(),
@@ -1257,7 +1132,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             st_tx: Default::default(),
             k_tensor_built: Constant::new(config.features.tensor_copy),
             k_magic: k(smsync_contract::tensor_map_layout::MAGIC as u64),
-            k_bit31: k(0x8000_0000),
             k_ones160: Constant::new(Bits::<160>::mask()),
             k_one_pat: Constant::new(pattern160(1)),
             k_sign_pat: Constant::new(pattern160(0x8000_0000)),
@@ -1456,38 +1330,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             m_box,
             m_size,
             m_stride,
-            t_i1,
-            t_i2,
-            t_i3,
-            t_i4,
-            t_x1,
-            t_x2,
-            t_x3,
-            t_x4,
-            t_o1,
-            t_o2,
-            t_o3,
-            t_o4,
-            t_w1,
-            t_w2,
-            t_w3,
-            t_w4,
-            t_l1,
-            t_l2,
-            t_l3,
-            t_l4,
             t_sdst,
             t_part,
-            r_pre,
-            r_pre_z,
             dq_src_gm,
             dq_dst_gm,
             dq_store,
             dq_red_row,
-            r_dat,
-            r_bytes,
-            r_lo_b,
-            r_empty0,
             m_rtype,
             m_rtype_ok,
             chk_err_q,
@@ -2460,79 +2308,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 self.t_sdst.d.next = self.cur_addr.q.val();
             }
         }
-        // Row geometry (dimension 0 run of the current row; higher dimensions in or out).
-        self.r_c0.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(0))
-            - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(0)) & self.k_bit31.val()) << 1);
-        self.rw_bytes.next = bit_cast::<64, 32>(self.m_box.q.val().get_bits::<32>(0)) << self.m_lg.q.val();
-        self.r_end.next = self.r_c0.val() + bit_cast::<64, 32>(self.m_box.q.val().get_bits::<32>(0));
-        self.r_lo.next = self.r_c0.val();
-        if self.r_c0.val().get_bit(63) {
-            self.r_lo.next = 0.into();
-        }
-        self.r_hi.next = self.r_end.val();
-        // Unsigned compares of a 64-bit value with a 32-bit size are written as "high half
-        // nonzero, or low half compared": the same result with a 32-bit carry chain instead of
-        // a 64-bit one (synthesis does not narrow a compare whose operand is only zero-extended).
-        if (self.r_end.val().get_bits::<32>(32) != 0)
-            | (self.r_end.val().get_bits::<32>(0) > self.m_size.q.val().get_bits::<32>(0))
-        {
-            self.r_hi.next = bit_cast::<64, 32>(self.m_size.q.val().get_bits::<32>(0));
-        }
-        self.rw_empty0.next = self.r_end.val().get_bit(63)
-            | (self.r_end.val() == 0)
-            // (r_c0 is a sign-extended 32-bit coordinate: non-negative, its high half is 0.)
-            | (!self.r_c0.val().get_bit(63) & (self.r_c0.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(0)));
-        self.rw_pre.next = (self.r_lo.val() - self.r_c0.val()) << self.m_lg.q.val();
-        self.rw_dat.next = (self.r_hi.val() - self.r_lo.val()) << self.m_lg.q.val();
-        self.rw_lo_b.next = self.r_lo.val() << self.m_lg.q.val();
-        self.r_pre.d.next = self.rw_pre.val();
-        self.r_pre_z.d.next = self.rw_pre.val() == 0;
-        self.r_dat.d.next = self.rw_dat.val();
-        self.r_bytes.d.next = self.rw_bytes.val();
-        self.r_lo_b.d.next = self.rw_lo_b.val();
-        self.r_empty0.d.next = self.rw_empty0.val();
-        // The row's run is empty: dimension 0 (registered) or a higher dimension's index
-        // outside its size.
-        self.r_empty.next =
-            self.r_empty0.q.val() | self.t_o1.q.val() | self.t_o2.q.val() | self.t_o3.q.val() | self.t_o4.q.val();
-        self.r_w1.next = self.t_w1.q.val();
-        self.r_w2.next = self.t_w2.q.val();
-        self.r_w3.next = self.t_w3.q.val();
-        self.r_w4.next = self.t_w4.q.val();
-        // Dimension 1: a start coordinate (s32) or the next index is outside [0, size_1) (the
-        // unsigned compares on the low half as above); the next box index is the last.
-        self.xo_init1.next = self.m_c.q.val().get_bit(63)
-            | (self.m_c.q.val().get_bits::<32>(32) >= self.m_size.q.val().get_bits::<32>(32));
-        self.x_inc1.next = self.t_x1.q.val() + 1;
-        self.xo_next1.next = self.x_inc1.val().get_bit(63)
-            | (self.x_inc1.val().get_bits::<32>(32) != 0)
-            | (self.x_inc1.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(32));
-        self.iw_init1.next = self.m_box.q.val().get_bits::<32>(32) == 1;
-        self.iw_next1.next = (self.t_i1.q.val() + 2) == self.m_box.q.val().get_bits::<32>(32);
-        self.xo_init2.next = self.m_c.q.val().get_bit(95)
-            | (self.m_c.q.val().get_bits::<32>(64) >= self.m_size.q.val().get_bits::<32>(64));
-        self.x_inc2.next = self.t_x2.q.val() + 1;
-        self.xo_next2.next = self.x_inc2.val().get_bit(63)
-            | (self.x_inc2.val().get_bits::<32>(32) != 0)
-            | (self.x_inc2.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(64));
-        self.iw_init2.next = self.m_box.q.val().get_bits::<32>(64) == 1;
-        self.iw_next2.next = (self.t_i2.q.val() + 2) == self.m_box.q.val().get_bits::<32>(64);
-        self.xo_init3.next = self.m_c.q.val().get_bit(127)
-            | (self.m_c.q.val().get_bits::<32>(96) >= self.m_size.q.val().get_bits::<32>(96));
-        self.x_inc3.next = self.t_x3.q.val() + 1;
-        self.xo_next3.next = self.x_inc3.val().get_bit(63)
-            | (self.x_inc3.val().get_bits::<32>(32) != 0)
-            | (self.x_inc3.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(96));
-        self.iw_init3.next = self.m_box.q.val().get_bits::<32>(96) == 1;
-        self.iw_next3.next = (self.t_i3.q.val() + 2) == self.m_box.q.val().get_bits::<32>(96);
-        self.xo_init4.next = self.m_c.q.val().get_bit(159)
-            | (self.m_c.q.val().get_bits::<32>(128) >= self.m_size.q.val().get_bits::<32>(128));
-        self.x_inc4.next = self.t_x4.q.val() + 1;
-        self.xo_next4.next = self.x_inc4.val().get_bit(63)
-            | (self.x_inc4.val().get_bits::<32>(32) != 0)
-            | (self.x_inc4.val().get_bits::<32>(0) >= self.m_size.q.val().get_bits::<32>(128));
-        self.iw_init4.next = self.m_box.q.val().get_bits::<32>(128) == 1;
-        self.iw_next4.next = (self.t_i4.q.val() + 2) == self.m_box.q.val().get_bits::<32>(128);
         self.r_adv.next = false;
         self.t_slot.next = self.c_cta.val();
         if self.dst_cluster.val() {
@@ -2555,11 +2330,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.st_swz.next = self.m_swz.q.val();
             if self.dq_store.q.val() {
                 // Store: the in-bounds run of the row, shared -> global; skip rows with none.
-                self.st_src.next = self.t_sdst.q.val() + self.r_pre.q.val();
-                self.st_dst.next = self.t_l1.q.val() + self.r_lo_b.q.val();
-                self.st_len.next = bit_cast::<32, 64>(self.r_dat.q.val());
-                self.st_srem.next = bit_cast::<32, 64>(self.r_dat.q.val());
-                if self.r_empty.val() {
+                self.st_src.next = self.t_sdst.q.val() + self.rows.pre.val();
+                self.st_dst.next = self.rows.row_base.val() + self.rows.lo_bytes.val();
+                self.st_len.next = bit_cast::<32, 64>(self.rows.dat.val());
+                self.st_srem.next = bit_cast::<32, 64>(self.rows.dat.val());
+                if self.rows.empty.val() {
                     self.r_adv.next = true;
                 } else if self.dq_red_row.q.val() {
                     // Tensor reduce: the row goes through the reducer (state 7), which returns here.
@@ -2573,24 +2348,24 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                 }
             } else {
                 // Load: whole row of fill, or fill prefix then data (+ fill suffix).
-                self.st_src.next = self.t_l1.q.val() + self.r_lo_b.q.val();
+                self.st_src.next = self.rows.row_base.val() + self.rows.lo_bytes.val();
                 self.st_dst.next = self.t_sdst.q.val();
-                self.st_len.next = bit_cast::<32, 64>(self.r_bytes.q.val());
+                self.st_len.next = bit_cast::<32, 64>(self.rows.bytes.val());
                 self.st_srem.next = 0.into();
-                if !self.r_empty.val() {
-                    if !self.t_part.q.val() & !self.r_pre_z.q.val() {
-                        self.st_len.next = bit_cast::<32, 64>(self.r_pre.q.val());
+                if !self.rows.empty.val() {
+                    if !self.t_part.q.val() & !self.rows.pre_zero.val() {
+                        self.st_len.next = bit_cast::<32, 64>(self.rows.pre.val());
                     } else {
-                        self.st_dst.next = self.t_sdst.q.val() + self.r_pre.q.val();
-                        self.st_len.next = bit_cast::<32, 64>(self.r_bytes.q.val() - self.r_pre.q.val());
-                        self.st_srem.next = bit_cast::<32, 64>(self.r_dat.q.val());
+                        self.st_dst.next = self.t_sdst.q.val() + self.rows.pre.val();
+                        self.st_len.next = bit_cast::<32, 64>(self.rows.bytes.val() - self.rows.pre.val());
+                        self.st_srem.next = bit_cast::<32, 64>(self.rows.dat.val());
                     }
                 }
                 self.st_tx_en.next = true;
                 self.st_tx.next = self.origin.box_bytes.val();
-                if self.r_empty.val() | self.t_part.q.val() | self.r_pre_z.q.val() {
+                if self.rows.empty.val() | self.t_part.q.val() | self.rows.pre_zero.val() {
                     // This move ends the row; the box's last row carries the complete_tx.
-                    self.st_has_mb.next = self.r_w1.val() & self.r_w2.val() & self.r_w3.val() & self.r_w4.val();
+                    self.st_has_mb.next = self.rows.last.val();
                     if self.can_start.val() {
                         self.start.next = true;
                         self.r_adv.next = true;
@@ -2602,116 +2377,41 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             }
             if self.r_adv.val() {
                 self.t_part.d.next = false;
-                self.t_sdst.d.next = self.t_sdst.q.val() + self.r_bytes.q.val();
-                if !self.r_w1.val() {
-                    self.t_i1.d.next = self.t_i1.q.val() + 1;
-                    self.t_x1.d.next = self.t_x1.q.val() + 1;
-                    self.t_o1.d.next = self.xo_next1.val();
-                    self.t_w1.d.next = self.iw_next1.val();
-                    self.t_l1.d.next = self.t_l1.q.val() + self.m_stride.q.val().get_bits::<64>(0);
-                } else {
-                    self.t_i1.d.next = 0.into();
-                    self.t_w1.d.next = self.iw_init1.val();
-                    self.t_o1.d.next = self.xo_init1.val();
-                    self.t_x1.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32))
-                        - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32)) & self.k_bit31.val()) << 1);
-                    if !self.r_w2.val() {
-                        self.t_i2.d.next = self.t_i2.q.val() + 1;
-                        self.t_x2.d.next = self.t_x2.q.val() + 1;
-                        self.t_o2.d.next = self.xo_next2.val();
-                        self.t_w2.d.next = self.iw_next2.val();
-                        self.t_l2.d.next = self.t_l2.q.val() + self.m_stride.q.val().get_bits::<64>(64);
-                        self.t_l1.d.next = self.t_l2.q.val() + self.m_stride.q.val().get_bits::<64>(64);
-                    } else {
-                        self.t_i2.d.next = 0.into();
-                        self.t_w2.d.next = self.iw_init2.val();
-                        self.t_o2.d.next = self.xo_init2.val();
-                        self.t_x2.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64))
-                            - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64)) & self.k_bit31.val()) << 1);
-                        if !self.r_w3.val() {
-                            self.t_i3.d.next = self.t_i3.q.val() + 1;
-                            self.t_x3.d.next = self.t_x3.q.val() + 1;
-                            self.t_o3.d.next = self.xo_next3.val();
-                            self.t_w3.d.next = self.iw_next3.val();
-                            self.t_l3.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
-                            self.t_l2.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
-                            self.t_l1.d.next = self.t_l3.q.val() + self.m_stride.q.val().get_bits::<64>(128);
-                        } else {
-                            self.t_i3.d.next = 0.into();
-                            self.t_w3.d.next = self.iw_init3.val();
-                            self.t_o3.d.next = self.xo_init3.val();
-                            self.t_x3.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96))
-                                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96)) & self.k_bit31.val()) << 1);
-                            if !self.r_w4.val() {
-                                self.t_i4.d.next = self.t_i4.q.val() + 1;
-                                self.t_x4.d.next = self.t_x4.q.val() + 1;
-                                self.t_o4.d.next = self.xo_next4.val();
-                                self.t_w4.d.next = self.iw_next4.val();
-                                self.t_l4.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
-                                self.t_l3.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
-                                self.t_l2.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
-                                self.t_l1.d.next = self.t_l4.q.val() + self.m_stride.q.val().get_bits::<64>(192);
-                            } else {
-                                // Last row of the box: this destination is done.
-                                self.t_i4.d.next = 0.into();
-                                self.t_w4.d.next = self.iw_init4.val();
-                                self.t_o4.d.next = self.xo_init4.val();
-                                self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
-                                    - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val())
-                                        << 1);
-                                self.t_l1.d.next = self.origin.addr.val();
-                                self.t_l2.d.next = self.origin.addr.val();
-                                self.t_l3.d.next = self.origin.addr.val();
-                                self.t_l4.d.next = self.origin.addr.val();
-                                self.t_sdst.d.next = self.dst_off.val();
-                                self.mc_left.d.next = self.mc_left.q.val() & !self.mc_bit.val();
-                                if self.dq_store.q.val()
-                                    | !(self.c_flags.val() & self.f_multicast.val()).any()
-                                    | ((self.mc_left.q.val() & !self.mc_bit.val()) == 0)
-                                {
-                                    self.done.next = true;
-                                }
-                                if self.dq_store.q.val() {
-                                    // The store's bulk group ends at its last move.
-                                    self.rec_write.next = true;
-                                    self.new_b_last.next = self.issued_seq.q.val();
-                                    if self.start.val() {
-                                        self.new_b_last.next = self.issued_seq.q.val() + 1;
-                                    }
-                                }
-                            }
+                self.t_sdst.d.next = self.t_sdst.q.val() + self.rows.bytes.val();
+                if self.rows.last.val() {
+                    // Last row of the box: this destination is done (`rows` goes back to the
+                    // box's first row for a multicast's next CTA).
+                    self.t_sdst.d.next = self.dst_off.val();
+                    self.mc_left.d.next = self.mc_left.q.val() & !self.mc_bit.val();
+                    if self.dq_store.q.val()
+                        | !(self.c_flags.val() & self.f_multicast.val()).any()
+                        | ((self.mc_left.q.val() & !self.mc_bit.val()) == 0)
+                    {
+                        self.done.next = true;
+                    }
+                    if self.dq_store.q.val() {
+                        // The store's bulk group ends at its last move.
+                        self.rec_write.next = true;
+                        self.new_b_last.next = self.issued_seq.q.val();
+                        if self.start.val() {
+                            self.new_b_last.next = self.issued_seq.q.val() + 1;
                         }
                     }
                 }
             }
         }
+        // The row walk's inputs: its first row in state 5, the next at each row's end (state 6).
+        self.rows.clock.next = self.clock.val();
+        self.rows.m_c.next = self.m_c.q.val();
+        self.rows.m_box.next = self.m_box.q.val();
+        self.rows.m_size.next = self.m_size.q.val();
+        self.rows.m_stride.next = self.m_stride.q.val();
+        self.rows.m_lg.next = self.m_lg.q.val();
+        self.rows.origin.next = self.origin.addr.val();
+        self.rows.init.next = self.state.q.val() == 5;
+        self.rows.advance.next = self.r_adv.val();
         if self.state.q.val() == 5 {
-            // Row sequencer start values (state 5 uses them when entering state 6).
-            self.t_i1.d.next = 0.into();
-            self.t_w1.d.next = self.iw_init1.val();
-            self.t_i2.d.next = 0.into();
-            self.t_w2.d.next = self.iw_init2.val();
-            self.t_i3.d.next = 0.into();
-            self.t_w3.d.next = self.iw_init3.val();
-            self.t_i4.d.next = 0.into();
-            self.t_w4.d.next = self.iw_init4.val();
             self.t_part.d.next = false;
-            self.t_o1.d.next = self.xo_init1.val();
-            self.t_x1.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32))
-                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(32)) & self.k_bit31.val()) << 1);
-            self.t_o2.d.next = self.xo_init2.val();
-            self.t_x2.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64))
-                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(64)) & self.k_bit31.val()) << 1);
-            self.t_o3.d.next = self.xo_init3.val();
-            self.t_x3.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96))
-                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(96)) & self.k_bit31.val()) << 1);
-            self.t_o4.d.next = self.xo_init4.val();
-            self.t_x4.d.next = bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128))
-                - ((bit_cast::<64, 32>(self.m_c.q.val().get_bits::<32>(128)) & self.k_bit31.val()) << 1);
-            self.t_l1.d.next = self.origin.addr.val();
-            self.t_l2.d.next = self.origin.addr.val();
-            self.t_l3.d.next = self.origin.addr.val();
-            self.t_l4.d.next = self.origin.addr.val();
         }
         // ================= reducer (state 7): cp.reduce.async.bulk and tensor-reduce rows =================
         // The `Reducer` block (reducer.rs) reduces one element at a time on a drained mover, so it
@@ -2747,11 +2447,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             // A tensor-store row's in-bounds run; the box's last row answers the request when
             // the reducer is done (its bulk-group record needs no update: nothing stays in flight).
             self.state.d.next = 7.into();
-            self.reducer.in_src.next = self.t_sdst.q.val() + self.r_pre.q.val();
+            self.reducer.in_src.next = self.t_sdst.q.val() + self.rows.pre.val();
             self.reducer.in_dst_gm.next = true;
-            self.reducer.in_dst.next = self.t_l1.q.val() + self.r_lo_b.q.val();
+            self.reducer.in_dst.next = self.rows.row_base.val() + self.rows.lo_bytes.val();
             self.reducer.in_dst_slot.next = self.c_cta.val();
-            self.reducer.in_bytes.next = bit_cast::<32, 64>(self.r_dat.q.val());
+            self.reducer.in_bytes.next = bit_cast::<32, 64>(self.rows.dat.val());
             self.reducer.in_lg.next = self.m_lg.q.val();
             self.reducer.in_op.next = bit_cast::<4, 8>(self.t_red_op.val());
             self.reducer.in_dtype.next = self.m_rtype.q.val();
