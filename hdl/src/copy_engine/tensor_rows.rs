@@ -11,7 +11,7 @@
 //!
 //! Why registers everywhere: the controller decides a row's move in one cycle (ROWS, state 6)
 //! from these outputs, so every output is a flip-flop or one gate of flip-flops. The row bases
-//! are kept per dimension (`l1..l4`: add the stride when the index advances, no multiply); the
+//! are kept per dimension (`l`: add the stride when the index advances, no multiply); the
 //! "outside" and "last index" flags of each dimension are registered with its index, from
 //! values computed off registers (`xo_*`, `iw_*`); the dimension-0 run is computed every cycle
 //! from the map's registers and registered (the map is loaded at least two edges before the
@@ -51,56 +51,28 @@ pub struct TensorRows {
     pub dat: Signal<Out, Bits<64>>,
     pub bytes: Signal<Out, Bits<64>>,
     pub lo_bytes: Signal<Out, Bits<64>>,
-    /// Box indices i1..i4 and tensor coordinates x1..x4 (sign-extended) of the current row.
-    i1: DFF<Bits<32>>,
-    i2: DFF<Bits<32>>,
-    i3: DFF<Bits<32>>,
-    i4: DFF<Bits<32>>,
-    x1: DFF<Bits<64>>,
-    x2: DFF<Bits<64>>,
-    x3: DFF<Bits<64>>,
-    x4: DFF<Bits<64>>,
-    /// `o*`: x* outside [0, size); `w*`: i* is the box's last index in its dimension.
-    o1: DFF<Bit>,
-    o2: DFF<Bit>,
-    o3: DFF<Bit>,
-    o4: DFF<Bit>,
-    w1: DFF<Bit>,
-    w2: DFF<Bit>,
-    w3: DFF<Bit>,
-    w4: DFF<Bit>,
-    /// Row bases per level: `l1` the current row's, `ld` that of the row where dimensions
-    /// below d are at index 0.
-    l1: DFF<Bits<64>>,
-    l2: DFF<Bits<64>>,
-    l3: DFF<Bits<64>>,
-    l4: DFF<Bits<64>>,
-    /// The flags for the first index (`*_init*`) and for the next one (`*_next*`).
-    xo_init1: Signal<Local, Bit>,
-    xo_init2: Signal<Local, Bit>,
-    xo_init3: Signal<Local, Bit>,
-    xo_init4: Signal<Local, Bit>,
-    xo_next1: Signal<Local, Bit>,
-    xo_next2: Signal<Local, Bit>,
-    xo_next3: Signal<Local, Bit>,
-    xo_next4: Signal<Local, Bit>,
-    iw_init1: Signal<Local, Bit>,
-    iw_init2: Signal<Local, Bit>,
-    iw_init3: Signal<Local, Bit>,
-    iw_init4: Signal<Local, Bit>,
-    iw_next1: Signal<Local, Bit>,
-    iw_next2: Signal<Local, Bit>,
-    iw_next3: Signal<Local, Bit>,
-    iw_next4: Signal<Local, Bit>,
-    x_inc1: Signal<Local, Bits<64>>,
-    x_inc2: Signal<Local, Bits<64>>,
-    x_inc3: Signal<Local, Bits<64>>,
-    x_inc4: Signal<Local, Bits<64>>,
-    /// The start coordinates x1..x4 sign-extended.
-    x_first1: Signal<Local, Bits<64>>,
-    x_first2: Signal<Local, Bits<64>>,
-    x_first3: Signal<Local, Bits<64>>,
-    x_first4: Signal<Local, Bits<64>>,
+    /// Per dimension 1..4 (index d - 1): the box index and tensor coordinate (sign-extended) of
+    /// the current row; `o`: the coordinate is outside [0, size_d); `w`: the index is the box's
+    /// last in its dimension; `l`: the row base of the row where the dimensions below d are at
+    /// index 0 (`l[0]` the current row's).
+    i: Vec<DFF<Bits<32>>>,
+    x: Vec<DFF<Bits<64>>>,
+    o: Vec<DFF<Bit>>,
+    w: Vec<DFF<Bit>>,
+    l: Vec<DFF<Bits<64>>>,
+    /// The flags for the first index (`*_init`) and for the next one (`*_next`), the start
+    /// coordinate sign-extended, the coordinate plus one.
+    xo_init: Vec<Signal<Local, Bit>>,
+    xo_next: Vec<Signal<Local, Bit>>,
+    iw_init: Vec<Signal<Local, Bit>>,
+    iw_next: Vec<Signal<Local, Bit>>,
+    x_first: Vec<Signal<Local, Bits<64>>>,
+    x_inc: Vec<Signal<Local, Bits<64>>>,
+    /// `carry[d]`: every dimension below d + 1 is at its last index, so dimension d + 1 moves at
+    /// an advance (`carry[0]` high; `carry[4]`: the box's last row).
+    carry: Vec<Signal<Local, Bit>>,
+    /// The new row base when a dimension's index advances (the advancing one's base plus its stride).
+    step_base: Signal<Local, Bits<64>>,
     /// The dimension-0 run: coordinate c0 (sign-extended), end, clipped bounds.
     r_c0: Signal<Local, Bits<64>>,
     r_end: Signal<Local, Bits<64>>,
@@ -137,50 +109,19 @@ impl Default for TensorRows {
             dat: Default::default(),
             bytes: Default::default(),
             lo_bytes: Default::default(),
-            i1: Default::default(),
-            i2: Default::default(),
-            i3: Default::default(),
-            i4: Default::default(),
-            x1: Default::default(),
-            x2: Default::default(),
-            x3: Default::default(),
-            x4: Default::default(),
-            o1: Default::default(),
-            o2: Default::default(),
-            o3: Default::default(),
-            o4: Default::default(),
-            w1: Default::default(),
-            w2: Default::default(),
-            w3: Default::default(),
-            w4: Default::default(),
-            l1: Default::default(),
-            l2: Default::default(),
-            l3: Default::default(),
-            l4: Default::default(),
-            xo_init1: Default::default(),
-            xo_init2: Default::default(),
-            xo_init3: Default::default(),
-            xo_init4: Default::default(),
-            xo_next1: Default::default(),
-            xo_next2: Default::default(),
-            xo_next3: Default::default(),
-            xo_next4: Default::default(),
-            iw_init1: Default::default(),
-            iw_init2: Default::default(),
-            iw_init3: Default::default(),
-            iw_init4: Default::default(),
-            iw_next1: Default::default(),
-            iw_next2: Default::default(),
-            iw_next3: Default::default(),
-            iw_next4: Default::default(),
-            x_inc1: Default::default(),
-            x_inc2: Default::default(),
-            x_inc3: Default::default(),
-            x_inc4: Default::default(),
-            x_first1: Default::default(),
-            x_first2: Default::default(),
-            x_first3: Default::default(),
-            x_first4: Default::default(),
+            i: (0..4).map(|_| Default::default()).collect(),
+            x: (0..4).map(|_| Default::default()).collect(),
+            o: (0..4).map(|_| Default::default()).collect(),
+            w: (0..4).map(|_| Default::default()).collect(),
+            l: (0..4).map(|_| Default::default()).collect(),
+            xo_init: (0..4).map(|_| Default::default()).collect(),
+            xo_next: (0..4).map(|_| Default::default()).collect(),
+            iw_init: (0..4).map(|_| Default::default()).collect(),
+            iw_next: (0..4).map(|_| Default::default()).collect(),
+            x_first: (0..4).map(|_| Default::default()).collect(),
+            x_inc: (0..4).map(|_| Default::default()).collect(),
+            carry: (0..5).map(|_| Default::default()).collect(),
+            step_base: Default::default(),
             r_c0: Default::default(),
             r_end: Default::default(),
             r_lo: Default::default(),
@@ -201,11 +142,20 @@ impl Default for TensorRows {
 impl Logic for TensorRows {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, i1, i2, i3, i4, x1, x2, x3, x4, o1, o2, o3, o4, w1, w2, w3, w4, l1, l2, l3, l4, pre_q, pre_z,
-            dat_q, bytes_q, lo_b, empty0
-        );
-        self.row_base.next = self.l1.q.val();
+        dff_setup!(self, clock, pre_q, pre_z, dat_q, bytes_q, lo_b, empty0);
+        for d in 0..4 {
+            self.i[d].clock.next = self.clock.val();
+            self.i[d].d.next = self.i[d].q.val();
+            self.x[d].clock.next = self.clock.val();
+            self.x[d].d.next = self.x[d].q.val();
+            self.o[d].clock.next = self.clock.val();
+            self.o[d].d.next = self.o[d].q.val();
+            self.w[d].clock.next = self.clock.val();
+            self.w[d].d.next = self.w[d].q.val();
+            self.l[d].clock.next = self.clock.val();
+            self.l[d].d.next = self.l[d].q.val();
+        }
+        self.row_base.next = self.l[0].q.val();
         self.pre.next = self.pre_q.q.val();
         self.pre_zero.next = self.pre_z.q.val();
         self.dat.next = self.dat_q.q.val();
@@ -213,8 +163,8 @@ impl Logic for TensorRows {
         self.lo_bytes.next = self.lo_b.q.val();
         // The row's run is empty: dimension 0 (registered) or a higher dimension's index
         // outside its size.
-        self.empty.next = self.empty0.q.val() | self.o1.q.val() | self.o2.q.val() | self.o3.q.val() | self.o4.q.val();
-        self.last.next = self.w1.q.val() & self.w2.q.val() & self.w3.q.val() & self.w4.q.val();
+        self.empty.next =
+            self.empty0.q.val() | self.o[0].q.val() | self.o[1].q.val() | self.o[2].q.val() | self.o[3].q.val();
 
         // ---- the dimension-0 run, registered every cycle ----
         self.r_c0.next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(0))
@@ -245,137 +195,79 @@ impl Logic for TensorRows {
         self.lo_b.d.next = self.r_lo.val() << self.m_lg.val();
         self.empty0.d.next = self.rw_empty0.val();
 
-        // ---- per dimension: the flags of the first and of the next index ----
-        // Outside: a start coordinate (s32) or the next index is outside [0, size_d) (the
+        // ---- per dimension d + 1: the flags of the first and of the next index ----
+        // Outside: a start coordinate (s32) or the next index is outside [0, size) (the
         // unsigned compares on the low half as above). Last: the next box index is the last.
-        self.x_first1.next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(32))
+        // (The sign extensions written out: hdl_gen takes no loop index inside a `bit_cast`.)
+        self.x_first[0].next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(32))
             - ((bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(32)) & self.k_bit31.val()) << 1);
-        self.xo_init1.next =
-            self.m_c.val().get_bit(63) | (self.m_c.val().get_bits::<32>(32) >= self.m_size.val().get_bits::<32>(32));
-        self.x_inc1.next = self.x1.q.val() + 1;
-        self.xo_next1.next = self.x_inc1.val().get_bit(63)
-            | (self.x_inc1.val().get_bits::<32>(32) != 0)
-            | (self.x_inc1.val().get_bits::<32>(0) >= self.m_size.val().get_bits::<32>(32));
-        self.iw_init1.next = self.m_box.val().get_bits::<32>(32) == 1;
-        self.iw_next1.next = (self.i1.q.val() + 2) == self.m_box.val().get_bits::<32>(32);
-
-        self.x_first2.next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(64))
+        self.x_first[1].next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(64))
             - ((bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(64)) & self.k_bit31.val()) << 1);
-        self.xo_init2.next =
-            self.m_c.val().get_bit(95) | (self.m_c.val().get_bits::<32>(64) >= self.m_size.val().get_bits::<32>(64));
-        self.x_inc2.next = self.x2.q.val() + 1;
-        self.xo_next2.next = self.x_inc2.val().get_bit(63)
-            | (self.x_inc2.val().get_bits::<32>(32) != 0)
-            | (self.x_inc2.val().get_bits::<32>(0) >= self.m_size.val().get_bits::<32>(64));
-        self.iw_init2.next = self.m_box.val().get_bits::<32>(64) == 1;
-        self.iw_next2.next = (self.i2.q.val() + 2) == self.m_box.val().get_bits::<32>(64);
-
-        self.x_first3.next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(96))
+        self.x_first[2].next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(96))
             - ((bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(96)) & self.k_bit31.val()) << 1);
-        self.xo_init3.next =
-            self.m_c.val().get_bit(127) | (self.m_c.val().get_bits::<32>(96) >= self.m_size.val().get_bits::<32>(96));
-        self.x_inc3.next = self.x3.q.val() + 1;
-        self.xo_next3.next = self.x_inc3.val().get_bit(63)
-            | (self.x_inc3.val().get_bits::<32>(32) != 0)
-            | (self.x_inc3.val().get_bits::<32>(0) >= self.m_size.val().get_bits::<32>(96));
-        self.iw_init3.next = self.m_box.val().get_bits::<32>(96) == 1;
-        self.iw_next3.next = (self.i3.q.val() + 2) == self.m_box.val().get_bits::<32>(96);
-
-        self.x_first4.next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(128))
+        self.x_first[3].next = bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(128))
             - ((bit_cast::<64, 32>(self.m_c.val().get_bits::<32>(128)) & self.k_bit31.val()) << 1);
-        self.xo_init4.next =
-            self.m_c.val().get_bit(159) | (self.m_c.val().get_bits::<32>(128) >= self.m_size.val().get_bits::<32>(128));
-        self.x_inc4.next = self.x4.q.val() + 1;
-        self.xo_next4.next = self.x_inc4.val().get_bit(63)
-            | (self.x_inc4.val().get_bits::<32>(32) != 0)
-            | (self.x_inc4.val().get_bits::<32>(0) >= self.m_size.val().get_bits::<32>(128));
-        self.iw_init4.next = self.m_box.val().get_bits::<32>(128) == 1;
-        self.iw_next4.next = (self.i4.q.val() + 2) == self.m_box.val().get_bits::<32>(128);
+        for d in 0..4 {
+            self.xo_init[d].next = self.m_c.val().get_bit(32 * d + 63)
+                | (self.m_c.val().get_bits::<32>(32 * d + 32) >= self.m_size.val().get_bits::<32>(32 * d + 32));
+            self.x_inc[d].next = self.x[d].q.val() + 1;
+            self.xo_next[d].next = self.x_inc[d].val().get_bit(63)
+                | (self.x_inc[d].val().get_bits::<32>(32) != 0)
+                | (self.x_inc[d].val().get_bits::<32>(0) >= self.m_size.val().get_bits::<32>(32 * d + 32));
+            self.iw_init[d].next = self.m_box.val().get_bits::<32>(32 * d + 32) == 1;
+            self.iw_next[d].next = (self.i[d].q.val() + 2) == self.m_box.val().get_bits::<32>(32 * d + 32);
+        }
 
-        // ---- the walk: dimension 1 fastest; a dimension that wraps resets and carries ----
+        // ---- the walk: dimension 1 fastest; a dimension at its last index resets and carries ----
+        self.carry[0].next = true;
+        for d in 0..4 {
+            self.carry[d + 1].next = self.carry[d].val() & self.w[d].q.val();
+        }
+        self.last.next = self.carry[4].val();
+        // The dimension that advances (the lowest not at its last index) takes its stride, and
+        // the rows below it start from its new base.
+        self.step_base.next = self.l[0].q.val() + self.m_stride.val().get_bits::<64>(0);
+        for d in 0..4 {
+            if self.carry[d].val() & !self.w[d].q.val() {
+                self.step_base.next = self.l[d].q.val() + self.m_stride.val().get_bits::<64>(64 * d);
+            }
+        }
         if self.advance.val() {
-            if !self.w1.q.val() {
-                self.i1.d.next = self.i1.q.val() + 1;
-                self.x1.d.next = self.x_inc1.val();
-                self.o1.d.next = self.xo_next1.val();
-                self.w1.d.next = self.iw_next1.val();
-                self.l1.d.next = self.l1.q.val() + self.m_stride.val().get_bits::<64>(0);
-            } else {
-                self.i1.d.next = 0.into();
-                self.w1.d.next = self.iw_init1.val();
-                self.o1.d.next = self.xo_init1.val();
-                self.x1.d.next = self.x_first1.val();
-                if !self.w2.q.val() {
-                    self.i2.d.next = self.i2.q.val() + 1;
-                    self.x2.d.next = self.x_inc2.val();
-                    self.o2.d.next = self.xo_next2.val();
-                    self.w2.d.next = self.iw_next2.val();
-                    self.l2.d.next = self.l2.q.val() + self.m_stride.val().get_bits::<64>(64);
-                    self.l1.d.next = self.l2.q.val() + self.m_stride.val().get_bits::<64>(64);
-                } else {
-                    self.i2.d.next = 0.into();
-                    self.w2.d.next = self.iw_init2.val();
-                    self.o2.d.next = self.xo_init2.val();
-                    self.x2.d.next = self.x_first2.val();
-                    if !self.w3.q.val() {
-                        self.i3.d.next = self.i3.q.val() + 1;
-                        self.x3.d.next = self.x_inc3.val();
-                        self.o3.d.next = self.xo_next3.val();
-                        self.w3.d.next = self.iw_next3.val();
-                        self.l3.d.next = self.l3.q.val() + self.m_stride.val().get_bits::<64>(128);
-                        self.l2.d.next = self.l3.q.val() + self.m_stride.val().get_bits::<64>(128);
-                        self.l1.d.next = self.l3.q.val() + self.m_stride.val().get_bits::<64>(128);
+            for d in 0..4 {
+                if self.carry[d].val() {
+                    if self.w[d].q.val() {
+                        self.i[d].d.next = 0.into();
+                        self.w[d].d.next = self.iw_init[d].val();
+                        self.o[d].d.next = self.xo_init[d].val();
+                        self.x[d].d.next = self.x_first[d].val();
                     } else {
-                        self.i3.d.next = 0.into();
-                        self.w3.d.next = self.iw_init3.val();
-                        self.o3.d.next = self.xo_init3.val();
-                        self.x3.d.next = self.x_first3.val();
-                        if !self.w4.q.val() {
-                            self.i4.d.next = self.i4.q.val() + 1;
-                            self.x4.d.next = self.x_inc4.val();
-                            self.o4.d.next = self.xo_next4.val();
-                            self.w4.d.next = self.iw_next4.val();
-                            self.l4.d.next = self.l4.q.val() + self.m_stride.val().get_bits::<64>(192);
-                            self.l3.d.next = self.l4.q.val() + self.m_stride.val().get_bits::<64>(192);
-                            self.l2.d.next = self.l4.q.val() + self.m_stride.val().get_bits::<64>(192);
-                            self.l1.d.next = self.l4.q.val() + self.m_stride.val().get_bits::<64>(192);
-                        } else {
-                            // The box's last row: back to the first (a multicast load walks the
-                            // box again for its next CTA).
-                            self.i4.d.next = 0.into();
-                            self.w4.d.next = self.iw_init4.val();
-                            self.o4.d.next = self.xo_init4.val();
-                            self.x4.d.next = self.x_first4.val();
-                            self.l1.d.next = self.origin.val();
-                            self.l2.d.next = self.origin.val();
-                            self.l3.d.next = self.origin.val();
-                            self.l4.d.next = self.origin.val();
-                        }
+                        self.i[d].d.next = self.i[d].q.val() + 1;
+                        self.x[d].d.next = self.x_inc[d].val();
+                        self.o[d].d.next = self.xo_next[d].val();
+                        self.w[d].d.next = self.iw_next[d].val();
                     }
+                }
+                // Dimension d + 1 or a higher one advances: this level's base is the new one.
+                if self.carry[d].val() & !self.carry[4].val() {
+                    self.l[d].d.next = self.step_base.val();
+                }
+            }
+            // After the box's last row, back to the first (a multicast load walks the box again
+            // for its next CTA).
+            if self.carry[4].val() {
+                for d in 0..4 {
+                    self.l[d].d.next = self.origin.val();
                 }
             }
         }
         if self.init.val() {
-            self.i1.d.next = 0.into();
-            self.w1.d.next = self.iw_init1.val();
-            self.o1.d.next = self.xo_init1.val();
-            self.x1.d.next = self.x_first1.val();
-            self.i2.d.next = 0.into();
-            self.w2.d.next = self.iw_init2.val();
-            self.o2.d.next = self.xo_init2.val();
-            self.x2.d.next = self.x_first2.val();
-            self.i3.d.next = 0.into();
-            self.w3.d.next = self.iw_init3.val();
-            self.o3.d.next = self.xo_init3.val();
-            self.x3.d.next = self.x_first3.val();
-            self.i4.d.next = 0.into();
-            self.w4.d.next = self.iw_init4.val();
-            self.o4.d.next = self.xo_init4.val();
-            self.x4.d.next = self.x_first4.val();
-            self.l1.d.next = self.origin.val();
-            self.l2.d.next = self.origin.val();
-            self.l3.d.next = self.origin.val();
-            self.l4.d.next = self.origin.val();
+            for d in 0..4 {
+                self.i[d].d.next = 0.into();
+                self.w[d].d.next = self.iw_init[d].val();
+                self.o[d].d.next = self.xo_init[d].val();
+                self.x[d].d.next = self.x_first[d].val();
+                self.l[d].d.next = self.origin.val();
+            }
         }
     }
 }
