@@ -35,6 +35,7 @@
 //! ```
 
 use serde_json::{json, Value};
+use smsync_hdl::formal::MIN_DEPTH;
 use smsync_sim::config::Config;
 use smsync_testbench::mutate::checks::{corpus, run_check, Check, CheckResult};
 use smsync_testbench::mutate::equiv::{classify, Equivalence};
@@ -114,9 +115,10 @@ pub struct Args {
     /// barrier_file) on the survivors of the cosim checks.
     #[arg(long)]
     pub no_formal: bool,
-    /// BMC depth of the formal properties where induction does not close.
-    #[arg(long, default_value_t = 20)]
-    pub formal_depth: usize,
+    /// BMC depth of the formal properties where induction does not close (by default the
+    /// unit's own, as `smsync prove`).
+    #[arg(long)]
+    pub formal_depth: Option<usize>,
     /// Do not ask yosys whether survivors are equivalent.
     #[arg(long)]
     pub no_equiv: bool,
@@ -480,7 +482,10 @@ fn run_formal(a: &Args, out: &Path, target: Target, config: &Config, results: &m
     let names: Vec<&str> = formal.properties.iter().filter(|p| p.closes).map(|p| p.name).collect();
     for r in results.iter_mut().filter(|r| r.status == Status::Survived) {
         let started = Instant::now();
-        let outcome = check_mutant(out, target, &formal, config, &r.mutation, r.index, a.formal_depth);
+        let depth = a.formal_depth.unwrap_or_else(|| {
+            formal.properties.iter().filter(|p| p.closes).map(|p| (p.depth)(config)).max().unwrap_or(MIN_DEPTH)
+        });
+        let outcome = check_mutant(out, target, &formal, config, &r.mutation, r.index, depth);
         eprintln!(
             "mutant {} (survived the cosim): formal: {outcome:?} ({:.0} s)",
             r.index,

@@ -12,7 +12,7 @@
 //! <out>/<unit>/unit.v, <checker>.sv, model.smt2, induction-k<k>.log, base.log, bmc.log, *-cex*.vcd
 //! ```
 
-use smsync_hdl::formal::{formal_unit, formal_units, FormalUnit};
+use smsync_hdl::formal::{formal_unit, formal_units, FormalUnit, MIN_DEPTH};
 use smsync_hdl::sync_unit;
 use smsync_rtl_tools::prove::{check_tools, prove, ProofJob, Verdict};
 use smsync_sim::config::Config;
@@ -33,9 +33,10 @@ pub struct Args {
     /// Build the unit with this documented fault and check its property (the property must fail).
     #[arg(long, requires = "unit")]
     pub fault: Option<String>,
-    /// BMC depth where induction does not close (at least 20).
-    #[arg(long, default_value_t = 20)]
-    pub depth: usize,
+    /// BMC depth where induction does not close (at least 20); by default each unit's own depth
+    /// (20, or the steps its slowest answer takes: the warp network's redux on a narrow beat).
+    #[arg(long)]
+    pub depth: Option<usize>,
     /// Skip induction: BMC to --depth only (a second opinion on an induction proof).
     #[arg(long)]
     pub bmc_only: bool,
@@ -49,8 +50,8 @@ pub fn main(a: Args) -> Result<(), String> {
         Some(path) => Config::from_file(path).map_err(|e| e.to_string())?,
         None => Config::default(),
     };
-    if a.depth < 20 {
-        return Err(format!("--depth {}: the BMC depth is at least 20", a.depth));
+    if let Some(depth) = a.depth.filter(|&d| d < MIN_DEPTH) {
+        return Err(format!("--depth {depth}: the BMC depth is at least {MIN_DEPTH}"));
     }
     let units = match &a.unit {
         Some(name) => vec![formal_unit(name)?],
@@ -97,6 +98,14 @@ fn prove_unit(config: &Config, unit: &FormalUnit, a: &Args) -> Result<bool, Stri
             );
         }
     }
+    // The checked properties' largest depth (`Property::depth`), unless --depth is given.
+    let depth = unit
+        .properties
+        .iter()
+        .filter(|p| properties.contains(&p.name))
+        .map(|p| (p.depth)(config))
+        .max()
+        .unwrap_or(MIN_DEPTH);
     let dir = a.out.join(unit.module);
     let checker = (unit.checker)(config);
     let job = ProofJob {
@@ -105,8 +114,8 @@ fn prove_unit(config: &Config, unit: &FormalUnit, a: &Args) -> Result<bool, Stri
         checker_top: unit.checker_top,
         properties,
         dir: &dir,
-        depth: a.depth,
-        bmc_only: a.bmc_only,
+        depth: a.depth.unwrap_or(depth),
+        bmc_only: a.bmc_only || !unit.induction,
     };
     let outcome = prove(&job)?;
     for (property, verdict) in &outcome.verdicts {

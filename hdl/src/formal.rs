@@ -13,7 +13,7 @@
 use smsync_contract::config::Config;
 use smsync_contract::encoding::Unit;
 
-use crate::{barrier_file, mbarrier_alu};
+use crate::{barrier_file, mbarrier_alu, warp_network};
 
 /// One property of a unit's checker.
 pub struct Property {
@@ -25,6 +25,11 @@ pub struct Property {
     /// `smsync prove` checks only these unless one is named with `--property`; an open one
     /// still has its fault (it can fail) and is listed as not checked, never as proven.
     pub closes: bool,
+    /// The BMC depth `smsync prove` uses for it where induction does not close, unless
+    /// `--depth` is given: at least [`MIN_DEPTH`], and deep enough for its fault to show (the
+    /// warp network's redux answers 30-odd cycles after its header on fpga-small). A job checks
+    /// its properties to the largest of their depths.
+    pub depth: fn(&Config) -> usize,
 }
 
 /// A deliberate bug for the tests: the unit's generated Verilog with `find` replaced by
@@ -82,6 +87,18 @@ pub struct FormalUnit {
     pub faults: &'static [Fault],
     /// The checker's SystemVerilog for a config.
     pub checker: fn(&Config) -> String,
+    /// k-induction is tried (up to `MAX_K`) before BMC. False where no property has closed by
+    /// induction (the warp network: its records and operand store start unconstrained in the
+    /// induction step; k = 1..8 failed and took 2.2 min on fpga-small), so BMC runs at once.
+    pub induction: bool,
+}
+
+/// The least BMC depth `smsync prove` accepts (issue 20: "bounded model checking (depth >= 20)").
+pub const MIN_DEPTH: usize = 20;
+
+/// [`MIN_DEPTH`], for any config: the depth of most properties.
+pub fn min_depth(_: &Config) -> usize {
+    MIN_DEPTH
 }
 
 /// Every unit `smsync prove` can prove, in the order it proves them.
@@ -94,6 +111,7 @@ pub fn formal_units() -> Vec<FormalUnit> {
             properties: mbarrier_alu::formal::PROPERTIES,
             faults: mbarrier_alu::formal::FAULTS,
             checker: mbarrier_alu::formal::checker_verilog,
+            induction: true,
         },
         FormalUnit {
             unit: Unit::BarrierFile,
@@ -102,6 +120,16 @@ pub fn formal_units() -> Vec<FormalUnit> {
             properties: barrier_file::formal::PROPERTIES,
             faults: barrier_file::formal::FAULTS,
             checker: barrier_file::formal::checker_verilog,
+            induction: true,
+        },
+        FormalUnit {
+            unit: Unit::WarpNetwork,
+            module: "warp_network",
+            checker_top: warp_network::formal::CHECKER_TOP,
+            properties: warp_network::formal::PROPERTIES,
+            faults: warp_network::formal::FAULTS,
+            checker: warp_network::formal::checker_verilog,
+            induction: false,
         },
     ]
 }

@@ -66,6 +66,7 @@
 //! `features.match_sync` off, redux.f32 with `features.redux_f32` off).
 
 mod datapath;
+pub mod formal;
 mod records;
 
 use rust_hdl::prelude::*;

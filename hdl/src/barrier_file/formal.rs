@@ -35,7 +35,7 @@
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, Op};
 
-use crate::formal::{Fault, Property};
+use crate::formal::{min_depth, Fault, Property};
 
 /// The checker's top module.
 pub const CHECKER_TOP: &str = "barrier_file_formal";
@@ -50,6 +50,7 @@ pub const PROPERTIES: &[Property] = &[
                     32*arrivals >= b, without one when every live warp has arrived (or the last missing one \
                     exits); no release before, none missed (PTX ISA 9.7.13.1)",
         closes: false,
+        depth: min_depth,
     },
     Property {
         name: "release_once",
@@ -57,12 +58,14 @@ pub const PROPERTIES: &[Property] = &[
                     (bar.sync / bar.red), and before the barrier can complete again: no warp released twice \
                     or never (PTX ISA 9.7.13.1)",
         closes: false,
+        depth: min_depth,
     },
     Property {
         name: "round_reset",
         statement: "after a release the barrier is reinitialized: the next arrival opens a new round (with any \
                     thread count and kind) and the round's arrived warps are its own (PTX ISA 9.7.13.1)",
         closes: false,
+        depth: min_depth,
     },
     Property {
         name: "responses",
@@ -71,12 +74,14 @@ pub const PROPERTIES: &[Property] = &[
                     ops or thread counts; PTX ISA 9.7.13.1), and the warp is told to wait exactly when an \
                     accepted bar.sync / bar.red arrives",
         closes: false,
+        depth: min_depth,
     },
     Property {
         name: "answered_once",
         statement: "every accepted request is answered exactly once, two cycles later, with its cta/warp; no \
                     response without a request (no request lost or answered twice)",
         closes: true,
+        depth: min_depth,
     },
 ];
 

@@ -23,7 +23,7 @@
 use smsync_contract::config::Config;
 use smsync_contract::encoding::{flags, mbarrier_word as mw, Op};
 
-use crate::formal::{Fault, Property};
+use crate::formal::{min_depth, Fault, Property};
 
 /// The checker's top module.
 pub const CHECKER_TOP: &str = "mbarrier_alu_formal";
@@ -36,18 +36,21 @@ pub const PROPERTIES: &[Property] = &[
                     exactly when an arrive-on, complete-tx or expect-tx leaves the pending count and the tx-count \
                     both zero (PTX ISA 9.7.13.15.6)",
         closes: true,
+        depth: min_depth,
     },
     Property {
         name: "tx_range",
         statement: "the tx-count stays within +-(2^20-1): an op that would leave the range is refused and writes \
                     nothing (PTX ISA 9.7.13.15.5, .11, .12)",
         closes: true,
+        depth: min_depth,
     },
     Property {
         name: "arrive_drop",
         statement: "an accepted arrive_drop of count c lowers the expected count by c, for the current and the next \
                     phases (PTX ISA 9.7.13.15.14)",
         closes: true,
+        depth: min_depth,
     },
     Property {
         name: "object_word",
@@ -55,12 +58,14 @@ pub const PROPERTIES: &[Property] = &[
                     object write it, and an op is refused exactly when the reference refuses it \
                     (PTX ISA 9.7.13.15.9-.17)",
         closes: true,
+        depth: min_depth,
     },
     Property {
         name: "answered_once",
         statement: "every request is answered exactly once, three cycles later, with its requester's cta/warp/lane; \
                     no response comes without a request (no op lost or answered twice)",
         closes: true,
+        depth: min_depth,
     },
     Property {
         name: "write_held",
@@ -68,6 +73,7 @@ pub const PROPERTIES: &[Property] = &[
                     the flip-flop the sync-unit top arbitrates the other writers on), and the port is held only \
                     for an op in S1b",
         closes: true,
+        depth: min_depth,
     },
 ];
 

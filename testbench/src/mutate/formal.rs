@@ -67,7 +67,7 @@ pub fn check_mutant(
         properties: formal.properties.iter().filter(|p| p.closes).map(|p| p.name).collect(),
         dir: &dir,
         depth,
-        bmc_only: false,
+        bmc_only: !formal.induction,
     };
     match prove(&job) {
         Err(e) => FormalOutcome::Error(e),
