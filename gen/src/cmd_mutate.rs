@@ -14,7 +14,7 @@
 //! 3. Each mutant runs in a child process (`smsync mutate-run`, with `SMSYNC_MUTANT=k`), the
 //!    fastest checks first, stopping at the first failure (killed). A crash of the simulator or
 //!    the wall-clock timeout also kills it, and says so.
-//! 4. Survivors of the unit with a formal checker (mbarrier_alu, barrier_file) meet its
+//! 4. Survivors of a unit with a formal checker (mbarrier_alu, barrier_file, warp_network) meet its
 //!    properties (`smsync prove`'s, those whose proof closes): a failing one kills the mutant.
 //! 5. Survivors go to yosys: proven equivalent, observable at the unit's outputs (a gap), or
 //!    not classified (`smsync_testbench::mutate::equiv`).
@@ -111,8 +111,8 @@ pub struct Args {
     /// Compile the mutated top's C++ at -O0 (a sooner build, slower runs).
     #[arg(long)]
     pub fast_build: bool,
-    /// Do not run the unit's formal properties (`smsync prove`'s checker, mbarrier_alu and
-    /// barrier_file) on the survivors of the cosim checks.
+    /// Do not run the unit's formal properties (`smsync prove`'s checker: mbarrier_alu,
+    /// barrier_file, warp_network) on the survivors of the cosim checks.
     #[arg(long)]
     pub no_formal: bool,
     /// BMC depth of the formal properties where induction does not close (by default the

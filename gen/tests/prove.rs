@@ -44,27 +44,40 @@ fn prove(args: &[&str], out: &Path) -> (Output, String, f64) {
     (o, text, t.elapsed().as_secs_f64())
 }
 
+/// `smsync prove --unit MODULE` on fpga-small must succeed; per property, its verdict line.
+fn prove_unit_verdicts(module: &str, tag: &str) -> Vec<(&'static Property, String)> {
+    let out = out_dir(tag);
+    let (o, text, secs) = prove(&["--unit", module], &out);
+    println!("{text}smsync prove --unit {module} (fpga-small): {secs:.1} s");
+    assert!(o.status.success(), "smsync prove failed:\n{text}");
+    let verdicts = formal_unit(module)
+        .unwrap()
+        .properties
+        .iter()
+        .map(|property| {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&format!("{module}: {}: ", property.name)))
+                .unwrap_or_else(|| panic!("no verdict for {}:\n{text}", property.name));
+            (property, line.to_string())
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&out);
+    verdicts
+}
+
 #[test]
 fn mbarrier_alu_properties_hold_on_fpga_small() {
     if rtl_tools_skipped() {
         return;
     }
-    let out = out_dir("mbar");
-    let (o, text, secs) = prove(&["--unit", "mbarrier_alu"], &out);
-    println!("{text}smsync prove --unit mbarrier_alu (fpga-small): {secs:.1} s");
-    assert!(o.status.success(), "smsync prove failed:\n{text}");
-    for property in formal_unit("mbarrier_alu").unwrap().properties {
-        let line = text
-            .lines()
-            .find(|l| l.starts_with(&format!("mbarrier_alu: {}: ", property.name)))
-            .unwrap_or_else(|| panic!("no verdict for {}:\n{text}", property.name));
+    for (property, line) in prove_unit_verdicts("mbarrier_alu", "mbar") {
         assert!(
             line.contains("proven (induction k=") || line.contains("bounded (depth 2"),
             "{} neither proven nor bounded to depth >= 20: {line}",
             property.name
         );
     }
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// Full tier: BMC to depth 20 of all the properties, without induction, agrees with the proof.
@@ -161,21 +174,12 @@ fn warp_network_properties_hold_to_depth_20_on_fpga_small() {
     if rtl_tools_skipped() {
         return;
     }
-    let out = out_dir("wnet");
-    let (o, text, secs) = prove(&["--unit", "warp_network"], &out);
-    println!("{text}smsync prove --unit warp_network (fpga-small): {secs:.1} s");
-    assert!(o.status.success(), "smsync prove failed:\n{text}");
-    for property in formal_unit("warp_network").unwrap().properties {
-        let line = text
-            .lines()
-            .find(|l| l.starts_with(&format!("warp_network: {}: ", property.name)))
-            .unwrap_or_else(|| panic!("no verdict for {}:\n{text}", property.name));
+    for (property, line) in prove_unit_verdicts("warp_network", "wnet") {
         match property.closes {
             true => assert!(line.ends_with("bounded (depth 20)"), "{line}"),
             false => assert!(line.contains(": not checked"), "{line}"),
         }
     }
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// The warp network: each fault of a property the suite checks fails it (5-15 s each); the full

@@ -24,6 +24,9 @@
 //! `.sync` op issues nothing: so the unit's answer to a lane that arrives twice is not checked); redux on the integer types only
 //! (add / min / max on .u32 / .s32, and / or / xor on .b32); match keys .b32 or .b64.
 //!
+//! `redux_value` (open: checked only when named, alone) adds an assumption of its own: only redux
+//! requests, of the symbolic warp (partial arrivals included).
+//!
 //! Not covered here: exits completing a rendezvous, redux.f32, the match and shfl results and
 //! elect's leader (only that they answer when and whom they should), the exact error codes.
 
@@ -241,6 +244,11 @@ module warp_network_formal (
         // a lane waiting at a collective (or for its answer) issues nothing until it is answered
         if (in_sym) assume(in_live == live0 && (in_active & arr) == 0);
         if (in_op == OP_VOTE) assume(in_sub <= V_BALLOT);
+`ifdef CHECK_redux_value
+        // redux_value's own scenario, redux requests of the symbolic warp only: it is checked
+        // alone (an open property), and with every op mixed in its 37 steps take hours
+        assume(in_op == OP_REDUX && in_sym);
+`endif
         if (in_op == OP_REDUX) assume(((in_sub == R_ADD || in_sub == R_MIN || in_sub == R_MAX)
             && (in_dtype == DT_U32 || in_dtype == DT_S32))
             || ((in_sub == R_AND || in_sub == R_OR || in_sub == R_XOR) && in_dtype == DT_B32));
