@@ -308,9 +308,10 @@ module warp_network_formal (
                 mem_p <= h_member; op_p <= h_op; sub_p <= h_sub; dtype_p <= h_dtype; flags_p <= h_flags;
             end
         end
-        if (take_beat && h_sym)
-            for (i = 0; i < L; i = i + 1)
-                if (h_active[bc * L + i]) vals[32 * (bc * L + i) +: 32] <= in_a[64 * i +: 32];
+        // lane i is in beat i / L at place i % L (constant selects: a third of the model that
+        // a variable part-select writing `vals` made)
+        for (i = 0; i < 32; i = i + 1)
+            if (take_beat && h_sym && bc == i / L && h_active[i]) vals[32 * i +: 32] <= in_a[64 * (i % L) +: 32];
     end
 
     // ---------------- the definitions over the probe's rendezvous ----------------
