@@ -99,7 +99,7 @@ pub const FAULTS: &[Fault] = &[
     Fault {
         name: "redux_add_without_carry",
         property: "redux_value",
-        bug: "the first node of the redux tree adds without carries (x ^ y)",
+        bug: "the redux tree's root node adds without carries (x ^ y)",
         within: Some("warp_network$redux_nodes$0"),
         find: "sum = x + y;",
         replace: "sum = x ^ y;",
