@@ -111,7 +111,7 @@ pub const FAULTS: &[Fault] = &[
 /// sender offers one step after the start; two steps more for margin. 37 on fpga-small (its
 /// redux answers at step 34), the least depth (20) on the default config. The other
 /// properties are checked to depth 20, which covers a few header-only requests (a vote answers
-/// at step 6) but no data op's answer on fpga-small.
+/// at step 5) but no data op's answer on fpga-small.
 pub fn redux_depth(config: &Config) -> usize {
     let lanes = config.lanes_per_beat as usize;
     let redux_answer = 1 + 7 + 3 * (32 / lanes) + lanes.trailing_zeros() as usize;
