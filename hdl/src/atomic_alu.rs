@@ -83,15 +83,18 @@
 //!              alone, so it runs ahead: the step goes to I (to I's skid register when I is
 //!              full and does not issue at this edge) while the skid register is empty, and
 //!              its lanes leave the window. No lane left, or the lead in error ->
-//!              RESP once I and X1..X3 are empty (the lanes before the error have written, as
+//!              RESP once I, R and X1..X3 are empty (the lanes before the error have written, as
 //!              in the golden model)
-//!           I  issue: the planned step, registered; it reads its line and moves to X1 at the
-//!              edge where X1's step leaves, unless a step in X1..X3 has one of its bytes;
+//!           I  issue: the planned step, registered; it reads its line and moves to R at the
+//!              edge where R's step leaves, unless a step in R..X3 has one of its bytes;
 //!              the skid register's step moves into I at that edge. The plan's take waits
 //!              on the skid register only, not on the read grant (which ran from the copy
 //!              engine's read request through the top's arbiter into the plan, the check
 //!              stage's load and the operand store's row: the routed board top's limit)
-//!           X1 operands: the line read (held in `line` while needed); per element (a vector's in
+//!           R  read: the step whose read was granted; its line is registered as it arrives
+//!              (into X1's `line` when the step moves on at that edge, else into R's own
+//!              register); it moves to X1 at the edge where X1's step leaves
+//!           X1 operands: the line, from `line` (registered); per element (a vector's in
 //!              turn, one per cycle) the old element, b and c into X2
 //!           X2 element: the step's old values (its first element's X2 registers) into the
 //!              result store; AtomicElement (and the slots' GroupLanes), pipelined over
@@ -110,11 +113,19 @@
 //! c8fb031). With the grant at once no write is buffered and the cycles are as without it.
 //! A write carries only the step's bytes, so steps on different bytes of one line overlap
 //! freely (each reads the line and writes its own bytes). A planned step that shares a byte
-//! with a step in X1..X3 or the write buffer (`hazard`: same-address lanes, a vector's line) waits until that step
+//! with a step in R..X3 or the write buffer (`hazard`: same-address lanes, a vector's line) waits until that step
 //! has written, and reads after it: so same-address lanes see the previous lane's result, and
 //! a read that shares a cycle with a write (the RAM may return the line before it) is never of
-//! a byte being written. A same-address lane costs 7 cycles (read, X1, X2, the element's 3
+//! a byte being written. A same-address lane costs 8 cycles (read, R, X1, X2, the element's 3
 //! stages, X3); lanes on distinct bytes one cycle per step.
+//!
+//! Why R: X1 takes its line from flip-flops. Without R the line went from the port (the
+//! shared RAM's block RAM, its stale-row and write-forward select, the core's read-data mux)
+//! through X1's element select into X2 in one cycle: the routed ULX3S top's limiting path at
+//! 20910eb (23.19 ns, 43.13 MHz). R costs one cycle per request and per step that waits for
+//! another's bytes, none per step otherwise (the next step's line is read while X1 works on
+//! the step before it, and waits in R's register if X1 is not done). On global memory one
+//! read is in flight at a time (the top's `ag_*` port).
 //!
 //! # Coalesced steps (`config.atomic_lanes`)
 //!
@@ -141,11 +152,11 @@
 //! max(`lanes_per_beat`, n), n divides B).
 //!
 //! Cycle cost (read latency 1, grants at once): one cycle per step on distinct bytes (`vec`
-//! cycles for vector forms), plus 10 per request (IDLE, which loads the first window into C;
-//! its checks; the first step's plan and issue; the last step's X2, 3 element stages and X3;
-//! RESP); seven per step that waits for the previous one's bytes. 32 consecutive u32 or f32
-//! lanes (4 per line): 18 cycles with `atomic_lanes` >= 4, 42 with 1; 32 lanes on 32 lines:
-//! 42; 32 lanes on one address: 7 x 32 + 4. Why three stages before the read: the plan was
+//! cycles for vector forms), plus 11 per request (IDLE, which loads the first window into C;
+//! its checks; the first step's plan and issue; the last step's R, X2, 3 element stages and
+//! X3; RESP); eight per step that waits for the previous one's bytes. 32 consecutive u32 or
+//! f32 lanes (4 per line): 19 cycles with `atomic_lanes` >= 4, 43 with 1; 32 lanes on 32
+//! lines: 43; 32 lanes on one address: 8 x 32 + 4. Why three stages before the read: the plan was
 //! one cycle from the 32-lane pool through the lead pick, its 64-bit range checks, the joins
 //! and the hazard check to the read (the unit's limit on the ECP5, docs/FPGA.md). The window
 //! register starts it from n lanes, the check stage takes every 64-bit compare off it (the
@@ -167,7 +178,8 @@
 //! live mbarrier object -> `MbarrierPlainAccess` (PTX ISA §9.7.13.15). The last is found in X1,
 //! from the line's live words (`m_rlive`, the shared RAM's row tags): the step keeps its lanes
 //! before the first one on a live word (they write; a step's lanes are a prefix of the lanes
-//! left), the later steps in I, its skid register or entering X1 are dropped, the plan stops,
+//! left), the later steps in I, its skid register, R or entering R or X1 are dropped (a line
+//! read for a dropped step finds no step waiting for it and is not taken), the plan stops,
 //! and the request answers once the earlier steps have written, at that lane (earlier than
 //! any lane error the plan has found since, as the steps go in lane order).
 //! red.async: `AtomBadType` (op/type/vec), then with cluster_size 1 the first active lane's
@@ -370,7 +382,7 @@ pub struct AtomicAlu {
     /// registered at IDLE (only with group slots: one entry).
     q_group_ok: Vec<DFF<Bit>>,
     /// The issue stage (between the plan and X1): the planned step, registered, waiting for its
-    /// line read (no hazard with X1..X3, X1 open, the grant). The same fields as X1's below.
+    /// line read (no hazard with R..X3, R open, the grant). The same fields as X1's below.
     iss_valid: DFF<Bit>,
     iss_lane: DFF<Bits<LANE_BITS>>,
     iss_line: DFF<Bits<64>>,
@@ -413,6 +425,27 @@ pub struct AtomicAlu {
     ex_x_in: Vec<DFF<Bit>>,
     ex_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
     ex_x_off: Vec<DFF<Bits<2>>>,
+    /// X1's line's live mbarrier words, loaded with the line and cleared after X1's first cycle
+    /// with it (when its live-word check runs).
+    ex_live: DFF<Bits<2>>,
+    /// The read stage R (between I and X1, see "Pipeline"): the step whose line read was
+    /// granted, its line and live words once they arrive (`rs_have`) while X1 still holds the
+    /// step before it. X1 takes its line from flip-flops only (`line`, loaded from the port
+    /// or from here), so the shared RAM's read, its stale-row select and the core's read-data
+    /// mux end at a register instead of running on into X1's element select (the routed board
+    /// top's limiting path at 20910eb). The same fields as X1's.
+    rs_valid: DFF<Bit>,
+    rs_have: DFF<Bit>,
+    rs_data: DFF<Bits<ELEM_BITS>>,
+    rs_live: DFF<Bits<2>>,
+    rs_lane: DFF<Bits<LANE_BITS>>,
+    rs_line: DFF<Bits<64>>,
+    rs_byte_off: DFF<Bits<8>>,
+    rs_be: DFF<Bits<16>>,
+    rs_lanes: DFF<Bits<WARP_LANES>>,
+    rs_x_in: Vec<DFF<Bit>>,
+    rs_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
+    rs_x_off: Vec<DFF<Bits<2>>>,
     /// The step that moved from X1 to X2 at the last edge, for the old-value save one cycle
     /// after X1 (its old values are then in the X2 registers, `x2_r` and the slots'): it saves
     /// (atom, its first element); its lanes, lead lane and, per slot, joined and lane.
@@ -649,7 +682,7 @@ pub struct AtomicAlu {
     /// The planned step's lanes in window bits, and widened.
     plan_w: Signal<Local, Bits<MAX_GROUP>>,
     widen_plan: ZeroExtend<MAX_GROUP, WARP_LANES>,
-    /// A step in X1..X3 or the write buffer has a byte of the planned step's line; the plan stage has a lane
+    /// A step in R..X3 or the write buffer has a byte of the planned step's line; the plan stage has a lane
     /// without error; it hands its step over this cycle.
     hazard: Signal<Local, Bit>,
     /// X3 holds a step's last element: the step writes its line (to the port or the buffer).
@@ -660,6 +693,14 @@ pub struct AtomicAlu {
     // ---- execute stage: one element of the step's lead (and its slots) per cycle ----
     /// The execute stage can take a step at this clock edge (empty, or its step ends now).
     ex_open: Signal<Local, Bit>,
+    /// R's step moves to X1 at this edge; R can take a step at this edge; the line arriving
+    /// now is X1's step's, R's step's; a read is granted and not yet answered (one at a time
+    /// on global memory).
+    rs_move: Signal<Local, Bit>,
+    rs_open: Signal<Local, Bit>,
+    arrive_x1: Signal<Local, Bit>,
+    arrive_rs: Signal<Local, Bit>,
+    read_out: Signal<Local, Bit>,
     /// The execute stage's window (first lane), the lead's place in it, each slot's place.
     ex_window: Signal<Local, Bits<LANE_BITS>>,
     ex_slot: Signal<Local, Bits<LANE_BITS>>,
@@ -907,6 +948,19 @@ impl AtomicAlu {
             ex_x_in: (1..group).map(|_| Default::default()).collect(),
             ex_x_lane: (1..group).map(|_| Default::default()).collect(),
             ex_x_off: (1..group).map(|_| Default::default()).collect(),
+            ex_live: Default::default(),
+            rs_valid: Default::default(),
+            rs_have: Default::default(),
+            rs_data: Default::default(),
+            rs_live: Default::default(),
+            rs_lane: Default::default(),
+            rs_line: Default::default(),
+            rs_byte_off: Default::default(),
+            rs_be: Default::default(),
+            rs_lanes: Default::default(),
+            rs_x_in: (1..group).map(|_| Default::default()).collect(),
+            rs_x_lane: (1..group).map(|_| Default::default()).collect(),
+            rs_x_off: (1..group).map(|_| Default::default()).collect(),
             sv_valid: Default::default(),
             sv_lanes: Default::default(),
             sv_lane: Default::default(),
@@ -1054,6 +1108,11 @@ impl AtomicAlu {
             plan_ok: Default::default(),
             plan_go: Default::default(),
             ex_open: Default::default(),
+            rs_move: Default::default(),
+            rs_open: Default::default(),
+            arrive_x1: Default::default(),
+            arrive_rs: Default::default(),
+            read_out: Default::default(),
             ex_window: Default::default(),
             ex_slot: Default::default(),
             ex_x_slot: (1..group).map(|_| Default::default()).collect(),
@@ -1194,6 +1253,16 @@ impl Logic for AtomicAlu {
             ex_byte_off,
             ex_be,
             ex_lanes,
+            ex_live,
+            rs_valid,
+            rs_have,
+            rs_data,
+            rs_live,
+            rs_lane,
+            rs_line,
+            rs_byte_off,
+            rs_be,
+            rs_lanes,
             q_elem_bytes,
             q_elem_log,
             q_access_bytes,
@@ -1578,23 +1647,20 @@ impl Logic for AtomicAlu {
         self.x3_write.next = self.x3_valid.q.val() & self.x3_last.q.val();
         self.m_wreq.next = self.wb_valid.q.val() | self.x3_write.val();
         self.en.next = !(self.wb_valid.q.val() & self.x3_write.val());
-        // X1: the step's line, held (`ex_have`) or the read data; one element per cycle.
-        self.src_line.next = self.m_rdata.val();
-        self.stepping.next = self.ex_valid.q.val() & self.m_rvalid.val();
-        if self.ex_have.q.val() {
-            self.src_line.next = self.line.q.val();
-            self.stepping.next = self.ex_valid.q.val();
-        }
+        // X1: the step's line, registered in `line` (from the port, or from R); one element
+        // per cycle.
+        self.src_line.next = self.line.q.val();
+        self.stepping.next = self.ex_valid.q.val() & self.ex_have.q.val();
         self.x1_adv.next = self.stepping.val() & self.en.val();
         // X1's live-word check (PTX ISA §9.7.13.15: a live mbarrier object is accessed only by
-        // mbarrier instructions; the golden ALU refuses the lane, `MbarrierPlainAccess`), on
-        // the line as it arrives. The step's lanes are a prefix of the lanes left, in order:
-        // the lanes before the first one on a live word stay in the step, it and the later
-        // ones leave (their bytes are not written; a step cut at its lead writes none), and
-        // the request ends there (see "Errors").
+        // mbarrier instructions; the golden ALU refuses the lane, `MbarrierPlainAccess`), in
+        // X1's first cycle with its line (`ex_live` is cleared after it). The step's lanes are
+        // a prefix of the lanes left, in order: the lanes before the first one on a live word
+        // stay in the step, it and the later ones leave (their bytes are not written; a step
+        // cut at its lead writes none), and the request ends there (see "Errors").
         self.x1_live.next = 0.into();
-        if self.ex_valid.q.val() & self.m_rvalid.val() & !self.ex_have.q.val() {
-            self.x1_live.next = self.m_rlive.val();
+        if self.stepping.val() {
+            self.x1_live.next = self.ex_live.q.val();
         }
         // (The lead's access is 16 bytes at offset 0, or within one 8-byte word.)
         self.lead_hit.next = (self.x1_live.val().get_bit(0) & !self.ex_byte_off.q.val().get_bit(3))
@@ -1755,8 +1821,8 @@ impl Logic for AtomicAlu {
         }
 
         // ================= memory port =================
-        // Write: the step's last element (X3). Read: the issue stage's line, when X1 takes it
-        // at this edge. An issued step waits while a step in X1..X3 has a byte of its line
+        // Write: the step's last element (X3). Read: the issue stage's line, when R takes it
+        // at this edge. An issued step waits while a step in R..X3 has a byte of its line
         // (`hazard`): then its read is granted after that write, and sees it. Steps on other
         // bytes of a line overlap freely (each writes its own bytes). A global read waits for
         // a cycle without a write (the top has one global port for both).
@@ -1784,6 +1850,18 @@ impl Logic for AtomicAlu {
             self.wb_be.d.next = self.x3_be.q.val();
         }
         self.ex_open.next = !self.ex_valid.q.val() | (self.x1_adv.val() & self.last_elem.val());
+        // R hands its step to X1 when X1 can take it, and takes the issue stage's then. Reads
+        // are answered in order: a line arriving is X1's step's while that waits for its line,
+        // else R's step's (a line for a step dropped by a fault finds neither waiting).
+        self.rs_move.next = self.rs_valid.q.val() & self.ex_open.val();
+        self.rs_open.next = !self.rs_valid.q.val() | self.rs_move.val();
+        self.arrive_x1.next = self.m_rvalid.val() & self.ex_valid.q.val() & !self.ex_have.q.val();
+        self.arrive_rs.next = self.m_rvalid.val()
+            & !(self.ex_valid.q.val() & !self.ex_have.q.val())
+            & self.rs_valid.q.val()
+            & !self.rs_have.q.val();
+        self.read_out.next =
+            (self.ex_valid.q.val() & !self.ex_have.q.val()) | (self.rs_valid.q.val() & !self.rs_have.q.val());
         // The plan stage has a step (RUN, a lane left, no lane error; red.async plans none);
         // it hands it to the issue stage (or its skid register) while the skid register is
         // empty: the take does not wait on the read grant.
@@ -1792,9 +1870,12 @@ impl Logic for AtomicAlu {
             & self.any_lane.val()
             & (self.lane_error.val() == self.e_none.val())
             & !self.x_fault.q.val();
-        self.hazard.next = (self.ex_valid.q.val()
-            & (self.ex_line.q.val() == self.iss_line.q.val())
-            & (self.ex_be.q.val() & self.iss_be.q.val()).any())
+        self.hazard.next = (self.rs_valid.q.val()
+            & (self.rs_line.q.val() == self.iss_line.q.val())
+            & (self.rs_be.q.val() & self.iss_be.q.val()).any())
+            | (self.ex_valid.q.val()
+                & (self.ex_line.q.val() == self.iss_line.q.val())
+                & (self.ex_be.q.val() & self.iss_be.q.val()).any())
             | (self.x3_valid.q.val()
                 & (self.x3_line.q.val() == self.iss_line.q.val())
                 & (self.x3_be.q.val() & self.iss_be.q.val()).any())
@@ -1811,8 +1892,8 @@ impl Logic for AtomicAlu {
         }
         self.m_rreq.next = self.iss_valid.q.val()
             & !self.hazard.val()
-            & self.ex_open.val()
-            & !(self.is_global.val() & self.m_wreq.val());
+            & self.rs_open.val()
+            & !(self.is_global.val() & (self.m_wreq.val() | self.read_out.val()));
         self.m_raddr.next = self.iss_line.q.val();
         self.plan_go.next = self.m_rreq.val() & self.m_rgrant.val();
         self.p_take.next = self.plan_ok.val() & !self.skid_valid.q.val();
@@ -1893,13 +1974,13 @@ impl Logic for AtomicAlu {
             self.err.d.next = self.red_async_error.val();
             self.state.d.next = self.st_resp.val();
         }
-        // Plan stage done (no lane left in it or the check stage, or the lead in error): answer once X1..X3 are empty
+        // Plan stage done (no lane left in it or the check stage, or the lead in error): answer once I, R and X1..X3 are empty
         // after this edge (X3's step, if any, writes now). The lanes before an erring lane have
         // written (golden order); an error answers no values, so the old values are dropped.
         // (the skid register holds a step only while the issue stage does)
         // Every write is done after this edge: X3's is granted now with the buffer empty, and
         // the buffer's (without a write from X3 behind it) is granted now.
-        self.drained.next = !self.iss_valid.q.val() & !self.ex_valid.q.val();
+        self.drained.next = !self.iss_valid.q.val() & !self.rs_valid.q.val() & !self.ex_valid.q.val();
         if self.x3_write.val() {
             if self.wb_valid.q.val() | !self.m_wgrant.val() {
                 self.drained.next = false;
@@ -1967,6 +2048,14 @@ impl Logic for AtomicAlu {
             self.skid_x_off[j].clock.next = self.clock.val();
             self.skid_x_off[j].d.next = self.skid_x_off[j].q.val();
         }
+        for j in 0..self.rs_x_in.len() {
+            self.rs_x_in[j].clock.next = self.clock.val();
+            self.rs_x_in[j].d.next = self.rs_x_in[j].q.val();
+            self.rs_x_lane[j].clock.next = self.clock.val();
+            self.rs_x_lane[j].d.next = self.rs_x_lane[j].q.val();
+            self.rs_x_off[j].clock.next = self.clock.val();
+            self.rs_x_off[j].d.next = self.rs_x_off[j].q.val();
+        }
         for j in 0..self.ex_x_in.len() {
             self.ex_x_in[j].clock.next = self.clock.val();
             self.ex_x_in[j].d.next = self.x1_in[j].val();
@@ -2024,10 +2113,18 @@ impl Logic for AtomicAlu {
             // A vector's elements so far (its last element writes them all).
             self.x3_acc.d.next = self.lead_put.val();
         }
-        // X1: a step with more elements, or one whose element cannot move on, keeps its line.
-        if self.stepping.val() & !(self.x1_adv.val() & self.last_elem.val()) {
-            self.line.d.next = self.src_line.val();
+        // Lines arriving: into X1's `line` for its waiting step, else into R's registers. X1
+        // keeps its line while its step has more elements or cannot move on.
+        self.ex_live.d.next = 0.into();
+        if self.arrive_x1.val() {
+            self.line.d.next = self.m_rdata.val();
+            self.ex_live.d.next = self.m_rlive.val();
             self.ex_have.d.next = true;
+        }
+        if self.arrive_rs.val() {
+            self.rs_data.d.next = self.m_rdata.val();
+            self.rs_live.d.next = self.m_rlive.val();
+            self.rs_have.d.next = true;
         }
         if self.x1_adv.val() {
             self.elem_index.d.next = self.elem_index.q.val() + self.k_one_idx.val();
@@ -2037,20 +2134,43 @@ impl Logic for AtomicAlu {
                 self.ex_have.d.next = false;
             }
         }
-        // The issued step moves to X1.
+        // R's step moves to X1, with its line if it has it (or it arrives now).
+        if self.rs_move.val() {
+            self.rs_valid.d.next = false;
+            self.rs_have.d.next = false;
+            self.ex_valid.d.next = true;
+            self.ex_have.d.next = self.rs_have.q.val() | self.arrive_rs.val();
+            self.line.d.next = self.rs_data.q.val();
+            self.ex_live.d.next = self.rs_live.q.val();
+            if self.arrive_rs.val() {
+                self.line.d.next = self.m_rdata.val();
+                self.ex_live.d.next = self.m_rlive.val();
+            }
+            self.ex_lane.d.next = self.rs_lane.q.val();
+            self.ex_line.d.next = self.rs_line.q.val();
+            self.ex_byte_off.d.next = self.rs_byte_off.q.val();
+            self.ex_be.d.next = self.rs_be.q.val();
+            self.ex_lanes.d.next = self.rs_lanes.q.val();
+            for j in 0..self.ex_x_in.len() {
+                self.ex_x_in[j].d.next = self.rs_x_in[j].q.val();
+                self.ex_x_lane[j].d.next = self.rs_x_lane[j].q.val();
+                self.ex_x_off[j].d.next = self.rs_x_off[j].q.val();
+            }
+        }
+        // The issued step (its read granted now) moves to R.
         if self.plan_go.val() {
             self.iss_valid.d.next = false;
-            self.ex_valid.d.next = true;
-            self.ex_have.d.next = false;
-            self.ex_lane.d.next = self.iss_lane.q.val();
-            self.ex_line.d.next = self.iss_line.q.val();
-            self.ex_byte_off.d.next = self.iss_byte_off.q.val();
-            self.ex_be.d.next = self.iss_be.q.val();
-            self.ex_lanes.d.next = self.iss_lanes.q.val();
-            for j in 0..self.ex_x_in.len() {
-                self.ex_x_in[j].d.next = self.iss_x_in[j].q.val();
-                self.ex_x_lane[j].d.next = self.iss_x_lane[j].q.val();
-                self.ex_x_off[j].d.next = self.iss_x_off[j].q.val();
+            self.rs_valid.d.next = true;
+            self.rs_have.d.next = false;
+            self.rs_lane.d.next = self.iss_lane.q.val();
+            self.rs_line.d.next = self.iss_line.q.val();
+            self.rs_byte_off.d.next = self.iss_byte_off.q.val();
+            self.rs_be.d.next = self.iss_be.q.val();
+            self.rs_lanes.d.next = self.iss_lanes.q.val();
+            for j in 0..self.rs_x_in.len() {
+                self.rs_x_in[j].d.next = self.iss_x_in[j].q.val();
+                self.rs_x_lane[j].d.next = self.iss_x_lane[j].q.val();
+                self.rs_x_off[j].d.next = self.iss_x_off[j].q.val();
             }
         }
         // The skid register's step moves into the issue stage as that issues.
@@ -2100,12 +2220,16 @@ impl Logic for AtomicAlu {
             self.win_pool.d.next = self.win_left.val();
         }
         // A live word under the step in X1: the later steps (in the issue stage, its skid
-        // register, or entering X1 now) are dropped; the plan stops on `x_fault`.
+        // register, R, or entering R or X1 now) are dropped; the plan stops on `x_fault`.
         if self.x1_fault.val() {
             self.iss_valid.d.next = false;
             self.skid_valid.d.next = false;
-            if self.plan_go.val() {
+            self.rs_valid.d.next = false;
+            self.rs_have.d.next = false;
+            if self.rs_move.val() {
                 self.ex_valid.d.next = false;
+                self.ex_have.d.next = false;
+                self.ex_live.d.next = 0.into();
             }
         }
         // The plan window, empty or emptied now, loads the check stage's window and its
@@ -2148,6 +2272,9 @@ impl Logic for AtomicAlu {
             self.x_fault.d.next = false;
             self.ex_valid.d.next = false;
             self.ex_have.d.next = false;
+            self.ex_live.d.next = 0.into();
+            self.rs_valid.d.next = false;
+            self.rs_have.d.next = false;
             for k in 0..self.xe_valid.len() {
                 self.xe_valid[k].d.next = false;
             }

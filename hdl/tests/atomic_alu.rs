@@ -807,12 +807,12 @@ mod alu {
             );
             // Distinct lines: one step per cycle, plus IDLE (which loads the first window into
             // the check stage), the first window's checks, the first step's plan and issue (its
-            // line read), the last step's X2, the element's stages, X3 and RESP: 32 + 7 + L
-            // (L = ELEMENT_LATENCY). One address: each lane's read waits for the previous
-            // lane's write (read, X1, X2, L stages, X3 = 4 + L cycles a lane), plus IDLE, the
-            // checks and the first plan and issue.
+            // line read), the last step's R (its line registered), X2, the element's stages, X3
+            // and RESP: 32 + 8 + L (L = ELEMENT_LATENCY). One address: each lane's read waits
+            // for the previous lane's write (read, R, X1, X2, L stages, X3 = 5 + L cycles a
+            // lane), plus IDLE, the checks and the first plan and issue.
             let l = element_latency(&config) as u64;
-            assert_eq!((c_spread, c_same), (32 + 7 + l, (4 + l) * 32 + 4), "{}: cycle counts", config.name);
+            assert_eq!((c_spread, c_same), (32 + 8 + l, (5 + l) * 32 + 4), "{}: cycle counts", config.name);
         }
     }
 
@@ -884,9 +884,9 @@ mod alu {
     /// Coalesced steps (`atomic_lanes`): lanes of one 16-byte line step together, in ascending
     /// lane order, and the result is still the golden one-lane-at-a-time result. Cycle counts
     /// (read latency 1, grants at once): one cycle per step (steps on distinct bytes of a line
-    /// overlap), plus 7 + ELEMENT_LATENCY per request (IDLE loads the first window into the
-    /// check stage; its checks; the first step's plan and issue; the last step's X2, element
-    /// stages and X3; RESP).
+    /// overlap), plus 8 + ELEMENT_LATENCY per request (IDLE loads the first window into the
+    /// check stage; its checks; the first step's plan and issue; the last step's R, X2,
+    /// element stages and X3; RESP).
     #[test]
     fn alu_coalesces_the_lanes_of_a_line() {
         let pairs = legal_pairs();
@@ -923,7 +923,7 @@ mod alu {
                 let per_line = 16 / bytes;
                 let coalesces = matches!(dt, DataType::U32 | DataType::F32 | DataType::U64);
                 let group = if coalesces { (lanes as u64).min(per_line) } else { 1 };
-                let want = 32 / group + 7 + element_latency(&config) as u64;
+                let want = 32 / group + 8 + element_latency(&config) as u64;
                 println!("atomic_alu cycles, atomic_lanes {lanes}, atomic_element_stages {stages}, 32 lanes atom.add.{dt:?} on consecutive elements: {cycles} (expected {want})");
                 assert_eq!(cycles, want, "{}", ctx(&format!("{dt:?} cycles")));
             }

@@ -37,14 +37,15 @@ pub(super) mod k {
     /// The warp network's hand-over around its own latency table (which counts from the first
     /// beat, so it already holds the core's beats): lat_shfl (41), lat_vote (23), lat_redux (52).
     pub const WARP_NETWORK: u64 = 0;
-    /// The atomic ALU's hand-over around its own cycle count: lat_atom_shared (30),
-    /// lat_atom_shared_w32 (37), lat_atom_shared_same (247).
+    /// The atomic ALU's hand-over around its own cycle count: lat_atom_shared (31),
+    /// lat_atom_shared_w32 (38), lat_atom_shared_same (279).
     pub const ATOMIC: u64 = 0;
     /// Global atomic steps through `ag_*` beyond the global read latency: the first step (or
-    /// one on bytes no step in flight has) 1, one that waits for the previous step's write
-    /// 4 + L: lat_atom_global (50) and lat_atom_global_same (887 = 32 steps).
-    pub const ATOMIC_GLOBAL_STEP: u64 = 1;
-    pub const ATOMIC_GLOBAL_WAIT: u64 = 4;
+    /// one on bytes no step in flight has) 2 (the line is registered before X1, and one
+    /// global read is in flight at a time), one that waits for the previous step's write
+    /// 5 + L: lat_atom_global and lat_atom_global_same (32 steps).
+    pub const ATOMIC_GLOBAL_STEP: u64 = 2;
+    pub const ATOMIC_GLOBAL_WAIT: u64 = 5;
     /// Copy engine: cycles per lane op in its controller (IDLE, FETCH x2, DECIDE; docs/units/copy_engine.md).
     pub const COPY_CONTROLLER: u64 = 4;
     /// A copy lane op's hand-over into the engine's queue and the warp's answer: lat_bulk_store
@@ -147,9 +148,9 @@ struct LaneAccess {
     groups: bool,
 }
 
-/// The atomic ALU's cycles (docs/units/atomic_alu.md, "Timing"): `7 + L` per request (L =
+/// The atomic ALU's cycles (docs/units/atomic_alu.md, "Timing"): `8 + L` per request (L =
 /// `atomic_element_stages`), a step per cycle, a step that shares a byte with one in flight
-/// issued `4 + L` cycles after that one; on global memory each step is a line read through
+/// issued `5 + L` cycles after that one; on global memory each step is a line read through
 /// `ag_*` at `rtl_gm_latency`, written back before the next one's read.
 fn atomic_cycles(cfg: &Config, req: &Request) -> u64 {
     let size = req.dtype.bytes() as u64 * (req.vec.max(1) as u64);
@@ -185,14 +186,14 @@ fn atomic_cycles(cfg: &Config, req: &Request) -> u64 {
         if i > 0 {
             t += 1;
         }
-        for (ti, prev) in issued.iter().rev().take(4 + stages as usize) {
+        for (ti, prev) in issued.iter().rev().take(5 + stages as usize) {
             if overlaps(s, prev) {
-                t = t.max(ti + 4 + stages);
+                t = t.max(ti + 5 + stages);
             }
         }
         issued.push((t, s));
     }
-    7 + stages + t + 1
+    8 + stages + t + 1
 }
 
 fn overlaps(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
