@@ -61,11 +61,12 @@ def special_pairs(fmt):
               max_finite - 1, min_normal, (bias + 1) << m_bits | ((1 << m_bits) - 1)]:
         nx = x + 1
         out += [(x, nx ^ neg), (nx ^ neg, x), (nx, x ^ neg), (x ^ neg, nx)]
-    # every normalising shift j: (1 + 2^-j) - 1 = 2^-j at exponents spread over the range, the
-    # sign and the order of the operands alternating
+    # every normalising shift j: (1 + 2^-j + r) - 1 with r < 2^-j a bit pattern (a result that
+    # is not a power of two: a shift one too far composes the same power of two), at exponents
+    # spread over the range, the sign and the order of the operands alternating
     for j in range(1, m_bits + 1):
         e = bias + (j * 7) % (2 * bias - 4) - bias // 2
-        a = e << m_bits | 1 << (m_bits - j)
+        a = e << m_bits | 1 << (m_bits - j) | 0x2D5A_96C3_B1E4_F7 & ((1 << (m_bits - j)) - 1)
         b = e << m_bits | neg
         if j % 2:
             a, b = a ^ neg, b ^ neg
