@@ -71,8 +71,8 @@
 //!
 //! ```text
 //!  IDLE     request checks (the golden `check`); error -> RESP; else RUN with the first window
-//!           of the active lanes in the check stage (red.async: RUN for one cycle, where its
-//!           first lane's checks answer it)
+//!           of the active lanes in the check stage (red.async: RUN for two cycles, the
+//!           first registers its first lane's addresses, the second's checks answer it)
 //!  RUN      C  check: the next window's n lanes (the lowest pending lane's n-aligned run),
 //!              each checked from its address (`LaneCheck`: alignment and range, its 16-byte
 //!              line, byte offset and enables, the later lanes in its line); loaded with its
@@ -627,8 +627,13 @@ pub struct AtomicAlu {
     k_slot_mask: Constant<Bits<LANE_BITS>>,
     k_zero8: Vec<Constant<Bits<MAX_GROUP>>>,
     cur_lane: Signal<Local, Bits<LANE_BITS>>,
-    cur_addr: Signal<Local, Bits<64>>,
-    cur_mbar: Signal<Local, Bits<64>>,
+    /// red.async's lane (the first active): its address and mbarrier address, registered in
+    /// RUN's first cycle and checked in its second (`ra_checked`), so that the lane pick from
+    /// the check stage's pool and the 64-bit window compares are two cycles, not one (they
+    /// were the unit's limiting path at 20910eb, 16.6 ns).
+    ra_addr: DFF<Bits<64>>,
+    ra_mbar: DFF<Bits<64>>,
+    ra_checked: DFF<Bit>,
     /// The plan lead's error (registered check).
     lane_error: Signal<Local, Bits<ERROR_BITS>>,
     red_async_error: Signal<Local, Bits<ERROR_BITS>>,
@@ -1071,8 +1076,9 @@ impl AtomicAlu {
             k_slot_mask: Constant::new((group as u64 - 1).to_bits()),
             k_zero8: (1..group.min(2)).map(|_| Constant::new(0u64.to_bits())).collect(),
             cur_lane: Default::default(),
-            cur_addr: Default::default(),
-            cur_mbar: Default::default(),
+            ra_addr: Default::default(),
+            ra_mbar: Default::default(),
+            ra_checked: Default::default(),
             lane_error: Default::default(),
             red_async_error: Default::default(),
             access_be: Default::default(),
@@ -1228,6 +1234,9 @@ impl Logic for AtomicAlu {
             nw_valid,
             nw_first,
             nw_pool,
+            ra_addr,
+            ra_mbar,
+            ra_checked,
             iss_valid,
             iss_lane,
             iss_line,
@@ -1500,8 +1509,11 @@ impl Logic for AtomicAlu {
         self.lead_addr.number.next = self.ra_number.number.val();
         self.lead_mbar.word.next = self.win_mbar.part.val();
         self.lead_mbar.number.next = self.ra_number.number.val();
-        self.cur_addr.next = self.lead_addr.part.val();
-        self.cur_mbar.next = self.lead_mbar.part.val();
+        self.ra_checked.d.next = false;
+        if !self.ra_checked.q.val() {
+            self.ra_addr.d.next = self.lead_addr.part.val();
+            self.ra_mbar.d.next = self.lead_mbar.part.val();
+        }
         // The window checks compare the raw addresses with constants, no offset subtracted
         // first: for an address at or past CLUSTER_BASE, its offset is at or past WINDOW
         // exactly when the address is at or past CLUSTER_BASE + WINDOW; and CLUSTER_BASE is a
@@ -1509,15 +1521,15 @@ impl Logic for AtomicAlu {
         self.red_async_error.next = self.e_red_async_target.val();
         if self.is_global.val()
             | (self.is_cluster.val()
-                & ((self.cur_addr.val() < self.k_cluster_base.val())
-                    | (self.cur_addr.val() >= self.k_window_end.val())))
+                & ((self.ra_addr.q.val() < self.k_cluster_base.val())
+                    | (self.ra_addr.q.val() >= self.k_window_end.val())))
         {
             self.red_async_error.next = self.e_shared_range.val();
         } else if self.is_cluster.val()
-            & ((self.cur_mbar.val() < self.k_cluster_base.val()) | (self.cur_mbar.val() >= self.k_window_end.val()))
+            & ((self.ra_mbar.q.val() < self.k_cluster_base.val()) | (self.ra_mbar.q.val() >= self.k_window_end.val()))
         {
             self.red_async_error.next = self.e_shared_range.val();
-        } else if (self.cur_mbar.val() & self.k_mbar_align.val()).any() {
+        } else if (self.ra_mbar.q.val() & self.k_mbar_align.val()).any() {
             self.red_async_error.next = self.e_mb_align.val();
         }
 
@@ -1969,10 +1981,15 @@ impl Logic for AtomicAlu {
             }
         }
         // red.async (cluster_size 1): every lane's target is the executing CTA; the first
-        // active lane (the lowest of the check stage's first window) reports its first error.
+        // active lane (the lowest of the check stage's first window, registered in RUN's first
+        // cycle) reports its first error in RUN's second.
         if (self.state.q.val() == self.st_run.val()) & (self.req_op.val() == self.op_red_async.val()) {
-            self.err.d.next = self.red_async_error.val();
-            self.state.d.next = self.st_resp.val();
+            if self.ra_checked.q.val() {
+                self.err.d.next = self.red_async_error.val();
+                self.state.d.next = self.st_resp.val();
+            } else {
+                self.ra_checked.d.next = true;
+            }
         }
         // Plan stage done (no lane left in it or the check stage, or the lead in error): answer once I, R and X1..X3 are empty
         // after this edge (X3's step, if any, writes now). The lanes before an erring lane have
@@ -2273,6 +2290,7 @@ impl Logic for AtomicAlu {
             self.ex_valid.d.next = false;
             self.ex_have.d.next = false;
             self.ex_live.d.next = 0.into();
+            self.ra_checked.d.next = false;
             self.rs_valid.d.next = false;
             self.rs_have.d.next = false;
             for k in 0..self.xe_valid.len() {
