@@ -404,6 +404,11 @@ pub struct AtomicAlu {
     skid_x_lane: Vec<DFF<Bits<LANE_BITS>>>,
     skid_x_off: Vec<DFF<Bits<2>>>,
     elem_index: DFF<Bits<4>>,
+    /// `elem_index` is the request's last element (`elem_index + 1 == req_vec`), registered
+    /// with it: X1's last-element test then starts no path (it ran from `elem_index` through
+    /// X1's advance, R's hand-over and the read request into the issue stage's load, the
+    /// unit's limiting path at c114bbb, 16.3 ns).
+    ex_last: DFF<Bit>,
     /// X1's line, held while its step has more elements or cannot move on.
     line: DFF<Bits<ELEM_BITS>>,
     /// The request's element and access sizes, registered at IDLE for the stages (the request
@@ -939,6 +944,7 @@ impl AtomicAlu {
             skid_x_lane: (1..group).map(|_| Default::default()).collect(),
             skid_x_off: (1..group).map(|_| Default::default()).collect(),
             elem_index: Default::default(),
+            ex_last: Default::default(),
             line: Default::default(),
             q_elem_bytes: Default::default(),
             q_elem_log: Default::default(),
@@ -1250,6 +1256,7 @@ impl Logic for AtomicAlu {
             skid_be,
             skid_lanes,
             elem_index,
+            ex_last,
             line,
             err,
             err_lane,
@@ -1737,7 +1744,7 @@ impl Logic for AtomicAlu {
             }
         }
         self.first_elem.next = self.elem_index.q.val() == self.k_zero_idx.val();
-        self.last_elem.next = (self.elem_index.q.val() + self.v1.val()) == self.req_vec.val();
+        self.last_elem.next = self.ex_last.q.val();
         // Operands b and c: from the window of the step's lanes, as the plan stage picked the
         // addresses.
         self.ex_window.next = self.ex_lane.q.val() & self.k_window_mask.val();
@@ -2303,6 +2310,8 @@ impl Logic for AtomicAlu {
         // the execute stage's windows from their registers' next values (after every write).
         self.plan_row.next = self.nw_first.d.val() >> self.k_row_log.val();
         self.ex_row.next = (self.ex_lane.d.val() & self.k_window_mask.val()) >> self.k_row_log.val();
+        // (After every write of `elem_index`; the request's `req_vec` is held from IDLE on.)
+        self.ex_last.d.next = (self.elem_index.d.val() + self.v1.val()) == self.req_vec.val();
 
         // ================= response =================
         self.resp_error.next = self.err.q.val();
