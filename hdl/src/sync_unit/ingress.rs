@@ -129,6 +129,12 @@ pub struct RequestIngress {
     pub h_live: Signal<Out, Bits<32>>,
     /// Bit i: lane i's `a` bit 0 (its vote predicate), for every lane.
     pub h_pred: Signal<Out, Bits<32>>,
+    /// Bit i: lane i's address faults an ld/st.shared of the request's size (`h_lsu_size`):
+    /// misaligned / outside the CTA's shared window (PTX ISA §6.4.1, §5.1.5); computed as the
+    /// beats pass the beat register, so the core's lane sequencer tests its picked lane
+    /// against a register, not the operand store's row through an adder and a compare.
+    pub h_lsu_misaligned: Signal<Out, Bits<32>>,
+    pub h_lsu_out_of_range: Signal<Out, Bits<32>>,
     /// The operand store's read ports (see the module doc): row addresses in, `B` lanes out in
     /// the next cycle (lane `B row + i` on `row_*[i]`).
     pub rd_row_am: Signal<In, Bits<5>>,
@@ -177,6 +183,10 @@ pub struct RequestIngress {
     /// beats pass the beat register (the top answers `NotBuilt` when the op's unit does not
     /// read a set one).
     q_pred: PerEntry<32>,
+    /// Per entry: the lanes whose address faults an ld/st.shared of the entry's size
+    /// (`h_lsu_misaligned`, `h_lsu_out_of_range`), accumulated like the predicates.
+    q_misaligned: PerEntry<32>,
+    q_out_of_range: PerEntry<32>,
     q_st_src: FlagPerEntry,
     q_st_src_only: FlagPerEntry,
     q_st_a: FlagPerEntry,
@@ -224,6 +234,8 @@ pub struct RequestIngress {
     hd_active: DFF<Bits<32>>,
     hd_live: DFF<Bits<32>>,
     hd_pred: DFF<Bits<32>>,
+    hd_misaligned: DFF<Bits<32>>,
+    hd_out_of_range: DFF<Bits<32>>,
     hd_is_bar: DFF<Bit>,
     hd_is_mb: DFF<Bit>,
     hd_is_wn: DFF<Bit>,
@@ -284,6 +296,16 @@ pub struct RequestIngress {
     /// simulator keeps a Local read back after its assignment stale).
     pred_bit: Vec<Signal<Local, Bits<32>>>,
     pred_acc: Vec<Signal<Local, Bits<32>>>,
+    /// The beat entry's ld/st.shared size, and the beat's lanes whose address faults it
+    /// (accumulated as the predicates are).
+    bt_size: Signal<Local, Bits<5>>,
+    bt_size40: Signal<Local, Bits<40>>,
+    mis_bit: Vec<Signal<Local, Bits<32>>>,
+    mis_acc: Vec<Signal<Local, Bits<32>>>,
+    oor_bit: Vec<Signal<Local, Bits<32>>>,
+    oor_acc: Vec<Signal<Local, Bits<32>>>,
+    /// Bytes of shared memory per CTA slot (the LSU's range check).
+    k_shared_bytes: Constant<Bits<40>>,
     // ---- launches waiting for the slot's older requests (per CTA slot) ----
     lp_valid: DFF<Bits<32>>,
     lp_warps: PerEntry<32>,
@@ -398,6 +420,8 @@ impl RequestIngress {
             h_active: Default::default(),
             h_live: Default::default(),
             h_pred: Default::default(),
+            h_lsu_misaligned: Default::default(),
+            h_lsu_out_of_range: Default::default(),
             rd_row_am: Default::default(),
             rd_row_a: Default::default(),
             rd_row_bc: Default::default(),
@@ -435,6 +459,8 @@ impl RequestIngress {
             q_active: copies(entries),
             q_live: copies(entries),
             q_pred: copies(entries),
+            q_misaligned: copies(entries),
+            q_out_of_range: copies(entries),
             q_st_src: copies(entries),
             q_st_src_only: copies(entries),
             q_st_a: copies(entries),
@@ -467,6 +493,8 @@ impl RequestIngress {
             hd_active: Default::default(),
             hd_live: Default::default(),
             hd_pred: Default::default(),
+            hd_misaligned: Default::default(),
+            hd_out_of_range: Default::default(),
             hd_is_bar: Default::default(),
             hd_is_mb: Default::default(),
             hd_is_wn: Default::default(),
@@ -508,6 +536,13 @@ impl RequestIngress {
             take: Default::default(),
             pred_bit: copies(l),
             pred_acc: copies(l),
+            bt_size: Default::default(),
+            bt_size40: Default::default(),
+            mis_bit: copies(l),
+            mis_acc: copies(l),
+            oor_bit: copies(l),
+            oor_acc: copies(l),
+            k_shared_bytes: Constant::new((config.shared_bytes as u64).to_bits()),
             lp_valid: Default::default(),
             lp_warps: copies(slots),
             lp_pre: copies(slots),
@@ -595,6 +630,8 @@ impl Logic for RequestIngress {
             hd_active,
             hd_live,
             hd_pred,
+            hd_misaligned,
+            hd_out_of_range,
             hd_is_bar,
             hd_is_mb,
             hd_is_wn,
@@ -619,6 +656,8 @@ impl Logic for RequestIngress {
             self.q_active[e].clock.next = self.clock.val();
             self.q_live[e].clock.next = self.clock.val();
             self.q_pred[e].clock.next = self.clock.val();
+            self.q_misaligned[e].clock.next = self.clock.val();
+            self.q_out_of_range[e].clock.next = self.clock.val();
             self.q_st_src[e].clock.next = self.clock.val();
             self.q_st_src_only[e].clock.next = self.clock.val();
             self.q_st_a[e].clock.next = self.clock.val();
@@ -641,6 +680,8 @@ impl Logic for RequestIngress {
             self.q_active[e].d.next = self.q_active[e].q.val();
             self.q_live[e].d.next = self.q_live[e].q.val();
             self.q_pred[e].d.next = self.q_pred[e].q.val();
+            self.q_misaligned[e].d.next = self.q_misaligned[e].q.val();
+            self.q_out_of_range[e].d.next = self.q_out_of_range[e].q.val();
             self.q_st_src[e].d.next = self.q_st_src[e].q.val();
             self.q_st_src_only[e].d.next = self.q_st_src_only[e].q.val();
             self.q_st_a[e].d.next = self.q_st_a[e].q.val();
@@ -764,6 +805,8 @@ impl Logic for RequestIngress {
         self.h_active.next = self.hd_active.q.val();
         self.h_live.next = self.hd_live.q.val();
         self.h_pred.next = self.hd_pred.q.val();
+        self.h_lsu_misaligned.next = self.hd_misaligned.q.val();
+        self.h_lsu_out_of_range.next = self.hd_out_of_range.q.val();
         self.h_is_bar.next = self.hd_is_bar.q.val();
         self.h_is_mb.next = self.hd_is_mb.q.val();
         self.h_is_wn.next = self.hd_is_wn.q.val();
@@ -828,6 +871,8 @@ impl Logic for RequestIngress {
                     self.q_active[e].d.next = self.req_active.val();
                     self.q_live[e].d.next = self.req_live.val();
                     self.q_pred[e].d.next = 0.into();
+                    self.q_misaligned[e].d.next = 0.into();
+                    self.q_out_of_range[e].d.next = 0.into();
                     self.q_st_src[e].d.next = false;
                     self.q_st_src_only[e].d.next = false;
                     self.q_st_a[e].d.next = false;
@@ -968,6 +1013,34 @@ impl Logic for RequestIngress {
         for i in 1..self._lanes {
             self.pred_acc[i].next = self.pred_acc[i - 1].val() | self.pred_bit[i].val();
         }
+        // The LSU's address checks of the beat's lanes, at the entry's access size (sizes are
+        // 1..16, others `NotBuilt`: 5 bits hold size - 1 and the offset). The golden LSU tests
+        // alignment first (PTX ISA §6.4.1), then the CTA's window.
+        self.bt_size.next = self.dec[0].lsu_size.val();
+        for e in 1..self._entries {
+            if self.bt_entry.q.val() == self.entry[e].val() {
+                self.bt_size.next = self.dec[e].lsu_size.val();
+            }
+        }
+        self.bt_size40.next = bit_cast::<40, 5>(self.bt_size.val());
+        for i in 0..self._lanes {
+            self.mis_bit[i].next = 0.into();
+            self.oor_bit[i].next = 0.into();
+            if (self.bt_addr[i].q.val().get_bits::<5>(0) & (self.bt_size.val() - 1u64)) != 0 {
+                self.mis_bit[i].next = self.lane_bit[i].val();
+            }
+            if ((self.bt_addr[i].q.val() >> 32u64) != 0)
+                || ((self.bt_addr[i].q.val().get_bits::<40>(0) + self.bt_size40.val()) > self.k_shared_bytes.val())
+            {
+                self.oor_bit[i].next = self.lane_bit[i].val();
+            }
+        }
+        self.mis_acc[0].next = self.mis_bit[0].val();
+        self.oor_acc[0].next = self.oor_bit[0].val();
+        for i in 1..self._lanes {
+            self.mis_acc[i].next = self.mis_acc[i - 1].val() | self.mis_bit[i].val();
+            self.oor_acc[i].next = self.oor_acc[i - 1].val() | self.oor_bit[i].val();
+        }
         self.w_set.next = 0.into();
         if self.bt_valid.q.val() && (self.bt_row.q.val() == self.k_last_beat.val()) {
             self.w_set.next = bit_cast::<8, 1>(1.into()) << self.bt_entry.q.val();
@@ -980,6 +1053,12 @@ impl Logic for RequestIngress {
                     for i in 0..self._lanes {
                         self.q_pred[e].d.next = self.q_pred[e].q.val()
                             | (self.pred_acc[i].val()
+                                << (bit_cast::<32, 5>(self.bt_row.q.val()) << self.k_log_lanes.val()));
+                        self.q_misaligned[e].d.next = self.q_misaligned[e].q.val()
+                            | (self.mis_acc[i].val()
+                                << (bit_cast::<32, 5>(self.bt_row.q.val()) << self.k_log_lanes.val()));
+                        self.q_out_of_range[e].d.next = self.q_out_of_range[e].q.val()
+                            | (self.oor_acc[i].val()
                                 << (bit_cast::<32, 5>(self.bt_row.q.val()) << self.k_log_lanes.val()));
                     }
                     for i in 0..self._lanes {
@@ -1093,6 +1172,8 @@ impl Logic for RequestIngress {
         self.hd_active.d.next = self.q_active[0].q.val();
         self.hd_live.d.next = self.q_live[0].q.val();
         self.hd_pred.d.next = self.q_pred[0].d.val();
+        self.hd_misaligned.d.next = self.q_misaligned[0].d.val();
+        self.hd_out_of_range.d.next = self.q_out_of_range[0].d.val();
         self.hd_is_bar.d.next = self.dec[0].is_bar.val();
         self.hd_is_mb.d.next = self.dec[0].is_mb.val();
         self.hd_is_wn.d.next = self.dec[0].is_wn.val();
@@ -1116,6 +1197,8 @@ impl Logic for RequestIngress {
                 self.hd_active.d.next = self.q_active[e].q.val();
                 self.hd_live.d.next = self.q_live[e].q.val();
                 self.hd_pred.d.next = self.q_pred[e].d.val();
+                self.hd_misaligned.d.next = self.q_misaligned[e].d.val();
+                self.hd_out_of_range.d.next = self.q_out_of_range[e].d.val();
                 self.hd_is_bar.d.next = self.dec[e].is_bar.val();
                 self.hd_is_mb.d.next = self.dec[e].is_mb.val();
                 self.hd_is_wn.d.next = self.dec[e].is_wn.val();

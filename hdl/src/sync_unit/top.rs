@@ -295,6 +295,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub req_is_atom: Signal<In, Bit>,
     pub req_is_copy: Signal<In, Bit>,
     pub req_lsu_size: Signal<In, Bits<5>>,
+    /// Bit i: lane i's address faults the ld/st.shared (misaligned / outside the CTA's window),
+    /// from the ingress (checked as the beats came in).
+    pub req_lsu_misaligned: Signal<In, Bits<32>>,
+    pub req_lsu_out_of_range: Signal<In, Bits<32>>,
     pub req_not_built: Signal<In, Bit>,
 
     // ---- response ----
@@ -442,7 +446,6 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// Rows of one slot's shared memory, minus one (the clearing walker's last row).
     k_rows_last: Constant<Bits<RAM_ADDR_BITS>>,
     k_all_bytes: Constant<Bits<R>>,
-    k_shared_bytes: Constant<Bits<40>>,
     k_op_st: Constant<Bits<OP_BITS>>,
     k_op_exit: Constant<Bits<OP_BITS>>,
     k_op_red_popc: Constant<Bits<OP_BITS>>,
@@ -746,6 +749,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             req_is_atom: Default::default(),
             req_is_copy: Default::default(),
             req_lsu_size: Default::default(),
+            req_lsu_misaligned: Default::default(),
+            req_lsu_out_of_range: Default::default(),
             req_not_built: Default::default(),
             rd_row_am: Default::default(),
             rd_row_a: Default::default(),
@@ -869,7 +874,6 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_word_mask: k(R as u64 / 8 - 1),
             k_rows_last: k((config.shared_bytes as u64).div_ceil(R as u64) - 1),
             k_all_bytes: Constant::new(Bits::<R>::mask()),
-            k_shared_bytes: k(config.shared_bytes as u64),
             k_op_st: op(Op::StShared),
             k_op_exit: op(Op::WarpExit),
             k_op_red_popc: op(Op::BarRedPopc),
@@ -1233,11 +1237,11 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         }
 
         // ---------------- LSU address checks ----------------
-        // Sizes are 1..16 (others are `NotBuilt`, `lsu_ok`): 5 bits hold size - 1 and the offset.
-        self.lsu_misaligned.next = (bit_cast::<5, 64>(self.pick_addr.val()) & (self.lsu_size.val() - 1u64)) != 0;
-        self.lsu_out_of_range.next = ((self.pick_addr.val() >> 32u64) != 0)
-            || ((bit_cast::<40, 64>(self.pick_addr.val()) + bit_cast::<40, 5>(self.lsu_size.val()))
-                > self.k_shared_bytes.val());
+        // The ingress checked every lane's address as its beat came in (`RequestIngress`,
+        // `h_lsu_misaligned`): the picked lane's faults are a register AND a register, so the
+        // operand store's row, an adder and a compare are not in front of the sequencer's step.
+        self.lsu_misaligned.next = (self.pick.val() & self.req_lsu_misaligned.val()) != 0;
+        self.lsu_out_of_range.next = (self.pick.val() & self.req_lsu_out_of_range.val()) != 0;
 
         // ---------------- barrier file ----------------
         self.barrier.clock.next = self.clock.val();
@@ -2482,6 +2486,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.core.req_is_atom.next = self.ingress.h_is_atom.val();
         self.core.req_is_copy.next = self.ingress.h_is_copy.val();
         self.core.req_lsu_size.next = self.ingress.h_lsu_size.val();
+        self.core.req_lsu_misaligned.next = self.ingress.h_lsu_misaligned.val();
+        self.core.req_lsu_out_of_range.next = self.ingress.h_lsu_out_of_range.val();
         self.core.req_not_built.next = self.ingress.h_not_built.val();
         // ---- core -> egress -> the response port ----
         self.egress.clock.next = self.clock.val();
