@@ -246,8 +246,10 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     // ---- shared-memory port (1R1W) ----
     pub sm_re: Signal<Out, Bit>,
     /// The shared read the engine makes this cycle if `sm_rgrant` is high (a superset of
-    /// `sm_re`), from its registers: the top grants the LSU / atomic ALU on it, so the engine's
-    /// grant logic is not in front of theirs.
+    /// `sm_re`): a flip-flop (`rwant_q`, loaded with the mover's and the reducer's want of the
+    /// next cycle), so the top's LSU / atomic read grant starts at a register beside the top,
+    /// not at the engine's state (the routed board top's limit at b99b9f8 ran from the
+    /// reducer's `rem` through this want into the operand store's read address).
     pub sm_rwant: Signal<Out, Bit>,
     /// The shared read port is free this cycle (the top's mbarrier ALU has priority); a
     /// shared-source beat is issued only when granted.
@@ -331,6 +333,8 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     /// longest path before). FETCH (state 1) therefore lasts two cycles (`fetch_wait`).
     rec_q: DFF<Bits<REC_BITS>>,
     fetch_wait: DFF<Bit>,
+    /// `sm_rwant` (see the port).
+    rwant_q: DFF<Bit>,
     /// The request taken into `cur_*` this cycle leaves the queue the next (Fmax: the queue's
     /// occupancy counter then starts at registers; IDLE comes back no sooner than 3 cycles later).
     q_taken: DFF<Bit>,
@@ -923,6 +927,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             trec: DepthRam::new(thread_bits(config)),
             rec_q: Default::default(),
             fetch_wait: Default::default(),
+            rwant_q: Default::default(),
             q_taken: Default::default(),
             room_q: Default::default(),
             arrive_q: RamFifo::new(depth),
@@ -1280,6 +1285,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         dff_setup!(
             self,
             clock,
+            rwant_q,
             state,
             cur_ctl,
             cur_addr,
@@ -2664,7 +2670,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         self.gm_be.next = self.mover.gm_be.val();
         self.gm_rready.next = self.mover.gm_rready.val();
         self.sm_re.next = self.mover.sm_re.val();
-        self.sm_rwant.next = self.mover.sm_rwant.val();
+        self.sm_rwant.next = self.rwant_q.q.val();
         self.sm_rslot.next = self.mover.sm_rslot.val();
         self.sm_raddr.next = self.mover.sm_raddr.val();
         self.sm_we.next = self.mover.sm_we.val();
@@ -2708,7 +2714,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // ================= reducer ports (state 7 owns both memory ports) =================
         if self.reducer.sm_read.val() {
             self.sm_re.next = true;
-            self.sm_rwant.next = true;
             self.sm_rslot.next = self.reducer.rslot.val();
             self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.reducer.addr.val());
         }
@@ -2758,6 +2763,9 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             self.mc_started.d.next = false;
             self.ctl_mb_sent.d.next = false;
         }
+        // The read want of the next cycle (after every assignment of the state's next value).
+        self.reducer.active_next.next = self.state.d.val() == 7;
+        self.rwant_q.d.next = self.mover.sm_rwant_next.val() | self.reducer.sm_read_next.val();
     }
 }
 

@@ -136,7 +136,9 @@ pub struct Mover<const D: usize, const B: usize> {
     pub gm_rdata: Signal<In, Bits<D>>,
     // ---- shared-memory port ----
     pub sm_re: Signal<Out, Bit>,
-    pub sm_rwant: Signal<Out, Bit>,
+    /// The next cycle's read want (`o_active & !o_src_gm & b_room` from the registers' next
+    /// values), for the engine's registered `sm_rwant`.
+    pub sm_rwant_next: Signal<Out, Bit>,
     pub sm_rgrant: Signal<In, Bit>,
     pub sm_rslot: Signal<Out, Bits<SLOT_BITS>>,
     pub sm_raddr: Signal<Out, Bits<SADDR_BITS>>,
@@ -235,6 +237,9 @@ pub struct Mover<const D: usize, const B: usize> {
     b_go: Signal<Local, Bit>,
     /// A shared-source beat has room in the global write queue (or goes to shared memory).
     b_room: Signal<Local, Bit>,
+    /// The write queue's count and `b_room` of the next cycle (for `sm_rwant_next`).
+    wq_count_next: Signal<Local, Bits<9>>,
+    room_next: Signal<Local, Bit>,
     b_read: Signal<Local, Bit>,
     gm_rd_want: Signal<Local, Bit>,
     gm_rd_go: Signal<Local, Bit>,
@@ -374,7 +379,7 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             gm_rready: Default::default(),
             gm_rdata: Default::default(),
             sm_re: Default::default(),
-            sm_rwant: Default::default(),
+            sm_rwant_next: Default::default(),
             sm_rgrant: Default::default(),
             sm_rslot: Default::default(),
             sm_raddr: Default::default(),
@@ -448,6 +453,8 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             beat_last: Default::default(),
             b_go: Default::default(),
             b_room: Default::default(),
+            wq_count_next: Default::default(),
+            room_next: Default::default(),
             b_read: Default::default(),
             gm_rd_want: Default::default(),
             gm_rd_go: Default::default(),
@@ -836,7 +843,6 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
 
         // Shared-memory read of a shared-source beat.
         self.sm_re.next = self.b_go.val() & !self.o_src_gm.q.val();
-        self.sm_rwant.next = self.o_active.q.val() & !self.o_src_gm.q.val() & self.b_room.val();
         self.sm_rslot.next = self.o_src_slot.q.val();
         self.sm_raddr.next = bit_cast::<SADDR_BITS, 64>(self.o_src_p.val() & !self.k_bmask.val());
         self.s1_valid.d.next = self.b_go.val() & !self.o_src_gm.q.val() & !self.reset.val();
@@ -1004,5 +1010,28 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
             self.moves.d.next = 0.into();
             self.last_src_gm.d.next = false;
         }
+
+        // The read want of the next cycle, from the registers' next values (read after their
+        // last assignment, reset included): the engine registers it, so that the top's LSU /
+        // atomic read grant starts at a flip-flop, cycle for cycle the same as `o_active &
+        // !o_src_gm & b_room` of that cycle. The queue never takes a push when full nor a pop
+        // when empty (`b_room`'s credits, `gm_wr_go`), so its next count is count + push - pop.
+        self.wq_count_next.next = self.wq_ctl.count.val();
+        if self.wq_ctl.push.val() & !self.wq_ctl.pop.val() {
+            self.wq_count_next.next = self.wq_ctl.count.val() + 1u64;
+        }
+        if self.wq_ctl.pop.val() & !self.wq_ctl.push.val() {
+            self.wq_count_next.next = self.wq_ctl.count.val() - 1u64;
+        }
+        self.room_next.next = self.wq_count_next.val() < self.k_wq_room.val();
+        if self.s1_valid.d.val() & self.s2_valid.d.val() {
+            self.room_next.next = self.wq_count_next.val() < self.k_wq_room2.val();
+        } else if self.s1_valid.d.val() | self.s2_valid.d.val() {
+            self.room_next.next = self.wq_count_next.val() < self.k_wq_room1.val();
+        }
+        if !self.o_dst_gm.d.val() {
+            self.room_next.next = true;
+        }
+        self.sm_rwant_next.next = self.o_active.d.val() & !self.o_src_gm.d.val() & self.room_next.val();
     }
 }

@@ -69,6 +69,10 @@ pub struct Reducer<const D: usize, const B: usize> {
     pub gm_rdata: Signal<In, Bits<D>>,
     /// Read shared memory this cycle (when `sm_rgrant`): word `addr` of slot `rslot`.
     pub sm_read: Signal<Out, Bit>,
+    /// `active` of the next cycle in; `sm_read` of the next cycle out (from the registers'
+    /// next values), for the engine's registered read want.
+    pub active_next: Signal<In, Bit>,
+    pub sm_read_next: Signal<Out, Bit>,
     /// Request a global read of word `addr`.
     pub gm_read: Signal<Out, Bit>,
     /// Waiting for global read data (`gm_rready`).
@@ -195,6 +199,8 @@ impl<const D: usize, const B: usize> Reducer<D, B> {
             sm_rdata: Default::default(),
             gm_rdata: Default::default(),
             sm_read: Default::default(),
+            active_next: Default::default(),
+            sm_read_next: Default::default(),
             gm_read: Default::default(),
             gm_wait: Default::default(),
             gm_write: Default::default(),
@@ -441,5 +447,10 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
         if self.reset.val() {
             self.phase.d.next = 0.into();
         }
+        // `sm_read` of the next cycle (the registers' next values, after their last assignment).
+        self.sm_read_next.next = self.active_next.val()
+            & (self.phase.d.val() == 0)
+            & (self.rem.d.val() != 0)
+            & (!self.side.d.val() | !self.dst_gm.d.val());
     }
 }
