@@ -442,6 +442,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_log_words: Constant<Bits<8>>,
     /// R - 1 and R / 8 - 1: byte / word position inside a row.
     k_row_mask: Constant<Bits<64>>,
+    /// The copy port's beat offset within a row: the row mask without the beat's own bits (the
+    /// engine's shared addresses are beat-aligned), so the write's shift into the row is a
+    /// `R / B`-way select, not a byte shifter.
+    k_ce_off_mask: Constant<Bits<24>>,
     k_word_mask: Constant<Bits<15>>,
     /// Rows of one slot's shared memory, minus one (the clearing walker's last row).
     k_rows_last: Constant<Bits<RAM_ADDR_BITS>>,
@@ -871,6 +875,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_log_row: k(log2(R)),
             k_log_words: k(log2(R / 8)),
             k_row_mask: k(R as u64 - 1),
+            k_ce_off_mask: Constant::new(((R as u64 - 1) & !(B as u64 - 1)).to_bits()),
             k_word_mask: k(R as u64 / 8 - 1),
             k_rows_last: k((config.shared_bytes as u64).div_ceil(R as u64) - 1),
             k_all_bytes: Constant::new(Bits::<R>::mask()),
@@ -1467,15 +1472,14 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             | bit_cast::<RAM_ADDR_BITS, 24>(self.copy.sm_raddr.val() >> self.k_log_row.val());
         self.ce_wr_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.copy.sm_wslot.val()) << self.k_row_bits.val())
             | bit_cast::<RAM_ADDR_BITS, 24>(self.copy.sm_waddr.val() >> self.k_log_row.val());
-        self.ce_wr_off.next =
-            bit_cast::<OFF_BITS, 24>(self.copy.sm_waddr.val() & bit_cast::<24, 64>(self.k_row_mask.val()));
+        self.ce_wr_off.next = bit_cast::<OFF_BITS, 24>(self.copy.sm_waddr.val() & self.k_ce_off_mask.val());
         if self.mbar.mem_rd.val() {
             self.mb_rd_off.d.next =
                 bit_cast::<OFF_BITS, 15>(self.mbar.mem_rd_word.val() & self.k_word_mask.val()) << 6u64;
         }
         if self.copy.sm_re.val() {
             self.ce_rd_off.d.next =
-                bit_cast::<OFF_BITS, 24>(self.copy.sm_raddr.val() & bit_cast::<24, 64>(self.k_row_mask.val())) << 3u64;
+                bit_cast::<OFF_BITS, 24>(self.copy.sm_raddr.val() & self.k_ce_off_mask.val()) << 3u64;
         }
         // Last cycle's row, aligned for each reader.
         // The object's valid bit is the row's live bit of the word (`SharedMemory`, "Live
