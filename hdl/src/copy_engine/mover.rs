@@ -292,6 +292,22 @@ pub struct Mover<const D: usize, const B: usize> {
     f_d: Signal<Local, Bits<16>>,
     f_n: Signal<Local, Bits<16>>,
     f_nsrc: Signal<Local, Bits<16>>,
+    /// The byte ranges' ends (`d + nsrc`, `d + n`), their guards, and the masks accumulated
+    /// byte by byte (each Local written once: rust-hdl's simulator keeps a Local read back
+    /// after its own assignment stale).
+    f_end_src: Signal<Local, Bits<16>>,
+    f_end: Signal<Local, Bits<16>>,
+    f_keep_ok: Signal<Local, Bit>,
+    f_be_ok: Signal<Local, Bit>,
+    keep_acc: Vec<Signal<Local, Bits<D>>>,
+    be_acc: Vec<Signal<Local, Bits<B>>>,
+    /// Per byte j of the port word: j as a count, its bits in a word, its bit in a byte mask.
+    byte_idx: Vec<Constant<Bits<16>>>,
+    byte_bits: Vec<Constant<Bits<D>>>,
+    byte_bit: Vec<Constant<Bits<B>>>,
+    /// B and B - 1, as loop bounds (the last byte's accumulator is read from a one-element range).
+    _bytes: usize,
+    _last_byte: usize,
     f_last: Signal<Local, Bit>,
     flast1: Signal<Local, Bits<1>>,
     f_to_gm: Signal<Local, Bit>,
@@ -326,8 +342,6 @@ pub struct Mover<const D: usize, const B: usize> {
     k_port: Constant<Bits<BEAT_BITS>>,
     k_b16: Constant<Bits<16>>,
     k_d16: Constant<Bits<16>>,
-    k_ones_b: Constant<Bits<B>>,
-    k_ones_d: Constant<Bits<D>>,
 }
 
 impl<const D: usize, const B: usize> Default for Mover<D, B> {
@@ -495,6 +509,17 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             f_d: Default::default(),
             f_n: Default::default(),
             f_nsrc: Default::default(),
+            f_end_src: Default::default(),
+            f_end: Default::default(),
+            f_keep_ok: Default::default(),
+            f_be_ok: Default::default(),
+            keep_acc: (0..B).map(|_| Default::default()).collect(),
+            be_acc: (0..B).map(|_| Default::default()).collect(),
+            byte_idx: (0..B).map(|j| Constant::new((j as u64).to_bits())).collect(),
+            byte_bits: (0..B).map(|j| Constant::new(Bits::<D>::from(0xffu64) << (8 * j as u64))).collect(),
+            byte_bit: (0..B).map(|j| Constant::new(Bits::<B>::from(1u64) << (j as u64))).collect(),
+            _bytes: B,
+            _last_byte: B - 1,
             f_last: Default::default(),
             flast1: Default::default(),
             f_to_gm: Default::default(),
@@ -527,8 +552,6 @@ impl<const D: usize, const B: usize> Default for Mover<D, B> {
             k_port: k(B as u64),
             k_b16: k(B as u64),
             k_d16: k(D as u64),
-            k_ones_b: Constant::new(Bits::<B>::mask()),
-            k_ones_d: Constant::new(Bits::<D>::mask()),
         }
     }
 }
@@ -906,15 +929,41 @@ impl<const D: usize, const B: usize> Logic for Mover<D, B> {
             self.f_rot.next = (self.f_data.val() >> (self.f_k.val() << 3))
                 | (self.f_data.val() << (self.k_d16.val() - (self.f_k.val() << 3)));
         }
-        // Bytes [d, d + nsrc) carry data, [d + nsrc, d + n) are zero fill; [d, d + n) written.
-        self.f_keep.next = 0.into();
-        if (self.f_nsrc.val() != 0) & (self.f_nsrc.val() <= self.k_b16.val()) & (self.f_d.val() < self.k_b16.val()) {
-            self.f_keep.next =
-                (self.k_ones_d.val() >> ((self.k_b16.val() - self.f_nsrc.val()) << 3)) << (self.f_d.val() << 3);
+        // Bytes [d, d + nsrc) carry data, [d + nsrc, d + n) are zero fill; [d, d + n) written
+        // (within the port word). Per byte, two compares of small counts (thermometer codes),
+        // not a subtract and two shifts of the word: the mover's longest path ran the pending
+        // FIFO head's read through those shifts into the write queue's data RAM.
+        self.f_end_src.next = self.f_d.val() + self.f_nsrc.val();
+        self.f_end.next = self.f_d.val() + self.f_n.val();
+        self.f_keep_ok.next = (self.f_nsrc.val() <= self.k_b16.val()) & (self.f_d.val() < self.k_b16.val());
+        self.f_be_ok.next = (self.f_n.val() <= self.k_b16.val()) & (self.f_d.val() < self.k_b16.val());
+        self.keep_acc[0].next = 0.into();
+        self.be_acc[0].next = 0.into();
+        if (self.byte_idx[0].val() >= self.f_d.val()) & (self.byte_idx[0].val() < self.f_end_src.val()) {
+            self.keep_acc[0].next = self.byte_bits[0].val();
         }
+        if (self.byte_idx[0].val() >= self.f_d.val()) & (self.byte_idx[0].val() < self.f_end.val()) {
+            self.be_acc[0].next = self.byte_bit[0].val();
+        }
+        for j in 1..self._bytes {
+            self.keep_acc[j].next = self.keep_acc[j - 1].val();
+            self.be_acc[j].next = self.be_acc[j - 1].val();
+            if (self.byte_idx[j].val() >= self.f_d.val()) & (self.byte_idx[j].val() < self.f_end_src.val()) {
+                self.keep_acc[j].next = self.keep_acc[j - 1].val() | self.byte_bits[j].val();
+            }
+            if (self.byte_idx[j].val() >= self.f_d.val()) & (self.byte_idx[j].val() < self.f_end.val()) {
+                self.be_acc[j].next = self.be_acc[j - 1].val() | self.byte_bit[j].val();
+            }
+        }
+        self.f_keep.next = 0.into();
         self.f_be_raw.next = 0.into();
-        if (self.f_n.val() != 0) & (self.f_n.val() <= self.k_b16.val()) & (self.f_d.val() < self.k_b16.val()) {
-            self.f_be_raw.next = (self.k_ones_b.val() >> (self.k_b16.val() - self.f_n.val())) << self.f_d.val();
+        for j in self._last_byte..self._bytes {
+            if self.f_keep_ok.val() {
+                self.f_keep.next = self.keep_acc[j].val();
+            }
+            if self.f_be_ok.val() {
+                self.f_be_raw.next = self.be_acc[j].val();
+            }
         }
         // .cp_mask: destination byte at global address a is written iff mask bit (a mod 16).
         self.f_pat16.next = bit_cast::<128, 16>(self.f_mask.val());
