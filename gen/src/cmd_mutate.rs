@@ -5,7 +5,8 @@
 //!    `sync_unit.v` and builds them all into one netlist behind `mutsel`; `<out>/rtl` is the
 //!    generated directory with that netlist in place of the unit (the top's ports unchanged,
 //!    checked against the manifest as `--rtl` does).
-//! 2. Mutant 0 (the unmutated netlist) runs every check: the corpus kernels, the UB kernels
+//! 2. Mutant 0 (the unmutated netlist) runs every check: the corpus kernels (those named by
+//!    `--timed-kernels` once more under the timed cosim), the UB kernels
 //!    (`--ub-corpus`: each must stop with its expected report), `--programs` generated
 //!    programs under the cosim and `--streams` random request streams into the top
 //!    (`smsync_testbench::top_streams`; one that fails unmutated is dropped, as a program that
@@ -85,6 +86,12 @@ pub struct Args {
     /// Run only these corpus kernels (comma-separated names); all of them when omitted.
     #[arg(long, value_delimiter = ',')]
     pub kernels: Vec<String>,
+    /// Corpus kernels (comma-separated names) also run under the timed cosim (`cosim --timing`:
+    /// the SM timing model issues the requests, so a thread's later instructions run while its
+    /// asynchronous copies move; an async-group wait answered before its copies landed shows
+    /// only there, e.g. `async_groups_inflight`); none when omitted.
+    #[arg(long, value_delimiter = ',')]
+    pub timed_kernels: Vec<String>,
     /// Directory of UB kernels (`<name>.ptx`, `.launch.yaml`, `.expect.yaml`): each must stop
     /// with its expected undefined-behaviour report; a mutant that changes the refusal is killed.
     #[arg(long, default_value = "testbench/ptx/ub")]
@@ -253,6 +260,13 @@ fn all_checks(a: &Args, out: &Path) -> Result<Vec<Check>, String> {
         let Check::Kernel { name, ptx, launch } = check else { continue };
         checks.push(Check::Kernel { name, ptx: copy_into(&snapshot, &ptx)?, launch: copy_into(&snapshot, &launch)? });
     }
+    if !a.timed_kernels.is_empty() {
+        for check in corpus(&a.corpus, &a.timed_kernels)? {
+            let Check::Kernel { name, ptx, launch } = check else { continue };
+            let (ptx, launch) = (copy_into(&snapshot, &ptx)?, copy_into(&snapshot, &launch)?);
+            checks.push(Check::TimedKernel { name, ptx, launch });
+        }
+    }
     let ub_snapshot = fresh_dir(&out.join("ub-corpus"))?;
     for k in ub_kernels(&a.ub_corpus, &a.ub_kernels)? {
         copy_into(&ub_snapshot, &k.expect_file)?;
@@ -327,7 +341,9 @@ fn run_baseline(
 /// for a generated program.
 fn bound_of_unmutated(check: &Check) -> u64 {
     match check {
-        Check::Kernel { .. } | Check::UbKernel { .. } => smsync_testbench::cosim::DEFAULT_MAX_CYCLES,
+        Check::Kernel { .. } | Check::TimedKernel { .. } | Check::UbKernel { .. } => {
+            smsync_testbench::cosim::DEFAULT_MAX_CYCLES
+        }
         Check::Program { .. } => smsync_testbench::fuzz::run::MAX_CYCLES,
         Check::Stream { .. } => u64::MAX,
     }

@@ -243,6 +243,32 @@ impl<'a> Machine<'a> {
     }
 
     /// Resolve the per-lane addresses of a sync op's address operand to (space, address).
+    /// A `.shared::cluster.shared::cta` bulk copy or reduce (PTX ISA §9.7.9.25.4.1, .4.2): its
+    /// destination and mbarrier travel as cluster-window addresses, the executing CTA's too (a
+    /// `.shared::cta` address or its own window, which `sync_addrs` folds to a CTA offset), as
+    /// for `red.async`: the unit resolves both in the cluster window. Other directions unchanged.
+    #[allow(clippy::type_complexity)]
+    fn s2c_window(
+        &self,
+        slot: usize,
+        dir: BulkDir,
+        dst: [(Space, u64); LANES],
+        mbar: Option<[(Space, u64); LANES]>,
+    ) -> ([(Space, u64); LANES], Option<[(Space, u64); LANES]>) {
+        if dir != BulkDir::SharedToCluster {
+            return (dst, mbar);
+        }
+        let rank = self.ctas[slot].as_ref().map(|c| c.rank).unwrap_or(0) as u64;
+        let window = |(sp, x): (Space, u64)| {
+            if sp == Space::SharedCta {
+                (Space::SharedCluster, CLUSTER_BASE + rank * WINDOW + x)
+            } else {
+                (sp, x)
+            }
+        };
+        (dst.map(window), mbar.map(|m| m.map(window)))
+    }
+
     fn sync_addrs(
         &self,
         slot: usize,
@@ -681,6 +707,7 @@ impl<'a> Machine<'a> {
                 } else {
                     None
                 };
+                let (dst, mbar) = self.s2c_window(slot, *dir, dst, mbar);
                 for l in lanes(g.mask) {
                     r.lanes[l].addr = dst[l].1;
                     r.lanes[l].src = src[l].1;
@@ -712,6 +739,7 @@ impl<'a> Machine<'a> {
                 } else {
                     None
                 };
+                let (dst, mbar) = self.s2c_window(slot, *dir, dst, mbar);
                 for l in lanes(g.mask) {
                     r.lanes[l].addr = dst[l].1;
                     r.lanes[l].src = src[l].1;

@@ -4,7 +4,10 @@
 //! A check is a corpus kernel (`testbench/ptx/<name>.ptx` with its launch file), a UB kernel
 //! (`testbench/ptx/ub/`, [`crate::ub_corpus`]: it must stop with its expected undefined-behaviour
 //! report, so a mutant that runs it to the end, stops it with another report or diverges on it is
-//! killed) or a generated program (`smsync fuzz`'s generator, by seed, with the features the
+//! killed), a corpus kernel under the timed cosim (the SM timing model issues the requests, so
+//! the thread's later instructions run while its asynchronous copies move: an async-group wait
+//! answered before its copies landed shows there, where the untimed cosim, which lets each
+//! request finish before the next, cannot see it) or a generated program (`smsync fuzz`'s generator, by seed, with the features the
 //! cosim does not run taken out), run under the cosim against the mutated directory; or a
 //! random request stream ([`crate::top_streams`]: every unit's stream of legal requests straight
 //! into the top, divergent barrier arrivals and operand corners the kernels rarely reach, then
@@ -33,6 +36,12 @@ pub enum Check {
         ptx: PathBuf,
         launch: PathBuf,
     },
+    /// A corpus kernel under the timed cosim ([`CosimOptions::timed`]).
+    TimedKernel {
+        name: String,
+        ptx: PathBuf,
+        launch: PathBuf,
+    },
     /// A UB kernel: passes when the run stops with `expect`'s report on both backends.
     UbKernel {
         name: String,
@@ -56,6 +65,7 @@ impl Check {
     pub fn name(&self) -> String {
         match self {
             Check::Kernel { name, .. } => name.clone(),
+            Check::TimedKernel { name, .. } => format!("timed:{name}"),
             Check::UbKernel { name, .. } => format!("ub:{name}"),
             Check::Program { seed } => format!("fuzz seed {seed}"),
             Check::Stream { seed, requests } => format!("stream seed {seed} ({requests} per unit)"),
@@ -65,6 +75,7 @@ impl Check {
     pub fn to_json(&self) -> Value {
         match self {
             Check::Kernel { name, ptx, launch } => json!({"kernel": name, "ptx": ptx, "launch": launch}),
+            Check::TimedKernel { name, ptx, launch } => json!({"timed_kernel": name, "ptx": ptx, "launch": launch}),
             Check::UbKernel { name, ptx, launch, expect } => json!({
                 "ub_kernel": name, "ptx": ptx, "launch": launch, "rule": expect.rule, "at": expect.at
             }),
@@ -92,6 +103,13 @@ impl Check {
                 ptx: field("ptx")?.into(),
                 launch: field("launch")?.into(),
                 expect,
+            });
+        }
+        if let Some(name) = v.get("timed_kernel").and_then(Value::as_str) {
+            return Ok(Check::TimedKernel {
+                name: name.into(),
+                ptx: field("ptx")?.into(),
+                launch: field("launch")?.into(),
             });
         }
         Ok(Check::Kernel { name: field("kernel")?.into(), ptx: field("ptx")?.into(), launch: field("launch")?.into() })
@@ -166,7 +184,9 @@ pub fn run_check(check: &Check, rtl: &Arc<RtlDir>, fast_build: bool, max_cycles:
         };
     }
     let loaded = match check {
-        Check::Kernel { ptx, launch, .. } | Check::UbKernel { ptx, launch, .. } => load_kernel(ptx, launch),
+        Check::Kernel { ptx, launch, .. }
+        | Check::TimedKernel { ptx, launch, .. }
+        | Check::UbKernel { ptx, launch, .. } => load_kernel(ptx, launch),
         Check::Stream { .. } => unreachable!("run above"),
         Check::Program { seed } => {
             let program = Program::generate(*seed, &rtl.config);
@@ -177,8 +197,13 @@ pub fn run_check(check: &Check, rtl: &Arc<RtlDir>, fast_build: bool, max_cycles:
         Ok(x) => x,
         Err(message) => return result(check, "setup", message, 0, start),
     };
-    let opts =
-        CosimOptions { max_steps: fuzz_run::MAX_STEPS, rtl_dir: Some(rtl.clone()), fast_build, ..Default::default() };
+    let opts = CosimOptions {
+        max_steps: fuzz_run::MAX_STEPS,
+        rtl_dir: Some(rtl.clone()),
+        fast_build,
+        timed: matches!(check, Check::TimedKernel { .. }),
+        ..Default::default()
+    };
     let outcome = run_cosim_bounded(&module, &launch, &rtl.config, &opts, max_cycles);
     if let Check::UbKernel { expect, .. } = check {
         return ub_result(check, expect, outcome, start);
@@ -242,6 +267,7 @@ mod tests {
     fn every_kind_of_check_survives_its_json() {
         let checks = [
             Check::Kernel { name: "k".into(), ptx: "k.ptx".into(), launch: "k.launch.yaml".into() },
+            Check::TimedKernel { name: "k".into(), ptx: "k.ptx".into(), launch: "k.launch.yaml".into() },
             Check::UbKernel {
                 name: "u".into(),
                 ptx: "u.ptx".into(),
@@ -255,5 +281,7 @@ mod tests {
             assert_eq!(Check::from_json(&c.to_json()).unwrap(), c);
         }
         assert_eq!(Check::Stream { seed: 3, requests: 500 }.name(), "stream seed 3 (500 per unit)");
+        let timed = Check::TimedKernel { name: "k".into(), ptx: "k.ptx".into(), launch: "k.launch.yaml".into() };
+        assert_eq!(timed.name(), "timed:k");
     }
 }
