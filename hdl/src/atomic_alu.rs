@@ -414,6 +414,9 @@ pub struct AtomicAlu {
     /// The request's element and access sizes, registered at IDLE for the stages (the request
     /// is held stable until its response, so these equal the decode).
     q_elem_bytes: DFF<Bits<8>>,
+    /// The element's bit mask (`elem_bytes` of ones), registered with the sizes: X3's write data
+    /// and the group slots start at a flip-flop, not at a shift of the size.
+    q_elem_mask: DFF<Bits<ELEM_BITS>>,
     q_elem_log: DFF<Bits<8>>,
     q_access_bytes: DFF<Bits<8>>,
     /// X1's step (see "Pipeline"): valid; its line is held in `line` (a vector's later
@@ -947,6 +950,7 @@ impl AtomicAlu {
             ex_last: Default::default(),
             line: Default::default(),
             q_elem_bytes: Default::default(),
+            q_elem_mask: Default::default(),
             q_elem_log: Default::default(),
             q_access_bytes: Default::default(),
             ex_valid: Default::default(),
@@ -1280,6 +1284,7 @@ impl Logic for AtomicAlu {
             rs_be,
             rs_lanes,
             q_elem_bytes,
+            q_elem_mask,
             q_elem_log,
             q_access_bytes,
             q_limit,
@@ -1761,10 +1766,7 @@ impl Logic for AtomicAlu {
         self.elem_shift.next = ((self.ex_byte_off.q.val() << 3)
             + (self.widen_elem_index.wide.val() << self.q_elem_log.q.val()))
             & self.k_half_word_shift.val();
-        self.elem_mask.next = self.k_ones128.val();
-        if self.q_elem_bytes.q.val() != self.k_line_bytes.val() {
-            self.elem_mask.next = !(self.k_ones128.val() << (self.q_elem_bytes.q.val() << 3));
-        }
+        self.elem_mask.next = self.q_elem_mask.q.val();
         // The lead's old value (the whole access, a vector's elements packed as read), a cycle
         // after X1: its first element's `x2_r` is the line shifted to the lead's byte offset.
         self.old_value.next = self.x2_r.q.val();
@@ -1957,6 +1959,10 @@ impl Logic for AtomicAlu {
         // until its response).
         if self.state.q.val() == self.st_idle.val() {
             self.q_elem_bytes.d.next = self.elem_bytes.val();
+            self.q_elem_mask.d.next = self.k_ones128.val();
+            if self.elem_bytes.val() != self.k_line_bytes.val() {
+                self.q_elem_mask.d.next = !(self.k_ones128.val() << (self.elem_bytes.val() << 3));
+            }
             self.q_elem_log.d.next = self.elem_log.val();
             self.q_access_bytes.d.next = self.access_bytes.val();
             self.q_limit.d.next = self.limit.val();
