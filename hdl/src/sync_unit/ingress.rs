@@ -212,8 +212,10 @@ pub struct RequestIngress {
     /// The selection of the next cycle (`sel_*`'s next values, each written once).
     nx_valid: Signal<Local, Bit>,
     nx_entry: Signal<Local, Bits<ENTRY_BITS>>,
-    /// The selection of the next cycle when the core is not done (see the `hd_*` loads).
-    stay_entry: Signal<Local, Bits<ENTRY_BITS>>,
+    /// The two candidates for the next cycle's selection and whether each is taken (see the
+    /// `hd_*` loads).
+    cand_entry: Vec<Signal<Local, Bits<ENTRY_BITS>>>,
+    cand_go: Vec<Signal<Local, Bit>>,
     /// Per entry, its decode (from its header registers and its flags' next values).
     dec: Vec<RequestDecode>,
     /// The selected entry's header and decode, registered: loaded with the entry selected for
@@ -480,7 +482,8 @@ impl RequestIngress {
             settled: Default::default(),
             nx_valid: Default::default(),
             nx_entry: Default::default(),
-            stay_entry: Default::default(),
+            cand_entry: copies(2),
+            cand_go: copies(2),
             dec: copies(entries),
             hd_cta: Default::default(),
             hd_warp: Default::default(),
@@ -1161,71 +1164,49 @@ impl Logic for RequestIngress {
             self.dec[e].stray_c_shfl.next = self.q_st_c_shfl[e].d.val();
             self.dec[e].stray_c_hi.next = self.q_st_c_hi[e].d.val();
         }
-        // The entry kept or newly picked when the core is not done this cycle (`stay_entry`), and
-        // the next one when it is (`gone_entry`): `done`, the end of the core's longest path,
-        // selects between the two loads at the last level (the board top's deepest path ran
-        // `done` -> `nx_entry` -> the header muxes and the decode's select -> `hd_*`).
-        self.stay_entry.next = self.sel_entry.q.val();
+        // The entry kept or newly picked when the core is not done this cycle (`cand_entry[0]`),
+        // then the next one when it is (`cand_entry[1]`, taken when `cand_go[1]`, the core's
+        // `done`): `done`, the end of the core's longest path, selects between the two loads at
+        // the last level (the board top's deepest path ran `done` -> `nx_entry` -> the header
+        // muxes and the decode's select -> `hd_*`).
+        self.cand_entry[0].next = self.sel_entry.q.val();
         if !self.sel_valid.q.val() {
-            self.stay_entry.next = self.pick_entry.val();
+            self.cand_entry[0].next = self.pick_entry.val();
         }
-        for e in 0..self._entries {
-            if self.stay_entry.val() == self.entry[e].val() {
-                self.hd_cta.d.next = self.q_cta[e].q.val();
-                self.hd_warp.d.next = self.q_warp[e].q.val();
-                self.hd_op.d.next = self.q_op[e].q.val();
-                self.hd_sub.d.next = self.q_sub[e].q.val();
-                self.hd_dtype.d.next = self.q_dtype[e].q.val();
-                self.hd_space.d.next = self.q_space[e].q.val();
-                self.hd_flags.d.next = self.q_flags[e].q.val();
-                self.hd_vec.d.next = self.q_vec[e].q.val();
-                self.hd_imm.d.next = self.q_imm[e].q.val();
-                self.hd_imm2.d.next = self.q_imm2[e].q.val();
-                self.hd_member.d.next = self.q_member[e].q.val();
-                self.hd_active.d.next = self.q_active[e].q.val();
-                self.hd_live.d.next = self.q_live[e].q.val();
-                self.hd_pred.d.next = self.q_pred[e].d.val();
-                self.hd_misaligned.d.next = self.q_misaligned[e].d.val();
-                self.hd_out_of_range.d.next = self.q_out_of_range[e].d.val();
-                self.hd_is_bar.d.next = self.dec[e].is_bar.val();
-                self.hd_is_mb.d.next = self.dec[e].is_mb.val();
-                self.hd_is_wn.d.next = self.dec[e].is_wn.val();
-                self.hd_is_atom.d.next = self.dec[e].is_atom.val();
-                self.hd_is_copy.d.next = self.dec[e].is_copy.val();
-                self.hd_lsu_size.d.next = self.dec[e].lsu_size.val();
-                self.hd_not_built.d.next = self.dec[e].not_built.val();
-            }
-        }
-        if self.done.val() {
-            for e in 0..self._entries {
-                if self.gone_entry.val() == self.entry[e].val() {
-                    self.hd_cta.d.next = self.q_cta[e].q.val();
-                    self.hd_warp.d.next = self.q_warp[e].q.val();
-                    self.hd_op.d.next = self.q_op[e].q.val();
-                    self.hd_sub.d.next = self.q_sub[e].q.val();
-                    self.hd_dtype.d.next = self.q_dtype[e].q.val();
-                    self.hd_space.d.next = self.q_space[e].q.val();
-                    self.hd_flags.d.next = self.q_flags[e].q.val();
-                    self.hd_vec.d.next = self.q_vec[e].q.val();
-                    self.hd_imm.d.next = self.q_imm[e].q.val();
-                    self.hd_imm2.d.next = self.q_imm2[e].q.val();
-                    self.hd_member.d.next = self.q_member[e].q.val();
-                    self.hd_active.d.next = self.q_active[e].q.val();
-                    self.hd_live.d.next = self.q_live[e].q.val();
-                    self.hd_pred.d.next = self.q_pred[e].d.val();
-                    self.hd_misaligned.d.next = self.q_misaligned[e].d.val();
-                    self.hd_out_of_range.d.next = self.q_out_of_range[e].d.val();
-                    self.hd_is_bar.d.next = self.dec[e].is_bar.val();
-                    self.hd_is_mb.d.next = self.dec[e].is_mb.val();
-                    self.hd_is_wn.d.next = self.dec[e].is_wn.val();
-                    self.hd_is_atom.d.next = self.dec[e].is_atom.val();
-                    self.hd_is_copy.d.next = self.dec[e].is_copy.val();
-                    self.hd_lsu_size.d.next = self.dec[e].lsu_size.val();
-                    self.hd_not_built.d.next = self.dec[e].not_built.val();
+        self.cand_go[0].next = true;
+        self.cand_entry[1].next = self.gone_entry.val();
+        self.cand_go[1].next = self.done.val();
+        for c in 0..2 {
+            if self.cand_go[c].val() {
+                for e in 0..self._entries {
+                    if self.cand_entry[c].val() == self.entry[e].val() {
+                        self.hd_cta.d.next = self.q_cta[e].q.val();
+                        self.hd_warp.d.next = self.q_warp[e].q.val();
+                        self.hd_op.d.next = self.q_op[e].q.val();
+                        self.hd_sub.d.next = self.q_sub[e].q.val();
+                        self.hd_dtype.d.next = self.q_dtype[e].q.val();
+                        self.hd_space.d.next = self.q_space[e].q.val();
+                        self.hd_flags.d.next = self.q_flags[e].q.val();
+                        self.hd_vec.d.next = self.q_vec[e].q.val();
+                        self.hd_imm.d.next = self.q_imm[e].q.val();
+                        self.hd_imm2.d.next = self.q_imm2[e].q.val();
+                        self.hd_member.d.next = self.q_member[e].q.val();
+                        self.hd_active.d.next = self.q_active[e].q.val();
+                        self.hd_live.d.next = self.q_live[e].q.val();
+                        self.hd_pred.d.next = self.q_pred[e].d.val();
+                        self.hd_misaligned.d.next = self.q_misaligned[e].d.val();
+                        self.hd_out_of_range.d.next = self.q_out_of_range[e].d.val();
+                        self.hd_is_bar.d.next = self.dec[e].is_bar.val();
+                        self.hd_is_mb.d.next = self.dec[e].is_mb.val();
+                        self.hd_is_wn.d.next = self.dec[e].is_wn.val();
+                        self.hd_is_atom.d.next = self.dec[e].is_atom.val();
+                        self.hd_is_copy.d.next = self.dec[e].is_copy.val();
+                        self.hd_lsu_size.d.next = self.dec[e].lsu_size.val();
+                        self.hd_not_built.d.next = self.dec[e].not_built.val();
+                    }
                 }
             }
         }
-
         if self.reset.val() {
             self.used.d.next = 0.into();
             self.count.d.next = 0.into();
