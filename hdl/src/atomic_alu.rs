@@ -417,6 +417,10 @@ pub struct AtomicAlu {
     /// The element's bit mask (`elem_bytes` of ones), registered with the sizes: X3's write data
     /// and the group slots start at a flip-flop, not at a shift of the size.
     q_elem_mask: DFF<Bits<ELEM_BITS>>,
+    /// The request is red.async, registered with the sizes: RUN's plan and end tests start at
+    /// a flip-flop, not at the request's op code (the routed board top's limit at abb7fcd ran
+    /// from the core's op register through this compare into the issue stage's load).
+    q_red_async: DFF<Bit>,
     q_elem_log: DFF<Bits<8>>,
     q_access_bytes: DFF<Bits<8>>,
     /// X1's step (see "Pipeline"): valid; its line is held in `line` (a vector's later
@@ -951,6 +955,7 @@ impl AtomicAlu {
             line: Default::default(),
             q_elem_bytes: Default::default(),
             q_elem_mask: Default::default(),
+            q_red_async: Default::default(),
             q_elem_log: Default::default(),
             q_access_bytes: Default::default(),
             ex_valid: Default::default(),
@@ -1285,6 +1290,7 @@ impl Logic for AtomicAlu {
             rs_lanes,
             q_elem_bytes,
             q_elem_mask,
+            q_red_async,
             q_elem_log,
             q_access_bytes,
             q_limit,
@@ -1887,7 +1893,7 @@ impl Logic for AtomicAlu {
         // it hands it to the issue stage (or its skid register) while the skid register is
         // empty: the take does not wait on the read grant.
         self.plan_ok.next = (self.state.q.val() == self.st_run.val())
-            & (self.req_op.val() != self.op_red_async.val())
+            & !self.q_red_async.q.val()
             & self.any_lane.val()
             & (self.lane_error.val() == self.e_none.val())
             & !self.x_fault.q.val();
@@ -1959,6 +1965,7 @@ impl Logic for AtomicAlu {
         // until its response).
         if self.state.q.val() == self.st_idle.val() {
             self.q_elem_bytes.d.next = self.elem_bytes.val();
+            self.q_red_async.d.next = self.req_op.val() == self.op_red_async.val();
             self.q_elem_mask.d.next = self.k_ones128.val();
             if self.elem_bytes.val() != self.k_line_bytes.val() {
                 self.q_elem_mask.d.next = !(self.k_ones128.val() << (self.elem_bytes.val() << 3));
@@ -1996,7 +2003,7 @@ impl Logic for AtomicAlu {
         // red.async (cluster_size 1): every lane's target is the executing CTA; the first
         // active lane (the lowest of the check stage's first window, registered in RUN's first
         // cycle) reports its first error in RUN's second.
-        if (self.state.q.val() == self.st_run.val()) & (self.req_op.val() == self.op_red_async.val()) {
+        if (self.state.q.val() == self.st_run.val()) & self.q_red_async.q.val() {
             if self.ra_checked.q.val() {
                 self.err.d.next = self.red_async_error.val();
                 self.state.d.next = self.st_resp.val();
@@ -2024,7 +2031,7 @@ impl Logic for AtomicAlu {
             }
         }
         if (self.state.q.val() == self.st_run.val())
-            & (self.req_op.val() != self.op_red_async.val())
+            & !self.q_red_async.q.val()
             & ((!self.any_lane.val() & !self.nw_valid.q.val())
                 | (self.lane_error.val() != self.e_none.val())
                 | self.x_fault.q.val())
