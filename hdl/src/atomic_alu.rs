@@ -284,9 +284,9 @@ pub struct AtomicAlu {
     pub req_active: Signal<In, Bits<WARP_LANES>>,
     /// The lane operands, read from the top's operand store a row of `B` = [`operand_row_lanes`]
     /// lanes at a time through its registered read port: `plan_row` and `ex_row` name the rows
-    /// of the next cycle (from the stage registers' next values), and in that cycle `row_addr`,
-    /// `row_mbar` are lanes `B plan_row ..` (the plan stage's row) and `row_b`, `row_c` lanes
-    /// `B ex_row ..` (the execute stage's). A step's window (n-aligned, n <= B) lies in one row.
+    /// of the next cycle (the check stage's next window, the execute stage's next lane), and in
+    /// that cycle `row_addr`, `row_mbar` are lanes `B plan_row ..` and `row_b`, `row_c` lanes
+    /// `B ex_row ..`. A step's window (n-aligned, n <= B) lies in one row.
     pub plan_row: Signal<Out, Bits<LANE_BITS>>,
     pub row_addr: Vec<Signal<In, Bits<64>>>,
     pub row_mbar: Vec<Signal<In, Bits<64>>>,
@@ -365,6 +365,13 @@ pub struct AtomicAlu {
     nw_valid: DFF<Bit>,
     nw_first: DFF<Bits<LANE_BITS>>,
     nw_pool: DFF<Bits<MAX_GROUP>>,
+    /// The operand store's row of the check stage's window, held: the store reads the row of
+    /// the window *after* `nw` every cycle (`plan_row` from `pending`'s registers, not from
+    /// the plan's load decision), so its output is `nw`'s row only in the cycle after `nw`
+    /// loads (`nw_fresh`); that cycle's row is kept here for the cycles the window waits.
+    nw_fresh: DFF<Bit>,
+    held_addr: Vec<DFF<Bits<64>>>,
+    held_mbar: Vec<DFF<Bits<64>>>,
     /// The plan window's lanes' checks (window lane a, registered from `check[a]`): error and
     /// no error, line, byte offset, byte enables, the later lanes in the same line. (`wl_ok`
     /// only with group slots; `wl_same` for lanes 0..n-1, the last lane has none after it.)
@@ -909,6 +916,9 @@ impl AtomicAlu {
             nw_valid: Default::default(),
             nw_first: Default::default(),
             nw_pool: Default::default(),
+            nw_fresh: Default::default(),
+            held_addr: (0..banks).map(|_| Default::default()).collect(),
+            held_mbar: (0..banks).map(|_| Default::default()).collect(),
             wl_err: (0..group).map(|_| Default::default()).collect(),
             wl_ok: (0..group).filter(|_| group > 1).map(|_| Default::default()).collect(),
             wl_line: (0..group).map(|_| Default::default()).collect(),
@@ -1249,6 +1259,7 @@ impl Logic for AtomicAlu {
             nw_valid,
             nw_first,
             nw_pool,
+            nw_fresh,
             ra_addr,
             ra_mbar,
             ra_checked,
@@ -1318,6 +1329,10 @@ impl Logic for AtomicAlu {
         for g in 0..self.q_group_ok.len() {
             self.q_group_ok[g].clock.next = self.clock.val();
             self.q_group_ok[g].d.next = self.q_group_ok[g].q.val();
+        }
+        for i in 0..self.held_addr.len() {
+            self.held_addr[i].clock.next = self.clock.val();
+            self.held_mbar[i].clock.next = self.clock.val();
         }
 
         // ================= request decode (the golden `check` / `legal`) =================
@@ -1475,10 +1490,17 @@ impl Logic for AtomicAlu {
         self.next_rest.next = self.next_src.val() & !(self.k_win_ones32.val() << self.next_first.val());
         // The packed words hold one operand-store row (B lanes; the lanes past B are zero, so
         // synthesis drops them), the window's place in it is its first lane mod B. The check
-        // stage reads the next window's row.
+        // stage reads its window's row: the store's output in the cycle after the window loads,
+        // its held copy after that.
         for i in 0..self._row_lanes {
-            self.pack_addr.lane[i].next = self.row_addr[i].val();
-            self.pack_mbar.lane[i].next = self.row_mbar[i].val();
+            self.held_addr[i].d.next = self.held_addr[i].q.val();
+            self.held_mbar[i].d.next = self.held_mbar[i].q.val();
+            if self.nw_fresh.q.val() {
+                self.held_addr[i].d.next = self.row_addr[i].val();
+                self.held_mbar[i].d.next = self.row_mbar[i].val();
+            }
+            self.pack_addr.lane[i].next = self.held_addr[i].d.val();
+            self.pack_mbar.lane[i].next = self.held_mbar[i].d.val();
             self.pack_b.lane[i].next = self.row_b[i].val();
             self.pack_c.lane[i].next = self.row_c[i].val();
         }
@@ -1961,6 +1983,7 @@ impl Logic for AtomicAlu {
         // ================= sequencer =================
         self.req_ready.next = false;
         self.resp_valid.next = false;
+        self.nw_fresh.d.next = false;
         // The request's sizes, registered for the execute stages (the request is held stable
         // until its response).
         if self.state.q.val() == self.st_idle.val() {
@@ -1982,6 +2005,7 @@ impl Logic for AtomicAlu {
             // check stage; the plan stage starts empty and loads it in RUN's first cycle.
             self.win_pool.d.next = self.k_zero_w.val();
             self.nw_valid.d.next = true;
+            self.nw_fresh.d.next = true;
             self.nw_pool.d.next = self.next_pool.val();
             self.nw_first.d.next = self.next_first.val();
             self.pending.d.next = self.next_rest.val();
@@ -2290,6 +2314,7 @@ impl Logic for AtomicAlu {
                 self.wl_ov[a].d.next = self.check[a].overlap[0].val();
             }
             self.nw_valid.d.next = self.pending.q.val().any();
+            self.nw_fresh.d.next = true;
             self.nw_pool.d.next = self.next_pool.val();
             self.nw_first.d.next = self.next_first.val();
             self.pending.d.next = self.next_rest.val();
@@ -2319,9 +2344,12 @@ impl Logic for AtomicAlu {
             self.x3_valid.d.next = false;
             self.wb_valid.d.next = false;
         }
-        // The operand store's rows of the next cycle (its read port is registered): the plan and
-        // the execute stage's windows from their registers' next values (after every write).
-        self.plan_row.next = self.nw_first.d.val() >> self.k_row_log.val();
+        // The operand store's rows of the next cycle (its read port is registered). The plan
+        // row is the window that `nw` loads next (from `pending`'s registers, or the request's
+        // lanes in IDLE), whether or not it loads: the plan's load decision stays off the store's
+        // address (`held_*` keep a waiting window's row). The execute stage's row from its
+        // register's next value (after every write).
+        self.plan_row.next = self.next_first.val() >> self.k_row_log.val();
         self.ex_row.next = (self.ex_lane.d.val() & self.k_window_mask.val()) >> self.k_row_log.val();
         // (After every write of `elem_index`; the request's `req_vec` is held from IDLE on.)
         self.ex_last.d.next = (self.elem_index.d.val() + self.v1.val()) == self.req_vec.val();
