@@ -224,7 +224,9 @@ pub struct MbarrierAlu {
     pub mem_rd_slot: Signal<Out, Bits<SLOT_BITS>>,
     pub mem_rd_word: Signal<Out, Bits<WORD_BITS>>,
     pub mem_rdata: Signal<In, Bits<64>>,
-    /// The op in S1a may write back next cycle (for the top's write-port arbitration).
+    /// The op in S1a may write back next cycle (for the top's write-port arbitration): a
+    /// flip-flop (`s1_writes`, decoded from the request at S0), so the copy engine's write
+    /// grant and global beats, which the top derives from it, start at a register.
     pub mem_we_next: Signal<Out, Bit>,
     /// The write port is held for the op in S1b, which writes unless it fails: `mem_we_next`
     /// registered. The top arbitrates the other writers on this (a flip-flop), not on
@@ -274,6 +276,9 @@ pub struct MbarrierAlu {
 
     // ---- S0 -> S1a registers: the request ----
     s1_valid: DFF<Bit>,
+    /// The request is valid and its op writes the word back (any op but the waits, the
+    /// pending-count query and a `.noinc` cp.async arrive-on): `mem_we_next`.
+    s1_writes: DFF<Bit>,
     s1_op: DFF<Bits<OP_BITS>>,
     s1_flags: DFF<Bits<FLAG_BITS>>,
     s1_cta: DFF<Bits<SLOT_BITS>>,
@@ -372,7 +377,7 @@ pub struct MbarrierAlu {
     a_pcount: Signal<Local, Bit>,
     a_cp_arrive: Signal<Local, Bit>,
     a_known: Signal<Local, Bit>,
-    a_writes: Signal<Local, Bit>,
+    s0_writes: Signal<Local, Bit>,
     a_nocomplete: Signal<Local, Bit>,
     a_expect_tx: Signal<Local, Bit>,
     a_parity: Signal<Local, Bit>,
@@ -524,6 +529,7 @@ impl MbarrierAlu {
             wake_pred: Default::default(),
             waiters: (0..config.mbarrier_waiters).map(|_| WaiterEntry::default()).collect(),
             s1_valid: Default::default(),
+            s1_writes: Default::default(),
             s1_op: Default::default(),
             s1_flags: Default::default(),
             s1_cta: Default::default(),
@@ -597,7 +603,7 @@ impl MbarrierAlu {
             a_pcount: Default::default(),
             a_cp_arrive: Default::default(),
             a_known: Default::default(),
-            a_writes: Default::default(),
+            s0_writes: Default::default(),
             a_nocomplete: Default::default(),
             a_expect_tx: Default::default(),
             a_parity: Default::default(),
@@ -720,6 +726,7 @@ impl Logic for MbarrierAlu {
             self,
             clock,
             s1_valid,
+            s1_writes,
             s1_op,
             s1_flags,
             s1_cta,
@@ -804,6 +811,14 @@ impl Logic for MbarrierAlu {
         self.s1_valid.d.next = self.req_valid.val() & !self.reset.val();
         self.s1_op.d.next = self.req_op.val();
         self.s1_flags.d.next = self.req_flags.val();
+        self.s0_writes.next = (self.req_op.val() == self.op_init.val())
+            | (self.req_op.val() == self.op_inval.val())
+            | (self.req_op.val() == self.op_drop.val())
+            | (self.req_op.val() == self.op_arrive.val())
+            | (self.req_op.val() == self.op_expect.val())
+            | (self.req_op.val() == self.op_complete.val())
+            | ((self.req_op.val() == self.op_cp_arrive.val()) & !(self.req_flags.val() & self.flag_noinc.val()).any());
+        self.s1_writes.d.next = self.req_valid.val() & self.s0_writes.val() & !self.reset.val();
         self.s1_cta.d.next = self.req_cta.val();
         self.s1_warp.d.next = self.req_warp.val();
         self.s1_lane.d.next = self.req_lane.val();
@@ -847,13 +862,7 @@ impl Logic for MbarrierAlu {
         self.a_expect_tx.next = (self.s1_flags.q.val() & self.flag_expect_tx.val()).any();
         self.a_parity.next = (self.s1_flags.q.val() & self.flag_parity.val()).any();
         self.a_noinc.next = (self.s1_flags.q.val() & self.flag_noinc.val()).any();
-        self.a_writes.next = self.a_init.val()
-            | self.a_inval.val()
-            | self.a_arrive.val()
-            | self.a_expect.val()
-            | self.a_complete_tx.val()
-            | (self.a_cp_arrive.val() & !self.a_noinc.val());
-        self.mem_we_next.next = self.s1_valid.q.val() & self.a_writes.val();
+        self.mem_we_next.next = self.s1_writes.q.val();
         self.we_hold.d.next = self.mem_we_next.val() & !self.reset.val();
         self.mem_we_hold.next = self.we_hold.q.val();
         self.s2_init.d.next = self.a_init.val();
