@@ -112,6 +112,7 @@
 //! after `sm_re`, writes always accepted.
 
 pub mod fifo;
+pub mod formal;
 pub mod live_probe;
 pub mod mb_answers;
 pub mod mover;

@@ -13,7 +13,7 @@
 use smsync_contract::config::Config;
 use smsync_contract::encoding::Unit;
 
-use crate::{barrier_file, mbarrier_alu, warp_network};
+use crate::{barrier_file, copy_engine, mbarrier_alu, warp_network};
 
 /// One property of a unit's checker.
 pub struct Property {
@@ -129,6 +129,16 @@ pub fn formal_units() -> Vec<FormalUnit> {
             properties: warp_network::formal::PROPERTIES,
             faults: warp_network::formal::FAULTS,
             checker: warp_network::formal::checker_verilog,
+            induction: false,
+        },
+        FormalUnit {
+            unit: Unit::CopyEngine,
+            module: "copy_engine",
+            checker_top: copy_engine::formal::CHECKER_TOP,
+            properties: copy_engine::formal::PROPERTIES,
+            faults: copy_engine::formal::FAULTS,
+            checker: copy_engine::formal::checker_verilog,
+            // its queues, thread table and mover start unconstrained in an induction step
             induction: false,
         },
     ]
