@@ -151,6 +151,13 @@ pub struct Reducer<const D: usize, const B: usize> {
     off: Signal<Local, Bits<16>>,
     straddle: Signal<Local, Bit>,
     straddle_d: Signal<Local, Bit>,
+    /// `rem`'s next value is not zero, from the registers (`rem == n` for a step), not from the
+    /// subtract: `sm_read_next` feeds the copy engine's registered read want, and the
+    /// subtract's carry chain and a 32-bit zero test behind the write grant were the routed
+    /// ULX3S top's limit (b079c25: `lg` -> the straddle compare -> the grant -> `rem` ->
+    /// `rwant_q`, docs/FPGA.md).
+    rem_nz_d: Signal<Local, Bit>,
+    rem_is_n: Signal<Local, Bit>,
     word_addr: Signal<Local, Bits<64>>,
     word: Signal<Local, Bits<D>>,
     part: Signal<Local, Bits<64>>,
@@ -254,6 +261,8 @@ impl<const D: usize, const B: usize> Reducer<D, B> {
             off: Default::default(),
             straddle: Default::default(),
             straddle_d: Default::default(),
+            rem_nz_d: Default::default(),
+            rem_is_n: Default::default(),
             word_addr: Default::default(),
             word: Default::default(),
             part: Default::default(),
@@ -280,7 +289,9 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
             self, clock, phase, side, half, src, swz, src_slot, dst, dst_gm, dst_slot, rem, lg, op, dtype, has_mb, mbs,
             mbo, len, ret, last_row, es, ed, res, waited, sm_word
         );
+        self.rem_nz_d.next = self.rem.q.val() != 0;
         if self.enter.val() {
+            self.rem_nz_d.next = self.in_bytes.val() != 0;
             self.src.d.next = self.in_src.val();
             self.src_slot.d.next = self.in_src_slot.val();
             self.swz.d.next = self.in_swz.val();
@@ -302,6 +313,7 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
             self.half.d.next = false;
         }
         self.n.next = self.k_one16.val() << self.lg.q.val();
+        self.rem_is_n.next = self.rem.q.val() == bit_cast::<32, 16>(self.n.val());
         self.nmask.next = !(self.k_ones128.val() << (self.n.val() << 3));
         self.emask.next = bit_cast::<64, 128>(self.nmask.val());
         // The source element of a swizzled tensor-reduce row (element-aligned, so inside one
@@ -382,6 +394,7 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
                         self.src.d.next = self.src.q.val() + bit_cast::<64, 16>(self.n.val());
                         self.dst.d.next = self.dst.q.val() + bit_cast::<64, 16>(self.n.val());
                         self.rem.d.next = self.rem.q.val() - bit_cast::<32, 16>(self.n.val());
+                        self.rem_nz_d.next = !self.rem_is_n.val();
                         self.phase.d.next = 0.into();
                         self.side.d.next = false;
                         self.half.d.next = false;
@@ -447,10 +460,11 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
         if self.reset.val() {
             self.phase.d.next = 0.into();
         }
-        // `sm_read` of the next cycle (the registers' next values, after their last assignment).
+        // `sm_read` of the next cycle (the registers' next values, after their last assignment;
+        // `rem`'s as `rem_nz_d`).
         self.sm_read_next.next = self.active_next.val()
             & (self.phase.d.val() == 0)
-            & (self.rem.d.val() != 0)
+            & self.rem_nz_d.val()
             & (!self.side.d.val() | !self.dst_gm.d.val());
     }
 }
