@@ -65,6 +65,7 @@ pub fn run_logged(step: &str, mut cmd: Command, log: &Path, limit: Duration) -> 
     let file = std::fs::File::create(log).map_err(|e| ToolError(format!("{}: {e}", log.display())))?;
     let file2 = file.try_clone().map_err(|e| ToolError(format!("{}: {e}", log.display())))?;
     cmd.stdin(Stdio::null()).stdout(file).stderr(file2);
+    die_with_parent(&mut cmd);
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|e| ToolError(format!("{step}: cannot start {:?}: {e}", cmd.get_program())))?;
     loop {
@@ -102,6 +103,28 @@ pub fn run_logged(step: &str, mut cmd: Command, log: &Path, limit: Duration) -> 
         }
     }
 }
+
+/// Linux: the tool gets SIGKILL when the thread that started it ends, so a `smsync synth` killed
+/// from outside (SIGTERM, SIGKILL: no time-limit branch runs) does not leave a nextpnr routing
+/// for an hour (the yowasp build runs in the Python process started here). A tool's own
+/// children (yosys's `yosys-abc`) do not inherit the setting: they run to the end of their step.
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure calls only prctl(2), which is
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_cmd: &mut Command) {}
 
 /// Kill `pid` and every process below it (children first found, then killed all at once with
 /// SIGKILL). Linux: the tree is read from `/proc/<pid>/stat` (field 4 is the parent pid);
