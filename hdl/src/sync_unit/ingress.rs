@@ -203,12 +203,15 @@ pub struct RequestIngress {
     written: DFF<Bits<8>>,
     /// Per entry: taken after a launch of its slot that has not reached the core yet.
     post_launch: FlagPerEntry,
-    /// The entry offered to the core (always the oldest, position 0 of `order`); `settled`: it
-    /// was already selected in the previous cycle (the core names a store row a cycle before
-    /// reading it).
+    /// The entry offered to the core (always the oldest, position 0 of `order`); `offered`
+    /// (the core's `valid`): it was already selected in the previous cycle (the core names a
+    /// store row a cycle before reading it) and all its beats are in. A register, loaded with
+    /// the next cycle's value, so that the core's request valid, at the start of its longest
+    /// path (valid -> the units' answers -> `done` -> the next header, the ULX3S top's deepest
+    /// by `scripts/logic-depth.py`), starts at a flip-flop, not at the 8:1 `written` select.
     sel_valid: DFF<Bit>,
     sel_entry: DFF<Bits<ENTRY_BITS>>,
-    settled: DFF<Bit>,
+    offered: DFF<Bit>,
     /// The selection of the next cycle (`sel_*`'s next values, each written once).
     nx_valid: Signal<Local, Bit>,
     nx_entry: Signal<Local, Bits<ENTRY_BITS>>,
@@ -479,7 +482,7 @@ impl RequestIngress {
             post_launch: copies(entries),
             sel_valid: Default::default(),
             sel_entry: Default::default(),
-            settled: Default::default(),
+            offered: Default::default(),
             nx_valid: Default::default(),
             nx_entry: Default::default(),
             cand_entry: copies(2),
@@ -609,7 +612,7 @@ impl Logic for RequestIngress {
             written,
             sel_valid,
             sel_entry,
-            settled,
+            offered,
             rx,
             rx_busy,
             beat_next,
@@ -787,9 +790,7 @@ impl Logic for RequestIngress {
         }
 
         // ---- the core side: the selected entry's registers ----
-        self.valid.next = self.sel_valid.q.val()
-            && self.settled.q.val()
-            && (((self.written.q.val() >> self.sel_entry.q.val()) & 1u64) != 0);
+        self.valid.next = self.offered.q.val();
         self.busy.next = (self.count.q.val() != 0) || (self.lp_valid.q.val() != 0) || self.fire.q.val();
         self.h_tag.next = self.q_tag[0].q.val();
         for e in 1..self._entries {
@@ -965,7 +966,6 @@ impl Logic for RequestIngress {
         }
         self.sel_valid.d.next = self.nx_valid.val();
         self.sel_entry.d.next = self.nx_entry.val();
-        self.settled.d.next = self.sel_valid.q.val() && !self.done.val();
 
         // ---- beats: into the beat register ----
         self.beat_ready.next = self.rx_busy.q.val();
@@ -1052,6 +1052,11 @@ impl Logic for RequestIngress {
             self.w_set.next = bit_cast::<8, 1>(1.into()) << self.bt_entry.q.val();
         }
         self.written.d.next = (self.written.q.val() & !self.w_clear.val()) | self.w_set.val();
+        // Offered in the next cycle: kept selected (`sel_*` unchanged, as `done` is low) and
+        // written by then (no entry's `written` bit is cleared without a `done`).
+        self.offered.d.next = self.sel_valid.q.val()
+            && !self.done.val()
+            && ((((self.written.q.val() | self.w_set.val()) >> self.sel_entry.q.val()) & 1u64) != 0);
         if self.bt_valid.q.val() {
             for e in 0..self._entries {
                 if self.bt_entry.q.val() == self.entry[e].val() {
@@ -1212,7 +1217,7 @@ impl Logic for RequestIngress {
             self.count.d.next = 0.into();
             self.written.d.next = 0.into();
             self.sel_valid.d.next = false;
-            self.settled.d.next = false;
+            self.offered.d.next = false;
             self.rx_busy.d.next = false;
             self.bt_valid.d.next = false;
             self.lp_valid.d.next = 0.into();
