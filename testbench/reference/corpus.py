@@ -160,7 +160,9 @@ def fmt_number(v):
 TMAP_MAGIC = 0x50414D54
 
 
-def tensor_map(global_base, elem_bytes, tensor_size, box_size, stride_bytes, oob_fill=0):
+def tensor_map(global_base, elem_bytes, tensor_size, box_size, stride_bytes, oob_fill=0, elem_type=0):
+    """The project's tensor-map bytes (docs/units/copy_engine.md); `elem_type` 0 is untyped, else
+    the element's DataType code + 1 (contract/src/encoding.rs), of `elem_bytes` bytes."""
     dims = len(tensor_size)
     assert 1 <= dims <= 5 and len(box_size) == dims and len(stride_bytes) == dims - 1
     assert (box_size[0] * elem_bytes) % 16 == 0
@@ -172,6 +174,7 @@ def tensor_map(global_base, elem_bytes, tensor_size, box_size, stride_bytes, oob
     raw += struct.pack("<5I", *sizes)
     raw += struct.pack("<5I", *boxes)
     raw += struct.pack("<4Q", *strides)
+    raw += struct.pack("<I", elem_type)
     raw += bytes(128 - len(raw))
     assert len(raw) == 128
     return list(raw)
