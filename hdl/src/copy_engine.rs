@@ -113,6 +113,7 @@
 
 pub mod fifo;
 pub mod formal;
+pub mod issue_checks;
 pub mod live_probe;
 pub mod mb_answers;
 pub mod mover;
@@ -121,6 +122,7 @@ pub mod tensor_origin;
 pub mod tensor_rows;
 
 use fifo::{BlockFifo, RamFifo};
+use issue_checks::IssueChecks;
 use live_probe::LiveProbe;
 use mb_answers::{MbAnswers, IDENT_BITS};
 use mover::Mover;
@@ -441,18 +443,13 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     st_mb_off: Signal<Local, Bits<SADDR_BITS>>,
     // controller's mbarrier event
     ctl_mb_want: Signal<Local, Bit>,
-    /// The request's error code in the golden order of checks, registered a cycle ahead of DECIDE.
-    chk_err: Signal<Local, Bits<ERROR_BITS>>,
-    chk_err_q: DFF<Bits<ERROR_BITS>>,
+    /// The request's issue checks (`issue_checks.rs`): its error code in the golden order,
+    /// registered in two stages, both done when DECIDE first reads it; `live`: the checks
+    /// before the destination's live check passed (the live map's answer decides, and beats
+    /// the errors the golden unit checks after it); `mbl`: a shared::cluster copy's checks up
+    /// to its mbarrier's liveness passed (golden order: the mbarrier before the destination).
+    checks: IssueChecks,
     chk_failed: Signal<Local, Bit>,
-    /// The checks before the destination's live check (golden order) passed: the live map's
-    /// answer decides, and beats the errors the golden unit checks after it.
-    chk_live: Signal<Local, Bit>,
-    chk_live_q: DFF<Bit>,
-    /// A shared::cluster copy's checks up to its mbarrier's liveness passed (golden order: the
-    /// mbarrier before the destination).
-    chk_mbl: Signal<Local, Bit>,
-    chk_mbl_q: DFF<Bit>,
     /// The destination probes: of the request leaving the queue (linear, swizzle tied off, so
     /// the queue's block-RAM output meets only the end-word adder) and of the tensor box in
     /// CHECK (with the swizzled lines' chunks),
@@ -678,7 +675,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     k_cluster_size: Constant<Bits<64>>,
     k_cluster_base: Constant<Bits<64>>,
     k_global_base: Constant<Bits<64>>,
-    e_global_range: Constant<Bits<ERROR_BITS>>,
     /// Bytes a cp.async reads from global memory (0 with ignore-src).
     cp_src_bytes: Signal<Local, Bits<64>>,
     k_first_slots: Constant<Bits<160>>,
@@ -700,8 +696,6 @@ pub struct CopyEngine<const D: usize, const B: usize, const T: usize> {
     dir_s2g: Constant<Bits<4>>,
     dir_s2c: Constant<Bits<4>>,
     e_none: Constant<Bits<ERROR_BITS>>,
-    e_cp_align: Constant<Bits<ERROR_BITS>>,
-    e_cp_srcsize: Constant<Bits<ERROR_BITS>>,
     e_bulk_align: Constant<Bits<ERROR_BITS>>,
     e_shared_range: Constant<Bits<ERROR_BITS>>,
     e_mb_align: Constant<Bits<ERROR_BITS>>,
@@ -1014,13 +1008,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             st_mb_slot: Default::default(),
             st_mb_off: Default::default(),
             ctl_mb_want: Default::default(),
-            chk_err: Default::default(),
-            chk_err_q: Default::default(),
             chk_failed: Default::default(),
-            chk_live: Default::default(),
-            chk_live_q: Default::default(),
-            chk_mbl: Default::default(),
-            chk_mbl_q: Default::default(),
             probe: Default::default(),
             box_probe: Default::default(),
             lp_load: Default::default(),
@@ -1121,6 +1109,7 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             m_size: Default::default(),
             m_stride: Default::default(),
             origin: TensorOrigin::default(),
+            checks: IssueChecks::default(),
             rows: TensorRows::default(),
             t_dir_ok: Default::default(),
             mc_mask: Default::default(),
@@ -1164,7 +1153,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             k_cluster_size: k(cs),
             k_cluster_base: k(CLUSTER_BASE),
             k_global_base: k(GLOBAL_BASE),
-            e_global_range: err(ErrorCode::GlobalOutOfRange),
             cp_src_bytes: Default::default(),
             k_first_slots: Constant::new(fs),
             k_warp_shift: k(LANE_BITS as u64),
@@ -1185,8 +1173,6 @@ impl<const D: usize, const B: usize, const T: usize> CopyEngine<D, B, T> {
             dir_s2g: k(BulkDir::SharedToGlobal.code() as u64),
             dir_s2c: k(BulkDir::SharedToCluster.code() as u64),
             e_none: err(ErrorCode::None),
-            e_cp_align: err(ErrorCode::CpAsyncAlign),
-            e_cp_srcsize: err(ErrorCode::CpAsyncSrcSize),
             e_bulk_align: err(ErrorCode::BulkSizeAlign),
             e_shared_range: err(ErrorCode::SharedOutOfRange),
             e_mb_align: err(ErrorCode::MbAlign),
@@ -1345,9 +1331,6 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             dq_red_row,
             m_rtype,
             m_rtype_ok,
-            chk_err_q,
-            chk_live_q,
-            chk_mbl_q,
             lp_mb,
             lp_lo,
             lp_hi,
@@ -1366,7 +1349,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             inc3_q,
             ring_ok
         );
-        clock!(self, clock, q, arrive_q, comp_q, answers, origin, reducer, mover);
+        clock!(self, clock, q, arrive_q, comp_q, answers, origin, reducer, mover, checks);
         self.trec.read_clock.next = self.clock.val();
         self.trec.write_clock.next = self.clock.val();
 
@@ -1596,110 +1579,48 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         // controller leaves IDLE (and `cur_ctl` again for wait_all) and FETCH lasts two cycles, so
         // the registered code is the request's when DECIDE reads it: DECIDE's path to the state
         // and the record write starts at a register, not at the 64-bit range compares.
-        self.chk_err.next = self.e_none.val();
-        self.chk_live.next = false;
-        self.chk_mbl.next = false;
-        if self.is_cp.val() {
-            if ((self.cp_size.val() != 4) & (self.cp_size.val() != 8) & (self.cp_size.val() != 16))
+        // Conditions here, from registers; their order (the golden model's) and the error in
+        // `IssueChecks`, two registered stages.
+        self.checks.is_cp.next = self.is_cp.val();
+        self.checks.is_cparrive.next = self.is_cparrive.val();
+        self.checks.is_bulk_red.next = (self.is_bulk.val() | self.is_reduce.val()) & self.k_bulk_built.val();
+        self.checks.is_tensor.next = self.is_tensor.val() & self.k_tensor_built.val();
+        self.checks.is_sync.next =
+            self.is_commit.val() | self.is_bcommit.val() | self.is_wait.val() | self.is_bwait.val();
+        self.checks.cp_align.next =
+            ((self.cp_size.val() != 4) & (self.cp_size.val() != 8) & (self.cp_size.val() != 16))
                 | ((self.cur_addr.q.val() & (self.cp_size.val() - 1)) != 0)
-                | ((self.cur_src.q.val() & (self.cp_size.val() - 1)) != 0)
-            {
-                self.chk_err.next = self.e_cp_align.val();
-            } else if ((bit_cast::<64, 128>(self.cur_a.q.val()) >> 16) != 0)
-                | (bit_cast::<16, 128>(self.cur_a.q.val()) > self.c_imm.val())
-            {
-                self.chk_err.next = self.e_cp_srcsize.val();
-            } else if self.sh_over_cp.val() {
-                self.chk_err.next = self.e_shared_range.val();
-            } else {
-                self.chk_live.next = true;
-                if (self.cp_src_bytes.val() != 0)
-                    & ((self.cur_src.q.val() < self.k_global_base.val())
-                        | ((self.cur_src.q.val() + self.cp_src_bytes.val()) > self.global_end.val()))
-                {
-                    self.chk_err.next = self.e_global_range.val();
-                }
-            }
-        } else if self.is_cparrive.val() {
-            if self.mb_bad.val() | self.sh_over_mb.val() {
-                self.chk_err.next = self.e_shared_range.val();
-            } else if (self.mb_off_r.val() & 7) != 0 {
-                self.chk_err.next = self.e_mb_align.val();
-            }
-        } else if (self.is_bulk.val() | self.is_reduce.val()) & self.k_bulk_built.val() {
-            if ((self.blen.val() & 15) != 0)
-                | ((self.cur_addr.q.val() & 15) != 0)
-                | ((self.cur_src.q.val() & 15) != 0)
-                | ((self.dir.val() != self.dir_g2s.val())
-                    & (self.dir.val() != self.dir_s2g.val())
-                    & (self.dir.val() != self.dir_s2c.val()))
-            {
-                self.chk_err.next = self.e_bulk_align.val();
-            } else if self.is_reduce.val() & ((self.dir.val() == self.dir_g2s.val()) | !self.red_ok.val()) {
-                self.chk_err.next = self.e_atom_type.val();
-            } else if self.dir.val() == self.dir_g2s.val() {
-                // dst shared::cta/cluster, its mbarrier, the multicast ranks, then the global source.
-                if self.dst_bad.val() | self.mb_bad.val() {
-                    self.chk_err.next = self.e_shared_range.val();
-                } else if (self.mb_off_r.val() & 7) != 0 {
-                    self.chk_err.next = self.e_mb_align.val();
-                } else if (self.c_flags.val() & self.f_multicast.val()).any()
-                    & ((self.cur_b.q.val() & 0xFFFF) >= self.k_rank_limit.val())
-                {
-                    self.chk_err.next = self.e_shared_range.val();
-                } else if self.sh_over_dst.val() {
-                    self.chk_err.next = self.e_shared_range.val();
-                } else {
-                    self.chk_live.next = true;
-                    if (self.cur_src.q.val() < self.k_global_base.val())
-                        | ((self.cur_src.q.val() + self.blen.val()) > self.global_end.val())
-                    {
-                        self.chk_err.next = self.e_global_range.val();
-                    }
-                }
-            } else if self.dir.val() == self.dir_s2c.val() {
-                if self.dst_bad.val() | self.mb_bad.val() {
-                    self.chk_err.next = self.e_shared_range.val();
-                } else if (self.mb_off_r.val() & 7) != 0 {
-                    self.chk_err.next = self.e_mb_align.val();
-                } else {
-                    // the mbarrier's liveness, the destination's range, its live check, then
-                    // the shared source's range
-                    self.chk_mbl.next = true;
-                    if self.sh_over_dst.val() {
-                        self.chk_err.next = self.e_shared_range.val();
-                    } else {
-                        self.chk_live.next = true;
-                        if self.sh_over_src.val() {
-                            self.chk_err.next = self.e_shared_range.val();
-                        }
-                    }
-                }
-            } else if (self.cur_addr.q.val() < self.k_global_base.val())
-                | ((self.cur_addr.q.val() + self.blen.val()) > self.global_end.val())
-            {
-                // shared::cta -> global: the global destination before the shared source.
-                self.chk_err.next = self.e_global_range.val();
-            } else if self.sh_over_src.val() {
-                self.chk_err.next = self.e_shared_range.val();
-            }
-        } else if self.is_tensor.val() & self.k_tensor_built.val() {
-            // The map's own 128 bytes: the golden `TensorMap::read` answers this before any check
-            // of the map's contents.
-            if (self.cur_src.q.val() < self.k_global_base.val())
-                | ((self.cur_src.q.val() + 128) > self.global_end.val())
-            {
-                self.chk_err.next = self.e_global_range.val();
-            }
-        } else if !(self.is_commit.val() | self.is_bcommit.val() | self.is_wait.val() | self.is_bwait.val()) {
-            // Bulk copies and bulk reduces without features.bulk_copy, tensor copies without
-            // features.tensor_copy, unknown codes (clusterlaunchcontrol.try_cancel among them).
-            self.chk_err.next = self.e_not_built.val();
-        }
-        self.chk_err_q.d.next = self.chk_err.val();
-        self.chk_live_q.d.next = self.chk_live.val();
-        self.chk_mbl_q.d.next = self.chk_mbl.val();
-        self.chk_failed.next = self.chk_err_q.q.val() != self.e_none.val();
+                | ((self.cur_src.q.val() & (self.cp_size.val() - 1)) != 0);
+        self.checks.cp_srcsize.next = ((bit_cast::<64, 128>(self.cur_a.q.val()) >> 16) != 0)
+            | (bit_cast::<16, 128>(self.cur_a.q.val()) > self.c_imm.val());
+        self.checks.cp_shared.next = self.sh_over_cp.val();
+        self.checks.cp_global.next = (self.cp_src_bytes.val() != 0)
+            & ((self.cur_src.q.val() < self.k_global_base.val())
+                | ((self.cur_src.q.val() + self.cp_src_bytes.val()) > self.global_end.val()));
+        self.checks.mb_range.next = self.mb_bad.val() | self.sh_over_mb.val();
+        self.checks.mb_align.next = (self.mb_off_r.val() & 7) != 0;
+        self.checks.bulk_align.next = ((self.blen.val() & 15) != 0)
+            | ((self.cur_addr.q.val() & 15) != 0)
+            | ((self.cur_src.q.val() & 15) != 0)
+            | ((self.dir.val() != self.dir_g2s.val())
+                & (self.dir.val() != self.dir_s2g.val())
+                & (self.dir.val() != self.dir_s2c.val()));
+        self.checks.red_type.next =
+            self.is_reduce.val() & ((self.dir.val() == self.dir_g2s.val()) | !self.red_ok.val());
+        self.checks.g2s.next = self.dir.val() == self.dir_g2s.val();
+        self.checks.s2c.next = self.dir.val() == self.dir_s2c.val();
+        self.checks.rank_bad.next = self.dst_bad.val() | self.mb_bad.val();
+        self.checks.mc_rank.next = (self.c_flags.val() & self.f_multicast.val()).any()
+            & ((self.cur_b.q.val() & 0xFFFF) >= self.k_rank_limit.val());
+        self.checks.dst_shared.next = self.sh_over_dst.val();
+        self.checks.src_global.next = (self.cur_src.q.val() < self.k_global_base.val())
+            | ((self.cur_src.q.val() + self.blen.val()) > self.global_end.val());
+        self.checks.src_shared.next = self.sh_over_src.val();
+        self.checks.dst_global.next = (self.cur_addr.q.val() < self.k_global_base.val())
+            | ((self.cur_addr.q.val() + self.blen.val()) > self.global_end.val());
+        self.checks.map_global.next =
+            (self.cur_src.q.val() < self.k_global_base.val()) | ((self.cur_src.q.val() + 128) > self.global_end.val());
+        self.chk_failed.next = self.checks.err.val() != self.e_none.val();
 
         // ================= the destination's live check (PTX ISA §9.7.13.15) =================
         // A copy into a live mbarrier object is refused before any byte moves, as the golden
@@ -1798,12 +1719,12 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
         } else if self.lv_bad_dst.val() != 0 {
             self.lv_err.next = self.e_plain.val();
         }
-        self.d_err.next = self.chk_err_q.q.val();
+        self.d_err.next = self.checks.err.val();
         self.d_failed.next = self.chk_failed.val();
-        if self.chk_mbl_q.q.val() & self.lv_mb_dead.val() {
+        if self.checks.mbl.val() & self.lv_mb_dead.val() {
             self.d_err.next = self.e_mb_dead.val();
             self.d_failed.next = true;
-        } else if self.chk_live_q.q.val() & self.lv_bad.val() {
+        } else if self.checks.live.val() & self.lv_bad.val() {
             self.d_err.next = self.lv_err.val();
             self.d_failed.next = true;
         }
@@ -1910,7 +1831,7 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
                     self.new_a_last.next = self.issued_seq.q.val() + 1;
                 }
             } else if self.is_cparrive.val() {
-                self.err.next = self.chk_err_q.q.val();
+                self.err.next = self.checks.err.val();
                 if self.chk_failed.val() {
                     self.done.next = true;
                 } else if self.answers.issue_answer.val() {
@@ -1981,11 +1902,11 @@ impl<const D: usize, const B: usize, const T: usize> Logic for CopyEngine<D, B, 
             } else if self.is_tensor.val() & self.k_tensor_built.val() {
                 // cp.async.bulk.tensor: continues in states 3..6 (map fetch, products, checks,
                 // rows), unless the map's own 128 bytes are outside global memory.
-                self.err.next = self.chk_err_q.q.val();
+                self.err.next = self.checks.err.val();
                 self.done.next = self.chk_failed.val();
             } else {
                 // Not built (`NotBuilt` from the checks).
-                self.err.next = self.chk_err_q.q.val();
+                self.err.next = self.checks.err.val();
                 self.done.next = true;
             }
         }
