@@ -189,6 +189,7 @@
 pub mod element;
 pub mod float_add;
 pub mod group;
+pub mod hazard;
 pub mod lane_check;
 pub mod width;
 
@@ -205,6 +206,7 @@ use crate::pack_lanes::{LaneNumber, LanePart, PackLanes};
 use crate::sync_unit::result_store::ResultStore;
 use element::{AtomicElement, ElementKinds, ATOM_OP_BITS, DTYPE_BITS, ELEMENT_LATENCY, ELEM_BITS};
 use group::{group_kinds, GroupLane};
+use hazard::StepHazards;
 use lane_check::LaneCheck;
 use width::{Truncate, ZeroExtend};
 
@@ -706,9 +708,10 @@ pub struct AtomicAlu {
     /// The planned step's lanes in window bits, and widened.
     plan_w: Signal<Local, Bits<MAX_GROUP>>,
     widen_plan: ZeroExtend<MAX_GROUP, WARP_LANES>,
-    /// A step in R..X3 or the write buffer has a byte of the planned step's line; the plan stage has a lane
-    /// without error; it hands its step over this cycle.
-    hazard: Signal<Local, Bit>,
+    /// Which steps in R..X3 and the write buffer share a byte with the issue stage's step
+    /// (`hazard.rs`: flip-flops moved with the steps, the compares done at the plan).
+    hazards: StepHazards,
+    /// The plan stage has a lane without error; it hands its step over this cycle.
     /// X3 holds a step's last element: the step writes its line (to the port or the buffer).
     x3_write: Signal<Local, Bit>,
     plan_ok: Signal<Local, Bit>,
@@ -1135,7 +1138,7 @@ impl AtomicAlu {
             plan_lanes: Default::default(),
             plan_w: Default::default(),
             widen_plan: Default::default(),
-            hazard: Default::default(),
+            hazards: StepHazards::new(latency + 1),
             plan_ok: Default::default(),
             plan_go: Default::default(),
             ex_open: Default::default(),
@@ -1919,33 +1922,43 @@ impl Logic for AtomicAlu {
             & self.any_lane.val()
             & (self.lane_error.val() == self.e_none.val())
             & !self.x_fault.q.val();
-        self.hazard.next = (self.rs_valid.q.val()
-            & (self.rs_line.q.val() == self.iss_line.q.val())
-            & (self.rs_be.q.val() & self.iss_be.q.val()).any())
-            | (self.ex_valid.q.val()
-                & (self.ex_line.q.val() == self.iss_line.q.val())
-                & (self.ex_be.q.val() & self.iss_be.q.val()).any())
-            | (self.x3_valid.q.val()
-                & (self.x3_line.q.val() == self.iss_line.q.val())
-                & (self.x3_be.q.val() & self.iss_be.q.val()).any())
-            | (self.wb_valid.q.val()
-                & (self.wb_line.q.val() == self.iss_line.q.val())
-                & (self.wb_be.q.val() & self.iss_be.q.val()).any());
-        for k in 0..self.xe_valid.len() {
-            if self.xe_valid[k].q.val()
-                & (self.xe_line[k].q.val() == self.iss_line.q.val())
-                & (self.xe_be[k].q.val() & self.iss_be.q.val()).any()
-            {
-                self.hazard.next = true;
-            }
-        }
         self.m_rreq.next = self.iss_valid.q.val()
-            & !self.hazard.val()
+            & !self.hazards.hazard.val()
             & self.rs_open.val()
             & !(self.is_global.val() & (self.m_wreq.val() | self.read_out.val()));
         self.m_raddr.next = self.iss_line.q.val();
         self.plan_go.next = self.m_rreq.val() & self.m_rgrant.val();
         self.p_take.next = self.plan_ok.val() & !self.skid_valid.q.val();
+        // The hazard answers move as the steps do (the moves below and in X1..X3).
+        self.hazards.clock.next = self.clock.val();
+        self.hazards.plan_line.next = self.lead_line.val();
+        self.hazards.plan_be.next = self.plan_be.val();
+        self.hazards.iss_line.next = self.iss_line.q.val();
+        self.hazards.iss_be.next = self.iss_be.q.val();
+        self.hazards.rs_line.next = self.rs_line.q.val();
+        self.hazards.rs_be.next = self.rs_be.q.val();
+        self.hazards.rs_valid.next = self.rs_valid.q.val();
+        self.hazards.ex_line.next = self.ex_line.q.val();
+        self.hazards.ex_be.next = self.ex_be.q.val();
+        self.hazards.ex_valid.next = self.ex_valid.q.val();
+        for k in 0..self.xe_valid.len() {
+            self.hazards.xe_line[k].next = self.xe_line[k].q.val();
+            self.hazards.xe_be[k].next = self.xe_be[k].q.val();
+            self.hazards.xe_valid[k].next = self.xe_valid[k].q.val();
+        }
+        self.hazards.x3_line.next = self.x3_line.q.val();
+        self.hazards.x3_be.next = self.x3_be.q.val();
+        self.hazards.x3_valid.next = self.x3_valid.q.val();
+        self.hazards.wb_line.next = self.wb_line.q.val();
+        self.hazards.wb_be.next = self.wb_be.q.val();
+        self.hazards.wb_valid.next = self.wb_valid.q.val();
+        self.hazards.plan_to_iss.next = self.p_take.val() & (!self.iss_valid.q.val() | self.plan_go.val());
+        self.hazards.plan_to_skid.next = self.p_take.val() & self.iss_valid.q.val() & !self.plan_go.val();
+        self.hazards.skid_to_iss.next = self.plan_go.val() & self.skid_valid.q.val();
+        self.hazards.iss_to_rs.next = self.plan_go.val();
+        self.hazards.rs_to_ex.next = self.rs_move.val();
+        self.hazards.advance.next = self.en.val();
+        self.hazards.x3_to_wb.next = !self.wb_valid.q.val() & self.x3_write.val() & !self.m_wgrant.val();
         self.p_load.next = (self.state.q.val() == self.st_run.val())
             & self.nw_valid.q.val()
             & (!self.any_lane.val() | (self.p_take.val() & !self.win_left_any.val()));
