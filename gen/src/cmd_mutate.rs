@@ -16,7 +16,8 @@
 //!    fastest checks first, stopping at the first failure (killed). A crash of the simulator or
 //!    the wall-clock timeout also kills it, and says so.
 //! 4. Survivors of a unit with a formal checker (mbarrier_alu, barrier_file, warp_network) meet its
-//!    properties (`smsync prove`'s, those whose proof closes): a failing one kills the mutant.
+//!    properties (`smsync prove`'s): those whose proof closes, as `smsync prove` runs them, then
+//!    the others by BMC to `--formal-open-depth` (8) steps; a failing one kills the mutant.
 //! 5. Survivors go to yosys: proven equivalent, observable at the unit's outputs (a gap), or
 //!    not classified (`smsync_testbench::mutate::equiv`).
 //! 6. `<out>/report.json` and `<out>/report.md`: counts, kill rate, every mutant with its
@@ -40,7 +41,7 @@ use smsync_hdl::formal::MIN_DEPTH;
 use smsync_sim::config::Config;
 use smsync_testbench::mutate::checks::{corpus, run_check, Check, CheckResult};
 use smsync_testbench::mutate::equiv::{classify, Equivalence};
-use smsync_testbench::mutate::formal::{check_mutant, formal_unit_of, FormalOutcome};
+use smsync_testbench::mutate::formal::{check_mutant, formal_unit_of, FormalOutcome, PropertySet};
 use smsync_testbench::mutate::netlist::{self, Level, Mutation, Target};
 use smsync_testbench::mutate::report::{utc_now, MutantResult, Report, Status};
 use smsync_testbench::mutate::{self as mutate, MUTANT_ENV};
@@ -126,6 +127,10 @@ pub struct Args {
     /// unit's own, as `smsync prove`).
     #[arg(long)]
     pub formal_depth: Option<usize>,
+    /// BMC depth of the properties whose proof does not close, run on the survivors of the
+    /// closing ones: a counterexample kills the mutant, a pass decides nothing (0: skip).
+    #[arg(long, default_value_t = 8)]
+    pub formal_open_depth: usize,
     /// Do not ask yosys whether survivors are equivalent.
     #[arg(long)]
     pub no_equiv: bool,
@@ -487,46 +492,72 @@ fn run_mutant(
 fn run_formal(a: &Args, out: &Path, target: Target, config: &Config, results: &mut [MutantResult]) -> String {
     let Some(formal) = formal_unit_of(target.unit) else {
         return format!(
-            "Formal properties: none for `{}` (smsync prove has checkers for mbarrier_alu and barrier_file).",
+            "Formal properties: none for `{}` (smsync prove has checkers for mbarrier_alu, barrier_file, warp_network and copy_engine).",
             target.unit.name
         );
     };
     if formal.properties.iter().all(|p| !p.closes) {
-        // The copy engine's: each runs for far longer than a mutant's budget.
+        // The copy engine's: each runs for far longer than a mutant's budget, even bounded.
         return format!("Formal properties: not run (none of `{}`'s properties closes in minutes).", target.unit.name);
     }
     if let Err(e) = smsync_rtl_tools::prove::check_tools() {
         eprintln!("smsync mutate: formal properties not run: {e}");
         return format!("Formal properties: not run ({e}).");
     }
-    let names: Vec<&str> = formal.properties.iter().filter(|p| p.closes).map(|p| p.name).collect();
-    for r in results.iter_mut().filter(|r| r.status == Status::Survived) {
-        let started = Instant::now();
-        let depth = a.formal_depth.unwrap_or_else(|| {
-            formal.properties.iter().filter(|p| p.closes).map(|p| (p.depth)(config)).max().unwrap_or(MIN_DEPTH)
-        });
-        let outcome = check_mutant(out, target, &formal, config, &r.mutation, r.index, depth);
-        eprintln!(
-            "mutant {} (survived the cosim): formal: {outcome:?} ({:.0} s)",
-            r.index,
-            started.elapsed().as_secs_f64()
-        );
-        r.checks_run.push(format!("formal ({})", names.join(", ")));
-        r.formal = Some(match outcome {
-            FormalOutcome::Failed { property, step } => {
-                r.status = Status::Killed;
-                r.killed_by = Some((format!("formal property {property}"), "formal".into()));
-                r.message = format!("`{property}` fails at step {step} (smsync prove's checker on this mutant)");
-                format!("`{property}` FAILS at step {step}")
-            }
-            FormalOutcome::Held(verdicts) => verdicts,
-            FormalOutcome::Error(e) => format!("could not run: {e}"),
-        });
+    let names = |closing: bool| -> Vec<&str> {
+        formal.properties.iter().filter(|p| p.closes == closing).map(|p| p.name).collect()
+    };
+    let depth = a.formal_depth.unwrap_or_else(|| {
+        formal.properties.iter().filter(|p| p.closes).map(|p| (p.depth)(config)).max().unwrap_or(MIN_DEPTH)
+    });
+    let mut sets = vec![(PropertySet::Closing, depth)];
+    if a.formal_open_depth > 0 && !names(false).is_empty() {
+        sets.push((PropertySet::OpenBounded, a.formal_open_depth));
     }
+    for r in results.iter_mut().filter(|r| r.status == Status::Survived) {
+        let mut verdicts = Vec::new();
+        for &(set, depth) in &sets {
+            let started = Instant::now();
+            let Some(outcome) = check_mutant(out, target, &formal, config, &r.mutation, r.index, set, depth) else {
+                continue;
+            };
+            eprintln!(
+                "mutant {} (survived the cosim): formal ({set:?}): {outcome:?} ({:.0} s)",
+                r.index,
+                started.elapsed().as_secs_f64()
+            );
+            let bounded = set == PropertySet::OpenBounded;
+            r.checks_run.push(format!(
+                "formal ({}{})",
+                names(!bounded).join(", "),
+                if bounded { ", bounded" } else { "" }
+            ));
+            match outcome {
+                FormalOutcome::Failed { property, step } => {
+                    r.status = Status::Killed;
+                    r.killed_by = Some((format!("formal property {property}"), "formal".into()));
+                    r.message = format!("`{property}` fails at step {step} (smsync prove's checker on this mutant)");
+                    verdicts.push(format!("`{property}` FAILS at step {step}"));
+                    break;
+                }
+                FormalOutcome::Held(v) => verdicts.push(v),
+                FormalOutcome::Error(e) => verdicts.push(format!("could not run: {e}")),
+            }
+        }
+        r.formal = Some(verdicts.join("; "));
+    }
+    let open = match sets.len() {
+        2 => format!(
+            "; then the others ({}) by BMC to depth {}, where a counterexample kills",
+            names(false).join(", "),
+            a.formal_open_depth
+        ),
+        _ => String::new(),
+    };
     format!(
-        "Formal properties: `{}`'s checker (the properties whose proof closes: {}) on every survivor of the cosim checks.",
+        "Formal properties: `{}`'s checker (the properties whose proof closes: {}{open}) on every survivor of the cosim checks.",
         formal.module,
-        names.join(", ")
+        names(true).join(", ")
     )
 }
 

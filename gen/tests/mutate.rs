@@ -11,6 +11,15 @@
 //!   (the UB one by stopping with its expected report; the campaign stops otherwise); the
 //!   report's counts must add up and its kill rate must be killed / non-equivalent. The one
 //!   Verilator build this costs is the mutated top's, with `--fast-build`.
+//! * `a_forwarding_fault_is_killed_by_a_bounded_open_property`: the barrier file's forwarded
+//!   round word (`fw_meta`, read when a request hits the barrier its predecessor of the cycle
+//!   before wrote) with its kind's low bit inverted. The top never sends the barrier file two
+//!   requests in consecutive cycles, so the corpus kernel (`bar_red`) and the UB kernel of a mixed
+//!   round (`ub/bar_red_mixed`) pass; the properties
+//!   that close hold (`answered_once`); one that does not close (`release_exact` first) fails
+//!   within the `--formal-open-depth` steps (a bar.sync after a bar.sync on one barrier refused
+//!   as a mixed round, so the round never releases, PTX ISA §9.7.13.1): killed by the formal
+//!   step, not by the cosim.
 //! * `errors_name_the_units_and_the_missing_tool`: a bad unit name lists the units; without
 //!   yosys on PATH the command says what to install. No build.
 //!
@@ -146,6 +155,58 @@ fn a_known_fault_is_killed_and_mutant_zero_passes() {
     assert!((c["kill_rate"].as_f64().unwrap() - rate).abs() < 1e-9, "{c:#}");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("| 3 |"), "{md}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The barrier file's forwarded round word, the kind's low bit (`META_KIND` = 1) inverted.
+const FORWARDED_KIND_BIT: &str = "-mode inv -module sync_unit$core$barrier -cell fw_meta -port q -portbit 1";
+
+#[test]
+fn a_forwarding_fault_is_killed_by_a_bounded_open_property() {
+    if smsync_testbench::verilator::rtl_tools_skipped() {
+        eprintln!("SMSYNC_SKIP_RTL_TOOLS=1: smsync mutate not run");
+        return;
+    }
+    let out = std::env::temp_dir().join(format!("smsync-mutate-open-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let t = Instant::now();
+    let o = smsync(&[
+        "mutate",
+        "--unit",
+        "barrier_file",
+        "--count",
+        "0",
+        "--netlist",
+        "rtl",
+        "--mutation",
+        FORWARDED_KIND_BIT,
+        "--kernels",
+        "bar_red",
+        "--ub-kernels",
+        "bar_red_mixed",
+        "--programs",
+        "0",
+        "--streams",
+        "0",
+        "--fast-build",
+        "--no-equiv",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    eprintln!("smsync mutate: {:.0} s\n{}", t.elapsed().as_secs_f64(), text(&o));
+    assert!(o.status.success(), "{}", text(&o));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let m = mutant(&report, "-cell fw_meta");
+    assert_eq!(m["status"], "killed", "{m:#}");
+    assert_eq!(m["killed_by"]["how"], "formal", "{m:#}");
+    // (the first of them to fail: the refused arrival is also a round that never releases)
+    let by = m["killed_by"]["check"].as_str().unwrap();
+    let open = ["release_exact", "release_once", "round_reset", "responses"];
+    assert!(open.iter().any(|p| by == format!("formal property {p}")), "{m:#}");
+    let run: Vec<&str> = m["checks_run"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(run.contains(&"bar_red") && run.contains(&"ub:bar_red_mixed"), "the kernels ran and passed first: {m:#}");
+    let formal = m["formal"].as_str().unwrap();
+    assert!(formal.contains("answered_once: proven") && formal.contains("FAILS at step"), "{m:#}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
