@@ -156,6 +156,26 @@ fn barrier_file_answered_once_is_proven_on_fpga_small() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The barrier file's four properties whose proof does not close hold to BMC depth 8 on
+/// fpga-small (`--open-depth 8`, ~21 s): a shallow bound, below the 20, but over any
+/// input sequence of 8 cycles, two requests to one barrier in consecutive cycles included (the
+/// forwarded round word, which the top never exercises: it sends one request at a time).
+#[test]
+fn barrier_file_open_properties_hold_to_depth_8_on_fpga_small() {
+    if rtl_tools_skipped() {
+        return;
+    }
+    let out = out_dir("bf-open");
+    let (o, text, secs) = prove(&["--unit", "barrier_file", "--open-depth", "8"], &out);
+    println!("{text}smsync prove --unit barrier_file --open-depth 8 (fpga-small): {secs:.1} s");
+    assert!(o.status.success(), "smsync prove failed:\n{text}");
+    assert!(text.contains("barrier_file: answered_once: proven (induction k="), "{text}");
+    for p in formal_unit("barrier_file").unwrap().properties.iter().filter(|p| !p.closes) {
+        assert!(text.contains(&format!("barrier_file: {}: bounded (depth 8)", p.name)), "{}: {text}", p.name);
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// The barrier file: each documented fault makes its property fail with a counterexample VCD, and
 /// every property has a fault. (Its other properties are not proven and do not reach BMC depth 20
 /// within the suite's budget: docs/units/barrier_file.md, "Formal properties".)
