@@ -5,9 +5,10 @@ nextpnr-ecp5 prints a critical path only after routing, and a board top that tak
 route gives no path for hours. This walks the synthesised netlist instead: every path from a
 start point (a flip-flop's Q, a block RAM's output, an input pin) through LUTs, carry chains,
 multipliers and distributed-RAM reads to an end point (a flip-flop's D/CE/LSR, a RAM's address
-or data, an output pin), weighted by a rough ECP5 delay per cell with its routing hop
-(ns; speed grade 6: LUT4 with its hop ~1.1, a carry cell ~0.05 along the chain, a distributed
-RAM read ~1.3, a multiplier ~4). Placement adds wire delay to the long paths, so the ranking is
+or data, an output pin), weighted by a rough ECP5 delay per cell with its routing hop (ns;
+speed grade 6, fitted to routed ULX3S tops: a LUT4 with its hop ~1.45, a block RAM's read
+~5.8 (its output not registered), a carry cell ~0.05 along the chain, a distributed RAM read
+~1.3, a multiplier ~4). Placement adds wire delay to the long paths, so the ranking is
 the guide, not the nanoseconds. Flatten the netlist first (the flow keeps the units apart):
 
 Usage (docs/FPGA.md shows what it found):
@@ -21,14 +22,14 @@ import sys
 
 from netlist_json import bit_names, load_module
 
-LUT_NS = 1.1          # a LUT4 and the hop into it
+LUT_NS = 1.45         # a LUT4 and the hop into it (routed ULX3S top: 0.24 + ~1.2 routing)
 CARRY_ENTRY_NS = 1.2  # into a CCU2C's A/B and out of its COUT or S
 CARRY_STEP_NS = 0.05  # CIN -> COUT along the chain
 CARRY_SUM_NS = 0.3    # CIN -> S
 DPR_READ_NS = 1.3     # TRELLIS_DPR16X4 RAD -> DO
 MULT_NS = 4.0         # MULT18X18D, combinational
 CLK_TO_Q_NS = 0.5     # start point
-RAM_CLK_TO_Q_NS = 3.5 # DP16KD registered read
+RAM_CLK_TO_Q_NS = 5.8 # DP16KD read, output not registered (routed ULX3S top: 5.83)
 
 # Combinational arcs: cell type -> [(input ports, output ports, ns)].
 ARCS = {
