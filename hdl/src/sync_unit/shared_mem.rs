@@ -124,10 +124,9 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     p_wd: DFF<Bits<RD>>,
     p_wb: DFF<Bits<R>>,
     p_gen: DFF<Bits<GEN_BITS>>,
-    /// The pending write's words (one bit per 8-byte word it writes), its valid bits, and its
-    /// marks (`write_live_from_data`, `write_checked`).
-    p_words: DFF<Bits<LIVE_BITS>>,
-    p_valid: DFF<Bits<LIVE_BITS>>,
+    /// The pending write's marks (`write_live_from_data`, `write_checked`). Its words and their
+    /// valid bits (`w_words`, `w_valid`) are formed from `p_wb` / `p_wd` in the pending cycle,
+    /// beside the tag read they meet, not on the write port's path in the cycle before.
     p_from_data: DFF<Bit>,
     p_checked: DFF<Bit>,
     /// The pending row's live words before the write, the write's fault, and the live words after.
@@ -182,15 +181,17 @@ pub struct SharedMemory<const RD: usize, const R: usize> {
     wr_slot_gen: Signal<Local, Bits<GEN_BITS>>,
     /// The row read is the current CTA's (else it reads as zeros).
     rd_fresh: Signal<Local, Bit>,
-    /// The words a checked read reads (registered with the read), and the row's live words.
-    rc_words: DFF<Bits<LIVE_BITS>>,
+    /// The bytes a checked read reads (registered with the read; its words, `r_words`, are
+    /// formed from them beside the tag read), and the row's live words.
+    rc_bytes: DFF<Bits<R>>,
     rd_live: Signal<Local, Bits<LIVE_BITS>>,
     /// Per word of the row: its bytes (for the byte enables -> words map) and the bit position
     /// of its `VALID_BIT`.
     word_bytes: Vec<Constant<Bits<R>>>,
     word_bit: Vec<Constant<Bits<LIVE_BITS>>>,
     valid_shift: Vec<Constant<Bits<16>>>,
-    /// Per word: its bit of the write's words, of a checked read's words, of the write's valid bits.
+    /// Per word: its bit of the pending write's words, of last cycle's checked read's words, of
+    /// the pending write's valid bits (prefix ORs; the last is the whole: `w_words`, ...).
     w_word: Vec<Signal<Local, Bits<LIVE_BITS>>>,
     r_word: Vec<Signal<Local, Bits<LIVE_BITS>>>,
     v_word: Vec<Signal<Local, Bits<LIVE_BITS>>>,
@@ -243,8 +244,6 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             p_wd: Default::default(),
             p_wb: Default::default(),
             p_gen: Default::default(),
-            p_words: Default::default(),
-            p_valid: Default::default(),
             p_from_data: Default::default(),
             p_checked: Default::default(),
             p_live: Default::default(),
@@ -278,7 +277,7 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             rd_slot_gen: Default::default(),
             wr_slot_gen: Default::default(),
             rd_fresh: Default::default(),
-            rc_words: Default::default(),
+            rc_bytes: Default::default(),
             rd_live: Default::default(),
             word_bytes: (0..R / 8).map(|j| Constant::new((0xffu64 << (8 * j)).to_bits())).collect(),
             word_bit: (0..R / 8).map(|j| Constant::new((1u64 << j).to_bits())).collect(),
@@ -337,8 +336,6 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             p_wd,
             p_wb,
             p_gen,
-            p_words,
-            p_valid,
             p_from_data,
             p_checked,
             t_we,
@@ -350,19 +347,19 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             t_live,
             t_from_data,
             ra_q,
-            rc_words
+            rc_bytes
         );
-        // ---- the write's words, their valid bits, a checked read's words (prefix ORs) ----
+        // ---- the pending write's words, their valid bits, last cycle's checked read's words ----
         self.w_word[0].next = 0.into();
         self.r_word[0].next = 0.into();
         self.v_word[0].next = 0.into();
-        if (self.write_bytes.val() & self.word_bytes[0].val()) != 0 {
+        if (self.p_wb.q.val() & self.word_bytes[0].val()) != 0 {
             self.w_word[0].next = self.word_bit[0].val();
         }
-        if (self.read_checked.val() & self.word_bytes[0].val()) != 0 {
+        if (self.rc_bytes.q.val() & self.word_bytes[0].val()) != 0 {
             self.r_word[0].next = self.word_bit[0].val();
         }
-        if ((self.write_data.val() >> self.valid_shift[0].val()) & self.k_bit0.val()) != 0 {
+        if ((self.p_wd.q.val() >> self.valid_shift[0].val()) & self.k_bit0.val()) != 0 {
             self.v_word[0].next = self.word_bit[0].val();
         }
         self.w_words.next = self.w_word[0].val();
@@ -372,24 +369,22 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             self.w_word[j].next = self.w_word[j - 1].val();
             self.r_word[j].next = self.r_word[j - 1].val();
             self.v_word[j].next = self.v_word[j - 1].val();
-            if (self.write_bytes.val() & self.word_bytes[j].val()) != 0 {
+            if (self.p_wb.q.val() & self.word_bytes[j].val()) != 0 {
                 self.w_word[j].next = self.w_word[j - 1].val() | self.word_bit[j].val();
             }
-            if (self.read_checked.val() & self.word_bytes[j].val()) != 0 {
+            if (self.rc_bytes.q.val() & self.word_bytes[j].val()) != 0 {
                 self.r_word[j].next = self.r_word[j - 1].val() | self.word_bit[j].val();
             }
-            if ((self.write_data.val() >> self.valid_shift[j].val()) & self.k_bit0.val()) != 0 {
+            if ((self.p_wd.q.val() >> self.valid_shift[j].val()) & self.k_bit0.val()) != 0 {
                 self.v_word[j].next = self.v_word[j - 1].val() | self.word_bit[j].val();
             }
             self.w_words.next = self.w_word[j].val();
             self.r_words.next = self.r_word[j].val();
             self.w_valid.next = self.v_word[j].val();
         }
-        self.p_words.d.next = self.w_words.val();
-        self.p_valid.d.next = self.w_valid.val();
         self.p_from_data.d.next = self.write_live_from_data.val();
         self.p_checked.d.next = self.write_checked.val();
-        self.rc_words.d.next = self.r_words.val();
+        self.rc_bytes.d.next = self.read_checked.val();
         self.p_we.d.next = self.write_enable.val();
         self.p_wa.d.next = self.write_address.val();
         self.p_wd.d.next = self.write_data.val();
@@ -423,12 +418,12 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             self.p_live.next = 0.into();
         }
         self.p_fault.next =
-            self.p_we.q.val() && self.p_checked.q.val() && ((self.p_live.val() & self.p_words.q.val()) != 0);
+            self.p_we.q.val() && self.p_checked.q.val() && ((self.p_live.val() & self.w_words.val()) != 0);
         self.p_do.next = self.p_we.q.val() && !self.p_fault.val();
         self.p_live_new.next = self.p_live.val();
         if self.p_from_data.q.val() {
             self.p_live_new.next =
-                (self.p_live.val() & !self.p_words.q.val()) | (self.p_valid.q.val() & self.p_words.q.val());
+                (self.p_live.val() & !self.w_words.val()) | (self.w_valid.val() & self.w_words.val());
         }
         self.t_we.d.next = self.p_do.val();
         self.t_live.d.next = self.p_live_new.val();
@@ -482,7 +477,7 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
             self.rd_fresh.next = self.t_gen.q.val() == self.rd_gen.q.val();
             self.rd_live.next = self.t_live.q.val();
         }
-        self.read_fault.next = self.rd_fresh.val() && ((self.rd_live.val() & self.rc_words.q.val()) != 0);
+        self.read_fault.next = self.rd_fresh.val() && ((self.rd_live.val() & self.r_words.val()) != 0);
         self.read_live.next = 0.into();
         if self.rd_fresh.val() {
             self.read_live.next = self.rd_live.val();

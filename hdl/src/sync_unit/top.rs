@@ -442,6 +442,10 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     k_log_words: Constant<Bits<8>>,
     /// R - 1 and R / 8 - 1: byte / word position inside a row.
     k_row_mask: Constant<Bits<64>>,
+    /// The atomic ALU's 16-byte line within a row: the row mask without a line's own bits (its
+    /// addresses are line-aligned), so its read and write shifts are by whole lines (none when a
+    /// row is one line, R = 16): the LSU's byte shifters stay off the atomic's paths.
+    k_line_mask: Constant<Bits<64>>,
     /// The copy port's beat offset within a row: the row mask without the beat's own bits (the
     /// engine's shared addresses are beat-aligned), so the write's shift into the row is a
     /// `R / B`-way select, not a byte shifter.
@@ -494,6 +498,7 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     mb_rd_off: DFF<Bits<OFF_BITS>>,
     ce_rd_off: DFF<Bits<OFF_BITS>>,
     seq_rd_off: DFF<Bits<OFF_BITS>>,
+    at_rd_off: DFF<Bits<OFF_BITS>>,
     /// The atomic ALU's shared-memory read of last cycle (its data is on the RAM now).
     at_rd_valid: DFF<Bit>,
     /// mbarrier ops issued for the copy engine (complete_tx, arrive-on, cp.async.mbarrier.arrive
@@ -689,6 +694,7 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     seq_rrow: Signal<Local, Bits<RAM_ADDR_BITS>>,
     seq_wdata: Signal<Local, Bits<RD>>,
     seq_be: Signal<Local, Bits<R>>,
+    seq_wbytes: Signal<Local, Bits<R>>,
     seq_re: Signal<Local, Bit>,
     seq_we: Signal<Local, Bit>,
     lsu_re: Signal<Local, Bit>,
@@ -875,6 +881,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             k_log_row: k(log2(R)),
             k_log_words: k(log2(R / 8)),
             k_row_mask: k(R as u64 - 1),
+            k_line_mask: k((R as u64 - 1) & !15),
             k_ce_off_mask: Constant::new(((R as u64 - 1) & !(B as u64 - 1)).to_bits()),
             k_word_mask: k(R as u64 / 8 - 1),
             k_rows_last: k((config.shared_bytes as u64).div_ceil(R as u64) - 1),
@@ -912,6 +919,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             mb_rd_off: Default::default(),
             ce_rd_off: Default::default(),
             seq_rd_off: Default::default(),
+            at_rd_off: Default::default(),
             at_rd_valid: Default::default(),
             ce_ev1: Default::default(),
             ce_ev_valid: Default::default(),
@@ -1025,6 +1033,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             seq_rrow: Default::default(),
             seq_wdata: Default::default(),
             seq_be: Default::default(),
+            seq_wbytes: Default::default(),
             seq_re: Default::default(),
             seq_we: Default::default(),
             lsu_re: Default::default(),
@@ -1062,6 +1071,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
             mb_rd_off,
             ce_rd_off,
             seq_rd_off,
+            at_rd_off,
             at_rd_valid,
             ce_ev1,
             ce_ev_valid,
@@ -1596,9 +1606,9 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.atom.m_rdata.next = self.ag_rdata.val();
         self.atom.m_rlive.next = 0.into();
         if self.at_rd_valid.q.val() {
-            self.atom.m_rdata.next = self.seq_rdata.val();
+            self.atom.m_rdata.next = bit_cast::<128, RD>(self.mem_rdata.val() >> self.at_rd_off.q.val());
             // the line's two 8-byte words' live bits (the ALU's plain-access check)
-            self.atom.m_rlive.next = bit_cast::<2, 16>(self.mem_rlive.val() >> (self.seq_rd_off.q.val() >> 6u64));
+            self.atom.m_rlive.next = bit_cast::<2, 16>(self.mem_rlive.val() >> (self.at_rd_off.q.val() >> 6u64));
         }
 
         // ---------------- copy engine (one lane op per cycle from the sequencer) ----------------
@@ -2002,23 +2012,31 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.seq_addr.next = self.pick_addr.val();
         self.seq_raddr.next = self.pick_addr.val();
         self.seq_slot.next = self.req_cta.val();
-        self.seq_wdata.next = bit_cast::<RD, 128>(self.pick_a.val());
+        self.seq_off.next = bit_cast::<OFF_BITS, 64>(self.pick_addr.val() & self.k_row_mask.val());
         self.seq_be.next = bit_cast::<R, 16>(self.lsu_be.val());
+        // The write's data and bytes at their place in the row (shifted before the client mux).
+        self.seq_wdata.next = bit_cast::<RD, 128>(self.pick_a.val()) << (self.seq_off.val() << 3u64);
+        self.seq_wbytes.next = self.seq_be.val() << self.seq_off.val();
         self.seq_re.next = self.lsu_re.val();
         self.seq_we.next = self.lsu_we.val();
         if self.state.q.val() == self.k_s_atom.val() {
             self.seq_addr.next = self.atom.m_waddr.val();
             self.seq_raddr.next = self.atom.m_raddr.val();
             self.seq_slot.next = self.atom.m_slot.val();
-            self.seq_wdata.next = bit_cast::<RD, 128>(self.atom.m_wdata.val());
-            self.seq_be.next = bit_cast::<R, 16>(self.atom.m_be.val());
+            self.seq_wdata.next = bit_cast::<RD, 128>(self.atom.m_wdata.val())
+                << (bit_cast::<OFF_BITS, 64>(self.atom.m_waddr.val() & self.k_line_mask.val()) << 3u64);
+            self.seq_wbytes.next = bit_cast::<R, 16>(self.atom.m_be.val())
+                << bit_cast::<OFF_BITS, 64>(self.atom.m_waddr.val() & self.k_line_mask.val());
             self.seq_re.next = self.at_shared_r.val() && self.seq_rgrant.val();
             self.seq_we.next = self.at_shared_w.val() && self.seq_wgrant.val();
             self.at_rd_valid.d.next = self.seq_re.val();
+            if self.seq_re.val() {
+                self.at_rd_off.d.next =
+                    bit_cast::<OFF_BITS, 64>(self.atom.m_raddr.val() & self.k_line_mask.val()) << 3u64;
+            }
         }
         self.seq_row.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.seq_slot.val()) << self.k_row_bits.val())
             | bit_cast::<RAM_ADDR_BITS, 64>(self.seq_addr.val() >> self.k_log_row.val());
-        self.seq_off.next = bit_cast::<OFF_BITS, 64>(self.seq_addr.val() & self.k_row_mask.val());
         self.seq_rrow.next = (bit_cast::<RAM_ADDR_BITS, 5>(self.seq_slot.val()) << self.k_row_bits.val())
             | bit_cast::<RAM_ADDR_BITS, 64>(self.seq_raddr.val() >> self.k_log_row.val());
         if self.seq_re.val() {
@@ -2058,8 +2076,8 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.mem_we.next = self.seq_we.val();
         self.mem_wlive.next = false;
         self.mem_waddr.next = self.seq_row.val();
-        self.mem_wdata.next = self.seq_wdata.val() << (self.seq_off.val() << 3u64);
-        self.mem_wbytes.next = self.seq_be.val() << self.seq_off.val();
+        self.mem_wdata.next = self.seq_wdata.val();
+        self.mem_wbytes.next = self.seq_wbytes.val();
         if self.clr_we.val() {
             self.mem_we.next = true;
             self.mem_waddr.next =
