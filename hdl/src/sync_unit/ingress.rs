@@ -219,6 +219,14 @@ pub struct RequestIngress {
     /// `hd_*` loads).
     cand_entry: Vec<Signal<Local, Bits<ENTRY_BITS>>>,
     cand_go: Vec<Signal<Local, Bit>>,
+    /// The fields that take this cycle's beat (its predicates and flags, and the decode of its
+    /// stray bits), per candidate: `done` picks between the two at the last level. (Assigned
+    /// inside the candidates' loop, `done` became the first select of a priority chain over the
+    /// entries: the board top's deepest path ran the core's `done` through six LUTs here.)
+    cand_pred: Vec<Signal<Local, Bits<32>>>,
+    cand_misaligned: Vec<Signal<Local, Bits<32>>>,
+    cand_out_of_range: Vec<Signal<Local, Bits<32>>>,
+    cand_not_built: Vec<Signal<Local, Bit>>,
     /// Per entry, its decode (from its header registers and its flags' next values).
     dec: Vec<RequestDecode>,
     /// The selected entry's header and decode, registered: loaded with the entry selected for
@@ -487,6 +495,10 @@ impl RequestIngress {
             nx_entry: Default::default(),
             cand_entry: copies(2),
             cand_go: copies(2),
+            cand_pred: copies(2),
+            cand_misaligned: copies(2),
+            cand_out_of_range: copies(2),
+            cand_not_built: copies(2),
             dec: copies(entries),
             hd_cta: Default::default(),
             hd_warp: Default::default(),
@@ -1198,19 +1210,39 @@ impl Logic for RequestIngress {
                         self.hd_member.d.next = self.q_member[e].q.val();
                         self.hd_active.d.next = self.q_active[e].q.val();
                         self.hd_live.d.next = self.q_live[e].q.val();
-                        self.hd_pred.d.next = self.q_pred[e].d.val();
-                        self.hd_misaligned.d.next = self.q_misaligned[e].d.val();
-                        self.hd_out_of_range.d.next = self.q_out_of_range[e].d.val();
                         self.hd_is_bar.d.next = self.dec[e].is_bar.val();
                         self.hd_is_mb.d.next = self.dec[e].is_mb.val();
                         self.hd_is_wn.d.next = self.dec[e].is_wn.val();
                         self.hd_is_atom.d.next = self.dec[e].is_atom.val();
                         self.hd_is_copy.d.next = self.dec[e].is_copy.val();
                         self.hd_lsu_size.d.next = self.dec[e].lsu_size.val();
-                        self.hd_not_built.d.next = self.dec[e].not_built.val();
                     }
                 }
             }
+        }
+        for c in 0..2 {
+            self.cand_pred[c].next = self.hd_pred.q.val();
+            self.cand_misaligned[c].next = self.hd_misaligned.q.val();
+            self.cand_out_of_range[c].next = self.hd_out_of_range.q.val();
+            self.cand_not_built[c].next = self.hd_not_built.q.val();
+            for e in 0..self._entries {
+                if self.cand_entry[c].val() == self.entry[e].val() {
+                    self.cand_pred[c].next = self.q_pred[e].d.val();
+                    self.cand_misaligned[c].next = self.q_misaligned[e].d.val();
+                    self.cand_out_of_range[c].next = self.q_out_of_range[e].d.val();
+                    self.cand_not_built[c].next = self.dec[e].not_built.val();
+                }
+            }
+        }
+        self.hd_pred.d.next = self.cand_pred[0].val();
+        self.hd_misaligned.d.next = self.cand_misaligned[0].val();
+        self.hd_out_of_range.d.next = self.cand_out_of_range[0].val();
+        self.hd_not_built.d.next = self.cand_not_built[0].val();
+        if self.done.val() {
+            self.hd_pred.d.next = self.cand_pred[1].val();
+            self.hd_misaligned.d.next = self.cand_misaligned[1].val();
+            self.hd_out_of_range.d.next = self.cand_out_of_range[1].val();
+            self.hd_not_built.d.next = self.cand_not_built[1].val();
         }
         if self.reset.val() {
             self.used.d.next = 0.into();
