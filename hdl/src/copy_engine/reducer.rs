@@ -138,6 +138,7 @@ pub struct Reducer<const D: usize, const B: usize> {
     ret: DFF<Bit>,
     /// ... and the row was the box's last: answer the request when done.
     last_row: DFF<Bit>,
+    /// The source and destination elements as read, masked to the element's bytes (`emask`).
     es: DFF<Bits<64>>,
     ed: DFF<Bits<64>>,
     res: DFF<Bits<64>>,
@@ -349,8 +350,10 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
         self.elem_req.next = self.active.val() & (self.phase.q.val() == 3);
         self.elem_op.next = self.op.q.val();
         self.elem_dtype.next = self.dtype.q.val();
-        self.elem_r.next = bit_cast::<ELEM_BITS, 64>(self.ed.q.val() & self.emask.val());
-        self.elem_s.next = bit_cast::<ELEM_BITS, 64>(self.es.q.val() & self.emask.val());
+        // Straight from flip-flops (the element's bytes were masked as they were read): the
+        // atomic ALU's operand select and its element's first stage follow.
+        self.elem_r.next = bit_cast::<ELEM_BITS, 64>(self.ed.q.val());
+        self.elem_s.next = bit_cast::<ELEM_BITS, 64>(self.es.q.val());
         self.got.next = false;
         self.stepped.next = false;
         self.fin.next = false;
@@ -403,14 +406,14 @@ impl<const D: usize, const B: usize> Logic for Reducer<D, B> {
             }
             if self.got.val() {
                 if self.side.q.val() {
-                    self.ed.d.next = self.part.val();
+                    self.ed.d.next = self.part.val() & self.emask.val();
                     if self.half.q.val() {
-                        self.ed.d.next = self.ed.q.val() | self.part.val();
+                        self.ed.d.next = (self.ed.q.val() | self.part.val()) & self.emask.val();
                     }
                 } else {
-                    self.es.d.next = self.part.val();
+                    self.es.d.next = self.part.val() & self.emask.val();
                     if self.half.q.val() {
-                        self.es.d.next = self.es.q.val() | self.part.val();
+                        self.es.d.next = (self.es.q.val() | self.part.val()) & self.emask.val();
                     }
                 }
                 self.phase.d.next = 0.into();
