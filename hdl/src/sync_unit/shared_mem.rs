@@ -78,8 +78,12 @@ const _: () = assert!(GEN_BITS == 4);
 pub struct SharedMemory<const RD: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<RAM_ADDR_BITS>>,
-    /// The row read at `read_address` in the previous cycle.
+    /// The row read at `read_address` in the previous cycle, as stored: when `read_fresh` is
+    /// low the row holds an older CTA's bytes and reads as zeros, which the reader applies (so
+    /// that the tag's generation check meets a reader's data at its last level, not ahead of
+    /// its shifters: the LSU's byte shift into the result store was the board top's limit).
     pub read_data: Signal<Out, Bits<RD>>,
+    pub read_fresh: Signal<Out, Bit>,
     pub write_enable: Signal<In, Bit>,
     pub write_address: Signal<In, Bits<RAM_ADDR_BITS>>,
     pub write_data: Signal<In, Bits<RD>>,
@@ -220,6 +224,7 @@ impl<const RD: usize, const R: usize> SharedMemory<RD, R> {
             clock: Default::default(),
             read_address: Default::default(),
             read_data: Default::default(),
+            read_fresh: Default::default(),
             write_enable: Default::default(),
             write_address: Default::default(),
             write_data: Default::default(),
@@ -490,11 +495,10 @@ impl<const RD: usize, const R: usize> Logic for SharedMemory<RD, R> {
                 self.rd_byte[i].next = self.byte_wide[i].wide.val();
             }
         }
+        self.read_fresh.next = self.rd_fresh.val();
         self.read_data.next = 0.into();
-        if self.rd_fresh.val() {
-            for i in 0..R {
-                self.read_data.next = self.read_data.val() | (self.rd_byte[i].val() << self.byte_shift[i].val());
-            }
+        for i in 0..R {
+            self.read_data.next = self.read_data.val() | (self.rd_byte[i].val() << self.byte_shift[i].val());
         }
     }
 }

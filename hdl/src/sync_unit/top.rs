@@ -361,6 +361,8 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     pub mem_rfault: Signal<In, Bit>,
     /// The live words of the row read last cycle (`SharedMemory::read_live`).
     pub mem_rlive: Signal<In, Bits<16>>,
+    /// `mem_rdata` is the current CTA's row (else it reads as zeros: `SharedMemory::read_fresh`).
+    pub mem_rfresh: Signal<In, Bit>,
     /// The copy engine's destination probe into the live map and the map's answer
     /// (`live_map.rs`; the engine's `live_*` ports).
     pub live_lo: Signal<Out, Bits<WORD_BITS>>,
@@ -658,6 +660,8 @@ pub struct SyncUnitCore<const D: usize, const B: usize, const RD: usize, const R
     /// The mbarrier ALU's and the LSU's lane results, 128 bits wide for the collector.
     mb_value_wide: Signal<Local, Bits<128>>,
     ld_value: Signal<Local, Bits<128>>,
+    /// The row read last cycle, zeros when it is an older CTA's (`mem_rfresh`).
+    mem_rz: Signal<Local, Bits<RD>>,
     rel_pick: Signal<Local, Bits<32>>,
     rel_pick_id: Signal<Local, Bits<5>>,
     lsu_size: Signal<Local, Bits<5>>,
@@ -812,6 +816,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             mem_wfault: Default::default(),
             mem_rfault: Default::default(),
             mem_rlive: Default::default(),
+            mem_rfresh: Default::default(),
             live_lo: Default::default(),
             live_hi: Default::default(),
             live_xh: Default::default(),
@@ -1009,6 +1014,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> SyncUnitCo
             pick_c: Default::default(),
             mb_value_wide: Default::default(),
             ld_value: Default::default(),
+            mem_rz: Default::default(),
             rel_pick: Default::default(),
             rel_pick_id: Default::default(),
             lsu_size: Default::default(),
@@ -1494,12 +1500,17 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         // Last cycle's row, aligned for each reader.
         // The object's valid bit is the row's live bit of the word (`SharedMemory`, "Live
         // mbarrier words"), as the golden unit's live table decides, not the stored bit 62.
-        self.mb_word_raw.next = bit_cast::<64, RD>(self.mem_rdata.val() >> self.mb_rd_off.q.val());
+        // The row read, zeros for an older CTA's row (the LSU's load applies it after its shift).
+        self.mem_rz.next = 0.into();
+        if self.mem_rfresh.val() {
+            self.mem_rz.next = self.mem_rdata.val();
+        }
+        self.mb_word_raw.next = bit_cast::<64, RD>(self.mem_rz.val() >> self.mb_rd_off.q.val());
         self.mbar.mem_rdata.next = self.mb_word_raw.val() & !self.k_valid_bit.val();
         if ((self.mem_rlive.val() >> (self.mb_rd_off.q.val() >> 6u64)) & 1u64) != 0 {
             self.mbar.mem_rdata.next = self.mb_word_raw.val() | self.k_valid_bit.val();
         }
-        self.copy.sm_rdata.next = bit_cast::<D, RD>(self.mem_rdata.val() >> self.ce_rd_off.q.val());
+        self.copy.sm_rdata.next = bit_cast::<D, RD>(self.mem_rz.val() >> self.ce_rd_off.q.val());
         self.seq_rdata.next = bit_cast::<128, RD>(self.mem_rdata.val() >> self.seq_rd_off.q.val());
 
         // ---------------- warp network ----------------
@@ -1606,7 +1617,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.atom.m_rdata.next = self.ag_rdata.val();
         self.atom.m_rlive.next = 0.into();
         if self.at_rd_valid.q.val() {
-            self.atom.m_rdata.next = bit_cast::<128, RD>(self.mem_rdata.val() >> self.at_rd_off.q.val());
+            self.atom.m_rdata.next = bit_cast::<128, RD>(self.mem_rz.val() >> self.at_rd_off.q.val());
             // the line's two 8-byte words' live bits (the ALU's plain-access check)
             self.atom.m_rlive.next = bit_cast::<2, 16>(self.mem_rlive.val() >> (self.at_rd_off.q.val() >> 6u64));
         }
@@ -1643,7 +1654,10 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
 
         // ---------------- collect per-lane results of the sequenced request ----------------
         self.mb_value_wide.next = bit_cast::<128, 64>(self.mbar.resp_value.val());
-        self.ld_value.next = self.seq_rdata.val() & self.ld_mask.q.val();
+        self.ld_value.next = 0.into();
+        if self.mem_rfresh.val() {
+            self.ld_value.next = self.seq_rdata.val() & self.ld_mask.q.val();
+        }
         self.results.clock.next = self.clock.val();
         self.results.clear.next = false;
         self.res_write.next = false;
@@ -2612,6 +2626,7 @@ impl<const D: usize, const B: usize, const RD: usize, const R: usize> Logic for 
         self.core.mem_wfault.next = self.smem.write_fault.val();
         self.core.mem_rfault.next = self.smem.read_fault.val();
         self.core.mem_rlive.next = self.smem.read_live.val();
+        self.core.mem_rfresh.next = self.smem.read_fresh.val();
         self.smem.launch.next = self.ingress.launch.val();
         self.smem.launch_slot.next = self.ingress.launch_slot.val();
         self.core.launch_clears.next = self.smem.launch_wraps.val();
