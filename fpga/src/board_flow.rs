@@ -196,8 +196,7 @@ fn steps(
 
     let task = progress.task();
     task.phase("yosys (synth_ecp5)");
-    // The sync unit's five units stay separate modules, as in the per-module flow (the rest,
-    // the bridge included, is one module: `unit_submodules`).
+    // The sync unit's blocks (and the bridge) stay separate modules, as in the per-module flow.
     let keep = crate::flow::unit_submodules(input.verilog, input.top);
     let out = yosys
         .synth(target, &[vfile.to_path_buf()], input.top, None, work, true, &keep, input.timeout)

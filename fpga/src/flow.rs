@@ -243,20 +243,12 @@ impl ModuleRun<'_> {
     }
 }
 
-/// The instance names of the five units in the `sync_unit` top's core (the fields of
-/// `SyncUnitCore`, `hdl/src/sync_unit/top.rs`): the modules yosys keeps apart.
-pub const UNIT_INSTANCES: [&str; 5] = ["atom", "barrier", "copy", "mbar", "wnet"];
-
-/// The unit blocks inside a generated module: every submodule (not `module` itself) with a
-/// `req_valid` request port whose instance name (the last `$` segment, rust-hdl's naming) is one
-/// of [`UNIT_INSTANCES`]: the barrier file, the mbarrier ALU, the warp network, the copy engine
-/// and the atomic ALU. yosys keeps them as separate modules (flattening only the registers into
-/// them): optimising one flat top of 300k+ cells is what made `synth_ecp5` of the top take
-/// hours, and the report gets a per-unit breakdown. Everything else (the top's core logic, its
-/// request ingress, a board's UART bridge) is flattened into one module: ABC maps a kept
-/// module's inputs as if they arrived at the clock edge, so a late signal crossing kept modules
-/// (the core's `done` into the ingress's header registers) was placed deep in the logic
-/// behind it instead of at its last level.
+/// The unit blocks inside a generated module: every submodule (not `module` itself) whose port
+/// list has a `req_valid` request port. In the `sync_unit` top these are the barrier file, the
+/// mbarrier ALU, the warp network, the copy engine and the atomic ALU; the other submodules
+/// rust-hdl writes are single registers (`d`, `q`, `clock`). yosys keeps the units as separate
+/// modules (flattening only the registers into them): optimising one flat top of 300k+ cells
+/// is what made `synth_ecp5` of the top take hours, and the report gets a per-unit breakdown.
 pub fn unit_submodules(verilog: &str, module: &str) -> Vec<String> {
     verilog
         .lines()
@@ -264,8 +256,7 @@ pub fn unit_submodules(verilog: &str, module: &str) -> Vec<String> {
         .filter_map(|rest| {
             let (name, ports) = rest.split_once('(')?;
             let has_request = ports.split([',', ')']).any(|p| p.trim() == "req_valid");
-            let instance = name.rsplit('$').next().unwrap_or(name);
-            (name != module && has_request && UNIT_INSTANCES.contains(&instance)).then(|| name.to_string())
+            (name != module && has_request).then(|| name.to_string())
         })
         .collect()
 }
@@ -284,9 +275,5 @@ mod tests {
                  module top$core$o_valid(d,q,clock);\nendmodule\nmodule top$core$barrier(clock,req_valid_x,req_valid);\nendmodule\n";
         assert_eq!(unit_submodules(v, "top"), vec!["top$core$wnet".to_string(), "top$core$barrier".to_string()]);
         assert!(unit_submodules("module unit(clock,req_valid);\nendmodule\n", "unit").is_empty());
-        // the core and the ingress have request ports too, and are flattened into the top
-        let v = "module top$core(clock,req_valid);\nendmodule\nmodule top$ingress(clock,req_valid);\nendmodule\n\
-                 module top$core$atom(clock,req_valid);\nendmodule\n";
-        assert_eq!(unit_submodules(v, "top"), vec!["top$core$atom".to_string()]);
     }
 }
